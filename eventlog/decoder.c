@@ -1,0 +1,861 @@
+/* Incremental, header-driven eventlog decoder.
+ *
+ * The decoder walks records in place inside the caller's chunk. Only a
+ * record that a chunk boundary splits is copied, into `carry` (at most one
+ * record: 2 + 8 + 2 + 65535 bytes), so memory is fixed after creation and
+ * nothing is allocated per event.
+ */
+#include "evprof/eventlog.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eventlog/bytes.h"
+
+#define HDR_BEGIN 0x68647262u  /* "hdrb" */
+#define HDR_END 0x68647265u    /* "hdre" */
+#define HET_BEGIN 0x68657462u  /* "hetb" */
+#define HET_END 0x68657465u    /* "hete" */
+#define ET_BEGIN 0x65746200u   /* "etb\0" */
+#define ET_END 0x65746500u     /* "ete\0" */
+#define DATA_BEGIN 0x64617462u /* "datb" */
+#define DATA_END 0xffffu
+
+#define MAX_DESC_LEN 65535u          /* longer descriptions are corrupt */
+#define MAX_EXTRA_LEN (1u << 20)     /* likewise the unused extra info */
+#define MAX_NUM_TYPES 65536u
+#define CARRY_CAP (16u + MAX_DESC_LEN + 16u)
+#define BLOCK_MARKER_SIZE 24u        /* id + time + size + end time + cap */
+
+enum phase {
+    PH_MAGIC,       /* hdrb, hetb */
+    PH_ET,          /* an etb record or hete */
+    PH_ET_EXTRA,    /* skipping extra info bytes */
+    PH_ET_END,      /* ete */
+    PH_HDR_END,     /* hdre, datb */
+    PH_DATA,
+    PH_DONE,        /* end marker read, or an error: `final` says which */
+};
+
+struct el_decoder {
+    /* current chunk (borrowed) */
+    const uint8_t *in;
+    size_t in_len, in_pos;
+    /* a record split by a chunk boundary, starting at stream offset `rec` */
+    uint8_t *carry;
+    size_t carry_len;
+    uint64_t offset;        /* stream offset of the next record */
+
+    enum phase phase;
+    el_status final;        /* status once PH_DONE */
+    uint32_t extra_left;
+    int missing_end;
+    int header_done;
+
+    el_event_type *types;   /* header order */
+    size_t num_types, cap_types;
+    uint32_t pending_id;    /* the etb record being read */
+    int32_t pending_size;
+    char *pending_desc;
+    uint32_t pending_desc_len;
+
+    uint16_t block_cap;
+    uint64_t block_end;     /* stream offset where the current block ends */
+
+    el_error err;
+    uint32_t stack[EL_MAX_STACK];
+    uint32_t type_idx[MAX_NUM_TYPES];   /* id -> index + 1, 0 undeclared */
+};
+
+/* ---- names ------------------------------------------------------------ */
+
+static const char *const status_names[] = {
+    [EL_OK] = "ok",
+    [EL_NEED_INPUT] = "need input",
+    [EL_END] = "end",
+    [EL_ERR_TRUNCATED] = "truncated",
+    [EL_ERR_FORMAT] = "format error",
+    [EL_ERR_NOMEM] = "out of memory",
+    [EL_ERR_IO] = "I/O error",
+};
+_Static_assert(sizeof status_names / sizeof status_names[0] == EL_ERR_IO + 1,
+               "status_names matches el_status");
+
+const char *el_status_name(el_status st)
+{
+    if ((unsigned)st < sizeof status_names / sizeof status_names[0])
+        return status_names[st];
+    return "unknown status";
+}
+
+/* ---- error reporting -------------------------------------------------- */
+
+static el_status fail(el_decoder *d, el_status st, uint64_t offset, int32_t type,
+                      const char *fmt, ...)
+{
+    va_list ap;
+
+    d->err.status = st;
+    d->err.offset = offset;
+    d->err.type = type;
+    va_start(ap, fmt);
+    vsnprintf(d->err.msg, sizeof d->err.msg, fmt, ap);
+    va_end(ap);
+    d->phase = PH_DONE;
+    d->final = st;
+    return st;
+}
+
+/* ---- lifecycle -------------------------------------------------------- */
+
+el_decoder *el_decoder_create(void)
+{
+    el_decoder *d = calloc(1, sizeof *d);
+
+    if (!d)
+        return NULL;
+    d->carry = malloc(CARRY_CAP);
+    if (!d->carry) {
+        free(d);
+        return NULL;
+    }
+    d->phase = PH_MAGIC;
+    d->block_cap = EL_NO_CAP;
+    d->err.type = -1;
+    return d;
+}
+
+void el_decoder_destroy(el_decoder *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->num_types; i++)
+        free((char *)d->types[i].desc.ptr);
+    free(d->types);
+    free(d->pending_desc);
+    free(d->carry);
+    free(d);
+}
+
+void el_decoder_feed(el_decoder *d, const void *buf, size_t len)
+{
+    d->in = buf;
+    d->in_len = len;
+    d->in_pos = 0;
+}
+
+/* ---- byte access ------------------------------------------------------ */
+
+/* n contiguous bytes of the current record, or NULL when more input is
+ * needed (then everything available has been moved into carry). n never
+ * exceeds CARRY_CAP. */
+static const uint8_t *want(el_decoder *d, size_t n)
+{
+    size_t avail = d->in_len - d->in_pos;
+
+    if (d->carry_len == 0) {
+        if (avail >= n)
+            return d->in + d->in_pos;
+        if (avail)
+            memcpy(d->carry, d->in + d->in_pos, avail);
+        d->carry_len = avail;
+        d->in_pos = d->in_len;
+        return NULL;
+    }
+    if (d->carry_len < n) {
+        size_t take = n - d->carry_len;
+        if (take > avail)
+            take = avail;
+        memcpy(d->carry + d->carry_len, d->in + d->in_pos, take);
+        d->carry_len += take;
+        d->in_pos += take;
+    }
+    return d->carry_len >= n ? d->carry : NULL;
+}
+
+/* The current record of n bytes has been used. */
+static void consume(el_decoder *d, size_t n)
+{
+    if (d->carry_len)
+        d->carry_len = 0;   /* carry held exactly the record */
+    else
+        d->in_pos += n;
+    d->offset += n;
+}
+
+/* ---- header ----------------------------------------------------------- */
+
+static el_status add_type(el_decoder *d)
+{
+    el_event_type *t;
+    uint32_t idx = d->type_idx[d->pending_id];
+
+    if (idx) {  /* a repeated id: the later declaration wins */
+        t = &d->types[idx - 1];
+        free((char *)t->desc.ptr);
+    } else {
+        if (d->num_types == d->cap_types) {
+            size_t cap = d->cap_types ? d->cap_types * 2 : 64;
+            el_event_type *nt = realloc(d->types, cap * sizeof *nt);
+            if (!nt)
+                return fail(d, EL_ERR_NOMEM, d->offset, (int32_t)d->pending_id,
+                            "out of memory reading the header");
+            d->types = nt;
+            d->cap_types = cap;
+        }
+        t = &d->types[d->num_types++];
+        d->type_idx[d->pending_id] = (uint32_t)d->num_types;
+    }
+    t->id = (uint16_t)d->pending_id;
+    t->size = d->pending_size;
+    t->desc.ptr = d->pending_desc;
+    t->desc.len = d->pending_desc_len;
+    d->pending_desc = NULL;
+    return EL_OK;
+}
+
+/* Advances through the header; EL_OK when the data section begins. */
+static el_status parse_header(el_decoder *d)
+{
+    const uint8_t *p;
+
+    for (;;) {
+        switch (d->phase) {
+        case PH_MAGIC:
+            if (!(p = want(d, 8)))
+                return EL_NEED_INPUT;
+            if (be32(p) != HDR_BEGIN)
+                return fail(d, EL_ERR_FORMAT, 0, -1,
+                            "not a GHC eventlog: bad magic 0x%08x (expected \"hdrb\")", be32(p));
+            if (be32(p + 4) != HET_BEGIN)
+                return fail(d, EL_ERR_FORMAT, 4, -1,
+                            "corrupt header: event-type list marker missing");
+            consume(d, 8);
+            d->phase = PH_ET;
+            break;
+        case PH_ET: {
+            if (!(p = want(d, 4)))
+                return EL_NEED_INPUT;
+            uint32_t m = be32(p);
+            if (m == HET_END) {
+                consume(d, 4);
+                d->phase = PH_HDR_END;
+                break;
+            }
+            if (m != ET_BEGIN)
+                return fail(d, EL_ERR_FORMAT, d->offset, -1,
+                            "corrupt header: expected an event-type record, found 0x%08x", m);
+            if (!(p = want(d, 12)))
+                return EL_NEED_INPUT;
+            uint16_t id = be16(p + 4);
+            uint16_t size = be16(p + 6);
+            uint32_t desc_len = be32(p + 8);
+            if (desc_len > MAX_DESC_LEN)
+                return fail(d, EL_ERR_FORMAT, d->offset, id,
+                            "corrupt header: absurd description length %u", desc_len);
+            if (!(p = want(d, 12 + (size_t)desc_len + 4)))
+                return EL_NEED_INPUT;
+            uint32_t extra = be32(p + 12 + desc_len);
+            if (extra > MAX_EXTRA_LEN)
+                return fail(d, EL_ERR_FORMAT, d->offset, id,
+                            "corrupt header: absurd extra-info length %u", extra);
+            d->pending_desc = malloc(desc_len + 1);
+            if (!d->pending_desc)
+                return fail(d, EL_ERR_NOMEM, d->offset, id, "out of memory reading the header");
+            memcpy(d->pending_desc, p + 12, desc_len);
+            d->pending_desc[desc_len] = '\0';
+            d->pending_desc_len = desc_len;
+            d->pending_id = id;
+            d->pending_size = size == 0xffff ? EL_VARIABLE_SIZE : size;
+            d->extra_left = extra;
+            consume(d, 12 + (size_t)desc_len + 4);
+            d->phase = PH_ET_EXTRA;
+            break;
+        }
+        case PH_ET_EXTRA: {
+            size_t avail = d->in_len - d->in_pos;
+            size_t n = d->extra_left < avail ? d->extra_left : avail;
+            d->in_pos += n;
+            d->offset += n;
+            d->extra_left -= (uint32_t)n;
+            if (d->extra_left)
+                return EL_NEED_INPUT;
+            d->phase = PH_ET_END;
+            break;
+        }
+        case PH_ET_END:
+            if (!(p = want(d, 4)))
+                return EL_NEED_INPUT;
+            if (be32(p) != ET_END)
+                return fail(d, EL_ERR_FORMAT, d->offset, (int32_t)d->pending_id,
+                            "corrupt header: event-type record for type %u not closed",
+                            d->pending_id);
+            if (add_type(d) != EL_OK)
+                return d->final;
+            consume(d, 4);
+            d->phase = PH_ET;
+            break;
+        case PH_HDR_END:
+            if (!(p = want(d, 8)))
+                return EL_NEED_INPUT;
+            if (be32(p) != HDR_END)
+                return fail(d, EL_ERR_FORMAT, d->offset, -1,
+                            "corrupt header: header end marker missing");
+            if (be32(p + 4) != DATA_BEGIN)
+                return fail(d, EL_ERR_FORMAT, d->offset + 4, -1,
+                            "corrupt header: data begin marker missing");
+            consume(d, 8);
+            d->phase = PH_DATA;
+            d->header_done = 1;
+            return EL_OK;
+        default:
+            return EL_OK;
+        }
+    }
+}
+
+/* ---- payload decoding ------------------------------------------------- */
+
+/* A cursor over one payload; every read is bounds-checked. */
+typedef struct cursor {
+    const uint8_t *p;
+    uint32_t len, pos;
+    int bad;            /* a read ran past the end */
+} cursor;
+
+static uint8_t c_u8(cursor *c)
+{
+    if (c->len - c->pos < 1) { c->bad = 1; return 0; }
+    return c->p[c->pos++];
+}
+
+static uint16_t c_u16(cursor *c)
+{
+    if (c->len - c->pos < 2) { c->bad = 1; c->pos = c->len; return 0; }
+    c->pos += 2;
+    return be16(c->p + c->pos - 2);
+}
+
+static uint32_t c_u32(cursor *c)
+{
+    if (c->len - c->pos < 4) { c->bad = 1; c->pos = c->len; return 0; }
+    c->pos += 4;
+    return be32(c->p + c->pos - 4);
+}
+
+static uint64_t c_u64(cursor *c)
+{
+    if (c->len - c->pos < 8) { c->bad = 1; c->pos = c->len; return 0; }
+    c->pos += 8;
+    return be64(c->p + c->pos - 8);
+}
+
+/* A NUL-terminated string inside the payload. A string that runs to the
+ * end of the payload without its NUL is corrupt. */
+static el_str c_strz(cursor *c)
+{
+    el_str s = { (const char *)c->p + c->pos, 0 };
+    const uint8_t *nul = memchr(c->p + c->pos, 0, c->len - c->pos);
+
+    if (!nul) {
+        c->bad = 1;
+        s.len = c->len - c->pos;
+        c->pos = c->len;
+        return s;
+    }
+    s.len = (uint32_t)(nul - (c->p + c->pos));
+    c->pos += s.len + 1;
+    return s;
+}
+
+/* The rest of the payload as a string. */
+static el_str c_rest(cursor *c)
+{
+    el_str s = { (const char *)c->p + c->pos, c->len - c->pos };
+    c->pos = c->len;
+    return s;
+}
+
+static int c_has(const cursor *c, uint32_t n)
+{
+    return c->len - c->pos >= n;
+}
+
+/* Fills ev->u for the known types. Returns 0, or -1 with d->err.msg set
+ * when the payload is too short for the oldest layout evprof knows. */
+static int decode_fields(el_decoder *d, el_event *ev)
+{
+    cursor c = { ev->payload, ev->payload_len, 0, 0 };
+    const char *what = NULL;
+
+    switch (ev->type) {
+    case EL_CREATE_THREAD: case EL_RUN_THREAD: case EL_THREAD_RUNNABLE:
+    case EL_RUN_SPARK: case EL_CREATE_SPARK_THREAD:
+        ev->u.thread.thread = c_u32(&c);
+        break;
+    case EL_STOP_THREAD:
+        ev->u.stop_thread.thread = c_u32(&c);
+        ev->u.stop_thread.status = c_u16(&c);
+        ev->u.stop_thread.has_blocker = c_has(&c, 4);
+        ev->u.stop_thread.blocker = ev->u.stop_thread.has_blocker ? c_u32(&c) : 0;
+        break;
+    case EL_MIGRATE_THREAD: case EL_THREAD_WAKEUP: case EL_STEAL_SPARK:
+        ev->u.thread_cap.thread = c_u32(&c);
+        ev->u.thread_cap.cap = c_u16(&c);
+        break;
+    case EL_STARTUP:
+        ev->u.startup.n_caps = c_u16(&c);
+        break;
+    case EL_SPARK_STEAL: case EL_CAP_CREATE: case EL_CAP_DELETE:
+    case EL_CAP_DISABLE: case EL_CAP_ENABLE: case EL_CONC_UPD_REM_SET_FLUSH:
+        ev->u.cap.cap = c_u16(&c);
+        break;
+    case EL_BLOCK_MARKER:
+        ev->u.block.size = c_u32(&c);
+        ev->u.block.end_time = c_u64(&c);
+        ev->u.block.cap = c_u16(&c);
+        break;
+    case EL_LOG_MSG: case EL_USER_MSG: case EL_USER_MARKER: case EL_VERSION:
+    case EL_PROGRAM_INVOCATION: case EL_USER_BINARY_MSG:
+        ev->u.text.capset = 0;
+        ev->u.text.thread = 0;
+        ev->u.text.str = c_rest(&c);
+        break;
+    case EL_RTS_IDENTIFIER: case EL_PROGRAM_ARGS: case EL_PROGRAM_ENV:
+        ev->u.text.capset = c_u32(&c);
+        ev->u.text.thread = 0;
+        ev->u.text.str = c_rest(&c);
+        break;
+    case EL_THREAD_LABEL:
+        ev->u.text.capset = 0;
+        ev->u.text.thread = c_u32(&c);
+        ev->u.text.str = c_rest(&c);
+        break;
+    case EL_INTERN_STRING:  /* string, then u32 id: the id goes in capset */
+        if (!c_has(&c, 4)) { c.bad = 1; break; }
+        ev->u.text.str.ptr = (const char *)c.p;
+        ev->u.text.str.len = c.len - 4;
+        ev->u.text.capset = be32(c.p + c.len - 4);
+        ev->u.text.thread = 0;
+        break;
+    case EL_CAPSET_CREATE:
+        ev->u.capset_create.capset = c_u32(&c);
+        ev->u.capset_create.type = c_u16(&c);
+        break;
+    case EL_CAPSET_DELETE:
+        ev->u.capset_cap.capset = c_u32(&c);
+        ev->u.capset_cap.cap = 0;
+        break;
+    case EL_CAPSET_ASSIGN_CAP: case EL_CAPSET_REMOVE_CAP:
+        ev->u.capset_cap.capset = c_u32(&c);
+        ev->u.capset_cap.cap = c_u16(&c);
+        break;
+    case EL_OSPROCESS_PID: case EL_OSPROCESS_PPID:
+        ev->u.pid.capset = c_u32(&c);
+        ev->u.pid.pid = c_u32(&c);
+        break;
+    case EL_WALL_CLOCK_TIME:
+        ev->u.wall_clock.capset = c_u32(&c);
+        ev->u.wall_clock.sec = c_u64(&c);
+        ev->u.wall_clock.nsec = c_u32(&c);
+        break;
+    case EL_SPARK_COUNTERS:  /* GHC's order: crt dud ovf cnv gcd fiz rem */
+        ev->u.spark_counters.created = c_u64(&c);
+        ev->u.spark_counters.dud = c_u64(&c);
+        ev->u.spark_counters.overflowed = c_u64(&c);
+        ev->u.spark_counters.converted = c_u64(&c);
+        ev->u.spark_counters.gcd = c_u64(&c);
+        ev->u.spark_counters.fizzled = c_u64(&c);
+        ev->u.spark_counters.remaining = c_u64(&c);
+        break;
+    case EL_HEAP_ALLOCATED: case EL_HEAP_SIZE: case EL_HEAP_LIVE: case EL_BLOCKS_SIZE:
+        ev->u.heap.capset = c_u32(&c);
+        ev->u.heap.bytes = c_u64(&c);
+        break;
+    case EL_HEAP_INFO_GHC:
+        ev->u.heap_info.capset = c_u32(&c);
+        ev->u.heap_info.gens = c_u16(&c);
+        ev->u.heap_info.max_heap_size = c_u64(&c);
+        ev->u.heap_info.alloc_area_size = c_u64(&c);
+        ev->u.heap_info.mblock_size = c_u64(&c);
+        ev->u.heap_info.block_size = c_u64(&c);
+        break;
+    case EL_GC_STATS_GHC:
+        ev->u.gc_stats.capset = c_u32(&c);
+        ev->u.gc_stats.gen = c_u16(&c);
+        ev->u.gc_stats.copied = c_u64(&c);
+        ev->u.gc_stats.slop = c_u64(&c);
+        ev->u.gc_stats.frag = c_u64(&c);
+        ev->u.gc_stats.par_n_threads = c_u32(&c);
+        ev->u.gc_stats.par_max_copied = c_u64(&c);
+        ev->u.gc_stats.par_tot_copied = c_u64(&c);
+        ev->u.gc_stats.has_balanced = c_has(&c, 8);
+        ev->u.gc_stats.par_balanced_copied =
+            ev->u.gc_stats.has_balanced ? c_u64(&c) : 0;
+        break;
+    case EL_TASK_CREATE:
+        ev->u.task.task = c_u64(&c);
+        ev->u.task.cap = c_u16(&c);
+        ev->u.task.new_cap = 0;
+        ev->u.task.tid = c_u64(&c);
+        break;
+    case EL_TASK_MIGRATE:
+        ev->u.task.task = c_u64(&c);
+        ev->u.task.cap = c_u16(&c);
+        ev->u.task.new_cap = c_u16(&c);
+        ev->u.task.tid = 0;
+        break;
+    case EL_TASK_DELETE:
+        ev->u.task.task = c_u64(&c);
+        ev->u.task.cap = ev->u.task.new_cap = 0;
+        ev->u.task.tid = 0;
+        break;
+    case EL_MEM_RETURN:
+        ev->u.mem_return.capset = c_u32(&c);
+        ev->u.mem_return.current = c_u32(&c);
+        ev->u.mem_return.needed = c_u32(&c);
+        ev->u.mem_return.returned = c_u32(&c);
+        break;
+    case EL_CONC_MARK_END:
+        ev->u.conc_mark_end.marked = c_u32(&c);
+        break;
+    case EL_NONMOVING_HEAP_CENSUS:
+        if (c.len == 13) {  /* before GHC 9.10 (#23340): log2 of the size */
+            uint8_t lg = c_u8(&c);
+            ev->u.nonmoving_census.log_encoded = 1;
+            ev->u.nonmoving_census.blk_size = lg < 32 ? 1u << lg : 0;
+        } else {
+            ev->u.nonmoving_census.log_encoded = 0;
+            ev->u.nonmoving_census.blk_size = c_u16(&c);
+        }
+        ev->u.nonmoving_census.active_segs = c_u32(&c);
+        ev->u.nonmoving_census.filled_segs = c_u32(&c);
+        ev->u.nonmoving_census.live_blocks = c_u32(&c);
+        break;
+    case EL_NONMOVING_PRUNED_SEGMENTS:
+        ev->u.nonmoving_pruned.pruned = c_u32(&c);
+        ev->u.nonmoving_pruned.free = c_u32(&c);
+        break;
+    case EL_HEAP_PROF_BEGIN:
+        ev->u.heap_prof_begin.id = c_u8(&c);
+        ev->u.heap_prof_begin.period = c_u64(&c);
+        ev->u.heap_prof_begin.breakdown = c_u32(&c);
+        for (int i = 0; i < 7; i++)
+            ev->u.heap_prof_begin.filter[i] = c_strz(&c);
+        what = "heap profile filter string";
+        break;
+    case EL_HEAP_PROF_COST_CENTRE:
+        ev->u.cost_centre.id = c_u32(&c);
+        ev->u.cost_centre.label = c_strz(&c);
+        ev->u.cost_centre.module = c_strz(&c);
+        ev->u.cost_centre.srcloc = c_strz(&c);
+        ev->u.cost_centre.flags = c_u8(&c);
+        what = "cost-centre definition";
+        break;
+    case EL_HEAP_PROF_SAMPLE_BEGIN: case EL_HEAP_PROF_SAMPLE_END:
+        ev->u.heap_sample.era = c_u64(&c);
+        ev->u.heap_sample.time = 0;
+        break;
+    case EL_HEAP_BIO_PROF_SAMPLE_BEGIN:
+        ev->u.heap_sample.era = c_u64(&c);
+        ev->u.heap_sample.time = c_u64(&c);
+        break;
+    case EL_HEAP_PROF_SAMPLE_COST_CENTRE: {
+        ev->u.heap_sample_data.id = c_u8(&c);
+        ev->u.heap_sample_data.residency = c_u64(&c);
+        uint8_t depth = c_u8(&c);
+        ev->u.heap_sample_data.label.ptr = NULL;
+        ev->u.heap_sample_data.label.len = 0;
+        ev->u.heap_sample_data.depth = depth;
+        ev->u.heap_sample_data.stack = d->stack;
+        if (!c.bad && !c_has(&c, 4u * depth)) {
+            snprintf(d->err.msg, sizeof d->err.msg,
+                     "stack depth %u needs %u payload bytes, the event has %u",
+                     depth, 10u + 4u * depth, c.len);
+            return -1;
+        }
+        for (unsigned i = 0; i < depth && !c.bad; i++)
+            d->stack[i] = c_u32(&c);
+        break;
+    }
+    case EL_HEAP_PROF_SAMPLE_STRING:
+        ev->u.heap_sample_data.id = c_u8(&c);
+        ev->u.heap_sample_data.residency = c_u64(&c);
+        ev->u.heap_sample_data.label = c_strz(&c);
+        ev->u.heap_sample_data.depth = 0;
+        ev->u.heap_sample_data.stack = NULL;
+        what = "heap sample label";
+        break;
+    case EL_PROF_SAMPLE_COST_CENTRE: {
+        ev->u.prof_sample.cap = c_u32(&c);
+        ev->u.prof_sample.ticks = c_u64(&c);
+        uint8_t depth = c_u8(&c);
+        ev->u.prof_sample.depth = depth;
+        ev->u.prof_sample.stack = d->stack;
+        if (!c.bad && !c_has(&c, 4u * depth)) {
+            snprintf(d->err.msg, sizeof d->err.msg,
+                     "stack depth %u needs %u payload bytes, the event has %u",
+                     depth, 13u + 4u * depth, c.len);
+            return -1;
+        }
+        const uint8_t *s = c.p + c.pos;
+        for (unsigned i = 0; i < depth && !c.bad; i++)
+            d->stack[i] = be32(s + 4 * i);
+        c.pos += c.bad ? 0 : 4u * depth;
+        break;
+    }
+    case EL_PROF_BEGIN:
+        ev->u.prof_begin.interval_ns = c_u64(&c);
+        break;
+    case EL_IPE:
+        ev->u.ipe.info = c_u64(&c);
+        ev->u.ipe.table_name = c_strz(&c);
+        ev->u.ipe.closure_desc = c_strz(&c);
+        ev->u.ipe.ty_desc = c_strz(&c);
+        ev->u.ipe.label = c_strz(&c);
+        ev->u.ipe.module = c_strz(&c);
+        ev->u.ipe.srcloc = c_strz(&c);
+        what = "info-table provenance string";
+        break;
+    case EL_TICKY_COUNTER_DEF:
+        /* Three layouts: id arity kinds name | + u64 itbl | + json string. */
+        ev->u.ticky_def.id = c_u64(&c);
+        ev->u.ticky_def.arity = c_u16(&c);
+        ev->u.ticky_def.kinds = c_strz(&c);
+        ev->u.ticky_def.name = c_strz(&c);
+        what = "ticky counter definition string";
+        ev->u.ticky_def.has_info_tbl = !c.bad && c_has(&c, 8);
+        ev->u.ticky_def.info_tbl = ev->u.ticky_def.has_info_tbl ? c_u64(&c) : 0;
+        ev->u.ticky_def.has_json = !c.bad && c_has(&c, 1);
+        if (ev->u.ticky_def.has_json) {
+            ev->u.ticky_def.json = c_strz(&c);
+        } else {
+            ev->u.ticky_def.json.ptr = NULL;
+            ev->u.ticky_def.json.len = 0;
+        }
+        break;
+    case EL_TICKY_COUNTER_SAMPLE:
+        ev->u.ticky_sample.id = c_u64(&c);
+        ev->u.ticky_sample.entries = c_u64(&c);
+        ev->u.ticky_sample.allocs = c_u64(&c);
+        ev->u.ticky_sample.allocd = c_u64(&c);
+        break;
+    case EL_PERF_NAME:
+        ev->u.perf.perf_num = c_u32(&c);
+        ev->u.perf.name = c_rest(&c);
+        ev->u.perf.tid = ev->u.perf.period = 0;
+        break;
+    case EL_PERF_COUNTER: case EL_PERF_TRACEPOINT:
+        ev->u.perf.perf_num = c_u32(&c);
+        ev->u.perf.name.ptr = NULL;
+        ev->u.perf.name.len = 0;
+        ev->u.perf.tid = c_u64(&c);
+        ev->u.perf.period = ev->type == EL_PERF_COUNTER ? c_u64(&c) : 0;
+        break;
+    /* Eden (parallel Haskell): fields in order, 64-bit ones in a64. */
+    case EL_CREATE_PROCESS: case EL_KILL_PROCESS:
+        ev->u.misc.a32[0] = c_u32(&c);
+        break;
+    case EL_ASSIGN_THREAD_TO_PROCESS:
+        ev->u.misc.a32[0] = c_u32(&c);
+        ev->u.misc.a32[1] = c_u32(&c);
+        break;
+    case EL_CREATE_MACHINE:
+        ev->u.misc.a32[0] = c_u16(&c);
+        ev->u.misc.a64[0] = c_u64(&c);
+        break;
+    case EL_KILL_MACHINE:
+        ev->u.misc.a32[0] = c_u16(&c);
+        break;
+    case EL_SEND_MESSAGE:     /* tag sP sT rM rP rIP */
+        ev->u.misc.a32[0] = c_u8(&c);
+        ev->u.misc.a32[1] = c_u32(&c);
+        ev->u.misc.a32[2] = c_u32(&c);
+        ev->u.misc.a32[3] = c_u16(&c);
+        ev->u.misc.a32[4] = c_u32(&c);
+        ev->u.misc.a32[5] = c_u32(&c);
+        break;
+    case EL_RECEIVE_MESSAGE:  /* tag rP rIP sM sP sT size */
+        ev->u.misc.a32[0] = c_u8(&c);
+        ev->u.misc.a32[1] = c_u32(&c);
+        ev->u.misc.a32[2] = c_u32(&c);
+        ev->u.misc.a32[3] = c_u16(&c);
+        ev->u.misc.a32[4] = c_u32(&c);
+        ev->u.misc.a32[5] = c_u32(&c);
+        ev->u.misc.a64[0] = c_u32(&c);
+        break;
+    case EL_SEND_RECEIVE_LOCAL_MESSAGE:  /* tag sP sT rP rIP */
+        ev->u.misc.a32[0] = c_u8(&c);
+        ev->u.misc.a32[1] = c_u32(&c);
+        ev->u.misc.a32[2] = c_u32(&c);
+        ev->u.misc.a32[3] = c_u32(&c);
+        ev->u.misc.a32[4] = c_u32(&c);
+        break;
+    /* Mercury */
+    case EL_MER_START_PAR_CONJUNCTION: case EL_MER_CREATE_SPARK: case EL_MER_FUT_CREATE:
+        ev->u.misc.a64[0] = c_u64(&c);
+        ev->u.misc.a32[0] = c_u32(&c);
+        break;
+    case EL_MER_STOP_PAR_CONJUNCTION: case EL_MER_STOP_PAR_CONJUNCT:
+    case EL_MER_FUT_WAIT_NOSUSPEND: case EL_MER_FUT_WAIT_SUSPENDED: case EL_MER_FUT_SIGNAL:
+        ev->u.misc.a64[0] = c_u64(&c);
+        break;
+    case EL_MER_RELEASE_CONTEXT:
+        ev->u.misc.a32[0] = c_u32(&c);
+        break;
+    /* no fields */
+    case EL_SHUTDOWN: case EL_GC_START: case EL_GC_END: case EL_REQUEST_SEQ_GC:
+    case EL_REQUEST_PAR_GC: case EL_GC_IDLE: case EL_GC_WORK: case EL_GC_DONE:
+    case EL_SPARK_CREATE: case EL_SPARK_DUD: case EL_SPARK_OVERFLOW: case EL_SPARK_RUN:
+    case EL_SPARK_FIZZLE: case EL_SPARK_GC: case EL_GC_GLOBAL_SYNC: case EL_HACK_BUG_T9003:
+    case EL_EDEN_START_RECEIVE: case EL_EDEN_END_RECEIVE:
+    case EL_MER_LOOKING_FOR_GLOBAL_CONTEXT: case EL_MER_WORK_STEALING:
+    case EL_MER_ENGINE_SLEEPING: case EL_MER_LOOKING_FOR_LOCAL_SPARK: case EL_MER_CALLING_MAIN:
+    case EL_CONC_MARK_BEGIN: case EL_CONC_SYNC_BEGIN: case EL_CONC_SYNC_END:
+    case EL_CONC_SWEEP_BEGIN: case EL_CONC_SWEEP_END: case EL_TICKY_BEGIN_SAMPLE:
+        break;
+    default:
+        ev->decoded = 0;    /* unknown to evprof: skipped by its size */
+        return 0;
+    }
+    if (c.bad) {
+        if (what)
+            snprintf(d->err.msg, sizeof d->err.msg,
+                     "payload of %u bytes too short or %s not terminated", c.len, what);
+        else
+            snprintf(d->err.msg, sizeof d->err.msg,
+                     "payload of %u bytes is too short for this event type", c.len);
+        return -1;
+    }
+    ev->decoded = 1;
+    return 0;
+}
+
+/* ---- events ----------------------------------------------------------- */
+
+el_status el_decoder_next(el_decoder *d, el_event *ev)
+{
+    const uint8_t *p;
+
+    if (d->phase == PH_DONE)
+        return d->final;
+    if (d->phase != PH_DATA) {
+        el_status st = parse_header(d);
+        if (st != EL_OK)
+            return st;
+    }
+
+    if (!(p = want(d, 2)))
+        return EL_NEED_INPUT;
+    uint16_t type = be16(p);
+    if (type == DATA_END) {
+        consume(d, 2);
+        d->phase = PH_DONE;
+        d->final = EL_END;
+        return EL_END;
+    }
+    uint32_t idx = d->type_idx[type];
+    if (!idx)
+        return fail(d, EL_ERR_FORMAT, d->offset, type,
+                    "event type %u is not declared in the header", type);
+    const el_event_type *et = &d->types[idx - 1];
+
+    uint32_t head, payload_len;
+    if (et->size == EL_VARIABLE_SIZE) {
+        if (!(p = want(d, 12)))
+            return EL_NEED_INPUT;
+        head = 12;
+        payload_len = be16(p + 10);
+    } else {
+        head = 10;
+        payload_len = (uint32_t)et->size;
+    }
+    if (!(p = want(d, head + payload_len)))
+        return EL_NEED_INPUT;
+
+    ev->type = type;
+    ev->time = be64(p + 2);
+    ev->offset = d->offset;
+    ev->size = head + payload_len;
+    ev->et = et;
+    ev->payload = p + head;
+    ev->payload_len = payload_len;
+    ev->cap = d->offset < d->block_end ? d->block_cap : EL_NO_CAP;
+
+    if (decode_fields(d, ev) != 0) {
+        char msg[sizeof d->err.msg];
+        memcpy(msg, d->err.msg, sizeof msg);
+        return fail(d, EL_ERR_FORMAT, d->offset, type, "%s", msg);
+    }
+    if (type == EL_BLOCK_MARKER && ev->decoded) {
+        ev->cap = ev->u.block.cap == EL_NO_CAP ? EL_NO_CAP : ev->u.block.cap;
+        d->block_cap = ev->u.block.cap;
+        d->block_end = d->offset + ev->u.block.size;
+    }
+    consume(d, head + payload_len);
+    return EL_OK;
+}
+
+el_status el_decoder_finish(el_decoder *d)
+{
+    if (d->phase == PH_DONE)
+        return d->final;
+    if (d->phase == PH_DATA && d->carry_len == 0 && d->in_pos == d->in_len) {
+        d->missing_end = 1;
+        d->phase = PH_DONE;
+        d->final = EL_OK;
+        return EL_OK;
+    }
+    /* Input stopped inside the header or inside a record. */
+    int32_t type = -1;
+    uint64_t have = d->carry_len + (d->in_len - d->in_pos);
+    if (d->phase == PH_DATA && have >= 2)
+        type = d->carry_len >= 2 ? be16(d->carry)
+             : d->carry_len == 1 ? (int32_t)(d->carry[0] << 8 | d->in[d->in_pos])
+             : be16(d->in + d->in_pos);
+    if (d->phase != PH_DATA)
+        return fail(d, EL_ERR_TRUNCATED, d->offset, -1,
+                    "truncated at byte %llu: the log ends inside its header",
+                    (unsigned long long)(d->offset + have));
+    return fail(d, EL_ERR_TRUNCATED, d->offset, type,
+                "truncated at byte %llu: the log ends inside an event that starts at byte %llu",
+                (unsigned long long)(d->offset + have), (unsigned long long)d->offset);
+}
+
+int el_decoder_missing_end(const el_decoder *d)
+{
+    return d->missing_end;
+}
+
+size_t el_decoder_num_types(const el_decoder *d)
+{
+    return d->num_types;
+}
+
+const el_event_type *el_decoder_type_at(const el_decoder *d, size_t i)
+{
+    return i < d->num_types ? &d->types[i] : NULL;
+}
+
+const el_event_type *el_decoder_type(const el_decoder *d, uint16_t id)
+{
+    uint32_t idx = d->type_idx[id];
+    return idx ? &d->types[idx - 1] : NULL;
+}
+
+int el_decoder_header_done(const el_decoder *d)
+{
+    return d->header_done;
+}
+
+uint64_t el_decoder_offset(const el_decoder *d)
+{
+    return d->offset;
+}
+
+const el_error *el_decoder_error(const el_decoder *d)
+{
+    return &d->err;
+}

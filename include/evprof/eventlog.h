@@ -1,0 +1,371 @@
+/* evprof: streaming reader for GHC eventlogs.
+ *
+ * The decoder never touches files. The caller feeds it byte chunks of any
+ * size (one byte at a time works) and pulls decoded events:
+ *
+ *     el_decoder *d = el_decoder_create();
+ *     while ((n = read(fd, buf, sizeof buf)) > 0) {
+ *         el_decoder_feed(d, buf, n);
+ *         el_event ev;
+ *         el_status st;
+ *         while ((st = el_decoder_next(d, &ev)) == EL_OK)
+ *             consume(&ev);
+ *         if (st != EL_NEED_INPUT)
+ *             break;               // EL_END or an error
+ *     }
+ *     el_decoder_finish(d);        // at end of input: END, or TRUNCATED
+ *     el_decoder_destroy(d);
+ *
+ * Everything an event points to (strings, payload bytes, the stack array)
+ * is borrowed: valid until the next el_decoder_feed() or el_decoder_next()
+ * call on the same decoder. Copy what must outlive that.
+ */
+#ifndef EVPROF_EVENTLOG_H
+#define EVPROF_EVENTLOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- status ----------------------------------------------------------- */
+
+typedef enum el_status {
+    EL_OK = 0,          /* an event was produced */
+    EL_NEED_INPUT,      /* all fed bytes consumed; feed more or finish */
+    EL_END,             /* the data-end marker was read (normal end) */
+    EL_ERR_TRUNCATED,   /* input ended inside the header or an event */
+    EL_ERR_FORMAT,      /* the bytes are not a valid eventlog */
+    EL_ERR_NOMEM,       /* an allocation failed */
+    EL_ERR_IO,          /* reading the input failed (el_source only) */
+} el_status;
+
+const char *el_status_name(el_status st);
+
+/* ---- event type ids --------------------------------------------------- */
+
+enum {
+    EL_CREATE_THREAD = 0,
+    EL_RUN_THREAD = 1,
+    EL_STOP_THREAD = 2,
+    EL_THREAD_RUNNABLE = 3,
+    EL_MIGRATE_THREAD = 4,
+    EL_RUN_SPARK = 5,            /* old GHC */
+    EL_STEAL_SPARK = 6,          /* old GHC */
+    EL_SHUTDOWN = 7,             /* old GHC */
+    EL_THREAD_WAKEUP = 8,
+    EL_GC_START = 9,
+    EL_GC_END = 10,
+    EL_REQUEST_SEQ_GC = 11,
+    EL_REQUEST_PAR_GC = 12,
+    EL_CREATE_SPARK = 13,        /* old GHC */
+    EL_SPARK_TO_THREAD = 14,     /* old GHC */
+    EL_CREATE_SPARK_THREAD = 15,
+    EL_LOG_MSG = 16,
+    EL_STARTUP = 17,             /* old GHC */
+    EL_BLOCK_MARKER = 18,
+    EL_USER_MSG = 19,
+    EL_GC_IDLE = 20,
+    EL_GC_WORK = 21,
+    EL_GC_DONE = 22,
+    EL_VERSION = 23,             /* Eden/parallel RTS */
+    EL_PROGRAM_INVOCATION = 24,  /* Eden/parallel RTS */
+    EL_CAPSET_CREATE = 25,
+    EL_CAPSET_DELETE = 26,
+    EL_CAPSET_ASSIGN_CAP = 27,
+    EL_CAPSET_REMOVE_CAP = 28,
+    EL_RTS_IDENTIFIER = 29,
+    EL_PROGRAM_ARGS = 30,
+    EL_PROGRAM_ENV = 31,
+    EL_OSPROCESS_PID = 32,
+    EL_OSPROCESS_PPID = 33,
+    EL_SPARK_COUNTERS = 34,
+    EL_SPARK_CREATE = 35,
+    EL_SPARK_DUD = 36,
+    EL_SPARK_OVERFLOW = 37,
+    EL_SPARK_RUN = 38,
+    EL_SPARK_STEAL = 39,
+    EL_SPARK_FIZZLE = 40,
+    EL_SPARK_GC = 41,
+    EL_INTERN_STRING = 42,
+    EL_WALL_CLOCK_TIME = 43,
+    EL_THREAD_LABEL = 44,
+    EL_CAP_CREATE = 45,
+    EL_CAP_DELETE = 46,
+    EL_CAP_DISABLE = 47,
+    EL_CAP_ENABLE = 48,
+    EL_HEAP_ALLOCATED = 49,
+    EL_HEAP_SIZE = 50,
+    EL_HEAP_LIVE = 51,
+    EL_HEAP_INFO_GHC = 52,
+    EL_GC_STATS_GHC = 53,
+    EL_GC_GLOBAL_SYNC = 54,
+    EL_TASK_CREATE = 55,
+    EL_TASK_MIGRATE = 56,
+    EL_TASK_DELETE = 57,
+    EL_USER_MARKER = 58,
+    EL_HACK_BUG_T9003 = 59,
+    EL_EDEN_START_RECEIVE = 60,
+    EL_EDEN_END_RECEIVE = 61,
+    EL_CREATE_PROCESS = 62,
+    EL_KILL_PROCESS = 63,
+    EL_ASSIGN_THREAD_TO_PROCESS = 64,
+    EL_CREATE_MACHINE = 65,
+    EL_KILL_MACHINE = 66,
+    EL_SEND_MESSAGE = 67,
+    EL_RECEIVE_MESSAGE = 68,
+    EL_SEND_RECEIVE_LOCAL_MESSAGE = 69,
+    EL_MEM_RETURN = 90,
+    EL_BLOCKS_SIZE = 91,
+    EL_MER_START_PAR_CONJUNCTION = 100,
+    EL_MER_STOP_PAR_CONJUNCTION = 101,
+    EL_MER_STOP_PAR_CONJUNCT = 102,
+    EL_MER_CREATE_SPARK = 103,
+    EL_MER_FUT_CREATE = 104,
+    EL_MER_FUT_WAIT_NOSUSPEND = 105,
+    EL_MER_FUT_WAIT_SUSPENDED = 106,
+    EL_MER_FUT_SIGNAL = 107,
+    EL_MER_LOOKING_FOR_GLOBAL_CONTEXT = 108,
+    EL_MER_WORK_STEALING = 109,
+    EL_MER_RELEASE_CONTEXT = 110,
+    EL_MER_ENGINE_SLEEPING = 111,
+    EL_MER_LOOKING_FOR_LOCAL_SPARK = 112,
+    EL_MER_CALLING_MAIN = 113,
+    EL_PERF_NAME = 140,
+    EL_PERF_COUNTER = 141,
+    EL_PERF_TRACEPOINT = 142,
+    EL_HEAP_PROF_BEGIN = 160,
+    EL_HEAP_PROF_COST_CENTRE = 161,
+    EL_HEAP_PROF_SAMPLE_BEGIN = 162,
+    EL_HEAP_PROF_SAMPLE_COST_CENTRE = 163,
+    EL_HEAP_PROF_SAMPLE_STRING = 164,
+    EL_HEAP_PROF_SAMPLE_END = 165,
+    EL_HEAP_BIO_PROF_SAMPLE_BEGIN = 166,
+    EL_PROF_SAMPLE_COST_CENTRE = 167,
+    EL_PROF_BEGIN = 168,
+    EL_IPE = 169,
+    EL_USER_BINARY_MSG = 181,
+    EL_CONC_MARK_BEGIN = 200,
+    EL_CONC_MARK_END = 201,
+    EL_CONC_SYNC_BEGIN = 202,
+    EL_CONC_SYNC_END = 203,
+    EL_CONC_SWEEP_BEGIN = 204,
+    EL_CONC_SWEEP_END = 205,
+    EL_CONC_UPD_REM_SET_FLUSH = 206,
+    EL_NONMOVING_HEAP_CENSUS = 207,
+    EL_NONMOVING_PRUNED_SEGMENTS = 208,
+    EL_TICKY_COUNTER_DEF = 210,
+    EL_TICKY_COUNTER_SAMPLE = 211,
+    EL_TICKY_BEGIN_SAMPLE = 212,
+    EL_NUM_TYPE_IDS = 213,       /* ids below this have a name in el_type_name */
+};
+
+#define EL_NO_CAP 0xffffu        /* event outside any capability block */
+#define EL_VARIABLE_SIZE (-1)    /* el_event_type.size of variable events */
+#define EL_MAX_STACK 255         /* stack depth is a u8 */
+
+/* evprof's own short name of a type id ("PROF_SAMPLE_COST_CENTRE"), or
+ * NULL when evprof does not know the id. */
+const char *el_type_name(uint16_t type);
+
+/* ---- header ----------------------------------------------------------- */
+
+typedef struct el_str {           /* bytes, not NUL-terminated, maybe not UTF-8 */
+    const char *ptr;
+    uint32_t len;
+} el_str;
+
+typedef struct el_event_type {
+    uint16_t id;
+    int32_t size;                 /* payload bytes, or EL_VARIABLE_SIZE */
+    el_str desc;                  /* owned by the decoder; valid until destroy */
+} el_event_type;
+
+/* ---- decoded event ---------------------------------------------------- */
+
+typedef struct el_event {
+    uint16_t type;                /* type id as in the log */
+    uint16_t cap;                 /* capability of the enclosing block, or EL_NO_CAP */
+    uint64_t time;                /* timestamp, ns since the RTS started */
+    uint64_t offset;              /* byte offset of the event in the stream */
+    uint32_t size;                /* whole record: id, time, [length], payload */
+    const el_event_type *et;      /* the header's descriptor for this type */
+    const uint8_t *payload;       /* raw payload (after the length field) */
+    uint32_t payload_len;
+    /* decoded: 1 when the typed fields below are valid for this type. 0 for
+     * a type evprof does not know, or a payload too short to hold the
+     * fields evprof knows (never an error: consumers skip such events). */
+    uint8_t decoded;
+    union {
+        struct { uint32_t thread; } thread;           /* 0,1,3,5,15,CREATE_SPARK_THREAD */
+        struct {
+            uint32_t thread;
+            uint16_t status;
+            uint32_t blocker;                         /* 0 when the log has no field */
+            uint8_t has_blocker;
+        } stop_thread;                                /* 2 */
+        struct { uint32_t thread; uint16_t cap; } thread_cap;  /* 4 migrate, 8 wakeup, 6 steal spark */
+        struct { uint16_t cap; uint32_t thread; uint32_t spark_thread; } old_spark; /* 13, 14 */
+        struct { uint16_t n_caps; } startup;          /* 17 */
+        struct { uint16_t cap; } cap;                 /* 39, 45-48, 206 */
+        struct { uint32_t size; uint64_t end_time; uint16_t cap; } block;  /* 18 */
+        struct {
+            uint32_t capset;                          /* 0 for types without a capset */
+            uint32_t thread;                          /* THREAD_LABEL only */
+            el_str str;                               /* the text; for args/env the
+                                                         NUL-separated list as stored */
+        } text;  /* 16,19,23,24,29,30,31,44,58,181 (binary bytes), 42 */
+        struct { uint32_t capset; uint16_t type; } capset_create; /* 25 */
+        struct { uint32_t capset; uint16_t cap; } capset_cap;     /* 26 (cap=0), 27, 28 */
+        struct { uint32_t capset; uint32_t pid; } pid;            /* 32, 33 */
+        struct { uint32_t capset; uint64_t sec; uint32_t nsec; } wall_clock; /* 43 */
+        struct {
+            uint64_t created, dud, overflowed, converted, gcd, fizzled, remaining;
+        } spark_counters;                                         /* 34 */
+        struct { uint32_t capset; uint64_t bytes; } heap;         /* 49,50,51,91 */
+        struct {
+            uint32_t capset;
+            uint16_t gens;
+            uint64_t max_heap_size, alloc_area_size, mblock_size, block_size;
+        } heap_info;                                              /* 52 */
+        struct {
+            uint32_t capset;
+            uint16_t gen;
+            uint64_t copied, slop, frag;
+            uint32_t par_n_threads;
+            uint64_t par_max_copied, par_tot_copied, par_balanced_copied;
+            uint8_t has_balanced;
+        } gc_stats;                                               /* 53 */
+        struct { uint64_t task; uint16_t cap; uint16_t new_cap; uint64_t tid; } task; /* 55-57 */
+        struct { uint32_t capset; uint32_t current, needed, returned; } mem_return; /* 90 */
+        struct { uint32_t marked; } conc_mark_end;                /* 201 */
+        struct {
+            uint32_t blk_size;                                    /* bytes (decoded if log2) */
+            uint8_t log_encoded;                                  /* 13-byte layout */
+            uint32_t active_segs, filled_segs, live_blocks;
+        } nonmoving_census;                                       /* 207 */
+        struct { uint32_t pruned, free; } nonmoving_pruned;       /* 208 */
+        struct {
+            uint8_t id;
+            uint64_t period;
+            uint32_t breakdown;
+            el_str filter[7];   /* module, closure descr, type descr, cc, ccs, retainer, bio */
+        } heap_prof_begin;                                        /* 160 */
+        struct {
+            uint32_t id;
+            el_str label, module, srcloc;
+            uint8_t flags;                                        /* bit 0: CAF */
+        } cost_centre;                                            /* 161 */
+        struct { uint64_t era; uint64_t time; } heap_sample;      /* 162, 165, 166 (time) */
+        struct {
+            uint8_t id;
+            uint64_t residency;
+            el_str label;                                         /* 164 */
+            uint8_t depth;                                        /* 163 */
+            const uint32_t *stack;                                /* 163: innermost first */
+        } heap_sample_data;                                       /* 163, 164 */
+        struct {
+            uint32_t cap;
+            uint64_t ticks;
+            uint8_t depth;
+            const uint32_t *stack;                                /* innermost first, no MAIN */
+        } prof_sample;                                            /* 167 */
+        struct { uint64_t interval_ns; } prof_begin;              /* 168 */
+        struct {
+            uint64_t info;
+            el_str table_name, closure_desc, ty_desc, label, module, srcloc;
+        } ipe;                                                    /* 169 */
+        struct {
+            uint64_t id;
+            uint16_t arity;
+            el_str kinds, name, json;
+            uint64_t info_tbl;
+            uint8_t has_info_tbl, has_json;
+        } ticky_def;                                              /* 210 */
+        struct { uint64_t id, entries, allocs, allocd; } ticky_sample; /* 211 */
+        struct { uint32_t perf_num; el_str name; uint64_t tid; uint64_t period; } perf; /* 140-142 */
+        struct {
+            uint32_t a32[6];          /* Eden/Mercury ids, in field order */
+            uint64_t a64[2];
+        } misc;                                                   /* 60-69, 100-113 */
+    } u;
+} el_event;
+
+/* ---- decoder ---------------------------------------------------------- */
+
+typedef struct el_decoder el_decoder;
+
+el_decoder *el_decoder_create(void);
+void el_decoder_destroy(el_decoder *d);   /* accepts NULL */
+
+/* Hand the decoder the next chunk. The bytes are borrowed: they must stay
+ * valid until el_decoder_next() returns EL_NEED_INPUT (the decoder copies
+ * only the tail of an event that a chunk boundary splits). Feeding again
+ * before NEED_INPUT is a program error. */
+void el_decoder_feed(el_decoder *d, const void *buf, size_t len);
+
+/* Next event. EL_OK with *ev filled, EL_NEED_INPUT, EL_END, or an error.
+ * After an error or EL_END every further call returns the same status. */
+el_status el_decoder_next(el_decoder *d, el_event *ev);
+
+/* No more input will come. Returns EL_END when the end marker was read,
+ * EL_OK when the input stopped exactly between events without an end
+ * marker (a warning: see el_decoder_missing_end), EL_ERR_TRUNCATED when
+ * it stopped inside the header or an event, or the error already hit. */
+el_status el_decoder_finish(el_decoder *d);
+
+/* After finish: 1 when the log ended cleanly between events but had no
+ * end marker (a program that did not shut down its eventlog). */
+int el_decoder_missing_end(const el_decoder *d);
+
+/* The header, once parsed (NULL before). Types are in header order. */
+size_t el_decoder_num_types(const el_decoder *d);
+const el_event_type *el_decoder_type_at(const el_decoder *d, size_t i);
+const el_event_type *el_decoder_type(const el_decoder *d, uint16_t id);
+int el_decoder_header_done(const el_decoder *d);
+
+/* Bytes consumed so far (the offset of the next unread byte). */
+uint64_t el_decoder_offset(const el_decoder *d);
+
+/* Details of the last error: a message without file name, the byte offset
+ * where the bad record starts, and its event type (-1 if none). For
+ * EL_ERR_TRUNCATED the offset is where the incomplete record begins. */
+typedef struct el_error {
+    el_status status;
+    uint64_t offset;
+    int32_t type;
+    char msg[160];
+} el_error;
+const el_error *el_decoder_error(const el_decoder *d);
+
+/* ---- reading a whole source (file, stdin, pipe) ----------------------- */
+
+/* Runs a decoder over a file descriptor and calls `on_event` for every
+ * event. Stops early when on_event returns non-zero (status EL_OK). The
+ * result is END, OK (clean end without marker: a warning), or an error;
+ * every event before the error has been delivered. */
+typedef int (*el_event_fn)(void *ctx, const el_event *ev, const el_decoder *d);
+
+typedef struct el_read_result {
+    el_status status;
+    el_error error;               /* valid when status is an error */
+    int missing_end;              /* clean end, no end marker */
+    uint64_t bytes;               /* bytes read */
+    uint64_t events;              /* events delivered */
+} el_read_result;
+
+/* `path` "-" reads standard input. Uses a fixed 1 MiB buffer. */
+el_read_result el_read_path(const char *path, el_event_fn on_event, void *ctx,
+                            el_decoder **keep_decoder);
+el_read_result el_read_fd(int fd, el_event_fn on_event, void *ctx,
+                          el_decoder **keep_decoder);
+/* The same over bytes already in memory (tests, fuzzer). */
+el_read_result el_read_mem(const void *buf, size_t len, el_event_fn on_event,
+                           void *ctx, el_decoder **keep_decoder);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
