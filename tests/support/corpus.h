@@ -1,0 +1,42 @@
+/* Test helpers: loading files and summarising decoded event streams. */
+#ifndef EVPROF_TEST_CORPUS_H
+#define EVPROF_TEST_CORPUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "evprof/eventlog.h"
+
+#define CORPUS_DIR "../shared/corpus"
+
+/* Reads a whole file; returns NULL if it cannot. Caller frees. */
+uint8_t *test_read_file(const char *path, size_t *len);
+
+/* One decoded event, reduced to what identifies it. */
+typedef struct test_ev {
+    uint16_t type, cap;
+    uint8_t decoded;
+    uint64_t time, offset;
+    uint32_t size;
+    uint64_t digest;    /* FNV-1a over the payload and the typed fields */
+} test_ev;
+
+typedef struct test_run {
+    test_ev *ev;
+    size_t n, cap;
+    el_status status;       /* after finish */
+    int missing_end;
+    el_error error;
+    size_t num_types;
+} test_run;
+
+/* Decodes `buf` fed in chunks of `chunk` bytes (0: one chunk), or split
+ * once at `split` when chunk == SIZE_MAX. */
+void test_decode(const uint8_t *buf, size_t len, size_t chunk, size_t split, test_run *out);
+void test_run_free(test_run *r);
+
+/* Digest of an event's typed fields (so that chunking bugs that garble a
+ * decoded field show up even when the payload bytes agree). */
+uint64_t test_event_digest(const el_event *ev);
+
+#endif

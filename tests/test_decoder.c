@@ -1,0 +1,528 @@
+/* Decoder tests over the real corpus: chunked feeding at every split
+ * point, truncation at every byte, and corrupted inputs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "corpus.h"
+#include "evprof/eventlog.h"
+
+static const char *const corpus_logs[] = {
+    CORPUS_DIR "/ghc-events/biographical-samples.eventlog",
+    CORPUS_DIR "/ghc-events/ghc-9.2-events.eventlog",
+    CORPUS_DIR "/ghc-events/hello-ghc-8.2.2.eventlog",
+    CORPUS_DIR "/ghc-events/hello-ghc-8.6.5.eventlog",
+    CORPUS_DIR "/ghc-events/nonmoving-gc-census-T23340.eventlog",
+    CORPUS_DIR "/ghc-events/nonmoving-gc-census.eventlog",
+    CORPUS_DIR "/ghc-events/nonmoving-gc-pruned-segments.eventlog",
+    CORPUS_DIR "/ghc-events/nonmoving-gc.eventlog",
+    CORPUS_DIR "/ghc-events/parallelTest.eventlog",
+    CORPUS_DIR "/ghc-events/sleep.h.eventlog",
+    CORPUS_DIR "/ghc-events/sleep.hC.eventlog",
+    CORPUS_DIR "/ghc-events/sleep.hd.eventlog",
+    CORPUS_DIR "/ghc-events/sleep.hm.eventlog",
+    CORPUS_DIR "/ghc-events/sleep.hy.eventlog",
+    CORPUS_DIR "/ghc-events/stop.hT.eventlog",
+    CORPUS_DIR "/ghc-events/testlog.eventlog",
+    CORPUS_DIR "/ghc-events/ticky-begin-sample.eventlog",
+    CORPUS_DIR "/ghc-events/ticky-json.eventlog",
+    CORPUS_DIR "/ghc-events/ticky-new.eventlog",
+    CORPUS_DIR "/ghc-events/ticky-ticky.eventlog",
+    CORPUS_DIR "/ghc-events/time-prof.eventlog",
+    CORPUS_DIR "/ghc-events/trace-binary-event.eventlog",
+    CORPUS_DIR "/ghc-events/trace-binary-nonutf.eventlog",
+    CORPUS_DIR "/ghc-events/unicode.eventlog",
+    CORPUS_DIR "/ghc-9.0.2/nfib-N2.eventlog",
+    CORPUS_DIR "/ghc-9.0.2/nfib-hc.eventlog",
+    CORPUS_DIR "/ghc-9.0.2/nfib-hy.eventlog",
+    CORPUS_DIR "/ghc-9.0.2/nfib-np-N2-s.eventlog",
+    CORPUS_DIR "/ghc-9.0.2/nfib-p.eventlog",
+    CORPUS_DIR "/ghc-9.0.2/nfib-pj.eventlog",
+    CORPUS_DIR "/ghc-9.0.2/nfib-s.eventlog",
+};
+
+static uint8_t *load(const char *path, size_t *len)
+{
+    uint8_t *buf = test_read_file(path, len);
+    if (!buf)
+        fail_msg("cannot read %s (tests run from the project root)", path);
+    return buf;
+}
+
+static void assert_same_events(const test_run *a, const test_run *b, const char *what)
+{
+    if (a->n != b->n)
+        fail_msg("%s: %zu events vs %zu", what, a->n, b->n);
+    for (size_t i = 0; i < a->n; i++) {
+        const test_ev *x = &a->ev[i], *y = &b->ev[i];
+        if (x->type != y->type || x->cap != y->cap || x->time != y->time ||
+            x->offset != y->offset || x->size != y->size || x->digest != y->digest ||
+            x->decoded != y->decoded)
+            fail_msg("%s: event %zu differs (type %u/%u offset %llu/%llu)", what, i,
+                     x->type, y->type, (unsigned long long)x->offset,
+                     (unsigned long long)y->offset);
+    }
+}
+
+/* Every corpus log decodes to its end marker, every event is understood,
+ * and the records tile the data section with no gap. */
+static void test_corpus_decodes_whole(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof corpus_logs / sizeof corpus_logs[0]; i++) {
+        size_t len;
+        uint8_t *buf = load(corpus_logs[i], &len);
+        test_run r;
+        test_decode(buf, len, 0, 0, &r);
+        if (r.status != EL_END)
+            fail_msg("%s: status %s (%s)", corpus_logs[i], el_status_name(r.status), r.error.msg);
+        assert_true(r.n > 0);
+        for (size_t k = 0; k + 1 < r.n; k++) {
+            assert_int_equal(r.ev[k].offset + r.ev[k].size, r.ev[k + 1].offset);
+            if (!r.ev[k].decoded)
+                fail_msg("%s: event type %u at %llu not decoded", corpus_logs[i],
+                         r.ev[k].type, (unsigned long long)r.ev[k].offset);
+        }
+        /* the last event is followed by exactly the 2-byte end marker */
+        assert_int_equal(r.ev[r.n - 1].offset + r.ev[r.n - 1].size + 2, len);
+        test_run_free(&r);
+        free(buf);
+    }
+}
+
+/* Feeding in chunks of any size gives the same events as one chunk. */
+static void test_corpus_chunk_sizes(void **state)
+{
+    static const size_t sizes[] = { 1, 2, 3, 7, 13, 64, 1000, 4096, 65536 };
+    (void)state;
+    for (size_t i = 0; i < sizeof corpus_logs / sizeof corpus_logs[0]; i++) {
+        size_t len;
+        uint8_t *buf = load(corpus_logs[i], &len);
+        test_run whole;
+        test_decode(buf, len, 0, 0, &whole);
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            if (sizes[s] == 1 && len > 200000)
+                continue;   /* byte-at-a-time over 2 MB is covered by the small logs */
+            test_run r;
+            test_decode(buf, len, sizes[s], 0, &r);
+            assert_int_equal(r.status, EL_END);
+            assert_same_events(&whole, &r, corpus_logs[i]);
+            test_run_free(&r);
+        }
+        test_run_free(&whole);
+        free(buf);
+    }
+}
+
+/* Two chunks, split at every byte of a small log (header included). */
+static void test_split_every_point(void **state)
+{
+    static const char *const logs[] = {
+        CORPUS_DIR "/ghc-events/trace-binary-event.eventlog",
+        CORPUS_DIR "/ghc-events/ticky-ticky.eventlog",
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        size_t len;
+        uint8_t *buf = load(logs[i], &len);
+        test_run whole;
+        test_decode(buf, len, 0, 0, &whole);
+        for (size_t split = 0; split <= len; split++) {
+            test_run r;
+            test_decode(buf, len, SIZE_MAX, split, &r);
+            assert_int_equal(r.status, EL_END);
+            assert_same_events(&whole, &r, logs[i]);
+            test_run_free(&r);
+        }
+        test_run_free(&whole);
+        free(buf);
+    }
+}
+
+/* A log cut at every byte yields exactly the events that end before the
+ * cut, then TRUNCATED naming where the cut record starts, or a clean end
+ * without marker when the cut falls between records. */
+static void test_truncate_every_byte(void **state)
+{
+    size_t len;
+    uint8_t *buf = load(CORPUS_DIR "/ghc-events/ticky-ticky.eventlog", &len);
+    test_run whole;
+    (void)state;
+    test_decode(buf, len, 0, 0, &whole);
+    assert_int_equal(whole.status, EL_END);
+    uint64_t data_start = whole.ev[0].offset;
+
+    for (size_t cut = 0; cut < len; cut++) {
+        for (int chunked = 0; chunked < 2; chunked++) {
+            test_run r;
+            test_decode(buf, cut, chunked ? 5 : 0, 0, &r);
+            size_t expect = 0;
+            int boundary = cut == data_start;
+            for (size_t k = 0; k < whole.n; k++) {
+                uint64_t end = whole.ev[k].offset + whole.ev[k].size;
+                if (end <= cut)
+                    expect++;
+                if (end == cut)
+                    boundary = 1;
+            }
+            if (r.n != expect)
+                fail_msg("cut %zu: %zu events, expected %zu", cut, r.n, expect);
+            if (cut >= data_start && boundary) {
+                assert_int_equal(r.status, EL_OK);
+                assert_true(r.missing_end);
+            } else {
+                assert_int_equal(r.status, EL_ERR_TRUNCATED);
+                assert_false(r.missing_end);
+                assert_non_null(strstr(r.error.msg, "truncated at byte"));
+                if (cut >= data_start) {
+                    /* names the start of the record that was cut */
+                    uint64_t start = expect ? whole.ev[expect - 1].offset +
+                                              whole.ev[expect - 1].size : data_start;
+                    assert_int_equal(r.error.offset, start);
+                    if (cut - start >= 2)
+                        assert_int_equal(r.error.type, whole.ev[expect].type);
+                }
+            }
+            test_run_free(&r);
+        }
+    }
+    test_run_free(&whole);
+    free(buf);
+}
+
+/* testlog-part.eventlog is a real log cut off mid-event. */
+static void test_real_truncated_log(void **state)
+{
+    size_t len, full_len;
+    uint8_t *part = load(CORPUS_DIR "/ghc-events/testlog-part.eventlog", &len);
+    uint8_t *full = load(CORPUS_DIR "/ghc-events/testlog.eventlog", &full_len);
+    test_run r, whole;
+    (void)state;
+    test_decode(part, len, 4096, 0, &r);
+    test_decode(full, full_len, 0, 0, &whole);
+    assert_int_equal(r.status, EL_ERR_TRUNCATED);
+    assert_int_equal(len, 10240);
+    assert_non_null(strstr(r.error.msg, "truncated at byte 10240"));
+    /* The part is a prefix of the full log: its events are the full log's
+     * events that end before byte 10240. */
+    size_t expect = 0;
+    while (expect < whole.n && whole.ev[expect].offset + whole.ev[expect].size <= len)
+        expect++;
+    assert_true(expect > 700);
+    if (memcmp(part, full, len) == 0) {
+        assert_int_equal(r.n, expect);
+    } else {
+        /* not a byte prefix: still every event up to the cut */
+        assert_true(r.n > 700);
+    }
+    assert_int_equal(r.error.offset, r.ev[r.n - 1].offset + r.ev[r.n - 1].size);
+    test_run_free(&r);
+    test_run_free(&whole);
+    free(part);
+    free(full);
+}
+
+/* ---- corrupted inputs ----------------------------------------------- */
+
+/* A tiny byte builder for hand-made logs. */
+typedef struct bb {
+    uint8_t b[4096];
+    size_t n;
+} bb;
+
+static void u8(bb *b, uint8_t v) { b->b[b->n++] = v; }
+static void u16(bb *b, uint16_t v) { u8(b, (uint8_t)(v >> 8)); u8(b, (uint8_t)v); }
+static void u32(bb *b, uint32_t v) { u16(b, (uint16_t)(v >> 16)); u16(b, (uint16_t)v); }
+static void u64(bb *b, uint64_t v) { u32(b, (uint32_t)(v >> 32)); u32(b, (uint32_t)v); }
+static void bytes(bb *b, const void *p, size_t n) { memcpy(b->b + b->n, p, n); b->n += n; }
+
+static void et(bb *b, uint16_t id, uint16_t size, const char *desc)
+{
+    u32(b, 0x65746200);
+    u16(b, id);
+    u16(b, size);
+    u32(b, (uint32_t)strlen(desc));
+    bytes(b, desc, strlen(desc));
+    u32(b, 0);
+    u32(b, 0x65746500);
+}
+
+/* Header declaring 161 and 167 variable, 168 with `prof_begin_size`. */
+static void header(bb *b, uint16_t prof_begin_size)
+{
+    b->n = 0;
+    u32(b, 0x68647262);
+    u32(b, 0x68657462);
+    et(b, 161, 0xffff, "Cost center definition");
+    et(b, 167, 0xffff, "Time profile cost-centre stack");
+    et(b, 168, prof_begin_size, "Start of a time profile");
+    et(b, 18, 14, "Block marker");
+    u32(b, 0x68657465);
+    u32(b, 0x68647265);
+    u32(b, 0x64617462);
+}
+
+static test_run decode_bb(const bb *b)
+{
+    test_run r;
+    test_decode(b->b, b->n, 0, 0, &r);
+    return r;
+}
+
+static void test_bad_magic(void **state)
+{
+    bb b;
+    (void)state;
+    header(&b, 8);
+    b.b[0] = 'X';
+    test_run r = decode_bb(&b);
+    assert_int_equal(r.status, EL_ERR_FORMAT);
+    assert_int_equal(r.n, 0);
+    assert_int_equal(r.error.offset, 0);
+    assert_non_null(strstr(r.error.msg, "bad magic"));
+    test_run_free(&r);
+}
+
+static void test_absurd_description_length(void **state)
+{
+    bb b;
+    (void)state;
+    header(&b, 8);
+    /* first etb record: desc length at 8 + 4 + 2 + 2 */
+    b.b[16] = 0xff; b.b[17] = 0xff; b.b[18] = 0xff; b.b[19] = 0xff;
+    test_run r = decode_bb(&b);
+    assert_int_equal(r.status, EL_ERR_FORMAT);
+    assert_int_equal(r.error.offset, 8);
+    assert_int_equal(r.error.type, 161);
+    assert_non_null(strstr(r.error.msg, "absurd description length"));
+    test_run_free(&r);
+}
+
+static void test_corrupt_header_marker(void **state)
+{
+    bb b;
+    (void)state;
+    header(&b, 8);
+    b.b[8 + 16 + 22 + 2] ^= 0x40;   /* the ete of the first record */
+    test_run r = decode_bb(&b);
+    assert_int_equal(r.status, EL_ERR_FORMAT);
+    assert_non_null(strstr(r.error.msg, "corrupt header"));
+    test_run_free(&r);
+}
+
+static void good_events(bb *b)
+{
+    u16(b, 168); u64(b, 100); u64(b, 1000000);                       /* prof begin */
+    u16(b, 161); u64(b, 200); u16(b, 4 + 4 + 5 + 1);                 /* cc def */
+    u32(b, 7); bytes(b, "f\0M\0", 4); bytes(b, "a.hs\0", 5); u8(b, 0);
+    u16(b, 167); u64(b, 300); u16(b, 4 + 8 + 1 + 8);                 /* sample */
+    u32(b, 0); u64(b, 1); u8(b, 2); u32(b, 7); u32(b, 8);
+}
+
+static void test_good_hand_made_log(void **state)
+{
+    bb b;
+    (void)state;
+    header(&b, 8);
+    size_t data = b.n;
+    good_events(&b);
+    u16(&b, 0xffff);
+    test_run r = decode_bb(&b);
+    assert_int_equal(r.status, EL_END);
+    assert_int_equal(r.n, 3);
+    assert_int_equal(r.ev[0].offset, data);
+    assert_int_equal(r.ev[2].type, 167);
+    assert_int_equal(r.num_types, 4);
+    test_run_free(&r);
+
+    /* the same log decoded through the public API: typed fields */
+    el_decoder *d = el_decoder_create();
+    el_event ev;
+    el_decoder_feed(d, b.b, b.n);
+    assert_int_equal(el_decoder_next(d, &ev), EL_OK);
+    assert_int_equal(ev.u.prof_begin.interval_ns, 1000000);
+    assert_int_equal(ev.cap, EL_NO_CAP);
+    assert_int_equal(el_decoder_next(d, &ev), EL_OK);
+    assert_int_equal(ev.u.cost_centre.id, 7);
+    assert_int_equal(ev.u.cost_centre.label.len, 1);
+    assert_memory_equal(ev.u.cost_centre.module.ptr, "M", 1);
+    assert_memory_equal(ev.u.cost_centre.srcloc.ptr, "a.hs", 4);
+    assert_int_equal(el_decoder_next(d, &ev), EL_OK);
+    assert_int_equal(ev.u.prof_sample.depth, 2);
+    assert_int_equal(ev.u.prof_sample.stack[0], 7);
+    assert_int_equal(ev.u.prof_sample.stack[1], 8);
+    assert_int_equal(el_decoder_next(d, &ev), EL_END);
+    assert_int_equal(el_decoder_next(d, &ev), EL_END);
+    assert_string_equal(el_decoder_type(d, 167)->desc.ptr, "Time profile cost-centre stack");
+    assert_int_equal(el_decoder_type(d, 167)->size, EL_VARIABLE_SIZE);
+    assert_null(el_decoder_type(d, 0));
+    el_decoder_destroy(d);
+}
+
+static void test_undeclared_type(void **state)
+{
+    bb b;
+    (void)state;
+    header(&b, 8);
+    good_events(&b);
+    size_t at = b.n;
+    u16(&b, 99); u64(&b, 400);
+    u16(&b, 0xffff);
+    test_run r = decode_bb(&b);
+    assert_int_equal(r.status, EL_ERR_FORMAT);
+    assert_int_equal(r.n, 3);   /* everything before the fault */
+    assert_int_equal(r.error.offset, at);
+    assert_int_equal(r.error.type, 99);
+    assert_non_null(strstr(r.error.msg, "not declared"));
+    test_run_free(&r);
+}
+
+static void test_stack_depth_past_payload(void **state)
+{
+    bb b;
+    (void)state;
+    header(&b, 8);
+    good_events(&b);
+    size_t at = b.n;
+    u16(&b, 167); u64(&b, 400); u16(&b, 4 + 8 + 1 + 4);
+    u32(&b, 0); u64(&b, 2); u8(&b, 200); u32(&b, 7);
+    u16(&b, 0xffff);
+    test_run r = decode_bb(&b);
+    assert_int_equal(r.status, EL_ERR_FORMAT);
+    assert_int_equal(r.n, 3);
+    assert_int_equal(r.error.offset, at);
+    assert_int_equal(r.error.type, 167);
+    assert_non_null(strstr(r.error.msg, "stack depth 200"));
+    test_run_free(&r);
+}
+
+static void test_unterminated_string(void **state)
+{
+    bb b;
+    (void)state;
+    header(&b, 8);
+    size_t at = b.n;
+    u16(&b, 161); u64(&b, 200); u16(&b, 4 + 6);
+    u32(&b, 7); bytes(&b, "abcdef", 6);
+    u16(&b, 0xffff);
+    test_run r = decode_bb(&b);
+    assert_int_equal(r.status, EL_ERR_FORMAT);
+    assert_int_equal(r.error.offset, at);
+    assert_int_equal(r.error.type, 161);
+    assert_non_null(strstr(r.error.msg, "not terminated"));
+    test_run_free(&r);
+}
+
+/* A size declared smaller than any layout of the type is an error; a
+ * larger one (a newer GHC's extra fields) is fine. */
+static void test_declared_size_vs_type(void **state)
+{
+    bb b;
+    (void)state;
+    header(&b, 4);
+    u16(&b, 168); u64(&b, 100); u32(&b, 1000);
+    u16(&b, 0xffff);
+    test_run r = decode_bb(&b);
+    assert_int_equal(r.status, EL_ERR_FORMAT);
+    assert_int_equal(r.error.type, 168);
+    assert_non_null(strstr(r.error.msg, "too short"));
+    test_run_free(&r);
+
+    header(&b, 12);
+    u16(&b, 168); u64(&b, 100); u64(&b, 5000); u32(&b, 0xdeadbeef);
+    u16(&b, 0xffff);
+    el_decoder *d = el_decoder_create();
+    el_event ev;
+    el_decoder_feed(d, b.b, b.n);
+    assert_int_equal(el_decoder_next(d, &ev), EL_OK);
+    assert_int_equal(ev.u.prof_begin.interval_ns, 5000);
+    assert_int_equal(ev.size, 22);
+    assert_int_equal(el_decoder_next(d, &ev), EL_END);
+    el_decoder_destroy(d);
+}
+
+/* Variable-size length running past the end of the input. */
+static void test_variable_length_past_end(void **state)
+{
+    bb b;
+    (void)state;
+    header(&b, 8);
+    good_events(&b);
+    size_t at = b.n;
+    u16(&b, 167); u64(&b, 400); u16(&b, 60000);
+    u32(&b, 0); u64(&b, 2); u8(&b, 0);
+    test_run r = decode_bb(&b);
+    assert_int_equal(r.status, EL_ERR_TRUNCATED);
+    assert_int_equal(r.n, 3);
+    assert_int_equal(r.error.offset, at);
+    assert_int_equal(r.error.type, 167);
+    test_run_free(&r);
+}
+
+/* Events inside a block carry its capability; after it, none. */
+static void test_block_capability(void **state)
+{
+    bb b;
+    (void)state;
+    header(&b, 8);
+    size_t marker = b.n;
+    u16(&b, 18); u64(&b, 50); u32(&b, 0); u64(&b, 500); u16(&b, 3);
+    good_events(&b);
+    size_t end = b.n;
+    /* patch the block size: marker to the end of the block's events */
+    uint32_t size = (uint32_t)(end - marker);
+    b.b[marker + 10] = (uint8_t)(size >> 24); b.b[marker + 11] = (uint8_t)(size >> 16);
+    b.b[marker + 12] = (uint8_t)(size >> 8); b.b[marker + 13] = (uint8_t)size;
+    u16(&b, 168); u64(&b, 600); u64(&b, 1);     /* outside the block */
+    u16(&b, 0xffff);
+    test_run r = decode_bb(&b);
+    assert_int_equal(r.status, EL_END);
+    assert_int_equal(r.n, 5);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(r.ev[i].cap, 3);
+    assert_int_equal(r.ev[4].cap, EL_NO_CAP);
+    test_run_free(&r);
+}
+
+static void test_empty_and_garbage(void **state)
+{
+    (void)state;
+    test_run r;
+    test_decode((const uint8_t *)"", 0, 0, 0, &r);
+    assert_int_equal(r.status, EL_ERR_TRUNCATED);
+    assert_non_null(strstr(r.error.msg, "header"));
+    test_run_free(&r);
+    static const uint8_t junk[] = "this is not an eventlog at all";
+    test_decode(junk, sizeof junk, 3, 0, &r);
+    assert_int_equal(r.status, EL_ERR_FORMAT);
+    test_run_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_corpus_decodes_whole),
+        cmocka_unit_test(test_corpus_chunk_sizes),
+        cmocka_unit_test(test_split_every_point),
+        cmocka_unit_test(test_truncate_every_byte),
+        cmocka_unit_test(test_real_truncated_log),
+        cmocka_unit_test(test_bad_magic),
+        cmocka_unit_test(test_absurd_description_length),
+        cmocka_unit_test(test_corrupt_header_marker),
+        cmocka_unit_test(test_good_hand_made_log),
+        cmocka_unit_test(test_undeclared_type),
+        cmocka_unit_test(test_stack_depth_past_payload),
+        cmocka_unit_test(test_unterminated_string),
+        cmocka_unit_test(test_declared_size_vs_type),
+        cmocka_unit_test(test_variable_length_past_end),
+        cmocka_unit_test(test_block_capability),
+        cmocka_unit_test(test_empty_and_garbage),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
