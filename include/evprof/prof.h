@@ -1,0 +1,125 @@
+/* evprof: the time profile, rebuilt from PROF_SAMPLE_COST_CENTRE events.
+ *
+ * A prof_profile consumes decoded events (cost-centre definitions 161,
+ * samples 167, PROF_BEGIN 168, program arguments, capabilities, wall
+ * clock) and aggregates the samples into a cost-centre-stack tree rooted
+ * at MAIN. Memory grows with the number of distinct stacks, never with
+ * the number of samples.
+ *
+ *     prof_profile *p = prof_create(&filter);
+ *     for each event: prof_add_event(p, ev);
+ *     prof_finish(p);
+ *     prof_report_text(p, &opts, stdout);
+ *     prof_destroy(p);
+ */
+#ifndef EVPROF_PROF_H
+#define EVPROF_PROF_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "evprof/eventlog.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Which samples count. */
+typedef struct prof_filter {
+    uint64_t from_ns;       /* window on event timestamps (ns since RTS start) */
+    uint64_t to_ns;         /* inclusive lower, exclusive upper; UINT64_MAX: open */
+    int32_t cap;            /* only this capability (the sample's own cap); -1: all */
+    int all;                /* count GC/SYSTEM/IDLE/OVERHEAD_of/DONT_CARE (GHC -pa/-pj) */
+} prof_filter;
+
+void prof_filter_init(prof_filter *f);   /* everything, GHC -p rules */
+
+typedef struct prof_profile prof_profile;
+
+/* A cost centre. Strings are owned by the profile, NUL-terminated. */
+typedef struct prof_cc {
+    uint32_t id;            /* GHC's cost-centre id (the -pj "id") */
+    const char *label;
+    const char *module;
+    const char *srcloc;
+    uint8_t is_caf;
+    uint8_t builtin;        /* one of GHC's five ignored built-ins */
+    uint8_t defined;        /* 0: a sample named it but no 161 defined it */
+    uint8_t synthetic;      /* evprof's own frame (MAIN stand-in, cut marker) */
+} prof_cc;
+
+/* A node of the cost-centre-stack tree. Index 0 is MAIN. */
+#define PROF_NONE UINT32_MAX
+typedef struct prof_node {
+    uint32_t cc;            /* index into the cost-centre table */
+    uint32_t parent;        /* PROF_NONE for the root */
+    uint32_t first_child;   /* ordered after prof_finish (see docs) */
+    uint32_t next_sibling;
+    uint64_t ticks;         /* samples whose stack is exactly this path */
+    uint64_t inherited;     /* ticks of this node and its descendants */
+    uint32_t depth;         /* MAIN is 0 */
+} prof_node;
+
+prof_profile *prof_create(const prof_filter *filter);
+void prof_destroy(prof_profile *p);      /* accepts NULL */
+
+/* Consume one event. Returns 0, or -1 when memory ran out (sticky). */
+int prof_add_event(prof_profile *p, const el_event *ev);
+
+/* Done adding: resolves names, drops ignored built-ins, computes
+ * inherited ticks and orders children. Returns 0 or -1 (no memory). */
+int prof_finish(prof_profile *p);
+
+/* ---- results (after prof_finish) -------------------------------------- */
+
+size_t prof_num_nodes(const prof_profile *p);
+const prof_node *prof_node_at(const prof_profile *p, uint32_t i);
+size_t prof_num_ccs(const prof_profile *p);
+const prof_cc *prof_cc_at(const prof_profile *p, uint32_t i);
+
+typedef struct prof_info {
+    uint64_t total_ticks;       /* counted ticks (GHC's "N ticks") */
+    uint64_t all_samples;       /* every 167 event seen, before any filter */
+    uint64_t ignored_ticks;     /* built-in stacks dropped (without --all) */
+    uint64_t filtered_ticks;    /* outside the window or capability */
+    uint64_t interval_ns;       /* from PROF_BEGIN; 0 if absent */
+    uint32_t capabilities;      /* processors, as GHC counts them */
+    uint64_t undefined_ccs;     /* ids named by samples but never defined */
+    uint64_t cut_samples;       /* samples whose stack was cut at 255 frames */
+    uint64_t first_time, last_time;   /* event timestamps seen (ns) */
+    int has_wall_clock;
+    uint64_t wall_sec;          /* wall clock at first_time... see wall_ns */
+    uint32_t wall_nsec;
+    uint64_t wall_time_ns;      /* the event time at which wall_sec was taken */
+    const char *program;        /* basename of argv[0], or "" */
+    const char *const *args;    /* program arguments (argv[1..] minus RTS ones) */
+    uint32_t num_args;
+    const char *const *rts_args;/* between +RTS and -RTS */
+    uint32_t num_rts_args;
+    const char *const *argv;    /* the whole command line as logged */
+    uint32_t argc;
+    const char *rts_version;
+} prof_info;
+
+const prof_info *prof_get_info(const prof_profile *p);
+
+/* ---- output ----------------------------------------------------------- */
+
+typedef struct prof_report_opts {
+    double threshold_pct;       /* hide subtrees whose inherited share is below */
+    uint32_t max_depth;         /* 0: no limit */
+    const char *source_name;    /* file name for the header */
+} prof_report_opts;
+
+void prof_report_opts_init(prof_report_opts *o);
+
+/* GHC's .prof layout (see docs/PROF.md). Returns 0, or -1 on a write error. */
+int prof_report_text(const prof_profile *p, const prof_report_opts *o, FILE *out);
+
+/* GHC's -pj JSON schema, always valid JSON. Returns 0 or -1. */
+int prof_report_json(const prof_profile *p, const prof_report_opts *o, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

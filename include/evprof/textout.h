@@ -1,0 +1,30 @@
+/* Text output helpers shared by the report writers. */
+#ifndef EVPROF_TEXTOUT_H
+#define EVPROF_TEXTOUT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* `len` bytes as a JSON string literal with quotes. Always valid JSON:
+ * control characters are escaped, bytes that are not valid UTF-8 become
+ * U+FFFD. */
+void tx_json_str(FILE *out, const char *s, size_t len);
+
+/* Width of a string in code points, counted as GHC's report does (every
+ * byte that is not a UTF-8 continuation byte is one). */
+size_t tx_width(const char *s);
+
+/* Writes s, then spaces up to `width` code points. */
+void tx_pad(FILE *out, const char *s, size_t width);
+
+/* GHC's time_str(): "%a %b %d %H:%M %Y" in local time. */
+void tx_date(char *buf, size_t size, long long epoch_sec);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

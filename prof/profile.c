@@ -1,0 +1,625 @@
+/* Aggregation of PROF_SAMPLE_COST_CENTRE stacks into a cost-centre-stack
+ * tree.
+ *
+ * Nodes live in one array; a node's children are found through an
+ * open-addressing table keyed by (parent node, cost-centre id). That costs
+ * 4 bytes per slot instead of a hash handle per node (uthash's is 56
+ * bytes), which is what keeps 1.7 million distinct stack nodes well under
+ * 256 MB. Consecutive samples usually share most of their stack, so the
+ * previous sample's path is kept and only the differing inner frames are
+ * looked up. Cost centres (a few thousand at most) live in a uthash table
+ * keyed by GHC's id.
+ */
+#include "evprof/prof.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <uthash.h>
+
+#include "prof/strpool.h"
+
+typedef struct cc_entry {
+    uint32_t id;
+    uint32_t index;             /* into p->ccs */
+    UT_hash_handle hh;
+} cc_entry;
+
+/* Node while aggregating: `cc` holds the GHC id until prof_finish maps it
+ * to a table index. */
+struct prof_profile {
+    prof_filter filter;
+    int failed;
+    int finished;
+
+    prof_node *nodes;
+    size_t num_nodes, cap_nodes;
+    uint32_t *slots;            /* child table: node index + 1, 0 = empty */
+    size_t num_slots;           /* power of two */
+    uint32_t cut_node;          /* synthetic parent of stacks cut at 255 */
+
+    /* the previous sample's path, outer frame first */
+    uint32_t prev_ids[EL_MAX_STACK];
+    uint32_t prev_path[EL_MAX_STACK + 1];
+    uint32_t prev_depth;
+    uint32_t prev_start;
+
+    prof_cc *ccs;
+    size_t num_ccs, cap_ccs;
+    cc_entry *cc_by_id;
+    strpool strings;
+
+    prof_info info;
+    uint32_t cap_creates;
+    uint32_t max_sample_cap;
+    const char **argv_store;
+    uint32_t main_cc;           /* index of MAIN after finish */
+};
+
+void prof_filter_init(prof_filter *f)
+{
+    f->from_ns = 0;
+    f->to_ns = UINT64_MAX;
+    f->cap = -1;
+    f->all = 0;
+}
+
+void prof_report_opts_init(prof_report_opts *o)
+{
+    o->threshold_pct = 0.0;
+    o->max_depth = 0;
+    o->source_name = NULL;
+}
+
+/* ---- nodes ------------------------------------------------------------ */
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    x ^= x >> 33;
+    return x;
+}
+
+static size_t slot_of(const prof_profile *p, uint32_t parent, uint32_t cc)
+{
+    return (size_t)mix((uint64_t)parent << 32 | cc) & (p->num_slots - 1);
+}
+
+static int grow_slots(prof_profile *p)
+{
+    size_t n = p->num_slots ? p->num_slots * 2 : 1024;
+    uint32_t *s = calloc(n, sizeof *s);
+
+    if (!s)
+        return -1;
+    free(p->slots);
+    p->slots = s;
+    p->num_slots = n;
+    for (size_t i = 0; i < p->num_nodes; i++) {
+        const prof_node *nd = &p->nodes[i];
+        if (nd->parent == PROF_NONE || (uint32_t)i == p->cut_node)
+            continue;
+        size_t k = slot_of(p, nd->parent, nd->cc);
+        while (s[k])
+            k = (k + 1) & (n - 1);
+        s[k] = (uint32_t)i + 1;
+    }
+    return 0;
+}
+
+static uint32_t new_node(prof_profile *p, uint32_t parent, uint32_t cc)
+{
+    if (p->num_nodes == p->cap_nodes) {
+        size_t cap = p->cap_nodes ? p->cap_nodes * 2 : 1024;
+        if (cap >= PROF_NONE)
+            return PROF_NONE;
+        prof_node *n = realloc(p->nodes, cap * sizeof *n);
+        if (!n)
+            return PROF_NONE;
+        p->nodes = n;
+        p->cap_nodes = cap;
+    }
+    uint32_t i = (uint32_t)p->num_nodes++;
+    prof_node *nd = &p->nodes[i];
+    nd->cc = cc;
+    nd->parent = parent;
+    nd->first_child = PROF_NONE;
+    nd->next_sibling = PROF_NONE;
+    nd->ticks = 0;
+    nd->inherited = 0;
+    nd->depth = parent == PROF_NONE ? 0 : p->nodes[parent].depth + 1;
+    if (parent != PROF_NONE) {
+        nd->next_sibling = p->nodes[parent].first_child;
+        p->nodes[parent].first_child = i;
+    }
+    return i;
+}
+
+/* The child of `parent` for cost-centre id `cc`, created if new. */
+static uint32_t child(prof_profile *p, uint32_t parent, uint32_t cc)
+{
+    size_t k = slot_of(p, parent, cc);
+
+    for (;;) {
+        uint32_t s = p->slots[k];
+        if (!s)
+            break;
+        const prof_node *nd = &p->nodes[s - 1];
+        if (nd->parent == parent && nd->cc == cc)
+            return s - 1;
+        k = (k + 1) & (p->num_slots - 1);
+    }
+    if ((p->num_nodes + 1) * 2 > p->num_slots) {
+        if (grow_slots(p) != 0)
+            return PROF_NONE;
+        k = slot_of(p, parent, cc);
+        while (p->slots[k])
+            k = (k + 1) & (p->num_slots - 1);
+    }
+    uint32_t i = new_node(p, parent, cc);
+    if (i != PROF_NONE)
+        p->slots[k] = i + 1;
+    return i;
+}
+
+/* ---- lifecycle -------------------------------------------------------- */
+
+prof_profile *prof_create(const prof_filter *filter)
+{
+    prof_profile *p = calloc(1, sizeof *p);
+
+    if (!p)
+        return NULL;
+    if (filter)
+        p->filter = *filter;
+    else
+        prof_filter_init(&p->filter);
+    strpool_init(&p->strings);
+    p->cut_node = PROF_NONE;
+    if (grow_slots(p) != 0 || new_node(p, PROF_NONE, 0) != 0) {
+        prof_destroy(p);
+        return NULL;
+    }
+    p->prev_start = 0;
+    p->info.program = "";
+    p->info.rts_version = "";
+    p->info.first_time = UINT64_MAX;
+    return p;
+}
+
+void prof_destroy(prof_profile *p)
+{
+    cc_entry *e, *tmp;
+
+    if (!p)
+        return;
+    HASH_ITER(hh, p->cc_by_id, e, tmp) {
+        HASH_DEL(p->cc_by_id, e);
+        free(e);
+    }
+    free(p->nodes);
+    free(p->slots);
+    free(p->ccs);
+    free(p->argv_store);
+    strpool_destroy(&p->strings);
+    free(p);
+}
+
+/* ---- cost centres ----------------------------------------------------- */
+
+static const struct { const char *label, *module; } builtins[] = {
+    { "GC", "GC" }, { "SYSTEM", "SYSTEM" }, { "IDLE", "IDLE" },
+    { "OVERHEAD_of", "PROFILING" }, { "DONT_CARE", "MAIN" },
+};
+
+static int is_builtin(const char *label, const char *module, const char *src)
+{
+    if (strcmp(src, "<built-in>") != 0)
+        return 0;
+    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+        if (strcmp(label, builtins[i].label) == 0 && strcmp(module, builtins[i].module) == 0)
+            return 1;
+    return 0;
+}
+
+/* A new cost-centre record; NULL when out of memory. */
+static prof_cc *add_cc(prof_profile *p, uint32_t id)
+{
+    cc_entry *e;
+
+    if (p->num_ccs == p->cap_ccs) {
+        size_t cap = p->cap_ccs ? p->cap_ccs * 2 : 256;
+        prof_cc *n = realloc(p->ccs, cap * sizeof *n);
+        if (!n)
+            return NULL;
+        p->ccs = n;
+        p->cap_ccs = cap;
+    }
+    e = malloc(sizeof *e);
+    if (!e)
+        return NULL;
+    e->id = id;
+    e->index = (uint32_t)p->num_ccs;
+    HASH_ADD(hh, p->cc_by_id, id, sizeof e->id, e);
+    prof_cc *cc = &p->ccs[p->num_ccs++];
+    memset(cc, 0, sizeof *cc);
+    cc->id = id;
+    return cc;
+}
+
+static prof_cc *find_cc(prof_profile *p, uint32_t id)
+{
+    cc_entry *e;
+    HASH_FIND(hh, p->cc_by_id, &id, sizeof id, e);
+    return e ? &p->ccs[e->index] : NULL;
+}
+
+static int define_cc(prof_profile *p, const el_event *ev)
+{
+    prof_cc *cc = find_cc(p, ev->u.cost_centre.id);
+
+    if (!cc && !(cc = add_cc(p, ev->u.cost_centre.id)))
+        return -1;
+    cc->label = strpool_add(&p->strings, ev->u.cost_centre.label.ptr, ev->u.cost_centre.label.len);
+    cc->module = strpool_add(&p->strings, ev->u.cost_centre.module.ptr, ev->u.cost_centre.module.len);
+    cc->srcloc = strpool_add(&p->strings, ev->u.cost_centre.srcloc.ptr, ev->u.cost_centre.srcloc.len);
+    if (!cc->label || !cc->module || !cc->srcloc)
+        return -1;
+    cc->is_caf = ev->u.cost_centre.flags & 1;
+    cc->defined = 1;
+    cc->builtin = (uint8_t)is_builtin(cc->label, cc->module, cc->srcloc);
+    return 0;
+}
+
+/* ---- samples ---------------------------------------------------------- */
+
+static int add_sample(prof_profile *p, const el_event *ev)
+{
+    unsigned depth = ev->u.prof_sample.depth;
+    const uint32_t *s = ev->u.prof_sample.stack;
+    uint32_t start = 0;
+
+    if (depth == EL_MAX_STACK) {
+        /* GHC kept the 255 innermost frames: hang them under a marked
+         * frame instead of pretending they start at MAIN. */
+        if (p->cut_node == PROF_NONE && (p->cut_node = new_node(p, 0, 0)) == PROF_NONE)
+            return -1;
+        start = p->cut_node;
+        p->info.cut_samples++;
+    }
+
+    unsigned k = 0;
+    if (start == p->prev_start) {
+        unsigned lim = depth < p->prev_depth ? depth : p->prev_depth;
+        while (k < lim && p->prev_ids[k] == s[depth - 1 - k])
+            k++;
+    }
+    uint32_t node = k ? p->prev_path[k] : start;
+    p->prev_path[0] = start;
+    for (unsigned j = k; j < depth; j++) {
+        uint32_t id = s[depth - 1 - j];
+        node = child(p, node, id);
+        if (node == PROF_NONE) {
+            p->prev_depth = 0;
+            return -1;
+        }
+        p->prev_ids[j] = id;
+        p->prev_path[j + 1] = node;
+    }
+    p->prev_depth = depth;
+    p->prev_start = start;
+    p->nodes[node].ticks++;
+    return 0;
+}
+
+static int keep_args(prof_profile *p, el_str args)
+{
+    /* NUL-separated, NUL-terminated list */
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < args.len; i++)
+        if (args.ptr[i] == '\0')
+            n++;
+    if (args.len && args.ptr[args.len - 1] != '\0')
+        n++;
+    const char **v = calloc(n ? 3 * (size_t)n : 1, sizeof *v);
+    if (!v)
+        return -1;
+    uint32_t argc = 0;
+    for (uint32_t i = 0; i < args.len;) {
+        const char *a = args.ptr + i;
+        const char *nul = memchr(a, '\0', args.len - i);
+        uint32_t len = nul ? (uint32_t)(nul - a) : args.len - i;
+        if (!(v[argc++] = strpool_add(&p->strings, a, len))) {
+            free(v);
+            return -1;
+        }
+        i += len + 1;
+    }
+    /* GHC's report: program = basename of argv[0]; RTS options are the
+     * words between +RTS and -RTS (or to the end); the rest are the
+     * program's. Slots: [0, argc) argv, then rts args, then args. */
+    const char **rts = v + argc, **prog = v + 2 * argc;
+    uint32_t nr = 0, np = 0;
+    int in_rts = 0;
+    for (uint32_t i = 1; i < argc; i++) {
+        if (strcmp(v[i], "+RTS") == 0) { in_rts = 1; continue; }
+        if (strcmp(v[i], "-RTS") == 0) { in_rts = 0; continue; }
+        if (!in_rts && strcmp(v[i], "--RTS") == 0) {
+            for (i++; i < argc; i++)
+                prog[np++] = v[i];
+            break;
+        }
+        if (in_rts)
+            rts[nr++] = v[i];
+        else
+            prog[np++] = v[i];
+    }
+    free(p->argv_store);
+    p->argv_store = v;
+    p->info.argv = v;
+    p->info.argc = argc;
+    p->info.rts_args = rts;
+    p->info.num_rts_args = nr;
+    p->info.args = prog;
+    p->info.num_args = np;
+    if (argc) {
+        const char *slash = strrchr(v[0], '/');
+        p->info.program = slash ? slash + 1 : v[0];
+    }
+    return 0;
+}
+
+int prof_add_event(prof_profile *p, const el_event *ev)
+{
+    if (p->failed)
+        return -1;
+    if (ev->time < p->info.first_time)
+        p->info.first_time = ev->time;
+    if (ev->time > p->info.last_time)
+        p->info.last_time = ev->time;
+    if (!ev->decoded)
+        return 0;
+
+    int rc = 0;
+    switch (ev->type) {
+    case EL_PROF_SAMPLE_COST_CENTRE:
+        p->info.all_samples++;
+        if (ev->u.prof_sample.cap + 1 > p->max_sample_cap)
+            p->max_sample_cap = ev->u.prof_sample.cap + 1;
+        if (ev->time < p->filter.from_ns || ev->time >= p->filter.to_ns ||
+            (p->filter.cap >= 0 && ev->u.prof_sample.cap != (uint32_t)p->filter.cap)) {
+            p->info.filtered_ticks++;
+            break;
+        }
+        rc = add_sample(p, ev);
+        break;
+    case EL_HEAP_PROF_COST_CENTRE:
+        rc = define_cc(p, ev);
+        break;
+    case EL_PROF_BEGIN:
+        p->info.interval_ns = ev->u.prof_begin.interval_ns;
+        break;
+    case EL_CAP_CREATE:
+        p->cap_creates++;
+        break;
+    case EL_PROGRAM_ARGS:
+        rc = keep_args(p, ev->u.text.str);
+        break;
+    case EL_RTS_IDENTIFIER:
+        p->info.rts_version = strpool_add(&p->strings, ev->u.text.str.ptr, ev->u.text.str.len);
+        rc = p->info.rts_version ? 0 : -1;
+        break;
+    case EL_WALL_CLOCK_TIME:
+        if (!p->info.has_wall_clock) {
+            p->info.has_wall_clock = 1;
+            p->info.wall_sec = ev->u.wall_clock.sec;
+            p->info.wall_nsec = ev->u.wall_clock.nsec;
+            p->info.wall_time_ns = ev->time;
+        }
+        break;
+    default:
+        break;
+    }
+    if (rc != 0)
+        p->failed = 1;
+    return rc;
+}
+
+/* ---- finish ----------------------------------------------------------- */
+
+static int cmp_children(const prof_node *x, const prof_node *y, const prof_cc *ccs)
+{
+    if (x->inherited != y->inherited)
+        return x->inherited > y->inherited ? -1 : 1;
+    const prof_cc *cx = &ccs[x->cc], *cy = &ccs[y->cc];
+    int c = strcmp(cx->label, cy->label);
+    if (c)
+        return c;
+    c = strcmp(cx->module, cy->module);
+    if (c)
+        return c;
+    return cx->id < cy->id ? -1 : cx->id > cy->id;
+}
+
+/* Stable merge sort of a[0..n) with scratch tmp[0..n) (qsort takes no
+ * context for the cost-centre names). */
+static void sort_children(prof_node **a, prof_node **tmp, size_t n, const prof_cc *ccs)
+{
+    if (n < 2)
+        return;
+    size_t h = n / 2;
+    sort_children(a, tmp, h, ccs);
+    sort_children(a + h, tmp, n - h, ccs);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n)
+        tmp[k++] = cmp_children(a[j], a[i], ccs) < 0 ? a[j++] : a[i++];
+    while (i < h)
+        tmp[k++] = a[i++];
+    while (j < n)
+        tmp[k++] = a[j++];
+    memcpy(a, tmp, n * sizeof *a);
+}
+
+static int synthetic_cc(prof_profile *p, uint32_t *index, const char *label,
+                        const char *module, const char *src)
+{
+    /* synthetic frames are not in the id table: ids are GHC's */
+    if (p->num_ccs == p->cap_ccs) {
+        size_t cap = p->cap_ccs ? p->cap_ccs * 2 : 256;
+        prof_cc *n = realloc(p->ccs, cap * sizeof *n);
+        if (!n)
+            return -1;
+        p->ccs = n;
+        p->cap_ccs = cap;
+    }
+    prof_cc *cc = &p->ccs[p->num_ccs];
+    memset(cc, 0, sizeof *cc);
+    cc->id = 0;
+    cc->label = label;
+    cc->module = module;
+    cc->srcloc = src;
+    cc->synthetic = 1;
+    cc->defined = 1;
+    *index = (uint32_t)p->num_ccs++;
+    return 0;
+}
+
+int prof_finish(prof_profile *p)
+{
+    if (p->failed)
+        return -1;
+    if (p->finished)
+        return 0;
+    p->finished = 1;
+
+    /* MAIN: the root's cost centre */
+    uint32_t main_index = PROF_NONE;
+    for (size_t i = 0; i < p->num_ccs; i++)
+        if (strcmp(p->ccs[i].label, "MAIN") == 0 && strcmp(p->ccs[i].module, "MAIN") == 0)
+            main_index = (uint32_t)i;
+    if (main_index == PROF_NONE &&
+        synthetic_cc(p, &main_index, "MAIN", "MAIN", "<built-in>") != 0)
+        goto nomem;
+    p->main_cc = main_index;
+
+    /* ids -> table indices; undefined ids get a placeholder */
+    for (size_t i = 1; i < p->num_nodes; i++) {
+        prof_node *nd = &p->nodes[i];
+        if ((uint32_t)i == p->cut_node)
+            continue;
+        prof_cc *cc = find_cc(p, nd->cc);
+        if (!cc) {
+            char label[48];
+            snprintf(label, sizeof label, "<undefined cc %u>", nd->cc);
+            if (!(cc = add_cc(p, nd->cc)))
+                goto nomem;
+            cc->label = strpool_add(&p->strings, label, (uint32_t)strlen(label));
+            cc->module = "<unknown>";
+            cc->srcloc = "<no 161 event: GHC #24148>";
+            if (!cc->label)
+                goto nomem;
+            p->info.undefined_ccs++;
+        }
+        nd->cc = (uint32_t)(cc - p->ccs);
+    }
+    p->nodes[0].cc = main_index;
+    if (p->cut_node != PROF_NONE) {
+        uint32_t cut_cc;
+        if (synthetic_cc(p, &cut_cc, "<stack cut at 255 frames>", "<evprof>", "<root frames lost>") != 0)
+            goto nomem;
+        p->nodes[p->cut_node].cc = cut_cc;
+    }
+
+    /* GHC's -p drops the built-in stacks MAIN/GC, MAIN/SYSTEM, ... */
+    for (uint32_t c = p->nodes[0].first_child; c != PROF_NONE; c = p->nodes[c].next_sibling) {
+        prof_node *nd = &p->nodes[c];
+        if (!p->ccs[nd->cc].builtin || p->filter.all)
+            continue;
+        p->info.ignored_ticks += nd->ticks;
+        nd->ticks = 0;
+    }
+
+    /* inherited: children always come after their parent */
+    uint64_t total = 0;
+    for (size_t i = 0; i < p->num_nodes; i++) {
+        p->nodes[i].inherited = p->nodes[i].ticks;
+        total += p->nodes[i].ticks;
+    }
+    for (size_t i = p->num_nodes; i-- > 1;)
+        p->nodes[p->nodes[i].parent].inherited += p->nodes[i].inherited;
+    p->info.total_ticks = total;
+
+    /* unlink ignored built-in nodes that carry nothing now */
+    uint32_t *link = &p->nodes[0].first_child;
+    while (*link != PROF_NONE) {
+        prof_node *nd = &p->nodes[*link];
+        if (!p->filter.all && p->ccs[nd->cc].builtin && nd->inherited == 0)
+            *link = nd->next_sibling;
+        else
+            link = &nd->next_sibling;
+    }
+
+    /* order children: inherited ticks descending, then label, module, id */
+    prof_node **kids = NULL;
+    size_t cap_kids = 0;
+    for (size_t i = 0; i < p->num_nodes; i++) {
+        size_t n = 0;
+        for (uint32_t c = p->nodes[i].first_child; c != PROF_NONE; c = p->nodes[c].next_sibling) {
+            if (n == cap_kids) {
+                size_t cap = cap_kids ? cap_kids * 2 : 64;
+                prof_node **nk = realloc(kids, 2 * cap * sizeof *nk);
+                if (!nk) {
+                    free(kids);
+                    goto nomem;
+                }
+                kids = nk;
+                cap_kids = cap;
+            }
+            kids[n++] = &p->nodes[c];
+        }
+        if (n < 2)
+            continue;
+        sort_children(kids, kids + cap_kids, n, p->ccs);
+        p->nodes[i].first_child = (uint32_t)(kids[0] - p->nodes);
+        for (size_t k = 0; k + 1 < n; k++)
+            kids[k]->next_sibling = (uint32_t)(kids[k + 1] - p->nodes);
+        kids[n - 1]->next_sibling = PROF_NONE;
+    }
+    free(kids);
+
+    /* synthetic frames get ids above GHC's, so JSON ids stay unique */
+    uint32_t max_id = 0;
+    for (size_t i = 0; i < p->num_ccs; i++)
+        if (!p->ccs[i].synthetic && p->ccs[i].id > max_id)
+            max_id = p->ccs[i].id;
+    for (size_t i = 0; i < p->num_ccs; i++)
+        if (p->ccs[i].synthetic)
+            p->ccs[i].id = ++max_id;
+
+    p->info.capabilities = p->cap_creates ? p->cap_creates
+                         : p->max_sample_cap ? p->max_sample_cap : 1;
+    if (p->info.first_time == UINT64_MAX)
+        p->info.first_time = 0;
+    return 0;
+
+nomem:
+    p->failed = 1;
+    return -1;
+}
+
+/* ---- accessors -------------------------------------------------------- */
+
+size_t prof_num_nodes(const prof_profile *p) { return p->num_nodes; }
+const prof_node *prof_node_at(const prof_profile *p, uint32_t i)
+{
+    return i < p->num_nodes ? &p->nodes[i] : NULL;
+}
+size_t prof_num_ccs(const prof_profile *p) { return p->num_ccs; }
+const prof_cc *prof_cc_at(const prof_profile *p, uint32_t i)
+{
+    return i < p->num_ccs ? &p->ccs[i] : NULL;
+}
+const prof_info *prof_get_info(const prof_profile *p) { return &p->info; }

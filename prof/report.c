@@ -1,0 +1,319 @@
+/* The time profile as text (GHC's .prof layout) and as GHC's -pj JSON.
+ * Nothing here aggregates: it walks the finished tree. */
+#include "evprof/prof.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evprof/textout.h"
+
+/* ---- shared ----------------------------------------------------------- */
+
+/* The run's end as a date, like GHC's report (wall clock at the last event). */
+static void end_date(const prof_info *in, char *buf, size_t size)
+{
+    if (!in->has_wall_clock) {
+        snprintf(buf, size, "(no wall-clock event)");
+        return;
+    }
+    uint64_t after = in->last_time > in->wall_time_ns ? in->last_time - in->wall_time_ns : 0;
+    long long sec = (long long)(in->wall_sec + (in->wall_nsec + after) / 1000000000u);
+    tx_date(buf, size, sec);
+}
+
+static double total_secs(const prof_info *in)
+{
+    return (double)in->total_ticks * (double)in->interval_ns /
+           (1e9 * (double)(in->capabilities ? in->capabilities : 1));
+}
+
+static double pct(uint64_t part, uint64_t total)
+{
+    return total == 0 ? 0.0 : (double)part / (double)total * 100.0;
+}
+
+/* Is a node shown under the threshold and depth options? */
+static int shown(const prof_node *nd, const prof_info *in, const prof_report_opts *o)
+{
+    if (o->max_depth && nd->depth > o->max_depth)
+        return 0;
+    if (o->threshold_pct > 0.0 && nd->depth > 0 &&
+        pct(nd->inherited, in->total_ticks) < o->threshold_pct)
+        return 0;
+    return 1;
+}
+
+static int digits(uint64_t v)
+{
+    int n = 1;
+    while (v > 9) {
+        v /= 10;
+        n++;
+    }
+    return n;
+}
+
+/* ---- text ------------------------------------------------------------- */
+
+typedef struct cc_total {
+    uint32_t cc;
+    uint64_t ticks;
+} cc_total;
+
+/* GHC's summary: cost centres over 1% (integer division), ticks
+ * descending, ties by descending id, %time in single precision. */
+static int summary(const prof_profile *p, FILE *out)
+{
+    const prof_info *in = prof_get_info(p);
+    size_t nccs = prof_num_ccs(p);
+    cc_total *t = calloc(nccs ? nccs : 1, sizeof *t);
+    if (!t)
+        return -1;
+    for (size_t i = 0; i < nccs; i++)
+        t[i].cc = (uint32_t)i;
+    for (size_t i = 0; i < prof_num_nodes(p); i++) {
+        const prof_node *nd = prof_node_at(p, (uint32_t)i);
+        t[nd->cc].ticks += nd->ticks;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < nccs; i++)
+        if (t[i].ticks > in->total_ticks / 100 && !prof_cc_at(p, t[i].cc)->synthetic)
+            t[n++] = t[i];
+    /* ticks descending, ties by descending id (GHC's CC_LIST order);
+     * insertion sort: at most 100 rows pass the 1% cut */
+    for (size_t i = 1; i < n; i++) {
+        cc_total x = t[i];
+        size_t j = i;
+        while (j > 0) {
+            const cc_total *y = &t[j - 1];
+            uint32_t xid = prof_cc_at(p, x.cc)->id, yid = prof_cc_at(p, y->cc)->id;
+            int before = x.ticks > y->ticks || (x.ticks == y->ticks && xid > yid);
+            if (!before)
+                break;
+            t[j] = t[j - 1];
+            j--;
+        }
+        t[j] = x;
+    }
+
+    size_t wl = 11, wm = 6, ws = 3;
+    for (size_t i = 0; i < n; i++) {
+        const prof_cc *cc = prof_cc_at(p, t[i].cc);
+        if (tx_width(cc->label) > wl) wl = tx_width(cc->label);
+        if (tx_width(cc->module) > wm) wm = tx_width(cc->module);
+        if (tx_width(cc->srcloc) > ws) ws = tx_width(cc->srcloc);
+    }
+    int tw = digits(in->total_ticks) > 5 ? digits(in->total_ticks) : 5;
+    fprintf(out, "%-*s %-*s %-*s %6s  %*s\n\n", (int)wl, "COST CENTRE", (int)wm, "MODULE",
+            (int)ws, "SRC", "%time", tw, "ticks");
+    for (size_t i = 0; i < n; i++) {
+        const prof_cc *cc = prof_cc_at(p, t[i].cc);
+        tx_pad(out, cc->label, wl);
+        putc(' ', out);
+        tx_pad(out, cc->module, wm);
+        putc(' ', out);
+        tx_pad(out, cc->srcloc, ws);
+        fprintf(out, " %6.1f  %*" PRIu64 "\n",
+                in->total_ticks == 0 ? 0.0
+                    : (double)((float)t[i].ticks / (float)in->total_ticks * 100.0f),
+                tw, t[i].ticks);
+    }
+    fputs("\n\n", out);
+    free(t);
+    return 0;
+}
+
+typedef struct tree_ctx {
+    const prof_profile *p;
+    const prof_info *in;
+    const prof_report_opts *o;
+    FILE *out;
+    size_t wl, wm, ws;
+    int tw;
+    uint64_t hidden;
+} tree_ctx;
+
+static void widths(tree_ctx *c, uint32_t i)
+{
+    const prof_node *nd = prof_node_at(c->p, i);
+    if (!shown(nd, c->in, c->o))
+        return;
+    const prof_cc *cc = prof_cc_at(c->p, nd->cc);
+    size_t l = nd->depth + tx_width(cc->label);
+    if (l > c->wl) c->wl = l;
+    if (tx_width(cc->module) > c->wm) c->wm = tx_width(cc->module);
+    if (tx_width(cc->srcloc) > c->ws) c->ws = tx_width(cc->srcloc);
+    for (uint32_t k = nd->first_child; k != PROF_NONE; k = prof_node_at(c->p, k)->next_sibling)
+        widths(c, k);
+}
+
+static void rows(tree_ctx *c, uint32_t i)
+{
+    const prof_node *nd = prof_node_at(c->p, i);
+    if (!shown(nd, c->in, c->o)) {
+        c->hidden++;
+        return;
+    }
+    const prof_cc *cc = prof_cc_at(c->p, nd->cc);
+    fprintf(c->out, "%*s", (int)nd->depth, "");
+    tx_pad(c->out, cc->label, c->wl - nd->depth);
+    putc(' ', c->out);
+    tx_pad(c->out, cc->module, c->wm);
+    putc(' ', c->out);
+    tx_pad(c->out, cc->srcloc, c->ws);
+    fprintf(c->out, "  %5.1f %*" PRIu64 "   %5.1f %*" PRIu64 "\n",
+            pct(nd->ticks, c->in->total_ticks), c->tw, nd->ticks,
+            i == 0 && c->in->total_ticks ? 100.0 : pct(nd->inherited, c->in->total_ticks),
+            c->tw, nd->inherited);
+    for (uint32_t k = nd->first_child; k != PROF_NONE; k = prof_node_at(c->p, k)->next_sibling)
+        rows(c, k);
+}
+
+int prof_report_text(const prof_profile *p, const prof_report_opts *o, FILE *out)
+{
+    const prof_info *in = prof_get_info(p);
+    char date[64];
+
+    end_date(in, date, sizeof date);
+    fprintf(out, "\t%s Time Profiling Report  (from the eventlog)\n\n\t  ", date);
+    fprintf(out, " %s +RTS", in->program);
+    for (uint32_t i = 0; i < in->num_rts_args; i++)
+        fprintf(out, " %s", in->rts_args[i]);
+    fputs(" -RTS", out);
+    for (uint32_t i = 0; i < in->num_args; i++)
+        fprintf(out, " %s", in->args[i]);
+    fputs("\n\n", out);
+    fprintf(out, "\ttotal time  = %11.2f secs   (%" PRIu64 " ticks @ %" PRIu64 " us, %u processor%s)\n",
+            total_secs(in), in->total_ticks, in->interval_ns / 1000, in->capabilities,
+            in->capabilities > 1 ? "s" : "");
+    fputs("\ttotal alloc =  not in the eventlog (GHC issue 24106): no entries or %alloc columns\n\n",
+          out);
+
+    if (summary(p, out) != 0)
+        return -1;
+
+    tree_ctx c = { p, in, o, out, 11, 6, 3, 5, 0 };
+    if (digits(in->total_ticks) > c.tw)
+        c.tw = digits(in->total_ticks);
+    widths(&c, 0);
+    int col = 5 + 1 + c.tw;
+    fprintf(out, "%-*s %-*s %-*s  %*s   %*s\n", (int)c.wl, "", (int)c.wm, "", (int)c.ws, "",
+            col, "individual", col, "inherited");
+    fprintf(out, "%-*s %-*s %-*s  %5s %*s   %5s %*s\n\n", (int)c.wl, "COST CENTRE", (int)c.wm,
+            "MODULE", (int)c.ws, "SRC", "%time", c.tw, "ticks", "%time", c.tw, "ticks");
+    rows(&c, 0);
+
+    /* what the numbers leave out, said plainly */
+    int notes = 0;
+#define NOTE(...) do { if (!notes++) fputs("\n", out); fprintf(out, __VA_ARGS__); } while (0)
+    if (in->ignored_ticks)
+        NOTE("%" PRIu64 " ticks in GHC's built-in stacks (GC, SYSTEM, IDLE, OVERHEAD_of, "
+             "DONT_CARE) are not counted, as with +RTS -p; --all counts them.\n",
+             in->ignored_ticks);
+    if (in->filtered_ticks)
+        NOTE("%" PRIu64 " of %" PRIu64 " samples are outside the time window or capability "
+             "selected.\n", in->filtered_ticks, in->all_samples);
+    if (in->undefined_ccs)
+        NOTE("%" PRIu64 " cost-centre ids are named by samples but never defined in the log "
+             "(GHC issue 24148): shown as <undefined cc N>.\n", in->undefined_ccs);
+    if (in->cut_samples)
+        NOTE("%" PRIu64 " samples had stacks deeper than 255 frames; their root frames are "
+             "lost, so they hang under <stack cut at 255 frames>.\n", in->cut_samples);
+    if (c.hidden)
+        NOTE("%" PRIu64 " subtrees hidden by --threshold/--max-depth.\n", c.hidden);
+    if (in->interval_ns == 0)
+        NOTE("The log has no PROF_BEGIN event: the tick interval, and so the total time, "
+             "are unknown.\n");
+#undef NOTE
+    return ferror(out) ? -1 : 0;
+}
+
+/* ---- JSON (-pj) -------------------------------------------------------- */
+
+static void json_node(const prof_profile *p, const prof_report_opts *o, uint32_t i,
+                      FILE *out)
+{
+    const prof_node *nd = prof_node_at(p, i);
+    const prof_cc *cc = prof_cc_at(p, nd->cc);
+    fprintf(out, "{\"id\": %u, \"entries\": 0, \"alloc\": 0, \"ticks\": %" PRIu64 ", \"children\": [",
+            cc->id, nd->ticks);
+    int first = 1;
+    for (uint32_t k = nd->first_child; k != PROF_NONE; k = prof_node_at(p, k)->next_sibling) {
+        if (!shown(prof_node_at(p, k), prof_get_info(p), o))
+            continue;
+        if (!first)
+            fputs(", ", out);
+        first = 0;
+        json_node(p, o, k, out);
+    }
+    fputs("]}", out);
+}
+
+/* cc_total reused with the id in `ticks` */
+static int cmp_desc_id(const void *a, const void *b)
+{
+    const cc_total *x = a, *y = b;
+    return x->ticks > y->ticks ? -1 : x->ticks < y->ticks;
+}
+
+static void json_str(FILE *out, const char *s)
+{
+    tx_json_str(out, s, strlen(s));
+}
+
+int prof_report_json(const prof_profile *p, const prof_report_opts *o, FILE *out)
+{
+    const prof_info *in = prof_get_info(p);
+    char date[64];
+
+    end_date(in, date, sizeof date);
+    fputs("{\n\"program\": ", out);
+    json_str(out, in->program);
+    fputs(",\n\"arguments\": [", out);
+    for (uint32_t i = 0; i < in->num_args + (in->argc ? 1 : 0); i++) {
+        if (i)
+            fputs(", ", out);
+        json_str(out, i == 0 ? in->argv[0] : in->args[i - 1]);
+    }
+    fputs("],\n\"rts_arguments\": [", out);
+    for (uint32_t i = 0; i < in->num_rts_args; i++) {
+        if (i)
+            fputs(", ", out);
+        json_str(out, in->rts_args[i]);
+    }
+    fputs("],\n\"end_time\": ", out);
+    json_str(out, date);
+    fprintf(out, ",\n\"initial_capabilities\": %u,\n\"total_time\": %11.2f,\n"
+            "\"total_ticks\": %" PRIu64 ",\n\"tick_interval\": %" PRIu64 ",\n"
+            "\"total_alloc\": 0,\n",
+            in->capabilities, total_secs(in), in->total_ticks, in->interval_ns / 1000);
+    fputs("\"evprof_note\": \"Built from the eventlog by evprof: entries and alloc are not "
+          "recorded in eventlogs (GHC issue 24106) and are written as 0.\",\n", out);
+    fputs("\"cost_centres\": [\n", out);
+    /* GHC lists them newest first: descending id */
+    size_t n = prof_num_ccs(p);
+    cc_total *order = malloc((n ? n : 1) * sizeof *order);
+    if (!order)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        order[i].cc = (uint32_t)i;
+        order[i].ticks = prof_cc_at(p, (uint32_t)i)->id;
+    }
+    qsort(order, n, sizeof *order, cmp_desc_id);
+    for (size_t i = 0; i < n; i++) {
+        const prof_cc *cc = prof_cc_at(p, order[i].cc);
+        fprintf(out, "%s{\"id\": %u, \"label\": ", i ? ", " : "", cc->id);
+        json_str(out, cc->label);
+        fputs(", \"module\": ", out);
+        json_str(out, cc->module);
+        fputs(", \"src_loc\": ", out);
+        json_str(out, cc->srcloc);
+        fprintf(out, ", \"is_caf\": %s}", cc->is_caf ? "true" : "false");
+    }
+    free(order);
+    fputs("],\n\"profile\": ", out);
+    json_node(p, o, 0, out);
+    fputs("\n}\n", out);
+    return ferror(out) ? -1 : 0;
+}

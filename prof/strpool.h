@@ -1,0 +1,20 @@
+/* An append-only pool of NUL-terminated strings, freed all at once. */
+#ifndef EVPROF_PROF_STRPOOL_H
+#define EVPROF_PROF_STRPOOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct strpool_chunk strpool_chunk;
+
+typedef struct strpool {
+    strpool_chunk *head;
+    size_t used, cap;       /* of the head chunk */
+} strpool;
+
+void strpool_init(strpool *sp);
+void strpool_destroy(strpool *sp);
+/* A copy of `len` bytes plus a NUL, owned by the pool; NULL if out of memory. */
+const char *strpool_add(strpool *sp, const char *s, uint32_t len);
+
+#endif

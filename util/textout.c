@@ -1,0 +1,96 @@
+#include "evprof/textout.h"
+
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+/* Length of the valid UTF-8 sequence at s[0..n), or 0 if invalid. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0];
+    size_t len;
+    uint32_t cp;
+
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf) { len = 2; cp = c & 0x1f; }
+    else if (c >= 0xe0 && c <= 0xef) { len = 3; cp = c & 0x0f; }
+    else if (c >= 0xf0 && c <= 0xf4) { len = 4; cp = c & 0x07; }
+    else return 0;
+    if (n < len)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3f);
+    }
+    if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+        (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return len;
+}
+
+void tx_json_str(FILE *out, const char *str, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)str;
+
+    putc('"', out);
+    for (size_t i = 0; i < len;) {
+        unsigned c = s[i];
+        if (c == '"' || c == '\\') {
+            putc('\\', out);
+            putc((int)c, out);
+            i++;
+        } else if (c < 0x20 || c == 0x7f) {
+            switch (c) {
+            case '\n': fputs("\\n", out); break;
+            case '\t': fputs("\\t", out); break;
+            case '\r': fputs("\\r", out); break;
+            case '\b': fputs("\\b", out); break;
+            case '\f': fputs("\\f", out); break;
+            default: fprintf(out, "\\u%04x", c); break;
+            }
+            i++;
+        } else if (c < 0x80) {
+            putc((int)c, out);
+            i++;
+        } else {
+            size_t n = utf8_seq(s + i, len - i);
+            if (n) {
+                fwrite(s + i, 1, n, out);
+                i += n;
+            } else {
+                fputs("\\ufffd", out);
+                i++;
+            }
+        }
+    }
+    putc('"', out);
+}
+
+size_t tx_width(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x80 || c > 0xbf)
+            n++;
+    }
+    return n;
+}
+
+void tx_pad(FILE *out, const char *s, size_t width)
+{
+    fputs(s, out);
+    for (size_t w = tx_width(s); w < width; w++)
+        putc(' ', out);
+}
+
+void tx_date(char *buf, size_t size, long long epoch_sec)
+{
+    time_t t = (time_t)epoch_sec;
+    struct tm tm;
+
+    if (!localtime_r(&t, &tm) || !strftime(buf, size, "%a %b %d %H:%M %Y", &tm))
+        snprintf(buf, size, "?");
+}
