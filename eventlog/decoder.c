@@ -139,6 +139,37 @@ void el_decoder_destroy(el_decoder *d)
     free(d);
 }
 
+el_decoder *el_decoder_create_for_records(const el_decoder *src)
+{
+    if (!src->header_done)
+        return NULL;
+    el_decoder *d = el_decoder_create();
+    if (!d)
+        return NULL;
+    d->types = malloc((src->num_types ? src->num_types : 1) * sizeof *d->types);
+    if (!d->types) {
+        el_decoder_destroy(d);
+        return NULL;
+    }
+    d->cap_types = src->num_types ? src->num_types : 1;
+    for (size_t i = 0; i < src->num_types; i++) {
+        el_event_type *t = &d->types[i];
+        char *desc = malloc(src->types[i].desc.len + 1);
+        if (!desc) {
+            el_decoder_destroy(d);
+            return NULL;
+        }
+        memcpy(desc, src->types[i].desc.ptr, src->types[i].desc.len + 1);
+        *t = src->types[i];
+        t->desc.ptr = desc;
+        d->num_types = i + 1;
+        d->type_idx[t->id] = (uint32_t)i + 1;
+    }
+    d->phase = PH_DATA;
+    d->header_done = 1;
+    return d;
+}
+
 void el_decoder_feed(el_decoder *d, const void *buf, size_t len)
 {
     d->in = buf;
@@ -780,6 +811,7 @@ el_status el_decoder_next(el_decoder *d, el_event *ev)
     ev->offset = d->offset;
     ev->size = head + payload_len;
     ev->et = et;
+    ev->record = p;
     ev->payload = p + head;
     ev->payload_len = payload_len;
     ev->cap = d->offset < d->block_end ? d->block_cap : EL_NO_CAP;

@@ -192,11 +192,17 @@ typedef struct el_event {
     uint64_t offset;              /* byte offset of the event in the stream */
     uint32_t size;                /* whole record: id, time, [length], payload */
     const el_event_type *et;      /* the header's descriptor for this type */
+    const uint8_t *record;        /* the whole record as stored: size bytes */
     const uint8_t *payload;       /* raw payload (after the length field) */
     uint32_t payload_len;
-    /* decoded: 1 when the typed fields below are valid for this type. 0 for
-     * a type evprof does not know, or a payload too short to hold the
-     * fields evprof knows (never an error: consumers skip such events). */
+    /* decoded: 1 when the typed fields below are valid for this type, 0
+     * for a type evprof does not know (skipped by its size; consumers
+     * ignore it). A known type whose payload is shorter than the oldest
+     * layout evprof knows is not delivered: el_decoder_next() returns
+     * EL_ERR_FORMAT naming its offset and type. Older, shorter layouts
+     * that GHC really wrote (STOP_THREAD without the blocker, GC_STATS
+     * without the balanced field, the 13-byte census, the first ticky
+     * definition layout) decode, with has_* flags saying what was there. */
     uint8_t decoded;
     union {
         struct { uint32_t thread; } thread;           /* 0,1,3,5,15,CREATE_SPARK_THREAD */
@@ -299,6 +305,12 @@ typedef struct el_decoder el_decoder;
 
 el_decoder *el_decoder_create(void);
 void el_decoder_destroy(el_decoder *d);   /* accepts NULL */
+
+/* A decoder that already knows `src`'s header (its event types, copied)
+ * and expects event records: for re-decoding records stored earlier, one
+ * record per feed. Offsets restart at 0 and no block is open, so callers
+ * restore ev->cap themselves. NULL if `src` has no header or no memory. */
+el_decoder *el_decoder_create_for_records(const el_decoder *src);
 
 /* Hand the decoder the next chunk. The bytes are borrowed: they must stay
  * valid until el_decoder_next() returns EL_NEED_INPUT (the decoder copies

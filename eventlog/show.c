@@ -1,0 +1,1198 @@
+/* The text of events as `ghc-events show` prints it (buildEventInfo,
+ * buildEvent and buildEventType in ghc-events' GHC/RTS/Events.hs). The
+ * rules that decide between fields and the header description follow its
+ * parsers (GHC/RTS/Events/Binary.hs); see evprof/show.h. */
+#include "evprof/show.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eventlog/bytes.h"
+
+/* ---- buffer ----------------------------------------------------------- */
+
+void el_textbuf_init(el_textbuf *b)
+{
+    b->data = NULL;
+    b->len = b->cap = 0;
+    b->failed = 0;
+}
+
+void el_textbuf_free(el_textbuf *b)
+{
+    if (!b)
+        return;
+    free(b->data);
+    el_textbuf_init(b);
+}
+
+void el_textbuf_reset(el_textbuf *b)
+{
+    b->len = 0;
+}
+
+/* Room for `more` bytes, or 0 (and `failed` set). */
+static int reserve(el_textbuf *b, size_t more)
+{
+    if (b->failed)
+        return 0;
+    if (b->cap - b->len >= more)
+        return 1;
+    if (more > SIZE_MAX / 2 - b->len) {
+        b->failed = 1;
+        return 0;
+    }
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap - b->len < more)
+        cap *= 2;
+    char *p = realloc(b->data, cap);
+    if (!p) {
+        b->failed = 1;
+        return 0;
+    }
+    b->data = p;
+    b->cap = cap;
+    return 1;
+}
+
+static void put(el_textbuf *b, const void *s, size_t n)
+{
+    if (n && reserve(b, n)) {
+        memcpy(b->data + b->len, s, n);
+        b->len += n;
+    }
+}
+
+void el_textbuf_append(el_textbuf *b, const void *bytes, size_t len)
+{
+    put(b, bytes, len);
+}
+
+static void put_lit(el_textbuf *b, const char *s)
+{
+    put(b, s, strlen(s));
+}
+
+static void put_ch(el_textbuf *b, char c)
+{
+    if (reserve(b, 1))
+        b->data[b->len++] = c;
+}
+
+/* TB.decimal */
+static void put_u64(el_textbuf *b, uint64_t v)
+{
+    char tmp[20];
+    size_t n = sizeof tmp;
+
+    do {
+        tmp[--n] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    put(b, tmp + n, sizeof tmp - n);
+}
+
+static void put_i64(el_textbuf *b, int64_t v)
+{
+    if (v < 0) {
+        put_ch(b, '-');
+        put_u64(b, (uint64_t)0 - (uint64_t)v);
+    } else {
+        put_u64(b, (uint64_t)v);
+    }
+}
+
+/* TB.hexadecimal: lowercase, no padding, no prefix */
+static void put_hex(el_textbuf *b, uint64_t v)
+{
+    char tmp[16];
+    size_t n = sizeof tmp;
+
+    do {
+        tmp[--n] = "0123456789abcdef"[v & 15];
+        v >>= 4;
+    } while (v);
+    put(b, tmp + n, sizeof tmp - n);
+}
+
+/* ---- UTF-8 ------------------------------------------------------------ */
+
+/* Length (1 to 4) of the valid UTF-8 sequence at s, with its code point in
+ * *cp, or 0 when s[0] does not start one (overlong forms, surrogates and
+ * code points above U+10FFFF are invalid). */
+static size_t utf8_next(const uint8_t *s, size_t n, uint32_t *cp)
+{
+    uint32_t c = s[0], min;
+    size_t len;
+
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    if (c >= 0xc2 && c <= 0xdf) {
+        len = 2;
+        min = 0x80;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        len = 3;
+        min = 0x800;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        len = 4;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (n < len)
+        return 0;
+    c &= 0x7fu >> len;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        c = c << 6 | (s[i] & 0x3fu);
+    }
+    if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+        return 0;
+    *cp = c;
+    return len;
+}
+
+static void put_utf8(el_textbuf *b, uint32_t cp)
+{
+    char u[4];
+
+    if (cp < 0x80) {
+        put_ch(b, (char)cp);
+    } else if (cp < 0x800) {
+        u[0] = (char)(0xc0 | cp >> 6);
+        u[1] = (char)(0x80 | (cp & 0x3f));
+        put(b, u, 2);
+    } else if (cp < 0x10000) {
+        u[0] = (char)(0xe0 | cp >> 12);
+        u[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+        u[2] = (char)(0x80 | (cp & 0x3f));
+        put(b, u, 3);
+    } else {
+        u[0] = (char)(0xf0 | cp >> 18);
+        u[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+        u[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+        u[3] = (char)(0x80 | (cp & 0x3f));
+        put(b, u, 4);
+    }
+}
+
+#define REPLACEMENT_CHAR 0xfffdu
+
+/* TB.fromText: valid UTF-8 verbatim; each invalid byte as U+FFFD (where
+ * ghc-events would reject the log). */
+static void put_text(el_textbuf *b, const char *str, size_t len)
+{
+    const uint8_t *s = (const uint8_t *)str;
+    size_t i = 0;
+
+    while (i < len) {
+        size_t run = i;
+        while (run < len && s[run] < 0x80)
+            run++;
+        put(b, s + i, run - i);
+        i = run;
+        if (i == len)
+            break;
+        uint32_t cp;
+        size_t n = utf8_next(s + i, len - i, &cp);
+        if (n) {
+            put(b, s + i, n);
+            i += n;
+        } else {
+            put_utf8(b, REPLACEMENT_CHAR);
+            i++;
+        }
+    }
+}
+
+static void put_str(el_textbuf *b, el_str s)
+{
+    put_text(b, s.ptr, s.len);
+}
+
+/* TB.fromString of a string read byte per character (getString): each
+ * byte is the Latin-1 character, written as UTF-8. */
+static void put_latin1(el_textbuf *b, el_str str)
+{
+    const uint8_t *s = (const uint8_t *)str.ptr;
+
+    for (uint32_t i = 0; i < str.len; i++)
+        put_utf8(b, s[i]);
+}
+
+/* ---- Haskell show of [Text] -------------------------------------------- */
+
+static const char *const ascii_names[32] = {
+    "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL",
+    "BS", "HT", "LF", "VT", "FF", "CR", "SO", "SI",
+    "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB",
+    "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US",
+};
+
+/* showLitString for one character; `next` is the following character of
+ * the same string, or -1 at its end (the \& rules look at it). */
+static void put_lit_char(el_textbuf *b, uint32_t c, int64_t next)
+{
+    if (c > 0x7f) {
+        put_ch(b, '\\');
+        put_u64(b, c);
+        if (next >= '0' && next <= '9')
+            put_lit(b, "\\&");
+        return;
+    }
+    switch (c) {
+    case 0x7f: put_lit(b, "\\DEL"); return;
+    case '\\': put_lit(b, "\\\\"); return;
+    case '"': put_lit(b, "\\\""); return;
+    case '\a': put_lit(b, "\\a"); return;
+    case '\b': put_lit(b, "\\b"); return;
+    case '\f': put_lit(b, "\\f"); return;
+    case '\n': put_lit(b, "\\n"); return;
+    case '\r': put_lit(b, "\\r"); return;
+    case '\t': put_lit(b, "\\t"); return;
+    case '\v': put_lit(b, "\\v"); return;
+    case 14:
+        put_lit(b, "\\SO");
+        if (next == 'H')
+            put_lit(b, "\\&");
+        return;
+    default:
+        break;
+    }
+    if (c >= ' ') {
+        put_ch(b, (char)c);
+    } else {
+        put_ch(b, '\\');
+        put_lit(b, ascii_names[c]);
+    }
+}
+
+/* Next code point of s[*i .. len); invalid bytes decode as U+FFFD. */
+static uint32_t next_cp(const uint8_t *s, size_t len, size_t *i)
+{
+    uint32_t cp;
+    size_t n = utf8_next(s + *i, len - *i, &cp);
+
+    if (!n) {
+        cp = REPLACEMENT_CHAR;
+        n = 1;
+    }
+    *i += n;
+    return cp;
+}
+
+/* `show` of one string: quoted, with showLitString escapes. */
+static void put_show_string(el_textbuf *b, const uint8_t *s, size_t len)
+{
+    size_t i = 0;
+
+    put_ch(b, '"');
+    if (i < len) {
+        uint32_t c = next_cp(s, len, &i);
+        for (;;) {
+            int64_t next = -1;
+            uint32_t nc = 0;
+            if (i < len) {
+                nc = next_cp(s, len, &i);
+                next = nc;
+            }
+            put_lit_char(b, c, next);
+            if (next < 0)
+                break;
+            c = nc;
+        }
+    }
+    put_ch(b, '"');
+}
+
+/* ProgramArgs/ProgramEnv: the NUL-separated strings, trailing NULs
+ * dropped (T.splitOn "\0" . T.dropWhileEnd (== '\0')), shown as a list. */
+static void put_show_list(el_textbuf *b, el_str str)
+{
+    const uint8_t *s = (const uint8_t *)str.ptr;
+    size_t len = str.len;
+
+    while (len && s[len - 1] == 0)
+        len--;
+    put_ch(b, '[');
+    size_t start = 0;
+    for (;;) {
+        const uint8_t *nul = memchr(s + start, 0, len - start);
+        size_t end = nul ? (size_t)(nul - s) : len;
+        put_show_string(b, s + start, end - start);
+        if (!nul)
+            break;
+        put_ch(b, ',');
+        start = end + 1;
+    }
+    put_ch(b, ']');
+}
+
+/* ---- binary messages -------------------------------------------------- */
+
+/* Code points above Latin-1 that Haskell's isPrint rejects: Cf, Zl, Zp,
+ * Cs, Co, noncharacters and the unassigned ranges of at least 256 code
+ * points (Unicode 14). Smaller unassigned gaps count as printable. */
+static const uint32_t nonprint_ranges[][2] = {
+    { 0x0600, 0x0605 }, { 0x061c, 0x061c }, { 0x06dd, 0x06dd }, { 0x070f, 0x070f },
+    { 0x0890, 0x0891 }, { 0x08e2, 0x08e2 }, { 0x180e, 0x180e }, { 0x200b, 0x200f },
+    { 0x2028, 0x202e }, { 0x2060, 0x2064 }, { 0x2066, 0x206f }, { 0xd800, 0xf8ff },
+    { 0xfdd0, 0xfdef }, { 0xfeff, 0xfeff }, { 0xfff9, 0xfffb }, { 0xfffe, 0xffff },
+    { 0x10d3a, 0x10e5f }, { 0x110bd, 0x110bd }, { 0x110cd, 0x110cd }, { 0x11af9, 0x11bff },
+    { 0x11daa, 0x11edf }, { 0x12544, 0x12f8f }, { 0x13430, 0x143ff }, { 0x14647, 0x167ff },
+    { 0x16b90, 0x16e3f }, { 0x18d09, 0x1afef }, { 0x1b2fc, 0x1bbff }, { 0x1bca0, 0x1ceff },
+    { 0x1d173, 0x1d17a }, { 0x1dab0, 0x1deff }, { 0x1e150, 0x1e28f }, { 0x1e300, 0x1e7df },
+    { 0x1e960, 0x1ec70 }, { 0x1eef2, 0x1efff }, { 0x1fbfa, 0x1ffff }, { 0x2ebe1, 0x2f7ff },
+    { 0x2fa1e, 0x2ffff }, { 0x3134b, 0xe0001 }, { 0xe0020, 0xe007f }, { 0xe01f0, 0x10ffff },
+};
+
+/* Data.Char.isPrint: exact for ASCII and Latin-1, approximate above. */
+static int is_print(uint32_t c)
+{
+    if (c < 0x100)
+        return (c >= 0x20 && c < 0x7f) || (c >= 0xa0 && c != 0xad);
+    size_t lo = 0, hi = sizeof nonprint_ranges / sizeof nonprint_ranges[0];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c < nonprint_ranges[mid][0])
+            hi = mid;
+        else if (c > nonprint_ranges[mid][1])
+            lo = mid + 1;
+        else
+            return 0;
+    }
+    return 1;
+}
+
+/* replaceUnprintableWith '.': UTF-8 with each invalid byte as '.', then
+ * each non-printable character as '.'. */
+static void put_binary(el_textbuf *b, el_str str)
+{
+    const uint8_t *s = (const uint8_t *)str.ptr;
+    size_t len = str.len;
+
+    for (size_t i = 0; i < len;) {
+        uint32_t cp;
+        size_t n = utf8_next(s + i, len - i, &cp);
+        if (n && is_print(cp))
+            put(b, s + i, n);
+        else
+            put_ch(b, '.');
+        i += n ? n : 1;
+    }
+}
+
+/* ---- what ghc-events can parse --------------------------------------- */
+
+enum { GE_NONE = 0, GE_FIXED, GE_VARIABLE };
+
+/* ghc-events' parsers: variable size, or fixed with the size of its
+ * smallest layout. It picks the largest fixed layout not above the size
+ * the header declares; none fits, or a variable/fixed mismatch, means
+ * UnknownEvent, printed as the header's description. Types absent here
+ * (5, 6, 7, 13, 14, 59, unknown ids) have no parser at all. */
+static const struct ge_parser {
+    uint8_t kind;
+    uint8_t min_size;
+} ge_parsers[EL_NUM_TYPE_IDS] = {
+#define FIX(id, n) [id] = { GE_FIXED, n }
+#define VAR(id) [id] = { GE_VARIABLE, 0 }
+    FIX(EL_CREATE_THREAD, 4), FIX(EL_RUN_THREAD, 4), FIX(EL_STOP_THREAD, 10),
+    FIX(EL_THREAD_RUNNABLE, 4), FIX(EL_MIGRATE_THREAD, 6), FIX(EL_THREAD_WAKEUP, 6),
+    FIX(EL_GC_START, 0), FIX(EL_GC_END, 0), FIX(EL_REQUEST_SEQ_GC, 0),
+    FIX(EL_REQUEST_PAR_GC, 0), FIX(EL_CREATE_SPARK_THREAD, 4), VAR(EL_LOG_MSG),
+    FIX(EL_STARTUP, 2), FIX(EL_BLOCK_MARKER, 14), VAR(EL_USER_MSG), FIX(EL_GC_IDLE, 0),
+    FIX(EL_GC_WORK, 0), FIX(EL_GC_DONE, 0), VAR(EL_VERSION), VAR(EL_PROGRAM_INVOCATION),
+    FIX(EL_CAPSET_CREATE, 6), FIX(EL_CAPSET_DELETE, 4), FIX(EL_CAPSET_ASSIGN_CAP, 6),
+    FIX(EL_CAPSET_REMOVE_CAP, 6), VAR(EL_RTS_IDENTIFIER), VAR(EL_PROGRAM_ARGS),
+    VAR(EL_PROGRAM_ENV), FIX(EL_OSPROCESS_PID, 8), FIX(EL_OSPROCESS_PPID, 8),
+    FIX(EL_SPARK_COUNTERS, 56), FIX(EL_SPARK_CREATE, 0), FIX(EL_SPARK_DUD, 0),
+    FIX(EL_SPARK_OVERFLOW, 0), FIX(EL_SPARK_RUN, 0), FIX(EL_SPARK_STEAL, 2),
+    FIX(EL_SPARK_FIZZLE, 0), FIX(EL_SPARK_GC, 0), VAR(EL_INTERN_STRING),
+    FIX(EL_WALL_CLOCK_TIME, 16), VAR(EL_THREAD_LABEL), FIX(EL_CAP_CREATE, 2),
+    FIX(EL_CAP_DELETE, 2), FIX(EL_CAP_DISABLE, 2), FIX(EL_CAP_ENABLE, 2),
+    FIX(EL_HEAP_ALLOCATED, 12), FIX(EL_HEAP_SIZE, 12), FIX(EL_HEAP_LIVE, 12),
+    FIX(EL_HEAP_INFO_GHC, 38), FIX(EL_GC_STATS_GHC, 50), FIX(EL_GC_GLOBAL_SYNC, 0),
+    FIX(EL_TASK_CREATE, 18), FIX(EL_TASK_MIGRATE, 12), FIX(EL_TASK_DELETE, 8),
+    VAR(EL_USER_MARKER), FIX(EL_EDEN_START_RECEIVE, 0), FIX(EL_EDEN_END_RECEIVE, 0),
+    FIX(EL_CREATE_PROCESS, 4), FIX(EL_KILL_PROCESS, 4), FIX(EL_ASSIGN_THREAD_TO_PROCESS, 8),
+    FIX(EL_CREATE_MACHINE, 10), FIX(EL_KILL_MACHINE, 2), FIX(EL_SEND_MESSAGE, 19),
+    FIX(EL_RECEIVE_MESSAGE, 23), FIX(EL_SEND_RECEIVE_LOCAL_MESSAGE, 17),
+    FIX(EL_MEM_RETURN, 16), FIX(EL_BLOCKS_SIZE, 12),
+    FIX(EL_MER_START_PAR_CONJUNCTION, 12), FIX(EL_MER_STOP_PAR_CONJUNCTION, 8),
+    FIX(EL_MER_STOP_PAR_CONJUNCT, 8), FIX(EL_MER_CREATE_SPARK, 12), FIX(EL_MER_FUT_CREATE, 12),
+    FIX(EL_MER_FUT_WAIT_NOSUSPEND, 8), FIX(EL_MER_FUT_WAIT_SUSPENDED, 8),
+    FIX(EL_MER_FUT_SIGNAL, 8), FIX(EL_MER_LOOKING_FOR_GLOBAL_CONTEXT, 0),
+    FIX(EL_MER_WORK_STEALING, 0), FIX(EL_MER_RELEASE_CONTEXT, 4),
+    FIX(EL_MER_ENGINE_SLEEPING, 0), FIX(EL_MER_LOOKING_FOR_LOCAL_SPARK, 0),
+    FIX(EL_MER_CALLING_MAIN, 0), VAR(EL_PERF_NAME), FIX(EL_PERF_COUNTER, 20),
+    FIX(EL_PERF_TRACEPOINT, 12), VAR(EL_HEAP_PROF_BEGIN), VAR(EL_HEAP_PROF_COST_CENTRE),
+    FIX(EL_HEAP_PROF_SAMPLE_BEGIN, 8), VAR(EL_HEAP_PROF_SAMPLE_COST_CENTRE),
+    VAR(EL_HEAP_PROF_SAMPLE_STRING), FIX(EL_HEAP_PROF_SAMPLE_END, 8),
+    FIX(EL_HEAP_BIO_PROF_SAMPLE_BEGIN, 16), VAR(EL_PROF_SAMPLE_COST_CENTRE),
+    FIX(EL_PROF_BEGIN, 8), VAR(EL_IPE), VAR(EL_USER_BINARY_MSG),
+    FIX(EL_CONC_MARK_BEGIN, 0), FIX(EL_CONC_MARK_END, 4), FIX(EL_CONC_SYNC_BEGIN, 0),
+    FIX(EL_CONC_SYNC_END, 0), FIX(EL_CONC_SWEEP_BEGIN, 0), FIX(EL_CONC_SWEEP_END, 0),
+    FIX(EL_CONC_UPD_REM_SET_FLUSH, 2), FIX(EL_NONMOVING_HEAP_CENSUS, 13),
+    FIX(EL_NONMOVING_PRUNED_SEGMENTS, 8), VAR(EL_TICKY_COUNTER_DEF),
+    FIX(EL_TICKY_COUNTER_SAMPLE, 32), FIX(EL_TICKY_BEGIN_SAMPLE, 0),
+#undef FIX
+#undef VAR
+};
+
+/* Would ghc-events parse this event's type as declared in the header? */
+static int ghc_events_parses(const el_event *ev)
+{
+    if (ev->type >= EL_NUM_TYPE_IDS || !ev->et)
+        return 0;
+    const struct ge_parser *p = &ge_parsers[ev->type];
+    switch (p->kind) {
+    case GE_FIXED:
+        return ev->et->size != EL_VARIABLE_SIZE && ev->et->size >= p->min_size
+            && ev->payload_len >= p->min_size;
+    case GE_VARIABLE:
+        return ev->et->size == EL_VARIABLE_SIZE;
+    default:
+        return 0;
+    }
+}
+
+/* ---- event text ------------------------------------------------------- */
+
+el_status el_show_type(el_textbuf *out, const el_event_type *et)
+{
+    put_u64(out, et->id);
+    put_lit(out, ": ");
+    put_str(out, et->desc);
+    put_lit(out, " (size ");
+    if (et->size == EL_VARIABLE_SIZE)
+        put_lit(out, "variable");
+    else
+        put_u64(out, (uint32_t)et->size);
+    put_ch(out, ')');
+    return out->failed ? EL_ERR_NOMEM : EL_OK;
+}
+
+/* showThreadStopStatus . mkStopStatus; 0 for a status mkStopStatus
+ * rejects. */
+static int put_stop_status(el_textbuf *b, uint16_t status, uint32_t info)
+{
+    static const char *const names[] = {
+        [0] = "No stop thread status",
+        [1] = "heap overflow",
+        [3] = "thread yielding",
+        [5] = "thread finished",
+        [6] = "making a foreign call",
+        [7] = "blocked on an MVar",
+        [9] = "blocked on I/O read",
+        [10] = "blocked on I/O write",
+        [11] = "blocked on threadDelay",
+        [12] = "blocked in STM retry",
+        [13] = "blocked on asyncDoProc",
+        [18] = "blocked in throwTo",
+        [19] = "No stop thread status",
+        [20] = "blocked reading an MVar",
+    };
+
+    if (status == 2) {
+        put_lit(b, "stack overflow, size ");
+        put_u64(b, info);
+    } else if (status == 8) {
+        put_lit(b, "blocked on black hole owned by thread ");
+        put_u64(b, info);
+    } else if (status < sizeof names / sizeof names[0] && names[status]) {
+        put_lit(b, names[status]);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static const char *const breakdown_names[] = {
+    [1] = "cost centre",
+    [2] = "module",
+    [3] = "closure description",
+    [4] = "type description",
+    [5] = "retainer",
+    [6] = "biography",
+    [7] = "closure type",
+    [8] = "info table",
+    [9] = "era",
+};
+
+/* Eden message tags, from 0x50 (MessageTag in ghc-events' EventTypes.hs) */
+static const char *const msg_tags[] = {
+    "Ready", "NewPE", "PETIDS", "Finish", "FailPE", "RFork", "Connect",
+    "DataMes", "Head", "Constr", "Part", "Terminate", "Packet",
+};
+#define MSG_TAG_BASE 0x50u
+#define N_MSG_TAGS (sizeof msg_tags / sizeof msg_tags[0])
+
+static int put_msg_tag(el_textbuf *b, uint8_t tag)
+{
+    if (tag < MSG_TAG_BASE || tag - MSG_TAG_BASE >= N_MSG_TAGS)
+        return 0;
+    put_lit(b, msg_tags[tag - MSG_TAG_BASE]);
+    return 1;
+}
+
+static void put_stack(el_textbuf *b, const uint32_t *stack, unsigned depth)
+{
+    for (unsigned i = 0; i < depth; i++) {
+        if (i)
+            put_lit(b, ", ");
+        put_u64(b, stack[i]);
+    }
+}
+
+/* Data.Text.Read.decimal :: Int of the leading digits (wrapping like Int),
+ * or 0 when there are none (ghc-events fails then). */
+static int leading_decimal(el_str s, int64_t *out)
+{
+    uint64_t v = 0;
+    uint32_t i = 0;
+
+    while (i < s.len && s.ptr[i] >= '0' && s.ptr[i] <= '9')
+        v = v * 10 + (uint64_t)(s.ptr[i++] - '0');
+    if (i == 0)
+        return 0;
+    *out = (int64_t)v;
+    return 1;
+}
+
+/* The fields of a decoded event ghc-events can parse. Returns 0 when the
+ * values are ones ghc-events would abort on (the caller then prints the
+ * description); the partial text is discarded by the caller. */
+static int put_fields(el_textbuf *b, const el_event *ev)
+{
+    const uint8_t *p = ev->payload;
+
+    switch (ev->type) {
+    case EL_BLOCK_MARKER:
+        put_lit(b, "event block: cap ");
+        put_u64(b, ev->u.block.cap);
+        put_lit(b, ", end time: ");
+        put_u64(b, ev->u.block.end_time);
+        put_ch(b, '\n');
+        break;
+    case EL_STARTUP:
+        put_lit(b, "startup: ");
+        put_u64(b, ev->u.startup.n_caps);
+        put_lit(b, " capabilities");
+        break;
+    case EL_CREATE_THREAD:
+        put_lit(b, "creating thread ");
+        put_u64(b, ev->u.thread.thread);
+        break;
+    case EL_RUN_THREAD:
+        put_lit(b, "running thread ");
+        put_u64(b, ev->u.thread.thread);
+        break;
+    case EL_STOP_THREAD:
+        put_lit(b, "stopping thread ");
+        put_u64(b, ev->u.stop_thread.thread);
+        put_lit(b, " (");
+        if (!put_stop_status(b, ev->u.stop_thread.status, ev->u.stop_thread.blocker))
+            return 0;
+        put_ch(b, ')');
+        break;
+    case EL_THREAD_RUNNABLE:
+        put_lit(b, "thread ");
+        put_u64(b, ev->u.thread.thread);
+        put_lit(b, " is runnable");
+        break;
+    case EL_MIGRATE_THREAD:
+        put_lit(b, "migrating thread ");
+        put_u64(b, ev->u.thread_cap.thread);
+        put_lit(b, " to cap ");
+        put_u64(b, ev->u.thread_cap.cap);
+        break;
+    case EL_THREAD_WAKEUP:
+        put_lit(b, "waking up thread ");
+        put_u64(b, ev->u.thread_cap.thread);
+        put_lit(b, " on cap ");
+        put_u64(b, ev->u.thread_cap.cap);
+        break;
+    case EL_CREATE_SPARK_THREAD:
+        put_lit(b, "creating spark thread ");
+        put_u64(b, ev->u.thread.thread);
+        break;
+    case EL_SPARK_COUNTERS:
+        put_lit(b, "spark stats: ");
+        put_u64(b, ev->u.spark_counters.created);
+        put_lit(b, " created, ");
+        put_u64(b, ev->u.spark_counters.converted);
+        put_lit(b, " converted, ");
+        put_u64(b, ev->u.spark_counters.remaining);
+        put_lit(b, " remaining (");
+        put_u64(b, ev->u.spark_counters.overflowed);
+        put_lit(b, " overflowed, ");
+        put_u64(b, ev->u.spark_counters.dud);
+        put_lit(b, " dud, ");
+        put_u64(b, ev->u.spark_counters.gcd);
+        put_lit(b, " GC'd, ");
+        put_u64(b, ev->u.spark_counters.fizzled);
+        put_lit(b, " fizzled)");
+        break;
+    case EL_SPARK_CREATE: put_lit(b, "spark created"); break;
+    case EL_SPARK_DUD: put_lit(b, "dud spark discarded"); break;
+    case EL_SPARK_OVERFLOW: put_lit(b, "overflowed spark discarded"); break;
+    case EL_SPARK_RUN: put_lit(b, "running a local spark"); break;
+    case EL_SPARK_STEAL:
+        put_lit(b, "stealing a spark from cap ");
+        put_u64(b, ev->u.cap.cap);
+        break;
+    case EL_SPARK_FIZZLE: put_lit(b, "spark fizzled"); break;
+    case EL_SPARK_GC: put_lit(b, "spark GCed"); break;
+    case EL_TASK_CREATE:
+        put_lit(b, "task 0x");
+        put_hex(b, ev->u.task.task);
+        put_lit(b, " created on cap ");
+        put_u64(b, ev->u.task.cap);
+        put_lit(b, " with OS kernel thread ");
+        put_u64(b, ev->u.task.tid);
+        break;
+    case EL_TASK_MIGRATE:
+        put_lit(b, "task 0x");
+        put_hex(b, ev->u.task.task);
+        put_lit(b, " migrated from cap ");
+        put_u64(b, ev->u.task.cap);
+        put_lit(b, " to cap ");
+        put_u64(b, ev->u.task.new_cap);
+        break;
+    case EL_TASK_DELETE:
+        put_lit(b, "task 0x");
+        put_hex(b, ev->u.task.task);
+        put_lit(b, " deleted");
+        break;
+    case EL_THREAD_LABEL:
+        put_lit(b, "thread ");
+        put_u64(b, ev->u.text.thread);
+        put_lit(b, " has label \"");
+        put_str(b, ev->u.text.str);
+        put_ch(b, '"');
+        break;
+    case EL_REQUEST_SEQ_GC: put_lit(b, "requesting sequential GC"); break;
+    case EL_REQUEST_PAR_GC: put_lit(b, "requesting parallel GC"); break;
+    case EL_GC_START: put_lit(b, "starting GC"); break;
+    case EL_GC_END: put_lit(b, "finished GC"); break;
+    case EL_GC_WORK: put_lit(b, "GC working"); break;
+    case EL_GC_IDLE: put_lit(b, "GC idle"); break;
+    case EL_GC_DONE: put_lit(b, "GC done"); break;
+    case EL_GC_GLOBAL_SYNC: put_lit(b, "all caps stopped for GC"); break;
+    case EL_GC_STATS_GHC:
+        put_lit(b, "GC stats for heap capset ");
+        put_u64(b, ev->u.gc_stats.capset);
+        put_lit(b, ": generation ");
+        put_u64(b, ev->u.gc_stats.gen);
+        put_lit(b, ", ");
+        put_u64(b, ev->u.gc_stats.copied);
+        put_lit(b, " bytes copied, ");
+        put_u64(b, ev->u.gc_stats.slop);
+        put_lit(b, " bytes slop, ");
+        put_u64(b, ev->u.gc_stats.frag);
+        put_lit(b, " bytes fragmentation, ");
+        put_u64(b, ev->u.gc_stats.par_n_threads);
+        put_lit(b, " par threads, ");
+        put_u64(b, ev->u.gc_stats.par_max_copied);
+        put_lit(b, " bytes max par copied, ");
+        put_u64(b, ev->u.gc_stats.par_tot_copied);
+        put_lit(b, " bytes total par copied");
+        /* ghc-events reads the balanced field when the declared size
+         * holds it (its 58-byte layout) */
+        if (ev->et->size >= 58 && ev->u.gc_stats.has_balanced) {
+            put_lit(b, ", ");
+            put_u64(b, ev->u.gc_stats.par_balanced_copied);
+            put_lit(b, " bytes balanced par copied");
+        }
+        break;
+    case EL_MEM_RETURN:
+        put_lit(b, "memory returned (mblocks): current(");
+        put_u64(b, ev->u.mem_return.current);
+        put_lit(b, ") needed(");
+        put_u64(b, ev->u.mem_return.needed);
+        put_lit(b, ") returned(");
+        put_u64(b, ev->u.mem_return.returned);
+        put_ch(b, ')');
+        break;
+    case EL_HEAP_ALLOCATED:
+        put_lit(b, "allocated on heap capset ");
+        put_u64(b, ev->u.heap.capset);
+        put_lit(b, ": ");
+        put_u64(b, ev->u.heap.bytes);
+        put_lit(b, " total bytes till now");
+        break;
+    case EL_HEAP_SIZE:
+        put_lit(b, "size of heap capset ");
+        put_u64(b, ev->u.heap.capset);
+        put_lit(b, ": ");
+        put_u64(b, ev->u.heap.bytes);
+        put_lit(b, " bytes");
+        break;
+    case EL_BLOCKS_SIZE:
+        put_lit(b, "blocks size of heap capset ");
+        put_u64(b, ev->u.heap.capset);
+        put_lit(b, ": ");
+        put_u64(b, ev->u.heap.bytes);
+        put_lit(b, " bytes");
+        break;
+    case EL_HEAP_LIVE:
+        put_lit(b, "live data in heap capset ");
+        put_u64(b, ev->u.heap.capset);
+        put_lit(b, ": ");
+        put_u64(b, ev->u.heap.bytes);
+        put_lit(b, " bytes");
+        break;
+    case EL_HEAP_INFO_GHC:
+        put_lit(b, "heap stats for heap capset ");
+        put_u64(b, ev->u.heap_info.capset);
+        put_lit(b, ": generations ");
+        put_u64(b, ev->u.heap_info.gens);
+        put_lit(b, ", ");
+        put_u64(b, ev->u.heap_info.max_heap_size);
+        put_lit(b, " bytes max heap size, ");
+        put_u64(b, ev->u.heap_info.alloc_area_size);
+        put_lit(b, " bytes alloc area size, ");
+        put_u64(b, ev->u.heap_info.mblock_size);
+        put_lit(b, " bytes mblock size, ");
+        put_u64(b, ev->u.heap_info.block_size);
+        put_lit(b, " bytes block size");
+        break;
+    case EL_CAP_CREATE:
+        put_lit(b, "created cap ");
+        put_u64(b, ev->u.cap.cap);
+        break;
+    case EL_CAP_DELETE:
+        put_lit(b, "deleted cap ");
+        put_u64(b, ev->u.cap.cap);
+        break;
+    case EL_CAP_DISABLE:
+        put_lit(b, "disabled cap ");
+        put_u64(b, ev->u.cap.cap);
+        break;
+    case EL_CAP_ENABLE:
+        put_lit(b, "enabled cap ");
+        put_u64(b, ev->u.cap.cap);
+        break;
+    case EL_LOG_MSG:
+    case EL_USER_MSG:
+        put_str(b, ev->u.text.str);
+        break;
+    case EL_USER_MARKER:
+        put_lit(b, "marker: ");
+        put_str(b, ev->u.text.str);
+        break;
+    case EL_CAPSET_CREATE: {
+        static const char *const types[] = {
+            "CapsetUnknown", "CapsetCustom", "CapsetOsProcess", "CapsetClockDomain",
+        };
+        uint16_t t = ev->u.capset_create.type;
+        put_lit(b, "created capset ");
+        put_u64(b, ev->u.capset_create.capset);
+        put_lit(b, " of type ");
+        put_lit(b, types[t < 4 ? t : 0]);
+        break;
+    }
+    case EL_CAPSET_DELETE:
+        put_lit(b, "deleted capset ");
+        put_u64(b, ev->u.capset_cap.capset);
+        break;
+    case EL_CAPSET_ASSIGN_CAP:
+        put_lit(b, "assigned cap ");
+        put_u64(b, ev->u.capset_cap.cap);
+        put_lit(b, " to capset ");
+        put_u64(b, ev->u.capset_cap.capset);
+        break;
+    case EL_CAPSET_REMOVE_CAP:
+        put_lit(b, "removed cap ");
+        put_u64(b, ev->u.capset_cap.cap);
+        put_lit(b, " from capset ");
+        put_u64(b, ev->u.capset_cap.capset);
+        break;
+    case EL_OSPROCESS_PID:
+        put_lit(b, "capset ");
+        put_u64(b, ev->u.pid.capset);
+        put_lit(b, ": pid ");
+        put_u64(b, ev->u.pid.pid);
+        break;
+    case EL_OSPROCESS_PPID:
+        put_lit(b, "capset ");
+        put_u64(b, ev->u.pid.capset);
+        put_lit(b, ": parent pid ");
+        put_u64(b, ev->u.pid.pid);
+        break;
+    case EL_WALL_CLOCK_TIME:
+        put_lit(b, "capset ");
+        put_u64(b, ev->u.wall_clock.capset);
+        put_lit(b, ": wall clock time ");
+        put_u64(b, ev->u.wall_clock.sec);
+        put_lit(b, "s ");
+        put_u64(b, ev->u.wall_clock.nsec);
+        put_lit(b, "ns (unix epoch)");
+        break;
+    case EL_RTS_IDENTIFIER:
+        put_lit(b, "capset ");
+        put_u64(b, ev->u.text.capset);
+        put_lit(b, ": RTS version \"");
+        put_str(b, ev->u.text.str);
+        put_ch(b, '"');
+        break;
+    case EL_PROGRAM_ARGS:
+    case EL_PROGRAM_ENV:
+        put_lit(b, "capset ");
+        put_u64(b, ev->u.text.capset);
+        put_lit(b, ev->type == EL_PROGRAM_ARGS ? ": args: " : ": env: ");
+        put_show_list(b, ev->u.text.str);
+        break;
+    case EL_INTERN_STRING:   /* the decoder keeps the string id in capset */
+        put_lit(b, "Interned string: \"");
+        put_latin1(b, ev->u.text.str);
+        put_lit(b, "\" with id ");
+        put_u64(b, ev->u.text.capset);
+        break;
+    /* parallel (Eden) RTS: fixed layouts read from the payload, whose size
+     * the parser table has checked */
+    case EL_VERSION:
+        put_lit(b, "compiler version is ");
+        put_latin1(b, ev->u.text.str);
+        break;
+    case EL_PROGRAM_INVOCATION:
+        put_lit(b, "program invocation: ");
+        put_latin1(b, ev->u.text.str);
+        break;
+    case EL_EDEN_START_RECEIVE: put_lit(b, "starting to receive"); break;
+    case EL_EDEN_END_RECEIVE: put_lit(b, "stop receiving"); break;
+    case EL_CREATE_PROCESS:
+        put_lit(b, "creating process ");
+        put_u64(b, be32(p));
+        break;
+    case EL_KILL_PROCESS:
+        put_lit(b, "killing process ");
+        put_u64(b, be32(p));
+        break;
+    case EL_ASSIGN_THREAD_TO_PROCESS:
+        put_lit(b, "assigning thread ");
+        put_u64(b, be32(p));
+        put_lit(b, " to process ");
+        put_u64(b, be32(p + 4));
+        break;
+    case EL_CREATE_MACHINE:
+        put_lit(b, "creating machine ");
+        put_u64(b, be16(p));
+        put_lit(b, " at ");
+        put_u64(b, be64(p + 2));
+        break;
+    case EL_KILL_MACHINE:
+        put_lit(b, "killing machine ");
+        put_u64(b, be16(p));
+        break;
+    case EL_SEND_MESSAGE:   /* tag sP sT rM rP rIP */
+        put_lit(b, "sending message with tag ");
+        if (!put_msg_tag(b, p[0]))
+            return 0;
+        put_lit(b, " from process ");
+        put_u64(b, be32(p + 1));
+        put_lit(b, ", thread ");
+        put_u64(b, be32(p + 5));
+        put_lit(b, " to machine ");
+        put_u64(b, be16(p + 9));
+        put_lit(b, ", process ");
+        put_u64(b, be32(p + 11));
+        put_lit(b, " on inport ");
+        put_u64(b, be32(p + 15));
+        break;
+    case EL_RECEIVE_MESSAGE:   /* tag rP rIP sM sP sT size */
+        put_lit(b, "receiving message with tag ");
+        if (!put_msg_tag(b, p[0]))
+            return 0;
+        put_lit(b, " at process ");
+        put_u64(b, be32(p + 1));
+        put_lit(b, ", inport ");
+        put_u64(b, be32(p + 5));
+        put_lit(b, " from machine ");
+        put_u64(b, be16(p + 9));
+        put_lit(b, ", process ");
+        put_u64(b, be32(p + 11));
+        put_lit(b, ", thread ");
+        put_u64(b, be32(p + 15));
+        put_lit(b, " with size ");
+        put_u64(b, be32(p + 19));
+        break;
+    case EL_SEND_RECEIVE_LOCAL_MESSAGE:   /* tag sP sT rP rIP */
+        put_lit(b, "sending/receiving message with tag ");
+        if (!put_msg_tag(b, p[0]))
+            return 0;
+        put_lit(b, " from process ");
+        put_u64(b, be32(p + 1));
+        put_lit(b, ", thread ");
+        put_u64(b, be32(p + 5));
+        put_lit(b, " to process ");
+        put_u64(b, be32(p + 9));
+        put_lit(b, " on inport ");
+        put_u64(b, be32(p + 13));
+        break;
+    /* Mercury: likewise from the payload */
+    case EL_MER_START_PAR_CONJUNCTION:
+        put_lit(b, "Start a parallel conjunction 0x");
+        put_hex(b, be64(p));
+        put_lit(b, ", static_id: ");
+        put_u64(b, be32(p + 8));
+        break;
+    case EL_MER_STOP_PAR_CONJUNCTION:
+        put_lit(b, "End par conjunction: 0x");
+        put_hex(b, be64(p));
+        break;
+    case EL_MER_STOP_PAR_CONJUNCT:
+        put_lit(b, "End par conjunct: 0x");
+        put_hex(b, be64(p));
+        break;
+    case EL_MER_CREATE_SPARK:
+        put_lit(b, "Create spark for conjunction: 0x");
+        put_hex(b, be64(p));
+        put_lit(b, " spark: 0x");
+        put_hex(b, be32(p + 8));
+        break;
+    case EL_MER_FUT_CREATE:
+        put_lit(b, "Create future 0x");
+        put_hex(b, be64(p));
+        put_lit(b, " named ");
+        put_u64(b, be32(p + 8));
+        break;
+    case EL_MER_FUT_WAIT_NOSUSPEND:
+        put_lit(b, "Wait didn't suspend for future: 0x");
+        put_hex(b, be64(p));
+        break;
+    case EL_MER_FUT_WAIT_SUSPENDED:
+        put_lit(b, "Wait suspended on future: 0x");
+        put_hex(b, be64(p));
+        break;
+    case EL_MER_FUT_SIGNAL:
+        put_lit(b, "Signaled future 0x");
+        put_hex(b, be64(p));
+        break;
+    case EL_MER_LOOKING_FOR_GLOBAL_CONTEXT:
+        put_lit(b, "Looking for global thread to resume");
+        break;
+    case EL_MER_WORK_STEALING: put_lit(b, "Trying to steal a spark"); break;
+    case EL_MER_LOOKING_FOR_LOCAL_SPARK:
+        put_lit(b, "Looking for a local spark to execute");
+        break;
+    case EL_MER_RELEASE_CONTEXT:
+        put_lit(b, "Releasing thread ");
+        put_u64(b, be32(p));
+        put_lit(b, " to the free pool");
+        break;
+    case EL_MER_ENGINE_SLEEPING: put_lit(b, "Capability going to sleep"); break;
+    case EL_MER_CALLING_MAIN:
+        put_lit(b, "About to call the program entry point");
+        break;
+    case EL_PERF_NAME:
+        put_lit(b, "perf event ");
+        put_u64(b, ev->u.perf.perf_num);
+        put_lit(b, " named \"");
+        put_str(b, ev->u.perf.name);
+        put_ch(b, '"');
+        break;
+    case EL_PERF_COUNTER:
+        put_lit(b, "perf event counter ");
+        put_u64(b, ev->u.perf.perf_num);
+        put_lit(b, " incremented by ");
+        put_u64(b, ev->u.perf.period + 1);
+        put_lit(b, " in OS thread ");
+        put_u64(b, ev->u.perf.tid);
+        break;
+    case EL_PERF_TRACEPOINT:
+        put_lit(b, "perf event tracepoint ");
+        put_u64(b, ev->u.perf.perf_num);
+        put_lit(b, " reached in OS thread ");
+        put_u64(b, ev->u.perf.tid);
+        break;
+    case EL_HEAP_PROF_BEGIN: {
+        uint32_t bd = ev->u.heap_prof_begin.breakdown;
+        if (bd >= sizeof breakdown_names / sizeof breakdown_names[0] || !breakdown_names[bd])
+            return 0;
+        put_lit(b, "start heap profiling ");
+        put_u64(b, ev->u.heap_prof_begin.id);
+        put_lit(b, " at sampling period ");
+        put_u64(b, ev->u.heap_prof_begin.period);
+        put_lit(b, " broken down by ");
+        put_lit(b, breakdown_names[bd]);
+        int any = 0;
+        for (int i = 0; i < 7; i++) {
+            el_str f = ev->u.heap_prof_begin.filter[i];
+            if (!f.len)
+                continue;
+            if (!any)
+                put_lit(b, " filtered by ");
+            any = 1;
+            put_str(b, f);
+            put_lit(b, ", ");
+        }
+        break;
+    }
+    case EL_HEAP_PROF_COST_CENTRE:
+        put_lit(b, "cost centre ");
+        put_u64(b, ev->u.cost_centre.id);
+        put_ch(b, ' ');
+        put_str(b, ev->u.cost_centre.label);
+        put_lit(b, " in ");
+        put_str(b, ev->u.cost_centre.module);
+        put_lit(b, " at ");
+        put_str(b, ev->u.cost_centre.srcloc);
+        if (ev->u.cost_centre.flags & 1)
+            put_lit(b, " CAF");
+        break;
+    case EL_IPE: {
+        int64_t desc;
+        if (!leading_decimal(ev->u.ipe.closure_desc, &desc))
+            return 0;
+        put_lit(b, "Info Table: ");
+        put_hex(b, ev->u.ipe.info);
+        put_ch(b, ':');
+        put_i64(b, desc);
+        put_ch(b, ':');
+        put_str(b, ev->u.ipe.table_name);
+        put_lit(b, " - ");
+        put_str(b, ev->u.ipe.srcloc);
+        break;
+    }
+    case EL_HEAP_PROF_SAMPLE_BEGIN:
+        put_lit(b, "start heap prof sample ");
+        put_u64(b, ev->u.heap_sample.era);
+        break;
+    case EL_HEAP_PROF_SAMPLE_END:
+        put_lit(b, "end prof sample ");
+        put_u64(b, ev->u.heap_sample.era);
+        break;
+    case EL_HEAP_BIO_PROF_SAMPLE_BEGIN:
+        put_lit(b, "start heap prof sample ");
+        put_u64(b, ev->u.heap_sample.era);
+        put_lit(b, " at time ");
+        put_u64(b, ev->u.heap_sample.time);
+        break;
+    case EL_HEAP_PROF_SAMPLE_COST_CENTRE:
+        put_lit(b, "heap prof sample ");
+        put_u64(b, ev->u.heap_sample_data.id);
+        put_lit(b, ", residency ");
+        put_u64(b, ev->u.heap_sample_data.residency);
+        put_lit(b, ", cost centre stack ");
+        put_stack(b, ev->u.heap_sample_data.stack, ev->u.heap_sample_data.depth);
+        break;
+    case EL_HEAP_PROF_SAMPLE_STRING:
+        put_lit(b, "heap prof sample ");
+        put_u64(b, ev->u.heap_sample_data.id);
+        put_lit(b, ", residency ");
+        put_u64(b, ev->u.heap_sample_data.residency);
+        put_lit(b, ", label ");
+        put_str(b, ev->u.heap_sample_data.label);
+        break;
+    case EL_PROF_SAMPLE_COST_CENTRE:
+        /* ghc-events narrows the Int32 capability to a Word16 */
+        put_lit(b, "cap no ");
+        put_u64(b, (uint16_t)ev->u.prof_sample.cap);
+        put_lit(b, ", prof sample ");
+        put_u64(b, ev->u.prof_sample.ticks);
+        put_lit(b, ", cost centre stack ");
+        put_stack(b, ev->u.prof_sample.stack, ev->u.prof_sample.depth);
+        break;
+    case EL_PROF_BEGIN:
+        put_lit(b, "start time profiling, tick interval ");
+        put_u64(b, ev->u.prof_begin.interval_ns);
+        put_lit(b, " (ns)");
+        break;
+    case EL_USER_BINARY_MSG:
+        put_lit(b, "binary message ");
+        put_binary(b, ev->u.text.str);
+        break;
+    case EL_CONC_MARK_BEGIN: put_lit(b, "concurrent mark began"); break;
+    case EL_CONC_MARK_END:
+        put_lit(b, "concurrent mark ended: marked ");
+        put_u64(b, ev->u.conc_mark_end.marked);
+        put_lit(b, " objects");
+        break;
+    case EL_CONC_SYNC_BEGIN: put_lit(b, "post-mark synchronization began"); break;
+    case EL_CONC_SYNC_END: put_lit(b, "post-mark synchronization ended"); break;
+    case EL_CONC_SWEEP_BEGIN: put_lit(b, "concurrent sweep began"); break;
+    case EL_CONC_SWEEP_END: put_lit(b, "concurrent sweep ended"); break;
+    case EL_CONC_UPD_REM_SET_FLUSH:
+        put_lit(b, "update remembered set flushed by ");
+        put_u64(b, ev->u.cap.cap);
+        break;
+    case EL_NONMOVING_HEAP_CENSUS:
+        /* a Word16: 2^n of the old log2 encoding wraps to 0 from n = 16 */
+        put_lit(b, "nonmoving heap census ");
+        put_u64(b, (uint16_t)ev->u.nonmoving_census.blk_size);
+        put_lit(b, ": ");
+        put_u64(b, ev->u.nonmoving_census.active_segs);
+        put_lit(b, " active segments, ");
+        put_u64(b, ev->u.nonmoving_census.filled_segs);
+        put_lit(b, " filled segments, ");
+        put_u64(b, ev->u.nonmoving_census.live_blocks);
+        put_lit(b, " live blocks");
+        break;
+    case EL_NONMOVING_PRUNED_SEGMENTS:
+        put_lit(b, "nonmoving segments pruned: ");
+        put_u64(b, ev->u.nonmoving_pruned.pruned);
+        put_lit(b, " pruned segments, ");
+        put_u64(b, ev->u.nonmoving_pruned.free);
+        put_lit(b, " free segments retained");
+        break;
+    case EL_TICKY_COUNTER_DEF:
+        put_lit(b, "ticky counter definition ");
+        put_u64(b, ev->u.ticky_def.id);
+        put_lit(b, ", arity: ");
+        put_u64(b, ev->u.ticky_def.arity);
+        put_lit(b, ", def kinds: ");
+        put_str(b, ev->u.ticky_def.kinds);
+        put_lit(b, ", name: ");
+        put_str(b, ev->u.ticky_def.name);
+        put_lit(b, ", itbl: ");
+        put_hex(b, ev->u.ticky_def.has_info_tbl ? ev->u.ticky_def.info_tbl : 0);
+        break;
+    case EL_TICKY_COUNTER_SAMPLE:
+        put_lit(b, "ticky counter sample ");
+        put_u64(b, ev->u.ticky_sample.id);
+        put_lit(b, ": entry count: ");
+        put_u64(b, ev->u.ticky_sample.entries);
+        put_lit(b, ", ");
+        put_u64(b, ev->u.ticky_sample.allocs);
+        put_lit(b, " allocs, ");
+        put_u64(b, ev->u.ticky_sample.allocd);
+        put_lit(b, " allocd");
+        break;
+    case EL_TICKY_BEGIN_SAMPLE: put_lit(b, "ticky begin counter sample"); break;
+    default:
+        return 0;
+    }
+    return 1;
+}
+
+el_status el_show_event(el_textbuf *out, const el_event *ev)
+{
+    size_t start = out->len;
+
+    if (!(ev->decoded && ghc_events_parses(ev) && put_fields(out, ev))) {
+        out->len = start;
+        if (ev->et)
+            put_str(out, ev->et->desc);
+    }
+    return out->failed ? EL_ERR_NOMEM : EL_OK;
+}
+
+el_status el_show_line(el_textbuf *out, const el_event *ev)
+{
+    put_u64(out, ev->time);
+    put_lit(out, ": ");
+    if (ev->cap != EL_NO_CAP) {
+        put_lit(out, "cap ");
+        put_u64(out, ev->cap);
+        put_lit(out, ": ");
+    }
+    el_show_event(out, ev);
+    put_ch(out, '\n');
+    return out->failed ? EL_ERR_NOMEM : EL_OK;
+}
