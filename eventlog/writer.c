@@ -1,0 +1,1290 @@
+/* Eventlog writer: see include/evprof/writer.h.
+ *
+ * All output goes through one buffer, `out`. A memory writer keeps every
+ * byte there; a FILE writer writes the buffer out once it passes FLUSH_AT
+ * bytes, but never the part from an open block marker on, so that
+ * end_block can patch the marker's size in place. Blocks are therefore
+ * bounded (MAX_BLOCK). */
+#include "evprof/writer.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evprof/eventlog.h"
+#include "eventlog/bytes.h"
+
+#define FLUSH_AT ((size_t)1 << 20)
+#define MAX_BLOCK ((size_t)64 << 20)
+#define MAX_VARIABLE_LEN 0xffffu
+#define MAX_FIXED_SIZE 0x7fff
+#define UNDECLARED INT32_MIN
+#define RECORD_HEAD 10           /* u16 type, u64 time */
+#define BLOCK_MARKER_SIZE 14     /* u32 size, u64 end time, u16 cap */
+#define END_OF_DATA 0xffffu
+
+#define HDR_BEGIN 0x68647262u    /* "hdrb" */
+#define HDR_END 0x68647265u      /* "hdre" */
+#define HET_BEGIN 0x68657462u    /* "hetb" */
+#define HET_END 0x68657465u      /* "hete" */
+#define ET_BEGIN 0x65746200u     /* "etb\0" */
+#define ET_END 0x65746500u       /* "ete\0" */
+#define DATA_BEGIN 0x64617462u   /* "datb" */
+
+_Static_assert(EL_WRITER_VARIABLE == EL_VARIABLE_SIZE, "one spelling of variable size");
+
+/* ---- payload builder -------------------------------------------------- */
+
+void el_payload_init(el_payload *p)
+{
+    memset(p, 0, sizeof *p);
+}
+
+void el_payload_free(el_payload *p)
+{
+    free(p->data);
+    el_payload_init(p);
+}
+
+void el_payload_reset(el_payload *p)
+{
+    p->len = 0;
+}
+
+/* Room for n more bytes: a pointer to them (len advanced), or NULL with
+ * p->failed set. */
+static uint8_t *payload_extend(el_payload *p, size_t n)
+{
+    if (p->failed)
+        return NULL;
+    if (n > p->cap - p->len) {
+        if (n > SIZE_MAX / 2 - p->len) {
+            p->failed = 1;
+            return NULL;
+        }
+        size_t need = p->len + n;
+        size_t cap = p->cap ? p->cap : 256;
+        while (cap < need)
+            cap *= 2;
+        uint8_t *data = realloc(p->data, cap);
+        if (data == NULL) {
+            p->failed = 1;
+            return NULL;
+        }
+        p->data = data;
+        p->cap = cap;
+    }
+    uint8_t *at = p->data + p->len;
+    p->len += n;
+    return at;
+}
+
+void el_payload_u8(el_payload *p, uint8_t v)
+{
+    uint8_t *at = payload_extend(p, 1);
+    if (at)
+        at[0] = v;
+}
+
+void el_payload_u16(el_payload *p, uint16_t v)
+{
+    uint8_t *at = payload_extend(p, 2);
+    if (at)
+        put_be16(at, v);
+}
+
+void el_payload_u32(el_payload *p, uint32_t v)
+{
+    uint8_t *at = payload_extend(p, 4);
+    if (at)
+        put_be32(at, v);
+}
+
+void el_payload_u64(el_payload *p, uint64_t v)
+{
+    uint8_t *at = payload_extend(p, 8);
+    if (at)
+        put_be64(at, v);
+}
+
+void el_payload_bytes(el_payload *p, const void *bytes, size_t len)
+{
+    uint8_t *at = payload_extend(p, len);
+    if (at && len > 0)
+        memcpy(at, bytes, len);
+}
+
+void el_payload_str(el_payload *p, const char *s)
+{
+    el_payload_bytes(p, s, strlen(s) + 1);
+}
+
+void el_payload_text(el_payload *p, const char *s)
+{
+    el_payload_bytes(p, s, strlen(s));
+}
+
+/* ---- writer state ----------------------------------------------------- */
+
+typedef struct declared_type {
+    uint16_t id;
+    int32_t size;
+    char *desc;                  /* owned */
+    uint32_t desc_len;
+    uint8_t *extra;              /* owned, may be NULL */
+    uint32_t extra_len;
+} declared_type;
+
+enum header_state {
+    HEADER_NONE,                 /* nothing written yet */
+    HEADER_BY_HAND,              /* raw bytes came first: the caller writes it */
+    HEADER_WRITTEN,
+};
+
+struct el_writer {
+    FILE *file;                  /* borrowed; NULL for a memory writer */
+    el_payload out;              /* bytes not yet handed to `file` */
+    uint64_t flushed;            /* bytes already handed to `file` */
+    int32_t *size_of;            /* [0x10000]: declared size or UNDECLARED */
+    declared_type *types;
+    size_t n_types, types_cap;
+    enum header_state header;
+    int in_block;
+    size_t block_pos;            /* offset of the open marker in `out` */
+    uint64_t block_time;
+    int finished;
+    el_writer_status err;
+    char msg[160];
+    el_payload scratch;          /* typed events with strings */
+};
+
+const char *el_writer_status_name(el_writer_status st)
+{
+    switch (st) {
+    case EL_WRITER_OK: return "OK";
+    case EL_WRITER_ERR_USAGE: return "ERR_USAGE";
+    case EL_WRITER_ERR_NOMEM: return "ERR_NOMEM";
+    case EL_WRITER_ERR_IO: return "ERR_IO";
+    }
+    return "?";
+}
+
+/* Record the first error; return the recorded one. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static el_writer_status fail(el_writer *w, el_writer_status st, const char *fmt, ...)
+{
+    if (w->err == EL_WRITER_OK) {
+        w->err = st;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(w->msg, sizeof w->msg, fmt, ap);
+        va_end(ap);
+    }
+    return w->err;
+}
+
+static el_writer *writer_create(FILE *file)
+{
+    el_writer *w = calloc(1, sizeof *w);
+    if (w == NULL)
+        return NULL;
+    w->size_of = malloc(sizeof *w->size_of * 0x10000);
+    if (w->size_of == NULL) {
+        free(w);
+        return NULL;
+    }
+    for (size_t i = 0; i < 0x10000; i++)
+        w->size_of[i] = UNDECLARED;
+    w->file = file;
+    return w;
+}
+
+el_writer *el_writer_create_mem(void)
+{
+    return writer_create(NULL);
+}
+
+el_writer *el_writer_create_file(FILE *out)
+{
+    if (out == NULL)
+        return NULL;
+    return writer_create(out);
+}
+
+void el_writer_destroy(el_writer *w)
+{
+    if (w == NULL)
+        return;
+    for (size_t i = 0; i < w->n_types; i++) {
+        free(w->types[i].desc);
+        free(w->types[i].extra);
+    }
+    free(w->types);
+    free(w->size_of);
+    el_payload_free(&w->out);
+    el_payload_free(&w->scratch);
+    free(w);
+}
+
+el_writer_status el_writer_error(const el_writer *w)
+{
+    return w->err;
+}
+
+const char *el_writer_error_msg(const el_writer *w)
+{
+    return w->msg;
+}
+
+uint64_t el_writer_offset(const el_writer *w)
+{
+    return w->flushed + w->out.len;
+}
+
+const uint8_t *el_writer_borrow_bytes(const el_writer *w, size_t *len)
+{
+    if (w->file != NULL) {
+        *len = 0;
+        return NULL;
+    }
+    *len = w->out.len;
+    return w->out.data;
+}
+
+int el_writer_in_block(const el_writer *w)
+{
+    return w->in_block;
+}
+
+/* ---- output ----------------------------------------------------------- */
+
+/* Room for n bytes at the end of the stream, or NULL with the error set. */
+static uint8_t *out_reserve(el_writer *w, size_t n)
+{
+    if (w->in_block && n > MAX_BLOCK - (w->out.len - w->block_pos)) {
+        fail(w, EL_WRITER_ERR_USAGE, "block larger than %zu bytes", MAX_BLOCK);
+        return NULL;
+    }
+    uint8_t *at = payload_extend(&w->out, n);
+    if (at == NULL)
+        fail(w, EL_WRITER_ERR_NOMEM, "cannot grow the output buffer by %zu bytes", n);
+    return at;
+}
+
+/* Hand `file` everything before the open block (everything if none). */
+static el_writer_status flush_out(el_writer *w)
+{
+    if (w->file == NULL)
+        return w->err;
+    size_t n = w->in_block ? w->block_pos : w->out.len;
+    if (n == 0)
+        return w->err;
+    if (fwrite(w->out.data, 1, n, w->file) != n)
+        return fail(w, EL_WRITER_ERR_IO, "cannot write the eventlog: %s", strerror(errno));
+    memmove(w->out.data, w->out.data + n, w->out.len - n);
+    w->out.len -= n;
+    if (w->in_block)
+        w->block_pos -= n;
+    w->flushed += n;
+    return w->err;
+}
+
+static el_writer_status after_record(el_writer *w)
+{
+    if (w->file != NULL && !w->in_block && w->out.len >= FLUSH_AT)
+        return flush_out(w);
+    return w->err;
+}
+
+static el_writer_status write_header(el_writer *w)
+{
+    size_t n = 8 + 12;           /* hdrb hetb ... hete hdre datb */
+    for (size_t i = 0; i < w->n_types; i++)
+        n += 4 + 2 + 2 + 4 + w->types[i].desc_len + 4 + w->types[i].extra_len + 4;
+    uint8_t *p = out_reserve(w, n);
+    if (p == NULL)
+        return w->err;
+    put_be32(p, HDR_BEGIN);
+    put_be32(p + 4, HET_BEGIN);
+    p += 8;
+    for (size_t i = 0; i < w->n_types; i++) {
+        const declared_type *t = &w->types[i];
+        put_be32(p, ET_BEGIN);
+        put_be16(p + 4, t->id);
+        put_be16(p + 6, t->size == EL_WRITER_VARIABLE ? 0xffffu : (uint16_t)t->size);
+        put_be32(p + 8, t->desc_len);
+        p += 12;
+        if (t->desc_len > 0)
+            memcpy(p, t->desc, t->desc_len);
+        p += t->desc_len;
+        put_be32(p, t->extra_len);
+        p += 4;
+        if (t->extra_len > 0)
+            memcpy(p, t->extra, t->extra_len);
+        p += t->extra_len;
+        put_be32(p, ET_END);
+        p += 4;
+    }
+    put_be32(p, HET_END);
+    put_be32(p + 4, HDR_END);
+    put_be32(p + 8, DATA_BEGIN);
+    w->header = HEADER_WRITTEN;
+    return after_record(w);
+}
+
+/* Common checks before writing a record; writes the header if due. */
+static el_writer_status begin_write(el_writer *w)
+{
+    if (w->err != EL_WRITER_OK)
+        return w->err;
+    if (w->finished)
+        return fail(w, EL_WRITER_ERR_USAGE, "write after el_writer_finish");
+    if (w->header == HEADER_NONE)
+        return write_header(w);
+    return EL_WRITER_OK;
+}
+
+/* id, time and (for variable types) the length field: a pointer to the
+ * len payload bytes that follow, or NULL with the error set. */
+static uint8_t *record(el_writer *w, uint16_t type, uint64_t time, int variable,
+                       size_t len)
+{
+    uint8_t *p = out_reserve(w, RECORD_HEAD + (variable ? 2 : 0) + len);
+    if (p == NULL)
+        return NULL;
+    put_be16(p, type);
+    put_be64(p + 2, time);
+    if (!variable)
+        return p + RECORD_HEAD;
+    put_be16(p + RECORD_HEAD, (uint16_t)len);
+    return p + RECORD_HEAD + 2;
+}
+
+/* ---- header ----------------------------------------------------------- */
+
+el_writer_status el_writer_declare_type_extra(el_writer *w, uint16_t id, int32_t size,
+                                              const char *desc, const void *extra,
+                                              uint32_t extra_len)
+{
+    if (w->err != EL_WRITER_OK)
+        return w->err;
+    if (w->header != HEADER_NONE)
+        return fail(w, EL_WRITER_ERR_USAGE, "event type %u declared after data", id);
+    if (id == END_OF_DATA)
+        return fail(w, EL_WRITER_ERR_USAGE, "event type 0xffff is the end marker");
+    if (size != EL_WRITER_VARIABLE && (size < 0 || size > MAX_FIXED_SIZE))
+        return fail(w, EL_WRITER_ERR_USAGE, "event type %u: bad size %ld", id, (long)size);
+    if (w->size_of[id] != UNDECLARED)
+        return fail(w, EL_WRITER_ERR_USAGE, "event type %u declared twice", id);
+    if (desc == NULL)
+        desc = "";
+    size_t desc_len = strlen(desc);
+    if (desc_len > UINT32_MAX)
+        return fail(w, EL_WRITER_ERR_USAGE, "event type %u: description too long", id);
+
+    if (w->n_types == w->types_cap) {
+        size_t cap = w->types_cap ? w->types_cap * 2 : 64;
+        declared_type *types = realloc(w->types, cap * sizeof *types);
+        if (types == NULL)
+            return fail(w, EL_WRITER_ERR_NOMEM, "cannot declare event type %u", id);
+        w->types = types;
+        w->types_cap = cap;
+    }
+    declared_type t = { .id = id, .size = size, .desc_len = (uint32_t)desc_len,
+                        .extra_len = extra_len };
+    t.desc = malloc(desc_len + 1);
+    t.extra = extra_len > 0 ? malloc(extra_len) : NULL;
+    if (t.desc == NULL || (extra_len > 0 && t.extra == NULL)) {
+        free(t.desc);
+        free(t.extra);
+        return fail(w, EL_WRITER_ERR_NOMEM, "cannot declare event type %u", id);
+    }
+    memcpy(t.desc, desc, desc_len + 1);
+    if (extra_len > 0)
+        memcpy(t.extra, extra, extra_len);
+    w->types[w->n_types++] = t;
+    w->size_of[id] = size;
+    return EL_WRITER_OK;
+}
+
+el_writer_status el_writer_declare_type(el_writer *w, uint16_t id, int32_t size,
+                                        const char *desc)
+{
+    return el_writer_declare_type_extra(w, id, size, desc, NULL, 0);
+}
+
+typedef struct ghc_type {
+    uint16_t id;
+    int16_t size;
+    const char *desc;
+} ghc_type;
+
+#define V EL_WRITER_VARIABLE
+
+/* As in the header of corpus ghc-9.0.2/nfib-p.eventlog (GHC 9.0.2). */
+static const ghc_type ghc_9_0_types[] = {
+    {0, 4, "Create thread"},
+    {1, 4, "Run thread"},
+    {2, 10, "Stop thread"},
+    {3, 4, "Thread runnable"},
+    {4, 6, "Migrate thread"},
+    {8, 6, "Wakeup thread"},
+    {9, 0, "Starting GC"},
+    {10, 0, "Finished GC"},
+    {11, 0, "Request sequential GC"},
+    {12, 0, "Request parallel GC"},
+    {15, 4, "Create spark thread"},
+    {16, V, "Log message"},
+    {18, 14, "Block marker"},
+    {19, V, "User message"},
+    {20, 0, "GC idle"},
+    {21, 0, "GC working"},
+    {22, 0, "GC done"},
+    {25, 6, "Create capability set"},
+    {26, 4, "Delete capability set"},
+    {27, 6, "Add capability to capability set"},
+    {28, 6, "Remove capability from capability set"},
+    {29, V, "RTS name and version"},
+    {30, V, "Program arguments"},
+    {31, V, "Program environment variables"},
+    {32, 8, "Process ID"},
+    {33, 8, "Parent process ID"},
+    {34, 56, "Spark counters"},
+    {35, 0, "Spark create"},
+    {36, 0, "Spark dud"},
+    {37, 0, "Spark overflow"},
+    {38, 0, "Spark run"},
+    {39, 2, "Spark steal"},
+    {40, 0, "Spark fizzle"},
+    {41, 0, "Spark GC"},
+    {43, 16, "Wall clock time"},
+    {44, V, "Thread label"},
+    {45, 2, "Create capability"},
+    {46, 2, "Delete capability"},
+    {47, 2, "Disable capability"},
+    {48, 2, "Enable capability"},
+    {49, 12, "Total heap mem ever allocated"},
+    {50, 12, "Current heap size"},
+    {51, 12, "Current heap live data"},
+    {52, 38, "Heap static parameters"},
+    {53, 58, "GC statistics"},
+    {54, 0, "Synchronise stop-the-world GC"},
+    {55, 18, "Task create"},
+    {56, 12, "Task migrate"},
+    {57, 8, "Task delete"},
+    {58, V, "User marker"},
+    {59, 0, "Empty event for bug #9003"},
+    {160, V, "Start of heap profile"},
+    {161, V, "Cost center definition"},
+    {162, 8, "Start of heap profile sample"},
+    {163, V, "Heap profile cost-centre sample"},
+    {164, V, "Heap profile string sample"},
+    {165, 8, "End of heap profile sample"},
+    {166, 16, "Start of heap profile (biographical) sample"},
+    {167, V, "Time profile cost-centre stack"},
+    {168, 8, "Start of a time profile"},
+    {181, V, "User binary message"},
+    {200, 0, "Begin concurrent mark phase"},
+    {201, 4, "End concurrent mark phase"},
+    {202, 0, "Begin concurrent GC synchronisation"},
+    {203, 0, "End concurrent GC synchronisation"},
+    {204, 0, "Begin concurrent sweep"},
+    {205, 0, "End concurrent sweep"},
+    {206, 2, "Update remembered set flushed"},
+    {207, 13, "Nonmoving heap census"},
+};
+
+/* As in the header of corpus ghc-events/ghc-9.2-events.eventlog (GHC 9.1 development, the 9.2 set). */
+static const ghc_type ghc_9_2_types[] = {
+    {0, 4, "Create thread"},
+    {1, 4, "Run thread"},
+    {2, 10, "Stop thread"},
+    {3, 4, "Thread runnable"},
+    {4, 6, "Migrate thread"},
+    {8, 6, "Wakeup thread"},
+    {9, 0, "Starting GC"},
+    {10, 0, "Finished GC"},
+    {11, 0, "Request sequential GC"},
+    {12, 0, "Request parallel GC"},
+    {15, 4, "Create spark thread"},
+    {16, V, "Log message"},
+    {18, 14, "Block marker"},
+    {19, V, "User message"},
+    {20, 0, "GC idle"},
+    {21, 0, "GC working"},
+    {22, 0, "GC done"},
+    {25, 6, "Create capability set"},
+    {26, 4, "Delete capability set"},
+    {27, 6, "Add capability to capability set"},
+    {28, 6, "Remove capability from capability set"},
+    {29, V, "RTS name and version"},
+    {30, V, "Program arguments"},
+    {31, V, "Program environment variables"},
+    {32, 8, "Process ID"},
+    {33, 8, "Parent process ID"},
+    {34, 56, "Spark counters"},
+    {35, 0, "Spark create"},
+    {36, 0, "Spark dud"},
+    {37, 0, "Spark overflow"},
+    {38, 0, "Spark run"},
+    {39, 2, "Spark steal"},
+    {40, 0, "Spark fizzle"},
+    {41, 0, "Spark GC"},
+    {43, 16, "Wall clock time"},
+    {44, V, "Thread label"},
+    {45, 2, "Create capability"},
+    {46, 2, "Delete capability"},
+    {47, 2, "Disable capability"},
+    {48, 2, "Enable capability"},
+    {49, 12, "Total heap mem ever allocated"},
+    {50, 12, "Current heap size (size of allocated mblocks)"},
+    {51, 12, "Current heap live data"},
+    {52, 38, "Heap static parameters"},
+    {53, 58, "GC statistics"},
+    {54, 0, "Synchronise stop-the-world GC"},
+    {55, 18, "Task create"},
+    {56, 12, "Task migrate"},
+    {57, 8, "Task delete"},
+    {58, V, "User marker"},
+    {59, 0, "Empty event for bug #9003"},
+    {90, 16, "Memory return statistics"},
+    {91, 12, "Current heap size (size of allocated blocks)"},
+    {160, V, "Start of heap profile"},
+    {161, V, "Cost center definition"},
+    {162, 8, "Start of heap profile sample"},
+    {163, V, "Heap profile cost-centre sample"},
+    {164, V, "Heap profile string sample"},
+    {165, 8, "End of heap profile sample"},
+    {166, 16, "Start of heap profile (biographical) sample"},
+    {167, V, "Time profile cost-centre stack"},
+    {168, 8, "Start of a time profile"},
+    {169, V, "Info Table Source Position"},
+    {181, V, "User binary message"},
+    {200, 0, "Begin concurrent mark phase"},
+    {201, 4, "End concurrent mark phase"},
+    {202, 0, "Begin concurrent GC synchronisation"},
+    {203, 0, "End concurrent GC synchronisation"},
+    {204, 0, "Begin concurrent sweep"},
+    {205, 0, "End concurrent sweep"},
+    {206, 2, "Update remembered set flushed"},
+    {207, 13, "Nonmoving heap census"},
+    {210, V, "Ticky-ticky entry counter definition"},
+    {211, 32, "Ticky-ticky entry counter sample"},
+    {212, 0, "Ticky-ticky entry counter begin sample"},
+};
+
+/* As in the header of corpus ghc-events/nonmoving-gc-pruned-segments.eventlog (GHC 9.11 development, the 9.12 set). */
+static const ghc_type ghc_9_12_types[] = {
+    {0, 4, "Create thread"},
+    {1, 4, "Run thread"},
+    {2, 10, "Stop thread"},
+    {3, 4, "Thread runnable"},
+    {4, 6, "Migrate thread"},
+    {8, 6, "Wakeup thread"},
+    {9, 0, "Starting GC"},
+    {10, 0, "Finished GC"},
+    {11, 0, "Request sequential GC"},
+    {12, 0, "Request parallel GC"},
+    {15, 4, "Create spark thread"},
+    {16, V, "Log message"},
+    {18, 14, "Block marker"},
+    {19, V, "User message"},
+    {20, 0, "GC idle"},
+    {21, 0, "GC working"},
+    {22, 0, "GC done"},
+    {25, 6, "Create capability set"},
+    {26, 4, "Delete capability set"},
+    {27, 6, "Add capability to capability set"},
+    {28, 6, "Remove capability from capability set"},
+    {29, V, "RTS name and version"},
+    {30, V, "Program arguments"},
+    {31, V, "Program environment variables"},
+    {32, 8, "Process ID"},
+    {33, 8, "Parent process ID"},
+    {34, 56, "Spark counters"},
+    {35, 0, "Spark create"},
+    {36, 0, "Spark dud"},
+    {37, 0, "Spark overflow"},
+    {38, 0, "Spark run"},
+    {39, 2, "Spark steal"},
+    {40, 0, "Spark fizzle"},
+    {41, 0, "Spark GC"},
+    {42, V, "Intern string"},
+    {43, 16, "Wall clock time"},
+    {44, V, "Thread label"},
+    {45, 2, "Create capability"},
+    {46, 2, "Delete capability"},
+    {47, 2, "Disable capability"},
+    {48, 2, "Enable capability"},
+    {49, 12, "Total heap memory ever allocated"},
+    {50, 12, "Current heap size (number of allocated mblocks)"},
+    {51, 12, "Current heap live data"},
+    {52, 38, "Heap static parameters"},
+    {53, 58, "GC statistics"},
+    {54, 0, "Synchronise stop-the-world GC"},
+    {55, 18, "Task create"},
+    {56, 12, "Task migrate"},
+    {57, 8, "Task delete"},
+    {58, V, "User marker"},
+    {59, 0, "Empty event for bug #9003"},
+    {90, 16, "The RTS attempted to return heap memory to the OS"},
+    {91, 12, "Report the size of the heap in blocks"},
+    {160, V, "Start of heap profile"},
+    {161, V, "Cost-centre definition"},
+    {162, 8, "Start of heap profile sample"},
+    {163, V, "Heap profile cost-centre sample"},
+    {164, V, "Heap profile string sample"},
+    {165, 8, "End of heap profile sample"},
+    {166, 16, "Start of heap profile (biographical) sample"},
+    {167, V, "Time profile cost-centre stack"},
+    {168, 8, "Start of a time profile"},
+    {169, V, "An IPE entry"},
+    {181, V, "User binary message"},
+    {200, 0, "Begin concurrent mark phase"},
+    {201, 4, "End concurrent mark phase"},
+    {202, 0, "Begin concurrent GC synchronisation"},
+    {203, 0, "End concurrent mark synchronisation"},
+    {204, 0, "Begin concurrent sweep phase"},
+    {205, 0, "End concurrent sweep phase"},
+    {206, 2, "Update remembered set flushed"},
+    {207, 14, "Nonmoving heap census"},
+    {208, 8, "Report the amount of segments pruned and remaining on the free list."},
+    {210, V, "Ticky-ticky entry counter definition"},
+    {211, 32, "Ticky-ticky entry counter sample"},
+    {212, 0, "Ticky-ticky entry counter begin sample"},
+};
+
+#undef V
+
+el_writer_status el_writer_declare_ghc(el_writer *w, el_ghc_types set)
+{
+    if (w->err != EL_WRITER_OK)
+        return w->err;
+    const ghc_type *types;
+    size_t n;
+    switch (set) {
+    case EL_GHC_9_0:
+        types = ghc_9_0_types;
+        n = sizeof ghc_9_0_types / sizeof ghc_9_0_types[0];
+        break;
+    case EL_GHC_9_2:
+        types = ghc_9_2_types;
+        n = sizeof ghc_9_2_types / sizeof ghc_9_2_types[0];
+        break;
+    case EL_GHC_9_12:
+        types = ghc_9_12_types;
+        n = sizeof ghc_9_12_types / sizeof ghc_9_12_types[0];
+        break;
+    default:
+        return fail(w, EL_WRITER_ERR_USAGE, "unknown GHC type set %d", (int)set);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (w->err != EL_WRITER_OK)
+            return w->err;
+        if (w->size_of[types[i].id] != UNDECLARED)
+            continue;
+        if (el_writer_declare_type(w, types[i].id, types[i].size, types[i].desc) != EL_WRITER_OK)
+            return w->err;
+    }
+    return EL_WRITER_OK;
+}
+
+el_writer_status el_writer_begin_data(el_writer *w)
+{
+    if (w->err != EL_WRITER_OK)
+        return w->err;
+    if (w->header != HEADER_NONE)
+        return fail(w, EL_WRITER_ERR_USAGE, "el_writer_begin_data: data already begun");
+    return begin_write(w);
+}
+
+/* ---- events ----------------------------------------------------------- */
+
+enum event_mode {
+    CHECKED,                     /* fixed: len must be the declared size */
+    FITTED,                      /* fixed: cut or zero-pad to the declared size */
+    UNCHECKED,                   /* anything, framed as declared (fixed if not) */
+};
+
+static el_writer_status put_event(el_writer *w, uint16_t type, uint64_t time,
+                                  const void *payload, size_t len, enum event_mode mode)
+{
+    el_writer_status st = begin_write(w);
+    if (st != EL_WRITER_OK)
+        return st;
+    int32_t size = w->size_of[type];
+    if (size == UNDECLARED && mode != UNCHECKED)
+        return fail(w, EL_WRITER_ERR_USAGE, "event type %u not declared", type);
+    if (size == EL_WRITER_VARIABLE) {
+        if (len > MAX_VARIABLE_LEN && mode != UNCHECKED)
+            return fail(w, EL_WRITER_ERR_USAGE,
+                        "event type %u: payload of %zu bytes exceeds 65535", type, len);
+        uint8_t *p = record(w, type, time, 1, len);
+        if (p == NULL)
+            return w->err;
+        if (len > 0)
+            memcpy(p, payload, len);
+        return after_record(w);
+    }
+    if (mode == CHECKED && len != (size_t)size)
+        return fail(w, EL_WRITER_ERR_USAGE,
+                    "event type %u: payload of %zu bytes, declared size %ld",
+                    type, len, (long)size);
+    size_t room = mode == FITTED ? (size_t)size : len;
+    size_t n = len < room ? len : room;
+    uint8_t *p = record(w, type, time, 0, room);
+    if (p == NULL)
+        return w->err;
+    if (n > 0)
+        memcpy(p, payload, n);
+    if (room > n)
+        memset(p + n, 0, room - n);
+    return after_record(w);
+}
+
+el_writer_status el_writer_event(el_writer *w, uint16_t type, uint64_t time,
+                                 const void *payload, size_t len)
+{
+    return put_event(w, type, time, payload, len, CHECKED);
+}
+
+el_writer_status el_writer_event_payload(el_writer *w, uint16_t type, uint64_t time,
+                                         const el_payload *p)
+{
+    if (p->failed)
+        return fail(w, EL_WRITER_ERR_NOMEM, "event type %u: payload allocation failed", type);
+    return put_event(w, type, time, p->data, p->len, CHECKED);
+}
+
+el_writer_status el_writer_event_unchecked(el_writer *w, uint16_t type, uint64_t time,
+                                           const void *payload, size_t len)
+{
+    return put_event(w, type, time, payload, len, UNCHECKED);
+}
+
+el_writer_status el_writer_raw(el_writer *w, const void *bytes, size_t len)
+{
+    if (w->err != EL_WRITER_OK)
+        return w->err;
+    if (w->finished)
+        return fail(w, EL_WRITER_ERR_USAGE, "write after el_writer_finish");
+    if (w->header == HEADER_NONE) {
+        if (w->n_types > 0) {
+            if (write_header(w) != EL_WRITER_OK)
+                return w->err;
+        } else {
+            w->header = HEADER_BY_HAND;
+        }
+    }
+    uint8_t *p = out_reserve(w, len);
+    if (p == NULL)
+        return w->err;
+    if (len > 0)
+        memcpy(p, bytes, len);
+    return after_record(w);
+}
+
+/* ---- blocks ----------------------------------------------------------- */
+
+el_writer_status el_writer_begin_block(el_writer *w, uint16_t cap, uint64_t time)
+{
+    el_writer_status st = begin_write(w);
+    if (st != EL_WRITER_OK)
+        return st;
+    if (w->in_block)
+        return fail(w, EL_WRITER_ERR_USAGE, "block marker inside an open block");
+    int32_t size = w->size_of[EL_BLOCK_MARKER];
+    if (size == UNDECLARED && w->header == HEADER_BY_HAND)
+        size = BLOCK_MARKER_SIZE;
+    if (size == UNDECLARED)
+        return fail(w, EL_WRITER_ERR_USAGE, "event type 18 (block marker) not declared");
+    if (size < BLOCK_MARKER_SIZE)
+        return fail(w, EL_WRITER_ERR_USAGE, "block marker declared with size %ld, need 14",
+                    (long)size);
+    size_t pos = w->out.len;
+    uint8_t *p = record(w, EL_BLOCK_MARKER, time, 0, (size_t)size);
+    if (p == NULL)
+        return w->err;
+    memset(p, 0, (size_t)size);
+    put_be16(p + 12, cap);       /* size and end time are patched by end_block */
+    w->in_block = 1;
+    w->block_pos = pos;
+    w->block_time = time;
+    return EL_WRITER_OK;
+}
+
+el_writer_status el_writer_end_block(el_writer *w, uint64_t end_time)
+{
+    if (w->err != EL_WRITER_OK)
+        return w->err;
+    if (!w->in_block)
+        return fail(w, EL_WRITER_ERR_USAGE, "el_writer_end_block without an open block");
+    uint8_t *marker = w->out.data + w->block_pos;
+    put_be32(marker + RECORD_HEAD, (uint32_t)(w->out.len - w->block_pos));
+    put_be64(marker + RECORD_HEAD + 4, end_time);
+    w->in_block = 0;
+    return after_record(w);
+}
+
+static el_writer_status finish(el_writer *w, int end_marker)
+{
+    if (w->err != EL_WRITER_OK || w->finished)
+        return w->err;
+    if (w->in_block && el_writer_end_block(w, w->block_time) != EL_WRITER_OK)
+        return w->err;
+    if (w->header == HEADER_NONE && write_header(w) != EL_WRITER_OK)
+        return w->err;
+    if (end_marker) {
+        uint8_t *p = out_reserve(w, 2);
+        if (p == NULL)
+            return w->err;
+        put_be16(p, END_OF_DATA);
+    }
+    w->finished = 1;
+    return el_writer_flush(w);
+}
+
+el_writer_status el_writer_finish(el_writer *w)
+{
+    return finish(w, 1);
+}
+
+el_writer_status el_writer_finish_no_end(el_writer *w)
+{
+    return finish(w, 0);
+}
+
+el_writer_status el_writer_flush(el_writer *w)
+{
+    if (w->err != EL_WRITER_OK || w->file == NULL)
+        return w->err;
+    if (flush_out(w) != EL_WRITER_OK)
+        return w->err;
+    if (fflush(w->file) != 0 || ferror(w->file))
+        return fail(w, EL_WRITER_ERR_IO, "cannot write the eventlog: %s", strerror(errno));
+    return EL_WRITER_OK;
+}
+
+/* ---- typed events ----------------------------------------------------- */
+
+/* A fixed-layout payload built on the stack, fitted to the declared size. */
+static el_writer_status emit(el_writer *w, uint16_t type, uint64_t time,
+                             const uint8_t *payload, size_t len)
+{
+    return put_event(w, type, time, payload, len, FITTED);
+}
+
+/* The scratch payload, for events with strings; emit_scratch sends it. */
+static el_payload *scratch(el_writer *w)
+{
+    el_payload_reset(&w->scratch);
+    return &w->scratch;
+}
+
+static el_writer_status emit_scratch(el_writer *w, uint16_t type, uint64_t time)
+{
+    if (w->err != EL_WRITER_OK)
+        return w->err;
+    if (w->scratch.failed) {
+        el_payload_free(&w->scratch);
+        return fail(w, EL_WRITER_ERR_NOMEM, "event type %u: payload allocation failed", type);
+    }
+    return emit(w, type, time, w->scratch.data, w->scratch.len);
+}
+
+static el_writer_status emit_u32(el_writer *w, uint16_t type, uint64_t time, uint32_t a)
+{
+    uint8_t b[4];
+    put_be32(b, a);
+    return emit(w, type, time, b, sizeof b);
+}
+
+static el_writer_status emit_u32_u16(el_writer *w, uint16_t type, uint64_t time,
+                                     uint32_t a, uint16_t c)
+{
+    uint8_t b[6];
+    put_be32(b, a);
+    put_be16(b + 4, c);
+    return emit(w, type, time, b, sizeof b);
+}
+
+static el_writer_status emit_u32_u32(el_writer *w, uint16_t type, uint64_t time,
+                                     uint32_t a, uint32_t c)
+{
+    uint8_t b[8];
+    put_be32(b, a);
+    put_be32(b + 4, c);
+    return emit(w, type, time, b, sizeof b);
+}
+
+static el_writer_status emit_u32_u64(el_writer *w, uint16_t type, uint64_t time,
+                                     uint32_t a, uint64_t c)
+{
+    uint8_t b[12];
+    put_be32(b, a);
+    put_be64(b + 4, c);
+    return emit(w, type, time, b, sizeof b);
+}
+
+static el_writer_status emit_u16(el_writer *w, uint16_t type, uint64_t time, uint16_t a)
+{
+    uint8_t b[2];
+    put_be16(b, a);
+    return emit(w, type, time, b, sizeof b);
+}
+
+static el_writer_status emit_u64(el_writer *w, uint16_t type, uint64_t time, uint64_t a)
+{
+    uint8_t b[8];
+    put_be64(b, a);
+    return emit(w, type, time, b, sizeof b);
+}
+
+el_writer_status el_writer_create_thread(el_writer *w, uint64_t time, uint32_t thread)
+{
+    return emit_u32(w, EL_CREATE_THREAD, time, thread);
+}
+
+el_writer_status el_writer_run_thread(el_writer *w, uint64_t time, uint32_t thread)
+{
+    return emit_u32(w, EL_RUN_THREAD, time, thread);
+}
+
+el_writer_status el_writer_stop_thread(el_writer *w, uint64_t time, uint32_t thread,
+                                       uint16_t status, uint32_t blocked_on)
+{
+    uint8_t b[10];
+    put_be32(b, thread);
+    put_be16(b + 4, status);
+    put_be32(b + 6, blocked_on);
+    return emit(w, EL_STOP_THREAD, time, b, sizeof b);
+}
+
+el_writer_status el_writer_thread_runnable(el_writer *w, uint64_t time, uint32_t thread)
+{
+    return emit_u32(w, EL_THREAD_RUNNABLE, time, thread);
+}
+
+el_writer_status el_writer_gc_start(el_writer *w, uint64_t time)
+{
+    return emit(w, EL_GC_START, time, NULL, 0);
+}
+
+el_writer_status el_writer_gc_end(el_writer *w, uint64_t time)
+{
+    return emit(w, EL_GC_END, time, NULL, 0);
+}
+
+el_writer_status el_writer_empty(el_writer *w, uint16_t type, uint64_t time)
+{
+    return emit(w, type, time, NULL, 0);
+}
+
+el_writer_status el_writer_log_msg(el_writer *w, uint64_t time, const char *msg)
+{
+    return emit(w, EL_LOG_MSG, time, (const uint8_t *)msg, strlen(msg));
+}
+
+el_writer_status el_writer_user_msg(el_writer *w, uint64_t time, const char *msg)
+{
+    return emit(w, EL_USER_MSG, time, (const uint8_t *)msg, strlen(msg));
+}
+
+el_writer_status el_writer_capset_create(el_writer *w, uint64_t time, uint32_t capset,
+                                         uint16_t capset_type)
+{
+    return emit_u32_u16(w, EL_CAPSET_CREATE, time, capset, capset_type);
+}
+
+el_writer_status el_writer_capset_delete(el_writer *w, uint64_t time, uint32_t capset)
+{
+    return emit_u32(w, EL_CAPSET_DELETE, time, capset);
+}
+
+el_writer_status el_writer_capset_assign_cap(el_writer *w, uint64_t time, uint32_t capset,
+                                             uint16_t cap)
+{
+    return emit_u32_u16(w, EL_CAPSET_ASSIGN_CAP, time, capset, cap);
+}
+
+el_writer_status el_writer_capset_remove_cap(el_writer *w, uint64_t time, uint32_t capset,
+                                             uint16_t cap)
+{
+    return emit_u32_u16(w, EL_CAPSET_REMOVE_CAP, time, capset, cap);
+}
+
+el_writer_status el_writer_rts_identifier(el_writer *w, uint64_t time, uint32_t capset,
+                                          const char *ident)
+{
+    el_payload *p = scratch(w);
+    el_payload_u32(p, capset);
+    el_payload_text(p, ident);
+    return emit_scratch(w, EL_RTS_IDENTIFIER, time);
+}
+
+static el_writer_status emit_strings(el_writer *w, uint16_t type, uint64_t time,
+                                     uint32_t capset, int n, const char *const *strs)
+{
+    el_payload *p = scratch(w);
+    el_payload_u32(p, capset);
+    for (int i = 0; i < n; i++)
+        el_payload_str(p, strs[i]);
+    return emit_scratch(w, type, time);
+}
+
+el_writer_status el_writer_program_args(el_writer *w, uint64_t time, uint32_t capset,
+                                        int argc, const char *const *argv)
+{
+    return emit_strings(w, EL_PROGRAM_ARGS, time, capset, argc, argv);
+}
+
+el_writer_status el_writer_program_env(el_writer *w, uint64_t time, uint32_t capset,
+                                       int envc, const char *const *env)
+{
+    return emit_strings(w, EL_PROGRAM_ENV, time, capset, envc, env);
+}
+
+el_writer_status el_writer_os_pid(el_writer *w, uint64_t time, uint32_t capset, uint32_t pid)
+{
+    return emit_u32_u32(w, EL_OSPROCESS_PID, time, capset, pid);
+}
+
+el_writer_status el_writer_os_ppid(el_writer *w, uint64_t time, uint32_t capset,
+                                   uint32_t ppid)
+{
+    return emit_u32_u32(w, EL_OSPROCESS_PPID, time, capset, ppid);
+}
+
+el_writer_status el_writer_wall_clock(el_writer *w, uint64_t time, uint32_t capset,
+                                      uint64_t sec, uint32_t nsec)
+{
+    uint8_t b[16];
+    put_be32(b, capset);
+    put_be64(b + 4, sec);
+    put_be32(b + 12, nsec);
+    return emit(w, EL_WALL_CLOCK_TIME, time, b, sizeof b);
+}
+
+el_writer_status el_writer_cap_create(el_writer *w, uint64_t time, uint16_t cap)
+{
+    return emit_u16(w, EL_CAP_CREATE, time, cap);
+}
+
+el_writer_status el_writer_cap_delete(el_writer *w, uint64_t time, uint16_t cap)
+{
+    return emit_u16(w, EL_CAP_DELETE, time, cap);
+}
+
+el_writer_status el_writer_spark_counters(el_writer *w, uint64_t time,
+                                          const uint64_t counters[7])
+{
+    uint8_t b[56];
+    for (int i = 0; i < 7; i++)
+        put_be64(b + 8 * i, counters[i]);
+    return emit(w, EL_SPARK_COUNTERS, time, b, sizeof b);
+}
+
+el_writer_status el_writer_heap_allocated(el_writer *w, uint64_t time, uint32_t capset,
+                                          uint64_t bytes)
+{
+    return emit_u32_u64(w, EL_HEAP_ALLOCATED, time, capset, bytes);
+}
+
+el_writer_status el_writer_heap_size(el_writer *w, uint64_t time, uint32_t capset,
+                                     uint64_t bytes)
+{
+    return emit_u32_u64(w, EL_HEAP_SIZE, time, capset, bytes);
+}
+
+el_writer_status el_writer_heap_live(el_writer *w, uint64_t time, uint32_t capset,
+                                     uint64_t bytes)
+{
+    return emit_u32_u64(w, EL_HEAP_LIVE, time, capset, bytes);
+}
+
+el_writer_status el_writer_heap_info(el_writer *w, uint64_t time, uint32_t capset,
+                                     uint16_t gens, uint64_t max_heap_size,
+                                     uint64_t alloc_area_size, uint64_t mblock_size,
+                                     uint64_t block_size)
+{
+    uint8_t b[38];
+    put_be32(b, capset);
+    put_be16(b + 4, gens);
+    put_be64(b + 6, max_heap_size);
+    put_be64(b + 14, alloc_area_size);
+    put_be64(b + 22, mblock_size);
+    put_be64(b + 30, block_size);
+    return emit(w, EL_HEAP_INFO_GHC, time, b, sizeof b);
+}
+
+el_writer_status el_writer_gc_stats(el_writer *w, uint64_t time, const el_gc_stats_fields *s)
+{
+    uint8_t b[58];
+    put_be32(b, s->capset);
+    put_be16(b + 4, s->gen);
+    put_be64(b + 6, s->copied);
+    put_be64(b + 14, s->slop);
+    put_be64(b + 22, s->frag);
+    put_be32(b + 30, s->par_n_threads);
+    put_be64(b + 34, s->par_max_copied);
+    put_be64(b + 42, s->par_tot_copied);
+    put_be64(b + 50, s->par_balanced_copied);
+    return emit(w, EL_GC_STATS_GHC, time, b, sizeof b);
+}
+
+el_writer_status el_writer_nonmoving_census(el_writer *w, uint64_t time, uint32_t blk_size,
+                                            uint32_t active_segs, uint32_t filled_segs,
+                                            uint32_t live_blocks)
+{
+    uint8_t b[14];
+    size_t n;
+    if (w->size_of[EL_NONMOVING_HEAP_CENSUS] == 13) {
+        uint8_t log2 = 0;        /* GHC 9.0: log2 of the block size in a u8 */
+        while (log2 < 31 && ((uint32_t)1 << log2) < blk_size)
+            log2++;
+        b[0] = log2;
+        n = 1;
+    } else {
+        put_be16(b, (uint16_t)blk_size);
+        n = 2;
+    }
+    put_be32(b + n, active_segs);
+    put_be32(b + n + 4, filled_segs);
+    put_be32(b + n + 8, live_blocks);
+    return emit(w, EL_NONMOVING_HEAP_CENSUS, time, b, n + 12);
+}
+
+el_writer_status el_writer_heap_prof_begin(el_writer *w, uint64_t time, uint8_t profile,
+                                           uint64_t period_ns, uint32_t breakdown,
+                                           const char *const filters[7])
+{
+    el_payload *p = scratch(w);
+    el_payload_u8(p, profile);
+    el_payload_u64(p, period_ns);
+    el_payload_u32(p, breakdown);
+    for (int i = 0; i < 7; i++)
+        el_payload_str(p, filters != NULL && filters[i] != NULL ? filters[i] : "");
+    return emit_scratch(w, EL_HEAP_PROF_BEGIN, time);
+}
+
+el_writer_status el_writer_cost_centre(el_writer *w, uint64_t time, uint32_t id,
+                                       const char *label, const char *module,
+                                       const char *srcloc, uint8_t flags)
+{
+    el_payload *p = scratch(w);
+    el_payload_u32(p, id);
+    el_payload_str(p, label);
+    el_payload_str(p, module);
+    el_payload_str(p, srcloc);
+    el_payload_u8(p, flags);
+    return emit_scratch(w, EL_HEAP_PROF_COST_CENTRE, time);
+}
+
+el_writer_status el_writer_heap_sample_begin(el_writer *w, uint64_t time, uint64_t era)
+{
+    return emit_u64(w, EL_HEAP_PROF_SAMPLE_BEGIN, time, era);
+}
+
+el_writer_status el_writer_heap_sample_end(el_writer *w, uint64_t time, uint64_t era)
+{
+    return emit_u64(w, EL_HEAP_PROF_SAMPLE_END, time, era);
+}
+
+el_writer_status el_writer_heap_sample_cc(el_writer *w, uint64_t time, uint8_t profile,
+                                          uint64_t residency, uint8_t depth,
+                                          const uint32_t *stack)
+{
+    el_payload *p = scratch(w);
+    el_payload_u8(p, profile);
+    el_payload_u64(p, residency);
+    el_payload_u8(p, depth);
+    for (unsigned i = 0; i < depth; i++)
+        el_payload_u32(p, stack[i]);
+    return emit_scratch(w, EL_HEAP_PROF_SAMPLE_COST_CENTRE, time);
+}
+
+el_writer_status el_writer_heap_sample_string(el_writer *w, uint64_t time, uint8_t profile,
+                                              uint64_t residency, const char *label)
+{
+    el_payload *p = scratch(w);
+    el_payload_u8(p, profile);
+    el_payload_u64(p, residency);
+    el_payload_str(p, label);
+    return emit_scratch(w, EL_HEAP_PROF_SAMPLE_STRING, time);
+}
+
+el_writer_status el_writer_bio_sample_begin(el_writer *w, uint64_t time, uint64_t era,
+                                            uint64_t sample_time)
+{
+    uint8_t b[16];
+    put_be64(b, era);
+    put_be64(b + 8, sample_time);
+    return emit(w, EL_HEAP_BIO_PROF_SAMPLE_BEGIN, time, b, sizeof b);
+}
+
+el_writer_status el_writer_prof_sample(el_writer *w, uint64_t time, uint32_t cap,
+                                       uint64_t ticks, uint8_t depth, const uint32_t *stack)
+{
+    size_t len = 13 + 4 * (size_t)depth;
+    if (w->err == EL_WRITER_OK && !w->finished && w->header == HEADER_WRITTEN &&
+        w->size_of[EL_PROF_SAMPLE_COST_CENTRE] == EL_WRITER_VARIABLE) {
+        /* The common case, straight into the output (the benchmark
+         * generator writes gigabytes of these). */
+        uint8_t *p = record(w, EL_PROF_SAMPLE_COST_CENTRE, time, 1, len);
+        if (p == NULL)
+            return w->err;
+        put_be32(p, cap);
+        put_be64(p + 4, ticks);
+        p[12] = depth;
+        for (unsigned i = 0; i < depth; i++)
+            put_be32(p + 13 + 4 * i, stack[i]);
+        return after_record(w);
+    }
+    el_payload *p = scratch(w);
+    el_payload_u32(p, cap);
+    el_payload_u64(p, ticks);
+    el_payload_u8(p, depth);
+    for (unsigned i = 0; i < depth; i++)
+        el_payload_u32(p, stack[i]);
+    return emit_scratch(w, EL_PROF_SAMPLE_COST_CENTRE, time);
+}
+
+el_writer_status el_writer_prof_begin(el_writer *w, uint64_t time, uint64_t interval_ns)
+{
+    return emit_u64(w, EL_PROF_BEGIN, time, interval_ns);
+}
+
+el_writer_status el_writer_ticky_def(el_writer *w, uint64_t time, el_ticky_def_layout layout,
+                                     uint64_t id, uint16_t arity, const char *kinds,
+                                     const char *name, uint64_t info_tbl, const char *json)
+{
+    el_payload *p = scratch(w);
+    el_payload_u64(p, id);
+    el_payload_u16(p, arity);
+    el_payload_str(p, kinds);
+    el_payload_str(p, name);
+    if (layout == EL_TICKY_DEF_INFO_TBL || layout == EL_TICKY_DEF_JSON)
+        el_payload_u64(p, info_tbl);
+    if (layout == EL_TICKY_DEF_JSON)
+        el_payload_str(p, json != NULL ? json : "");
+    return emit_scratch(w, EL_TICKY_COUNTER_DEF, time);
+}
+
+el_writer_status el_writer_ticky_sample(el_writer *w, uint64_t time, uint64_t id,
+                                        uint64_t entries, uint64_t allocs, uint64_t allocd)
+{
+    uint8_t b[32];
+    put_be64(b, id);
+    put_be64(b + 8, entries);
+    put_be64(b + 16, allocs);
+    put_be64(b + 24, allocd);
+    return emit(w, EL_TICKY_COUNTER_SAMPLE, time, b, sizeof b);
+}
+
+el_writer_status el_writer_ticky_begin(el_writer *w, uint64_t time)
+{
+    return emit(w, EL_TICKY_BEGIN_SAMPLE, time, NULL, 0);
+}
