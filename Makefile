@@ -1,0 +1,69 @@
+# Convenience wrapper around CMake. The real build is CMakeLists.txt.
+#
+#   make run     build, then run evprof on the example log
+#   make test    build, then run every test (ctest)
+#   make asan    the same tests with AddressSanitizer + UBSan (build-asan/)
+#   make fuzz    libFuzzer on the decoder for FUZZ_SECONDS (needs clang)
+#   make bench   throughput and memory benchmark (bench/run.sh)
+#   make deps    install missing Debian packages (as root)
+#   make clean   remove the build directories
+
+BUILD       ?= build
+ASAN_BUILD  ?= build-asan
+FUZZ_BUILD  ?= build-fuzz
+JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
+EXAMPLE     ?= examples/nfib.eventlog
+# What `make run` runs. Becomes `$(EXAMPLE)` alone (the default report)
+# once the report command exists.
+RUN_ARGS    ?= info $(EXAMPLE)
+FUZZ_SECONDS ?= 60
+# libFuzzer's input size limit (longer seeds are cut, which tests truncation)
+FUZZ_MAX_LEN ?= 65536
+# seeds larger than this stay out of the fuzzing corpus
+FUZZ_SEED_MAX ?= 1048576
+SHARED_CORPUS ?= ../shared/corpus
+
+.PHONY: all deps configure build run test asan fuzz bench clean
+
+all: build
+
+deps:
+	@bash scripts/deps.sh
+
+configure: deps
+	cmake -S . -B $(BUILD)
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	$(BUILD)/evprof $(RUN_ARGS)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+asan: deps
+	cmake -S . -B $(ASAN_BUILD) -DEVPROF_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
+
+fuzz: deps
+	@command -v clang >/dev/null || { echo "make fuzz needs clang (make deps installs it)"; exit 1; }
+	CC=clang cmake -S . -B $(FUZZ_BUILD) -DEVPROF_FUZZ=ON -DBUILD_TESTING=ON
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_decoder
+	mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/artifacts
+	for f in $(SHARED_CORPUS)/*/*.eventlog tests/fuzz/bad/*; do \
+	    [ -f "$$f" ] && [ $$(wc -c < "$$f") -le $(FUZZ_SEED_MAX) ] && \
+	    cp -n "$$f" $(FUZZ_BUILD)/corpus/$$(basename $$(dirname "$$f"))-$$(basename "$$f"); \
+	done; true
+	$(FUZZ_BUILD)/tests/fuzz/fuzz_decoder -max_total_time=$(FUZZ_SECONDS) \
+	    -max_len=$(FUZZ_MAX_LEN) -artifact_prefix=$(FUZZ_BUILD)/artifacts/ \
+	    -print_final_stats=1 $(FUZZ_BUILD)/corpus
+
+# bench/run.sh builds its own Release tree (build-bench/); BENCH_SIZES
+# overrides its default log sizes in MB
+bench: deps
+	bash bench/run.sh $(BENCH_SIZES)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) build-bench

@@ -1,0 +1,304 @@
+/* evprof CLI: option tables, help, error reporting, string output. */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+/* ---- options ---------------------------------------------------------- */
+
+static const cli_opt help_opt = { 0, 'h', "help", NULL, "show this help" };
+
+void cli_args_init(cli_args *a, const cli_cmd_help *cmd, int argc, char **argv)
+{
+    memset(a, 0, sizeof *a);
+    a->cmd = cmd;
+    a->argc = argc;
+    a->argv = argv;
+    a->i = 1;
+    a->pos = argv + 1;
+}
+
+static const cli_opt *find_long(const cli_opt *o, const char *name, size_t len)
+{
+    for (; o && o->id; o++)
+        if (o->long_name && strlen(o->long_name) == len &&
+            memcmp(o->long_name, name, len) == 0)
+            return o;
+    return NULL;
+}
+
+static const cli_opt *find_short(const cli_opt *o, char c)
+{
+    for (; o && o->id; o++)
+        if (o->short_name && o->short_name == c)
+            return o;
+    return NULL;
+}
+
+static int parse_long(cli_args *a, const char *arg)
+{
+    const char *name = arg + 2;
+    const char *eq = strchr(name, '=');
+    size_t len = eq ? (size_t)(eq - name) : strlen(name);
+
+    if (len == 4 && memcmp(name, "help", 4) == 0 && !eq) {
+        cli_print_help(stdout, a->cmd);
+        return CLI_HELP;
+    }
+    const cli_opt *o = find_long(a->cmd->opts, name, len);
+    if (!o) {
+        cli_usage_error(a->cmd, "unknown option '--%.*s'", (int)len, name);
+        return CLI_ERROR;
+    }
+    if (!o->arg) {
+        if (eq) {
+            cli_usage_error(a->cmd, "option '--%s' takes no value", o->long_name);
+            return CLI_ERROR;
+        }
+        a->value = NULL;
+        return o->id;
+    }
+    if (eq) {
+        a->value = eq + 1;
+    } else if (a->i < a->argc) {
+        a->value = a->argv[a->i++];
+    } else {
+        cli_usage_error(a->cmd, "option '--%s' needs a value (%s)", o->long_name, o->arg);
+        return CLI_ERROR;
+    }
+    return o->id;
+}
+
+static int parse_short(cli_args *a)
+{
+    char c = *a->cluster++;
+    if (c == 'h' && !find_short(a->cmd->opts, 'h')) {
+        cli_print_help(stdout, a->cmd);
+        return CLI_HELP;
+    }
+    const cli_opt *o = find_short(a->cmd->opts, c);
+    if (!o) {
+        cli_usage_error(a->cmd, "unknown option '-%c'", c);
+        return CLI_ERROR;
+    }
+    a->value = NULL;
+    if (o->arg) {
+        if (*a->cluster) {
+            a->value = a->cluster;
+        } else if (a->i < a->argc) {
+            a->value = a->argv[a->i++];
+        } else {
+            cli_usage_error(a->cmd, "option '-%c' needs a value (%s)", c, o->arg);
+            return CLI_ERROR;
+        }
+        a->cluster = NULL;
+    }
+    if (a->cluster && !*a->cluster)
+        a->cluster = NULL;
+    return o->id;
+}
+
+int cli_next(cli_args *a)
+{
+    if (a->cluster)
+        return parse_short(a);
+    while (a->i < a->argc) {
+        char *arg = a->argv[a->i++];
+        if (a->only_pos || arg[0] != '-' || arg[1] == '\0') {
+            /* positional ("-" is standard input): move it to the front;
+             * its new slot was already read, so nothing is lost */
+            a->pos[a->npos++] = arg;
+            continue;
+        }
+        if (arg[1] == '-' && arg[2] == '\0') {
+            a->only_pos = 1;
+            continue;
+        }
+        if (arg[1] == '-')
+            return parse_long(a, arg);
+        a->cluster = arg + 1;
+        return parse_short(a);
+    }
+    return CLI_END;
+}
+
+int cli_done_code(int next_result)
+{
+    return next_result == CLI_HELP ? CLI_OK : CLI_USAGE;
+}
+
+int cli_want_pos(const cli_args *a, int min, int max, const char *what)
+{
+    if (a->npos < min) {
+        cli_usage_error(a->cmd, "missing %s argument", what);
+        return 0;
+    }
+    if (a->npos > max) {
+        cli_usage_error(a->cmd, "unexpected argument '%s'", a->pos[max]);
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- help ------------------------------------------------------------- */
+
+static void print_opt(FILE *out, const cli_opt *o)
+{
+    char left[64];
+    int n = 0;
+    if (o->short_name && o->long_name)
+        n = snprintf(left, sizeof left, "-%c, --%s", o->short_name, o->long_name);
+    else if (o->short_name)
+        n = snprintf(left, sizeof left, "-%c", o->short_name);
+    else
+        n = snprintf(left, sizeof left, "    --%s", o->long_name);
+    if (o->arg && n > 0 && (size_t)n < sizeof left)
+        snprintf(left + n, sizeof left - (size_t)n, " %s", o->arg);
+    fprintf(out, "  %-22s %s\n", left, o->help);
+}
+
+void cli_print_help(FILE *out, const cli_cmd_help *cmd)
+{
+    fprintf(out, "Usage: evprof %s %s\n\n%s\n\nOptions:\n", cmd->name, cmd->usage,
+            cmd->summary);
+    for (const cli_opt *o = cmd->opts; o && o->id; o++)
+        print_opt(out, o);
+    print_opt(out, &help_opt);
+    if (cmd->details)
+        fprintf(out, "\n%s\n", cmd->details);
+}
+
+void cli_usage_error(const cli_cmd_help *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "evprof %s: ", cmd->name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'evprof %s --help'.\n", cmd->name);
+}
+
+/* ---- errors ----------------------------------------------------------- */
+
+const char *cli_display_path(const char *path)
+{
+    return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+int cli_report_read(const char *path, const el_read_result *r)
+{
+    const char *shown = cli_display_path(path);
+    switch (r->status) {
+    case EL_END:
+        return CLI_OK;
+    case EL_OK:
+        if (r->missing_end)
+            fprintf(stderr,
+                    "evprof: warning: %s: no end marker (the program did not close "
+                    "its eventlog); all %llu events were read\n",
+                    shown, (unsigned long long)r->events);
+        return CLI_OK;
+    case EL_ERR_IO:
+        fprintf(stderr, "evprof: %s: %s\n", shown,
+                r->error.msg[0] ? r->error.msg : el_status_name(r->status));
+        return CLI_FAIL;
+    default:
+        break;
+    }
+    const el_error *e = &r->error;
+    const char *msg = e->msg[0] ? e->msg : el_status_name(r->status);
+    fprintf(stderr, "evprof: %s: %s", shown, msg);
+    /* some messages already say where ("truncated at byte N: ...") */
+    if (!strstr(msg, "at byte"))
+        fprintf(stderr, " at byte %llu", (unsigned long long)e->offset);
+    if (e->type >= 0) {
+        const char *name = e->type <= 0xffff ? el_type_name((uint16_t)e->type) : NULL;
+        fprintf(stderr, " (event type %ld %s)", (long)e->type, name ? name : "unknown");
+    }
+    fputc('\n', stderr);
+    return CLI_FAIL;
+}
+
+/* ---- strings ---------------------------------------------------------- */
+
+/* Length of the valid UTF-8 sequence at s (1 to 4), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0];
+    size_t len;
+    unsigned min;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf) {
+        len = 2; min = 0x80;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        len = 3; min = 0x800;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        len = 4; min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (n < len)
+        return 0;
+    unsigned cp = c & (0x7f >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return len;
+}
+
+void cli_json_str(FILE *out, const char *str, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    fputc('"', out);
+    for (size_t i = 0; i < len;) {
+        unsigned char c = s[i];
+        if (c == '"' || c == '\\') {
+            fputc('\\', out);
+            fputc(c, out);
+            i++;
+        } else if (c == '\n') {
+            fputs("\\n", out);
+            i++;
+        } else if (c == '\t') {
+            fputs("\\t", out);
+            i++;
+        } else if (c == '\r') {
+            fputs("\\r", out);
+            i++;
+        } else if (c < 0x20 || c == 0x7f) {
+            fprintf(out, "\\u%04x", c);
+            i++;
+        } else {
+            size_t n = utf8_len(s + i, len - i);
+            if (n == 0) {
+                fputs("\\ufffd", out);
+                i++;
+            } else {
+                fwrite(s + i, 1, n, out);
+                i += n;
+            }
+        }
+    }
+    fputc('"', out);
+}
+
+void cli_text_str(FILE *out, const char *str, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = s[i];
+        if (c == '\n')
+            fputs("\\n", out);
+        else if (c == '\t')
+            fputs("\\t", out);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(out, "\\x%02x", c);
+        else
+            fputc(c, out);
+    }
+}

@@ -1,0 +1,14 @@
+/* evprof subcommands: one function per file cli/cmd_NAME.c.
+ *
+ * Each takes the arguments after "evprof" (argv[0] is the subcommand name)
+ * and returns an exit code: 0 ok, 1 bad input or failed run, 2 usage error.
+ * To add a subcommand: declare it here and add one line to the table in
+ * cli/main.c.
+ */
+#ifndef EVPROF_COMMANDS_H
+#define EVPROF_COMMANDS_H
+
+int cmd_info(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+
+#endif

@@ -1,0 +1,122 @@
+/* evprof: command-line front end. Finds the subcommand and runs it; only
+ * this file exits (by returning from main). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command;
+
+/* One line per subcommand, in the order `evprof --help` lists them. A
+ * command named "report" becomes the default: `evprof FILE`. */
+static const command commands[] = {
+    { "info", cmd_info, "what the log holds: program, RTS, time span, event counts" },
+    { "dump", cmd_dump, "print every event, one per line" },
+};
+
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+#define DEFAULT_COMMAND "report"
+
+static const command *find_command(const char *name)
+{
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+static void print_help(FILE *out)
+{
+    const command *def = find_command(DEFAULT_COMMAND);
+    fprintf(out,
+            "Usage: evprof COMMAND [OPTIONS] FILE\n"
+            "%s"
+            "       evprof --help | --version\n"
+            "\n"
+            "Turns a GHC eventlog (written by a program run with +RTS -l) into\n"
+            "profile reports. FILE may be '-' for standard input.\n"
+            "\n"
+            "Commands:\n",
+            def ? "       evprof FILE            (same as: evprof " DEFAULT_COMMAND " FILE)\n"
+                : "");
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out,
+            "\n"
+            "Run 'evprof help COMMAND' or 'evprof COMMAND --help' for its options.\n"
+            "Exit status: 0 ok, 1 unreadable or damaged input, 2 usage error.\n");
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fputs("evprof: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\nTry 'evprof --help'.\n", stderr);
+    return CLI_USAGE;
+}
+
+static int help_command(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_help(stdout);
+        return CLI_OK;
+    }
+    if (argc > 2)
+        return usage_error("help takes one command name, got '%s' too", argv[2]);
+    const command *c = find_command(argv[1]);
+    if (!c)
+        return usage_error("unknown command '%s'", argv[1]);
+    char help_flag[] = "--help";
+    char *args[] = { (char *)c->name, help_flag, NULL };
+    return c->run(2, args);
+}
+
+static int dispatch(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs("evprof: missing command or file\n", stderr);
+        fputs("Try 'evprof --help'.\n", stderr);
+        return CLI_USAGE;
+    }
+    const char *first = argv[1];
+    if (strcmp(first, "--help") == 0 || strcmp(first, "-h") == 0) {
+        print_help(stdout);
+        return CLI_OK;
+    }
+    if (strcmp(first, "--version") == 0) {
+        printf("evprof %s\n", EVPROF_VERSION);
+        return CLI_OK;
+    }
+    if (strcmp(first, "help") == 0)
+        return help_command(argc - 1, argv + 1);
+    const command *c = find_command(first);
+    if (c)
+        return c->run(argc - 1, argv + 1);
+    if (first[0] == '-' && first[1] != '\0')
+        return usage_error("unknown option '%s'", first);
+    /* `evprof FILE ...`: the default command, if there is one */
+    c = find_command(DEFAULT_COMMAND);
+    if (!c)
+        return usage_error("unknown command '%s'", first);
+    static char default_name[] = DEFAULT_COMMAND;
+    argv[0] = default_name;
+    return c->run(argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+    int code = dispatch(argc, argv);
+    /* a report that could not be written is a failed run */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "evprof: cannot write output: %s\n", strerror(errno));
+        if (code == CLI_OK)
+            code = CLI_FAIL;
+    }
+    return code;
+}

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Golden test: `evprof dump FILE` prints exactly what `ghc-events show FILE`
+# printed (the .reference beside each log of the shared corpus), and a
+# truncated log prints its complete events, says "truncated" on stderr and
+# exits with status 1.
+#
+# Usage: tests/cli/dump_golden.sh path/to/evprof   (run from the project root)
+set -u
+
+evprof=${1:?usage: $0 path/to/evprof}
+corpus=../shared/corpus/ghc-events
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+shopt -s nullglob
+logs=("$corpus"/*.eventlog)
+if [ ${#logs[@]} -eq 0 ]; then
+    echo "no logs in $corpus (run from the project root)"
+    exit 1
+fi
+
+for log in "${logs[@]}"; do
+    ref=$log.reference
+    [ -f "$ref" ] || continue
+    name=$(basename "$log")
+    "$evprof" dump "$log" >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    if [ $status -ne 0 ]; then
+        fail "$name: exit status $status"
+        head -n 5 "$tmp/err"
+    elif ! cmp -s "$tmp/out" "$ref"; then
+        fail "$name: output differs from $ref"
+        diff "$ref" "$tmp/out" | head -n 20
+    else
+        pass
+    fi
+done
+
+# The same through standard input.
+log=$corpus/time-prof.eventlog
+if [ -f "$log.reference" ]; then
+    if "$evprof" dump - <"$log" >"$tmp/out" 2>"$tmp/err" && cmp -s "$tmp/out" "$log.reference"; then
+        pass
+    else
+        fail "time-prof.eventlog from standard input differs or failed"
+        head -n 5 "$tmp/err"
+    fi
+fi
+
+# A log cut in the middle of an event.
+log=$corpus/testlog-part.eventlog
+if [ -f "$log" ]; then
+    "$evprof" dump "$log" >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    events=$(sed -n '/^Events:$/,$p' "$tmp/out" | grep -c '^[0-9][0-9]*: ')
+    if [ $status -ne 1 ]; then
+        fail "testlog-part.eventlog: exit status $status, expected 1"
+    elif ! grep -q 'truncated' "$tmp/err"; then
+        fail "testlog-part.eventlog: no 'truncated' message on stderr"
+        head -n 5 "$tmp/err"
+    elif [ "$events" -lt 100 ]; then
+        fail "testlog-part.eventlog: only $events events printed"
+    else
+        pass
+    fi
+fi
+
+# Usage: --help succeeds, a bad option is a usage error.
+if "$evprof" dump --help >"$tmp/out" 2>&1 && grep -q 'Usage: evprof dump' "$tmp/out"; then
+    pass
+else
+    fail "dump --help"
+fi
+"$evprof" dump --no-such-option x >/dev/null 2>&1
+status=$?
+if [ $status -eq 2 ]; then pass; else fail "dump --no-such-option: exit status $status, expected 2"; fi
+
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,214 @@
+/* Unit tests of the CLI helpers (cli/cli.c): option tables, positional
+ * arguments, JSON and terminal string output. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+/* the CLI is not in the library: compile its helpers into this test */
+#include "../cli/cli.c"
+
+enum { OPT_FORMAT = 1, OPT_QUIET };
+
+static const cli_opt opts[] = {
+    { OPT_FORMAT, 'f', "format", "FMT", "output format" },
+    { OPT_QUIET, 'q', "quiet", NULL, "say less" },
+    { 0, 0, NULL, NULL, NULL },
+};
+
+static const cli_cmd_help help = { "test", "[OPTIONS] FILE", "A test command.", opts, NULL };
+
+/* Parses argv (NULL-terminated list); returns the last cli_next result and
+ * records the options seen. */
+typedef struct parsed {
+    int end;
+    int quiet;
+    char format[32];
+    int npos;
+    const char *pos[8];
+} parsed;
+
+static parsed parse(char **argv)
+{
+    parsed p;
+    memset(&p, 0, sizeof p);
+    int argc = 0;
+    while (argv[argc])
+        argc++;
+    cli_args a;
+    int id;
+    cli_args_init(&a, &help, argc, argv);
+    while ((id = cli_next(&a)) > 0) {
+        if (id == OPT_FORMAT)
+            snprintf(p.format, sizeof p.format, "%s", a.value);
+        else if (id == OPT_QUIET)
+            p.quiet++;
+    }
+    p.end = id;
+    p.npos = a.npos;
+    for (int i = 0; i < a.npos && i < 8; i++)
+        p.pos[i] = a.pos[i];
+    return p;
+}
+
+static void test_long_and_short_options(void **state)
+{
+    (void)state;
+    char *a1[] = { "test", "--format=json", "x.eventlog", NULL };
+    parsed p = parse(a1);
+    assert_int_equal(p.end, CLI_END);
+    assert_string_equal(p.format, "json");
+    assert_int_equal(p.npos, 1);
+    assert_string_equal(p.pos[0], "x.eventlog");
+
+    char *a2[] = { "test", "x.eventlog", "--format", "text", "-q", NULL };
+    p = parse(a2);
+    assert_int_equal(p.end, CLI_END);
+    assert_string_equal(p.format, "text");
+    assert_int_equal(p.quiet, 1);
+    assert_int_equal(p.npos, 1);
+
+    char *a3[] = { "test", "-qqfjson", "-", NULL };
+    p = parse(a3);
+    assert_int_equal(p.end, CLI_END);
+    assert_int_equal(p.quiet, 2);
+    assert_string_equal(p.format, "json");
+    assert_int_equal(p.npos, 1);
+    assert_string_equal(p.pos[0], "-");
+
+    char *a4[] = { "test", "-f", "json", NULL };
+    p = parse(a4);
+    assert_string_equal(p.format, "json");
+    assert_int_equal(p.npos, 0);
+}
+
+static void test_positionals_keep_order(void **state)
+{
+    (void)state;
+    char *argv[] = { "test", "a", "-q", "b", "--", "-c", "--format", NULL };
+    parsed p = parse(argv);
+    assert_int_equal(p.end, CLI_END);
+    assert_int_equal(p.quiet, 1);
+    assert_int_equal(p.npos, 4);
+    assert_string_equal(p.pos[0], "a");
+    assert_string_equal(p.pos[1], "b");
+    assert_string_equal(p.pos[2], "-c");
+    assert_string_equal(p.pos[3], "--format");
+}
+
+static void test_usage_errors(void **state)
+{
+    (void)state;
+    char *a1[] = { "test", "--nope", NULL };
+    assert_int_equal(parse(a1).end, CLI_ERROR);
+    char *a2[] = { "test", "-z", NULL };
+    assert_int_equal(parse(a2).end, CLI_ERROR);
+    char *a3[] = { "test", "--format", NULL };
+    assert_int_equal(parse(a3).end, CLI_ERROR);
+    char *a4[] = { "test", "--quiet=yes", NULL };
+    assert_int_equal(parse(a4).end, CLI_ERROR);
+    char *a5[] = { "test", "-f", NULL };
+    assert_int_equal(parse(a5).end, CLI_ERROR);
+    char *a6[] = { "test", "--form", "json", NULL };   /* no prefix matching */
+    assert_int_equal(parse(a6).end, CLI_ERROR);
+    assert_int_equal(cli_done_code(CLI_ERROR), CLI_USAGE);
+}
+
+static void test_help(void **state)
+{
+    (void)state;
+    char *a1[] = { "test", "x", "--help", NULL };
+    assert_int_equal(parse(a1).end, CLI_HELP);
+    char *a2[] = { "test", "-h", NULL };
+    assert_int_equal(parse(a2).end, CLI_HELP);
+    assert_int_equal(cli_done_code(CLI_HELP), CLI_OK);
+
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_non_null(out);
+    cli_print_help(out, &help);
+    fclose(out);
+    assert_non_null(strstr(text, "Usage: evprof test [OPTIONS] FILE"));
+    assert_non_null(strstr(text, "-f, --format FMT"));
+    assert_non_null(strstr(text, "-q, --quiet"));
+    assert_non_null(strstr(text, "-h, --help"));
+    free(text);
+}
+
+static void test_want_pos(void **state)
+{
+    (void)state;
+    char *argv[] = { "test", "a", "b", NULL };
+    cli_args a;
+    cli_args_init(&a, &help, 3, argv);
+    assert_int_equal(cli_next(&a), CLI_END);
+    assert_int_equal(cli_want_pos(&a, 1, 2, "FILE"), 1);
+    assert_int_equal(cli_want_pos(&a, 1, 1, "FILE"), 0);
+    assert_int_equal(cli_want_pos(&a, 3, 3, "FILE"), 0);
+}
+
+static char *json(const char *s, size_t n)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    cli_json_str(out, s, n);
+    fclose(out);
+    return text;
+}
+
+#define JSON_EQ(lit, want)                                  \
+    do {                                                    \
+        char *got_ = json(lit, sizeof(lit) - 1);            \
+        assert_string_equal(got_, want);                    \
+        free(got_);                                         \
+    } while (0)
+
+static void test_json_strings(void **state)
+{
+    (void)state;
+    JSON_EQ("plain", "\"plain\"");
+    JSON_EQ("", "\"\"");
+    JSON_EQ("a\"b\\c", "\"a\\\"b\\\\c\"");
+    JSON_EQ("t\tn\nr\r\x01\x1f\x7f", "\"t\\tn\\nr\\r\\u0001\\u001f\\u007f\"");
+    JSON_EQ("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
+    JSON_EQ("\xff", "\"\\ufffd\"");
+    JSON_EQ("a\x80z", "\"a\\ufffdz\"");
+    JSON_EQ("\xc0\xaf", "\"\\ufffd\\ufffd\"");                 /* overlong */
+    JSON_EQ("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"");      /* surrogate */
+    JSON_EQ("\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\""); /* > U+10FFFF */
+    JSON_EQ("\xe2\x82", "\"\\ufffd\\ufffd\"");                 /* cut short */
+    JSON_EQ("a\0b", "\"a\\u0000b\"");
+}
+
+static void test_text_strings(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    cli_text_str(out, "a\tb\nc\x1b\xc3\xa9", 8);
+    fclose(out);
+    assert_string_equal(text, "a\\tb\\nc\\x1b\xc3\xa9");
+    free(text);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_long_and_short_options),
+        cmocka_unit_test(test_positionals_keep_order),
+        cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_help),
+        cmocka_unit_test(test_want_pos),
+        cmocka_unit_test(test_json_strings),
+        cmocka_unit_test(test_text_strings),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
