@@ -726,7 +726,13 @@ int cmd_info(int argc, char **argv)
     in->types = types;
 
     el_decoder *d = NULL;
-    el_read_result r = el_read_path(path, on_event, in, &d);
+    /* typed fields only where on_event reads them */
+    static const uint16_t fields[] = {
+        EL_CAP_CREATE, EL_PROF_SAMPLE_COST_CENTRE, EL_STARTUP, EL_RTS_IDENTIFIER,
+        EL_PROGRAM_ARGS, EL_WALL_CLOCK_TIME, EL_PROF_BEGIN, EL_HEAP_PROF_BEGIN,
+    };
+    const el_read_opts opts = { fields, sizeof fields / sizeof fields[0] };
+    el_read_result r = el_read_path_opts(path, &opts, on_event, in, &d);
 
     /* nothing to summarise when the file could not be opened at all */
     if (!(r.status == EL_ERR_IO && r.bytes == 0)) {

@@ -67,6 +67,10 @@ struct el_decoder {
     el_error err;
     uint32_t stack[EL_MAX_STACK];
     uint32_t type_idx[MAX_NUM_TYPES];   /* id -> index + 1, 0 undeclared */
+    /* id -> 0 undeclared, 1 variable size, else fixed payload size + 2;
+     * 0 for the end marker's id whatever the header says */
+    uint32_t type_size[MAX_NUM_TYPES];
+    uint8_t fields[EL_NUM_TYPE_IDS];    /* decode typed fields of this type */
 };
 
 /* ---- names ------------------------------------------------------------ */
@@ -108,6 +112,8 @@ static el_status fail(el_decoder *d, el_status st, uint64_t offset, int32_t type
     return st;
 }
 
+static const uint8_t known[EL_NUM_TYPE_IDS];
+
 /* ---- lifecycle -------------------------------------------------------- */
 
 el_decoder *el_decoder_create(void)
@@ -123,6 +129,7 @@ el_decoder *el_decoder_create(void)
     }
     d->phase = PH_MAGIC;
     d->block_cap = EL_NO_CAP;
+    memcpy(d->fields, known, sizeof d->fields);
     d->err.type = -1;
     return d;
 }
@@ -164,10 +171,21 @@ el_decoder *el_decoder_create_for_records(const el_decoder *src)
         t->desc.ptr = desc;
         d->num_types = i + 1;
         d->type_idx[t->id] = (uint32_t)i + 1;
+        d->type_size[t->id] = src->type_size[t->id];
     }
+    memcpy(d->fields, src->fields, sizeof d->fields);
     d->phase = PH_DATA;
     d->header_done = 1;
     return d;
+}
+
+void el_decoder_only_fields(el_decoder *d, const uint16_t *types, size_t n)
+{
+    memset(d->fields, 0, sizeof d->fields);
+    d->fields[EL_BLOCK_MARKER] = 1;
+    for (size_t i = 0; i < n; i++)
+        if (types[i] < EL_NUM_TYPE_IDS)
+            d->fields[types[i]] = known[types[i]];
 }
 
 void el_decoder_feed(el_decoder *d, const void *buf, size_t len)
@@ -241,6 +259,8 @@ static el_status add_type(el_decoder *d)
     }
     t->id = (uint16_t)d->pending_id;
     t->size = d->pending_size;
+    if (t->id != DATA_END)
+        d->type_size[t->id] = t->size == EL_VARIABLE_SIZE ? 1u : (uint32_t)t->size + 2u;
     t->desc.ptr = d->pending_desc;
     t->desc.len = d->pending_desc_len;
     d->pending_desc = NULL;
@@ -401,174 +421,102 @@ static el_str c_strz(cursor *c)
     return s;
 }
 
-/* The rest of the payload as a string. */
-static el_str c_rest(cursor *c)
-{
-    el_str s = { (const char *)c->p + c->pos, c->len - c->pos };
-    c->pos = c->len;
-    return s;
-}
-
 static int c_has(const cursor *c, uint32_t n)
 {
     return c->len - c->pos >= n;
 }
 
-/* Fills ev->u for the known types. Returns 0, or -1 with d->err.msg set
- * when the payload is too short for the oldest layout evprof knows. */
-static int decode_fields(el_decoder *d, el_event *ev)
+/* Smallest payload of each fixed-layout type: the oldest layout GHC
+ * wrote. A shorter payload is corrupt. 0: no fixed fields (or handled in
+ * decode_var for types with strings and stacks). */
+static const uint8_t min_len[EL_NUM_TYPE_IDS] = {
+    [EL_CREATE_THREAD] = 4, [EL_RUN_THREAD] = 4, [EL_THREAD_RUNNABLE] = 4,
+    [EL_RUN_SPARK] = 4, [EL_CREATE_SPARK_THREAD] = 4,
+    [EL_STOP_THREAD] = 6,                     /* + u32 blocker since GHC 7.x */
+    [EL_MIGRATE_THREAD] = 6, [EL_THREAD_WAKEUP] = 6, [EL_STEAL_SPARK] = 6,
+    [EL_STARTUP] = 2, [EL_SPARK_STEAL] = 2, [EL_CAP_CREATE] = 2, [EL_CAP_DELETE] = 2,
+    [EL_CAP_DISABLE] = 2, [EL_CAP_ENABLE] = 2, [EL_CONC_UPD_REM_SET_FLUSH] = 2,
+    [EL_BLOCK_MARKER] = 14,
+    [EL_RTS_IDENTIFIER] = 4, [EL_PROGRAM_ARGS] = 4, [EL_PROGRAM_ENV] = 4,
+    [EL_THREAD_LABEL] = 4, [EL_INTERN_STRING] = 4,
+    [EL_CAPSET_CREATE] = 6, [EL_CAPSET_DELETE] = 4,
+    [EL_CAPSET_ASSIGN_CAP] = 6, [EL_CAPSET_REMOVE_CAP] = 6,
+    [EL_OSPROCESS_PID] = 8, [EL_OSPROCESS_PPID] = 8,
+    [EL_WALL_CLOCK_TIME] = 16, [EL_SPARK_COUNTERS] = 56,
+    [EL_HEAP_ALLOCATED] = 12, [EL_HEAP_SIZE] = 12, [EL_HEAP_LIVE] = 12, [EL_BLOCKS_SIZE] = 12,
+    [EL_HEAP_INFO_GHC] = 38,
+    [EL_GC_STATS_GHC] = 50,                   /* + u64 balanced since GHC 8.x */
+    [EL_TASK_CREATE] = 18, [EL_TASK_MIGRATE] = 12, [EL_TASK_DELETE] = 8,
+    [EL_MEM_RETURN] = 16, [EL_CONC_MARK_END] = 4,
+    [EL_NONMOVING_HEAP_CENSUS] = 13,          /* 14 since GHC 9.10 */
+    [EL_NONMOVING_PRUNED_SEGMENTS] = 8,
+    [EL_HEAP_PROF_BEGIN] = 13, [EL_HEAP_PROF_COST_CENTRE] = 4,
+    [EL_HEAP_PROF_SAMPLE_BEGIN] = 8, [EL_HEAP_PROF_SAMPLE_END] = 8,
+    [EL_HEAP_BIO_PROF_SAMPLE_BEGIN] = 16,
+    [EL_HEAP_PROF_SAMPLE_COST_CENTRE] = 10, [EL_HEAP_PROF_SAMPLE_STRING] = 9,
+    [EL_PROF_SAMPLE_COST_CENTRE] = 13, [EL_PROF_BEGIN] = 8, [EL_IPE] = 8,
+    [EL_TICKY_COUNTER_DEF] = 10, [EL_TICKY_COUNTER_SAMPLE] = 32,
+    [EL_PERF_NAME] = 4, [EL_PERF_COUNTER] = 20, [EL_PERF_TRACEPOINT] = 12,
+    [EL_CREATE_PROCESS] = 4, [EL_KILL_PROCESS] = 4, [EL_ASSIGN_THREAD_TO_PROCESS] = 8,
+    [EL_CREATE_MACHINE] = 10, [EL_KILL_MACHINE] = 2, [EL_SEND_MESSAGE] = 19,
+    [EL_RECEIVE_MESSAGE] = 23, [EL_SEND_RECEIVE_LOCAL_MESSAGE] = 17,
+    [EL_MER_START_PAR_CONJUNCTION] = 12, [EL_MER_CREATE_SPARK] = 12, [EL_MER_FUT_CREATE] = 12,
+    [EL_MER_STOP_PAR_CONJUNCTION] = 8, [EL_MER_STOP_PAR_CONJUNCT] = 8,
+    [EL_MER_FUT_WAIT_NOSUSPEND] = 8, [EL_MER_FUT_WAIT_SUSPENDED] = 8, [EL_MER_FUT_SIGNAL] = 8,
+    [EL_MER_RELEASE_CONTEXT] = 4,
+};
+
+/* Types evprof decodes. */
+static const uint8_t known[EL_NUM_TYPE_IDS] = {
+#define K(t) [t] = 1
+    K(EL_CREATE_THREAD), K(EL_RUN_THREAD), K(EL_STOP_THREAD), K(EL_THREAD_RUNNABLE),
+    K(EL_MIGRATE_THREAD), K(EL_RUN_SPARK), K(EL_STEAL_SPARK), K(EL_SHUTDOWN),
+    K(EL_THREAD_WAKEUP), K(EL_GC_START), K(EL_GC_END), K(EL_REQUEST_SEQ_GC),
+    K(EL_REQUEST_PAR_GC), K(EL_CREATE_SPARK_THREAD), K(EL_LOG_MSG), K(EL_STARTUP),
+    K(EL_BLOCK_MARKER), K(EL_USER_MSG), K(EL_GC_IDLE), K(EL_GC_WORK), K(EL_GC_DONE),
+    K(EL_VERSION), K(EL_PROGRAM_INVOCATION), K(EL_CAPSET_CREATE), K(EL_CAPSET_DELETE),
+    K(EL_CAPSET_ASSIGN_CAP), K(EL_CAPSET_REMOVE_CAP), K(EL_RTS_IDENTIFIER),
+    K(EL_PROGRAM_ARGS), K(EL_PROGRAM_ENV), K(EL_OSPROCESS_PID), K(EL_OSPROCESS_PPID),
+    K(EL_SPARK_COUNTERS), K(EL_SPARK_CREATE), K(EL_SPARK_DUD), K(EL_SPARK_OVERFLOW),
+    K(EL_SPARK_RUN), K(EL_SPARK_STEAL), K(EL_SPARK_FIZZLE), K(EL_SPARK_GC),
+    K(EL_INTERN_STRING), K(EL_WALL_CLOCK_TIME), K(EL_THREAD_LABEL), K(EL_CAP_CREATE),
+    K(EL_CAP_DELETE), K(EL_CAP_DISABLE), K(EL_CAP_ENABLE), K(EL_HEAP_ALLOCATED),
+    K(EL_HEAP_SIZE), K(EL_HEAP_LIVE), K(EL_HEAP_INFO_GHC), K(EL_GC_STATS_GHC),
+    K(EL_GC_GLOBAL_SYNC), K(EL_TASK_CREATE), K(EL_TASK_MIGRATE), K(EL_TASK_DELETE),
+    K(EL_USER_MARKER), K(EL_HACK_BUG_T9003), K(EL_EDEN_START_RECEIVE),
+    K(EL_EDEN_END_RECEIVE), K(EL_CREATE_PROCESS), K(EL_KILL_PROCESS),
+    K(EL_ASSIGN_THREAD_TO_PROCESS), K(EL_CREATE_MACHINE), K(EL_KILL_MACHINE),
+    K(EL_SEND_MESSAGE), K(EL_RECEIVE_MESSAGE), K(EL_SEND_RECEIVE_LOCAL_MESSAGE),
+    K(EL_MEM_RETURN), K(EL_BLOCKS_SIZE), K(EL_MER_START_PAR_CONJUNCTION),
+    K(EL_MER_STOP_PAR_CONJUNCTION), K(EL_MER_STOP_PAR_CONJUNCT), K(EL_MER_CREATE_SPARK),
+    K(EL_MER_FUT_CREATE), K(EL_MER_FUT_WAIT_NOSUSPEND), K(EL_MER_FUT_WAIT_SUSPENDED),
+    K(EL_MER_FUT_SIGNAL), K(EL_MER_LOOKING_FOR_GLOBAL_CONTEXT), K(EL_MER_WORK_STEALING),
+    K(EL_MER_RELEASE_CONTEXT), K(EL_MER_ENGINE_SLEEPING), K(EL_MER_LOOKING_FOR_LOCAL_SPARK),
+    K(EL_MER_CALLING_MAIN), K(EL_PERF_NAME), K(EL_PERF_COUNTER), K(EL_PERF_TRACEPOINT),
+    K(EL_HEAP_PROF_BEGIN), K(EL_HEAP_PROF_COST_CENTRE), K(EL_HEAP_PROF_SAMPLE_BEGIN),
+    K(EL_HEAP_PROF_SAMPLE_COST_CENTRE), K(EL_HEAP_PROF_SAMPLE_STRING),
+    K(EL_HEAP_PROF_SAMPLE_END), K(EL_HEAP_BIO_PROF_SAMPLE_BEGIN),
+    K(EL_PROF_SAMPLE_COST_CENTRE), K(EL_PROF_BEGIN), K(EL_IPE), K(EL_USER_BINARY_MSG),
+    K(EL_CONC_MARK_BEGIN), K(EL_CONC_MARK_END), K(EL_CONC_SYNC_BEGIN), K(EL_CONC_SYNC_END),
+    K(EL_CONC_SWEEP_BEGIN), K(EL_CONC_SWEEP_END), K(EL_CONC_UPD_REM_SET_FLUSH),
+    K(EL_NONMOVING_HEAP_CENSUS), K(EL_NONMOVING_PRUNED_SEGMENTS),
+    K(EL_TICKY_COUNTER_DEF), K(EL_TICKY_COUNTER_SAMPLE), K(EL_TICKY_BEGIN_SAMPLE),
+#undef K
+};
+
+static el_str str_at(const uint8_t *p, uint32_t len)
+{
+    el_str s = { (const char *)p, len };
+    return s;
+}
+
+/* Types whose layout has strings or stacks: bounds-checked cursor. */
+static int decode_var(el_decoder *d, el_event *ev)
 {
     cursor c = { ev->payload, ev->payload_len, 0, 0 };
     const char *what = NULL;
 
     switch (ev->type) {
-    case EL_CREATE_THREAD: case EL_RUN_THREAD: case EL_THREAD_RUNNABLE:
-    case EL_RUN_SPARK: case EL_CREATE_SPARK_THREAD:
-        ev->u.thread.thread = c_u32(&c);
-        break;
-    case EL_STOP_THREAD:
-        ev->u.stop_thread.thread = c_u32(&c);
-        ev->u.stop_thread.status = c_u16(&c);
-        ev->u.stop_thread.has_blocker = c_has(&c, 4);
-        ev->u.stop_thread.blocker = ev->u.stop_thread.has_blocker ? c_u32(&c) : 0;
-        break;
-    case EL_MIGRATE_THREAD: case EL_THREAD_WAKEUP: case EL_STEAL_SPARK:
-        ev->u.thread_cap.thread = c_u32(&c);
-        ev->u.thread_cap.cap = c_u16(&c);
-        break;
-    case EL_STARTUP:
-        ev->u.startup.n_caps = c_u16(&c);
-        break;
-    case EL_SPARK_STEAL: case EL_CAP_CREATE: case EL_CAP_DELETE:
-    case EL_CAP_DISABLE: case EL_CAP_ENABLE: case EL_CONC_UPD_REM_SET_FLUSH:
-        ev->u.cap.cap = c_u16(&c);
-        break;
-    case EL_BLOCK_MARKER:
-        ev->u.block.size = c_u32(&c);
-        ev->u.block.end_time = c_u64(&c);
-        ev->u.block.cap = c_u16(&c);
-        break;
-    case EL_LOG_MSG: case EL_USER_MSG: case EL_USER_MARKER: case EL_VERSION:
-    case EL_PROGRAM_INVOCATION: case EL_USER_BINARY_MSG:
-        ev->u.text.capset = 0;
-        ev->u.text.thread = 0;
-        ev->u.text.str = c_rest(&c);
-        break;
-    case EL_RTS_IDENTIFIER: case EL_PROGRAM_ARGS: case EL_PROGRAM_ENV:
-        ev->u.text.capset = c_u32(&c);
-        ev->u.text.thread = 0;
-        ev->u.text.str = c_rest(&c);
-        break;
-    case EL_THREAD_LABEL:
-        ev->u.text.capset = 0;
-        ev->u.text.thread = c_u32(&c);
-        ev->u.text.str = c_rest(&c);
-        break;
-    case EL_INTERN_STRING:  /* string, then u32 id: the id goes in capset */
-        if (!c_has(&c, 4)) { c.bad = 1; break; }
-        ev->u.text.str.ptr = (const char *)c.p;
-        ev->u.text.str.len = c.len - 4;
-        ev->u.text.capset = be32(c.p + c.len - 4);
-        ev->u.text.thread = 0;
-        break;
-    case EL_CAPSET_CREATE:
-        ev->u.capset_create.capset = c_u32(&c);
-        ev->u.capset_create.type = c_u16(&c);
-        break;
-    case EL_CAPSET_DELETE:
-        ev->u.capset_cap.capset = c_u32(&c);
-        ev->u.capset_cap.cap = 0;
-        break;
-    case EL_CAPSET_ASSIGN_CAP: case EL_CAPSET_REMOVE_CAP:
-        ev->u.capset_cap.capset = c_u32(&c);
-        ev->u.capset_cap.cap = c_u16(&c);
-        break;
-    case EL_OSPROCESS_PID: case EL_OSPROCESS_PPID:
-        ev->u.pid.capset = c_u32(&c);
-        ev->u.pid.pid = c_u32(&c);
-        break;
-    case EL_WALL_CLOCK_TIME:
-        ev->u.wall_clock.capset = c_u32(&c);
-        ev->u.wall_clock.sec = c_u64(&c);
-        ev->u.wall_clock.nsec = c_u32(&c);
-        break;
-    case EL_SPARK_COUNTERS:  /* GHC's order: crt dud ovf cnv gcd fiz rem */
-        ev->u.spark_counters.created = c_u64(&c);
-        ev->u.spark_counters.dud = c_u64(&c);
-        ev->u.spark_counters.overflowed = c_u64(&c);
-        ev->u.spark_counters.converted = c_u64(&c);
-        ev->u.spark_counters.gcd = c_u64(&c);
-        ev->u.spark_counters.fizzled = c_u64(&c);
-        ev->u.spark_counters.remaining = c_u64(&c);
-        break;
-    case EL_HEAP_ALLOCATED: case EL_HEAP_SIZE: case EL_HEAP_LIVE: case EL_BLOCKS_SIZE:
-        ev->u.heap.capset = c_u32(&c);
-        ev->u.heap.bytes = c_u64(&c);
-        break;
-    case EL_HEAP_INFO_GHC:
-        ev->u.heap_info.capset = c_u32(&c);
-        ev->u.heap_info.gens = c_u16(&c);
-        ev->u.heap_info.max_heap_size = c_u64(&c);
-        ev->u.heap_info.alloc_area_size = c_u64(&c);
-        ev->u.heap_info.mblock_size = c_u64(&c);
-        ev->u.heap_info.block_size = c_u64(&c);
-        break;
-    case EL_GC_STATS_GHC:
-        ev->u.gc_stats.capset = c_u32(&c);
-        ev->u.gc_stats.gen = c_u16(&c);
-        ev->u.gc_stats.copied = c_u64(&c);
-        ev->u.gc_stats.slop = c_u64(&c);
-        ev->u.gc_stats.frag = c_u64(&c);
-        ev->u.gc_stats.par_n_threads = c_u32(&c);
-        ev->u.gc_stats.par_max_copied = c_u64(&c);
-        ev->u.gc_stats.par_tot_copied = c_u64(&c);
-        ev->u.gc_stats.has_balanced = c_has(&c, 8);
-        ev->u.gc_stats.par_balanced_copied =
-            ev->u.gc_stats.has_balanced ? c_u64(&c) : 0;
-        break;
-    case EL_TASK_CREATE:
-        ev->u.task.task = c_u64(&c);
-        ev->u.task.cap = c_u16(&c);
-        ev->u.task.new_cap = 0;
-        ev->u.task.tid = c_u64(&c);
-        break;
-    case EL_TASK_MIGRATE:
-        ev->u.task.task = c_u64(&c);
-        ev->u.task.cap = c_u16(&c);
-        ev->u.task.new_cap = c_u16(&c);
-        ev->u.task.tid = 0;
-        break;
-    case EL_TASK_DELETE:
-        ev->u.task.task = c_u64(&c);
-        ev->u.task.cap = ev->u.task.new_cap = 0;
-        ev->u.task.tid = 0;
-        break;
-    case EL_MEM_RETURN:
-        ev->u.mem_return.capset = c_u32(&c);
-        ev->u.mem_return.current = c_u32(&c);
-        ev->u.mem_return.needed = c_u32(&c);
-        ev->u.mem_return.returned = c_u32(&c);
-        break;
-    case EL_CONC_MARK_END:
-        ev->u.conc_mark_end.marked = c_u32(&c);
-        break;
-    case EL_NONMOVING_HEAP_CENSUS:
-        if (c.len == 13) {  /* before GHC 9.10 (#23340): log2 of the size */
-            uint8_t lg = c_u8(&c);
-            ev->u.nonmoving_census.log_encoded = 1;
-            ev->u.nonmoving_census.blk_size = lg < 32 ? 1u << lg : 0;
-        } else {
-            ev->u.nonmoving_census.log_encoded = 0;
-            ev->u.nonmoving_census.blk_size = c_u16(&c);
-        }
-        ev->u.nonmoving_census.active_segs = c_u32(&c);
-        ev->u.nonmoving_census.filled_segs = c_u32(&c);
-        ev->u.nonmoving_census.live_blocks = c_u32(&c);
-        break;
-    case EL_NONMOVING_PRUNED_SEGMENTS:
-        ev->u.nonmoving_pruned.pruned = c_u32(&c);
-        ev->u.nonmoving_pruned.free = c_u32(&c);
-        break;
     case EL_HEAP_PROF_BEGIN:
         ev->u.heap_prof_begin.id = c_u8(&c);
         ev->u.heap_prof_begin.period = c_u64(&c);
@@ -585,32 +533,6 @@ static int decode_fields(el_decoder *d, el_event *ev)
         ev->u.cost_centre.flags = c_u8(&c);
         what = "cost-centre definition";
         break;
-    case EL_HEAP_PROF_SAMPLE_BEGIN: case EL_HEAP_PROF_SAMPLE_END:
-        ev->u.heap_sample.era = c_u64(&c);
-        ev->u.heap_sample.time = 0;
-        break;
-    case EL_HEAP_BIO_PROF_SAMPLE_BEGIN:
-        ev->u.heap_sample.era = c_u64(&c);
-        ev->u.heap_sample.time = c_u64(&c);
-        break;
-    case EL_HEAP_PROF_SAMPLE_COST_CENTRE: {
-        ev->u.heap_sample_data.id = c_u8(&c);
-        ev->u.heap_sample_data.residency = c_u64(&c);
-        uint8_t depth = c_u8(&c);
-        ev->u.heap_sample_data.label.ptr = NULL;
-        ev->u.heap_sample_data.label.len = 0;
-        ev->u.heap_sample_data.depth = depth;
-        ev->u.heap_sample_data.stack = d->stack;
-        if (!c.bad && !c_has(&c, 4u * depth)) {
-            snprintf(d->err.msg, sizeof d->err.msg,
-                     "stack depth %u needs %u payload bytes, the event has %u",
-                     depth, 10u + 4u * depth, c.len);
-            return -1;
-        }
-        for (unsigned i = 0; i < depth && !c.bad; i++)
-            d->stack[i] = c_u32(&c);
-        break;
-    }
     case EL_HEAP_PROF_SAMPLE_STRING:
         ev->u.heap_sample_data.id = c_u8(&c);
         ev->u.heap_sample_data.residency = c_u64(&c);
@@ -618,27 +540,6 @@ static int decode_fields(el_decoder *d, el_event *ev)
         ev->u.heap_sample_data.depth = 0;
         ev->u.heap_sample_data.stack = NULL;
         what = "heap sample label";
-        break;
-    case EL_PROF_SAMPLE_COST_CENTRE: {
-        ev->u.prof_sample.cap = c_u32(&c);
-        ev->u.prof_sample.ticks = c_u64(&c);
-        uint8_t depth = c_u8(&c);
-        ev->u.prof_sample.depth = depth;
-        ev->u.prof_sample.stack = d->stack;
-        if (!c.bad && !c_has(&c, 4u * depth)) {
-            snprintf(d->err.msg, sizeof d->err.msg,
-                     "stack depth %u needs %u payload bytes, the event has %u",
-                     depth, 13u + 4u * depth, c.len);
-            return -1;
-        }
-        const uint8_t *s = c.p + c.pos;
-        for (unsigned i = 0; i < depth && !c.bad; i++)
-            d->stack[i] = be32(s + 4 * i);
-        c.pos += c.bad ? 0 : 4u * depth;
-        break;
-    }
-    case EL_PROF_BEGIN:
-        ev->u.prof_begin.interval_ns = c_u64(&c);
         break;
     case EL_IPE:
         ev->u.ipe.info = c_u64(&c);
@@ -667,106 +568,334 @@ static int decode_fields(el_decoder *d, el_event *ev)
             ev->u.ticky_def.json.len = 0;
         }
         break;
-    case EL_TICKY_COUNTER_SAMPLE:
-        ev->u.ticky_sample.id = c_u64(&c);
-        ev->u.ticky_sample.entries = c_u64(&c);
-        ev->u.ticky_sample.allocs = c_u64(&c);
-        ev->u.ticky_sample.allocd = c_u64(&c);
-        break;
-    case EL_PERF_NAME:
-        ev->u.perf.perf_num = c_u32(&c);
-        ev->u.perf.name = c_rest(&c);
-        ev->u.perf.tid = ev->u.perf.period = 0;
-        break;
-    case EL_PERF_COUNTER: case EL_PERF_TRACEPOINT:
-        ev->u.perf.perf_num = c_u32(&c);
-        ev->u.perf.name.ptr = NULL;
-        ev->u.perf.name.len = 0;
-        ev->u.perf.tid = c_u64(&c);
-        ev->u.perf.period = ev->type == EL_PERF_COUNTER ? c_u64(&c) : 0;
-        break;
-    /* Eden (parallel Haskell): fields in order, 64-bit ones in a64. */
-    case EL_CREATE_PROCESS: case EL_KILL_PROCESS:
-        ev->u.misc.a32[0] = c_u32(&c);
-        break;
-    case EL_ASSIGN_THREAD_TO_PROCESS:
-        ev->u.misc.a32[0] = c_u32(&c);
-        ev->u.misc.a32[1] = c_u32(&c);
-        break;
-    case EL_CREATE_MACHINE:
-        ev->u.misc.a32[0] = c_u16(&c);
-        ev->u.misc.a64[0] = c_u64(&c);
-        break;
-    case EL_KILL_MACHINE:
-        ev->u.misc.a32[0] = c_u16(&c);
-        break;
-    case EL_SEND_MESSAGE:     /* tag sP sT rM rP rIP */
-        ev->u.misc.a32[0] = c_u8(&c);
-        ev->u.misc.a32[1] = c_u32(&c);
-        ev->u.misc.a32[2] = c_u32(&c);
-        ev->u.misc.a32[3] = c_u16(&c);
-        ev->u.misc.a32[4] = c_u32(&c);
-        ev->u.misc.a32[5] = c_u32(&c);
-        break;
-    case EL_RECEIVE_MESSAGE:  /* tag rP rIP sM sP sT size */
-        ev->u.misc.a32[0] = c_u8(&c);
-        ev->u.misc.a32[1] = c_u32(&c);
-        ev->u.misc.a32[2] = c_u32(&c);
-        ev->u.misc.a32[3] = c_u16(&c);
-        ev->u.misc.a32[4] = c_u32(&c);
-        ev->u.misc.a32[5] = c_u32(&c);
-        ev->u.misc.a64[0] = c_u32(&c);
-        break;
-    case EL_SEND_RECEIVE_LOCAL_MESSAGE:  /* tag sP sT rP rIP */
-        ev->u.misc.a32[0] = c_u8(&c);
-        ev->u.misc.a32[1] = c_u32(&c);
-        ev->u.misc.a32[2] = c_u32(&c);
-        ev->u.misc.a32[3] = c_u32(&c);
-        ev->u.misc.a32[4] = c_u32(&c);
-        break;
-    /* Mercury */
-    case EL_MER_START_PAR_CONJUNCTION: case EL_MER_CREATE_SPARK: case EL_MER_FUT_CREATE:
-        ev->u.misc.a64[0] = c_u64(&c);
-        ev->u.misc.a32[0] = c_u32(&c);
-        break;
-    case EL_MER_STOP_PAR_CONJUNCTION: case EL_MER_STOP_PAR_CONJUNCT:
-    case EL_MER_FUT_WAIT_NOSUSPEND: case EL_MER_FUT_WAIT_SUSPENDED: case EL_MER_FUT_SIGNAL:
-        ev->u.misc.a64[0] = c_u64(&c);
-        break;
-    case EL_MER_RELEASE_CONTEXT:
-        ev->u.misc.a32[0] = c_u32(&c);
-        break;
-    /* no fields */
-    case EL_SHUTDOWN: case EL_GC_START: case EL_GC_END: case EL_REQUEST_SEQ_GC:
-    case EL_REQUEST_PAR_GC: case EL_GC_IDLE: case EL_GC_WORK: case EL_GC_DONE:
-    case EL_SPARK_CREATE: case EL_SPARK_DUD: case EL_SPARK_OVERFLOW: case EL_SPARK_RUN:
-    case EL_SPARK_FIZZLE: case EL_SPARK_GC: case EL_GC_GLOBAL_SYNC: case EL_HACK_BUG_T9003:
-    case EL_EDEN_START_RECEIVE: case EL_EDEN_END_RECEIVE:
-    case EL_MER_LOOKING_FOR_GLOBAL_CONTEXT: case EL_MER_WORK_STEALING:
-    case EL_MER_ENGINE_SLEEPING: case EL_MER_LOOKING_FOR_LOCAL_SPARK: case EL_MER_CALLING_MAIN:
-    case EL_CONC_MARK_BEGIN: case EL_CONC_SYNC_BEGIN: case EL_CONC_SYNC_END:
-    case EL_CONC_SWEEP_BEGIN: case EL_CONC_SWEEP_END: case EL_TICKY_BEGIN_SAMPLE:
-        break;
     default:
-        ev->decoded = 0;    /* unknown to evprof: skipped by its size */
-        return 0;
+        break;
     }
     if (c.bad) {
-        if (what)
-            snprintf(d->err.msg, sizeof d->err.msg,
-                     "payload of %u bytes too short or %s not terminated", c.len, what);
-        else
-            snprintf(d->err.msg, sizeof d->err.msg,
-                     "payload of %u bytes is too short for this event type", c.len);
+        snprintf(d->err.msg, sizeof d->err.msg,
+                 "payload of %u bytes too short or %s not terminated", c.len, what);
+        return -1;
+    }
+    return 0;
+}
+
+static int stack_error(el_decoder *d, unsigned depth, uint32_t head, uint32_t len)
+{
+    snprintf(d->err.msg, sizeof d->err.msg,
+             "stack depth %u needs %u payload bytes, the event has %u",
+             depth, head + 4u * depth, len);
+    return -1;
+}
+
+/* Fills ev->u for the known types. Returns 0, or -1 with d->err.msg set
+ * when the payload is too short for the oldest layout evprof knows. One
+ * length check per event; then fields are read at fixed offsets. */
+static int decode_fields(el_decoder *d, el_event *ev)
+{
+    const uint8_t *p = ev->payload;
+    uint32_t len = ev->payload_len;
+    uint16_t type = ev->type;
+
+    if (type >= EL_NUM_TYPE_IDS || !d->fields[type]) {
+        /* unknown to evprof (skipped by its size), or not asked for */
+        ev->decoded = 0;
+        if (type < EL_NUM_TYPE_IDS && len < min_len[type])
+            goto too_short;
+        return 0;
+    }
+    if (len < min_len[type]) {
+too_short:
+        snprintf(d->err.msg, sizeof d->err.msg,
+                 "payload of %u bytes is too short for this event type (needs %u)",
+                 len, min_len[type]);
         return -1;
     }
     ev->decoded = 1;
-    return 0;
+
+    switch (type) {
+    case EL_PROF_SAMPLE_COST_CENTRE: {
+        unsigned depth = p[12];
+        if (len < 13u + 4u * depth)
+            return stack_error(d, depth, 13, len);
+        ev->u.prof_sample.cap = be32(p);
+        ev->u.prof_sample.ticks = be64(p + 4);
+        ev->u.prof_sample.depth = (uint8_t)depth;
+        ev->u.prof_sample.stack = d->stack;
+        for (unsigned i = 0; i < depth; i++)
+            d->stack[i] = be32(p + 13 + 4 * i);
+        return 0;
+    }
+    case EL_HEAP_PROF_SAMPLE_COST_CENTRE: {
+        unsigned depth = p[9];
+        if (len < 10u + 4u * depth)
+            return stack_error(d, depth, 10, len);
+        ev->u.heap_sample_data.id = p[0];
+        ev->u.heap_sample_data.residency = be64(p + 1);
+        ev->u.heap_sample_data.label = str_at(NULL, 0);
+        ev->u.heap_sample_data.depth = (uint8_t)depth;
+        ev->u.heap_sample_data.stack = d->stack;
+        for (unsigned i = 0; i < depth; i++)
+            d->stack[i] = be32(p + 10 + 4 * i);
+        return 0;
+    }
+    case EL_CREATE_THREAD: case EL_RUN_THREAD: case EL_THREAD_RUNNABLE:
+    case EL_RUN_SPARK: case EL_CREATE_SPARK_THREAD:
+        ev->u.thread.thread = be32(p);
+        return 0;
+    case EL_STOP_THREAD:
+        ev->u.stop_thread.thread = be32(p);
+        ev->u.stop_thread.status = be16(p + 4);
+        ev->u.stop_thread.has_blocker = len >= 10;
+        ev->u.stop_thread.blocker = len >= 10 ? be32(p + 6) : 0;
+        return 0;
+    case EL_MIGRATE_THREAD: case EL_THREAD_WAKEUP: case EL_STEAL_SPARK:
+        ev->u.thread_cap.thread = be32(p);
+        ev->u.thread_cap.cap = be16(p + 4);
+        return 0;
+    case EL_STARTUP:
+        ev->u.startup.n_caps = be16(p);
+        return 0;
+    case EL_SPARK_STEAL: case EL_CAP_CREATE: case EL_CAP_DELETE:
+    case EL_CAP_DISABLE: case EL_CAP_ENABLE: case EL_CONC_UPD_REM_SET_FLUSH:
+        ev->u.cap.cap = be16(p);
+        return 0;
+    case EL_BLOCK_MARKER:
+        ev->u.block.size = be32(p);
+        ev->u.block.end_time = be64(p + 4);
+        ev->u.block.cap = be16(p + 12);
+        return 0;
+    case EL_LOG_MSG: case EL_USER_MSG: case EL_USER_MARKER: case EL_VERSION:
+    case EL_PROGRAM_INVOCATION: case EL_USER_BINARY_MSG:
+        ev->u.text.capset = 0;
+        ev->u.text.thread = 0;
+        ev->u.text.str = str_at(p, len);
+        return 0;
+    case EL_RTS_IDENTIFIER: case EL_PROGRAM_ARGS: case EL_PROGRAM_ENV:
+        ev->u.text.capset = be32(p);
+        ev->u.text.thread = 0;
+        ev->u.text.str = str_at(p + 4, len - 4);
+        return 0;
+    case EL_THREAD_LABEL:
+        ev->u.text.capset = 0;
+        ev->u.text.thread = be32(p);
+        ev->u.text.str = str_at(p + 4, len - 4);
+        return 0;
+    case EL_INTERN_STRING:  /* string, then u32 id: the id goes in capset */
+        ev->u.text.str = str_at(p, len - 4);
+        ev->u.text.capset = be32(p + len - 4);
+        ev->u.text.thread = 0;
+        return 0;
+    case EL_CAPSET_CREATE:
+        ev->u.capset_create.capset = be32(p);
+        ev->u.capset_create.type = be16(p + 4);
+        return 0;
+    case EL_CAPSET_DELETE:
+        ev->u.capset_cap.capset = be32(p);
+        ev->u.capset_cap.cap = 0;
+        return 0;
+    case EL_CAPSET_ASSIGN_CAP: case EL_CAPSET_REMOVE_CAP:
+        ev->u.capset_cap.capset = be32(p);
+        ev->u.capset_cap.cap = be16(p + 4);
+        return 0;
+    case EL_OSPROCESS_PID: case EL_OSPROCESS_PPID:
+        ev->u.pid.capset = be32(p);
+        ev->u.pid.pid = be32(p + 4);
+        return 0;
+    case EL_WALL_CLOCK_TIME:
+        ev->u.wall_clock.capset = be32(p);
+        ev->u.wall_clock.sec = be64(p + 4);
+        ev->u.wall_clock.nsec = be32(p + 12);
+        return 0;
+    case EL_SPARK_COUNTERS:  /* GHC's order: crt dud ovf cnv gcd fiz rem */
+        ev->u.spark_counters.created = be64(p);
+        ev->u.spark_counters.dud = be64(p + 8);
+        ev->u.spark_counters.overflowed = be64(p + 16);
+        ev->u.spark_counters.converted = be64(p + 24);
+        ev->u.spark_counters.gcd = be64(p + 32);
+        ev->u.spark_counters.fizzled = be64(p + 40);
+        ev->u.spark_counters.remaining = be64(p + 48);
+        return 0;
+    case EL_HEAP_ALLOCATED: case EL_HEAP_SIZE: case EL_HEAP_LIVE: case EL_BLOCKS_SIZE:
+        ev->u.heap.capset = be32(p);
+        ev->u.heap.bytes = be64(p + 4);
+        return 0;
+    case EL_HEAP_INFO_GHC:
+        ev->u.heap_info.capset = be32(p);
+        ev->u.heap_info.gens = be16(p + 4);
+        ev->u.heap_info.max_heap_size = be64(p + 6);
+        ev->u.heap_info.alloc_area_size = be64(p + 14);
+        ev->u.heap_info.mblock_size = be64(p + 22);
+        ev->u.heap_info.block_size = be64(p + 30);
+        return 0;
+    case EL_GC_STATS_GHC:
+        ev->u.gc_stats.capset = be32(p);
+        ev->u.gc_stats.gen = be16(p + 4);
+        ev->u.gc_stats.copied = be64(p + 6);
+        ev->u.gc_stats.slop = be64(p + 14);
+        ev->u.gc_stats.frag = be64(p + 22);
+        ev->u.gc_stats.par_n_threads = be32(p + 30);
+        ev->u.gc_stats.par_max_copied = be64(p + 34);
+        ev->u.gc_stats.par_tot_copied = be64(p + 42);
+        ev->u.gc_stats.has_balanced = len >= 58;
+        ev->u.gc_stats.par_balanced_copied = len >= 58 ? be64(p + 50) : 0;
+        return 0;
+    case EL_TASK_CREATE:
+        ev->u.task.task = be64(p);
+        ev->u.task.cap = be16(p + 8);
+        ev->u.task.new_cap = 0;
+        ev->u.task.tid = be64(p + 10);
+        return 0;
+    case EL_TASK_MIGRATE:
+        ev->u.task.task = be64(p);
+        ev->u.task.cap = be16(p + 8);
+        ev->u.task.new_cap = be16(p + 10);
+        ev->u.task.tid = 0;
+        return 0;
+    case EL_TASK_DELETE:
+        ev->u.task.task = be64(p);
+        ev->u.task.cap = ev->u.task.new_cap = 0;
+        ev->u.task.tid = 0;
+        return 0;
+    case EL_MEM_RETURN:
+        ev->u.mem_return.capset = be32(p);
+        ev->u.mem_return.current = be32(p + 4);
+        ev->u.mem_return.needed = be32(p + 8);
+        ev->u.mem_return.returned = be32(p + 12);
+        return 0;
+    case EL_CONC_MARK_END:
+        ev->u.conc_mark_end.marked = be32(p);
+        return 0;
+    case EL_NONMOVING_HEAP_CENSUS: {
+        /* before GHC 9.10 (#23340) a u8 log2 of the block size */
+        uint32_t o = len == 13 ? 1 : 2;
+        ev->u.nonmoving_census.log_encoded = len == 13;
+        ev->u.nonmoving_census.blk_size = len == 13 ? (p[0] < 32 ? 1u << p[0] : 0) : be16(p);
+        ev->u.nonmoving_census.active_segs = be32(p + o);
+        ev->u.nonmoving_census.filled_segs = be32(p + o + 4);
+        ev->u.nonmoving_census.live_blocks = be32(p + o + 8);
+        return 0;
+    }
+    case EL_NONMOVING_PRUNED_SEGMENTS:
+        ev->u.nonmoving_pruned.pruned = be32(p);
+        ev->u.nonmoving_pruned.free = be32(p + 4);
+        return 0;
+    case EL_HEAP_PROF_SAMPLE_BEGIN: case EL_HEAP_PROF_SAMPLE_END:
+        ev->u.heap_sample.era = be64(p);
+        ev->u.heap_sample.time = 0;
+        return 0;
+    case EL_HEAP_BIO_PROF_SAMPLE_BEGIN:
+        ev->u.heap_sample.era = be64(p);
+        ev->u.heap_sample.time = be64(p + 8);
+        return 0;
+    case EL_PROF_BEGIN:
+        ev->u.prof_begin.interval_ns = be64(p);
+        return 0;
+    case EL_TICKY_COUNTER_SAMPLE:
+        ev->u.ticky_sample.id = be64(p);
+        ev->u.ticky_sample.entries = be64(p + 8);
+        ev->u.ticky_sample.allocs = be64(p + 16);
+        ev->u.ticky_sample.allocd = be64(p + 24);
+        return 0;
+    case EL_PERF_NAME:
+        ev->u.perf.perf_num = be32(p);
+        ev->u.perf.name = str_at(p + 4, len - 4);
+        ev->u.perf.tid = ev->u.perf.period = 0;
+        return 0;
+    case EL_PERF_COUNTER: case EL_PERF_TRACEPOINT:
+        ev->u.perf.perf_num = be32(p);
+        ev->u.perf.name = str_at(NULL, 0);
+        ev->u.perf.tid = be64(p + 4);
+        ev->u.perf.period = type == EL_PERF_COUNTER ? be64(p + 12) : 0;
+        return 0;
+    /* Eden (parallel Haskell): fields in order, 64-bit ones in a64. */
+    case EL_CREATE_PROCESS: case EL_KILL_PROCESS: case EL_MER_RELEASE_CONTEXT:
+        ev->u.misc.a32[0] = be32(p);
+        return 0;
+    case EL_ASSIGN_THREAD_TO_PROCESS:
+        ev->u.misc.a32[0] = be32(p);
+        ev->u.misc.a32[1] = be32(p + 4);
+        return 0;
+    case EL_CREATE_MACHINE:
+        ev->u.misc.a32[0] = be16(p);
+        ev->u.misc.a64[0] = be64(p + 2);
+        return 0;
+    case EL_KILL_MACHINE:
+        ev->u.misc.a32[0] = be16(p);
+        return 0;
+    case EL_SEND_MESSAGE:     /* tag sP sT rM rP rIP */
+        ev->u.misc.a32[0] = p[0];
+        ev->u.misc.a32[1] = be32(p + 1);
+        ev->u.misc.a32[2] = be32(p + 5);
+        ev->u.misc.a32[3] = be16(p + 9);
+        ev->u.misc.a32[4] = be32(p + 11);
+        ev->u.misc.a32[5] = be32(p + 15);
+        return 0;
+    case EL_RECEIVE_MESSAGE:  /* tag rP rIP sM sP sT size */
+        ev->u.misc.a32[0] = p[0];
+        ev->u.misc.a32[1] = be32(p + 1);
+        ev->u.misc.a32[2] = be32(p + 5);
+        ev->u.misc.a32[3] = be16(p + 9);
+        ev->u.misc.a32[4] = be32(p + 11);
+        ev->u.misc.a32[5] = be32(p + 15);
+        ev->u.misc.a64[0] = be32(p + 19);
+        return 0;
+    case EL_SEND_RECEIVE_LOCAL_MESSAGE:  /* tag sP sT rP rIP */
+        ev->u.misc.a32[0] = p[0];
+        ev->u.misc.a32[1] = be32(p + 1);
+        ev->u.misc.a32[2] = be32(p + 5);
+        ev->u.misc.a32[3] = be32(p + 9);
+        ev->u.misc.a32[4] = be32(p + 13);
+        return 0;
+    /* Mercury */
+    case EL_MER_START_PAR_CONJUNCTION: case EL_MER_CREATE_SPARK: case EL_MER_FUT_CREATE:
+        ev->u.misc.a64[0] = be64(p);
+        ev->u.misc.a32[0] = be32(p + 8);
+        return 0;
+    case EL_MER_STOP_PAR_CONJUNCTION: case EL_MER_STOP_PAR_CONJUNCT:
+    case EL_MER_FUT_WAIT_NOSUSPEND: case EL_MER_FUT_WAIT_SUSPENDED: case EL_MER_FUT_SIGNAL:
+        ev->u.misc.a64[0] = be64(p);
+        return 0;
+    case EL_HEAP_PROF_BEGIN: case EL_HEAP_PROF_COST_CENTRE: case EL_HEAP_PROF_SAMPLE_STRING:
+    case EL_IPE: case EL_TICKY_COUNTER_DEF:
+        return decode_var(d, ev);
+    default:
+        return 0;   /* known, no fields */
+    }
 }
 
 /* ---- events ----------------------------------------------------------- */
 
-el_status el_decoder_next(el_decoder *d, el_event *ev)
+/* Fills *ev from the complete record at p and consumes it. */
+static el_status emit(el_decoder *d, el_event *ev, const uint8_t *p, uint16_t type,
+                      uint32_t head, uint32_t payload_len)
+{
+    ev->type = type;
+    ev->time = be64(p + 2);
+    ev->offset = d->offset;
+    ev->size = head + payload_len;
+    ev->et = &d->types[d->type_idx[type] - 1];
+    ev->record = p;
+    ev->payload = p + head;
+    ev->payload_len = payload_len;
+    ev->cap = d->offset < d->block_end ? d->block_cap : EL_NO_CAP;
+
+    if (decode_fields(d, ev) != 0) {
+        char msg[sizeof d->err.msg];
+        memcpy(msg, d->err.msg, sizeof msg);
+        return fail(d, EL_ERR_FORMAT, d->offset, type, "%s", msg);
+    }
+    if (type == EL_BLOCK_MARKER) {
+        ev->cap = ev->u.block.cap;
+        d->block_cap = ev->u.block.cap;
+        d->block_end = d->offset + ev->u.block.size;
+    }
+    consume(d, head + payload_len);
+    return EL_OK;
+}
+
+/* Everything but the common case: the header, the end marker, undeclared
+ * types, and records that a chunk boundary splits. */
+static el_status next_slow(el_decoder *d, el_event *ev)
 {
     const uint8_t *p;
 
@@ -787,47 +916,44 @@ el_status el_decoder_next(el_decoder *d, el_event *ev)
         d->final = EL_END;
         return EL_END;
     }
-    uint32_t idx = d->type_idx[type];
-    if (!idx)
+    uint32_t ts = d->type_size[type];
+    if (!ts)
         return fail(d, EL_ERR_FORMAT, d->offset, type,
                     "event type %u is not declared in the header", type);
-    const el_event_type *et = &d->types[idx - 1];
 
     uint32_t head, payload_len;
-    if (et->size == EL_VARIABLE_SIZE) {
+    if (ts == 1) {
         if (!(p = want(d, 12)))
             return EL_NEED_INPUT;
         head = 12;
         payload_len = be16(p + 10);
     } else {
         head = 10;
-        payload_len = (uint32_t)et->size;
+        payload_len = ts - 2;
     }
     if (!(p = want(d, head + payload_len)))
         return EL_NEED_INPUT;
+    return emit(d, ev, p, type, head, payload_len);
+}
 
-    ev->type = type;
-    ev->time = be64(p + 2);
-    ev->offset = d->offset;
-    ev->size = head + payload_len;
-    ev->et = et;
-    ev->record = p;
-    ev->payload = p + head;
-    ev->payload_len = payload_len;
-    ev->cap = d->offset < d->block_end ? d->block_cap : EL_NO_CAP;
-
-    if (decode_fields(d, ev) != 0) {
-        char msg[sizeof d->err.msg];
-        memcpy(msg, d->err.msg, sizeof msg);
-        return fail(d, EL_ERR_FORMAT, d->offset, type, "%s", msg);
+el_status el_decoder_next(el_decoder *d, el_event *ev)
+{
+    /* Fast path: a whole record of a declared type inside the chunk. */
+    if (d->carry_len == 0 && d->phase == PH_DATA) {
+        const uint8_t *p = d->in + d->in_pos;
+        size_t avail = d->in_len - d->in_pos;
+        if (avail >= 12) {
+            uint16_t type = be16(p);
+            uint32_t ts = d->type_size[type];
+            if (ts) {
+                uint32_t head = ts == 1 ? 12u : 10u;
+                uint32_t len = ts == 1 ? be16(p + 10) : ts - 2;
+                if (avail >= head + len)
+                    return emit(d, ev, p, type, head, len);
+            }
+        }
     }
-    if (type == EL_BLOCK_MARKER && ev->decoded) {
-        ev->cap = ev->u.block.cap == EL_NO_CAP ? EL_NO_CAP : ev->u.block.cap;
-        d->block_cap = ev->u.block.cap;
-        d->block_end = d->offset + ev->u.block.size;
-    }
-    consume(d, head + payload_len);
-    return EL_OK;
+    return next_slow(d, ev);
 }
 
 el_status el_decoder_finish(el_decoder *d)

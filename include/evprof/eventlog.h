@@ -312,6 +312,14 @@ void el_decoder_destroy(el_decoder *d);   /* accepts NULL */
  * restore ev->cap themselves. NULL if `src` has no header or no memory. */
 el_decoder *el_decoder_create_for_records(const el_decoder *src);
 
+/* Fill typed fields only for these types (BLOCK_MARKER is always decoded:
+ * the decoder needs it). Other events arrive with decoded = 0, their
+ * framing and raw payload; a payload shorter than the type's oldest
+ * layout is still an error, but strings and stacks inside it are then not
+ * checked. For streaming consumers that look at a few types: it spares a
+ * type dispatch per event. Default: every type evprof knows. */
+void el_decoder_only_fields(el_decoder *d, const uint16_t *types, size_t n);
+
 /* Hand the decoder the next chunk. The bytes are borrowed: they must stay
  * valid until el_decoder_next() returns EL_NEED_INPUT (the decoder copies
  * only the tail of an event that a chunk boundary splits). Feeding again
@@ -368,9 +376,22 @@ typedef struct el_read_result {
     uint64_t events;              /* events delivered */
 } el_read_result;
 
-/* `path` "-" reads standard input. Uses a fixed 1 MiB buffer. */
+/* `path` "-" reads standard input. A regular file is mapped through a
+ * sliding window of EL_READ_WINDOW bytes (no copy; resident memory stays
+ * bounded by the window); pipes and terminals are read() into a fixed
+ * 1 MiB buffer. */
+#define EL_READ_WINDOW (16u << 20)
 el_read_result el_read_path(const char *path, el_event_fn on_event, void *ctx,
                             el_decoder **keep_decoder);
+
+/* Options for the el_read_* calls. */
+typedef struct el_read_opts {
+    const uint16_t *fields;       /* el_decoder_only_fields(), or NULL for all */
+    size_t num_fields;
+} el_read_opts;
+el_read_result el_read_path_opts(const char *path, const el_read_opts *opts,
+                                 el_event_fn on_event, void *ctx,
+                                 el_decoder **keep_decoder);
 el_read_result el_read_fd(int fd, el_event_fn on_event, void *ctx,
                           el_decoder **keep_decoder);
 /* The same over bytes already in memory (tests, fuzzer). */
