@@ -13,9 +13,8 @@ ASAN_BUILD  ?= build-asan
 FUZZ_BUILD  ?= build-fuzz
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 EXAMPLE     ?= examples/nfib.eventlog
-# What `make run` runs. Becomes `$(EXAMPLE)` alone (the default report)
-# once the report command exists.
-RUN_ARGS    ?= info $(EXAMPLE)
+# What `make run` runs: the default report of the example log.
+RUN_ARGS    ?= $(EXAMPLE)
 FUZZ_SECONDS ?= 60
 # libFuzzer's input size limit (longer seeds are cut, which tests truncation)
 FUZZ_MAX_LEN ?= 65536

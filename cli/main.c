@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -16,6 +17,7 @@ typedef struct command {
 /* One line per subcommand, in the order `evprof --help` lists them. A
  * command named "report" becomes the default: `evprof FILE`. */
 static const command commands[] = {
+    { "report", cmd_report, "the time profile as GHC's .prof report (or -pj JSON)" },
     { "info", cmd_info, "what the log holds: program, RTS, time span, event counts" },
     { "dump", cmd_dump, "print every event, one per line" },
 };
@@ -100,10 +102,14 @@ static int dispatch(int argc, char **argv)
         return c->run(argc - 1, argv + 1);
     if (first[0] == '-' && first[1] != '\0')
         return usage_error("unknown option '%s'", first);
-    /* `evprof FILE ...`: the default command, if there is one */
+    /* `evprof FILE ...`: the default command, if there is one; a word that
+     * is neither a command nor an existing file is a mistyped command */
     c = find_command(DEFAULT_COMMAND);
     if (!c)
         return usage_error("unknown command '%s'", first);
+    if (strcmp(first, "-") != 0 && access(first, F_OK) != 0 && errno == ENOENT &&
+        !strchr(first, '/') && !strchr(first, '.'))
+        return usage_error("'%s' is neither a command nor a file", first);
     static char default_name[] = DEFAULT_COMMAND;
     argv[0] = default_name;
     return c->run(argc, argv);

@@ -56,20 +56,15 @@ static int digits(uint64_t v)
 
 /* ---- text ------------------------------------------------------------- */
 
-typedef struct cc_total {
-    uint32_t cc;
-    uint64_t ticks;
-} cc_total;
-
-/* GHC's summary: cost centres over 1% (integer division), ticks
- * descending, ties by descending id, %time in single precision. */
-static int summary(const prof_profile *p, FILE *out)
+prof_cc_total *prof_summary(const prof_profile *p, size_t *nrows)
 {
     const prof_info *in = prof_get_info(p);
     size_t nccs = prof_num_ccs(p);
-    cc_total *t = calloc(nccs ? nccs : 1, sizeof *t);
+    prof_cc_total *t = calloc(nccs ? nccs : 1, sizeof *t);
+
+    *nrows = 0;
     if (!t)
-        return -1;
+        return NULL;
     for (size_t i = 0; i < nccs; i++)
         t[i].cc = (uint32_t)i;
     for (size_t i = 0; i < prof_num_nodes(p); i++) {
@@ -83,19 +78,35 @@ static int summary(const prof_profile *p, FILE *out)
     /* ticks descending, ties by descending id (GHC's CC_LIST order);
      * insertion sort: at most 100 rows pass the 1% cut */
     for (size_t i = 1; i < n; i++) {
-        cc_total x = t[i];
+        prof_cc_total x = t[i];
         size_t j = i;
         while (j > 0) {
-            const cc_total *y = &t[j - 1];
+            const prof_cc_total *y = &t[j - 1];
             uint32_t xid = prof_cc_at(p, x.cc)->id, yid = prof_cc_at(p, y->cc)->id;
-            int before = x.ticks > y->ticks || (x.ticks == y->ticks && xid > yid);
-            if (!before)
+            if (!(x.ticks > y->ticks || (x.ticks == y->ticks && xid > yid)))
                 break;
             t[j] = t[j - 1];
             j--;
         }
         t[j] = x;
     }
+    *nrows = n;
+    return t;
+}
+
+double prof_summary_pct(uint64_t ticks, uint64_t total)
+{
+    return total == 0 ? 0.0 : (double)((float)ticks / (float)total * 100.0f);
+}
+
+/* GHC's summary table. */
+static int summary(const prof_profile *p, FILE *out)
+{
+    const prof_info *in = prof_get_info(p);
+    size_t n;
+    prof_cc_total *t = prof_summary(p, &n);
+    if (!t)
+        return -1;
 
     size_t wl = 11, wm = 6, ws = 3;
     for (size_t i = 0; i < n; i++) {
@@ -114,9 +125,7 @@ static int summary(const prof_profile *p, FILE *out)
         tx_pad(out, cc->module, wm);
         putc(' ', out);
         tx_pad(out, cc->srcloc, ws);
-        fprintf(out, " %6.1f  %*" PRIu64 "\n",
-                in->total_ticks == 0 ? 0.0
-                    : (double)((float)t[i].ticks / (float)in->total_ticks * 100.0f),
+        fprintf(out, " %6.1f  %*" PRIu64 "\n", prof_summary_pct(t[i].ticks, in->total_ticks),
                 tw, t[i].ticks);
     }
     fputs("\n\n", out);
@@ -250,10 +259,10 @@ static void json_node(const prof_profile *p, const prof_report_opts *o, uint32_t
     fputs("]}", out);
 }
 
-/* cc_total reused with the id in `ticks` */
+/* prof_cc_total reused with the id in `ticks` */
 static int cmp_desc_id(const void *a, const void *b)
 {
-    const cc_total *x = a, *y = b;
+    const prof_cc_total *x = a, *y = b;
     return x->ticks > y->ticks ? -1 : x->ticks < y->ticks;
 }
 
@@ -293,7 +302,7 @@ int prof_report_json(const prof_profile *p, const prof_report_opts *o, FILE *out
     fputs("\"cost_centres\": [\n", out);
     /* GHC lists them newest first: descending id */
     size_t n = prof_num_ccs(p);
-    cc_total *order = malloc((n ? n : 1) * sizeof *order);
+    prof_cc_total *order = malloc((n ? n : 1) * sizeof *order);
     if (!order)
         return -1;
     for (size_t i = 0; i < n; i++) {

@@ -103,6 +103,19 @@ typedef struct prof_info {
 
 const prof_info *prof_get_info(const prof_profile *p);
 
+/* GHC's per-cost-centre summary: cost centres with more than 1% of the
+ * ticks (integer division, as GHC), ticks descending, ties by descending
+ * id. Returns a malloc'd array (caller frees) of *n rows, or NULL. */
+typedef struct prof_cc_total {
+    uint32_t cc;                /* index into the cost-centre table */
+    uint64_t ticks;             /* summed over every stack of the cc */
+} prof_cc_total;
+prof_cc_total *prof_summary(const prof_profile *p, size_t *n);
+
+/* %time of the summary, computed in single precision as GHC does (so
+ * exact ties can round differently from the tree's double precision). */
+double prof_summary_pct(uint64_t ticks, uint64_t total);
+
 /* ---- output ----------------------------------------------------------- */
 
 typedef struct prof_report_opts {

@@ -1,0 +1,154 @@
+/* evprof report: the time profile in GHC's .prof layout, or GHC's -pj JSON. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "evprof/prof.h"
+#include "output.h"
+
+enum { OPT_JSON = 1, OPT_THRESHOLD, OPT_MAX_DEPTH };
+
+static const cli_opt opts[] = {
+    { OPT_JSON, 'j', "json", NULL, "GHC's -pj JSON profile instead of the text report "
+      "(counts every sample, as -pj does)" },
+    { OPT_ALL, 'a', "all", NULL, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE samples "
+      "too, as +RTS -pa does" },
+    CLI_WINDOW_OPTS,
+    { OPT_THRESHOLD, 't', "threshold", "PCT", "hide subtrees with less than PCT% of the ticks" },
+    { OPT_MAX_DEPTH, 'd', "max-depth", "N", "hide stack frames deeper than N below MAIN" },
+    CLI_OUTPUT_OPT,
+    { 0 },
+};
+
+static const cli_cmd_help help = {
+    "report", "[OPTIONS] FILE",
+    "The time profile of a program run with +RTS -p -l (a -prof build), rebuilt\n"
+    "from its PROF_SAMPLE_COST_CENTRE events in the layout of GHC's .prof file.\n"
+    "`evprof FILE` runs this command.",
+    opts,
+    "Ticks count the samples whose stack is exactly the row's path. Entry counts\n"
+    "and allocation are not in the eventlog (GHC issue 24106), so the report shows\n"
+    "ticks instead. Children are ordered by inherited ticks, then label.\n",
+};
+
+typedef struct report_ctx {
+    prof_profile *p;
+} report_ctx;
+
+static int on_event(void *ctx, const el_event *ev, const el_decoder *d)
+{
+    report_ctx *r = ctx;
+    (void)d;
+    return prof_add_event(r->p, ev) != 0;
+}
+
+static int parse_number(const cli_args *a, const char *name, double lo, double hi, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(a->value, &end);
+    if (errno || end == a->value || *end || !(*v >= lo && *v <= hi)) {
+        cli_usage_error(a->cmd, "--%s wants a number from %g to %g, not '%s'", name, lo, hi,
+                        a->value);
+        return -1;
+    }
+    return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    cli_args a;
+    cli_window w;
+    prof_report_opts ro;
+    int id, json = 0;
+    double v;
+
+    cli_window_init(&w);
+    prof_report_opts_init(&ro);
+    cli_args_init(&a, &help, argc, argv);
+    while ((id = cli_next(&a)) > 0) {
+        int taken = cli_window_option(&w, &a, id);
+        if (taken < 0)
+            return CLI_USAGE;
+        if (taken)
+            continue;
+        switch (id) {
+        case OPT_JSON:
+            json = 1;
+            break;
+        case OPT_THRESHOLD:
+            if (parse_number(&a, "threshold", 0, 100, &v) != 0)
+                return CLI_USAGE;
+            ro.threshold_pct = v;
+            break;
+        case OPT_MAX_DEPTH:
+            if (parse_number(&a, "max-depth", 0, 1e6, &v) != 0)
+                return CLI_USAGE;
+            ro.max_depth = (uint32_t)v;
+            break;
+        }
+    }
+    if (id != CLI_END)
+        return cli_done_code(id);
+    if (!cli_want_pos(&a, 1, 1, "FILE"))
+        return CLI_USAGE;
+    if (w.from_ns >= w.to_ns) {
+        cli_usage_error(&help, "--from must be before --to");
+        return CLI_USAGE;
+    }
+    const char *path = a.pos[0];
+    ro.source_name = cli_display_path(path);
+
+    prof_filter f;
+    prof_filter_init(&f);
+    f.from_ns = w.from_ns;
+    f.to_ns = w.to_ns;
+    f.cap = w.cap;
+    f.all = w.all || json;
+
+    report_ctx r = { prof_create(&f) };
+    if (!r.p) {
+        fprintf(stderr, "evprof: out of memory\n");
+        return CLI_FAIL;
+    }
+    static const uint16_t fields[] = {
+        EL_PROF_SAMPLE_COST_CENTRE, EL_HEAP_PROF_COST_CENTRE, EL_PROF_BEGIN, EL_CAP_CREATE,
+        EL_PROGRAM_ARGS, EL_RTS_IDENTIFIER, EL_WALL_CLOCK_TIME,
+    };
+    const el_read_opts ropts = { fields, sizeof fields / sizeof fields[0] };
+    el_read_result res = el_read_path_opts(path, &ropts, on_event, &r, NULL);
+    if (prof_finish(r.p) != 0) {
+        fprintf(stderr, "evprof: %s: out of memory building the profile\n", ro.source_name);
+        prof_destroy(r.p);
+        return CLI_FAIL;
+    }
+    /* a damaged log still gets the report of everything before the damage;
+     * one that yielded nothing (unreadable, not an eventlog) gets none */
+    int code = cli_report_read(path, &res);
+    if (res.events == 0 && code != CLI_OK) {
+        prof_destroy(r.p);
+        return code;
+    }
+    const prof_info *in = prof_get_info(r.p);
+    int no_samples = in->all_samples == 0;
+    if (no_samples)
+        fprintf(stderr, "evprof: %s: no time-profile samples (event 167): build with -prof and "
+                "run with +RTS -p -l (see 'evprof info %s')\n", ro.source_name, path);
+    if (in->undefined_ccs)
+        fprintf(stderr, "evprof: %s: warning: %llu cost-centre ids are used by samples but "
+                "never defined (GHC issue 24148); shown as <undefined cc N>\n", ro.source_name,
+                (unsigned long long)in->undefined_ccs);
+
+    cli_out out;
+    if (cli_out_open(&out, w.output) != 0) {
+        prof_destroy(r.p);
+        return CLI_FAIL;
+    }
+    int wrc = json ? prof_report_json(r.p, &ro, out.f) : prof_report_text(r.p, &ro, out.f);
+    if (cli_out_close(&out, wrc == 0) != 0 && code == CLI_OK)
+        code = CLI_FAIL;
+    prof_destroy(r.p);
+    return code == CLI_OK && no_samples ? CLI_FAIL : code;
+}

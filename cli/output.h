@@ -1,0 +1,48 @@
+/* Options shared by the profile commands, and atomic output files. */
+#ifndef EVPROF_CLI_OUTPUT_H
+#define EVPROF_CLI_OUTPUT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+/* Option ids of the shared options; commands number their own below 1000. */
+enum { OPT_FROM = 1000, OPT_TO, OPT_CAP, OPT_ALL, OPT_OUTPUT };
+
+#define CLI_WINDOW_OPTS                                                              \
+    { OPT_FROM, 0, "from", "SECONDS", "only events at or after this time: seconds on the "  \
+      "log's clock, which starts when the RTS starts" },                             \
+    { OPT_TO, 0, "to", "SECONDS", "only events before this time" },                  \
+    { OPT_CAP, 0, "cap", "N", "only capability N (its own samples)" }
+
+#define CLI_OUTPUT_OPT                                                               \
+    { OPT_OUTPUT, 'o', "output", "FILE", "write to FILE instead of standard output; " \
+      "the file appears whole or not at all" }
+
+typedef struct cli_window {
+    uint64_t from_ns, to_ns;    /* to_ns UINT64_MAX: open */
+    int32_t cap;                /* -1: all */
+    int all;
+    const char *output;         /* NULL: stdout */
+} cli_window;
+
+void cli_window_init(cli_window *w);
+/* Takes a shared option (id >= 1000). Returns 1 when taken, 0 when `id`
+ * is not a shared option, -1 after printing a usage error. */
+int cli_window_option(cli_window *w, const cli_args *a, int id);
+
+/* An output: stdout, or a temporary file renamed over `path` on success. */
+typedef struct cli_out {
+    FILE *f;
+    const char *path;
+    char *tmp;
+} cli_out;
+
+/* Returns 0, or -1 with a message on stderr. */
+int cli_out_open(cli_out *o, const char *path);
+/* ok: flush, check and publish; !ok: discard. Returns 0, or -1 with a
+ * message on stderr (a write error: nothing is published). */
+int cli_out_close(cli_out *o, int ok);
+
+#endif
