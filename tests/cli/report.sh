@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# `evprof report` (the default command) from the command line: GHC's
+# numbers in the header, strict JSON whose names round-trip, atomic -o,
+# the shared filters' usage errors, and logs without samples.
+#
+# Usage: tests/cli/report.sh path/to/evprof   (run from the project root)
+set -u
+evprof=${1:?usage: $0 path/to/evprof}
+data=tests/data/ghc
+corpus=../shared/corpus
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+
+# `evprof FILE` is the report; its header carries GHC's tick line verbatim
+for run in "$corpus/ghc-9.0.2/nfib-p" "$corpus/ghc-9.0.2/nfib-N2" "$data/deep-p" "$data/odd-p" "$data/par-N2-p"; do
+    prof=$run.prof
+    "$evprof" "$run.eventlog" >"$tmp/out" 2>"$tmp/err"
+    check "$run: exit 0" [ $? -eq 0 ]
+    want=$(grep "total time" "$prof")
+    check "$run: total time line equals GHC's" grep -qF -- "$want" "$tmp/out"
+    "$evprof" report "$run.eventlog" >"$tmp/out2" 2>/dev/null
+    check "$run: report == default" cmp -s "$tmp/out" "$tmp/out2"
+done
+
+# --json: strict JSON, GHC's schema, names with quotes/backslashes/tabs/UTF-8
+"$evprof" report --json "$data/odd-pj.eventlog" >"$tmp/odd.json"
+check "odd --json exit 0" [ $? -eq 0 ]
+python3 - "$tmp/odd.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))   # strict: raises on invalid JSON
+for key in ("program", "arguments", "rts_arguments", "end_time", "initial_capabilities",
+            "total_time", "total_ticks", "tick_interval", "total_alloc", "cost_centres", "profile"):
+    assert key in d, key
+labels = {c["label"] for c in d["cost_centres"]}
+for want in ('quote"d', 'back\\slash', 'tab\there', 'semi;colon', 'λ-café', 'trailing_42'):
+    assert want in labels, (want, sorted(labels))
+ids = {c["id"] for c in d["cost_centres"]}
+def walk(n):
+    assert n["id"] in ids
+    for k in ("entries", "alloc", "ticks", "children"):
+        assert k in n
+    return n["ticks"] + sum(walk(c) for c in n["children"])
+assert walk(d["profile"]) == d["total_ticks"], "tree ticks add up to total_ticks"
+PY
+check "odd --json: strict parse, schema, names round-trip" [ $? -eq 0 ]
+for f in "$corpus"/ghc-9.0.2/nfib-p*.eventlog "$data"/*-p.eventlog "$corpus"/ghc-events/time-prof.eventlog; do
+    "$evprof" report --json "$f" | python3 -c 'import json,sys; json.load(sys.stdin)'
+    check "$f: --json parses" [ $? -eq 0 ]
+done
+
+# -o: written whole, nothing on stdout, no temporary left behind
+"$evprof" "$data/deep-p.eventlog" -o "$tmp/r.prof" >"$tmp/stdout"
+check "-o exit 0" [ $? -eq 0 ]
+check "-o leaves stdout empty" [ ! -s "$tmp/stdout" ]
+"$evprof" "$data/deep-p.eventlog" >"$tmp/direct"
+check "-o file equals stdout report" cmp -s "$tmp/r.prof" "$tmp/direct"
+check "-o leaves no temporary" [ "$(ls "$tmp" | grep -c evprof-)" -eq 0 ]
+"$evprof" "$data/deep-p.eventlog" -o "$tmp/no/such/dir/r.prof" 2>"$tmp/err"
+check "-o into a missing directory: exit 1" [ $? -eq 1 ]
+check "-o error names the file" grep -q "no/such/dir/r.prof" "$tmp/err"
+if [ -w /dev/full ]; then
+    "$evprof" "$data/deep-p.eventlog" >/dev/full 2>"$tmp/err"
+    check "write error: exit 1" [ $? -eq 1 ]
+fi
+
+# filters: usage errors exit 2
+for args in "--from x" "--to -1" "--cap -3" "--cap z" "--from 2 --to 1" "--threshold 200" "--max-depth q"; do
+    # shellcheck disable=SC2086
+    "$evprof" report $args "$data/deep-p.eventlog" >/dev/null 2>&1
+    check "report $args: exit 2" [ $? -eq 2 ]
+done
+# a window that holds nothing: a report of zero ticks, said plainly
+"$evprof" report --from 1000 "$data/deep-p.eventlog" >"$tmp/out" 2>/dev/null
+check "empty window: exit 0" [ $? -eq 0 ]
+check "empty window: 0 ticks" grep -q "(0 ticks @" "$tmp/out"
+check "empty window: says what was filtered" grep -q "outside the time window" "$tmp/out"
+# --threshold hides rows, --max-depth too
+full=$("$evprof" report "$data/deep-p.eventlog" | wc -l)
+thr=$("$evprof" report --threshold 10 "$data/deep-p.eventlog" | wc -l)
+dep=$("$evprof" report --max-depth 1 "$data/deep-p.eventlog" | wc -l)
+check "--threshold shows fewer rows" [ "$thr" -lt "$full" ]
+check "--max-depth shows fewer rows" [ "$dep" -lt "$full" ]
+
+# a log without samples: exit 1 and the flags that would add them
+"$evprof" "$corpus/ghc-9.0.2/nfib-s.eventlog" >/dev/null 2>"$tmp/err"
+check "no samples: exit 1" [ $? -eq 1 ]
+check "no samples: says how" grep -q "+RTS -p -l" "$tmp/err"
+# a truncated log: the report of what is there, then the error, exit 1
+f="$data/mutual-p.eventlog"; head -c $(( $(wc -c < "$f") - 7 )) "$f" >"$tmp/cut.eventlog"
+"$evprof" "$tmp/cut.eventlog" >"$tmp/out" 2>"$tmp/err"
+check "truncated: exit 1" [ $? -eq 1 ]
+check "truncated: says so" grep -q "truncated at byte" "$tmp/err"
+check "truncated: still a report" grep -q "COST CENTRE" "$tmp/out"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,609 @@
+/* The time profile against GHC's own reports of the same runs: the -pj
+ * JSON (ticks per cost-centre stack) and the .prof text (N ticks, every
+ * %time of the rows with ticks, the per-cost-centre summary). Also the
+ * corpus's time-prof.eventlog against its ghc-events dump, and the
+ * filters on synthetic logs whose answer is known by construction. */
+#define _GNU_SOURCE /* memmem */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "corpus.h"
+#include "evprof/prof.h"
+#include "evprof/writer.h"
+#include "ghcprof.h"
+
+#define GHC_DATA "tests/data/ghc"
+
+/* ---- building a profile ---------------------------------------------- */
+
+typedef struct built {
+    prof_profile *p;
+    int threaded;       /* the RTS's ticker races with the mutator */
+} built;
+
+static int feed(void *ctx, const el_event *ev, const el_decoder *d)
+{
+    built *b = ctx;
+    (void)d;
+    if (ev->type == EL_RTS_IDENTIFIER && ev->decoded)
+        b->threaded = memmem(ev->u.text.str.ptr, ev->u.text.str.len, "thr", 3) != NULL;
+    return prof_add_event(b->p, ev);
+}
+
+static built build(const char *path, const prof_filter *f)
+{
+    built b = { prof_create(f), 0 };
+    assert_non_null(b.p);
+    el_read_result r = el_read_path(path, feed, &b, NULL);
+    if (r.status != EL_END)
+        fail_msg("%s: %s", path, r.error.msg);
+    assert_int_equal(prof_finish(b.p), 0);
+    return b;
+}
+
+static built build_default(const char *path, int all)
+{
+    prof_filter f;
+    prof_filter_init(&f);
+    f.all = all;
+    return build(path, &f);
+}
+
+/* ---- paths ------------------------------------------------------------ */
+
+/* A node's path as text. By cost-centre ids ("148/7/5"), or by names
+ * ("MAIN|MAIN|<built-in>/..."). Stacks cut at 255 frames start "CUT". */
+static void our_path(const prof_profile *p, uint32_t i, int by_name, char *buf, size_t size)
+{
+    uint32_t chain[600];
+    size_t n = 0;
+    for (uint32_t k = i; k != PROF_NONE && n < 600; k = prof_node_at(p, k)->parent)
+        chain[n++] = k;
+    size_t len = 0;
+    buf[0] = '\0';
+    while (n-- > 0) {
+        const prof_cc *cc = prof_cc_at(p, prof_node_at(p, chain[n])->cc);
+        if (cc->synthetic && strstr(cc->label, "cut")) {
+            len = (size_t)snprintf(buf, size, "CUT");   /* drop MAIN */
+            continue;
+        }
+        if (by_name)
+            len += (size_t)snprintf(buf + len, size - len, "%s%s|%s|%s", len ? "/" : "",
+                                    cc->label, cc->module, cc->srcloc);
+        else
+            len += (size_t)snprintf(buf + len, size - len, "%s%u", len ? "/" : "", cc->id);
+        if (len >= size)
+            fail_msg("path too long");
+    }
+}
+
+/* GHC's path of a row; MAIN + more than 255 frames becomes CUT + the 255
+ * innermost frames, which is all that the event keeps. */
+static void ghc_path(const gp_profile *g, size_t i, int by_name, char *buf, size_t size)
+{
+    size_t chain[600], n = 0;
+    for (int32_t k = (int32_t)i; k >= 0 && n < 600; k = g->rows[k].parent)
+        chain[n++] = (size_t)k;
+    size_t count = n, len = 0;
+    buf[0] = '\0';
+    if (n > 256) {              /* MAIN and more than 255 frames below it */
+        count = 255;
+        len = (size_t)snprintf(buf, size, "CUT");
+    }
+    for (size_t k = count; k-- > 0;) {
+        const gp_row *r = &g->rows[chain[k]];
+        if (by_name)
+            len += (size_t)snprintf(buf + len, size - len, "%s%s|%s|%s", len ? "/" : "",
+                                    r->label, r->module, r->src);
+        else
+            len += (size_t)snprintf(buf + len, size - len, "%s%u", len ? "/" : "", r->id);
+        if (len >= size)
+            fail_msg("path too long");
+    }
+}
+
+/* ---- comparisons ---------------------------------------------------- */
+
+typedef struct pt {
+    char path[8192];
+    uint64_t ticks;
+} pt;
+
+static int cmp_pt(const void *a, const void *b)
+{
+    return strcmp(((const pt *)a)->path, ((const pt *)b)->path);
+}
+
+/* GHC's -pj ticks per stack against ours. Exact on the non-threaded RTS;
+ * on the threaded one the ticker reads the stack twice (facts, item 6),
+ * so a few ticks may land on a neighbour: totals still match exactly. */
+static void check_json(const char *log, const char *json)
+{
+    gp_profile g;
+    if (gp_read_json(json, &g) != 0)
+        fail_msg("cannot parse %s", json);
+    built b = build_default(log, 1);
+    const prof_info *in = prof_get_info(b.p);
+    assert_int_equal(in->total_ticks, g.total_ticks);
+    assert_int_equal(in->interval_ns / 1000, g.interval_us);
+
+    size_t na = 0, nb = 0;
+    pt *a = calloc(g.nrows + 1, sizeof *a);
+    pt *o = calloc(prof_num_nodes(b.p) + 1, sizeof *o);
+    for (size_t i = 0; i < g.nrows; i++)
+        if (g.rows[i].ticks) {
+            ghc_path(&g, i, 0, a[na].path, sizeof a[na].path);
+            a[na++].ticks = g.rows[i].ticks;
+        }
+    for (uint32_t i = 0; i < prof_num_nodes(b.p); i++)
+        if (prof_node_at(b.p, i)->ticks) {
+            our_path(b.p, i, 0, o[nb].path, sizeof o[nb].path);
+            o[nb++].ticks = prof_node_at(b.p, i)->ticks;
+        }
+    qsort(a, na, sizeof *a, cmp_pt);
+    qsort(o, nb, sizeof *o, cmp_pt);
+    uint64_t diff = 0;
+    size_t i = 0, j = 0;
+    while (i < na || j < nb) {
+        int c = i == na ? 1 : j == nb ? -1 : strcmp(a[i].path, o[j].path);
+        if (c == 0) {
+            diff += a[i].ticks > o[j].ticks ? a[i].ticks - o[j].ticks : o[j].ticks - a[i].ticks;
+            if (!b.threaded && a[i].ticks != o[j].ticks)
+                fail_msg("%s: stack %s: GHC %llu ticks, evprof %llu", log, a[i].path,
+                         (unsigned long long)a[i].ticks, (unsigned long long)o[j].ticks);
+            i++, j++;
+        } else if (c < 0) {
+            if (!b.threaded)
+                fail_msg("%s: GHC has stack %s (%llu ticks), evprof not", log, a[i].path,
+                         (unsigned long long)a[i].ticks);
+            diff += a[i++].ticks;
+        } else {
+            if (!b.threaded)
+                fail_msg("%s: evprof has stack %s (%llu ticks), GHC not", log, o[j].path,
+                         (unsigned long long)o[j].ticks);
+            diff += o[j++].ticks;
+        }
+    }
+    /* threaded: the race moves a tick between neighbouring stacks */
+    assert_true(diff * 100 <= 5 * g.total_ticks + 200);
+    free(a);
+    free(o);
+    prof_destroy(b.p);
+    gp_free(&g);
+}
+
+static void fmt_pct(char *buf, size_t size, double v)
+{
+    snprintf(buf, size, "%.1f", v);
+}
+
+static double pct(uint64_t a, uint64_t t)
+{
+    return t ? (double)a / (double)t * 100.0 : 0.0;
+}
+
+/* GHC's .prof: header numbers, %time of every row with ticks, summary. */
+static void check_prof(const char *log, const char *prof)
+{
+    gp_profile g;
+    if (gp_read_prof(prof, &g) != 0)
+        fail_msg("cannot parse %s", prof);
+    built b = build_default(log, 0);
+    const prof_info *in = prof_get_info(b.p);
+    char buf[64];
+
+    assert_int_equal(in->total_ticks, g.total_ticks);
+    assert_int_equal(in->interval_ns / 1000, g.interval_us);
+    assert_int_equal(in->capabilities, g.processors);
+    snprintf(buf, sizeof buf, "%.2f",
+             (double)in->total_ticks * (double)in->interval_ns / (1e9 * in->capabilities));
+    assert_string_equal(buf, g.total_time);
+
+    /* rows: ours with ticks must be GHC rows with the same %time */
+    pt *gp = calloc(g.nrows + 1, sizeof *gp);
+    for (size_t i = 0; i < g.nrows; i++) {
+        ghc_path(&g, i, 1, gp[i].path, sizeof gp[i].path);
+        gp[i].ticks = i;
+    }
+    qsort(gp, g.nrows, sizeof *gp, cmp_pt);
+    double tol = b.threaded ? pct(2 + g.total_ticks / 20, g.total_ticks) : 0.0;
+    size_t checked = 0;
+    for (uint32_t i = 0; i < prof_num_nodes(b.p); i++) {
+        const prof_node *nd = prof_node_at(b.p, i);
+        if (!nd->ticks)
+            continue;
+        pt key;
+        our_path(b.p, i, 1, key.path, sizeof key.path);
+        pt *hit = bsearch(&key, gp, g.nrows, sizeof *gp, cmp_pt);
+        if (!hit)
+            fail_msg("%s: no GHC row for %s", prof, key.path);
+        const gp_row *r = &g.rows[hit->ticks];
+        char ind[16], inh[16];
+        fmt_pct(ind, sizeof ind, pct(nd->ticks, in->total_ticks));
+        fmt_pct(inh, sizeof inh, pct(nd->inherited, in->total_ticks));
+        if (tol == 0.0) {
+            if (strcmp(ind, r->ind_time) || strcmp(inh, r->inh_time))
+                fail_msg("%s: %s: %%time %s/%s, GHC %s/%s", prof, key.path, ind, inh,
+                         r->ind_time, r->inh_time);
+        } else {
+            assert_true(abs((int)(atof(ind) * 10) - (int)(atof(r->ind_time) * 10)) <= tol * 10 + 1);
+            assert_true(abs((int)(atof(inh) * 10) - (int)(atof(r->inh_time) * 10)) <= tol * 10 + 1);
+        }
+        checked++;
+    }
+    assert_true(checked > 0);
+
+    /* summary: our rows are GHC's rows, in GHC's order, same %time; GHC's
+     * rows over 1% time are all ours (GHC may add rows for allocation) */
+    size_t n;
+    prof_cc_total *t = prof_summary(b.p, &n);
+    assert_non_null(t);
+    size_t gi = 0;
+    for (size_t k = 0; k < n; k++) {
+        const prof_cc *cc = prof_cc_at(b.p, t[k].cc);
+        while (gi < g.nsummary && (strcmp(g.summary[gi].label, cc->label) ||
+                                   strcmp(g.summary[gi].module, cc->module) ||
+                                   strcmp(g.summary[gi].src, cc->srcloc)))
+            gi++;
+        if (gi == g.nsummary)
+            fail_msg("%s: summary row %s %s not in GHC's (or out of order)", prof, cc->label,
+                     cc->module);
+        fmt_pct(buf, sizeof buf, prof_summary_pct(t[k].ticks, in->total_ticks));
+        if (!b.threaded)
+            assert_string_equal(buf, g.summary[gi].time);
+        gi++;
+    }
+    for (size_t k = 0; k < g.nsummary && !b.threaded; k++) {
+        if (atof(g.summary[k].time) < 1.1)
+            continue;
+        int found = 0;
+        for (size_t m = 0; m < n && !found; m++)
+            found = !strcmp(prof_cc_at(b.p, t[m].cc)->label, g.summary[k].label) &&
+                    !strcmp(prof_cc_at(b.p, t[m].cc)->module, g.summary[k].module);
+        if (!found)
+            fail_msg("%s: GHC summary row %s missing", prof, g.summary[k].label);
+    }
+    free(t);
+    free(gp);
+    prof_destroy(b.p);
+    gp_free(&g);
+}
+
+/* ---- the runs --------------------------------------------------------- */
+
+static void test_corpus_pj(void **state)
+{
+    (void)state;
+    check_json(CORPUS_DIR "/ghc-9.0.2/nfib-pj.eventlog", CORPUS_DIR "/ghc-9.0.2/nfib-pj.prof.json");
+}
+
+static void test_corpus_prof(void **state)
+{
+    (void)state;
+    check_prof(CORPUS_DIR "/ghc-9.0.2/nfib-p.eventlog", CORPUS_DIR "/ghc-9.0.2/nfib-p.prof");
+    check_prof(CORPUS_DIR "/ghc-9.0.2/nfib-N2.eventlog", CORPUS_DIR "/ghc-9.0.2/nfib-N2.prof");
+}
+
+/* Every other ghc-9.0.2 log has samples only if run with -p: the ones
+ * without -p must give an empty profile, not an invented one. */
+static void test_corpus_without_samples(void **state)
+{
+    static const char *const logs[] = { "nfib-hc", "nfib-hy", "nfib-s", "nfib-np-N2-s" };
+    (void)state;
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        char path[256];
+        snprintf(path, sizeof path, CORPUS_DIR "/ghc-9.0.2/%s.eventlog", logs[i]);
+        built b = build_default(path, 1);
+        assert_int_equal(prof_get_info(b.p)->all_samples, 0);
+        assert_int_equal(prof_get_info(b.p)->total_ticks, 0);
+        prof_destroy(b.p);
+    }
+}
+
+static void test_own_runs(void **state)
+{
+    static const char *const runs[] = { "deep", "mutual", "odd", "chain", "par-N2" };
+    (void)state;
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char log[256], ghc[256];
+        snprintf(log, sizeof log, GHC_DATA "/%s-pj.eventlog", runs[i]);
+        snprintf(ghc, sizeof ghc, GHC_DATA "/%s-pj.prof", runs[i]);
+        check_json(log, ghc);
+        snprintf(log, sizeof log, GHC_DATA "/%s-p.eventlog", runs[i]);
+        snprintf(ghc, sizeof ghc, GHC_DATA "/%s-p.prof", runs[i]);
+        check_prof(log, ghc);
+    }
+}
+
+/* The deep chain really hit the cap and is marked as cut, not re-rooted. */
+static void test_cut_stacks_marked(void **state)
+{
+    (void)state;
+    built b = build_default(GHC_DATA "/chain-p.eventlog", 0);
+    const prof_info *in = prof_get_info(b.p);
+    assert_true(in->cut_samples > 0);
+    int found = 0;
+    for (uint32_t c = prof_node_at(b.p, 0)->first_child; c != PROF_NONE;
+         c = prof_node_at(b.p, c)->next_sibling) {
+        const prof_cc *cc = prof_cc_at(b.p, prof_node_at(b.p, c)->cc);
+        if (cc->synthetic) {
+            found = 1;
+            assert_int_equal(prof_node_at(b.p, c)->inherited, in->cut_samples);
+        }
+    }
+    assert_true(found);
+    prof_destroy(b.p);
+}
+
+/* time-prof.eventlog has no .prof: its ghc-events dump is the oracle. The
+ * reference lists every sample's stack; count them independently. */
+static void test_time_prof_against_reference(void **state)
+{
+    (void)state;
+    size_t len;
+    char *ref = (char *)test_read_file(CORPUS_DIR "/ghc-events/time-prof.eventlog.reference", &len);
+    assert_non_null(ref);
+    ref = realloc(ref, len + 1);
+    ref[len] = '\0';
+
+    built b = build_default(CORPUS_DIR "/ghc-events/time-prof.eventlog", 1);
+    pt *o = calloc(prof_num_nodes(b.p) + 1, sizeof *o);
+    size_t nb = 0;
+    for (uint32_t i = 0; i < prof_num_nodes(b.p); i++)
+        if (prof_node_at(b.p, i)->ticks) {
+            our_path(b.p, i, 0, o[nb].path, sizeof o[nb].path);
+            o[nb++].ticks = prof_node_at(b.p, i)->ticks;
+        }
+    qsort(o, nb, sizeof *o, cmp_pt);
+
+    /* MAIN's id from the reference's cost-centre lines */
+    const char *m = strstr(ref, " MAIN in MAIN at <built-in>");
+    assert_non_null(m);
+    while (m > ref && m[-1] != ' ')
+        m--;
+    unsigned main_id = (unsigned)strtoul(m, NULL, 10);
+
+    pt *a = calloc(4096, sizeof *a);
+    size_t na = 0, samples = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(ref, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *s = strstr(line, "cost centre stack ");
+        if (!strstr(line, "prof sample") || !s)
+            continue;
+        samples++;
+        unsigned ids[300];
+        size_t n = 0;
+        for (char *q = s + 18; *q && n < 300;) {
+            ids[n++] = (unsigned)strtoul(q, &q, 10);
+            while (*q == ',' || *q == ' ')
+                q++;
+        }
+        pt key;
+        size_t l = (size_t)snprintf(key.path, sizeof key.path, "%u", main_id);
+        while (n-- > 0)    /* innermost first in the event: reverse */
+            l += (size_t)snprintf(key.path + l, sizeof key.path - l, "/%u", ids[n]);
+        size_t k;
+        for (k = 0; k < na && strcmp(a[k].path, key.path); k++)
+            ;
+        if (k == na)
+            a[na++] = key, a[k].ticks = 0;
+        a[k].ticks++;
+    }
+    qsort(a, na, sizeof *a, cmp_pt);
+    assert_int_equal(samples, 340);
+    assert_int_equal(prof_get_info(b.p)->total_ticks, samples);
+    assert_int_equal(na, nb);
+    for (size_t k = 0; k < na; k++) {
+        assert_string_equal(a[k].path, o[k].path);
+        assert_int_equal(a[k].ticks, o[k].ticks);
+    }
+    free(a);
+    free(o);
+    free(ref);
+    prof_destroy(b.p);
+}
+
+/* ---- filters on synthetic logs --------------------------------------- */
+
+/* cc 1 MAIN, 2 GC, 3 f, 4 g, 5 h. Per tick t = 0..99 at time t ms:
+ * cap 0 samples f (t < 50) or f/g (t >= 50); cap 1 samples h, and GC on
+ * every tenth tick. The right answers follow from this by counting. */
+static uint8_t *synthetic(size_t *len)
+{
+    el_writer *w = el_writer_create_mem();
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
+    el_writer_cost_centre(w, 0, 2, "GC", "GC", "<built-in>", 0);
+    el_writer_cost_centre(w, 0, 3, "f", "Main", "a.hs:1:1", 0);
+    el_writer_cost_centre(w, 0, 4, "g", "Main", "a.hs:2:1", 0);
+    el_writer_cost_centre(w, 0, 5, "h", "Other", "b.hs:3:1", 0);
+    el_writer_prof_begin(w, 0, 1000000);
+    for (uint32_t t = 0; t < 100; t++) {
+        uint64_t ns = (uint64_t)t * 1000000 + 1;
+        uint32_t fg[2] = { 4, 3 }, f[1] = { 3 }, h[1] = { 5 }, gc[1] = { 2 };
+        el_writer_prof_sample(w, ns, 0, t, t < 50 ? 1 : 2, t < 50 ? f : fg);
+        el_writer_prof_sample(w, ns, 1, t, 1, t % 10 == 0 ? gc : h);
+    }
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    const uint8_t *bytes = el_writer_borrow_bytes(w, len);
+    uint8_t *copy = malloc(*len);
+    memcpy(copy, bytes, *len);
+    el_writer_destroy(w);
+    return copy;
+}
+
+static prof_profile *synthetic_profile(const uint8_t *buf, size_t len, const prof_filter *f)
+{
+    built b = { prof_create(f), 0 };
+    el_read_result r = el_read_mem(buf, len, feed, &b, NULL);
+    assert_int_equal(r.status, EL_END);
+    assert_int_equal(prof_finish(b.p), 0);
+    return b.p;
+}
+
+/* ticks of the node at a path of labels below MAIN ("f/g"), 0 if absent */
+static uint64_t ticks_at(const prof_profile *p, const char *path, int inherited)
+{
+    uint32_t node = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", path);
+    char *save = NULL;
+    for (char *l = strtok_r(buf, "/", &save); l; l = strtok_r(NULL, "/", &save)) {
+        uint32_t c;
+        for (c = prof_node_at(p, node)->first_child; c != PROF_NONE;
+             c = prof_node_at(p, c)->next_sibling)
+            if (!strcmp(prof_cc_at(p, prof_node_at(p, c)->cc)->label, l))
+                break;
+        if (c == PROF_NONE)
+            return 0;
+        node = c;
+    }
+    return inherited ? prof_node_at(p, node)->inherited : prof_node_at(p, node)->ticks;
+}
+
+static void test_filters_synthetic(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *buf = synthetic(&len);
+    prof_filter f;
+
+    prof_filter_init(&f);                       /* -p: GC dropped */
+    prof_profile *p = synthetic_profile(buf, len, &f);
+    assert_int_equal(prof_get_info(p)->total_ticks, 190);
+    assert_int_equal(prof_get_info(p)->ignored_ticks, 10);
+    assert_int_equal(ticks_at(p, "f", 0), 50);
+    assert_int_equal(ticks_at(p, "f/g", 0), 50);
+    assert_int_equal(ticks_at(p, "f", 1), 100);
+    assert_int_equal(ticks_at(p, "h", 0), 90);
+    assert_int_equal(ticks_at(p, "GC", 0), 0);
+    assert_int_equal(prof_get_info(p)->capabilities, 2);
+    prof_destroy(p);
+
+    f.all = 1;                                  /* --all: GC counted */
+    p = synthetic_profile(buf, len, &f);
+    assert_int_equal(prof_get_info(p)->total_ticks, 200);
+    assert_int_equal(ticks_at(p, "GC", 0), 10);
+    prof_destroy(p);
+
+    prof_filter_init(&f);                       /* --cap 0 */
+    f.cap = 0;
+    p = synthetic_profile(buf, len, &f);
+    assert_int_equal(prof_get_info(p)->total_ticks, 100);
+    assert_int_equal(ticks_at(p, "h", 0), 0);
+    assert_int_equal(prof_get_info(p)->filtered_ticks, 100);
+    prof_destroy(p);
+
+    prof_filter_init(&f);                       /* window [40 ms, 60 ms) */
+    f.from_ns = 40000000;
+    f.to_ns = 60000000;
+    p = synthetic_profile(buf, len, &f);
+    assert_int_equal(ticks_at(p, "f", 0), 10);      /* ticks 40..49 */
+    assert_int_equal(ticks_at(p, "f/g", 0), 10);    /* ticks 50..59 */
+    assert_int_equal(ticks_at(p, "h", 0), 18);      /* 20 less GC at 40, 50 */
+    assert_int_equal(prof_get_info(p)->total_ticks, 38);
+    prof_destroy(p);
+
+    prof_filter_init(&f);                       /* window and cap 1 */
+    f.from_ns = 0;
+    f.to_ns = 30000000;
+    f.cap = 1;
+    f.all = 1;
+    p = synthetic_profile(buf, len, &f);
+    assert_int_equal(ticks_at(p, "GC", 0), 3);
+    assert_int_equal(ticks_at(p, "h", 0), 27);
+    prof_destroy(p);
+    free(buf);
+}
+
+/* A sample naming an undefined cost centre gets a visible placeholder. */
+static void test_undefined_cost_centre(void **state)
+{
+    (void)state;
+    el_writer *w = el_writer_create_mem();
+    el_writer_declare_ghc(w, EL_GHC_9_0);
+    el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
+    el_writer_cost_centre(w, 0, 3, "f", "Main", "a.hs:1:1", 0);
+    uint32_t s[2] = { 77, 3 };
+    for (int i = 0; i < 5; i++)
+        el_writer_prof_sample(w, 10 + (uint64_t)i, 0, (uint64_t)i, 2, s);
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    size_t len;
+    const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
+    prof_filter f;
+    prof_filter_init(&f);
+    prof_profile *p = synthetic_profile(bytes, len, &f);
+    assert_int_equal(prof_get_info(p)->undefined_ccs, 1);
+    assert_int_equal(ticks_at(p, "f/<undefined cc 77>", 0), 5);
+    prof_destroy(p);
+    el_writer_destroy(w);
+}
+
+/* --json: valid JSON whatever the labels hold (checked by a strict
+ * parser in tests/cli/report.sh); here: the text report pads by code
+ * points and prints the labels verbatim. */
+static void test_text_report_odd_names(void **state)
+{
+    (void)state;
+    built b = build_default(GHC_DATA "/odd-p.eventlog", 0);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    prof_report_opts o;
+    prof_report_opts_init(&o);
+    assert_int_equal(prof_report_text(b.p, &o, out), 0);
+    fclose(out);
+    assert_non_null(strstr(text, "quote\"d"));
+    assert_non_null(strstr(text, "back\\slash"));
+    assert_non_null(strstr(text, "tab\there"));
+    assert_non_null(strstr(text, "λ-café"));
+    /* every tree row's module column starts at the same code point */
+    const char *hdr = strstr(text, "COST CENTRE");
+    hdr = strstr(hdr + 1, "COST CENTRE");
+    assert_non_null(hdr);
+    size_t col = 0;
+    for (const char *q = hdr; *q != 'M'; q++)
+        col++;
+    const char *line = strchr(hdr, '\n') + 2;
+    int rows = 0;
+    while (*line && *line != '\n') {
+        size_t cp = 0;
+        const char *q = line;
+        /* the label (after indentation) ends at the first space run */
+        while (*q == ' ')
+            q++, cp++;
+        while (*q != ' ')
+            cp += ((unsigned char)*q & 0xc0) != 0x80, q++;
+        while (*q == ' ')
+            q++, cp++;
+        assert_int_equal(cp, col);
+        rows++;
+        line = strchr(line, '\n') + 1;
+    }
+    assert_true(rows >= 6);
+    free(text);
+    prof_destroy(b.p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_corpus_pj),
+        cmocka_unit_test(test_corpus_prof),
+        cmocka_unit_test(test_corpus_without_samples),
+        cmocka_unit_test(test_own_runs),
+        cmocka_unit_test(test_cut_stacks_marked),
+        cmocka_unit_test(test_time_prof_against_reference),
+        cmocka_unit_test(test_filters_synthetic),
+        cmocka_unit_test(test_undefined_cost_centre),
+        cmocka_unit_test(test_text_report_odd_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
