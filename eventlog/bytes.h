@@ -39,4 +39,19 @@ static inline void put_be64(uint8_t *p, uint64_t v)
     put_be32(p + 4, (uint32_t)v);
 }
 
+/* n big-endian u32s to host order; a loop compilers vectorize. */
+static inline void be32_array(uint32_t *dst, const uint8_t *src, unsigned n)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t v;
+        __builtin_memcpy(&v, src + 4 * i, 4);
+        dst[i] = __builtin_bswap32(v);
+    }
+#else
+    for (unsigned i = 0; i < n; i++)
+        dst[i] = be32(src + 4 * i);
+#endif
+}
+
 #endif

@@ -621,8 +621,7 @@ too_short:
         ev->u.prof_sample.ticks = be64(p + 4);
         ev->u.prof_sample.depth = (uint8_t)depth;
         ev->u.prof_sample.stack = d->stack;
-        for (unsigned i = 0; i < depth; i++)
-            d->stack[i] = be32(p + 13 + 4 * i);
+        be32_array(d->stack, p + 13, depth);
         return 0;
     }
     case EL_HEAP_PROF_SAMPLE_COST_CENTRE: {
@@ -634,8 +633,7 @@ too_short:
         ev->u.heap_sample_data.label = str_at(NULL, 0);
         ev->u.heap_sample_data.depth = (uint8_t)depth;
         ev->u.heap_sample_data.stack = d->stack;
-        for (unsigned i = 0; i < depth; i++)
-            d->stack[i] = be32(p + 10 + 4 * i);
+        be32_array(d->stack, p + 10, depth);
         return 0;
     }
     case EL_CREATE_THREAD: case EL_RUN_THREAD: case EL_THREAD_RUNNABLE:

@@ -38,6 +38,15 @@ struct prof_profile {
     size_t num_slots;           /* power of two */
     uint32_t cut_node;          /* synthetic parent of stacks cut at 255 */
 
+    /* whole stacks seen before -> their leaf node (see stack_cache_*) */
+    struct sc_entry *sc_entries;
+    size_t sc_num, sc_cap;
+    uint32_t *sc_slots;             /* entry index + 1, 0 empty */
+    size_t sc_num_slots;
+    uint32_t *sc_arena;             /* the stacks' ids, as decoded */
+    size_t sc_arena_len, sc_arena_cap;
+    int sc_full;                    /* memory cap reached: no more inserts */
+
     /* the previous sample's path, outer frame first */
     uint32_t prev_ids[EL_MAX_STACK];
     uint32_t prev_path[EL_MAX_STACK + 1];
@@ -165,6 +174,119 @@ static uint32_t child(prof_profile *p, uint32_t parent, uint32_t cc)
     return i;
 }
 
+/* ---- stack cache ------------------------------------------------------ */
+
+/* Real programs sample a limited set of distinct stacks over and over.
+ * Walking a deep stack down the tree costs a random memory access per
+ * frame; this cache maps the whole stack (hash, then an exact compare with
+ * a stored copy) to its leaf node in about three. Its memory is capped:
+ * past the cap, new stacks simply take the tree walk. */
+#define SC_MAX_BYTES (64u << 20)
+
+struct sc_entry {
+    uint64_t hash;
+    uint64_t arena_off;
+    uint32_t node;
+    uint32_t depth;         /* 255 + 1 marks a cut stack */
+};
+
+/* Four independent lanes, so the multiplies overlap. */
+static uint64_t stack_hash(const uint32_t *s, unsigned depth, unsigned tag)
+{
+    uint64_t a = 0x9e3779b97f4a7c15ull ^ tag, b = 0xc2b2ae3d27d4eb4full,
+             c = 0x165667b19e3779f9ull, e = 0x27d4eb2f165667c5ull ^ depth;
+    unsigned i = 0;
+    for (; i + 4 <= depth; i += 4) {
+        a = (a ^ s[i]) * 0xff51afd7ed558ccdull;
+        b = (b ^ s[i + 1]) * 0xc4ceb9fe1a85ec53ull;
+        c = (c ^ s[i + 2]) * 0xff51afd7ed558ccdull;
+        e = (e ^ s[i + 3]) * 0xc4ceb9fe1a85ec53ull;
+    }
+    for (; i < depth; i++)
+        a = (a ^ s[i]) * 0xff51afd7ed558ccdull;
+    return mix(a ^ (b >> 1) ^ mix(c) ^ (e << 1));
+}
+
+static uint32_t sc_lookup(const prof_profile *p, const uint32_t *s, unsigned depth,
+                          unsigned tag, uint64_t h)
+{
+    if (!p->sc_num_slots)
+        return PROF_NONE;
+    for (size_t k = h & (p->sc_num_slots - 1);; k = (k + 1) & (p->sc_num_slots - 1)) {
+        uint32_t e = p->sc_slots[k];
+        if (!e)
+            return PROF_NONE;
+        const struct sc_entry *en = &p->sc_entries[e - 1];
+        if (en->hash == h && en->depth == depth + tag &&
+            memcmp(p->sc_arena + en->arena_off, s, depth * sizeof *s) == 0)
+            return en->node;
+    }
+}
+
+/* Remembers stack -> node; silently does nothing once the cap is hit. */
+static void sc_insert(prof_profile *p, const uint32_t *s, unsigned depth, unsigned tag,
+                      uint64_t h, uint32_t node)
+{
+    if (p->sc_full)
+        return;
+    size_t bytes = (p->sc_arena_len + depth) * sizeof *p->sc_arena +
+                   (p->sc_num + 1) * (sizeof(struct sc_entry) + 2 * sizeof(uint32_t));
+    if (bytes > SC_MAX_BYTES) {
+        p->sc_full = 1;
+        return;
+    }
+    if (p->sc_arena_len + depth > p->sc_arena_cap) {
+        size_t cap = p->sc_arena_cap ? p->sc_arena_cap * 2 : 65536;
+        while (cap < p->sc_arena_len + depth)
+            cap *= 2;
+        uint32_t *a = realloc(p->sc_arena, cap * sizeof *a);
+        if (!a) {
+            p->sc_full = 1;
+            return;
+        }
+        p->sc_arena = a;
+        p->sc_arena_cap = cap;
+    }
+    if (p->sc_num == p->sc_cap) {
+        size_t cap = p->sc_cap ? p->sc_cap * 2 : 1024;
+        struct sc_entry *e = realloc(p->sc_entries, cap * sizeof *e);
+        if (!e) {
+            p->sc_full = 1;
+            return;
+        }
+        p->sc_entries = e;
+        p->sc_cap = cap;
+    }
+    if ((p->sc_num + 1) * 2 > p->sc_num_slots) {
+        size_t n = p->sc_num_slots ? p->sc_num_slots * 2 : 2048;
+        uint32_t *sl = calloc(n, sizeof *sl);
+        if (!sl) {
+            p->sc_full = 1;
+            return;
+        }
+        for (size_t i = 0; i < p->sc_num; i++) {
+            size_t k = p->sc_entries[i].hash & (n - 1);
+            while (sl[k])
+                k = (k + 1) & (n - 1);
+            sl[k] = (uint32_t)i + 1;
+        }
+        free(p->sc_slots);
+        p->sc_slots = sl;
+        p->sc_num_slots = n;
+    }
+    struct sc_entry *en = &p->sc_entries[p->sc_num];
+    en->hash = h;
+    en->arena_off = p->sc_arena_len;
+    en->node = node;
+    en->depth = depth + tag;
+    memcpy(p->sc_arena + p->sc_arena_len, s, depth * sizeof *s);
+    p->sc_arena_len += depth;
+    size_t k = h & (p->sc_num_slots - 1);
+    while (p->sc_slots[k])
+        k = (k + 1) & (p->sc_num_slots - 1);
+    p->sc_slots[k] = (uint32_t)++p->sc_num;
+}
+
 /* ---- lifecycle -------------------------------------------------------- */
 
 prof_profile *prof_create(const prof_filter *filter)
@@ -202,6 +324,9 @@ void prof_destroy(prof_profile *p)
     }
     free(p->nodes);
     free(p->slots);
+    free(p->sc_entries);
+    free(p->sc_slots);
+    free(p->sc_arena);
     free(p->ccs);
     free(p->argv_store);
     strpool_destroy(&p->strings);
@@ -291,6 +416,14 @@ static int add_sample(prof_profile *p, const el_event *ev)
         p->info.cut_samples++;
     }
 
+    unsigned tag = start ? 1u : 0u;   /* cut stacks and whole ones differ */
+    uint64_t h = stack_hash(s, depth, tag);
+    uint32_t leaf = sc_lookup(p, s, depth, tag, h);
+    if (leaf != PROF_NONE) {
+        p->nodes[leaf].ticks++;
+        return 0;
+    }
+
     unsigned k = 0;
     if (start == p->prev_start) {
         unsigned lim = depth < p->prev_depth ? depth : p->prev_depth;
@@ -312,6 +445,7 @@ static int add_sample(prof_profile *p, const el_event *ev)
     p->prev_depth = depth;
     p->prev_start = start;
     p->nodes[node].ticks++;
+    sc_insert(p, s, depth, tag, h, node);
     return 0;
 }
 
