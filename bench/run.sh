@@ -21,15 +21,16 @@ BUILD=build-bench
 OUT=bench/out
 RUNS=${BENCH_RUNS:-3}
 GEN_OPTS=${BENCH_GEN_OPTS:-}
-TARGET_RATIO=0.5                     # tool throughput / walk throughput
-TARGET_RSS_MIB=32
 
-# What is measured: NAME|COMMAND, where {} stands for the eventlog. The
-# first entry is the baseline the others are compared with. Add a line per
-# new command (e.g. "report|$BUILD/evprof report {}").
+# What is measured, one line per tool; the first is the baseline the
+# others are compared with:
+# name|min vs_walk|min MiB/s|max peak RSS MiB|command ({} is the log);
+# an empty target is not checked. The report's RSS target is the issue's
+# bound for a tree of about 1.7 million nodes: it must not grow with the file.
 TOOLS=(
-    "walk|$BUILD/bench/walk {}"
-    "info|$BUILD/evprof info {}"
+    "walk||||$BUILD/bench/walk {}"
+    "info|0.5||32|$BUILD/evprof info {}"
+    "report||1000|256|$BUILD/evprof report {}"
 )
 
 die() { echo "bench/run.sh: $*" >&2; exit 1; }
@@ -111,8 +112,7 @@ for s in "${SIZES[@]}"; do
     cat "$f" >/dev/null                  # warm the page cache
     base_s=""
     for ((i = 0; i < ${#TOOLS[@]}; i++)); do
-        name=${TOOLS[i]%%|*}
-        tpl=${TOOLS[i]#*|}
+        IFS='|' read -r name t_ratio t_mibs t_rss tpl <<<"${TOOLS[i]}"
         measure "$f" "$tpl"
         if [[ $STATUS != ok ]]; then
             printf '%-8s  %-6s  %s\n' "$s" "$name" "$STATUS"
@@ -122,7 +122,7 @@ for s in "${SIZES[@]}"; do
         [[ $i -eq 0 ]] && base_s=$BEST_S
         read -r mibs peak ratio verdict < <(awk -v b="$bytes" -v t="$BEST_S" -v k="$PEAK_KIB" \
             -v base="$base_s" -v first="$((i == 0))" \
-            -v tr="$TARGET_RATIO" -v tm="$TARGET_RSS_MIB" 'BEGIN {
+            -v tr="$t_ratio" -v tmb="$t_mibs" -v tm="$t_rss" 'BEGIN {
                 mibs = t > 0 ? b / 1048576 / t : 0
                 peak = k / 1024
                 if (base == "none" || t <= 0) { ratio = "-"; r = -1 }
@@ -130,8 +130,9 @@ for s in "${SIZES[@]}"; do
                 if (first) verdict = "baseline"
                 else {
                     verdict = ""
-                    if (r >= 0 && r < tr) verdict = verdict "slow,"
-                    if (peak >= tm) verdict = verdict "rss,"
+                    if (tr != "" && r >= 0 && r < tr) verdict = verdict "slow,"
+                    if (tmb != "" && mibs < tmb) verdict = verdict "slow,"
+                    if (tm != "" && peak >= tm) verdict = verdict "rss,"
                     verdict = verdict == "" ? "ok" : "MISS:" substr(verdict, 1, length(verdict) - 1)
                 }
                 printf "%.1f %.1f %s %s\n", mibs, peak, ratio, verdict
@@ -143,4 +144,5 @@ for s in "${SIZES[@]}"; do
 done
 echo
 echo "best of $RUNS runs; MiB = 2^20 bytes; vs_walk = walk seconds / tool seconds;"
-echo "targets: vs_walk >= $TARGET_RATIO and peak RSS < $TARGET_RSS_MIB MiB. Misses: $misses"
+echo "targets: info vs_walk >= 0.5 and peak RSS < 32 MiB; report >= 1000 MiB/s and"
+echo "peak RSS < 256 MiB (the tree's bound). Misses: $misses"
