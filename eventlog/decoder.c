@@ -303,6 +303,10 @@ static el_status parse_header(el_decoder *d)
             uint16_t id = be16(p + 4);
             uint16_t size = be16(p + 6);
             uint32_t desc_len = be32(p + 8);
+            if (size > 0x7fff && size != 0xffff)
+                return fail(d, EL_ERR_FORMAT, d->offset, id,
+                            "corrupt header: absurd size %d declared for event type %u "
+                            "(sizes are 0..32767, or -1 for variable)", (int16_t)size, id);
             if (desc_len > MAX_DESC_LEN)
                 return fail(d, EL_ERR_FORMAT, d->offset, id,
                             "corrupt header: absurd description length %u", desc_len);
@@ -597,11 +601,27 @@ static int decode_fields(el_decoder *d, el_event *ev)
     uint16_t type = ev->type;
 
     if (type >= EL_NUM_TYPE_IDS || !d->fields[type]) {
-        /* unknown to evprof (skipped by its size), or not asked for */
+        /* Unknown to evprof (skipped by its size), or not asked for: no
+         * fields, but a known type is still checked, so that whether a
+         * log is damaged never depends on what the consumer reads. */
         ev->decoded = 0;
-        if (type < EL_NUM_TYPE_IDS && len < min_len[type])
+        if (type >= EL_NUM_TYPE_IDS || !known[type])
+            return 0;
+        if (len < min_len[type])
             goto too_short;
-        return 0;
+        switch (type) {
+        case EL_PROF_SAMPLE_COST_CENTRE:
+            return len < 13u + 4u * p[12] ? stack_error(d, p[12], 13, len) : 0;
+        case EL_HEAP_PROF_SAMPLE_COST_CENTRE:
+            return len < 10u + 4u * p[9] ? stack_error(d, p[9], 10, len) : 0;
+        case EL_HEAP_PROF_BEGIN: case EL_HEAP_PROF_COST_CENTRE: case EL_HEAP_PROF_SAMPLE_STRING:
+        case EL_IPE: case EL_TICKY_COUNTER_DEF: {
+            el_event scratch = *ev;
+            return decode_var(d, &scratch);
+        }
+        default:
+            return 0;
+        }
     }
     if (len < min_len[type]) {
 too_short:

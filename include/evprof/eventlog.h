@@ -213,7 +213,6 @@ typedef struct el_event {
             uint8_t has_blocker;
         } stop_thread;                                /* 2 */
         struct { uint32_t thread; uint16_t cap; } thread_cap;  /* 4 migrate, 8 wakeup, 6 steal spark */
-        struct { uint16_t cap; uint32_t thread; uint32_t spark_thread; } old_spark; /* 13, 14 */
         struct { uint16_t n_caps; } startup;          /* 17 */
         struct { uint16_t cap; } cap;                 /* 39, 45-48, 206 */
         struct { uint32_t size; uint64_t end_time; uint16_t cap; } block;  /* 18 */
@@ -314,9 +313,9 @@ el_decoder *el_decoder_create_for_records(const el_decoder *src);
 
 /* Fill typed fields only for these types (BLOCK_MARKER is always decoded:
  * the decoder needs it). Other events arrive with decoded = 0, their
- * framing and raw payload; a payload shorter than the type's oldest
- * layout is still an error, but strings and stacks inside it are then not
- * checked. For streaming consumers that look at a few types: it spares a
+ * framing and raw payload; they are still checked as fully (payload
+ * length, string terminators, stack depth), so a damaged log is damaged
+ * whatever a consumer reads. For streaming consumers that look at a few types: it spares a
  * type dispatch per event. Default: every type evprof knows. */
 void el_decoder_only_fields(el_decoder *d, const uint16_t *types, size_t n);
 

@@ -89,11 +89,6 @@ static void consume_event(digest *g, const el_event *ev)
         field(g, ev->u.thread_cap.thread);
         field(g, ev->u.thread_cap.cap);
         break;
-    case EL_CREATE_SPARK: case EL_SPARK_TO_THREAD:
-        field(g, ev->u.old_spark.cap);
-        field(g, ev->u.old_spark.thread);
-        field(g, ev->u.old_spark.spark_thread);
-        break;
     case EL_STARTUP:
         field(g, ev->u.startup.n_caps);
         break;

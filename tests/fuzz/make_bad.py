@@ -113,7 +113,7 @@ def files():
                                 + fixed(0, 1, u32(1)) + END)
     yield "fixed-size-negative", (header([et(0, 0xFFFE, b"Create thread")])
                                   + fixed(0, 1, u32(1)) + END)
-    # a known fixed type declared shorter than its fields (decoded = 0)
+    # a known fixed type declared shorter than its fields: a format error
     yield "fixed-size-too-small", (header([et(0, 2, b"Create thread"), et(18, 3, b"Block")])
                                    + fixed(0, 1, u16(1)) + fixed(18, 2, b"abc") + END)
     yield "truncated-mid-event", VALID[:len(VALID) - 7]
