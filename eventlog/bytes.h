@@ -40,7 +40,8 @@ static inline void put_be64(uint8_t *p, uint64_t v)
 }
 
 /* n big-endian u32s to host order; a loop compilers vectorize. */
-static inline void be32_array(uint32_t *dst, const uint8_t *src, unsigned n)
+static inline void be32_array(uint32_t *restrict dst, const uint8_t *restrict src,
+                              unsigned n)
 {
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     for (unsigned i = 0; i < n; i++) {

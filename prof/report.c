@@ -133,6 +133,11 @@ static int summary(const prof_profile *p, FILE *out)
     return 0;
 }
 
+/* A row is built in `line` and written with one fwrite. Percentages of
+ * small tick counts repeat across rows: their "%5.1f" text is formatted
+ * once (by snprintf, so exactly as printf rounds) and kept. */
+#define PCT_CACHE 4096
+
 typedef struct tree_ctx {
     const prof_profile *p;
     const prof_info *in;
@@ -141,18 +146,86 @@ typedef struct tree_ctx {
     size_t wl, wm, ws;
     int tw;
     uint64_t hidden;
+    char *line;
+    size_t line_len, line_cap;
+    char (*pct)[8];                 /* [ticks] -> "%5.1f", "" until made */
+    uint32_t (*w)[3];               /* per cost centre: label, module, src widths */
+    int failed;
 } tree_ctx;
+
+static void put(tree_ctx *c, const char *s, size_t n)
+{
+    if (c->line_len + n > c->line_cap) {
+        size_t cap = c->line_cap ? c->line_cap : 1024;
+        while (cap < c->line_len + n)
+            cap *= 2;
+        char *l = realloc(c->line, cap);
+        if (!l) {
+            c->failed = 1;
+            return;
+        }
+        c->line = l;
+        c->line_cap = cap;
+    }
+    memcpy(c->line + c->line_len, s, n);
+    c->line_len += n;
+}
+
+static void put_spaces(tree_ctx *c, size_t n)
+{
+    static const char spaces[64] = "                                                                ";
+    while (n) {
+        size_t k = n < sizeof spaces ? n : sizeof spaces;
+        put(c, spaces, k);
+        n -= k;
+    }
+}
+
+/* s (w code points wide), then spaces to `width` code points */
+static void put_padded(tree_ctx *c, const char *s, size_t w, size_t width)
+{
+    put(c, s, strlen(s));
+    if (w < width)
+        put_spaces(c, width - w);
+}
+
+static void put_pct(tree_ctx *c, uint64_t ticks, int is_root)
+{
+    char buf[32];
+    double v = is_root && c->in->total_ticks ? 100.0 : pct(ticks, c->in->total_ticks);
+    if (!is_root && ticks < PCT_CACHE && c->pct) {
+        char *slot = c->pct[ticks];
+        if (!slot[0])
+            snprintf(slot, 8, "%5.1f", v);
+        put(c, slot, strlen(slot));
+        return;
+    }
+    int n = snprintf(buf, sizeof buf, "%5.1f", v);
+    put(c, buf, (size_t)n);
+}
+
+/* v right-aligned in c->tw columns (what "%*" PRIu64 prints) */
+static void put_ticks(tree_ctx *c, uint64_t v)
+{
+    char buf[24];
+    int n = 0;
+    do
+        buf[sizeof buf - 1 - n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    if (n < c->tw)
+        put_spaces(c, (size_t)(c->tw - n));
+    put(c, buf + sizeof buf - n, (size_t)n);
+}
 
 static void widths(tree_ctx *c, uint32_t i)
 {
     const prof_node *nd = prof_node_at(c->p, i);
     if (!shown(nd, c->in, c->o))
         return;
-    const prof_cc *cc = prof_cc_at(c->p, nd->cc);
-    size_t l = nd->depth + tx_width(cc->label);
-    if (l > c->wl) c->wl = l;
-    if (tx_width(cc->module) > c->wm) c->wm = tx_width(cc->module);
-    if (tx_width(cc->srcloc) > c->ws) c->ws = tx_width(cc->srcloc);
+    const uint32_t *w = c->w[nd->cc];
+    if (nd->depth + w[0] > c->wl) c->wl = nd->depth + w[0];
+    if (w[1] > c->wm) c->wm = w[1];
+    if (w[2] > c->ws) c->ws = w[2];
     for (uint32_t k = nd->first_child; k != PROF_NONE; k = prof_node_at(c->p, k)->next_sibling)
         widths(c, k);
 }
@@ -165,16 +238,25 @@ static void rows(tree_ctx *c, uint32_t i)
         return;
     }
     const prof_cc *cc = prof_cc_at(c->p, nd->cc);
-    fprintf(c->out, "%*s", (int)nd->depth, "");
-    tx_pad(c->out, cc->label, c->wl - nd->depth);
-    putc(' ', c->out);
-    tx_pad(c->out, cc->module, c->wm);
-    putc(' ', c->out);
-    tx_pad(c->out, cc->srcloc, c->ws);
-    fprintf(c->out, "  %5.1f %*" PRIu64 "   %5.1f %*" PRIu64 "\n",
-            pct(nd->ticks, c->in->total_ticks), c->tw, nd->ticks,
-            i == 0 && c->in->total_ticks ? 100.0 : pct(nd->inherited, c->in->total_ticks),
-            c->tw, nd->inherited);
+    const uint32_t *w = c->w[nd->cc];
+    c->line_len = 0;
+    put_spaces(c, nd->depth);
+    put_padded(c, cc->label, w[0], c->wl - nd->depth);
+    put(c, " ", 1);
+    put_padded(c, cc->module, w[1], c->wm);
+    put(c, " ", 1);
+    put_padded(c, cc->srcloc, w[2], c->ws);
+    put(c, "  ", 2);
+    put_pct(c, nd->ticks, 0);
+    put(c, " ", 1);
+    put_ticks(c, nd->ticks);
+    put(c, "   ", 3);
+    put_pct(c, nd->inherited, i == 0);
+    put(c, " ", 1);
+    put_ticks(c, nd->inherited);
+    put(c, "\n", 1);
+    if (!c->failed)
+        fwrite(c->line, 1, c->line_len, c->out);
     for (uint32_t k = nd->first_child; k != PROF_NONE; k = prof_node_at(c->p, k)->next_sibling)
         rows(c, k);
 }
@@ -202,7 +284,19 @@ int prof_report_text(const prof_profile *p, const prof_report_opts *o, FILE *out
     if (summary(p, out) != 0)
         return -1;
 
-    tree_ctx c = { p, in, o, out, 11, 6, 3, 5, 0 };
+    tree_ctx c = { p, in, o, out, 11, 6, 3, 5, 0, NULL, 0, 0, NULL, NULL, 0 };
+    c.pct = calloc(PCT_CACHE, sizeof *c.pct);   /* NULL: format every time */
+    c.w = malloc((prof_num_ccs(p) + 1) * sizeof *c.w);
+    if (!c.w) {
+        free(c.pct);
+        return -1;
+    }
+    for (uint32_t i = 0; i < prof_num_ccs(p); i++) {
+        const prof_cc *cc = prof_cc_at(p, i);
+        c.w[i][0] = (uint32_t)tx_width(cc->label);
+        c.w[i][1] = (uint32_t)tx_width(cc->module);
+        c.w[i][2] = (uint32_t)tx_width(cc->srcloc);
+    }
     if (digits(in->total_ticks) > c.tw)
         c.tw = digits(in->total_ticks);
     widths(&c, 0);
@@ -212,6 +306,11 @@ int prof_report_text(const prof_profile *p, const prof_report_opts *o, FILE *out
     fprintf(out, "%-*s %-*s %-*s  %5s %*s   %5s %*s\n\n", (int)c.wl, "COST CENTRE", (int)c.wm,
             "MODULE", (int)c.ws, "SRC", "%time", c.tw, "ticks", "%time", c.tw, "ticks");
     rows(&c, 0);
+    free(c.line);
+    free(c.pct);
+    free(c.w);
+    if (c.failed)
+        return -1;
 
     /* what the numbers leave out, said plainly */
     int notes = 0;

@@ -81,9 +81,16 @@ size_t tx_width(const char *s)
 
 void tx_pad(FILE *out, const char *s, size_t width)
 {
-    fputs(s, out);
-    for (size_t w = tx_width(s); w < width; w++)
-        putc(' ', out);
+    static const char spaces[64] = "                                                                ";
+    size_t w = 0, len = 0;
+    for (; s[len]; len++)
+        w += ((unsigned char)s[len] & 0xc0) != 0x80;
+    fwrite(s, 1, len, out);
+    while (w < width) {
+        size_t n = width - w < sizeof spaces ? width - w : sizeof spaces;
+        fwrite(spaces, 1, n, out);
+        w += n;
+    }
 }
 
 void tx_date(char *buf, size_t size, long long epoch_sec)
