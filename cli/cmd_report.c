@@ -117,8 +117,10 @@ int cmd_report(int argc, char **argv)
         EL_PROF_SAMPLE_COST_CENTRE, EL_HEAP_PROF_COST_CENTRE, EL_PROF_BEGIN, EL_CAP_CREATE,
         EL_PROGRAM_ARGS, EL_RTS_IDENTIFIER, EL_WALL_CLOCK_TIME,
     };
-    const el_read_opts ropts = { fields, sizeof fields / sizeof fields[0] };
+    const el_read_opts ropts = { fields, sizeof fields / sizeof fields[0], 1 };
     el_read_result res = el_read_path_opts(path, &ropts, on_event, &r, NULL);
+    if (res.has_time_span)
+        prof_set_time_span(r.p, res.first_time, res.last_time);
     if (prof_finish(r.p) != 0) {
         fprintf(stderr, "evprof: %s: out of memory building the profile\n", ro.source_name);
         prof_destroy(r.p);

@@ -71,6 +71,8 @@ struct el_decoder {
      * 0 for the end marker's id whatever the header says */
     uint32_t type_size[MAX_NUM_TYPES];
     uint8_t fields[EL_NUM_TYPE_IDS];    /* decode typed fields of this type */
+    int only_selected;                  /* hand out only the selected types */
+    uint64_t t_first, t_last;           /* timestamps seen (t_first > t_last: none) */
 };
 
 /* ---- names ------------------------------------------------------------ */
@@ -130,6 +132,7 @@ el_decoder *el_decoder_create(void)
     d->phase = PH_MAGIC;
     d->block_cap = EL_NO_CAP;
     memcpy(d->fields, known, sizeof d->fields);
+    d->t_first = UINT64_MAX;
     d->err.type = -1;
     return d;
 }
@@ -174,6 +177,7 @@ el_decoder *el_decoder_create_for_records(const el_decoder *src)
         d->type_size[t->id] = src->type_size[t->id];
     }
     memcpy(d->fields, src->fields, sizeof d->fields);
+    d->only_selected = src->only_selected;
     d->phase = PH_DATA;
     d->header_done = 1;
     return d;
@@ -186,6 +190,20 @@ void el_decoder_only_fields(el_decoder *d, const uint16_t *types, size_t n)
     for (size_t i = 0; i < n; i++)
         if (types[i] < EL_NUM_TYPE_IDS)
             d->fields[types[i]] = known[types[i]];
+}
+
+void el_decoder_only_selected(el_decoder *d, int on)
+{
+    d->only_selected = on;
+}
+
+int el_decoder_time_span(const el_decoder *d, uint64_t *first, uint64_t *last)
+{
+    if (d->t_first > d->t_last)
+        return 0;
+    *first = d->t_first;
+    *last = d->t_last;
+    return 1;
 }
 
 void el_decoder_feed(el_decoder *d, const void *buf, size_t len)
@@ -896,6 +914,10 @@ static el_status emit(el_decoder *d, el_event *ev, const uint8_t *p, uint16_t ty
     ev->payload = p + head;
     ev->payload_len = payload_len;
     ev->cap = d->offset < d->block_end ? d->block_cap : EL_NO_CAP;
+    if (ev->time < d->t_first)
+        d->t_first = ev->time;
+    if (ev->time > d->t_last)
+        d->t_last = ev->time;
 
     if (decode_fields(d, ev) != 0) {
         char msg[sizeof d->err.msg];
@@ -954,7 +976,7 @@ static el_status next_slow(el_decoder *d, el_event *ev)
     return emit(d, ev, p, type, head, payload_len);
 }
 
-el_status el_decoder_next(el_decoder *d, el_event *ev)
+static el_status next_one(el_decoder *d, el_event *ev)
 {
     /* Fast path: a whole record of a declared type inside the chunk. */
     if (d->carry_len == 0 && d->phase == PH_DATA) {
@@ -972,6 +994,17 @@ el_status el_decoder_next(el_decoder *d, el_event *ev)
         }
     }
     return next_slow(d, ev);
+}
+
+el_status el_decoder_next(el_decoder *d, el_event *ev)
+{
+    el_status st;
+
+    do
+        st = next_one(d, ev);
+    while (st == EL_OK && d->only_selected &&
+           (ev->type >= EL_NUM_TYPE_IDS || !d->fields[ev->type]));
+    return st;
 }
 
 el_status el_decoder_finish(el_decoder *d)

@@ -41,6 +41,7 @@ static void finish(el_decoder *d, el_status st, el_read_result *r, el_decoder **
 {
     if (st == EL_NEED_INPUT)
         st = el_decoder_finish(d);
+    r->has_time_span = el_decoder_time_span(d, &r->first_time, &r->last_time);
     r->status = st;
     r->missing_end = el_decoder_missing_end(d);
     if (st != EL_OK && st != EL_END)
@@ -70,6 +71,8 @@ static el_decoder *new_decoder(const el_read_opts *opts)
     el_decoder *d = el_decoder_create();
     if (d && opts && opts->fields)
         el_decoder_only_fields(d, opts->fields, opts->num_fields);
+    if (d && opts)
+        el_decoder_only_selected(d, opts->only_selected);
     return d;
 }
 

@@ -562,6 +562,14 @@ int prof_add_event(prof_profile *p, const el_event *ev)
     return rc;
 }
 
+void prof_set_time_span(prof_profile *p, uint64_t first, uint64_t last)
+{
+    if (first < p->info.first_time)
+        p->info.first_time = first;
+    if (last > p->info.last_time)
+        p->info.last_time = last;
+}
+
 /* ---- finish ----------------------------------------------------------- */
 
 static int cmp_children(const prof_node *x, const prof_node *y, const prof_cc *ccs)

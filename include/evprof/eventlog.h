@@ -319,6 +319,16 @@ el_decoder *el_decoder_create_for_records(const el_decoder *src);
  * type dispatch per event. Default: every type evprof knows. */
 void el_decoder_only_fields(el_decoder *d, const uint16_t *types, size_t n);
 
+/* With on != 0, el_decoder_next() hands out only events of the types
+ * selected with el_decoder_only_fields() (and block markers); the others
+ * are still read, checked and counted in the time span, but never reach
+ * the consumer. For consumers that need a few types out of a big log. */
+void el_decoder_only_selected(el_decoder *d, int on);
+
+/* The first and last timestamps of every event read so far, handed out
+ * or not. Returns 0 (and leaves the outputs) when no event was read. */
+int el_decoder_time_span(const el_decoder *d, uint64_t *first, uint64_t *last);
+
 /* Hand the decoder the next chunk. The bytes are borrowed: they must stay
  * valid until el_decoder_next() returns EL_NEED_INPUT (the decoder copies
  * only the tail of an event that a chunk boundary splits). Feeding again
@@ -373,6 +383,8 @@ typedef struct el_read_result {
     int missing_end;              /* clean end, no end marker */
     uint64_t bytes;               /* bytes read */
     uint64_t events;              /* events delivered */
+    int has_time_span;            /* first_time/last_time are valid */
+    uint64_t first_time, last_time;   /* of every event read (el_decoder_time_span) */
 } el_read_result;
 
 /* `path` "-" reads standard input. A regular file is mapped through a
@@ -387,6 +399,7 @@ el_read_result el_read_path(const char *path, el_event_fn on_event, void *ctx,
 typedef struct el_read_opts {
     const uint16_t *fields;       /* el_decoder_only_fields(), or NULL for all */
     size_t num_fields;
+    int only_selected;            /* el_decoder_only_selected() */
 } el_read_opts;
 el_read_result el_read_path_opts(const char *path, const el_read_opts *opts,
                                  el_event_fn on_event, void *ctx,

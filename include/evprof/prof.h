@@ -66,6 +66,10 @@ void prof_destroy(prof_profile *p);      /* accepts NULL */
 /* Consume one event. Returns 0, or -1 when memory ran out (sticky). */
 int prof_add_event(prof_profile *p, const el_event *ev);
 
+/* The log's time span when the consumer was not handed every event
+ * (el_decoder_only_selected): the report's end date comes from it. */
+void prof_set_time_span(prof_profile *p, uint64_t first, uint64_t last);
+
 /* Done adding: resolves names, drops ignored built-ins, computes
  * inherited ticks and orders children. Returns 0 or -1 (no memory). */
 int prof_finish(prof_profile *p);
