@@ -504,6 +504,48 @@ static void test_empty_and_garbage(void **state)
     test_run_free(&r);
 }
 
+/* Selective delivery: only the selected types (and block markers) reach
+ * the consumer, and the time span still covers every event. */
+static int count_delivered(void *ctx, const el_event *ev, const el_decoder *d)
+{
+    size_t *n = ctx;
+    (void)d;
+    n[ev->type == EL_PROF_SAMPLE_COST_CENTRE ? 0 : ev->type == EL_BLOCK_MARKER ? 1 : 2]++;
+    return 0;
+}
+
+static void test_only_selected(void **state)
+{
+    (void)state;
+    const char *log = CORPUS_DIR "/ghc-9.0.2/nfib-p.eventlog";
+    size_t len;
+    uint8_t *buf = load(log, &len);
+    test_run whole;
+    test_decode(buf, len, 0, 0, &whole);
+    size_t want_samples = 0, want_blocks = 0;
+    uint64_t first = UINT64_MAX, last = 0;
+    for (size_t i = 0; i < whole.n; i++) {
+        want_samples += whole.ev[i].type == EL_PROF_SAMPLE_COST_CENTRE;
+        want_blocks += whole.ev[i].type == EL_BLOCK_MARKER;
+        if (whole.ev[i].time < first) first = whole.ev[i].time;
+        if (whole.ev[i].time > last) last = whole.ev[i].time;
+    }
+    static const uint16_t sel[] = { EL_PROF_SAMPLE_COST_CENTRE };
+    const el_read_opts opts = { sel, 1, 1 };
+    size_t n[3] = { 0, 0, 0 };
+    el_read_result r = el_read_path_opts(log, &opts, count_delivered, n, NULL);
+    assert_int_equal(r.status, EL_END);
+    assert_int_equal(n[0], want_samples);
+    assert_int_equal(n[1], want_blocks);
+    assert_int_equal(n[2], 0);
+    assert_true(want_samples > 100);
+    assert_true(r.has_time_span);
+    assert_int_equal(r.first_time, first);
+    assert_int_equal(r.last_time, last);
+    test_run_free(&whole);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -523,6 +565,7 @@ int main(void)
         cmocka_unit_test(test_variable_length_past_end),
         cmocka_unit_test(test_block_capability),
         cmocka_unit_test(test_empty_and_garbage),
+        cmocka_unit_test(test_only_selected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
