@@ -25,6 +25,12 @@ typedef struct cc_entry {
     UT_hash_handle hh;
 } cc_entry;
 
+/* A slot of the child table holds its key, so a probe does not have to
+ * visit the node (a cache miss per probe on big trees). node + 1; 0 empty. */
+struct child_slot {
+    uint32_t parent, cc, node;
+};
+
 /* Node while aggregating: `cc` holds the GHC id until prof_finish maps it
  * to a table index. */
 struct prof_profile {
@@ -34,15 +40,13 @@ struct prof_profile {
 
     prof_node *nodes;
     size_t num_nodes, cap_nodes;
-    uint32_t *slots;            /* child table: node index + 1, 0 = empty */
+    struct child_slot *slots;   /* child table, open addressing */
     size_t num_slots;           /* power of two */
     uint32_t cut_node;          /* synthetic parent of stacks cut at 255 */
 
     /* whole stacks seen before -> their leaf node (see stack_cache_*) */
-    struct sc_entry *sc_entries;
-    size_t sc_num, sc_cap;
-    uint32_t *sc_slots;             /* entry index + 1, 0 empty */
-    size_t sc_num_slots;
+    struct sc_entry *sc_table;      /* open addressing; hash 0 = empty */
+    size_t sc_num, sc_size;
     uint32_t *sc_arena;             /* the stacks' ids, as decoded */
     size_t sc_arena_len, sc_arena_cap;
     int sc_full;                    /* memory cap reached: no more inserts */
@@ -100,22 +104,22 @@ static size_t slot_of(const prof_profile *p, uint32_t parent, uint32_t cc)
 static int grow_slots(prof_profile *p)
 {
     size_t n = p->num_slots ? p->num_slots * 2 : 1024;
-    uint32_t *s = calloc(n, sizeof *s);
+    struct child_slot *s = calloc(n, sizeof *s);
 
     if (!s)
         return -1;
+    for (size_t i = 0; i < p->num_slots; i++) {
+        const struct child_slot *o = &p->slots[i];
+        if (!o->node)
+            continue;
+        size_t k = (size_t)mix((uint64_t)o->parent << 32 | o->cc) & (n - 1);
+        while (s[k].node)
+            k = (k + 1) & (n - 1);
+        s[k] = *o;
+    }
     free(p->slots);
     p->slots = s;
     p->num_slots = n;
-    for (size_t i = 0; i < p->num_nodes; i++) {
-        const prof_node *nd = &p->nodes[i];
-        if (nd->parent == PROF_NONE || (uint32_t)i == p->cut_node)
-            continue;
-        size_t k = slot_of(p, nd->parent, nd->cc);
-        while (s[k])
-            k = (k + 1) & (n - 1);
-        s[k] = (uint32_t)i + 1;
-    }
     return 0;
 }
 
@@ -153,24 +157,26 @@ static uint32_t child(prof_profile *p, uint32_t parent, uint32_t cc)
     size_t k = slot_of(p, parent, cc);
 
     for (;;) {
-        uint32_t s = p->slots[k];
-        if (!s)
+        const struct child_slot *sl = &p->slots[k];
+        if (!sl->node)
             break;
-        const prof_node *nd = &p->nodes[s - 1];
-        if (nd->parent == parent && nd->cc == cc)
-            return s - 1;
+        if (sl->parent == parent && sl->cc == cc)
+            return sl->node - 1;
         k = (k + 1) & (p->num_slots - 1);
     }
     if ((p->num_nodes + 1) * 2 > p->num_slots) {
         if (grow_slots(p) != 0)
             return PROF_NONE;
         k = slot_of(p, parent, cc);
-        while (p->slots[k])
+        while (p->slots[k].node)
             k = (k + 1) & (p->num_slots - 1);
     }
     uint32_t i = new_node(p, parent, cc);
-    if (i != PROF_NONE)
-        p->slots[k] = i + 1;
+    if (i != PROF_NONE) {
+        p->slots[k].parent = parent;
+        p->slots[k].cc = cc;
+        p->slots[k].node = i + 1;
+    }
     return i;
 }
 
@@ -184,10 +190,10 @@ static uint32_t child(prof_profile *p, uint32_t parent, uint32_t cc)
 #define SC_MAX_BYTES (64u << 20)
 
 struct sc_entry {
-    uint64_t hash;
+    uint64_t hash;          /* never 0 for a used entry */
     uint64_t arena_off;
     uint32_t node;
-    uint32_t depth;         /* 255 + 1 marks a cut stack */
+    uint32_t depth;         /* + 256 for a cut stack */
 };
 
 /* Four independent lanes, so the multiplies overlap. */
@@ -204,23 +210,30 @@ static uint64_t stack_hash(const uint32_t *s, unsigned depth, unsigned tag)
     }
     for (; i < depth; i++)
         a = (a ^ s[i]) * 0xff51afd7ed558ccdull;
-    return mix(a ^ (b >> 1) ^ mix(c) ^ (e << 1));
+    return mix(a ^ (b >> 1) ^ mix(c) ^ (e << 1)) | 1;   /* 0 marks empty */
 }
 
 static uint32_t sc_lookup(const prof_profile *p, const uint32_t *s, unsigned depth,
                           unsigned tag, uint64_t h)
 {
-    if (!p->sc_num_slots)
+    if (!p->sc_size)
         return PROF_NONE;
-    for (size_t k = h & (p->sc_num_slots - 1);; k = (k + 1) & (p->sc_num_slots - 1)) {
-        uint32_t e = p->sc_slots[k];
-        if (!e)
+    for (size_t k = h & (p->sc_size - 1);; k = (k + 1) & (p->sc_size - 1)) {
+        const struct sc_entry *en = &p->sc_table[k];
+        if (!en->hash)
             return PROF_NONE;
-        const struct sc_entry *en = &p->sc_entries[e - 1];
         if (en->hash == h && en->depth == depth + tag &&
             memcmp(p->sc_arena + en->arena_off, s, depth * sizeof *s) == 0)
             return en->node;
     }
+}
+
+static void sc_put(struct sc_entry *table, size_t size, const struct sc_entry *e)
+{
+    size_t k = e->hash & (size - 1);
+    while (table[k].hash)
+        k = (k + 1) & (size - 1);
+    table[k] = *e;
 }
 
 /* Remembers stack -> node; silently does nothing once the cap is hit. */
@@ -230,7 +243,7 @@ static void sc_insert(prof_profile *p, const uint32_t *s, unsigned depth, unsign
     if (p->sc_full)
         return;
     size_t bytes = (p->sc_arena_len + depth) * sizeof *p->sc_arena +
-                   (p->sc_num + 1) * (sizeof(struct sc_entry) + 2 * sizeof(uint32_t));
+                   2 * (p->sc_num + 1) * sizeof(struct sc_entry);
     if (bytes > SC_MAX_BYTES) {
         p->sc_full = 1;
         return;
@@ -247,44 +260,25 @@ static void sc_insert(prof_profile *p, const uint32_t *s, unsigned depth, unsign
         p->sc_arena = a;
         p->sc_arena_cap = cap;
     }
-    if (p->sc_num == p->sc_cap) {
-        size_t cap = p->sc_cap ? p->sc_cap * 2 : 1024;
-        struct sc_entry *e = realloc(p->sc_entries, cap * sizeof *e);
-        if (!e) {
+    if ((p->sc_num + 1) * 2 > p->sc_size) {     /* at most half full */
+        size_t n = p->sc_size ? p->sc_size * 2 : 2048;
+        struct sc_entry *t = calloc(n, sizeof *t);
+        if (!t) {
             p->sc_full = 1;
             return;
         }
-        p->sc_entries = e;
-        p->sc_cap = cap;
+        for (size_t i = 0; i < p->sc_size; i++)
+            if (p->sc_table[i].hash)
+                sc_put(t, n, &p->sc_table[i]);
+        free(p->sc_table);
+        p->sc_table = t;
+        p->sc_size = n;
     }
-    if ((p->sc_num + 1) * 2 > p->sc_num_slots) {
-        size_t n = p->sc_num_slots ? p->sc_num_slots * 2 : 2048;
-        uint32_t *sl = calloc(n, sizeof *sl);
-        if (!sl) {
-            p->sc_full = 1;
-            return;
-        }
-        for (size_t i = 0; i < p->sc_num; i++) {
-            size_t k = p->sc_entries[i].hash & (n - 1);
-            while (sl[k])
-                k = (k + 1) & (n - 1);
-            sl[k] = (uint32_t)i + 1;
-        }
-        free(p->sc_slots);
-        p->sc_slots = sl;
-        p->sc_num_slots = n;
-    }
-    struct sc_entry *en = &p->sc_entries[p->sc_num];
-    en->hash = h;
-    en->arena_off = p->sc_arena_len;
-    en->node = node;
-    en->depth = depth + tag;
+    struct sc_entry en = { h, p->sc_arena_len, node, depth + tag };
     memcpy(p->sc_arena + p->sc_arena_len, s, depth * sizeof *s);
     p->sc_arena_len += depth;
-    size_t k = h & (p->sc_num_slots - 1);
-    while (p->sc_slots[k])
-        k = (k + 1) & (p->sc_num_slots - 1);
-    p->sc_slots[k] = (uint32_t)++p->sc_num;
+    sc_put(p->sc_table, p->sc_size, &en);
+    p->sc_num++;
 }
 
 /* ---- lifecycle -------------------------------------------------------- */
@@ -324,8 +318,7 @@ void prof_destroy(prof_profile *p)
     }
     free(p->nodes);
     free(p->slots);
-    free(p->sc_entries);
-    free(p->sc_slots);
+    free(p->sc_table);
     free(p->sc_arena);
     free(p->ccs);
     free(p->argv_store);
@@ -416,7 +409,7 @@ static int add_sample(prof_profile *p, const el_event *ev)
         p->info.cut_samples++;
     }
 
-    unsigned tag = start ? 1u : 0u;   /* cut stacks and whole ones differ */
+    unsigned tag = start ? 256u : 0u; /* cut stacks and whole ones differ */
     uint64_t h = stack_hash(s, depth, tag);
     uint32_t leaf = sc_lookup(p, s, depth, tag, h);
     if (leaf != PROF_NONE) {
