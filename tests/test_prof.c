@@ -289,6 +289,8 @@ static void test_corpus_prof(void **state)
     (void)state;
     check_prof(CORPUS_DIR "/ghc-9.0.2/nfib-p.eventlog", CORPUS_DIR "/ghc-9.0.2/nfib-p.prof");
     check_prof(CORPUS_DIR "/ghc-9.0.2/nfib-N2.eventlog", CORPUS_DIR "/ghc-9.0.2/nfib-N2.prof");
+    /* the README's example: a non-threaded run, so exact */
+    check_prof("examples/nfib.eventlog", "examples/nfib.prof");
 }
 
 /* Every other ghc-9.0.2 log has samples only if run with -p: the ones
