@@ -731,7 +731,7 @@ int cmd_info(int argc, char **argv)
         EL_CAP_CREATE, EL_PROF_SAMPLE_COST_CENTRE, EL_STARTUP, EL_RTS_IDENTIFIER,
         EL_PROGRAM_ARGS, EL_WALL_CLOCK_TIME, EL_PROF_BEGIN, EL_HEAP_PROF_BEGIN,
     };
-    const el_read_opts opts = { fields, sizeof fields / sizeof fields[0], 0 };
+    const el_read_opts opts = { fields, sizeof fields / sizeof fields[0], 0, 0 };
     el_read_result r = el_read_path_opts(path, &opts, on_event, in, &d);
 
     /* nothing to summarise when the file could not be opened at all */

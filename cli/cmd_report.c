@@ -117,7 +117,7 @@ int cmd_report(int argc, char **argv)
         EL_PROF_SAMPLE_COST_CENTRE, EL_HEAP_PROF_COST_CENTRE, EL_PROF_BEGIN, EL_CAP_CREATE,
         EL_PROGRAM_ARGS, EL_RTS_IDENTIFIER, EL_WALL_CLOCK_TIME,
     };
-    const el_read_opts ropts = { fields, sizeof fields / sizeof fields[0], 1 };
+    const el_read_opts ropts = { fields, sizeof fields / sizeof fields[0], 1, 0 };
     el_read_result res = el_read_path_opts(path, &ropts, on_event, &r, NULL);
     if (res.has_time_span)
         prof_set_time_span(r.p, res.first_time, res.last_time);

@@ -36,6 +36,7 @@ enum phase {
     PH_ET_END,      /* ete */
     PH_HDR_END,     /* hdre, datb */
     PH_DATA,
+    PH_SKIP,        /* skipping the rest of a damaged block */
     PH_DONE,        /* end marker read, or an error: `final` says which */
 };
 
@@ -63,6 +64,11 @@ struct el_decoder {
 
     uint16_t block_cap;
     uint64_t block_end;     /* stream offset where the current block ends */
+    uint64_t block_time, block_end_time;  /* the marker's time and end time */
+
+    int resync;             /* skip damaged blocks instead of stopping */
+    uint64_t skip_left;     /* PH_SKIP: bytes to the end of the block */
+    el_damage damage;
 
     el_error err;
     uint32_t stack[EL_MAX_STACK];
@@ -133,6 +139,7 @@ el_decoder *el_decoder_create(void)
     d->block_cap = EL_NO_CAP;
     memcpy(d->fields, known, sizeof d->fields);
     d->t_first = UINT64_MAX;
+    d->damage.from_time = UINT64_MAX;
     d->err.type = -1;
     return d;
 }
@@ -901,6 +908,73 @@ too_short:
 
 /* ---- events ----------------------------------------------------------- */
 
+/* Internal result of a record that is damaged but skippable. */
+#define EL_RESYNC ((el_status)100)
+
+/* A record at d->offset is damaged. Inside a block whose end is known,
+ * with resync on, the rest of the block is skipped and reading goes on at
+ * the next one (GHC writes events in per-capability blocks whose marker
+ * gives their byte size); otherwise this is the error that stops the log. */
+static el_status damaged(el_decoder *d, int32_t type, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static el_status damaged(el_decoder *d, int32_t type, const char *fmt, ...)
+{
+    char msg[sizeof d->err.msg];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!d->resync || d->offset >= d->block_end)
+        return fail(d, EL_ERR_FORMAT, d->offset, type, "%s", msg);
+
+    el_damage *dm = &d->damage;
+    if (dm->blocks == 0) {
+        dm->first.status = EL_ERR_FORMAT;
+        dm->first.offset = d->offset;
+        dm->first.type = type;
+        memcpy(dm->first.msg, msg, sizeof dm->first.msg);
+        dm->from_time = d->block_time;
+    }
+    dm->blocks++;
+    dm->bytes += d->block_end - d->offset;
+    if (d->block_end_time > dm->to_time)
+        dm->to_time = d->block_end_time;
+    if (d->block_time < dm->from_time)
+        dm->from_time = d->block_time;
+    d->skip_left = d->block_end - d->offset;
+    if (d->carry_len) {
+        /* carry holds the damaged record's first bytes, maybe some past
+         * the block's end: keep those, they start the next record */
+        size_t n = d->carry_len < d->skip_left ? d->carry_len : (size_t)d->skip_left;
+        memmove(d->carry, d->carry + n, d->carry_len - n);
+        d->carry_len -= n;
+        d->skip_left -= n;
+        d->offset += n;
+    }
+    if (d->skip_left == 0) {
+        d->block_end = d->offset;
+        return EL_RESYNC;
+    }
+    d->phase = PH_SKIP;
+    return EL_RESYNC;
+}
+
+/* PH_SKIP: drops input up to the end of the damaged block. */
+static el_status skip_block(el_decoder *d)
+{
+    size_t avail = d->in_len - d->in_pos;
+    size_t n = d->skip_left < avail ? (size_t)d->skip_left : avail;
+    d->in_pos += n;
+    d->offset += n;
+    d->skip_left -= n;
+    if (d->skip_left)
+        return EL_NEED_INPUT;
+    d->phase = PH_DATA;
+    d->block_end = d->offset;   /* the damaged block is over */
+    return EL_OK;
+}
+
 /* Fills *ev from the complete record at p and consumes it. */
 static el_status emit(el_decoder *d, el_event *ev, const uint8_t *p, uint16_t type,
                       uint32_t head, uint32_t payload_len)
@@ -922,12 +996,14 @@ static el_status emit(el_decoder *d, el_event *ev, const uint8_t *p, uint16_t ty
     if (decode_fields(d, ev) != 0) {
         char msg[sizeof d->err.msg];
         memcpy(msg, d->err.msg, sizeof msg);
-        return fail(d, EL_ERR_FORMAT, d->offset, type, "%s", msg);
+        return damaged(d, type, "%s", msg);
     }
     if (type == EL_BLOCK_MARKER) {
         ev->cap = ev->u.block.cap;
         d->block_cap = ev->u.block.cap;
         d->block_end = d->offset + ev->u.block.size;
+        d->block_time = ev->time;
+        d->block_end_time = ev->u.block.end_time;
     }
     consume(d, head + payload_len);
     return EL_OK;
@@ -941,6 +1017,12 @@ static el_status next_slow(el_decoder *d, el_event *ev)
 
     if (d->phase == PH_DONE)
         return d->final;
+    if (d->phase == PH_SKIP) {
+        el_status st = skip_block(d);
+        if (st != EL_OK)
+            return st;
+        return EL_RESYNC;
+    }
     if (d->phase != PH_DATA) {
         el_status st = parse_header(d);
         if (st != EL_OK)
@@ -958,8 +1040,7 @@ static el_status next_slow(el_decoder *d, el_event *ev)
     }
     uint32_t ts = d->type_size[type];
     if (!ts)
-        return fail(d, EL_ERR_FORMAT, d->offset, type,
-                    "event type %u is not declared in the header", type);
+        return damaged(d, type, "event type %u is not declared in the header", type);
 
     uint32_t head, payload_len;
     if (ts == 1) {
@@ -1002,8 +1083,8 @@ el_status el_decoder_next(el_decoder *d, el_event *ev)
 
     do
         st = next_one(d, ev);
-    while (st == EL_OK && d->only_selected &&
-           (ev->type >= EL_NUM_TYPE_IDS || !d->fields[ev->type]));
+    while (st == EL_RESYNC || (st == EL_OK && d->only_selected &&
+                               (ev->type >= EL_NUM_TYPE_IDS || !d->fields[ev->type])));
     return st;
 }
 
@@ -1011,6 +1092,12 @@ el_status el_decoder_finish(el_decoder *d)
 {
     if (d->phase == PH_DONE)
         return d->final;
+    if (d->phase == PH_SKIP)
+        return fail(d, EL_ERR_TRUNCATED, d->offset, -1,
+                    "truncated at byte %llu: the log ends inside a damaged block that was "
+                    "being skipped (it should end at byte %llu)",
+                    (unsigned long long)d->offset,
+                    (unsigned long long)(d->offset + d->skip_left));
     if (d->phase == PH_DATA && d->carry_len == 0 && d->in_pos == d->in_len) {
         d->missing_end = 1;
         d->phase = PH_DONE;
@@ -1031,6 +1118,16 @@ el_status el_decoder_finish(el_decoder *d)
     return fail(d, EL_ERR_TRUNCATED, d->offset, type,
                 "truncated at byte %llu: the log ends inside an event that starts at byte %llu",
                 (unsigned long long)(d->offset + have), (unsigned long long)d->offset);
+}
+
+void el_decoder_set_resync(el_decoder *d, int on)
+{
+    d->resync = on;
+}
+
+const el_damage *el_decoder_damage(const el_decoder *d)
+{
+    return &d->damage;
 }
 
 int el_decoder_missing_end(const el_decoder *d)

@@ -42,6 +42,7 @@ static void finish(el_decoder *d, el_status st, el_read_result *r, el_decoder **
     if (st == EL_NEED_INPUT)
         st = el_decoder_finish(d);
     r->has_time_span = el_decoder_time_span(d, &r->first_time, &r->last_time);
+    r->damage = *el_decoder_damage(d);
     r->status = st;
     r->missing_end = el_decoder_missing_end(d);
     if (st != EL_OK && st != EL_END)
@@ -73,6 +74,8 @@ static el_decoder *new_decoder(const el_read_opts *opts)
         el_decoder_only_fields(d, opts->fields, opts->num_fields);
     if (d && opts)
         el_decoder_only_selected(d, opts->only_selected);
+    if (d)
+        el_decoder_set_resync(d, !(opts && opts->no_resync));
     return d;
 }
 
@@ -201,6 +204,7 @@ el_read_result el_read_mem(const void *buf, size_t len, el_event_fn on_event, vo
 
     if (!d)
         return nomem(keep);
+    el_decoder_set_resync(d, 1);
     r.bytes = len;
     el_decoder_feed(d, buf, len);
     finish(d, drain(d, on_event, ctx, &r), &r, keep);

@@ -504,6 +504,77 @@ static void test_empty_and_garbage(void **state)
     test_run_free(&r);
 }
 
+/* Damage inside a block: with resync the rest of that block is skipped
+ * by the size its marker gives and the next block is read; without, the
+ * log stops there. */
+static size_t block(bb *b, uint16_t cap, uint64_t t)
+{
+    size_t at = b->n;
+    u16(b, 18); u64(b, t); u32(b, 0); u64(b, t + 50); u16(b, cap);
+    return at;
+}
+
+static void close_block(bb *b, size_t at)
+{
+    uint32_t size = (uint32_t)(b->n - at);
+    b->b[at + 10] = (uint8_t)(size >> 24); b->b[at + 11] = (uint8_t)(size >> 16);
+    b->b[at + 12] = (uint8_t)(size >> 8); b->b[at + 13] = (uint8_t)size;
+}
+
+static void test_resync_after_damaged_block(void **state)
+{
+    (void)state;
+    bb b;
+    header(&b, 8);
+    size_t b1 = block(&b, 0, 100);
+    u16(&b, 168); u64(&b, 110); u64(&b, 1000);          /* good */
+    size_t bad = b.n;
+    u16(&b, 99); u64(&b, 120);                          /* undeclared: garbage */
+    u32(&b, 0xdeadbeef); u32(&b, 0x01020304);
+    close_block(&b, b1);
+    size_t b2 = block(&b, 1, 200);
+    u16(&b, 168); u64(&b, 210); u64(&b, 2000);          /* good, next block */
+    close_block(&b, b2);
+    u16(&b, 0xffff);
+
+    /* off: stops at the damage */
+    test_run r = decode_bb(&b);
+    assert_int_equal(r.status, EL_ERR_FORMAT);
+    assert_int_equal(r.error.offset, bad);
+    assert_int_equal(r.n, 2);
+    test_run_free(&r);
+
+    /* on: every chunking gives the same events and the same damage */
+    for (size_t chunk = 1; chunk <= b.n; chunk++) {
+        el_decoder *d = el_decoder_create();
+        el_decoder_set_resync(d, 1);
+        el_event ev;
+        el_status st = EL_NEED_INPUT;
+        uint64_t times[8];
+        size_t n = 0;
+        for (size_t pos = 0; pos < b.n && st == EL_NEED_INPUT; pos += chunk) {
+            el_decoder_feed(d, b.b + pos, chunk < b.n - pos ? chunk : b.n - pos);
+            while ((st = el_decoder_next(d, &ev)) == EL_OK)
+                if (n < 8)
+                    times[n++] = ev.time;
+        }
+        if (st == EL_NEED_INPUT)
+            st = el_decoder_finish(d);
+        assert_int_equal(st, EL_END);
+        assert_int_equal(n, 4);     /* marker, 110, marker, 210 */
+        assert_int_equal(times[1], 110);
+        assert_int_equal(times[3], 210);
+        const el_damage *dm = el_decoder_damage(d);
+        assert_int_equal(dm->blocks, 1);
+        assert_int_equal(dm->bytes, b2 - bad);
+        assert_int_equal(dm->first.offset, bad);
+        assert_int_equal(dm->first.type, 99);
+        assert_int_equal(dm->from_time, 100);
+        assert_int_equal(dm->to_time, 150);
+        el_decoder_destroy(d);
+    }
+}
+
 /* Selective delivery: only the selected types (and block markers) reach
  * the consumer, and the time span still covers every event. */
 static int count_delivered(void *ctx, const el_event *ev, const el_decoder *d)
@@ -531,7 +602,7 @@ static void test_only_selected(void **state)
         if (whole.ev[i].time > last) last = whole.ev[i].time;
     }
     static const uint16_t sel[] = { EL_PROF_SAMPLE_COST_CENTRE };
-    const el_read_opts opts = { sel, 1, 1 };
+    const el_read_opts opts = { sel, 1, 1, 0 };
     size_t n[3] = { 0, 0, 0 };
     el_read_result r = el_read_path_opts(log, &opts, count_delivered, n, NULL);
     assert_int_equal(r.status, EL_END);
@@ -566,6 +637,7 @@ int main(void)
         cmocka_unit_test(test_block_capability),
         cmocka_unit_test(test_empty_and_garbage),
         cmocka_unit_test(test_only_selected),
+        cmocka_unit_test(test_resync_after_damaged_block),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -98,6 +98,6 @@ void tx_date(char *buf, size_t size, long long epoch_sec)
     time_t t = (time_t)epoch_sec;
     struct tm tm;
 
-    if (!localtime_r(&t, &tm) || !strftime(buf, size, "%a %b %d %H:%M %Y", &tm))
+    if (!localtime_r(&t, &tm) || !strftime(buf, size, "%a %b %e %H:%M %Y", &tm))
         snprintf(buf, size, "?");
 }

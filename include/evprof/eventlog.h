@@ -369,6 +369,22 @@ typedef struct el_error {
 } el_error;
 const el_error *el_decoder_error(const el_decoder *d);
 
+/* Damage that was skipped. With resync on, a record that is damaged
+ * inside a capability block (an undeclared type id, a payload that does
+ * not fit its type) does not stop the log: the rest of that block is
+ * skipped by the byte size its marker states, and reading goes on at the
+ * next block. Every event of a damaged block before the damage has been
+ * handed out already. Off by default; the el_read_* calls turn it on. */
+typedef struct el_damage {
+    uint64_t blocks;              /* damaged blocks skipped */
+    uint64_t bytes;               /* bytes skipped */
+    uint64_t from_time, to_time;  /* from the first skipped block's marker time to
+                                     the last one's end time (ns) */
+    el_error first;               /* the first damage (offset, type, message) */
+} el_damage;
+void el_decoder_set_resync(el_decoder *d, int on);
+const el_damage *el_decoder_damage(const el_decoder *d);
+
 /* ---- reading a whole source (file, stdin, pipe) ----------------------- */
 
 /* Runs a decoder over a file descriptor and calls `on_event` for every
@@ -383,6 +399,7 @@ typedef struct el_read_result {
     int missing_end;              /* clean end, no end marker */
     uint64_t bytes;               /* bytes read */
     uint64_t events;              /* events delivered */
+    el_damage damage;             /* blocks skipped (see el_decoder_damage) */
     int has_time_span;            /* first_time/last_time are valid */
     uint64_t first_time, last_time;   /* of every event read (el_decoder_time_span) */
 } el_read_result;
@@ -400,6 +417,7 @@ typedef struct el_read_opts {
     const uint16_t *fields;       /* el_decoder_only_fields(), or NULL for all */
     size_t num_fields;
     int only_selected;            /* el_decoder_only_selected() */
+    int no_resync;                /* stop at the first damage (default: skip the block) */
 } el_read_opts;
 el_read_result el_read_path_opts(const char *path, const el_read_opts *opts,
                                  el_event_fn on_event, void *ctx,

@@ -21,7 +21,7 @@ size_t tx_width(const char *s);
 /* Writes s, then spaces up to `width` code points. */
 void tx_pad(FILE *out, const char *s, size_t width);
 
-/* GHC's time_str(): "%a %b %d %H:%M %Y" in local time. */
+/* GHC's time_str(): "%a %b %e %H:%M %Y" in local time. */
 void tx_date(char *buf, size_t size, long long epoch_sec);
 
 #ifdef __cplusplus
