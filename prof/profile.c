@@ -17,7 +17,7 @@
 
 #include <uthash.h>
 
-#include "prof/strpool.h"
+#include "util/strpool.h"
 
 typedef struct cc_entry {
     uint32_t id;

@@ -1,4 +1,4 @@
-#include "prof/strpool.h"
+#include "util/strpool.h"
 
 #include <stdlib.h>
 #include <string.h>

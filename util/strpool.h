@@ -1,6 +1,6 @@
 /* An append-only pool of NUL-terminated strings, freed all at once. */
-#ifndef EVPROF_PROF_STRPOOL_H
-#define EVPROF_PROF_STRPOOL_H
+#ifndef EVPROF_UTIL_STRPOOL_H
+#define EVPROF_UTIL_STRPOOL_H
 
 #include <stddef.h>
 #include <stdint.h>
