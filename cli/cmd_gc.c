@@ -1,0 +1,135 @@
+/* evprof gc: the +RTS -s memory and GC summary, rebuilt from GC events,
+ * for the whole run or a window of it. */
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "evprof/gc.h"
+#include "output.h"
+
+enum { OPT_FORMAT = 1 };
+
+static const cli_opt opts[] = {
+    { OPT_FORMAT, 'f', "format", "FMT", "output format: text (+RTS -s layout, default) or json" },
+    CLI_WINDOW_OPTS,
+    CLI_OUTPUT_OPT,
+    { 0 },
+};
+
+static const cli_cmd_help help = {
+    "gc", "[OPTIONS] FILE",
+    "The memory and GC summary that +RTS -s prints at exit, rebuilt from the GC\n"
+    "events of a program run with +RTS -l (no profiling build needed): for the\n"
+    "whole run, or for the window --from/--to. Also each capability's mutator,\n"
+    "GC and idle time, which +RTS -s cannot show.",
+    opts,
+    "Allocation, bytes copied, maximum residency and its samples, maximum slop,\n"
+    "total memory in use, collections per generation, parallel collections,\n"
+    "work balance and spark counts equal GHC's own +RTS -s for the same run.\n"
+    "GC pauses are the leading capability's GC_START..GC_END, which GHC 9.0\n"
+    "stamps with the times its statistics use. CPU times and the INIT/EXIT\n"
+    "phases are not in the eventlog: they read n/a (see docs/GC.md).\n"
+    "\n"
+    "A window counts the collections whose GC_STATS_GHC falls in it, and the\n"
+    "growth of the allocation and spark counters inside it; MUT/GC time and the\n"
+    "capability table are clipped to it. --cap N selects capability N's\n"
+    "allocation, sparks and table row; the heap is shared by all capabilities.\n",
+};
+
+static int on_event(void *ctx, const el_event *ev, const el_decoder *d)
+{
+    (void)d;
+    return gc_add_event(ctx, ev) != 0;
+}
+
+int cmd_gc(int argc, char **argv)
+{
+    cli_args a;
+    cli_window w;
+    int id, json = 0;
+
+    cli_window_init(&w);
+    cli_args_init(&a, &help, argc, argv);
+    while ((id = cli_next(&a)) > 0) {
+        int taken = cli_window_option(&w, &a, id);
+        if (taken < 0)
+            return CLI_USAGE;
+        if (taken)
+            continue;
+        if (id == OPT_FORMAT) {
+            if (strcmp(a.value, "json") == 0) {
+                json = 1;
+            } else if (strcmp(a.value, "text") == 0) {
+                json = 0;
+            } else {
+                cli_usage_error(&help, "--format wants text or json, not '%s'", a.value);
+                return CLI_USAGE;
+            }
+        }
+    }
+    if (id != CLI_END)
+        return cli_done_code(id);
+    if (!cli_want_pos(&a, 1, 1, "FILE"))
+        return CLI_USAGE;
+    if (w.from_ns >= w.to_ns) {
+        cli_usage_error(&help, "--from must be before --to");
+        return CLI_USAGE;
+    }
+    const char *path = a.pos[0];
+    const char *name = cli_display_path(path);
+
+    gc_filter f;
+    gc_filter_init(&f);
+    f.from_ns = w.from_ns;
+    f.to_ns = w.to_ns;
+    f.cap = w.cap;
+    gc_summary *s = gc_create(&f);
+    if (!s) {
+        fprintf(stderr, "evprof: out of memory\n");
+        return CLI_FAIL;
+    }
+    const el_read_opts ropts = { .fields = gc_event_types,
+                                 .num_fields = gc_num_event_types,
+                                 .only_selected = 1 };
+    el_read_result res = el_read_path_opts(path, &ropts, on_event, s, NULL);
+    if (res.has_time_span)
+        gc_set_time_span(s, res.first_time, res.last_time);
+    if (gc_finish(s) != 0) {
+        fprintf(stderr, "evprof: %s: out of memory building the GC summary\n", name);
+        gc_destroy(s);
+        return CLI_FAIL;
+    }
+    /* a damaged log still gets the summary of everything before the damage;
+     * one that yielded nothing (unreadable, not an eventlog) gets none */
+    int code = cli_report_read(path, &res);
+    if (res.events == 0 && code != CLI_OK) {
+        gc_destroy(s);
+        return code;
+    }
+    const gc_result *r = gc_get_result(s);
+    if (!r->has_gc_events) {
+        fprintf(stderr, "evprof: %s: no GC events (GC_START/GC_END, GC_STATS_GHC, "
+                "HEAP_ALLOCATED, HEAP_SIZE, HEAP_LIVE): run the program with +RTS -l, "
+                "whose default event classes include the GC class g (-l-a and -l-g turn it "
+                "off; -l-ag keeps only it) (see 'evprof info %s')\n", name, path);
+        gc_destroy(s);
+        return CLI_FAIL;
+    }
+    if (f.cap >= 0 && r->n_caps == 0)
+        fprintf(stderr, "evprof: %s: warning: capability %d does not occur in the log\n",
+                name, (int)f.cap);
+
+    gc_report_opts ro;
+    gc_report_opts_init(&ro);
+    ro.source_name = name;
+    cli_out out;
+    if (cli_out_open(&out, w.output) != 0) {
+        gc_destroy(s);
+        return CLI_FAIL;
+    }
+    int wrc = json ? gc_report_json(s, &ro, out.f) : gc_report_text(s, &ro, out.f);
+    if (cli_out_close(&out, wrc == 0) != 0 && code == CLI_OK)
+        code = CLI_FAIL;
+    gc_destroy(s);
+    return code;
+}

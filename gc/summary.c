@@ -1,0 +1,536 @@
+/* The `+RTS -s` summary from GC events: aggregation.
+ *
+ * Events arrive in the order the log stores them: block by block, each
+ * block one capability's buffer in the order that capability wrote it.
+ * Across capabilities the stream is not in time order (the global block
+ * with HEAP_INFO_GHC may even come last), so everything here is either
+ * per capability (state machines that only need that capability's own
+ * order) or an order-free aggregate (sums, maxima, counters compared by
+ * value). Nothing is kept per event.
+ *
+ * A collection is led by the capability that writes its GC_STATS_GHC
+ * (GHC 9.0: GC_START, ..., GC_GLOBAL_SYNC, GC_STATS_GHC, GC_END, all on the
+ * leader, GC_END stamped with the time GHC's statistics use). Its pause is
+ * the leader's GC_START .. GC_END; the other capabilities' own
+ * GC_START .. GC_END go to their per-capability figures only.
+ */
+#include "evprof/gc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const uint16_t gc_event_types[] = {
+    EL_GC_START, EL_GC_END, EL_GC_STATS_GHC, EL_HEAP_ALLOCATED, EL_HEAP_SIZE,
+    EL_HEAP_LIVE, EL_HEAP_INFO_GHC, EL_SPARK_COUNTERS, EL_RUN_THREAD, EL_STOP_THREAD,
+    EL_RTS_IDENTIFIER, EL_CAP_CREATE, EL_GC_GLOBAL_SYNC,
+};
+const size_t gc_num_event_types = sizeof gc_event_types / sizeof gc_event_types[0];
+
+enum { N_SPARK = 6 };
+
+/* A GC_STATS_GHC waiting for its collection's GC_END. */
+typedef struct pending_stats {
+    uint64_t time;
+    uint16_t gen;
+    uint64_t copied, slop, frag, balanced;
+    uint32_t par_n_threads;
+} pending_stats;
+
+typedef struct cap_state {
+    uint8_t seen;
+    uint8_t in_gc, has_pending, running;
+    uint8_t last_valid, last_had_stats;   /* the last finished GC on this cap */
+    uint8_t has_alloc, has_sparks;        /* any sample before the window's end */
+    uint64_t gc_start, run_start;
+    uint64_t last_start, last_end;
+    pending_stats pending;
+    /* monotone counters: the largest value seen before `from` and before `to` */
+    uint64_t alloc_before, alloc_upto;
+    uint64_t spark_before[N_SPARK], spark_upto[N_SPARK];
+    /* window sums */
+    uint64_t mut_ns, gc_ns, max_pause_ns;
+    uint32_t gcs, led;
+} cap_state;
+
+struct gc_summary {
+    gc_filter f;
+    int nomem;
+    int finished;
+    cap_state *caps;                /* by capability number */
+    uint32_t ncaps;                 /* slots allocated */
+    cap_state nocap;                /* events outside any capability block */
+    gc_gen *gens;
+    uint32_t ngens;                 /* slots allocated */
+    uint32_t max_gen_seen;          /* + 1; 0 when none */
+    uint32_t heap_info_gens;
+    uint64_t last_time_seen;
+    int has_span;
+    uint64_t span_last;
+    uint64_t gc_ns;                 /* leaders' pauses, clipped */
+    gc_result r;
+    gc_cap *out_caps;
+};
+
+void gc_filter_init(gc_filter *f)
+{
+    f->from_ns = 0;
+    f->to_ns = UINT64_MAX;
+    f->cap = -1;
+}
+
+gc_summary *gc_create(const gc_filter *filter)
+{
+    gc_summary *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    if (filter)
+        s->f = *filter;
+    else
+        gc_filter_init(&s->f);
+    return s;
+}
+
+void gc_destroy(gc_summary *s)
+{
+    if (!s)
+        return;
+    free(s->caps);
+    free(s->gens);
+    free(s->out_caps);
+    free(s);
+}
+
+/* ---- window ------------------------------------------------------------ */
+
+static int in_window(const gc_summary *s, uint64_t t)
+{
+    return t >= s->f.from_ns && t < s->f.to_ns;
+}
+
+/* Length of [a, b] inside the window. */
+static uint64_t overlap(const gc_summary *s, uint64_t a, uint64_t b)
+{
+    uint64_t lo = a > s->f.from_ns ? a : s->f.from_ns;
+    uint64_t hi = b < s->f.to_ns ? b : s->f.to_ns;
+    return hi > lo ? hi - lo : 0;
+}
+
+/* ---- tables ------------------------------------------------------------ */
+
+static cap_state *cap_slot(gc_summary *s, uint16_t cap)
+{
+    if (cap == EL_NO_CAP)
+        return &s->nocap;
+    if (cap >= s->ncaps) {
+        uint32_t n = s->ncaps ? s->ncaps : 4;
+        while (n <= cap)
+            n *= 2;
+        cap_state *c = realloc(s->caps, (size_t)n * sizeof *c);
+        if (!c) {
+            s->nomem = 1;
+            return NULL;
+        }
+        memset(c + s->ncaps, 0, (size_t)(n - s->ncaps) * sizeof *c);
+        s->caps = c;
+        s->ncaps = n;
+    }
+    s->caps[cap].seen = 1;
+    return &s->caps[cap];
+}
+
+static gc_gen *gen_slot(gc_summary *s, uint32_t gen)
+{
+    if (gen >= s->ngens) {
+        uint32_t n = s->ngens ? s->ngens : 4;
+        while (n <= gen)
+            n *= 2;
+        gc_gen *g = realloc(s->gens, (size_t)n * sizeof *g);
+        if (!g) {
+            s->nomem = 1;
+            return NULL;
+        }
+        memset(g + s->ngens, 0, (size_t)(n - s->ngens) * sizeof *g);
+        s->gens = g;
+        s->ngens = n;
+    }
+    return &s->gens[gen];
+}
+
+/* ---- collections ------------------------------------------------------- */
+
+/* A collection led by `c`: its statistics, and its pause when known. */
+static void record_collection(gc_summary *s, cap_state *c, const pending_stats *p,
+                              int has_pause, uint64_t start, uint64_t end)
+{
+    if (has_pause)
+        s->gc_ns += overlap(s, start, end);
+    if ((uint32_t)p->gen + 1 > s->max_gen_seen)
+        s->max_gen_seen = (uint32_t)p->gen + 1;
+    if (!in_window(s, p->time))
+        return;
+    gc_gen *g = gen_slot(s, p->gen);
+    if (!g)
+        return;
+    g->collections++;
+    g->copied_bytes += p->copied;
+    if (p->slop > g->max_slop_bytes)
+        g->max_slop_bytes = p->slop;
+    if (p->par_n_threads > 1) {
+        g->par_collections++;
+        s->r.par_copied_bytes += p->copied;
+        s->r.par_balanced_copied_bytes += p->balanced;
+    }
+    if (has_pause) {
+        uint64_t pause = end > start ? end - start : 0;
+        g->elapsed_ns += pause;
+        if (pause > g->max_pause_ns)
+            g->max_pause_ns = pause;
+    } else {
+        s->r.collections_without_pause++;
+    }
+    if (p->frag > s->r.max_frag_bytes)
+        s->r.max_frag_bytes = p->frag;
+    s->r.copied_bytes += p->copied;
+    c->led++;
+}
+
+static void gc_start(gc_summary *s, cap_state *c, uint64_t t)
+{
+    if (c->running) {               /* no STOP_THREAD before the GC: the thread stopped */
+        c->mut_ns += overlap(s, c->run_start, t);
+        c->running = 0;
+    }
+    if (c->in_gc && c->has_pending) /* GC_END lost: the collection ends here */
+        record_collection(s, c, &c->pending, 1, c->gc_start, t);
+    c->in_gc = 1;
+    c->has_pending = 0;
+    c->gc_start = t;
+}
+
+static void gc_end(gc_summary *s, cap_state *c, uint64_t t)
+{
+    if (!c->in_gc)
+        return;                     /* an end without a start: nothing to measure */
+    uint64_t start = c->gc_start;
+    uint64_t pause = t > start ? t - start : 0;
+    c->gc_ns += overlap(s, start, t);
+    if (in_window(s, t)) {
+        c->gcs++;
+        if (pause > c->max_pause_ns)
+            c->max_pause_ns = pause;
+    }
+    if (c->has_pending)
+        record_collection(s, c, &c->pending, 1, start, t);
+    c->last_valid = 1;
+    c->last_had_stats = c->has_pending;
+    c->last_start = start;
+    c->last_end = t;
+    c->in_gc = 0;
+    c->has_pending = 0;
+}
+
+static void gc_stats(gc_summary *s, cap_state *c, const el_event *ev)
+{
+    pending_stats p = {
+        .time = ev->time,
+        .gen = ev->u.gc_stats.gen,
+        .copied = ev->u.gc_stats.copied,
+        .slop = ev->u.gc_stats.slop,
+        .frag = ev->u.gc_stats.frag,
+        .balanced = ev->u.gc_stats.par_balanced_copied,
+        .par_n_threads = ev->u.gc_stats.par_n_threads,
+    };
+    if (!ev->u.gc_stats.has_balanced)
+        s->r.old_gc_stats = 1;
+    if (c->in_gc) {
+        if (c->has_pending)         /* two in one GC: keep the first's pause */
+            record_collection(s, c, &c->pending, 0, 0, 0);
+        c->pending = p;
+        c->has_pending = 1;
+    } else if (c->last_valid && !c->last_had_stats) {
+        /* older GHC wrote the statistics after GC_END */
+        record_collection(s, c, &p, 1, c->last_start, c->last_end);
+        c->last_had_stats = 1;
+    } else {
+        record_collection(s, c, &p, 0, 0, 0);
+    }
+}
+
+/* ---- counters ---------------------------------------------------------- */
+
+static void counter(const gc_summary *s, uint64_t t, uint64_t v, uint64_t *before,
+                    uint64_t *upto)
+{
+    if (t < s->f.from_ns && v > *before)
+        *before = v;
+    if (t < s->f.to_ns && v > *upto)
+        *upto = v;
+}
+
+static void rts_identifier(gc_summary *s, const el_event *ev)
+{
+    size_t n = ev->u.text.str.len;
+    if (n >= sizeof s->r.rts_version)
+        n = sizeof s->r.rts_version - 1;
+    memcpy(s->r.rts_version, ev->u.text.str.ptr, n);
+    s->r.rts_version[n] = '\0';
+    /* the flavour after the version: rts_thr_p_l, rts_l, rts_thr_debug, ... */
+    const char *fl = strchr(s->r.rts_version, ' ');
+    fl = fl ? fl + 1 : s->r.rts_version;
+    int threaded = 0, profiled = 0;
+    const char *p = fl;
+    while (*p && *p != ' ') {
+        size_t len = strcspn(p, "_ ");
+        if (len == 3 && strncmp(p, "thr", 3) == 0)
+            threaded = 1;
+        if (len == 1 && *p == 'p')
+            profiled = 1;
+        p += len;
+        if (*p == '_')
+            p++;
+    }
+    s->r.threaded = threaded;
+    s->r.profiled = profiled;
+}
+
+int gc_add_event(gc_summary *s, const el_event *ev)
+{
+    if (s->nomem)
+        return -1;
+    if (ev->time > s->last_time_seen)
+        s->last_time_seen = ev->time;
+    if (!ev->decoded)
+        return 0;
+    uint64_t t = ev->time;
+    cap_state *c;
+    switch (ev->type) {
+    case EL_BLOCK_MARKER:
+        if (ev->u.block.cap != EL_NO_CAP && !cap_slot(s, ev->u.block.cap))
+            return -1;
+        return 0;
+    case EL_CAP_CREATE:
+        if (!cap_slot(s, ev->u.cap.cap))
+            return -1;
+        return 0;
+    case EL_RTS_IDENTIFIER:
+        rts_identifier(s, ev);
+        return 0;
+    case EL_HEAP_INFO_GHC:
+        s->r.has_heap_info = 1;
+        s->heap_info_gens = ev->u.heap_info.gens;
+        return 0;
+    case EL_HEAP_SIZE:
+        s->r.n_heap_size++;
+        if (in_window(s, t) && ev->u.heap.bytes > s->r.max_mem_in_use_bytes)
+            s->r.max_mem_in_use_bytes = ev->u.heap.bytes;
+        return 0;
+    case EL_HEAP_LIVE:
+        s->r.n_heap_live++;
+        if (in_window(s, t) && ev->u.heap.bytes > s->r.max_live_bytes)
+            s->r.max_live_bytes = ev->u.heap.bytes;
+        return 0;
+    default:
+        break;
+    }
+
+    if (!(c = cap_slot(s, ev->cap)))
+        return -1;
+    switch (ev->type) {
+    case EL_GC_START:
+        s->r.n_gc_start++;
+        gc_start(s, c, t);
+        break;
+    case EL_GC_END:
+        s->r.n_gc_end++;
+        gc_end(s, c, t);
+        break;
+    case EL_GC_STATS_GHC:
+        s->r.n_gc_stats++;
+        gc_stats(s, c, ev);
+        break;
+    case EL_HEAP_ALLOCATED:
+        s->r.n_heap_alloc++;
+        counter(s, t, ev->u.heap.bytes, &c->alloc_before, &c->alloc_upto);
+        if (t < s->f.to_ns)
+            c->has_alloc = 1;
+        break;
+    case EL_SPARK_COUNTERS: {
+        s->r.n_spark_counters++;
+        const uint64_t v[N_SPARK] = {
+            ev->u.spark_counters.created, ev->u.spark_counters.dud,
+            ev->u.spark_counters.overflowed, ev->u.spark_counters.converted,
+            ev->u.spark_counters.gcd, ev->u.spark_counters.fizzled,
+        };
+        for (int i = 0; i < N_SPARK; i++)
+            counter(s, t, v[i], &c->spark_before[i], &c->spark_upto[i]);
+        if (t < s->f.to_ns)
+            c->has_sparks = 1;
+        break;
+    }
+    case EL_RUN_THREAD:
+        if (c->running)
+            c->mut_ns += overlap(s, c->run_start, t);
+        c->running = 1;
+        c->run_start = t;
+        break;
+    case EL_STOP_THREAD:
+        if (c->running)
+            c->mut_ns += overlap(s, c->run_start, t);
+        c->running = 0;
+        break;
+    default:
+        break;
+    }
+    return s->nomem ? -1 : 0;
+}
+
+void gc_set_time_span(gc_summary *s, uint64_t first, uint64_t last)
+{
+    (void)first;
+    s->has_span = 1;
+    s->span_last = last;
+}
+
+/* ---- finish ------------------------------------------------------------ */
+
+static void close_cap(gc_summary *s, cap_state *c, uint64_t end)
+{
+    if (c->running) {
+        c->mut_ns += overlap(s, c->run_start, end);
+        c->running = 0;
+    }
+    if (c->in_gc)
+        gc_end(s, c, end < c->gc_start ? c->gc_start : end);
+}
+
+static uint64_t counter_delta(uint64_t before, uint64_t upto)
+{
+    return upto > before ? upto - before : 0;
+}
+
+static void cap_result(const gc_summary *s, const cap_state *c, uint32_t no, gc_cap *o)
+{
+    memset(o, 0, sizeof *o);
+    o->cap = no;
+    o->allocated_bytes = counter_delta(c->alloc_before, c->alloc_upto);
+    o->has_alloc = c->has_alloc;
+    o->has_sparks = c->has_sparks;
+    uint64_t d[N_SPARK];
+    for (int i = 0; i < N_SPARK; i++)
+        d[i] = counter_delta(c->spark_before[i], c->spark_upto[i]);
+    o->sparks = (gc_sparks){ d[0], d[1], d[2], d[3], d[4], d[5] };
+    o->mutator_ns = c->mut_ns;
+    o->gc_ns = c->gc_ns;
+    uint64_t busy = c->mut_ns + c->gc_ns;
+    o->idle_ns = s->r.total_ns > busy ? s->r.total_ns - busy : 0;
+    o->gcs = c->gcs;
+    o->led = c->led;
+    o->max_pause_ns = c->max_pause_ns;
+}
+
+/* Something to show: a capability's block or creation, or any figure. */
+static int has_data(const cap_state *c)
+{
+    return c->seen || c->has_alloc || c->has_sparks || c->gcs || c->led || c->mut_ns ||
+           c->gc_ns;
+}
+
+int gc_finish(gc_summary *s)
+{
+    if (s->nomem)
+        return -1;
+    if (s->finished)
+        return 0;
+    s->finished = 1;
+    gc_result *r = &s->r;
+    uint64_t end = s->has_span ? s->span_last : s->last_time_seen;
+    if (s->last_time_seen > end)
+        end = s->last_time_seen;
+    r->log_end_ns = end;
+
+    for (uint32_t i = 0; i < s->ncaps; i++)
+        if (s->caps[i].seen)
+            close_cap(s, &s->caps[i], end);
+    close_cap(s, &s->nocap, end);
+    if (s->nomem)
+        return -1;
+
+    r->to_ns = s->f.to_ns < end ? s->f.to_ns : end;
+    r->from_ns = s->f.from_ns < r->to_ns ? s->f.from_ns : r->to_ns;
+    r->cap = s->f.cap;
+    r->whole_run = s->f.from_ns == 0 && s->f.to_ns > end && s->f.cap < 0;
+    r->total_ns = r->to_ns > r->from_ns ? r->to_ns - r->from_ns : 0;
+    r->gc_ns = s->gc_ns < r->total_ns ? s->gc_ns : r->total_ns;
+    r->mutator_ns = r->total_ns - r->gc_ns;
+    r->has_gc_events = r->n_gc_start || r->n_gc_end || r->n_gc_stats || r->n_heap_alloc ||
+                       r->n_heap_size || r->n_heap_live || r->has_heap_info;
+    if (r->n_spark_counters)
+        r->threaded = 1;
+
+    /* generations: GHC prints a row for each, collected or not */
+    uint32_t ngen = r->has_heap_info ? s->heap_info_gens : 0;
+    if (s->max_gen_seen > ngen)
+        ngen = s->max_gen_seen;
+    if (ngen && !gen_slot(s, ngen - 1))
+        return -1;
+    r->generations = ngen;
+    r->gens = s->gens;
+    for (uint32_t g = 0; g < ngen; g++) {
+        gc_gen *gg = &s->gens[g];
+        gg->avg_pause_ns = gg->collections ? gg->elapsed_ns / gg->collections : 0;
+        r->collections += gg->collections;
+    }
+    if (ngen) {
+        r->major_gcs = s->gens[ngen - 1].collections;
+        r->max_slop_bytes = s->gens[ngen - 1].max_slop_bytes;
+    }
+    r->work_balance = r->par_copied_bytes
+                          ? (double)r->par_balanced_copied_bytes / (double)r->par_copied_bytes
+                          : 0.0;
+
+    /* capabilities */
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->ncaps; i++)
+        if (has_data(&s->caps[i]))
+            n++;
+    r->caps_in_log = n;
+    int nocap = has_data(&s->nocap);   /* events outside blocks (very old logs) */
+    s->out_caps = calloc((size_t)n + 1, sizeof *s->out_caps);
+    if (!s->out_caps) {
+        s->nomem = 1;
+        return -1;
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < s->ncaps; i++) {
+        if (!has_data(&s->caps[i]) || (s->f.cap >= 0 && (uint32_t)s->f.cap != i))
+            continue;
+        cap_result(s, &s->caps[i], i, &s->out_caps[k++]);
+    }
+    if (nocap && s->f.cap < 0)
+        cap_result(s, &s->nocap, EL_NO_CAP, &s->out_caps[k++]);
+    r->caps = s->out_caps;
+    r->n_caps = k;
+
+    for (uint32_t i = 0; i < k; i++) {
+        const gc_cap *c = &s->out_caps[i];
+        r->allocated_bytes += c->allocated_bytes;
+        if (c->has_sparks) {
+            r->has_sparks = 1;
+            r->sparks.created += c->sparks.created;
+            r->sparks.dud += c->sparks.dud;
+            r->sparks.overflowed += c->sparks.overflowed;
+            r->sparks.converted += c->sparks.converted;
+            r->sparks.gcd += c->sparks.gcd;
+            r->sparks.fizzled += c->sparks.fizzled;
+        }
+    }
+    double mut_s = (double)r->mutator_ns / 1e9;
+    r->alloc_rate = r->mutator_ns ? (uint64_t)((double)r->allocated_bytes / mut_s) : 0;
+    r->productivity = r->total_ns ? (double)r->mutator_ns / (double)r->total_ns : 0.0;
+    return 0;
+}
+
+const gc_result *gc_get_result(const gc_summary *s)
+{
+    return &s->r;
+}

@@ -1,0 +1,174 @@
+/* evprof: the `+RTS -s` memory and GC summary, rebuilt from GC events.
+ *
+ * A gc_summary consumes decoded events (HEAP_ALLOCATED, HEAP_SIZE,
+ * HEAP_LIVE, HEAP_INFO_GHC, GC_STATS_GHC, GC_START/GC_END, SPARK_COUNTERS,
+ * RUN_THREAD/STOP_THREAD, RTS_IDENTIFIER) in the order the log stores
+ * them, and aggregates per capability and per generation: its memory
+ * grows with the number of capabilities and generations, never with the
+ * number of events.
+ *
+ *     gc_summary *s = gc_create(&filter);
+ *     for each event: gc_add_event(s, ev);
+ *     gc_set_time_span(s, first, last);     // the log's span
+ *     gc_finish(s);
+ *     gc_report_text(s, &opts, stdout);
+ *     gc_destroy(s);
+ *
+ * How each figure follows from the events, and which ones equal GHC's own
+ * `+RTS -s` exactly, is in docs/GC.md.
+ */
+#ifndef EVPROF_GC_H
+#define EVPROF_GC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "evprof/eventlog.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Which part of the run to summarise. */
+typedef struct gc_filter {
+    uint64_t from_ns;       /* window on the log's clock (ns since the RTS started): */
+    uint64_t to_ns;         /* [from, to); to UINT64_MAX: open */
+    int32_t cap;            /* per-capability figures (allocation, sparks, the
+                               capability table) of this capability only; -1: all */
+} gc_filter;
+
+void gc_filter_init(gc_filter *f);       /* the whole run, every capability */
+
+/* The event types a gc_summary reads (for el_decoder_only_fields). */
+extern const uint16_t gc_event_types[];
+extern const size_t gc_num_event_types;
+
+typedef struct gc_summary gc_summary;
+
+gc_summary *gc_create(const gc_filter *filter);   /* NULL: no memory */
+void gc_destroy(gc_summary *s);                   /* accepts NULL */
+
+/* Consume one event. Returns 0, or -1 when memory ran out (sticky). */
+int gc_add_event(gc_summary *s, const el_event *ev);
+
+/* The log's first and last event times, whether or not every event was
+ * handed to gc_add_event (el_read_result.first_time/last_time). The whole
+ * run is [0, last]: the log's clock starts when the RTS starts, as GHC's
+ * elapsed time does. Without it the last event seen is used. */
+void gc_set_time_span(gc_summary *s, uint64_t first, uint64_t last);
+
+/* Done adding: closes intervals still open at the end of the log and
+ * computes the summary. Returns 0, or -1 when memory ran out. */
+int gc_finish(gc_summary *s);
+
+/* ---- results (after gc_finish) ---------------------------------------- */
+
+typedef struct gc_sparks {
+    uint64_t created, dud, overflowed, converted, gcd, fizzled;
+} gc_sparks;
+
+/* One generation's row of the collections table. A collection belongs to
+ * the window holding its GC_STATS_GHC event. */
+typedef struct gc_gen {
+    uint32_t collections;
+    uint32_t par_collections;       /* GC_STATS_GHC with more than one GC thread */
+    uint64_t elapsed_ns;            /* sum of the leading capability's pauses */
+    uint64_t avg_pause_ns;          /* elapsed_ns / collections, integer division (GHC) */
+    uint64_t max_pause_ns;
+    uint64_t copied_bytes;
+    uint64_t max_slop_bytes;        /* over this generation's collections */
+} gc_gen;
+
+/* What one capability did, elapsed times clipped to the window. */
+typedef struct gc_cap {
+    uint32_t cap;
+    uint64_t allocated_bytes;       /* its HEAP_ALLOCATED counter over the window */
+    uint64_t mutator_ns;            /* RUN_THREAD .. STOP_THREAD */
+    uint64_t gc_ns;                 /* its own GC_START .. GC_END */
+    uint64_t idle_ns;               /* the rest of the window */
+    uint32_t gcs;                   /* collections it took part in (GC_END in window) */
+    uint32_t led;                   /* collections it led (it wrote their GC_STATS_GHC) */
+    uint64_t max_pause_ns;          /* its longest GC_START .. GC_END */
+    gc_sparks sparks;
+    uint8_t has_alloc, has_sparks;
+} gc_cap;
+
+typedef struct gc_result {
+    /* the window summarised: [from_ns, to_ns], to_ns clipped to the log's end */
+    uint64_t from_ns, to_ns;
+    uint64_t log_end_ns;
+    int whole_run;                  /* the window holds the whole log, all caps */
+    int32_t cap;                    /* the filter's capability, -1 all */
+
+    /* what the log holds (whole log, not only the window) */
+    uint64_t n_gc_start, n_gc_end, n_gc_stats, n_heap_alloc, n_heap_size,
+             n_heap_live, n_spark_counters;
+    int has_gc_events;              /* any GC or heap event at all */
+    int has_heap_info;
+    int threaded;                   /* threaded RTS (identifier or spark counters) */
+    int profiled;                   /* profiled RTS (identifier) */
+    int old_gc_stats;               /* some GC_STATS_GHC lack the balanced field */
+    char rts_version[64];           /* "GHC-9.0.2 rts_thr_l", or "" */
+
+    /* heap (heap-wide, window only) */
+    uint64_t allocated_bytes;       /* summed over the selected capabilities */
+    uint64_t copied_bytes;
+    uint64_t max_live_bytes;        /* max HEAP_LIVE */
+    uint32_t major_gcs;             /* residency samples: collections of the oldest gen */
+    uint64_t max_slop_bytes;        /* over major collections */
+    uint64_t max_mem_in_use_bytes;  /* max HEAP_SIZE */
+    uint64_t max_frag_bytes;        /* max current fragmentation (GC_STATS_GHC) */
+    uint32_t generations;           /* HEAP_INFO_GHC, else the oldest gen seen + 1 */
+    const gc_gen *gens;             /* [generations] */
+    uint32_t collections;           /* all generations */
+
+    /* parallel GC */
+    uint64_t par_copied_bytes;      /* copied by collections with > 1 GC thread */
+    uint64_t par_balanced_copied_bytes;
+    double work_balance;            /* balanced / par copied; 0 when none */
+
+    /* sparks, summed over the selected capabilities */
+    gc_sparks sparks;
+    int has_sparks;
+
+    /* elapsed time of the window */
+    uint64_t total_ns;              /* window length */
+    uint64_t gc_ns;                 /* leading capabilities' pauses, clipped */
+    uint64_t mutator_ns;            /* total - gc (INIT and EXIT included) */
+    uint64_t alloc_rate;            /* bytes per elapsed MUT second (GHC: per CPU second) */
+    double productivity;            /* mutator / total */
+
+    /* capabilities seen, by number (only the selected one with a filter) */
+    uint32_t n_caps;
+    const gc_cap *caps;
+    uint32_t caps_in_log;           /* every capability the log has */
+
+    /* collections whose pause is unknown (no GC_START/GC_END around them) */
+    uint64_t collections_without_pause;
+} gc_result;
+
+const gc_result *gc_get_result(const gc_summary *s);
+
+/* ---- output ----------------------------------------------------------- */
+
+typedef struct gc_report_opts {
+    const char *source_name;        /* for the JSON "source"; may be NULL */
+} gc_report_opts;
+
+void gc_report_opts_init(gc_report_opts *o);
+
+/* GHC's `+RTS -s` layout (see docs/GC.md), then the per-capability table
+ * and notes. Returns 0, or -1 on a write error. */
+int gc_report_text(const gc_summary *s, const gc_report_opts *o, FILE *out);
+
+/* The same figures as one JSON object. Returns 0 or -1. */
+int gc_report_json(const gc_summary *s, const gc_report_opts *o, FILE *out);
+
+/* "241,023,752": GHC's showStgWord64 with commas. buf holds at least 27. */
+void gc_commas(char *buf, size_t size, uint64_t v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

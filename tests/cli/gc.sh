@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# `evprof gc` from the command line: GHC's own +RTS -s lines of the same
+# run appear verbatim in the text, the JSON is strict and carries GHC's
+# numbers, the whole-run window is the plain summary, atomic -o, stdin,
+# usage errors, a damaged log, and a log without GC events (+RTS -l-a).
+#
+# Usage: tests/cli/gc.sh path/to/evprof   (run from the project root)
+set -u
+evprof=${1:?usage: $0 path/to/evprof}
+data=tests/data/gc
+corpus=../shared/corpus/ghc-9.0.2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+
+runs="$corpus/nfib-s $corpus/nfib-np-N2-s $data/alloc $data/tiny-A64k $data/pargc-N2
+      $data/pargc-N2-G3-qg1 $data/sparks-N2"
+
+for run in $runs; do
+    stats=$run.stats
+    "$evprof" gc "$run.eventlog" >"$tmp/out" 2>"$tmp/err"
+    check "$run: exit 0" [ $? -eq 0 ]
+    check "$run: nothing on stderr" [ ! -s "$tmp/err" ]
+    # the lines the events determine exactly, as GHC printed them
+    grep -E 'bytes allocated in the heap|bytes copied during GC|bytes maximum residency|bytes maximum slop|Parallel GC work balance|SPARKS:' \
+        "$stats" >"$tmp/want"
+    while IFS= read -r line; do
+        check "$run: GHC's line '$line'" grep -qxF -- "$line" "$tmp/out"
+    done <"$tmp/want"
+    # memory in use up to the fragmentation; the generation rows but the CPU column
+    mem=$(grep 'MiB total memory in use' "$stats" | sed 's/ (.*//')
+    check "$run: '$mem'" grep -qF -- "$mem (n/a MB lost due to fragmentation)" "$tmp/out"
+    grep '^  Gen ' "$stats" | awk '{ $7 = "n/a"; print }' >"$tmp/gens-want"
+    grep '^  Gen ' "$tmp/out" | awk '{ $1 = $1; print }' >"$tmp/gens-got"
+    check "$run: generation rows" cmp -s "$tmp/gens-want" "$tmp/gens-got"
+    gcel=$(sed -n 's/^  GC      time .*(\(.*\) elapsed)$/\1/p' "$stats")
+    check "$run: GC elapsed $gcel" grep -qF -- "  GC      time       n/a  ($gcel elapsed)" "$tmp/out"
+
+    # --format json: strict, and GHC's numbers
+    "$evprof" gc --format json "$run.eventlog" >"$tmp/out.json"
+    check "$run: json exit 0" [ $? -eq 0 ]
+    python3 - "$tmp/out.json" "$stats" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))            # strict: raises on invalid JSON
+s = open(sys.argv[2]).read()
+num = lambda pat: int(re.search(r"([\d,]+) " + pat, s).group(1).replace(",", ""))
+assert d["allocated_bytes"] == num("bytes allocated in the heap")
+assert d["copied_bytes"] == num("bytes copied during GC")
+assert d["max_slop_bytes"] == num("bytes maximum slop")
+m = re.search(r"([\d,]+) bytes maximum residency \((\d+) sample", s)
+if m:
+    assert d["max_live_bytes"] == int(m.group(1).replace(",", ""))
+    assert d["major_gcs"] == int(m.group(2))
+assert d["max_mem_in_use_bytes"] // 2**20 == num("MiB total memory in use")
+gens = re.findall(r"Gen\s+(\d+)\s+(\d+) colls,\s+(\d+) par", s)
+assert [(g["collections"], g["par_collections"]) for g in d["generations"]] == \
+       [(int(c), int(p)) for _, c, p in gens]
+b = re.search(r"work balance: ([\d.]+)%", s)
+assert (b is None and d["work_balance"] == 0) or "%.2f" % (d["work_balance"] * 100) == b.group(1)
+sp = re.search(r"SPARKS: (\d+) \((\d+) converted, (\d+) overflowed, (\d+) dud, (\d+) GC'd, (\d+) fizzled", s)
+if sp:
+    x = d["sparks"]
+    assert [x["total"], x["converted"], x["overflowed"], x["dud"], x["gcd"], x["fizzled"]] == \
+           [int(v) for v in sp.groups()]
+assert d["cpu_ns"] is None and d["init_elapsed_ns"] is None
+assert d["window"]["whole_run"] is True
+assert sum(c["allocated_bytes"] for c in d["capabilities"]) == d["allocated_bytes"]
+PY
+    check "$run: json strict, GHC's numbers" [ $? -eq 0 ]
+
+    # the whole-run window is the plain summary
+    "$evprof" gc --from 0 --to 100000 "$run.eventlog" >"$tmp/whole"
+    check "$run: whole window == plain" cmp -s "$tmp/out" "$tmp/whole"
+done
+
+# a window: says so, and its allocation is less than the run's
+"$evprof" gc --from 0.05 --to 0.1 "$data/pargc-N2.eventlog" >"$tmp/win"
+check "window: exit 0" [ $? -eq 0 ]
+check "window: header" grep -q '^  Window: 0.050000s to 0.100000s of a ' "$tmp/win"
+whole=$(grep 'bytes allocated' "$data/pargc-N2.stats" | tr -dc 0-9)
+part=$("$evprof" gc --format json --from 0.05 --to 0.1 "$data/pargc-N2.eventlog" |
+       python3 -c 'import json,sys; print(json.load(sys.stdin)["allocated_bytes"])')
+check "window: allocation $part < $whole" [ "$part" -gt 0 -a "$part" -lt "$whole" ]
+# --cap: that capability's row only
+"$evprof" gc --cap 1 "$data/pargc-N2.eventlog" >"$tmp/cap1"
+check "--cap 1: exit 0" [ $? -eq 0 ]
+check "--cap 1: one row" [ "$(grep -cE '^    [0-9] ' "$tmp/cap1")" -eq 1 ]
+check "--cap 1: header" grep -q 'capability 1$' "$tmp/cap1"
+"$evprof" gc --cap 7 "$data/pargc-N2.eventlog" >/dev/null 2>"$tmp/err"
+check "--cap 7: exit 0" [ $? -eq 0 ]
+check "--cap 7: warns" grep -q "capability 7 does not occur" "$tmp/err"
+
+# standard input and -o
+"$evprof" gc - <"$data/alloc.eventlog" >"$tmp/stdin"
+"$evprof" gc "$data/alloc.eventlog" >"$tmp/file"
+check "stdin == file" cmp -s "$tmp/stdin" "$tmp/file"
+"$evprof" gc "$data/alloc.eventlog" -o "$tmp/o.txt" >"$tmp/stdout"
+check "-o exit 0" [ $? -eq 0 ]
+check "-o: stdout empty" [ ! -s "$tmp/stdout" ]
+check "-o: same text" cmp -s "$tmp/o.txt" "$tmp/file"
+check "-o: no temporary left" [ "$(ls "$tmp" | grep -c evprof-)" -eq 0 ]
+"$evprof" gc "$data/alloc.eventlog" -o "$tmp/no/such/dir/x" 2>"$tmp/err"
+check "-o missing dir: exit 1" [ $? -eq 1 ]
+if [ -w /dev/full ]; then
+    "$evprof" gc "$data/alloc.eventlog" >/dev/full 2>/dev/null
+    check "write error: exit 1" [ $? -eq 1 ]
+fi
+
+# a log without GC events: exit 1, nothing on stdout, the flags that add them
+"$evprof" gc "$data/alloc-l-a.eventlog" >"$tmp/out" 2>"$tmp/err"
+check "-l-a: exit 1" [ $? -eq 1 ]
+check "-l-a: no summary" [ ! -s "$tmp/out" ]
+want="evprof: $data/alloc-l-a.eventlog: no GC events (GC_START/GC_END, GC_STATS_GHC, HEAP_ALLOCATED, HEAP_SIZE, HEAP_LIVE): run the program with +RTS -l, whose default event classes include the GC class g (-l-a and -l-g turn it off; -l-ag keeps only it) (see 'evprof info $data/alloc-l-a.eventlog')"
+check "-l-a: the message" [ "$(cat "$tmp/err")" = "$want" ]
+
+# a truncated log: the summary of what is there, the error, exit 1
+f="$data/pargc-N2.eventlog"; head -c $(( $(wc -c <"$f") / 2 + 3 )) "$f" >"$tmp/cut.eventlog"
+"$evprof" gc "$tmp/cut.eventlog" >"$tmp/out" 2>"$tmp/err"
+check "truncated: exit 1" [ $? -eq 1 ]
+check "truncated: says so" grep -q "truncated at byte" "$tmp/err"
+check "truncated: still a summary" grep -q "bytes allocated in the heap" "$tmp/out"
+"$evprof" gc "$tmp/does-not-exist" >/dev/null 2>"$tmp/err"
+check "missing file: exit 1" [ $? -eq 1 ]
+printf 'not an eventlog at all' >"$tmp/junk"
+"$evprof" gc "$tmp/junk" >"$tmp/out" 2>/dev/null
+check "junk: exit 1" [ $? -eq 1 ]
+check "junk: no summary" [ ! -s "$tmp/out" ]
+
+# usage errors exit 2
+for args in "--format xml" "--from x" "--to -1" "--from 2 --to 1" "--cap z" "--bogus"; do
+    # shellcheck disable=SC2086
+    "$evprof" gc $args "$data/alloc.eventlog" >/dev/null 2>&1
+    check "gc $args: exit 2" [ $? -eq 2 ]
+done
+"$evprof" gc >/dev/null 2>&1
+check "no file: exit 2" [ $? -eq 2 ]
+"$evprof" gc "$data/alloc.eventlog" "$data/alloc.eventlog" >/dev/null 2>&1
+check "two files: exit 2" [ $? -eq 2 ]
+"$evprof" gc --help >"$tmp/help"
+check "--help: exit 0" [ $? -eq 0 ]
+check "--help: names the window options" grep -q -- "--from" "$tmp/help"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,814 @@
+/* The +RTS -s summary from GC events (evprof gc), against GHC's own
+ * `+RTS -s` text of the same runs: the two runs of the shared corpus and
+ * five of ours in tests/data/gc (see its README). Every figure the events
+ * determine is compared field by field with what GHC printed, and GHC's
+ * lines for them must appear verbatim in our text. Windows are checked on
+ * a synthetic log whose answers are worked out by hand in the comments,
+ * and on the real logs by additivity: the parts of a split run add up to
+ * the whole, and the whole-run window is the plain summary. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "evprof/gc.h"
+#include "evprof/writer.h"
+
+#define GC_DATA "tests/data/gc"
+#define CORPUS "../shared/corpus/ghc-9.0.2"
+
+/* ---- GHC's +RTS -s text (test-side reader) ----------------------------- */
+
+#define GS_MAX_GENS 8
+
+typedef struct ghc_stats {
+    uint64_t allocated, copied, max_live, max_slop, mem_mib;
+    uint32_t samples;
+    int has_residency;
+    uint32_t ngens;
+    struct {
+        uint32_t colls, par;
+        char cpu[16], elapsed[16], avg[16], max[16];   /* as printed, "0.017s" */
+    } gen[GS_MAX_GENS];
+    int has_balance;
+    char balance[16];                   /* "21.19" */
+    int has_sparks;
+    uint64_t sparks, converted, overflowed, dud, gcd, fizzled;
+    char gc_elapsed[16], total_elapsed[16];
+    /* the lines themselves, without the newline */
+    char line_alloc[128], line_copied[128], line_residency[128], line_slop[128],
+        line_mem[128], line_balance[128], line_sparks[160];
+} ghc_stats;
+
+/* "241,023,752" (leading spaces allowed) */
+static uint64_t commas_number(const char *s)
+{
+    uint64_t v = 0;
+    while (*s == ' ')
+        s++;
+    for (; *s && (*s == ',' || (*s >= '0' && *s <= '9')); s++)
+        if (*s != ',')
+            v = v * 10 + (uint64_t)(*s - '0');
+    return v;
+}
+
+static void keep(char *dst, size_t size, const char *line)
+{
+    size_t n = strlen(line);
+    if (n >= size)
+        n = size - 1;
+    memcpy(dst, line, n);
+    dst[n] = '\0';
+}
+
+static void read_ghc_stats(const char *path, ghc_stats *g)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    memset(g, 0, sizeof *g);
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        const char *p;
+        if (strstr(line, " bytes allocated in the heap")) {
+            g->allocated = commas_number(line);
+            keep(g->line_alloc, sizeof g->line_alloc, line);
+        } else if (strstr(line, " bytes copied during GC")) {
+            g->copied = commas_number(line);
+            keep(g->line_copied, sizeof g->line_copied, line);
+        } else if ((p = strstr(line, " bytes maximum residency ("))) {
+            g->has_residency = 1;
+            g->max_live = commas_number(line);
+            assert_int_equal(sscanf(p, " bytes maximum residency (%u sample(s))", &g->samples),
+                             1);
+            keep(g->line_residency, sizeof g->line_residency, line);
+        } else if (strstr(line, " bytes maximum slop")) {
+            g->max_slop = commas_number(line);
+            keep(g->line_slop, sizeof g->line_slop, line);
+        } else if (strstr(line, " MiB total memory in use")) {
+            g->mem_mib = commas_number(line);
+            keep(g->line_mem, sizeof g->line_mem, line);
+        } else if (strncmp(line, "  Gen ", 6) == 0) {
+            unsigned gen, colls, par;
+            char cpu[16], el[16], avg[16], mx[16];
+            assert_int_equal(sscanf(line, "  Gen %u %u colls, %u par %15s %15s %15s %15s", &gen,
+                                    &colls, &par, cpu, el, avg, mx),
+                             7);
+            assert_true(gen < GS_MAX_GENS);
+            g->gen[gen].colls = colls;
+            g->gen[gen].par = par;
+            strcpy(g->gen[gen].cpu, cpu);
+            strcpy(g->gen[gen].elapsed, el);
+            strcpy(g->gen[gen].avg, avg);
+            strcpy(g->gen[gen].max, mx);
+            if (gen + 1 > g->ngens)
+                g->ngens = gen + 1;
+        } else if ((p = strstr(line, "Parallel GC work balance: "))) {
+            g->has_balance = 1;
+            assert_int_equal(sscanf(p, "Parallel GC work balance: %15[0-9.]", g->balance), 1);
+            keep(g->line_balance, sizeof g->line_balance, line);
+        } else if ((p = strstr(line, "SPARKS: "))) {
+            g->has_sparks = 1;
+            unsigned long long a, b, c, d, e, h;
+            assert_int_equal(sscanf(p, "SPARKS: %llu (%llu converted, %llu overflowed, %llu dud, "
+                                       "%llu GC'd, %llu fizzled)", &a, &b, &c, &d, &e, &h),
+                             6);
+            g->sparks = a, g->converted = b, g->overflowed = c, g->dud = d, g->gcd = e,
+            g->fizzled = h;
+            keep(g->line_sparks, sizeof g->line_sparks, line);
+        } else if (strncmp(line, "  GC      time", 14) == 0) {
+            char cpu[16];
+            assert_int_equal(sscanf(line, "  GC      time %15s ( %15[0-9.]s elapsed)", cpu,
+                                    g->gc_elapsed),
+                             2);
+        } else if (strncmp(line, "  Total   time", 14) == 0) {
+            char cpu[16];
+            assert_int_equal(sscanf(line, "  Total   time %15s ( %15[0-9.]s elapsed)", cpu,
+                                    g->total_elapsed),
+                             2);
+        }
+    }
+    fclose(f);
+    assert_true(g->line_alloc[0] && g->line_copied[0] && g->line_slop[0] && g->ngens >= 1);
+}
+
+/* ---- building a summary ------------------------------------------------- */
+
+static int feed(void *ctx, const el_event *ev, const el_decoder *d)
+{
+    (void)d;
+    return gc_add_event(ctx, ev);
+}
+
+static gc_summary *finish_read(gc_summary *s, el_read_result r, const char *what)
+{
+    if (r.status != EL_END)
+        fail_msg("%s: %s", what, r.error.msg);
+    if (r.has_time_span)
+        gc_set_time_span(s, r.first_time, r.last_time);
+    assert_int_equal(gc_finish(s), 0);
+    return s;
+}
+
+static gc_summary *summary_of(const char *path, const gc_filter *f)
+{
+    gc_summary *s = gc_create(f);
+    assert_non_null(s);
+    /* read as the command does: only the types the summary asks for */
+    const el_read_opts o = { .fields = gc_event_types, .num_fields = gc_num_event_types,
+                             .only_selected = 1 };
+    return finish_read(s, el_read_path_opts(path, &o, feed, s, NULL), path);
+}
+
+static gc_summary *summary_mem(const uint8_t *buf, size_t len, const gc_filter *f)
+{
+    gc_summary *s = gc_create(f);
+    assert_non_null(s);
+    return finish_read(s, el_read_mem(buf, len, feed, s, NULL), "synthetic log");
+}
+
+static gc_summary *window_of(const char *path, uint64_t from, uint64_t to, int32_t cap)
+{
+    gc_filter f;
+    gc_filter_init(&f);
+    f.from_ns = from;
+    f.to_ns = to;
+    f.cap = cap;
+    return summary_of(path, &f);
+}
+
+static char *text_of(const gc_summary *s, int json)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    assert_non_null(m);
+    gc_report_opts o;
+    gc_report_opts_init(&o);
+    o.source_name = "x.eventlog";
+    assert_int_equal(json ? gc_report_json(s, &o, m) : gc_report_text(s, &o, m), 0);
+    assert_int_equal(fclose(m), 0);
+    return buf;
+}
+
+/* `text` holds `line` as one whole line */
+static int has_line(const char *text, const char *line)
+{
+    size_t n = strlen(line);
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+        if (strncmp(p, line, n) == 0 && (p[n] == '\n' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+static void seconds3(char *buf, size_t size, uint64_t ns)
+{
+    snprintf(buf, size, "%.3fs", (double)ns / 1e9);
+}
+
+static void seconds4(char *buf, size_t size, uint64_t ns)
+{
+    snprintf(buf, size, "%.4fs", (double)ns / 1e9);
+}
+
+/* ---- against GHC -------------------------------------------------------- */
+
+static const char *const runs[] = {
+    CORPUS "/nfib-s",                   /* profiled threaded RTS, -N1 */
+    CORPUS "/nfib-np-N2-s",             /* -N2, parallel GC */
+    GC_DATA "/alloc",                   /* non-threaded -eventlog build */
+    GC_DATA "/tiny-A64k",               /* -A64k: 4433 collections */
+    GC_DATA "/pargc-N2",                /* -N2, both capabilities allocate */
+    GC_DATA "/pargc-N2-G3-qg1",         /* three generations, parallel GC from gen 1 */
+    GC_DATA "/sparks-N2",               /* sparks of every fate */
+};
+#define N_RUNS (sizeof runs / sizeof runs[0])
+
+static void check_run(const char *base)
+{
+    char path[256];
+    ghc_stats g;
+    snprintf(path, sizeof path, "%s.stats", base);
+    read_ghc_stats(path, &g);
+    snprintf(path, sizeof path, "%s.eventlog", base);
+    gc_summary *s = summary_of(path, NULL);
+    const gc_result *r = gc_get_result(s);
+    print_message("%s\n", base);
+
+    /* exactly determined by the events */
+    assert_true(r->whole_run);
+    assert_int_equal(r->allocated_bytes, g.allocated);
+    assert_int_equal(r->copied_bytes, g.copied);
+    assert_int_equal(r->major_gcs > 0, g.has_residency);
+    if (g.has_residency) {
+        assert_int_equal(r->max_live_bytes, g.max_live);
+        assert_int_equal(r->major_gcs, g.samples);
+    }
+    assert_int_equal(r->max_slop_bytes, g.max_slop);
+    assert_int_equal(r->max_mem_in_use_bytes / (1024 * 1024), g.mem_mib);
+    assert_int_equal(r->generations, g.ngens);
+    for (uint32_t i = 0; i < g.ngens; i++) {
+        char b[32];
+        assert_int_equal(r->gens[i].collections, g.gen[i].colls);
+        assert_int_equal(r->gens[i].par_collections, g.gen[i].par);
+        /* pauses: the leader's GC_START..GC_END, which GHC 9.0 stamps with
+         * the very times its statistics use, so these agree too */
+        seconds3(b, sizeof b, r->gens[i].elapsed_ns);
+        assert_string_equal(b, g.gen[i].elapsed);
+        seconds4(b, sizeof b, r->gens[i].avg_pause_ns);
+        assert_string_equal(b, g.gen[i].avg);
+        seconds4(b, sizeof b, r->gens[i].max_pause_ns);
+        assert_string_equal(b, g.gen[i].max);
+    }
+    if (g.has_balance) {
+        char b[32];
+        snprintf(b, sizeof b, "%.2f", r->work_balance * 100);
+        assert_string_equal(b, g.balance);
+    } else {
+        assert_true(r->work_balance == 0);
+    }
+    assert_int_equal(r->threaded, g.has_sparks);
+    if (g.has_sparks) {
+        assert_true(r->has_sparks);
+        assert_int_equal(r->sparks.created + r->sparks.dud + r->sparks.overflowed, g.sparks);
+        assert_int_equal(r->sparks.converted, g.converted);
+        assert_int_equal(r->sparks.overflowed, g.overflowed);
+        assert_int_equal(r->sparks.dud, g.dud);
+        assert_int_equal(r->sparks.gcd, g.gcd);
+        assert_int_equal(r->sparks.fizzled, g.fizzled);
+    }
+    char b[32];
+    snprintf(b, sizeof b, "%.3f", (double)r->gc_ns / 1e9);
+    assert_string_equal(b, g.gc_elapsed);
+    /* the run's total: the last event comes just after GHC's own reading */
+    double total = strtod(g.total_elapsed, NULL);
+    double ours = (double)r->total_ns / 1e9;
+    assert_true(ours > total - 0.005 && ours < total + 0.005);
+
+    /* GHC's own lines, verbatim, in our text */
+    char *text = text_of(s, 0);
+    assert_true(has_line(text, g.line_alloc));
+    assert_true(has_line(text, g.line_copied));
+    if (g.has_residency)
+        assert_true(has_line(text, g.line_residency));
+    assert_true(has_line(text, g.line_slop));
+    if (g.has_balance)
+        assert_true(has_line(text, g.line_balance));
+    if (g.has_sparks)
+        assert_true(has_line(text, g.line_sparks));
+    /* memory in use: up to the fragmentation, which the events lack */
+    char *mem = strstr(text, " MiB total memory in use (n/a MB lost due to fragmentation)\n");
+    assert_non_null(mem);
+    size_t head = (size_t)(strstr(g.line_mem, " (") - g.line_mem);
+    assert_memory_equal(mem - (head - strlen(" MiB total memory in use")), g.line_mem, head);
+    /* generation rows: GHC's with the CPU column as n/a */
+    for (uint32_t i = 0; i < g.ngens; i++) {
+        char want[160];
+        snprintf(want, sizeof want, "  Gen %2u     %5u colls, %5u par   %7s  %7s     %s    %s",
+                 (unsigned)i, (unsigned)g.gen[i].colls, (unsigned)g.gen[i].par, "n/a",
+                 g.gen[i].elapsed, g.gen[i].avg, g.gen[i].max);
+        if (!has_line(text, want))
+            fail_msg("%s: no line '%s' in\n%s", base, want, text);
+    }
+    char want[96];
+    snprintf(want, sizeof want, "  GC      time       n/a  (%7ss elapsed)", g.gc_elapsed);
+    assert_true(has_line(text, want));
+    assert_true(has_line(text, "  INIT    time       n/a  (     n/a elapsed)"));
+    free(text);
+    gc_destroy(s);
+}
+
+static void test_against_ghc(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < N_RUNS; i++)
+        check_run(runs[i]);
+}
+
+/* The whole-run window is the plain summary, byte for byte. */
+static void test_whole_window_is_plain(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < N_RUNS; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s.eventlog", runs[i]);
+        gc_summary *plain = summary_of(path, NULL);
+        uint64_t end = gc_get_result(plain)->log_end_ns;
+        gc_summary *w1 = window_of(path, 0, end + 1, -1);
+        gc_summary *w2 = window_of(path, 0, UINT64_MAX - 1, -1);
+        for (int json = 0; json < 2; json++) {
+            char *a = text_of(plain, json), *b = text_of(w1, json), *c = text_of(w2, json);
+            assert_string_equal(a, b);
+            assert_string_equal(a, c);
+            free(a);
+            free(b);
+            free(c);
+        }
+        gc_destroy(plain);
+        gc_destroy(w1);
+        gc_destroy(w2);
+    }
+}
+
+/* A run cut into consecutive windows: every count and sum of the parts
+ * adds up to the whole, and the maxima of the parts give the whole's. */
+static void test_windows_add_up(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < N_RUNS; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s.eventlog", runs[i]);
+        gc_summary *whole = summary_of(path, NULL);
+        const gc_result *w = gc_get_result(whole);
+        uint64_t end = w->log_end_ns;
+        uint64_t cuts[] = { 0, end / 7, end / 3, end / 2, end - end / 5, UINT64_MAX };
+        size_t ncuts = sizeof cuts / sizeof cuts[0];
+        uint64_t alloc = 0, copied = 0, gc_ns = 0, total = 0, par_copied = 0, bal = 0;
+        uint64_t max_live = 0, max_mem = 0, max_slop = 0, sparks = 0, cap_mut = 0, cap_gc = 0;
+        uint64_t w_cap_mut = 0, w_cap_gc = 0;
+        uint32_t colls[GS_MAX_GENS] = { 0 }, pars[GS_MAX_GENS] = { 0 };
+        uint64_t gen_el[GS_MAX_GENS] = { 0 };
+        uint32_t major = 0;
+        for (size_t k = 0; k + 1 < ncuts; k++) {
+            gc_summary *part = window_of(path, cuts[k], cuts[k + 1], -1);
+            const gc_result *p = gc_get_result(part);
+            assert_int_equal(p->generations, w->generations);
+            alloc += p->allocated_bytes;
+            copied += p->copied_bytes;
+            gc_ns += p->gc_ns;
+            total += p->total_ns;
+            par_copied += p->par_copied_bytes;
+            bal += p->par_balanced_copied_bytes;
+            major += p->major_gcs;
+            sparks += p->sparks.created + p->sparks.dud + p->sparks.converted;
+            if (p->max_live_bytes > max_live)
+                max_live = p->max_live_bytes;
+            if (p->max_mem_in_use_bytes > max_mem)
+                max_mem = p->max_mem_in_use_bytes;
+            if (p->max_slop_bytes > max_slop)
+                max_slop = p->max_slop_bytes;
+            for (uint32_t g = 0; g < p->generations && g < GS_MAX_GENS; g++) {
+                colls[g] += p->gens[g].collections;
+                pars[g] += p->gens[g].par_collections;
+                gen_el[g] += p->gens[g].elapsed_ns;
+            }
+            for (uint32_t c = 0; c < p->n_caps; c++) {
+                cap_mut += p->caps[c].mutator_ns;
+                cap_gc += p->caps[c].gc_ns;
+            }
+            assert_int_equal(p->mutator_ns + p->gc_ns, p->total_ns);
+            gc_destroy(part);
+        }
+        for (uint32_t c = 0; c < w->n_caps; c++) {
+            w_cap_mut += w->caps[c].mutator_ns;
+            w_cap_gc += w->caps[c].gc_ns;
+        }
+        assert_int_equal(alloc, w->allocated_bytes);
+        assert_int_equal(copied, w->copied_bytes);
+        assert_int_equal(gc_ns, w->gc_ns);
+        assert_int_equal(total, w->total_ns);
+        assert_int_equal(par_copied, w->par_copied_bytes);
+        assert_int_equal(bal, w->par_balanced_copied_bytes);
+        assert_int_equal(major, w->major_gcs);
+        assert_int_equal(max_live, w->max_live_bytes);
+        assert_int_equal(max_mem, w->max_mem_in_use_bytes);
+        assert_int_equal(max_slop, w->max_slop_bytes);
+        assert_int_equal(sparks, w->sparks.created + w->sparks.dud + w->sparks.converted);
+        assert_int_equal(cap_mut, w_cap_mut);
+        assert_int_equal(cap_gc, w_cap_gc);
+        for (uint32_t g = 0; g < w->generations && g < GS_MAX_GENS; g++) {
+            assert_int_equal(colls[g], w->gens[g].collections);
+            assert_int_equal(pars[g], w->gens[g].par_collections);
+            assert_int_equal(gen_el[g], w->gens[g].elapsed_ns);
+        }
+        gc_destroy(whole);
+    }
+}
+
+/* ---- a synthetic log with known answers --------------------------------- */
+
+/* Two capabilities, two generations, times in ns. Blocks as GHC writes
+ * them: cap 0, cap 1, and the global block (identifier, heap info) last.
+ *
+ *   GC1 gen 0, led by cap 0: cap 0 110..150, cap 1 100..155; stats at 145:
+ *       4000 copied, slop 300, 2 threads, 2000 balanced
+ *   GC2 gen 1, led by cap 0: cap 0 400..500, cap 1 395..505; stats at 480:
+ *       6000 copied, slop 700, 1 thread; HEAP_LIVE 5000 at 501
+ *   GC3 gen 0, led by cap 1: cap 1 900..950, cap 0 905..960; stats at 940:
+ *       1000 copied, slop 100, 2 threads, 400 balanced
+ *   threads run on cap 0 10..100, 160..400, 510..900; on cap 1 200..300,
+ *   600..890. HEAP_ALLOCATED cap 0: 1000@150 2500@490 3000@990; cap 1:
+ *   700@149 900@490 1500@945. HEAP_SIZE 2 MiB@152 3 MiB@502 1 MiB@951.
+ *   SPARK_COUNTERS (created dud overflowed converted gcd fizzled) cap 0:
+ *   (10 1 2 3 4 5)@153 (20 2 4 6 8 10)@995; cap 1: (1 0 0 0 0 0)@100
+ *   (5 1 1 1 1 1)@996. The last event is at 996. */
+static uint8_t *synthetic(size_t *len)
+{
+    el_writer *w = el_writer_create_mem();
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    const uint64_t MiB = 1 << 20;
+
+    el_writer_begin_block(w, 0, 0);
+    el_writer_run_thread(w, 10, 1);
+    el_writer_stop_thread(w, 100, 1, 1, 0);
+    el_writer_gc_start(w, 110);
+    el_writer_empty(w, EL_GC_GLOBAL_SYNC, 140);
+    el_gc_stats_fields s1 = { 0, 0, 4000, 300, 8192, 2, 3000, 4000, 2000 };
+    el_writer_gc_stats(w, 145, &s1);
+    el_writer_gc_end(w, 150);
+    el_writer_heap_allocated(w, 150, 0, 1000);
+    el_writer_heap_size(w, 152, 0, 2 * MiB);
+    el_writer_spark_counters(w, 153, (const uint64_t[7]){ 10, 1, 2, 3, 4, 5, 0 });
+    el_writer_run_thread(w, 160, 1);
+    el_writer_stop_thread(w, 400, 1, 1, 0);
+    el_writer_gc_start(w, 400);
+    el_gc_stats_fields s2 = { 0, 1, 6000, 700, 0, 1, 0, 6000, 0 };
+    el_writer_gc_stats(w, 480, &s2);
+    el_writer_heap_allocated(w, 490, 0, 2500);
+    el_writer_gc_end(w, 500);
+    el_writer_heap_live(w, 501, 0, 5000);
+    el_writer_heap_size(w, 502, 0, 3 * MiB);
+    el_writer_run_thread(w, 510, 1);
+    el_writer_stop_thread(w, 900, 1, 1, 0);
+    el_writer_gc_start(w, 905);
+    el_writer_gc_end(w, 960);
+    el_writer_heap_allocated(w, 990, 0, 3000);
+    el_writer_spark_counters(w, 995, (const uint64_t[7]){ 20, 2, 4, 6, 8, 10, 0 });
+    el_writer_end_block(w, 995);
+
+    el_writer_begin_block(w, 1, 0);
+    el_writer_spark_counters(w, 100, (const uint64_t[7]){ 1, 0, 0, 0, 0, 0, 0 });
+    el_writer_gc_start(w, 100);
+    el_writer_heap_allocated(w, 149, 0, 700);
+    el_writer_gc_end(w, 155);
+    el_writer_run_thread(w, 200, 2);
+    el_writer_stop_thread(w, 300, 2, 1, 0);
+    el_writer_gc_start(w, 395);
+    el_writer_heap_allocated(w, 490, 0, 900);
+    el_writer_gc_end(w, 505);
+    el_writer_run_thread(w, 600, 2);
+    el_writer_stop_thread(w, 890, 2, 1, 0);
+    el_writer_gc_start(w, 900);
+    el_gc_stats_fields s3 = { 0, 0, 1000, 100, 4096, 2, 800, 1000, 400 };
+    el_writer_gc_stats(w, 940, &s3);
+    el_writer_heap_allocated(w, 945, 0, 1500);
+    el_writer_gc_end(w, 950);
+    el_writer_heap_size(w, 951, 0, 1 * MiB);
+    el_writer_spark_counters(w, 996, (const uint64_t[7]){ 5, 1, 1, 1, 1, 1, 0 });
+    el_writer_end_block(w, 996);
+
+    el_writer_begin_block(w, EL_NO_CAP, 0);
+    el_writer_rts_identifier(w, 1, 0, "GHC-9.0.2 rts_thr_l");
+    el_writer_heap_info(w, 5, 0, 2, 0, MiB, MiB, 4096);
+    el_writer_end_block(w, 5);
+
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    const uint8_t *bytes = el_writer_borrow_bytes(w, len);
+    uint8_t *copy = malloc(*len);
+    memcpy(copy, bytes, *len);
+    el_writer_destroy(w);
+    return copy;
+}
+
+static gc_summary *synthetic_window(const uint8_t *buf, size_t len, uint64_t from, uint64_t to,
+                                    int32_t cap)
+{
+    gc_filter f;
+    gc_filter_init(&f);
+    f.from_ns = from;
+    f.to_ns = to;
+    f.cap = cap;
+    return summary_mem(buf, len, &f);
+}
+
+static void check_cap(const gc_cap *c, uint32_t no, uint64_t alloc, uint64_t mut, uint64_t gc,
+                      uint64_t idle, uint32_t gcs, uint32_t led, uint64_t max_pause)
+{
+    assert_int_equal(c->cap, no);
+    assert_int_equal(c->allocated_bytes, alloc);
+    assert_int_equal(c->mutator_ns, mut);
+    assert_int_equal(c->gc_ns, gc);
+    assert_int_equal(c->idle_ns, idle);
+    assert_int_equal(c->gcs, gcs);
+    assert_int_equal(c->led, led);
+    assert_int_equal(c->max_pause_ns, max_pause);
+}
+
+static void check_gen(const gc_gen *g, uint32_t colls, uint32_t par, uint64_t el, uint64_t avg,
+                      uint64_t max, uint64_t copied, uint64_t slop)
+{
+    assert_int_equal(g->collections, colls);
+    assert_int_equal(g->par_collections, par);
+    assert_int_equal(g->elapsed_ns, el);
+    assert_int_equal(g->avg_pause_ns, avg);
+    assert_int_equal(g->max_pause_ns, max);
+    assert_int_equal(g->copied_bytes, copied);
+    assert_int_equal(g->max_slop_bytes, slop);
+}
+
+static void test_synthetic_whole(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *buf = synthetic(&len);
+    gc_summary *s = summary_mem(buf, len, NULL);
+    const gc_result *r = gc_get_result(s);
+    assert_true(r->whole_run);
+    assert_true(r->threaded);
+    assert_false(r->profiled);
+    assert_string_equal(r->rts_version, "GHC-9.0.2 rts_thr_l");
+    assert_int_equal(r->log_end_ns, 996);
+    assert_int_equal(r->allocated_bytes, 4500);
+    assert_int_equal(r->copied_bytes, 11000);
+    assert_int_equal(r->generations, 2);
+    check_gen(&r->gens[0], 2, 2, 90, 45, 50, 5000, 300);
+    check_gen(&r->gens[1], 1, 0, 100, 100, 100, 6000, 700);
+    assert_int_equal(r->collections, 3);
+    assert_int_equal(r->major_gcs, 1);
+    assert_int_equal(r->max_live_bytes, 5000);
+    assert_int_equal(r->max_slop_bytes, 700);
+    assert_int_equal(r->max_mem_in_use_bytes, 3 << 20);
+    assert_int_equal(r->max_frag_bytes, 8192);
+    assert_int_equal(r->par_copied_bytes, 5000);
+    assert_int_equal(r->par_balanced_copied_bytes, 2400);
+    assert_true(r->work_balance > 0.4799 && r->work_balance < 0.4801);
+    assert_true(r->has_sparks);
+    assert_int_equal(r->sparks.created, 25);
+    assert_int_equal(r->sparks.dud, 3);
+    assert_int_equal(r->sparks.overflowed, 5);
+    assert_int_equal(r->sparks.converted, 7);
+    assert_int_equal(r->sparks.gcd, 9);
+    assert_int_equal(r->sparks.fizzled, 11);
+    assert_int_equal(r->total_ns, 996);
+    assert_int_equal(r->gc_ns, 190);
+    assert_int_equal(r->mutator_ns, 806);
+    assert_int_equal(r->alloc_rate, (uint64_t)(4500.0 / (806 / 1e9)));
+    assert_int_equal(r->n_caps, 2);
+    check_cap(&r->caps[0], 0, 3000, 720, 195, 81, 3, 2, 100);
+    check_cap(&r->caps[1], 1, 1500, 390, 215, 391, 3, 1, 110);
+
+    char *text = text_of(s, 0);
+    assert_true(has_line(text, "           4,500 bytes allocated in the heap"));
+    assert_true(has_line(text, "          11,000 bytes copied during GC"));
+    assert_true(has_line(text, "           5,000 bytes maximum residency (1 sample(s))"));
+    assert_true(has_line(text, "             700 bytes maximum slop"));
+    assert_true(has_line(text, "               3 MiB total memory in use "
+                               "(n/a MB lost due to fragmentation)"));
+    assert_true(has_line(text, "  Parallel GC work balance: 48.00% (serial 0%, perfect 100%)"));
+    assert_true(has_line(text, "  SPARKS: 33 (7 converted, 5 overflowed, 3 dud, 9 GC'd, "
+                               "11 fizzled)"));
+    assert_null(strstr(text, "Window:"));
+    assert_null(strstr(text, "%GC"));            /* threaded RTS: GHC prints none */
+    free(text);
+    gc_destroy(s);
+    free(buf);
+}
+
+static void test_synthetic_windows(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *buf = synthetic(&len);
+
+    /* [120, 480): GC1 only (its stats at 145; GC2's at 480 is outside);
+     * pauses clipped for the time split: GC1 110..150 -> 30, GC2 400..500
+     * -> 80. Allocation: cap 0 0 -> 1000, cap 1 0 -> 700. Sparks: cap 0's
+     * first counters; cap 1's stayed at (1 0 0 0 0 0) inside the window.
+     * Cap 1's own pauses: 100..155 -> 35, 395..505 -> 85. */
+    gc_summary *s = synthetic_window(buf, len, 120, 480, -1);
+    const gc_result *r = gc_get_result(s);
+    assert_false(r->whole_run);
+    assert_int_equal(r->from_ns, 120);
+    assert_int_equal(r->to_ns, 480);
+    assert_int_equal(r->total_ns, 360);
+    assert_int_equal(r->gc_ns, 110);
+    assert_int_equal(r->mutator_ns, 250);
+    check_gen(&r->gens[0], 1, 1, 40, 40, 40, 4000, 300);
+    check_gen(&r->gens[1], 0, 0, 0, 0, 0, 0, 0);
+    assert_int_equal(r->copied_bytes, 4000);
+    assert_int_equal(r->major_gcs, 0);
+    assert_int_equal(r->max_live_bytes, 0);
+    assert_int_equal(r->max_slop_bytes, 0);
+    assert_int_equal(r->max_mem_in_use_bytes, 2 << 20);
+    assert_int_equal(r->allocated_bytes, 1700);
+    assert_true(r->work_balance > 0.4999 && r->work_balance < 0.5001);
+    assert_int_equal(r->sparks.created, 10);
+    assert_int_equal(r->sparks.dud, 1);
+    assert_int_equal(r->sparks.overflowed, 2);
+    assert_int_equal(r->sparks.converted, 3);
+    assert_int_equal(r->sparks.gcd, 4);
+    assert_int_equal(r->sparks.fizzled, 5);
+    check_cap(&r->caps[0], 0, 1000, 240, 110, 10, 1, 1, 40);
+    check_cap(&r->caps[1], 1, 700, 100, 120, 140, 1, 0, 55);
+    char *text = text_of(s, 0);
+    assert_true(has_line(text, "  Window: 0.000000s to 0.000000s of a 0.000001s log"));
+    assert_null(strstr(text, "maximum residency"));   /* no major GC in the window */
+    free(text);
+    gc_destroy(s);
+
+    /* [480, end]: GC2 and GC3. Allocation cap 0 1000 -> 3000, cap 1
+     * 700 -> 1500; pauses 400..500 clipped to 20, 900..950 whole. */
+    s = synthetic_window(buf, len, 480, UINT64_MAX, -1);
+    r = gc_get_result(s);
+    assert_false(r->whole_run);
+    assert_int_equal(r->total_ns, 516);
+    assert_int_equal(r->gc_ns, 70);
+    check_gen(&r->gens[0], 1, 1, 50, 50, 50, 1000, 100);
+    check_gen(&r->gens[1], 1, 0, 100, 100, 100, 6000, 700);
+    assert_int_equal(r->allocated_bytes, 2800);
+    assert_int_equal(r->major_gcs, 1);
+    assert_int_equal(r->max_live_bytes, 5000);
+    assert_int_equal(r->max_slop_bytes, 700);
+    assert_int_equal(r->max_mem_in_use_bytes, 3 << 20);
+    gc_destroy(s);
+
+    /* [0, 120): only the start of GC1 (110..120 on cap 0, 100..120 on cap 1) */
+    s = synthetic_window(buf, len, 0, 120, -1);
+    r = gc_get_result(s);
+    assert_int_equal(r->total_ns, 120);
+    assert_int_equal(r->gc_ns, 10);
+    assert_int_equal(r->collections, 0);
+    assert_int_equal(r->allocated_bytes, 0);
+    check_cap(&r->caps[0], 0, 0, 90, 10, 20, 0, 0, 0);
+    check_cap(&r->caps[1], 1, 0, 0, 20, 100, 0, 0, 0);
+    gc_destroy(s);
+
+    /* --cap 1: its allocation, sparks and row; the heap stays whole */
+    s = synthetic_window(buf, len, 0, UINT64_MAX, 1);
+    r = gc_get_result(s);
+    assert_false(r->whole_run);
+    assert_int_equal(r->n_caps, 1);
+    check_cap(&r->caps[0], 1, 1500, 390, 215, 391, 3, 1, 110);
+    assert_int_equal(r->allocated_bytes, 1500);
+    assert_int_equal(r->sparks.created, 5);
+    assert_int_equal(r->sparks.fizzled, 1);
+    assert_int_equal(r->copied_bytes, 11000);
+    assert_int_equal(r->gc_ns, 190);
+    text = text_of(s, 0);
+    assert_true(has_line(text, "  Window: 0.000000s to 0.000001s of a 0.000001s log, "
+                               "capability 1"));
+    free(text);
+    gc_destroy(s);
+
+    /* a window after the end: nothing, and no division by zero */
+    s = synthetic_window(buf, len, 5000, 9000, -1);
+    r = gc_get_result(s);
+    assert_int_equal(r->total_ns, 0);
+    assert_int_equal(r->collections, 0);
+    assert_int_equal(r->alloc_rate, 0);
+    text = text_of(s, 0);
+    assert_non_null(strstr(text, "Productivity    n/a of total user, 0.0% of total elapsed"));
+    free(text);
+    text = text_of(s, 1);
+    assert_null(strstr(text, "nan"));
+    free(text);
+    gc_destroy(s);
+
+    /* the whole-run window is the plain summary */
+    gc_summary *plain = summary_mem(buf, len, NULL);
+    s = synthetic_window(buf, len, 0, 997, -1);
+    assert_true(gc_get_result(s)->whole_run);
+    char *a = text_of(plain, 0), *b = text_of(s, 0);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    gc_destroy(s);
+    gc_destroy(plain);
+    free(buf);
+}
+
+/* Older layouts and damaged sequences: statistics after GC_END (GHC before
+ * 8.x wrote them there), statistics outside any GC, a GC_END without its
+ * start, a GC still open when the log ends. Non-threaded: no sparks line. */
+static void test_synthetic_odd_orders(void **state)
+{
+    (void)state;
+    el_writer *w = el_writer_create_mem();
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    el_writer_begin_block(w, 0, 0);
+    el_writer_rts_identifier(w, 1, 0, "GHC-7.10.3 rts_l");
+    el_writer_gc_start(w, 10);
+    el_writer_gc_end(w, 20);
+    el_gc_stats_fields a = { 0, 0, 100, 10, 0, 1, 0, 100, 0 };
+    el_writer_gc_stats(w, 25, &a);             /* after its GC_END: pause 10 */
+    el_writer_gc_start(w, 30);
+    el_gc_stats_fields b = { 0, 1, 200, 20, 0, 1, 0, 200, 0 };
+    el_writer_gc_stats(w, 35, &b);
+    el_writer_gc_end(w, 50);                   /* pause 20 */
+    el_gc_stats_fields c = { 0, 0, 300, 30, 0, 1, 0, 300, 0 };
+    el_writer_gc_stats(w, 60, &c);             /* no GC around it */
+    el_writer_gc_end(w, 65);                   /* no start */
+    el_writer_gc_start(w, 70);                 /* never ends */
+    el_writer_heap_allocated(w, 80, 0, 12345);
+    el_writer_end_block(w, 80);
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    size_t len;
+    const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
+    gc_summary *s = summary_mem(bytes, len, NULL);
+    const gc_result *r = gc_get_result(s);
+    assert_false(r->threaded);
+    assert_int_equal(r->generations, 2);       /* no HEAP_INFO: oldest gen seen */
+    check_gen(&r->gens[0], 2, 0, 10, 5, 10, 400, 30);
+    check_gen(&r->gens[1], 1, 0, 20, 20, 20, 200, 20);
+    assert_int_equal(r->collections_without_pause, 1);
+    assert_int_equal(r->gc_ns, 30);
+    assert_int_equal(r->n_caps, 1);
+    /* the open GC is closed at the end: 70..80 */
+    check_cap(&r->caps[0], 0, 12345, 0, 40, 40, 3, 3, 20);
+    char *text = text_of(s, 0);
+    assert_non_null(strstr(text, "  %GC     time        n/a  (37.5% elapsed)"));
+    assert_null(strstr(text, "SPARKS"));
+    assert_non_null(strstr(text, "1 collections have no GC_START/GC_END"));
+    free(text);
+    gc_destroy(s);
+    el_writer_destroy(w);
+}
+
+/* A log without GC events (+RTS -l-a) says so through has_gc_events. */
+static void test_no_gc_events(void **state)
+{
+    (void)state;
+    gc_summary *s = summary_of(GC_DATA "/alloc-l-a.eventlog", NULL);
+    assert_false(gc_get_result(s)->has_gc_events);
+    gc_destroy(s);
+    s = summary_of(GC_DATA "/alloc.eventlog", NULL);
+    assert_true(gc_get_result(s)->has_gc_events);
+    gc_destroy(s);
+}
+
+static void test_commas(void **state)
+{
+    (void)state;
+    char b[32];
+    const struct { uint64_t v; const char *s; } cases[] = {
+        { 0, "0" }, { 999, "999" }, { 1000, "1,000" }, { 123456, "123,456" },
+        { 1234567, "1,234,567" }, { UINT64_MAX, "18,446,744,073,709,551,615" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gc_commas(b, sizeof b, cases[i].v);
+        assert_string_equal(b, cases[i].s);
+    }
+    gc_commas(b, 4, 1234567);                  /* cut, still terminated */
+    assert_int_equal(strlen(b), 3);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_against_ghc),
+        cmocka_unit_test(test_whole_window_is_plain),
+        cmocka_unit_test(test_windows_add_up),
+        cmocka_unit_test(test_synthetic_whole),
+        cmocka_unit_test(test_synthetic_windows),
+        cmocka_unit_test(test_synthetic_odd_orders),
+        cmocka_unit_test(test_no_gc_events),
+        cmocka_unit_test(test_commas),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
