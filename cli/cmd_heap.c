@@ -1,0 +1,264 @@
+/* evprof heap: the heap profile as GHC's .hp file, CSV/JSON rows, or a
+ * summary of the bands. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "evprof/heap.h"
+#include "output.h"
+
+enum { OPT_FORMAT = 1, OPT_TOP, OPT_LENGTH };
+
+static const cli_opt opts[] = {
+    { OPT_FORMAT, 'f', "format", "FMT", "summary (the default), hp (the default with -o), "
+      "csv or json: one row per census per band" },
+    { OPT_TOP, 'n', "top", "N", "summary: the N largest bands (default 20; 0: all)" },
+    { OPT_LENGTH, 'L', "length", "N", "cut -hc bands longer than N bytes as GHC's -L does "
+      "(default: the -L of the run, else 25)" },
+    { OPT_FROM, 0, "from", "SECONDS", "only censuses taken at or after this time: seconds on "
+      "the log's clock, which starts when the RTS starts" },
+    { OPT_TO, 0, "to", "SECONDS", "only censuses taken before this time" },
+    CLI_OUTPUT_OPT,
+    { 0 },
+};
+
+static const cli_cmd_help help = {
+    "heap", "[OPTIONS] FILE",
+    "The heap profile of a program run with +RTS -hT -l (or -hc, -hy, -hd, -hm, -hr,\n"
+    "-hb, -hi in a -prof build), rebuilt from the censuses in its eventlog.\n"
+    "`evprof heap FILE -o prog.hp` writes GHC's .hp file, for hp2ps, hp2pretty and\n"
+    "the rest of the .hp tools; without -o the bands are summarised.",
+    opts,
+    "Bands are named as GHC's .hp names them: -hc stacks innermost label first,\n"
+    "joined by '/', CAF frames as Module.CAF, cut to -L bytes, without the CCS\n"
+    "number GHC puts in front (the eventlog does not carry it); the other modes'\n"
+    "strings verbatim; -hi addresses as the info table's name and source location\n"
+    "when the log has its IPE entry. Times are seconds since the RTS started, as\n"
+    "the log's clock runs (GHC's own .hp uses mutator CPU seconds). Like GHC's,\n"
+    "the .hp opens and closes with an empty sample (window start, log end).\n"
+    "So that hp2ps reads every file, whitespace in .hp band names becomes '_'\n"
+    "(docs/HEAP.md lists the other cases).\n"
+    "\n"
+    "Biographical censuses (-hb), which GHC writes at the end of the run, are put\n"
+    "in order of the time they were taken. A census that the end of a cut or\n"
+    "damaged log leaves unfinished is dropped with a warning, never written half.\n"
+    "\n"
+    "Memory: the bands and one census; biographical censuses are kept until the\n"
+    "end of the log to be sorted.\n",
+};
+
+typedef struct heap_ctx {
+    heap_profile *h;
+    heap_status st;
+} heap_ctx;
+
+static int on_event(void *ctx, const el_event *ev, const el_decoder *d)
+{
+    heap_ctx *c = ctx;
+    c->st = heap_add_event(c->h, ev, d);
+    return c->st != HEAP_OK;
+}
+
+static int parse_count(const cli_args *a, const char *name, unsigned long lo, unsigned long hi,
+                       unsigned long *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtoul(a->value, &end, 10);
+    if (errno || end == a->value || *end || a->value[0] == '-' || *v < lo || *v > hi) {
+        cli_usage_error(a->cmd, "--%s wants a whole number from %lu to %lu, not '%s'", name, lo,
+                        hi, a->value);
+        return -1;
+    }
+    return 0;
+}
+
+enum { FMT_DEFAULT = -1, FMT_SUMMARY = -2 };
+
+static int parse_format(const cli_args *a, int *fmt)
+{
+    static const struct { const char *name; int fmt; } names[] = {
+        { "summary", FMT_SUMMARY }, { "hp", HEAP_FORMAT_HP },
+        { "csv", HEAP_FORMAT_CSV }, { "json", HEAP_FORMAT_JSON },
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(a->value, names[i].name) == 0) {
+            *fmt = names[i].fmt;
+            return 0;
+        }
+    cli_usage_error(a->cmd, "--format wants summary, hp, csv or json, not '%s'", a->value);
+    return -1;
+}
+
+static void put_secs(uint64_t ns)
+{
+    fprintf(stderr, "%.6f", (double)ns / 1e9);
+}
+
+/* What the output leaves out, on standard error. */
+static void warn(const char *name, const heap_info *in)
+{
+    if (in->dropped) {
+        fprintf(stderr, "evprof: %s: warning: %llu census%s dropped, never written half: the "
+                "census at ", name, (unsigned long long)in->dropped,
+                in->dropped == 1 ? "" : "es");
+        put_secs(in->drop_time);
+        fprintf(stderr, " s %s\n", in->drop_reason == HEAP_DROP_NO_END
+                ? "has no end event before the next census began"
+                : in->drop_reason == HEAP_DROP_DAMAGED
+                ? "lost events in a damaged block"
+                : "is unfinished where the log ends");
+    }
+    if (in->stray_samples)
+        fprintf(stderr, "evprof: %s: warning: %llu heap sample events outside any census "
+                "were ignored\n", name, (unsigned long long)in->stray_samples);
+    if (in->undefined_ccs)
+        fprintf(stderr, "evprof: %s: warning: %llu stack frames name cost centres that no "
+                "event 161 defines (GHC issue 24148); shown as <undefined cc N>\n", name,
+                (unsigned long long)in->undefined_ccs);
+    if (in->unresolved_ipe)
+        fprintf(stderr, "evprof: %s: warning: %llu info-table bands have no IPE entry "
+                "(event 169); shown as addresses\n", name,
+                (unsigned long long)in->unresolved_ipe);
+}
+
+int cmd_heap(int argc, char **argv)
+{
+    cli_args a;
+    cli_window w;
+    heap_opts ho;
+    heap_summary_opts so;
+    int id, fmt = FMT_DEFAULT, top_given = 0;
+    unsigned long v;
+
+    cli_window_init(&w);
+    heap_opts_init(&ho);
+    heap_summary_opts_init(&so);
+    cli_args_init(&a, &help, argc, argv);
+    while ((id = cli_next(&a)) > 0) {
+        int taken = cli_window_option(&w, &a, id);
+        if (taken < 0)
+            return CLI_USAGE;
+        if (taken)
+            continue;
+        switch (id) {
+        case OPT_FORMAT:
+            if (parse_format(&a, &fmt) != 0)
+                return CLI_USAGE;
+            break;
+        case OPT_TOP:
+            if (parse_count(&a, "top", 0, 1000000000ul, &v) != 0)
+                return CLI_USAGE;
+            so.top = v;
+            top_given = 1;
+            break;
+        case OPT_LENGTH:
+            if (parse_count(&a, "length", 4, HEAP_MAX_LENGTH, &v) != 0)
+                return CLI_USAGE;
+            ho.length = (uint32_t)v;
+            break;
+        }
+    }
+    if (id != CLI_END)
+        return cli_done_code(id);
+    if (!cli_want_pos(&a, 1, 1, "FILE"))
+        return CLI_USAGE;
+    if (w.from_ns >= w.to_ns) {
+        cli_usage_error(&help, "--from must be before --to");
+        return CLI_USAGE;
+    }
+    if (fmt == FMT_DEFAULT)
+        fmt = w.output && strcmp(w.output, "-") != 0 ? HEAP_FORMAT_HP : FMT_SUMMARY;
+    if (top_given && fmt != FMT_SUMMARY) {
+        cli_usage_error(&help, "--top applies to the summary, not to --format hp, csv or json");
+        return CLI_USAGE;
+    }
+    const char *path = a.pos[0];
+    const char *name = cli_display_path(path);
+    so.source_name = name;
+    ho.from_ns = w.from_ns;
+    ho.to_ns = w.to_ns;
+
+    /* the streaming formats write each census as it completes */
+    cli_out out;
+    heap_writer *wr = NULL;
+    int opened = 0;
+    if (fmt != FMT_SUMMARY) {
+        if (cli_out_open(&out, w.output) != 0)
+            return CLI_FAIL;
+        opened = 1;
+        if (!(wr = heap_writer_create((heap_format)fmt, out.f))) {
+            fprintf(stderr, "evprof: out of memory\n");
+            cli_out_close(&out, 0);
+            return CLI_FAIL;
+        }
+    }
+    heap_ctx c = { heap_create(&ho, wr ? heap_writer_census : NULL, wr), HEAP_OK };
+    if (!c.h) {
+        fprintf(stderr, "evprof: out of memory\n");
+        if (opened)
+            cli_out_close(&out, 0);
+        heap_writer_destroy(wr);
+        return CLI_FAIL;
+    }
+    static const uint16_t fields[] = {
+        EL_HEAP_PROF_BEGIN, EL_HEAP_PROF_COST_CENTRE, EL_HEAP_PROF_SAMPLE_BEGIN,
+        EL_HEAP_PROF_SAMPLE_COST_CENTRE, EL_HEAP_PROF_SAMPLE_STRING, EL_HEAP_PROF_SAMPLE_END,
+        EL_HEAP_BIO_PROF_SAMPLE_BEGIN, EL_IPE, EL_PROGRAM_ARGS, EL_RTS_IDENTIFIER,
+        EL_WALL_CLOCK_TIME,
+    };
+    const el_read_opts ropts = {
+        .fields = fields, .num_fields = sizeof fields / sizeof fields[0], .only_selected = 1,
+    };
+    el_read_result res = el_read_path_opts(path, &ropts, on_event, &c, NULL);
+    heap_status st = heap_finish(c.h, &res);
+
+    int code = CLI_OK, ok = 1;
+    if (st == HEAP_ERR_NOMEM) {
+        fprintf(stderr, "evprof: %s: out of memory building the heap profile\n", name);
+        code = CLI_FAIL;
+        ok = 0;
+    } else if (st == HEAP_ERR_SINK) {
+        code = CLI_FAIL;    /* cli_out_close says what failed */
+        ok = 0;
+    } else {
+        /* a damaged log still gets the censuses before the damage; one that
+         * yielded nothing (unreadable, not an eventlog) gets no output */
+        code = cli_report_read(path, &res);
+        const heap_info *in = heap_get_info(c.h);
+        if (res.events == 0 && code != CLI_OK) {
+            ok = 0;
+        } else if (!in->has_begin && !in->censuses_seen) {
+            fprintf(stderr, "evprof: %s: no heap profile (events 160-166): run with +RTS -hT "
+                    "-l, or -hc, -hy, -hd, ... in a -prof build (see 'evprof info %s')\n", name,
+                    path);
+            code = CLI_FAIL;
+            ok = 0;
+        } else {
+            warn(name, in);
+            if (!in->censuses)
+                fprintf(stderr, "evprof: %s: warning: no complete census%s\n", name,
+                        in->filtered ? " in the time window" : "");
+        }
+    }
+    if (ok && fmt == FMT_SUMMARY) {
+        if (cli_out_open(&out, w.output) != 0) {
+            heap_destroy(c.h);
+            return CLI_FAIL;
+        }
+        opened = 1;
+        if (heap_summary_text(c.h, &so, out.f) != 0)
+            ok = 0;
+    } else if (ok && wr && heap_writer_finish(wr, c.h) != 0) {
+        ok = 0;
+    }
+    if (opened && cli_out_close(&out, ok) != 0)
+        code = CLI_FAIL;
+    if (!ok && code == CLI_OK)
+        code = CLI_FAIL;
+    heap_writer_destroy(wr);
+    heap_destroy(c.h);
+    return code;
+}

@@ -1,0 +1,291 @@
+/* Streaming writers of heap censuses: GHC's .hp file, CSV and JSON rows.
+ * One ops struct per format; each census is written when the profile hands
+ * it over, so a writer holds nothing but its FILE. */
+#include "evprof/heap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "evprof/textout.h"
+#include "heap/internal.h"
+
+typedef struct writer_ops {
+    void (*header)(heap_writer *w, const heap_profile *h);
+    void (*census)(heap_writer *w, const heap_profile *h, const heap_census *c);
+    void (*footer)(heap_writer *w, const heap_profile *h);
+} writer_ops;
+
+struct heap_writer {
+    const writer_ops *ops;
+    FILE *out;
+    int started;                /* header written */
+    uint64_t rows;              /* JSON: rows written (for the commas) */
+};
+
+void heap_put_seconds6(FILE *out, uint64_t ns)
+{
+    uint64_t us = ns / 1000 + (ns % 1000 >= 500);
+    fprintf(out, "%llu.%06llu", (unsigned long long)(us / 1000000),
+            (unsigned long long)(us % 1000000));
+}
+
+void heap_put_seconds9(FILE *out, uint64_t ns)
+{
+    fprintf(out, "%llu.%09llu", (unsigned long long)(ns / 1000000000u),
+            (unsigned long long)(ns % 1000000000u));
+}
+
+/* ---- .hp -------------------------------------------------------------- */
+
+#define HEAP_HP_MAX_NAME 4999u   /* hp2ps's identifier buffer, less its NUL */
+
+/* The JOB string as GHC writes it: each '"' doubled. A line break (which
+ * GHC would write) becomes a space: the header is one line per field. */
+static void hp_job(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        char c = *s == '\n' || *s == '\r' ? ' ' : *s;
+        if (c == '"')
+            putc('"', out);
+        putc(c, out);
+    }
+}
+
+static void hp_header(heap_writer *w, const heap_profile *h)
+{
+    const heap_info *in = heap_get_info(h);
+    char date[64] = "";
+    if (in->has_wall_clock) {
+        /* GHC dates the .hp when profiling starts: the RTS's start */
+        uint64_t back = in->wall_time_ns / 1000000000u;
+        tx_date(date, sizeof date, (long long)(in->wall_sec > back ? in->wall_sec - back : 0));
+    }
+    fputs("JOB \"", w->out);
+    hp_job(w->out, in->job);
+    fprintf(w->out, "\"\nDATE \"%s\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n", date);
+    /* GHC opens with an empty sample at time 0: the window's start */
+    uint64_t from = heap_window_from(h);
+    fputs("BEGIN_SAMPLE ", w->out);
+    heap_put_seconds6(w->out, from);
+    fputs("\nEND_SAMPLE ", w->out);
+    heap_put_seconds6(w->out, from);
+    putc('\n', w->out);
+}
+
+/* A band name as hp2ps can read it. GHC writes names verbatim, but hp2ps
+ * reads a name as a run of non-space bytes (at most 4999) that does not
+ * start with '"' and is none of its keywords; GHC's own file breaks it on
+ * an SCC label with a space. So whitespace becomes '_', an empty name
+ * "(empty)", a leading '"' gets a '_' before it, a keyword a '_' after it,
+ * and a name past 4999 bytes is cut to 4996 and "...". */
+static void hp_band(FILE *out, const char *s, size_t n)
+{
+    static const char *const keywords[] = { "BEGIN_SAMPLE", "END_SAMPLE", "JOB", "DATE",
+                                            "SAMPLE_UNIT", "VALUE_UNIT", "MARK" };
+    if (n == 0) {
+        fputs("(empty)", out);
+        return;
+    }
+    int cut = n > HEAP_HP_MAX_NAME;
+    if (cut)
+        n = HEAP_HP_MAX_NAME - 3;
+    if (s[0] == '"')
+        putc('_', out);
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        putc(c == ' ' || (c >= '\t' && c <= '\r') ? '_' : c, out);
+    }
+    if (cut) {
+        fputs("...", out);
+        return;
+    }
+    for (size_t k = 0; k < sizeof keywords / sizeof keywords[0]; k++)
+        if (strlen(keywords[k]) == n && memcmp(keywords[k], s, n) == 0)
+            putc('_', out);
+}
+
+static void hp_census(heap_writer *w, const heap_profile *h, const heap_census *c)
+{
+    FILE *out = w->out;
+    fputs("BEGIN_SAMPLE ", out);
+    heap_put_seconds6(out, c->time);
+    putc('\n', out);
+    for (size_t i = 0; i < c->n; i++) {
+        const heap_band *b = heap_band_at(h, c->samples[i].band);
+        hp_band(out, b->name, b->len);
+        fprintf(out, "\t%llu\n", (unsigned long long)c->samples[i].bytes);
+    }
+    fputs("END_SAMPLE ", out);
+    heap_put_seconds6(out, c->time);
+    putc('\n', out);
+}
+
+static void hp_footer(heap_writer *w, const heap_profile *h)
+{
+    /* GHC closes with an empty sample when the program ends: the end of
+     * the log (or of the window), never before the last census */
+    const heap_info *in = heap_get_info(h);
+    uint64_t end = in->log_last < heap_window_to(h) ? in->log_last : heap_window_to(h);
+    if (in->censuses && end < in->last_time)
+        end = in->last_time;
+    if (end < heap_window_from(h))
+        end = heap_window_from(h);
+    fputs("BEGIN_SAMPLE ", w->out);
+    heap_put_seconds6(w->out, end);
+    fputs("\nEND_SAMPLE ", w->out);
+    heap_put_seconds6(w->out, end);
+    putc('\n', w->out);
+}
+
+/* ---- CSV -------------------------------------------------------------- */
+
+static void csv_header(heap_writer *w, const heap_profile *h)
+{
+    (void)h;
+    fputs("census,time,band,bytes\n", w->out);
+}
+
+/* RFC 4180: a field with a comma, quote or line break is quoted, its
+ * quotes doubled. */
+static void csv_field(FILE *out, const char *s, size_t n)
+{
+    int quote = 0;
+    for (size_t i = 0; i < n && !quote; i++)
+        quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
+    if (!quote) {
+        fwrite(s, 1, n, out);
+        return;
+    }
+    putc('"', out);
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"')
+            putc('"', out);
+        putc(s[i], out);
+    }
+    putc('"', out);
+}
+
+static void csv_census(heap_writer *w, const heap_profile *h, const heap_census *c)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        const heap_band *b = heap_band_at(h, c->samples[i].band);
+        fprintf(w->out, "%llu,", (unsigned long long)c->index);
+        heap_put_seconds9(w->out, c->time);
+        putc(',', w->out);
+        csv_field(w->out, b->name, b->len);
+        fprintf(w->out, ",%llu\n", (unsigned long long)c->samples[i].bytes);
+    }
+}
+
+static void csv_footer(heap_writer *w, const heap_profile *h)
+{
+    (void)w;
+    (void)h;
+}
+
+/* ---- JSON ------------------------------------------------------------- */
+
+static void json_cstr(FILE *out, const char *s)
+{
+    tx_json_str(out, s, strlen(s));
+}
+
+static void json_header(heap_writer *w, const heap_profile *h)
+{
+    const heap_info *in = heap_get_info(h);
+    FILE *out = w->out;
+    fputs("{\n\"program\": ", out);
+    json_cstr(out, in->program);
+    fputs(",\n\"job\": ", out);
+    json_cstr(out, in->job);
+    fputs(",\n\"rts\": ", out);
+    if (in->rts_version)
+        json_cstr(out, in->rts_version);
+    else
+        fputs("null", out);
+    const char *name = in->has_begin ? heap_breakdown_name(in->breakdown) : NULL;
+    const char *flag = in->has_begin ? heap_breakdown_flag(in->breakdown) : NULL;
+    fputs(",\n\"breakdown\": ", out);
+    if (name)
+        json_cstr(out, name);
+    else
+        fputs("null", out);
+    fputs(",\n\"flag\": ", out);
+    if (flag)
+        json_cstr(out, flag);
+    else
+        fputs("null", out);
+    fputs(",\n\"sampling_period\": ", out);
+    heap_put_seconds9(out, in->period_ns);
+    fprintf(out, ",\n\"band_length\": %u", in->length);
+    fputs(",\n\"time_unit\": \"seconds since the RTS started (GHC's .hp uses mutator CPU "
+          "seconds)\",\n\"value_unit\": \"bytes\",\n\"rows\": [", out);
+}
+
+static void json_census(heap_writer *w, const heap_profile *h, const heap_census *c)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        const heap_band *b = heap_band_at(h, c->samples[i].band);
+        fprintf(w->out, "%s\n{\"census\": %llu, \"time\": ", w->rows++ ? "," : "",
+                (unsigned long long)c->index);
+        heap_put_seconds9(w->out, c->time);
+        fputs(", \"band\": ", w->out);
+        tx_json_str(w->out, b->name, b->len);
+        fprintf(w->out, ", \"bytes\": %llu}", (unsigned long long)c->samples[i].bytes);
+    }
+}
+
+static void json_footer(heap_writer *w, const heap_profile *h)
+{
+    const heap_info *in = heap_get_info(h);
+    fprintf(w->out, "\n],\n\"censuses\": %llu,\n\"dropped_censuses\": %llu\n}\n",
+            (unsigned long long)in->censuses, (unsigned long long)in->dropped);
+}
+
+/* ---- the writer ------------------------------------------------------- */
+
+static const writer_ops ops_by_format[] = {
+    [HEAP_FORMAT_HP] = { hp_header, hp_census, hp_footer },
+    [HEAP_FORMAT_CSV] = { csv_header, csv_census, csv_footer },
+    [HEAP_FORMAT_JSON] = { json_header, json_census, json_footer },
+};
+_Static_assert(sizeof ops_by_format / sizeof ops_by_format[0] == HEAP_FORMAT_JSON + 1,
+               "ops for every format");
+
+heap_writer *heap_writer_create(heap_format f, FILE *out)
+{
+    if ((unsigned)f > HEAP_FORMAT_JSON)
+        return NULL;
+    heap_writer *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->ops = &ops_by_format[f];
+    w->out = out;
+    return w;
+}
+
+void heap_writer_destroy(heap_writer *w)
+{
+    free(w);
+}
+
+int heap_writer_census(void *ctx, const heap_profile *h, const heap_census *c)
+{
+    heap_writer *w = ctx;
+    if (!w->started) {
+        w->started = 1;
+        w->ops->header(w, h);
+    }
+    w->ops->census(w, h, c);
+    return ferror(w->out) ? -1 : 0;
+}
+
+int heap_writer_finish(heap_writer *w, const heap_profile *h)
+{
+    if (!w->started) {
+        w->started = 1;
+        w->ops->header(w, h);
+    }
+    w->ops->footer(w, h);
+    return ferror(w->out) ? -1 : 0;
+}

@@ -1,0 +1,860 @@
+/* Heap censuses from the eventlog: assembly, band names, aggregates.
+ *
+ * A census opens with HEAP_PROF_SAMPLE_BEGIN (162) or, for biographical
+ * profiles, HEAP_BIO_PROF_SAMPLE_BEGIN (166, which carries the time the
+ * census was taken: GHC writes these at the end of the run), collects
+ * cost-centre (163) and string (164) samples, and closes with
+ * HEAP_PROF_SAMPLE_END (165). Logs of GHC before 8.8 have no 165: there a
+ * census closes where the next opens, or at the log's end marker.
+ *
+ * Each sample is named as GHC names the band in its .hp file, the name is
+ * looked up in an open-addressing table of bands, and the bytes go to the
+ * band's entry in the open census (a stamp on the band says whether it
+ * already has one: two -hc stacks whose names collide once cut to -L are
+ * summed). Nothing is allocated per event; the census array grows to the
+ * largest census. A complete census in the time window goes to the sink at
+ * once (biographical ones are kept and go, sorted by time, at the end), and
+ * updates every band's peak and sum.
+ */
+#include "evprof/heap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <uthash.h>
+
+#include "heap/internal.h"
+#include "util/strpool.h"
+
+/* ---- tables ----------------------------------------------------------- */
+
+typedef struct cc_def {
+    uint32_t id;
+    const char *label, *module;
+    uint32_t label_len, module_len;
+    int caf;                    /* label is "CAF": GHC prints <module>.CAF */
+    UT_hash_handle hh;
+} cc_def;
+
+typedef struct ipe_def {
+    uint64_t info;
+    const char *name;
+    uint32_t len;
+    UT_hash_handle hh;
+} ipe_def;
+
+/* Per-band state the public heap_band does not show. */
+typedef struct band_aux {
+    uint32_t hash;
+    uint64_t stamp;             /* the open census that has an entry for it */
+    uint32_t slot;              /* that entry's index */
+} band_aux;
+
+typedef struct band_slot {
+    uint32_t hash;
+    uint32_t band1;             /* band index + 1; 0: empty */
+} band_slot;
+
+typedef struct kept_census {    /* a biographical census waiting for the end */
+    uint64_t time, era, seq;
+    size_t first, n;
+} kept_census;
+
+struct heap_profile {
+    heap_opts opts;
+    heap_census_fn sink;
+    void *sink_ctx;
+    heap_status status;
+    int finished;
+
+    strpool strings;
+    cc_def *ccs;
+    ipe_def *ipes;
+    int keep_ipe;               /* store IPE entries (-hi or breakdown unknown) */
+
+    heap_band *bands;
+    band_aux *aux;              /* cap_aux entries, parallel to bands */
+    size_t num_bands, cap_bands, cap_aux;
+    band_slot *slots;
+    size_t num_slots;           /* power of two */
+
+    char *name_buf;             /* -hc names: length + 1 bytes */
+    char *scratch;              /* IPE names and the JOB line are built here */
+    size_t scratch_cap;
+    uint32_t name_cap;
+    int named_ccs;              /* a -hc name was made: -L is fixed */
+
+    int end_known;              /* end_events is valid */
+    int end_events;             /* the header declares 165 */
+
+    uint64_t damage_blocks;     /* damaged blocks the reader skipped so far */
+
+    /* the open census */
+    int open;
+    int open_damaged;           /* a damaged block was skipped since it opened */
+    int open_keep;              /* in the window */
+    int open_bio;
+    uint64_t open_time, open_era, seq;
+    heap_sample *cur;
+    size_t cur_n, cur_cap;
+
+    /* biographical censuses until heap_finish */
+    kept_census *kept;
+    size_t kept_n, kept_cap;
+    heap_sample *kept_samples;
+    size_t kept_samples_n, kept_samples_cap;
+
+    heap_info info;
+};
+
+static uint32_t hash_bytes(const char *s, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;     /* FNV-1a, folded */
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 0x100000001b3ull;
+    }
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+static int grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    size_t n = *cap ? *cap : 16;
+    while (n < need)
+        n *= 2;
+    void *a = realloc(*arr, n * elem);
+    if (!a)
+        return -1;
+    *arr = a;
+    *cap = n;
+    return 0;
+}
+
+/* ---- life cycle ------------------------------------------------------- */
+
+void heap_opts_init(heap_opts *o)
+{
+    o->from_ns = 0;
+    o->to_ns = UINT64_MAX;
+    o->length = 0;
+}
+
+void heap_summary_opts_init(heap_summary_opts *o)
+{
+    o->top = 20;
+    o->source_name = NULL;
+}
+
+heap_profile *heap_create(const heap_opts *o, heap_census_fn sink, void *ctx)
+{
+    heap_profile *h = calloc(1, sizeof *h);
+    if (!h)
+        return NULL;
+    h->opts = *o;
+    if (h->opts.length && h->opts.length < 4)
+        h->opts.length = 4;
+    if (h->opts.length > HEAP_MAX_LENGTH)
+        h->opts.length = HEAP_MAX_LENGTH;
+    h->sink = sink;
+    h->sink_ctx = ctx;
+    h->keep_ipe = 1;
+    strpool_init(&h->strings);
+    h->info.length = h->opts.length ? h->opts.length : HEAP_DEFAULT_LENGTH;
+    h->info.program = "";
+    h->info.job = "";
+    h->info.first_time = UINT64_MAX;
+    return h;
+}
+
+void heap_destroy(heap_profile *h)
+{
+    if (!h)
+        return;
+    cc_def *c, *ct;
+    HASH_ITER(hh, h->ccs, c, ct) {
+        HASH_DEL(h->ccs, c);
+        free(c);
+    }
+    ipe_def *e, *et;
+    HASH_ITER(hh, h->ipes, e, et) {
+        HASH_DEL(h->ipes, e);
+        free(e);
+    }
+    strpool_destroy(&h->strings);
+    free(h->bands);
+    free(h->aux);
+    free(h->slots);
+    free(h->name_buf);
+    free(h->scratch);
+    free(h->cur);
+    free(h->kept);
+    free(h->kept_samples);
+    free(h);
+}
+
+static heap_status fail(heap_profile *h, heap_status st)
+{
+    if (h->status == HEAP_OK)
+        h->status = st;
+    return h->status;
+}
+
+uint64_t heap_window_from(const heap_profile *h) { return h->opts.from_ns; }
+uint64_t heap_window_to(const heap_profile *h) { return h->opts.to_ns; }
+
+/* ---- bands ------------------------------------------------------------ */
+
+static int grow_slots(heap_profile *h)
+{
+    size_t n = h->num_slots ? h->num_slots * 2 : 256;
+    band_slot *s = calloc(n, sizeof *s);
+    if (!s)
+        return -1;
+    for (size_t i = 0; i < h->num_slots; i++) {
+        band_slot o = h->slots[i];
+        if (!o.band1)
+            continue;
+        size_t k = o.hash & (n - 1);
+        while (s[k].band1)
+            k = (k + 1) & (n - 1);
+        s[k] = o;
+    }
+    free(h->slots);
+    h->slots = s;
+    h->num_slots = n;
+    return 0;
+}
+
+/* The band of this name, created if new. *created says which. Returns
+ * UINT32_MAX when memory ran out. */
+static uint32_t band_of(heap_profile *h, const char *name, size_t len, int *created)
+{
+    uint32_t hash = hash_bytes(name, len);
+    *created = 0;
+    if (h->num_slots) {
+        for (size_t k = hash & (h->num_slots - 1);; k = (k + 1) & (h->num_slots - 1)) {
+            band_slot s = h->slots[k];
+            if (!s.band1)
+                break;
+            const heap_band *b = &h->bands[s.band1 - 1];
+            if (s.hash == hash && b->len == len && memcmp(b->name, name, len) == 0)
+                return s.band1 - 1;
+        }
+    }
+    if ((h->num_bands + 1) * 2 > h->num_slots && grow_slots(h) != 0)
+        return UINT32_MAX;
+    if (h->num_bands >= UINT32_MAX - 1 ||
+        grow((void **)&h->bands, &h->cap_bands, h->num_bands + 1, sizeof *h->bands) != 0)
+        return UINT32_MAX;
+    if (h->cap_aux < h->cap_bands) {
+        band_aux *aux = realloc(h->aux, h->cap_bands * sizeof *aux);
+        if (!aux)
+            return UINT32_MAX;
+        h->aux = aux;
+        h->cap_aux = h->cap_bands;
+    }
+    const char *copy = strpool_add(&h->strings, name, (uint32_t)len);
+    if (!copy)
+        return UINT32_MAX;
+    uint32_t i = (uint32_t)h->num_bands++;
+    heap_band *b = &h->bands[i];
+    memset(b, 0, sizeof *b);
+    b->name = copy;
+    b->len = (uint32_t)len;
+    h->aux[i].hash = hash;
+    h->aux[i].stamp = 0;
+    h->aux[i].slot = 0;
+    size_t k = hash & (h->num_slots - 1);
+    while (h->slots[k].band1)
+        k = (k + 1) & (h->num_slots - 1);
+    h->slots[k].hash = hash;
+    h->slots[k].band1 = i + 1;
+    *created = 1;
+    return i;
+}
+
+size_t heap_num_bands(const heap_profile *h) { return h->num_bands; }
+
+const heap_band *heap_band_at(const heap_profile *h, uint32_t i)
+{
+    return i < h->num_bands ? &h->bands[i] : NULL;
+}
+
+const heap_info *heap_get_info(const heap_profile *h) { return &h->info; }
+
+/* ---- names ------------------------------------------------------------ */
+
+static const char *const breakdown_names[] = {
+    [HEAP_BY_COST_CENTRE] = "cost-centre stack",
+    [HEAP_BY_MODULE] = "module",
+    [HEAP_BY_CLOSURE_DESCR] = "closure description",
+    [HEAP_BY_TYPE_DESCR] = "type description",
+    [HEAP_BY_RETAINER] = "retainer set",
+    [HEAP_BY_BIOGRAPHY] = "biography",
+    [HEAP_BY_CLOSURE_TYPE] = "closure type",
+    [HEAP_BY_INFO_TABLE] = "info table",
+    [HEAP_BY_ERA] = "era",
+};
+static const char *const breakdown_flags[] = {
+    [HEAP_BY_COST_CENTRE] = "-hc",
+    [HEAP_BY_MODULE] = "-hm",
+    [HEAP_BY_CLOSURE_DESCR] = "-hd",
+    [HEAP_BY_TYPE_DESCR] = "-hy",
+    [HEAP_BY_RETAINER] = "-hr",
+    [HEAP_BY_BIOGRAPHY] = "-hb",
+    [HEAP_BY_CLOSURE_TYPE] = "-hT",
+    [HEAP_BY_INFO_TABLE] = "-hi",
+    [HEAP_BY_ERA] = "-he",
+};
+_Static_assert(sizeof breakdown_names / sizeof breakdown_names[0] == HEAP_BY_ERA + 1,
+               "a name per breakdown");
+_Static_assert(sizeof breakdown_flags / sizeof breakdown_flags[0] == HEAP_BY_ERA + 1,
+               "a flag per breakdown");
+
+const char *heap_breakdown_name(uint32_t b)
+{
+    return b <= HEAP_BY_ERA ? breakdown_names[b] : NULL;
+}
+
+const char *heap_breakdown_flag(uint32_t b)
+{
+    return b <= HEAP_BY_ERA ? breakdown_flags[b] : NULL;
+}
+
+static int ensure_name_buf(heap_profile *h)
+{
+    uint32_t need = h->info.length + 1;
+    if (h->name_cap >= need)
+        return 0;
+    char *b = realloc(h->name_buf, need);
+    if (!b)
+        return -1;
+    h->name_buf = b;
+    h->name_cap = need;
+    return 0;
+}
+
+/* GHC's fprint_ccs (rts/ProfHeap.c), without the "(ccsID)" prefix that the
+ * eventlog cannot give: frames innermost first, each its label, or
+ * "<module>.CAF" for a cost centre labelled CAF, joined by '/'; the bare
+ * empty stack is "MAIN". Frames are appended into a buffer of L + 1 bytes;
+ * once it is full (the name is longer than L) the name is its first L - 4
+ * bytes and "...". Returns the length; the name is in h->name_buf. */
+static size_t ccs_name(heap_profile *h, const uint32_t *stack, unsigned depth)
+{
+    char *buf = h->name_buf;
+    size_t end = (size_t)h->info.length + 1, p = 0;
+    char undef[32];
+
+    if (depth == 0) {
+        memcpy(buf, "MAIN", 4);
+        return 4;
+    }
+#define APPEND(s, n)                                                                         \
+    do {                                                                                     \
+        size_t n_ = (n) < end - p ? (n) : end - p;                                           \
+        memcpy(buf + p, (s), n_);                                                            \
+        p += n_;                                                                             \
+    } while (0)
+    for (unsigned i = 0; i < depth; i++) {
+        uint32_t id = stack[i];
+        cc_def *c;
+        HASH_FIND(hh, h->ccs, &id, sizeof id, c);
+        if (!c) {
+            h->info.undefined_ccs++;
+            int n = snprintf(undef, sizeof undef, "<undefined cc %u>", id);
+            APPEND(undef, (size_t)n);
+        } else if (c->caf) {
+            APPEND(c->module, c->module_len);
+            APPEND(".CAF", 4);
+        } else {
+            APPEND(c->label, c->label_len);
+        }
+        if (i + 1 < depth)
+            APPEND("/", 1);
+        if (p >= end) {
+            memcpy(buf + h->info.length - 4, "...", 3);
+            return h->info.length - 1;
+        }
+    }
+#undef APPEND
+    return p;
+}
+
+static int hex_value(const char *s, size_t n, uint64_t *v)
+{
+    if (n < 3 || n > 18 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+        return 0;
+    uint64_t x = 0;
+    for (size_t i = 2; i < n; i++) {
+        char c = s[i];
+        unsigned d;
+        if (c >= '0' && c <= '9')
+            d = (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            d = (unsigned)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            d = (unsigned)(c - 'A' + 10);
+        else
+            return 0;
+        x = x << 4 | d;
+    }
+    *v = x;
+    return 1;
+}
+
+/* ---- census assembly -------------------------------------------------- */
+
+static heap_status add_sample(heap_profile *h, const char *name, size_t len, uint64_t bytes,
+                              int unresolved)
+{
+    int created;
+    uint32_t b = band_of(h, name, len, &created);
+    if (b == UINT32_MAX)
+        return fail(h, HEAP_ERR_NOMEM);
+    if (created && unresolved)
+        h->info.unresolved_ipe++;
+    band_aux *a = &h->aux[b];
+    if (a->stamp == h->seq) {
+        h->cur[a->slot].bytes += bytes;
+        return HEAP_OK;
+    }
+    if (grow((void **)&h->cur, &h->cur_cap, h->cur_n + 1, sizeof *h->cur) != 0)
+        return fail(h, HEAP_ERR_NOMEM);
+    a->stamp = h->seq;
+    a->slot = (uint32_t)h->cur_n;
+    h->cur[h->cur_n].band = b;
+    h->cur[h->cur_n].bytes = bytes;
+    h->cur_n++;
+    return HEAP_OK;
+}
+
+/* A complete census: aggregates, then the sink. */
+static heap_status emit(heap_profile *h, uint64_t time, uint64_t era, int bio,
+                        const heap_sample *s, size_t n)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += s[i].bytes;
+    heap_info *in = &h->info;
+    in->censuses++;
+    if (time < in->first_time)
+        in->first_time = time;
+    if (time > in->last_time)
+        in->last_time = time;
+    if (in->censuses == 1 || total > in->peak_total) {
+        in->peak_total = total;
+        in->peak_total_time = time;
+    }
+    for (size_t i = 0; i < n; i++) {
+        heap_band *b = &h->bands[s[i].band];
+        b->sum += s[i].bytes;
+        b->present++;
+        if (b->present == 1 || s[i].bytes > b->peak) {
+            b->peak = s[i].bytes;
+            b->peak_time = time;
+            b->peak_total = total;
+        }
+    }
+    if (!h->sink)
+        return HEAP_OK;
+    heap_census c = { in->censuses, time, era, bio, total, n, s };
+    if (h->sink(h->sink_ctx, h, &c) != 0)
+        return fail(h, HEAP_ERR_SINK);
+    return HEAP_OK;
+}
+
+static void drop_open(heap_profile *h, heap_drop_reason why)
+{
+    if (h->open && h->open_keep) {
+        if (!h->info.dropped++) {
+            h->info.drop_reason = why;
+            h->info.drop_time = h->open_time;
+        }
+    }
+    h->open = 0;
+    h->cur_n = 0;
+}
+
+static heap_status close_open(heap_profile *h)
+{
+    heap_status st = HEAP_OK;
+    if (h->open && h->open_damaged) {
+        drop_open(h, HEAP_DROP_DAMAGED);
+        return st;
+    }
+    if (h->open && h->open_keep) {
+        if (!h->open_bio) {
+            st = emit(h, h->open_time, h->open_era, 0, h->cur, h->cur_n);
+        } else if (grow((void **)&h->kept, &h->kept_cap, h->kept_n + 1, sizeof *h->kept) != 0 ||
+                   grow((void **)&h->kept_samples, &h->kept_samples_cap,
+                        h->kept_samples_n + h->cur_n, sizeof *h->kept_samples) != 0) {
+            st = fail(h, HEAP_ERR_NOMEM);
+        } else {
+            kept_census *k = &h->kept[h->kept_n++];
+            k->time = h->open_time;
+            k->era = h->open_era;
+            k->seq = h->seq;
+            k->first = h->kept_samples_n;
+            k->n = h->cur_n;
+            if (h->cur_n)
+                memcpy(h->kept_samples + h->kept_samples_n, h->cur, h->cur_n * sizeof *h->cur);
+            h->kept_samples_n += h->cur_n;
+        }
+    }
+    h->open = 0;
+    h->cur_n = 0;
+    return st;
+}
+
+static heap_status open_census(heap_profile *h, uint64_t time, uint64_t era, int bio)
+{
+    heap_status st = HEAP_OK;
+    if (h->open) {
+        if (h->end_events && !h->open_damaged)
+            drop_open(h, HEAP_DROP_NO_END);
+        else
+            st = close_open(h);
+    }
+    h->info.censuses_seen++;
+    h->open = 1;
+    h->open_damaged = 0;
+    h->open_bio = bio;
+    h->open_time = time;
+    h->open_era = era;
+    h->open_keep = time >= h->opts.from_ns && time < h->opts.to_ns;
+    if (!h->open_keep)
+        h->info.filtered++;
+    h->seq++;
+    h->cur_n = 0;
+    return st;
+}
+
+/* ---- run description -------------------------------------------------- */
+
+/* PROGRAM_ARGS: NUL-separated argv. GHC's .hp JOB is the program's name
+ * (basename of argv[0]), its arguments, " +RTS" and the RTS options (those
+ * between +RTS and -RTS, or to the end; "--RTS" ends option parsing). The
+ * last -L<n> among the RTS options is the -hc band length GHC used. */
+static int take_args(heap_profile *h, el_str args)
+{
+    const char *s = args.ptr;
+    size_t n = args.len;
+    /* the JOB line in the first half of the scratch buffer, the RTS
+     * options in the second; neither is longer than the list plus " +RTS" */
+    size_t half = n + 8;
+    if (grow((void **)&h->scratch, &h->scratch_cap, 2 * half, 1) != 0)
+        return -1;
+    char *job = h->scratch, *rts = h->scratch + half;
+    size_t jl = 0, rl = 0;
+    int in_rts = 0, argi = 0, only_prog = 0;
+    long length = 0;
+    const char *prog = "";
+    size_t prog_len = 0;
+    for (size_t i = 0; i < n; argi++) {
+        const char *a = s + i;
+        const char *nul = memchr(a, '\0', n - i);
+        size_t len = nul ? (size_t)(nul - a) : n - i;
+        i += len + 1;
+        if (argi == 0) {
+            const char *slash = a;
+            for (size_t k = 0; k < len; k++)
+                if (a[k] == '/')
+                    slash = a + k + 1;
+            prog = slash;
+            prog_len = len - (size_t)(slash - a);
+            memcpy(job, prog, prog_len);
+            jl = prog_len;
+            continue;
+        }
+        if (!only_prog && len == 4 && memcmp(a, "+RTS", 4) == 0) {
+            in_rts = 1;
+            continue;
+        }
+        if (!only_prog && len == 4 && memcmp(a, "-RTS", 4) == 0) {
+            in_rts = 0;
+            continue;
+        }
+        if (!only_prog && !in_rts && len == 5 && memcmp(a, "--RTS", 5) == 0) {
+            only_prog = 1;
+            continue;
+        }
+        if (in_rts) {
+            rts[rl++] = ' ';
+            memcpy(rts + rl, a, len);
+            rl += len;
+            if (len > 2 && a[0] == '-' && a[1] == 'L') {
+                long v = 0;
+                size_t k = 2;
+                while (k < len && a[k] >= '0' && a[k] <= '9' && v < 100000000)
+                    v = v * 10 + (a[k++] - '0');
+                if (k > 2 && (k == len || a[k] == '.'))
+                    length = v;
+            }
+        } else {
+            job[jl++] = ' ';
+            memcpy(job + jl, a, len);
+            jl += len;
+        }
+    }
+    memcpy(job + jl, " +RTS", 5);
+    jl += 5;
+    memmove(job + jl, rts, rl);
+    jl += rl;
+    const char *j = strpool_add(&h->strings, job, (uint32_t)jl);
+    const char *p = j ? strpool_add(&h->strings, prog, (uint32_t)prog_len) : NULL;
+    if (!j || !p)
+        return -1;
+    h->info.job = j;
+    h->info.program = p;
+    if (length > 0 && !h->opts.length && !h->named_ccs) {
+        /* GHC rejects -L0; below 4 its cut would write before the buffer */
+        h->info.length = length < 4 ? 4 : length > (long)HEAP_MAX_LENGTH ? HEAP_MAX_LENGTH
+                                                                       : (uint32_t)length;
+        h->info.length_from_log = 1;
+    }
+    return 0;
+}
+
+static int define_cc(heap_profile *h, const el_event *ev)
+{
+    uint32_t id = ev->u.cost_centre.id;
+    el_str l = ev->u.cost_centre.label, m = ev->u.cost_centre.module;
+    cc_def *c;
+    HASH_FIND(hh, h->ccs, &id, sizeof id, c);
+    if (!c) {
+        if (!(c = calloc(1, sizeof *c)))
+            return -1;
+        c->id = id;
+        HASH_ADD(hh, h->ccs, id, sizeof c->id, c);
+    }
+    c->label = strpool_add(&h->strings, l.ptr, l.len);
+    c->module = strpool_add(&h->strings, m.ptr, m.len);
+    if (!c->label || !c->module)
+        return -1;
+    c->label_len = l.len;
+    c->module_len = m.len;
+    c->caf = l.len == 3 && memcmp(l.ptr, "CAF", 3) == 0;
+    return 0;
+}
+
+/* An -hi band: the info table's name and source location, "name (loc)"
+ * (the module when the location is empty). Built in the scratch buffer,
+ * kept in the pool. */
+static int define_ipe(heap_profile *h, const el_event *ev)
+{
+    el_str t = ev->u.ipe.table_name, loc = ev->u.ipe.srcloc;
+    if (!loc.len)
+        loc = ev->u.ipe.module;
+    size_t n = (size_t)t.len + (loc.len ? (size_t)loc.len + 3 : 0);
+    if (grow((void **)&h->scratch, &h->scratch_cap, n + 1, 1) != 0)
+        return -1;
+    char *tmp = h->scratch;
+    memcpy(tmp, t.ptr, t.len);
+    if (loc.len) {
+        tmp[t.len] = ' ';
+        tmp[t.len + 1] = '(';
+        memcpy(tmp + t.len + 2, loc.ptr, loc.len);
+        tmp[n - 1] = ')';
+    }
+    const char *name = strpool_add(&h->strings, tmp, (uint32_t)n);
+    if (!name)
+        return -1;
+    uint64_t info = ev->u.ipe.info;
+    ipe_def *e;
+    HASH_FIND(hh, h->ipes, &info, sizeof info, e);
+    if (!e) {
+        if (!(e = calloc(1, sizeof *e)))
+            return -1;
+        e->info = info;
+        HASH_ADD(hh, h->ipes, info, sizeof e->info, e);
+    }
+    e->name = name;
+    e->len = (uint32_t)n;
+    return 0;
+}
+
+/* ---- events ----------------------------------------------------------- */
+
+heap_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder *d)
+{
+    if (h->status != HEAP_OK || h->finished)
+        return h->status;
+    if (d) {
+        if (!h->end_known && el_decoder_header_done(d)) {
+            h->end_known = 1;
+            h->end_events = el_decoder_type(d, EL_HEAP_PROF_SAMPLE_END) != NULL;
+        }
+        /* with resync, a damaged block was skipped before this event: the
+         * open census may have lost samples in it */
+        uint64_t blocks = el_decoder_damage(d)->blocks;
+        if (blocks != h->damage_blocks) {
+            h->damage_blocks = blocks;
+            if (h->open)
+                h->open_damaged = 1;
+        }
+    }
+    if (!ev->decoded)
+        return HEAP_OK;
+    heap_info *in = &h->info;
+    switch (ev->type) {
+    case EL_HEAP_PROF_BEGIN:
+        if (!in->has_begin) {
+            in->has_begin = 1;
+            in->breakdown = ev->u.heap_prof_begin.breakdown;
+            in->period_ns = ev->u.heap_prof_begin.period;
+            if (in->breakdown != HEAP_BY_INFO_TABLE)
+                h->keep_ipe = 0;
+        }
+        return HEAP_OK;
+    case EL_HEAP_PROF_COST_CENTRE:
+        return define_cc(h, ev) == 0 ? HEAP_OK : fail(h, HEAP_ERR_NOMEM);
+    case EL_IPE:
+        if (!h->keep_ipe)
+            return HEAP_OK;
+        return define_ipe(h, ev) == 0 ? HEAP_OK : fail(h, HEAP_ERR_NOMEM);
+    case EL_HEAP_PROF_SAMPLE_BEGIN:
+        return open_census(h, ev->time, ev->u.heap_sample.era, 0);
+    case EL_HEAP_BIO_PROF_SAMPLE_BEGIN:
+        return open_census(h, ev->u.heap_sample.time, ev->u.heap_sample.era, 1);
+    case EL_HEAP_PROF_SAMPLE_END:
+        if (!h->open) {
+            in->stray_samples++;
+            return HEAP_OK;
+        }
+        return close_open(h);
+    case EL_HEAP_PROF_SAMPLE_COST_CENTRE: {
+        if (!h->open) {
+            in->stray_samples++;
+            return HEAP_OK;
+        }
+        if (!h->open_keep)
+            return HEAP_OK;
+        if (ensure_name_buf(h) != 0)
+            return fail(h, HEAP_ERR_NOMEM);
+        h->named_ccs = 1;
+        size_t len = ccs_name(h, ev->u.heap_sample_data.stack, ev->u.heap_sample_data.depth);
+        return add_sample(h, h->name_buf, len, ev->u.heap_sample_data.residency, 0);
+    }
+    case EL_HEAP_PROF_SAMPLE_STRING: {
+        if (!h->open) {
+            in->stray_samples++;
+            return HEAP_OK;
+        }
+        if (!h->open_keep)
+            return HEAP_OK;
+        el_str l = ev->u.heap_sample_data.label;
+        uint64_t info;
+        if (in->breakdown == HEAP_BY_INFO_TABLE && hex_value(l.ptr, l.len, &info)) {
+            ipe_def *e;
+            HASH_FIND(hh, h->ipes, &info, sizeof info, e);
+            if (e)
+                return add_sample(h, e->name, e->len, ev->u.heap_sample_data.residency, 0);
+            return add_sample(h, l.ptr, l.len, ev->u.heap_sample_data.residency, 1);
+        }
+        return add_sample(h, l.ptr, l.len, ev->u.heap_sample_data.residency, 0);
+    }
+    case EL_PROGRAM_ARGS:
+        return take_args(h, ev->u.text.str) == 0 ? HEAP_OK : fail(h, HEAP_ERR_NOMEM);
+    case EL_RTS_IDENTIFIER:
+        if (!in->rts_version) {
+            in->rts_version = strpool_add(&h->strings, ev->u.text.str.ptr, ev->u.text.str.len);
+            if (!in->rts_version)
+                return fail(h, HEAP_ERR_NOMEM);
+        }
+        return HEAP_OK;
+    case EL_WALL_CLOCK_TIME:
+        if (!in->has_wall_clock) {
+            in->has_wall_clock = 1;
+            in->wall_sec = ev->u.wall_clock.sec;
+            in->wall_time_ns = ev->time;
+        }
+        return HEAP_OK;
+    default:
+        return HEAP_OK;
+    }
+}
+
+static int by_time(const void *a, const void *b)
+{
+    const kept_census *x = a, *y = b;
+    if (x->time != y->time)
+        return x->time < y->time ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+heap_status heap_finish(heap_profile *h, const el_read_result *r)
+{
+    if (h->finished)
+        return h->status;
+    h->finished = 1;
+    int end_marker = 0;
+    if (r) {
+        if (r->has_time_span) {
+            h->info.log_first = r->first_time;
+            h->info.log_last = r->last_time;
+        }
+        end_marker = r->status == EL_END;
+        if (r->damage.blocks != h->damage_blocks && h->open)
+            h->open_damaged = 1;   /* damage after the last event seen */
+    }
+    if (h->status != HEAP_OK)
+        return h->status;
+    if (h->open) {
+        if (h->open_damaged) {
+            drop_open(h, HEAP_DROP_DAMAGED);
+        } else if (end_marker && !h->end_events) {
+            if (close_open(h) != HEAP_OK)
+                return h->status;
+        } else {
+            drop_open(h, HEAP_DROP_CUT);
+        }
+    }
+    if (h->kept_n) {
+        qsort(h->kept, h->kept_n, sizeof *h->kept, by_time);
+        for (size_t i = 0; i < h->kept_n && h->status == HEAP_OK; i++) {
+            const kept_census *k = &h->kept[i];
+            emit(h, k->time, k->era, 1, h->kept_samples + k->first, k->n);
+        }
+    }
+    if (h->info.first_time == UINT64_MAX)
+        h->info.first_time = 0;
+    return h->status;
+}
+
+/* ---- summary order ---------------------------------------------------- */
+
+static int by_peak(const void *a, const void *b)
+{
+    const heap_band *x = *(const heap_band *const *)a, *y = *(const heap_band *const *)b;
+    if (x->peak != y->peak)
+        return x->peak > y->peak ? -1 : 1;
+    size_t n = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->name, y->name, n);
+    if (c)
+        return c;
+    return (x->len > y->len) - (x->len < y->len);
+}
+
+uint32_t *heap_bands_by_peak(const heap_profile *h, size_t *n)
+{
+    const heap_band **v = malloc((h->num_bands ? h->num_bands : 1) * sizeof *v);
+    uint32_t *out = malloc((h->num_bands ? h->num_bands : 1) * sizeof *out);
+    if (!v || !out) {
+        free(v);
+        free(out);
+        return NULL;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < h->num_bands; i++)
+        if (h->bands[i].present)
+            v[k++] = &h->bands[i];
+    qsort(v, k, sizeof *v, by_peak);
+    for (size_t i = 0; i < k; i++)
+        out[i] = (uint32_t)(v[i] - h->bands);
+    free(v);
+    *n = k;
+    return out;
+}

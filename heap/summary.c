@@ -1,0 +1,133 @@
+/* The band summary: one line per band, largest peak first. */
+#include "evprof/heap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "evprof/textout.h"
+
+/* A band name for the terminal: control characters as '?', then spaces up
+ * to `width` code points. */
+static void put_name(FILE *out, const heap_band *b, size_t width)
+{
+    for (uint32_t i = 0; i < b->len; i++) {
+        unsigned char c = (unsigned char)b->name[i];
+        putc(c < 0x20 || c == 0x7f ? '?' : c, out);
+    }
+    for (size_t w = tx_width(b->name); w < width; w++)
+        putc(' ', out);
+}
+
+static void put_secs3(FILE *out, uint64_t ns)
+{
+    uint64_t ms = ns / 1000000 + (ns % 1000000 >= 500000);
+    fprintf(out, "%llu.%03llu", (unsigned long long)(ms / 1000), (unsigned long long)(ms % 1000));
+}
+
+static int digits(uint64_t v)
+{
+    int n = 1;
+    while (v >= 10) {
+        v /= 10;
+        n++;
+    }
+    return n;
+}
+
+int heap_summary_text(const heap_profile *h, const heap_summary_opts *o, FILE *out)
+{
+    const heap_info *in = heap_get_info(h);
+    size_t n;
+    uint32_t *order = heap_bands_by_peak(h, &n);
+    if (!order)
+        return -1;
+    size_t shown = o->top && o->top < n ? o->top : n;
+
+    fprintf(out, "Heap profile%s%s\n", o->source_name ? " of " : "",
+            o->source_name ? o->source_name : "");
+    if (in->job[0])
+        fprintf(out, "job:         %s\n", in->job);
+    const char *name = in->has_begin ? heap_breakdown_name(in->breakdown) : NULL;
+    const char *flag = in->has_begin ? heap_breakdown_flag(in->breakdown) : NULL;
+    if (name)
+        fprintf(out, "breakdown:   %s (%s)", name, flag);
+    else if (in->has_begin)
+        fprintf(out, "breakdown:   unknown (%u)", in->breakdown);
+    else
+        fputs("breakdown:   unknown (no HEAP_PROF_BEGIN event)", out);
+    if (in->has_begin && in->breakdown == HEAP_BY_COST_CENTRE)
+        fprintf(out, ", stacks cut to %u bytes (-L%s)", in->length,
+                in->length_from_log ? ", from the log's RTS options" : "");
+    if (in->period_ns) {
+        fputs(", a census every ", out);
+        put_secs3(out, in->period_ns);
+        fputs(" s", out);
+    }
+    fprintf(out, "\ncensuses:    %llu", (unsigned long long)in->censuses);
+    if (in->censuses) {
+        fputs(", from ", out);
+        put_secs3(out, in->first_time);
+        fputs(" s to ", out);
+        put_secs3(out, in->last_time);
+        fputs(" s", out);
+    }
+    fputs(" (seconds since the RTS started)\n", out);
+    if (in->censuses) {
+        fprintf(out, "peak heap:   %llu bytes at ", (unsigned long long)in->peak_total);
+        put_secs3(out, in->peak_total_time);
+        fputs(" s (all bands)\n", out);
+    }
+    putc('\n', out);
+
+    static const char *const head[] = { "band", "peak bytes", "peak at (s)", "mean bytes",
+                                        "share at peak" };
+    size_t wname = strlen(head[0]);
+    int wpeak = (int)strlen(head[1]), wmean = (int)strlen(head[3]);
+    for (size_t i = 0; i < shown; i++) {
+        const heap_band *b = heap_band_at(h, order[i]);
+        size_t w = tx_width(b->name);
+        if (w > wname)
+            wname = w;
+        if (digits(b->peak) > wpeak)
+            wpeak = digits(b->peak);
+        uint64_t mean = in->censuses ? (b->sum + in->censuses / 2) / in->censuses : 0;
+        if (digits(mean) > wmean)
+            wmean = digits(mean);
+    }
+    tx_pad(out, head[0], wname);
+    fprintf(out, "  %*s  %11s  %*s  %13s\n", wpeak, head[1], head[2], wmean, head[3], head[4]);
+    for (size_t i = 0; i < shown; i++) {
+        const heap_band *b = heap_band_at(h, order[i]);
+        uint64_t mean = in->censuses ? (b->sum + in->censuses / 2) / in->censuses : 0;
+        double share = b->peak_total ? 100.0 * (double)b->peak / (double)b->peak_total : 0.0;
+        put_name(out, b, wname);
+        fprintf(out, "  %*llu  ", wpeak, (unsigned long long)b->peak);
+        char t[32];
+        uint64_t ms = b->peak_time / 1000000 + (b->peak_time % 1000000 >= 500000);
+        snprintf(t, sizeof t, "%llu.%03llu", (unsigned long long)(ms / 1000),
+                 (unsigned long long)(ms % 1000));
+        fprintf(out, "%11s  %*llu  %12.1f%%\n", t, wmean, (unsigned long long)mean, share);
+    }
+    if (shown < n)
+        fprintf(out, "(%zu more band%s: --top 0 shows all)\n", n - shown,
+                n - shown == 1 ? "" : "s");
+    if (!n)
+        fputs("(no bands)\n", out);
+    free(order);
+
+    /* what the numbers leave out */
+    if (in->dropped)
+        fprintf(out, "\nnote: %llu census%s left out: cut off by the end of the log or by "
+                "damage (never counted half)\n", (unsigned long long)in->dropped,
+                in->dropped == 1 ? "" : "es");
+    if (in->filtered)
+        fprintf(out, "note: %llu census%s outside the time window\n",
+                (unsigned long long)in->filtered, in->filtered == 1 ? "" : "es");
+    if (in->undefined_ccs)
+        fprintf(out, "note: %llu stack frames name cost centres that no event 161 defines "
+                "(shown as <undefined cc N>)\n", (unsigned long long)in->undefined_ccs);
+    if (in->unresolved_ipe)
+        fprintf(out, "note: %llu info-table bands have no IPE entry (event 169): shown as "
+                "addresses\n", (unsigned long long)in->unresolved_ipe);
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,224 @@
+/* evprof: heap profiles, rebuilt from the heap-census events of a run with
+ * +RTS -hT -l (or -hc, -hy, -hd, -hm, -hr, -hb, -hi in a -prof build).
+ *
+ * A heap_profile consumes decoded events: HEAP_PROF_BEGIN (160), cost-
+ * centre definitions (161), census starts (162, or 166 for biographical
+ * censuses, which carry their own time), samples (163 cost-centre stack,
+ * 164 string) and census ends (165), IPE entries (169), the program's
+ * arguments and the wall clock. It assembles each census, names its bands
+ * as GHC's .hp file does and hands every complete census to a sink (one of
+ * the writers below, or the caller's function) in time order. Per-band
+ * aggregates (peak, time of the peak, mean) are kept for the summary.
+ *
+ *     heap_opts o;
+ *     heap_opts_init(&o);
+ *     heap_writer *w = heap_writer_create(HEAP_FORMAT_HP, out);
+ *     heap_profile *h = heap_create(&o, heap_writer_census, w);
+ *     for each event: heap_add_event(h, ev, decoder);
+ *     heap_finish(h, &read_result);
+ *     heap_writer_finish(w, h);
+ *     heap_writer_destroy(w);
+ *     heap_destroy(h);
+ *
+ * Memory: the bands (name and aggregates), the open census (one entry per
+ * band sampled in it), cost centres and IPE entries. Censuses are not kept:
+ * each goes to the sink when it is complete, except biographical censuses
+ * (166), which GHC writes at the end of the log in no promised order: they
+ * are kept until heap_finish() and handed out sorted by their time. So
+ * memory grows with bands x biographical censuses, never with the log.
+ */
+#ifndef EVPROF_HEAP_H
+#define EVPROF_HEAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "evprof/eventlog.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum heap_status {
+    HEAP_OK = 0,
+    HEAP_ERR_NOMEM,         /* an allocation failed (sticky) */
+    HEAP_ERR_SINK,          /* the census sink failed, e.g. a write error (sticky) */
+} heap_status;
+
+/* GHC's -L default: -hc bands longer than this are cut. */
+#define HEAP_DEFAULT_LENGTH 25u
+#define HEAP_MAX_LENGTH 1000000u
+
+typedef struct heap_opts {
+    uint64_t from_ns;       /* censuses taken at or after (ns on the log's clock) */
+    uint64_t to_ns;         /* and before this; UINT64_MAX: open */
+    uint32_t length;        /* -hc band length (GHC's -L); 0: the -L in the log's
+                               RTS options, else HEAP_DEFAULT_LENGTH. 4 at least. */
+} heap_opts;
+
+void heap_opts_init(heap_opts *o);   /* every census, -L from the log */
+
+typedef struct heap_profile heap_profile;
+
+/* One band's entry in a census. */
+typedef struct heap_sample {
+    uint32_t band;          /* heap_band_at() index */
+    uint64_t bytes;
+} heap_sample;
+
+/* A complete census. Samples are in the order of the log's events (GHC's
+ * .hp order); samples whose band names are equal are summed into the
+ * first (see docs/HEAP.md: -hc names cut to -L can collide). */
+typedef struct heap_census {
+    uint64_t index;         /* 1, 2, ... in output order */
+    uint64_t time;          /* ns on the log's clock: the 162 event's time, or
+                               the time field of a biographical 166 */
+    uint64_t era;           /* the sample number of 162/166 */
+    int bio;                /* started by 166 */
+    uint64_t total;         /* bytes of all samples */
+    size_t n;
+    const heap_sample *samples;   /* borrowed: valid during the call */
+} heap_census;
+
+/* Receives each complete census in time order. Returns 0, or non-zero to
+ * fail (heap_add_event/heap_finish then return HEAP_ERR_SINK). */
+typedef int (*heap_census_fn)(void *ctx, const heap_profile *h, const heap_census *c);
+
+/* `sink` may be NULL: only the aggregates are kept. */
+heap_profile *heap_create(const heap_opts *o, heap_census_fn sink, void *ctx);
+void heap_destroy(heap_profile *h);   /* accepts NULL */
+
+/* Consume one event. `d`, the decoder (may be NULL), tells whether the
+ * log's header declares HEAP_PROF_SAMPLE_END (165): logs of GHC before 8.8
+ * have none, so a census there ends where the next begins, or at the log's
+ * end marker; and whether a damaged block was skipped while a census was
+ * open (el_decoder_damage): that census is dropped. */
+heap_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder *d);
+
+/* No more events. `r` is the read's result (NULL: none): its time span
+ * (the .hp's closing empty sample is written at its end), whether the log
+ * ended with its end marker, and the damaged blocks the reader skipped.
+ * A census still open is dropped, except in a log without 165 that ended
+ * with its marker (there the last census ends with the log); a log that
+ * stops without the marker was cut or its program killed, and its last
+ * census may be missing samples. A census that a skipped damaged block
+ * fell into is dropped too. Then the kept biographical censuses go to the
+ * sink, sorted by time. Returns the first error, sticky. */
+heap_status heap_finish(heap_profile *h, const el_read_result *r);
+
+/* ---- results ---------------------------------------------------------- */
+
+/* A band: a name as GHC's .hp writes it, and its aggregates over the
+ * censuses handed out. */
+typedef struct heap_band {
+    const char *name;       /* owned by the profile, NUL-terminated */
+    uint32_t len;           /* bytes (a cut -hc name may end inside UTF-8) */
+    uint64_t peak;          /* largest bytes in one census */
+    uint64_t peak_time;     /* ns: the first census with that peak */
+    uint64_t peak_total;    /* all bands' bytes in that census */
+    uint64_t sum;           /* bytes summed over censuses (mean = sum / censuses) */
+    uint64_t present;       /* censuses in which the band has a sample */
+} heap_band;
+
+size_t heap_num_bands(const heap_profile *h);
+const heap_band *heap_band_at(const heap_profile *h, uint32_t i);
+
+/* GHC's HEAP_PROF_BREAKDOWN_* values of HEAP_PROF_BEGIN */
+enum {
+    HEAP_BY_COST_CENTRE = 1,    /* -hc */
+    HEAP_BY_MODULE = 2,         /* -hm */
+    HEAP_BY_CLOSURE_DESCR = 3,  /* -hd */
+    HEAP_BY_TYPE_DESCR = 4,     /* -hy */
+    HEAP_BY_RETAINER = 5,       /* -hr */
+    HEAP_BY_BIOGRAPHY = 6,      /* -hb */
+    HEAP_BY_CLOSURE_TYPE = 7,   /* -hT */
+    HEAP_BY_INFO_TABLE = 8,     /* -hi */
+    HEAP_BY_ERA = 9,            /* -he */
+};
+
+/* "cost-centre stack" and "-hc" for HEAP_BY_COST_CENTRE, ...; NULL for an
+ * unknown value. */
+const char *heap_breakdown_name(uint32_t breakdown);
+const char *heap_breakdown_flag(uint32_t breakdown);
+
+/* Why a census was dropped (the first one is remembered). */
+typedef enum heap_drop_reason {
+    HEAP_DROP_NONE = 0,
+    HEAP_DROP_CUT,          /* the log ends (cut or damaged) inside it */
+    HEAP_DROP_NO_END,       /* a new census began before its end event */
+    HEAP_DROP_DAMAGED,      /* part of it was in a damaged block the reader skipped */
+} heap_drop_reason;
+
+typedef struct heap_info {
+    int has_begin;              /* a HEAP_PROF_BEGIN was read */
+    uint32_t breakdown;         /* of the first HEAP_PROF_BEGIN */
+    uint64_t period_ns;         /* its sampling period */
+    uint32_t length;            /* the -L used for -hc bands */
+    int length_from_log;        /* ... taken from the log's RTS options */
+
+    uint64_t censuses;          /* complete, in the window, handed out */
+    uint64_t censuses_seen;     /* every census start (162, 166) */
+    uint64_t filtered;          /* outside the time window */
+    uint64_t dropped;           /* incomplete: never handed out */
+    heap_drop_reason drop_reason;   /* of the first dropped census */
+    uint64_t drop_time;         /* its time (ns) */
+    uint64_t stray_samples;     /* sample events outside any census */
+    uint64_t undefined_ccs;     /* -hc frames naming an id no 161 defined */
+    uint64_t unresolved_ipe;    /* -hi labels without an IPE entry (bands) */
+    uint64_t first_time, last_time;   /* of the censuses handed out (ns) */
+    uint64_t peak_total;        /* the largest census total, */
+    uint64_t peak_total_time;   /* and its time (the first one) */
+
+    uint64_t log_first, log_last;     /* the log's time span (ns) */
+    int has_wall_clock;
+    uint64_t wall_sec;          /* WALL_CLOCK_TIME at event time wall_time_ns */
+    uint64_t wall_time_ns;
+    const char *program;        /* basename of argv[0], or "" */
+    const char *job;            /* "prog args +RTS rts-args", as GHC's JOB */
+    const char *rts_version;    /* or NULL */
+} heap_info;
+
+const heap_info *heap_get_info(const heap_profile *h);
+
+/* ---- output ----------------------------------------------------------- */
+
+typedef enum heap_format {
+    HEAP_FORMAT_HP,         /* GHC's .hp file */
+    HEAP_FORMAT_CSV,        /* census,time_s,band,bytes: one row per census per band */
+    HEAP_FORMAT_JSON,       /* the same rows as JSON, with the run's description */
+} heap_format;
+
+/* A streaming writer: pass heap_writer_census and the writer to
+ * heap_create(); each census is written when it is complete. */
+typedef struct heap_writer heap_writer;
+
+heap_writer *heap_writer_create(heap_format f, FILE *out);
+void heap_writer_destroy(heap_writer *w);   /* accepts NULL; writes nothing */
+/* A heap_census_fn; ctx is the heap_writer. */
+int heap_writer_census(void *ctx, const heap_profile *h, const heap_census *c);
+/* After heap_finish(): the rest of the file (the .hp's header if no census
+ * came, its closing empty sample; the JSON's end). Returns 0, or -1 on a
+ * write error (also for one during the censuses). */
+int heap_writer_finish(heap_writer *w, const heap_profile *h);
+
+typedef struct heap_summary_opts {
+    size_t top;                 /* at most this many bands; 0: all */
+    const char *source_name;    /* the log's name for the title, or NULL */
+} heap_summary_opts;
+
+void heap_summary_opts_init(heap_summary_opts *o);   /* top 20 */
+
+/* The bands, largest peak first: peak bytes, its time, mean bytes, share
+ * of the census total at the peak. Returns 0, or -1 on a write error. */
+int heap_summary_text(const heap_profile *h, const heap_summary_opts *o, FILE *out);
+
+/* The bands present in some census handed out, ordered as the summary
+ * lists them (peak descending, then name): a malloc'd array of *n band
+ * indices, or NULL without memory. */
+uint32_t *heap_bands_by_peak(const heap_profile *h, size_t *n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
