@@ -33,17 +33,6 @@ static const cli_cmd_help help = {
     "ticks instead. Children are ordered by inherited ticks, then label.\n",
 };
 
-typedef struct report_ctx {
-    prof_profile *p;
-} report_ctx;
-
-static int on_event(void *ctx, const el_event *ev, const el_decoder *d)
-{
-    report_ctx *r = ctx;
-    (void)d;
-    return prof_add_event(r->p, ev) != 0;
-}
-
 static int parse_number(const cli_args *a, const char *name, double lo, double hi, double *v)
 {
     char *end;
@@ -101,56 +90,19 @@ int cmd_report(int argc, char **argv)
     const char *path = a.pos[0];
     ro.source_name = cli_display_path(path);
 
-    prof_filter f;
-    prof_filter_init(&f);
-    f.from_ns = w.from_ns;
-    f.to_ns = w.to_ns;
-    f.cap = w.cap;
-    f.all = w.all || json;
-
-    report_ctx r = { prof_create(&f) };
-    if (!r.p) {
-        fprintf(stderr, "evprof: out of memory\n");
-        return CLI_FAIL;
-    }
-    static const uint16_t fields[] = {
-        EL_PROF_SAMPLE_COST_CENTRE, EL_HEAP_PROF_COST_CENTRE, EL_PROF_BEGIN, EL_CAP_CREATE,
-        EL_PROGRAM_ARGS, EL_RTS_IDENTIFIER, EL_WALL_CLOCK_TIME,
-    };
-    const el_read_opts ropts = { fields, sizeof fields / sizeof fields[0], 1, 0 };
-    el_read_result res = el_read_path_opts(path, &ropts, on_event, &r, NULL);
-    if (res.has_time_span)
-        prof_set_time_span(r.p, res.first_time, res.last_time);
-    if (prof_finish(r.p) != 0) {
-        fprintf(stderr, "evprof: %s: out of memory building the profile\n", ro.source_name);
-        prof_destroy(r.p);
-        return CLI_FAIL;
-    }
-    /* a damaged log still gets the report of everything before the damage;
-     * one that yielded nothing (unreadable, not an eventlog) gets none */
-    int code = cli_report_read(path, &res);
-    if (res.events == 0 && code != CLI_OK) {
-        prof_destroy(r.p);
+    int code, no_samples = 0;
+    prof_profile *p = cli_load_profile(path, &w, w.all || json, &code, &no_samples);
+    if (!p)
         return code;
-    }
-    const prof_info *in = prof_get_info(r.p);
-    int no_samples = in->all_samples == 0;
-    if (no_samples)
-        fprintf(stderr, "evprof: %s: no time-profile samples (event 167): build with -prof and "
-                "run with +RTS -p -l (see 'evprof info %s')\n", ro.source_name, path);
-    if (in->undefined_ccs)
-        fprintf(stderr, "evprof: %s: warning: %llu cost-centre ids are used by samples but "
-                "never defined (GHC issue 24148); shown as <undefined cc N>\n", ro.source_name,
-                (unsigned long long)in->undefined_ccs);
 
     cli_out out;
     if (cli_out_open(&out, w.output) != 0) {
-        prof_destroy(r.p);
+        prof_destroy(p);
         return CLI_FAIL;
     }
-    int wrc = json ? prof_report_json(r.p, &ro, out.f) : prof_report_text(r.p, &ro, out.f);
+    int wrc = json ? prof_report_json(p, &ro, out.f) : prof_report_text(p, &ro, out.f);
     if (cli_out_close(&out, wrc == 0) != 0 && code == CLI_OK)
         code = CLI_FAIL;
-    prof_destroy(r.p);
+    prof_destroy(p);
     return code == CLI_OK && no_samples ? CLI_FAIL : code;
 }

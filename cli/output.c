@@ -1,9 +1,12 @@
 #include "output.h"
 
+#include "evprof/prof.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void cli_window_init(cli_window *w)
@@ -73,6 +76,12 @@ int cli_out_open(cli_out *o, const char *path)
     }
     snprintf(o->tmp, n, "%s.evprof-XXXXXX", path);
     int fd = mkstemp(o->tmp);
+    if (fd >= 0) {
+        /* mkstemp makes 0600; the result should look like any new file */
+        mode_t mask = umask(0);
+        umask(mask);
+        (void)fchmod(fd, 0666 & ~mask);
+    }
     if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
         fprintf(stderr, "evprof: %s: cannot create: %s\n", path, strerror(errno));
         if (fd >= 0) {
@@ -117,4 +126,62 @@ int cli_out_close(cli_out *o, int ok)
     free(o->tmp);
     o->tmp = NULL;
     return rc;
+}
+
+static int add_event(void *ctx, const el_event *ev, const el_decoder *d)
+{
+    (void)d;
+    return prof_add_event(ctx, ev) != 0;
+}
+
+prof_profile *cli_load_profile(const char *path, const cli_window *w, int all, int *code,
+                               int *no_samples)
+{
+    const char *name = cli_display_path(path);
+    prof_filter f;
+
+    prof_filter_init(&f);
+    f.from_ns = w->from_ns;
+    f.to_ns = w->to_ns;
+    f.cap = w->cap;
+    f.all = all;
+    prof_profile *p = prof_create(&f);
+    if (!p) {
+        fprintf(stderr, "evprof: out of memory\n");
+        *code = CLI_FAIL;
+        return NULL;
+    }
+    static const uint16_t fields[] = {
+        EL_PROF_SAMPLE_COST_CENTRE, EL_HEAP_PROF_COST_CENTRE, EL_PROF_BEGIN, EL_CAP_CREATE,
+        EL_PROGRAM_ARGS, EL_RTS_IDENTIFIER, EL_WALL_CLOCK_TIME,
+    };
+    const el_read_opts ropts = { .fields = fields,
+                                 .num_fields = sizeof fields / sizeof fields[0],
+                                 .only_selected = 1 };
+    el_read_result res = el_read_path_opts(path, &ropts, add_event, p, NULL);
+    if (res.has_time_span)
+        prof_set_time_span(p, res.first_time, res.last_time);
+    if (prof_finish(p) != 0) {
+        fprintf(stderr, "evprof: %s: out of memory building the profile\n", name);
+        prof_destroy(p);
+        *code = CLI_FAIL;
+        return NULL;
+    }
+    /* a damaged log still gets the results of everything before the
+     * damage; one that yielded nothing (unreadable, not an eventlog) none */
+    *code = cli_report_read(path, &res);
+    if (res.events == 0 && *code != CLI_OK) {
+        prof_destroy(p);
+        return NULL;
+    }
+    const prof_info *in = prof_get_info(p);
+    *no_samples = in->all_samples == 0;
+    if (*no_samples)
+        fprintf(stderr, "evprof: %s: no time-profile samples (event 167): build with -prof and "
+                "run with +RTS -p -l (see 'evprof info %s')\n", name, path);
+    if (in->undefined_ccs)
+        fprintf(stderr, "evprof: %s: warning: %llu cost-centre ids are used by samples but "
+                "never defined (GHC issue 24148); shown as <undefined cc N>\n", name,
+                (unsigned long long)in->undefined_ccs);
+    return p;
 }
