@@ -136,6 +136,39 @@ int prof_report_text(const prof_profile *p, const prof_report_opts *o, FILE *out
 /* GHC's -pj JSON schema, always valid JSON. Returns 0 or -1. */
 int prof_report_json(const prof_profile *p, const prof_report_opts *o, FILE *out);
 
+
+/* ---- folded stacks (prof/folded.c; added by the flame-graph issue) ------
+ * One line per distinct stack: frames root to leaf joined by ';', a space,
+ * the stack's own (individual) ticks as an integer: the input of
+ * flamegraph.pl, inferno and speedscope. The rules that keep each line
+ * parseable (';' -> ':', control characters -> space, no whitespace right
+ * before a trailing number or at a frame's end) are in docs/FLAMEGRAPH.md. */
+
+typedef enum prof_frame_format {
+    PROF_FRAME_NAME = 0,        /* Module.label (default) */
+    PROF_FRAME_LABEL,           /* label */
+    PROF_FRAME_SRC,             /* Module.label (srcloc) */
+} prof_frame_format;
+
+typedef struct prof_folded_opts {
+    prof_frame_format frame;
+} prof_folded_opts;
+
+void prof_folded_opts_init(prof_folded_opts *o);
+
+/* "name", "label" or "src". Returns 0, or -1 for another word. */
+int prof_frame_format_parse(const char *word, prof_frame_format *f);
+
+/* One frame's text, cleaned by the rules above, NUL-terminated in buf when
+ * size > 0. Returns its length (which may exceed size - 1, as snprintf). */
+size_t prof_folded_frame(const prof_cc *cc, prof_frame_format f, char *buf, size_t size);
+
+/* Writes the folded stacks of a finished profile: tree order, stacks with
+ * ticks only, stacks whose text coincides merged into one line. Stacks cut
+ * at 255 frames start at the frame "<stack cut at 255 frames>" instead of
+ * MAIN. Returns 0, or -1 on a write error or when memory ran out. */
+int prof_report_folded(const prof_profile *p, const prof_folded_opts *o, FILE *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,90 @@
+/* evprof folded: the time profile as folded stacks, the input of
+ * flamegraph.pl, inferno and speedscope. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "evprof/prof.h"
+#include "output.h"
+
+enum { OPT_FRAME_FORMAT = 1 };
+
+static const cli_opt opts[] = {
+    { OPT_ALL, 'a', "all", NULL, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE samples "
+      "too, as +RTS -pa does" },
+    CLI_WINDOW_OPTS,
+    { OPT_FRAME_FORMAT, 'F', "frame-format", "FMT", "a frame is 'name' (Module.label, the "
+      "default), 'label', or 'src' (Module.label (File.hs:line:col))" },
+    CLI_OUTPUT_OPT,
+    { 0 },
+};
+
+static const cli_cmd_help help = {
+    "folded", "[OPTIONS] FILE",
+    "The time profile of a program run with +RTS -p -l as folded stacks: one line\n"
+    "per distinct stack, frames from MAIN to the leaf joined by ';', a space, and\n"
+    "the stack's own ticks. Feed it to flamegraph.pl, inferno-flamegraph, or open\n"
+    "it in speedscope.",
+    opts,
+    "Counts are the ticks whose stack is exactly the line's (GHC's 'individual'),\n"
+    "so they add up to the report's total. Names are cleaned so that every line\n"
+    "parses: ';' becomes ':', control characters become spaces, and whitespace at\n"
+    "a frame's end or before a number that ends it becomes '_'. Stacks that GHC\n"
+    "cut at 255 frames start at the frame '<stack cut at 255 frames>'.\n"
+    "See docs/FLAMEGRAPH.md.\n",
+};
+
+int cmd_folded(int argc, char **argv)
+{
+    cli_args a;
+    cli_window w;
+    prof_folded_opts fo;
+    int id;
+
+    cli_window_init(&w);
+    prof_folded_opts_init(&fo);
+    cli_args_init(&a, &help, argc, argv);
+    while ((id = cli_next(&a)) > 0) {
+        int taken = cli_window_option(&w, &a, id);
+        if (taken < 0)
+            return CLI_USAGE;
+        if (taken)
+            continue;
+        if (id == OPT_FRAME_FORMAT && prof_frame_format_parse(a.value, &fo.frame) != 0) {
+            cli_usage_error(&help, "--frame-format wants name, label or src, not '%s'",
+                            a.value);
+            return CLI_USAGE;
+        }
+    }
+    if (id != CLI_END)
+        return cli_done_code(id);
+    if (!cli_want_pos(&a, 1, 1, "FILE"))
+        return CLI_USAGE;
+    if (w.from_ns >= w.to_ns) {
+        cli_usage_error(&help, "--from must be before --to");
+        return CLI_USAGE;
+    }
+    const char *path = a.pos[0];
+    const char *name = cli_display_path(path);
+
+    int code, no_samples = 0;
+    prof_profile *p = cli_load_profile(path, &w, w.all, &code, &no_samples);
+    if (!p)
+        return code;
+
+    cli_out out;
+    if (cli_out_open(&out, w.output) != 0) {
+        prof_destroy(p);
+        return CLI_FAIL;
+    }
+    int wrc = prof_report_folded(p, &fo, out.f);
+    if (cli_out_close(&out, wrc == 0) != 0 && code == CLI_OK)
+        code = CLI_FAIL;
+    else if (wrc != 0 && code == CLI_OK) {
+        fprintf(stderr, "evprof: %s: out of memory writing the stacks\n", name);
+        code = CLI_FAIL;
+    }
+    prof_destroy(p);
+    return code == CLI_OK && no_samples ? CLI_FAIL : code;
+}

@@ -1,0 +1,226 @@
+/* evprof graph: the call graph of cost centres, drawn by Graphviz as SVG,
+ * PNG or PDF, or written as DOT. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "evprof/graph.h"
+#include "evprof/prof.h"
+#include "output.h"
+
+enum { OPT_FORMAT = 1, OPT_NODE_FRACTION, OPT_EDGE_FRACTION, OPT_MAX_NODES, OPT_FOCUS,
+       OPT_IGNORE, OPT_MAX_EDGES };
+
+static const cli_opt opts[] = {
+    { OPT_FORMAT, 'f', "format", "FMT", "svg, png, pdf or dot (default: from -o's extension, "
+      "else svg)" },
+    { OPT_FOCUS, 0, "focus", "REGEX", "keep only the stacks through a cost centre whose "
+      "Module.label matches (POSIX extended regex)" },
+    { OPT_IGNORE, 0, "ignore", "REGEX", "drop the stacks through a cost centre whose "
+      "Module.label matches" },
+    { OPT_NODE_FRACTION, 0, "node-fraction", "F", "hide cost centres with less than F of the "
+      "ticks (a fraction, or a percentage like 0.5%; default 0.005)" },
+    { OPT_EDGE_FRACTION, 0, "edge-fraction", "F", "hide calls carrying less than F of the "
+      "ticks (default 0.001)" },
+    { OPT_MAX_NODES, 0, "max-nodes", "N", "draw at most N cost centres, those with the most "
+      "cumulative ticks (default 80)" },
+    { OPT_MAX_EDGES, 0, "max-edges", "N", "draw at most N calls, the heaviest, each node "
+      "keeping its heaviest caller (default 3 x max-nodes)" },
+    { OPT_ALL, 'a', "all", NULL, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE samples "
+      "too, as +RTS -pa does" },
+    CLI_WINDOW_OPTS,
+    CLI_OUTPUT_OPT,
+    { 0 },
+};
+
+static const cli_cmd_help help = {
+    "graph", "[OPTIONS] FILE",
+    "The call graph of the cost centres of a program run with +RTS -p -l: one box\n"
+    "per cost centre (label and module) with its own (self) and cumulative ticks,\n"
+    "an arrow per caller -> callee carrying the ticks of the stacks that make that\n"
+    "call. Recursion shows as cycles. Laid out and drawn by Graphviz in-process.",
+    opts,
+    "Cumulative ticks count each stack once per cost centre and once per call, even\n"
+    "when recursion repeats them. Pruning keeps the graph readable: cost centres\n"
+    "under --node-fraction go first, then all but the --max-nodes with the most\n"
+    "cumulative ticks, then calls under --edge-fraction, dotted calls that drawn\n"
+    "paths imply, and all but the --max-edges heaviest. A dotted arrow stands for\n"
+    "calls through hidden cost centres. Fractions and percentages are of the ticks\n"
+    "shown (after --focus and --ignore). See docs/FLAMEGRAPH.md.\n",
+};
+
+/* A fraction from 0 to 1, or a percentage ("0.5%"). */
+static int parse_fraction(const cli_args *a, const char *name, double *v)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(a->value, &end);
+    if (end != a->value && *end == '%' && end[1] == '\0') {
+        x /= 100.0;
+        end++;
+    }
+    if (errno || end == a->value || *end || !(x >= 0.0 && x <= 1.0)) {
+        cli_usage_error(a->cmd, "--%s wants a fraction from 0 to 1 or a percentage, not '%s'",
+                        name, a->value);
+        return -1;
+    }
+    *v = x;
+    return 0;
+}
+
+/* A whole number from 1 to 1000000. */
+static int parse_count(const cli_args *a, const char *name, uint32_t *v)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(a->value, &end, 10);
+    if (errno || end == a->value || *end || x < 1 || x > 1000000) {
+        cli_usage_error(a->cmd, "--%s wants a whole number from 1 to 1000000, not '%s'", name,
+                        a->value);
+        return -1;
+    }
+    *v = (uint32_t)x;
+    return 0;
+}
+
+/* The legend's line about the shared filters, or "" for none. */
+static void filter_line(const cli_window *w, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    if (w->from_ns || w->to_ns != UINT64_MAX) {
+        len += (size_t)snprintf(buf + len, size - len, "Window: %.6g s to ",
+                                (double)w->from_ns / 1e9);
+        if (w->to_ns == UINT64_MAX)
+            len += (size_t)snprintf(buf + len, size - len, "the end");
+        else
+            len += (size_t)snprintf(buf + len, size - len, "%.6g s", (double)w->to_ns / 1e9);
+    }
+    if (w->cap >= 0 && len < size)
+        len += (size_t)snprintf(buf + len, size - len, "%sCapability %d", len ? ", " : "",
+                                (int)w->cap);
+    if (w->all && len < size)
+        snprintf(buf + len, size - len, "%s stacks counted (--all)",
+                 len ? ", built-in" : "Built-in");
+}
+
+int cmd_graph(int argc, char **argv)
+{
+    cli_args a;
+    cli_window w;
+    cg_opts go;
+    cg_format fmt = CG_FORMAT_SVG;
+    int id, have_format = 0;
+
+    cli_window_init(&w);
+    cg_opts_init(&go);
+    cli_args_init(&a, &help, argc, argv);
+    while ((id = cli_next(&a)) > 0) {
+        int taken = cli_window_option(&w, &a, id);
+        if (taken < 0)
+            return CLI_USAGE;
+        if (taken)
+            continue;
+        switch (id) {
+        case OPT_FORMAT:
+            if (cg_format_parse(a.value, &fmt) != 0) {
+                cli_usage_error(&help, "--format wants svg, png, pdf or dot, not '%s'", a.value);
+                return CLI_USAGE;
+            }
+            have_format = 1;
+            break;
+        case OPT_NODE_FRACTION:
+            if (parse_fraction(&a, "node-fraction", &go.node_fraction) != 0)
+                return CLI_USAGE;
+            break;
+        case OPT_EDGE_FRACTION:
+            if (parse_fraction(&a, "edge-fraction", &go.edge_fraction) != 0)
+                return CLI_USAGE;
+            break;
+        case OPT_MAX_NODES:
+            if (parse_count(&a, "max-nodes", &go.max_nodes) != 0)
+                return CLI_USAGE;
+            break;
+        case OPT_MAX_EDGES:
+            if (parse_count(&a, "max-edges", &go.max_edges) != 0)
+                return CLI_USAGE;
+            break;
+        case OPT_FOCUS:
+            go.focus = a.value;
+            break;
+        case OPT_IGNORE:
+            go.ignore = a.value;
+            break;
+        }
+    }
+    if (id != CLI_END)
+        return cli_done_code(id);
+    if (!cli_want_pos(&a, 1, 1, "FILE"))
+        return CLI_USAGE;
+    if (w.from_ns >= w.to_ns) {
+        cli_usage_error(&help, "--from must be before --to");
+        return CLI_USAGE;
+    }
+    int to_stdout = !w.output || strcmp(w.output, "-") == 0;
+    if (!have_format && !to_stdout && cg_format_from_path(w.output, &fmt) != 0) {
+        cli_usage_error(&help, "cannot tell the format from '%s': name it .svg, .png, .pdf or "
+                        ".dot, or give --format", w.output);
+        return CLI_USAGE;
+    }
+    if (to_stdout && (fmt == CG_FORMAT_PNG || fmt == CG_FORMAT_PDF) && isatty(STDOUT_FILENO)) {
+        cli_usage_error(&help, "not writing %s to a terminal: give -o FILE or redirect",
+                        cg_format_name(fmt));
+        return CLI_USAGE;
+    }
+    const char *path = a.pos[0];
+    const char *name = cli_display_path(path);
+
+    int code, no_samples = 0;
+    prof_profile *p = cli_load_profile(path, &w, w.all, &code, &no_samples);
+    if (!p)
+        return code;
+
+    char err[512];
+    cg_graph *g;
+    cg_status st = cg_build(p, &go, &g, err, sizeof err);
+    if (st == CG_ERR_REGEX) {
+        cli_usage_error(&help, "bad regular expression %s", err);
+        prof_destroy(p);
+        return CLI_USAGE;
+    }
+    if (st != CG_OK) {
+        fprintf(stderr, "evprof: %s: %s\n", name, err);
+        prof_destroy(p);
+        return CLI_FAIL;
+    }
+
+    char filters[160];
+    filter_line(&w, filters, sizeof filters);
+    cg_write_opts wo;
+    cg_write_opts_init(&wo);
+    wo.source_name = name;
+    wo.filters = filters[0] ? filters : NULL;
+    cli_out out;
+    if (cli_out_open(&out, w.output) != 0) {
+        cg_destroy(g);
+        prof_destroy(p);
+        return CLI_FAIL;
+    }
+    st = cg_write(g, &wo, fmt, out.f, err, sizeof err);
+    /* cli_out_close names a write error it sees; Graphviz's errors here */
+    if (st != CG_OK && st != CG_ERR_WRITE)
+        fprintf(stderr, "evprof: %s: %s\n", name, err);
+    if (cli_out_close(&out, st == CG_OK) != 0)
+        code = CLI_FAIL;
+    else if (st != CG_OK) {
+        if (st == CG_ERR_WRITE)
+            fprintf(stderr, "evprof: %s: %s\n", name, err);
+        code = CLI_FAIL;
+    }
+    cg_destroy(g);
+    prof_destroy(p);
+    return code == CLI_OK && no_samples ? CLI_FAIL : code;
+}

@@ -1,0 +1,727 @@
+/* The call graph of cost centres, from the cost-centre-stack tree.
+ *
+ * Every tree node with ticks is a stack (the path from its root), weighted
+ * by its ticks. A graph node stands for the cost centres of one label and
+ * module. Two depth-first walks of the tree, no memory per tree node:
+ *
+ * 1. self and cum of every graph node. A subtree's (focus/ignore-kept)
+ *    ticks are summed on the way up; a graph node takes the subtree's sum
+ *    at its topmost occurrence on the path only (a counter per graph node
+ *    says how often it is on the current path), so a stack through f
+ *    twice counts once for f.
+ * 2. after pruning the nodes (node fraction, then the max-nodes best by
+ *    cum), the edges among the nodes kept: on each path the hidden nodes
+ *    are skipped, so a kept node's edge comes from the nearest kept
+ *    ancestor (residual when that is not its parent). Edge weights use
+ *    the same topmost-occurrence rule per (caller, callee) pair.
+ *
+ * Memory: per cost centre a group index; per graph node its sums and
+ * counter; per depth (at most 257) a few words; the edges among the kept
+ * nodes in an open-addressing table.
+ */
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/internal.h"
+
+#define NONE UINT32_MAX
+
+enum { MATCH_FOCUS = 1, MATCH_IGNORE = 2 };
+
+typedef struct group {
+    const char *label, *module, *srcloc;
+    uint32_t num_ccs;
+    uint8_t match;              /* MATCH_* */
+    uint32_t active;            /* occurrences on the current path */
+    uint64_t self, cum;
+    uint32_t kept;              /* index among the nodes drawn, or NONE */
+} group;
+
+typedef struct edge_acc {
+    uint32_t from, to;          /* node indices (kept order) */
+    uint32_t active;            /* occurrences on the current (pruned) path */
+    uint8_t residual;
+    uint64_t ticks;
+} edge_acc;
+
+typedef struct builder {
+    const prof_profile *p;
+    int has_focus;
+    uint32_t *gid;              /* per cost centre */
+    group *groups;
+    uint32_t num_groups;
+
+    /* per depth of the current path */
+    uint8_t *state;             /* MATCH_* seen on the path so far */
+    uint64_t *acc;              /* kept ticks of the subtree so far */
+    uint32_t *anc;              /* nearest kept node at or above, NONE */
+    uint32_t *anc_depth;
+    uint32_t *edge_at;          /* edge entered at this depth, NONE */
+    uint8_t *direct;            /* ... from the parent itself */
+
+    edge_acc *edges;
+    size_t num_edges, cap_edges;
+    uint32_t *eslots;           /* edge + 1; 0 empty */
+    size_t num_eslots;          /* power of two */
+
+    uint64_t shown;
+    int failed;
+} builder;
+
+void cg_opts_init(cg_opts *o)
+{
+    o->node_fraction = 0.005;
+    o->edge_fraction = 0.001;
+    o->max_nodes = 80;
+    o->max_edges = 0;
+    o->focus = NULL;
+    o->ignore = NULL;
+}
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    x ^= x >> 33;
+    return x;
+}
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return (h ^ 0xff) * 0x100000001b3ull;      /* the terminator: "ab","c" != "a","bc" */
+}
+
+/* ---- cost centres -> graph nodes ------------------------------------- */
+
+static int make_groups(builder *b)
+{
+    size_t n = prof_num_ccs(b->p);
+    size_t size = 16;
+    while (size < 2 * n)
+        size *= 2;
+    uint32_t *table = calloc(size, sizeof *table);      /* group + 1 */
+    b->gid = malloc((n ? n : 1) * sizeof *b->gid);
+    b->groups = calloc(n ? n : 1, sizeof *b->groups);
+    if (!table || !b->gid || !b->groups) {
+        free(table);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const prof_cc *cc = prof_cc_at(b->p, i);
+        size_t k = mix64(hash_str(hash_str(0xcbf29ce484222325ull, cc->label), cc->module)) &
+                   (size - 1);
+        for (;; k = (k + 1) & (size - 1)) {
+            if (!table[k]) {
+                group *g = &b->groups[b->num_groups];
+                g->label = cc->label;
+                g->module = cc->module;
+                g->srcloc = cc->srcloc;
+                g->num_ccs = 1;
+                g->kept = NONE;
+                table[k] = ++b->num_groups;
+                b->gid[i] = b->num_groups - 1;
+                break;
+            }
+            group *g = &b->groups[table[k] - 1];
+            if (strcmp(g->label, cc->label) == 0 && strcmp(g->module, cc->module) == 0) {
+                g->num_ccs++;
+                if (g->srcloc && strcmp(g->srcloc, cc->srcloc) != 0)
+                    g->srcloc = NULL;
+                b->gid[i] = table[k] - 1;
+                break;
+            }
+        }
+    }
+    free(table);
+    return 0;
+}
+
+/* Marks the groups whose "Module.label" the focus/ignore regex matches. */
+static cg_status match_groups(builder *b, const char *pattern, uint8_t bit, char *err,
+                              size_t errsize)
+{
+    regex_t re;
+    int rc = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char msg[200];
+        regerror(rc, &re, msg, sizeof msg);
+        if (errsize)
+            snprintf(err, errsize, "'%s': %s", pattern, msg);
+        return rc == REG_ESPACE ? CG_ERR_NOMEM : CG_ERR_REGEX;
+    }
+    char *text = NULL;
+    size_t cap = 0;
+    cg_status st = CG_OK;
+    for (uint32_t i = 0; i < b->num_groups; i++) {
+        group *g = &b->groups[i];
+        size_t lm = strlen(g->module), ll = strlen(g->label);
+        if (lm + ll + 2 > cap) {
+            cap = (lm + ll + 2) * 2;
+            char *t = realloc(text, cap);
+            if (!t) {
+                st = CG_ERR_NOMEM;
+                break;
+            }
+            text = t;
+        }
+        memcpy(text, g->module, lm);
+        text[lm] = '.';
+        memcpy(text + lm + 1, g->label, ll + 1);
+        if (regexec(&re, text, 0, NULL, 0) == 0)
+            g->match |= bit;
+    }
+    free(text);
+    regfree(&re);
+    return st;
+}
+
+/* ---- walking the tree ------------------------------------------------- */
+
+/* MAIN, and the marker under which stacks cut at 255 frames hang: their
+ * stacks start there (the cut stacks lost their outer frames, MAIN too). */
+static int is_root(const prof_profile *p, const prof_node *nd)
+{
+    return nd->parent == PROF_NONE ||
+           (nd->parent == 0 && prof_cc_at(p, nd->cc)->synthetic);
+}
+
+typedef int (*visit_fn)(builder *, uint32_t);
+
+/* Depth-first over the linked tree: enter on the way down, leave on the
+ * way up (after the children). */
+static int walk(builder *b, visit_fn enter, visit_fn leave)
+{
+    const prof_profile *p = b->p;
+    uint32_t n = 0;
+
+    if (enter(b, 0) != 0)
+        return -1;
+    for (;;) {
+        const prof_node *nd = prof_node_at(p, n);
+        if (nd->first_child != PROF_NONE) {
+            n = nd->first_child;
+            if (enter(b, n) != 0)
+                return -1;
+            continue;
+        }
+        for (;;) {
+            if (leave(b, n) != 0)
+                return -1;
+            if (n == 0)
+                return 0;
+            nd = prof_node_at(p, n);
+            if (nd->next_sibling != PROF_NONE) {
+                n = nd->next_sibling;
+                if (enter(b, n) != 0)
+                    return -1;
+                break;
+            }
+            n = nd->parent;
+        }
+    }
+}
+
+/* The path state of node n entered at depth d; returns its group. */
+static uint32_t enter_common(builder *b, const prof_node *nd, int root)
+{
+    uint32_t d = nd->depth, g = b->gid[nd->cc];
+    b->state[d] = (uint8_t)((root ? 0 : b->state[d - 1]) | b->groups[g].match);
+    b->acc[d] = 0;
+    return g;
+}
+
+/* The kept ticks of node n's subtree, added to its parent's. */
+static uint64_t leave_common(builder *b, const prof_node *nd, int root)
+{
+    uint32_t d = nd->depth;
+    uint8_t st = b->state[d];
+    uint64_t own = (!b->has_focus || (st & MATCH_FOCUS)) && !(st & MATCH_IGNORE) ? nd->ticks : 0;
+    uint64_t inh = b->acc[d] + own;
+    if (!root)
+        b->acc[d - 1] += inh;
+    return inh;
+}
+
+static int nodes_enter(builder *b, uint32_t n)
+{
+    const prof_node *nd = prof_node_at(b->p, n);
+    uint32_t g = enter_common(b, nd, is_root(b->p, nd));
+    b->groups[g].active++;
+    return 0;
+}
+
+static int nodes_leave(builder *b, uint32_t n)
+{
+    const prof_node *nd = prof_node_at(b->p, n);
+    int root = is_root(b->p, nd);
+    uint64_t below = b->acc[nd->depth];    /* the children's, before its own */
+    uint64_t inh = leave_common(b, nd, root);
+    group *g = &b->groups[b->gid[nd->cc]];
+    g->self += inh - below;
+    b->shown += inh - below;
+    if (g->active == 1)
+        g->cum += inh;
+    g->active--;
+    return 0;
+}
+
+static int grow_eslots(builder *b)
+{
+    size_t n = b->num_eslots ? b->num_eslots * 2 : 1024;
+    uint32_t *s = calloc(n, sizeof *s);
+    if (!s)
+        return -1;
+    for (size_t i = 0; i < b->num_edges; i++) {
+        const edge_acc *e = &b->edges[i];
+        size_t k = mix64((uint64_t)e->from << 32 | e->to) & (n - 1);
+        while (s[k])
+            k = (k + 1) & (n - 1);
+        s[k] = (uint32_t)i + 1;
+    }
+    free(b->eslots);
+    b->eslots = s;
+    b->num_eslots = n;
+    return 0;
+}
+
+static uint32_t edge_of(builder *b, uint32_t from, uint32_t to)
+{
+    size_t mask = b->num_eslots - 1, k = mix64((uint64_t)from << 32 | to) & mask;
+    for (;; k = (k + 1) & mask) {
+        uint32_t e = b->eslots[k];
+        if (!e)
+            break;
+        if (b->edges[e - 1].from == from && b->edges[e - 1].to == to)
+            return e - 1;
+    }
+    if (b->num_edges == b->cap_edges) {
+        size_t cap = b->cap_edges ? b->cap_edges * 2 : 256;
+        edge_acc *ne = realloc(b->edges, cap * sizeof *ne);
+        if (!ne)
+            return NONE;
+        b->edges = ne;
+        b->cap_edges = cap;
+    }
+    if ((b->num_edges + 1) * 2 > b->num_eslots) {
+        if (grow_eslots(b) != 0)
+            return NONE;
+        mask = b->num_eslots - 1;
+        k = mix64((uint64_t)from << 32 | to) & mask;
+        while (b->eslots[k])
+            k = (k + 1) & mask;
+    }
+    edge_acc *e = &b->edges[b->num_edges];
+    memset(e, 0, sizeof *e);
+    e->from = from;
+    e->to = to;
+    b->eslots[k] = (uint32_t)++b->num_edges;
+    return (uint32_t)b->num_edges - 1;
+}
+
+static int edges_enter(builder *b, uint32_t n)
+{
+    const prof_node *nd = prof_node_at(b->p, n);
+    int root = is_root(b->p, nd);
+    uint32_t d = nd->depth, g = enter_common(b, nd, root);
+    uint32_t up = root ? NONE : b->anc[d - 1], up_depth = root ? NONE : b->anc_depth[d - 1];
+    uint32_t k = b->groups[g].kept;
+
+    b->edge_at[d] = NONE;
+    if (k == NONE) {
+        b->anc[d] = up;
+        b->anc_depth[d] = up_depth;
+        return 0;
+    }
+    if (up != NONE) {
+        uint32_t e = edge_of(b, up, k);
+        if (e == NONE)
+            return -1;
+        b->edges[e].active++;
+        b->edge_at[d] = e;
+        b->direct[d] = up_depth == d - 1;
+    }
+    b->anc[d] = k;
+    b->anc_depth[d] = d;
+    return 0;
+}
+
+static int edges_leave(builder *b, uint32_t n)
+{
+    const prof_node *nd = prof_node_at(b->p, n);
+    uint32_t d = nd->depth;
+    uint64_t inh = leave_common(b, nd, is_root(b->p, nd));
+    uint32_t e = b->edge_at[d];
+    if (e != NONE) {
+        edge_acc *ea = &b->edges[e];
+        if (ea->active == 1)
+            ea->ticks += inh;
+        if (inh && !b->direct[d])
+            ea->residual = 1;
+        ea->active--;
+    }
+    return 0;
+}
+
+/* ---- ordering --------------------------------------------------------- */
+
+static int cmp_groups(const void *x, const void *y)
+{
+    const group *a = *(const group *const *)x, *b = *(const group *const *)y;
+    if (a->cum != b->cum)
+        return a->cum > b->cum ? -1 : 1;
+    if (a->self != b->self)
+        return a->self > b->self ? -1 : 1;
+    int c = strcmp(a->module, b->module);
+    return c ? c : strcmp(a->label, b->label);
+}
+
+static int cmp_edges(const void *x, const void *y)
+{
+    const cg_edge *a = x, *b = y;
+    if (a->ticks != b->ticks)
+        return a->ticks > b->ticks ? -1 : 1;
+    if (a->from != b->from)
+        return a->from < b->from ? -1 : 1;
+    return a->to < b->to ? -1 : a->to > b->to;
+}
+
+/* ---- redundant residual edges ---------------------------------------- */
+
+/* A dotted edge a -> b says "a reaches b through hidden nodes". When the
+ * edges drawn already lead from a to b, it adds nothing but clutter (and
+ * dense graphs make dot's layout slow), so it goes. Weakest first; each
+ * check is a search over the edges still drawn. A work budget bounds the
+ * rare huge case (thousands of nodes kept): past it, no more are removed.
+ * Returns the number removed, or -1 when memory ran out. */
+#define REDUNDANCY_BUDGET 200000000ull
+
+static int cmp_edge_ptr_weak(const void *x, const void *y)
+{
+    const cg_edge *a = *(const cg_edge *const *)x, *b = *(const cg_edge *const *)y;
+    if (a->ticks != b->ticks)
+        return a->ticks < b->ticks ? -1 : 1;
+    return a < b ? 1 : a > b ? -1 : 0;      /* later (weaker in order) first */
+}
+
+static long drop_redundant(cg_graph *g)
+{
+    size_t nn = g->num_nodes, ne = g->num_edges, nres = 0;
+    for (size_t i = 0; i < ne; i++)
+        nres += g->edges[i].residual != 0;
+    if (!nres)
+        return 0;
+    uint32_t *start = calloc(nn + 1, sizeof *start);
+    uint32_t *adj = malloc(ne * sizeof *adj);            /* edge indices by source */
+    uint8_t *alive = malloc(ne);
+    uint8_t *seen = malloc(nn ? nn : 1);
+    uint32_t *queue = malloc((nn ? nn : 1) * sizeof *queue);
+    const cg_edge **weak = malloc(nres * sizeof *weak);
+    long removed = -1;
+    if (!start || !adj || !alive || !seen || !queue || !weak)
+        goto done;
+    for (size_t i = 0; i < ne; i++)
+        start[g->edges[i].from + 1]++;
+    for (size_t i = 0; i < nn; i++)
+        start[i + 1] += start[i];
+    for (size_t i = 0; i < ne; i++)      /* start[v] runs to v's end */
+        adj[start[g->edges[i].from]++] = (uint32_t)i;
+    for (size_t i = nn; i > 0; i--)         /* start[] was advanced: shift back */
+        start[i] = start[i - 1];
+    start[0] = 0;
+    memset(alive, 1, ne);
+    size_t k = 0;
+    for (size_t i = 0; i < ne; i++)
+        if (g->edges[i].residual)
+            weak[k++] = &g->edges[i];
+    qsort(weak, nres, sizeof *weak, cmp_edge_ptr_weak);
+
+    uint64_t work = 0;
+    removed = 0;
+    for (size_t r = 0; r < nres && work < REDUNDANCY_BUDGET; r++) {
+        size_t e = (size_t)(weak[r] - g->edges);
+        uint32_t from = g->edges[e].from, to = g->edges[e].to;
+        alive[e] = 0;
+        memset(seen, 0, nn);
+        size_t head = 0, tail = 0;
+        int found = 0;
+        queue[tail++] = from;               /* paths of one edge or more */
+        while (head < tail && !found) {
+            uint32_t v = queue[head++];
+            for (uint32_t j = start[v]; j < start[v + 1]; j++) {
+                work++;
+                const cg_edge *x = &g->edges[adj[j]];
+                if (!alive[adj[j]] || seen[x->to])
+                    continue;
+                if (x->to == to) {
+                    found = 1;
+                    break;
+                }
+                seen[x->to] = 1;
+                queue[tail++] = x->to;
+            }
+        }
+        if (found)
+            removed++;
+        else
+            alive[e] = 1;
+    }
+    size_t out = 0;
+    for (size_t i = 0; i < ne; i++)
+        if (alive[i])
+            g->edges[out++] = g->edges[i];
+    g->num_edges = out;
+
+done:
+    free(start);
+    free(adj);
+    free(alive);
+    free(seen);
+    free(queue);
+    free(weak);
+    return removed;
+}
+
+/* ---- at most max_edges edges ------------------------------------------ */
+
+/* dot's layout time explodes on dense graphs (80 nodes: 400 edges take a
+ * second, 800 take minutes), and such a graph is unreadable anyway. Keep
+ * first each node's heaviest call from another node (so that no node
+ * drawn loses all its callers), then the heaviest of the rest. Edges are
+ * ordered heaviest first. Returns the number dropped, or -1 (memory). */
+static long cap_edges(cg_graph *g, size_t max_edges)
+{
+    size_t ne = g->num_edges;
+    if (ne <= max_edges)
+        return 0;
+    uint8_t *keep = calloc(ne, 1);
+    uint8_t *has_in = calloc(g->num_nodes ? g->num_nodes : 1, 1);
+    if (!keep || !has_in) {
+        free(keep);
+        free(has_in);
+        return -1;
+    }
+    size_t budget = max_edges;
+    for (size_t i = 0; i < ne && budget; i++) {
+        const cg_edge *e = &g->edges[i];
+        if (e->from != e->to && !has_in[e->to]) {
+            has_in[e->to] = 1;
+            keep[i] = 1;
+            budget--;
+        }
+    }
+    for (size_t i = 0; i < ne && budget; i++)
+        if (!keep[i]) {
+            keep[i] = 1;
+            budget--;
+        }
+    size_t out = 0;
+    for (size_t i = 0; i < ne; i++)
+        if (keep[i])
+            g->edges[out++] = g->edges[i];
+    g->num_edges = out;
+    free(keep);
+    free(has_in);
+    return (long)(ne - out);
+}
+
+/* ---- building --------------------------------------------------------- */
+
+static void builder_free(builder *b)
+{
+    free(b->gid);
+    free(b->groups);
+    free(b->state);
+    free(b->acc);
+    free(b->anc);
+    free(b->anc_depth);
+    free(b->edge_at);
+    free(b->direct);
+    free(b->edges);
+    free(b->eslots);
+}
+
+static char *dup_or_null(const char *s, int *failed)
+{
+    if (!s)
+        return NULL;
+    char *d = strdup(s);
+    if (!d)
+        *failed = 1;
+    return d;
+}
+
+cg_status cg_build(const prof_profile *p, const cg_opts *o, cg_graph **out, char *err,
+                   size_t errsize)
+{
+    cg_opts defaults;
+    builder b;
+    cg_status st = CG_ERR_NOMEM;
+    group **order = NULL;
+
+    *out = NULL;
+    if (errsize)
+        err[0] = '\0';
+    if (!o) {
+        cg_opts_init(&defaults);
+        o = &defaults;
+    }
+    memset(&b, 0, sizeof b);
+    b.p = p;
+    b.has_focus = o->focus != NULL;
+
+    cg_graph *g = calloc(1, sizeof *g);
+    if (!g || make_groups(&b) != 0)
+        goto fail;
+    g->p = p;
+    g->opts = *o;
+    int dup_failed = 0;
+    g->focus = dup_or_null(o->focus, &dup_failed);
+    g->ignore = dup_or_null(o->ignore, &dup_failed);
+    g->opts.focus = g->focus;
+    g->opts.ignore = g->ignore;
+    if (g->opts.max_nodes == 0)
+        g->opts.max_nodes = 1;
+    if (dup_failed)
+        goto fail;
+    if (o->focus && (st = match_groups(&b, o->focus, MATCH_FOCUS, err, errsize)) != CG_OK)
+        goto fail;
+    if (o->ignore && (st = match_groups(&b, o->ignore, MATCH_IGNORE, err, errsize)) != CG_OK)
+        goto fail;
+    st = CG_ERR_NOMEM;
+
+    uint32_t max_depth = 0;
+    for (uint32_t i = 0; i < prof_num_nodes(p); i++)
+        if (prof_node_at(p, i)->depth > max_depth)
+            max_depth = prof_node_at(p, i)->depth;
+    size_t nd = (size_t)max_depth + 1;
+    b.state = malloc(nd);
+    b.acc = malloc(nd * sizeof *b.acc);
+    b.anc = malloc(nd * sizeof *b.anc);
+    b.anc_depth = malloc(nd * sizeof *b.anc_depth);
+    b.edge_at = malloc(nd * sizeof *b.edge_at);
+    b.direct = malloc(nd);
+    if (!b.state || !b.acc || !b.anc || !b.anc_depth || !b.edge_at || !b.direct)
+        goto fail;
+
+    /* 1: self and cum */
+    walk(&b, nodes_enter, nodes_leave);
+
+    /* the nodes drawn: cum >= node_fraction x shown, then the best by cum */
+    cg_summary *sum = &g->sum;
+    sum->profile_ticks = prof_get_info(p)->total_ticks;
+    sum->shown_ticks = b.shown;
+    sum->node_cutoff = o->node_fraction * (double)b.shown;
+    sum->edge_cutoff = o->edge_fraction * (double)b.shown;
+    order = malloc((b.num_groups ? b.num_groups : 1) * sizeof *order);
+    if (!order)
+        goto fail;
+    size_t n_order = 0;
+    for (uint32_t i = 0; i < b.num_groups; i++) {
+        group *gr = &b.groups[i];
+        if (!gr->cum)
+            continue;
+        sum->all_nodes++;
+        if ((double)gr->cum < sum->node_cutoff)
+            sum->dropped_nodes_fraction++;
+        else
+            order[n_order++] = gr;
+    }
+    qsort(order, n_order, sizeof *order, cmp_groups);
+    if (n_order > g->opts.max_nodes) {
+        sum->dropped_nodes_max = (uint32_t)(n_order - g->opts.max_nodes);
+        n_order = g->opts.max_nodes;
+    }
+    g->nodes = calloc(n_order ? n_order : 1, sizeof *g->nodes);
+    if (!g->nodes)
+        goto fail;
+    for (size_t i = 0; i < n_order; i++) {
+        group *gr = order[i];
+        gr->kept = (uint32_t)i;
+        cg_node *cn = &g->nodes[i];
+        cn->label = gr->label;
+        cn->module = gr->module;
+        cn->srcloc = gr->srcloc;
+        cn->num_ccs = gr->num_ccs;
+        cn->self = gr->self;
+        cn->cum = gr->cum;
+        sum->node_ticks += gr->self;
+        if (gr->self > sum->max_self)
+            sum->max_self = gr->self;
+    }
+    g->num_nodes = n_order;
+
+    /* 2: the edges among them */
+    if (grow_eslots(&b) != 0)
+        goto fail;
+    if (n_order && walk(&b, edges_enter, edges_leave) != 0)
+        goto fail;
+    g->edges = malloc((b.num_edges ? b.num_edges : 1) * sizeof *g->edges);
+    if (!g->edges)
+        goto fail;
+    for (size_t i = 0; i < b.num_edges; i++) {
+        const edge_acc *e = &b.edges[i];
+        if (!e->ticks)
+            continue;
+        sum->all_edges++;
+        if ((double)e->ticks < sum->edge_cutoff) {
+            sum->dropped_edges++;
+            continue;
+        }
+        cg_edge *ce = &g->edges[g->num_edges++];
+        ce->from = e->from;
+        ce->to = e->to;
+        ce->ticks = e->ticks;
+        ce->residual = e->residual;
+    }
+    qsort(g->edges, g->num_edges, sizeof *g->edges, cmp_edges);
+    long redundant = drop_redundant(g);
+    if (redundant < 0)
+        goto fail;
+    sum->dropped_edges_redundant = (uint32_t)redundant;
+    size_t max_edges = g->opts.max_edges ? g->opts.max_edges : 3 * (size_t)g->opts.max_nodes;
+    long capped = cap_edges(g, max_edges);
+    if (capped < 0)
+        goto fail;
+    sum->dropped_edges_max = (uint32_t)capped;
+
+    free(order);
+    builder_free(&b);
+    *out = g;
+    return CG_OK;
+
+fail:
+    free(order);
+    builder_free(&b);
+    cg_destroy(g);
+    if (st == CG_ERR_NOMEM && errsize)
+        snprintf(err, errsize, "out of memory");
+    return st;
+}
+
+void cg_destroy(cg_graph *g)
+{
+    if (!g)
+        return;
+    free(g->nodes);
+    free(g->edges);
+    free(g->focus);
+    free(g->ignore);
+    free(g);
+}
+
+size_t cg_num_nodes(const cg_graph *g) { return g->num_nodes; }
+const cg_node *cg_node_at(const cg_graph *g, size_t i)
+{
+    return i < g->num_nodes ? &g->nodes[i] : NULL;
+}
+size_t cg_num_edges(const cg_graph *g) { return g->num_edges; }
+const cg_edge *cg_edge_at(const cg_graph *g, size_t i)
+{
+    return i < g->num_edges ? &g->edges[i] : NULL;
+}
+const cg_summary *cg_get_summary(const cg_graph *g) { return &g->sum; }

@@ -1,0 +1,504 @@
+/* Drawing a cg_graph with Graphviz: libcgraph builds the graph with
+ * pprof's styling, libgvc lays it out with dot and renders it into memory
+ * (gvRenderData), and the bytes go to the caller's FILE, so that -o can
+ * publish them atomically. DOT is written by agwrite, before layout.
+ *
+ * Styling (docs/FLAMEGRAPH.md): a box per cost centre labelled
+ * "label\nModule\nself (self%)\nof cum (cum%)", font size 8 + ceil(16
+ * sqrt(self / largest self)), border and fill from grey to red by cum
+ * share; edges labelled with their ticks, penwidth 1 + 5 share, weight
+ * 1 + 100 share, coloured likewise, dotted when some of their calls pass
+ * through hidden nodes; a legend box. Shares are of the shown ticks.
+ *
+ * Graphviz reports errors through a process-wide hook; while rendering,
+ * errors are kept (agseterr(AGMAX)) and the last one is copied into `err`.
+ *
+ * One Graphviz context serves the whole process, made on first use and
+ * never freed: Graphviz 2.43's pango plugin keeps a static pointer to the
+ * last font name, which belongs to the context, so rendering after
+ * freeing one context and making another reads freed memory (AddressSanitizer
+ * shows it in test_graph). Not thread-safe, as Graphviz is not.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <gvc.h>
+
+#include "graph/internal.h"
+
+/* ---- formats ---------------------------------------------------------- */
+
+static const struct {
+    const char *name;           /* --format, and the renderer's name */
+    const char *ext;            /* a second extension, or NULL */
+} formats[] = {
+    [CG_FORMAT_SVG] = { "svg", NULL },
+    [CG_FORMAT_PNG] = { "png", NULL },
+    [CG_FORMAT_PDF] = { "pdf", NULL },
+    [CG_FORMAT_DOT] = { "dot", "gv" },
+};
+_Static_assert(sizeof formats / sizeof formats[0] == CG_FORMAT_COUNT, "one row per format");
+
+int cg_format_parse(const char *name, cg_format *f)
+{
+    for (int i = 0; i < CG_FORMAT_COUNT; i++)
+        if (strcasecmp(name, formats[i].name) == 0 ||
+            (formats[i].ext && strcasecmp(name, formats[i].ext) == 0)) {
+            *f = (cg_format)i;
+            return 0;
+        }
+    return -1;
+}
+
+int cg_format_from_path(const char *path, cg_format *f)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(slash ? slash + 1 : path, '.');
+    return dot ? cg_format_parse(dot + 1, f) : -1;
+}
+
+const char *cg_format_name(cg_format f)
+{
+    return f < CG_FORMAT_COUNT ? formats[f].name : "?";
+}
+
+void cg_write_opts_init(cg_write_opts *o)
+{
+    o->source_name = NULL;
+    o->filters = NULL;
+}
+
+/* ---- text ------------------------------------------------------------- */
+
+typedef struct strbuf {
+    char *s;
+    size_t len, cap;
+    int failed;
+} strbuf;
+
+static void sb_reserve(strbuf *b, size_t more)
+{
+    if (b->failed || b->len + more + 1 <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + more + 1)
+        cap *= 2;
+    char *s = realloc(b->s, cap);
+    if (!s) {
+        b->failed = 1;
+        return;
+    }
+    b->s = s;
+    b->cap = cap;
+}
+
+static void sb_putc(strbuf *b, char c)
+{
+    sb_reserve(b, 1);
+    if (b->failed)
+        return;
+    b->s[b->len++] = c;
+    b->s[b->len] = '\0';
+}
+
+static void sb_puts(strbuf *b, const char *s)
+{
+    size_t n = strlen(s);
+    sb_reserve(b, n);
+    if (b->failed)
+        return;
+    memcpy(b->s + b->len, s, n + 1);
+    b->len += n;
+}
+
+__attribute__((format(printf, 2, 3)))
+static void sb_printf(strbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        b->failed = 1;
+        return;
+    }
+    sb_reserve(b, (size_t)n);
+    if (b->failed)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+/* Length of the valid UTF-8 sequence at s, or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    if (c < 0x80)
+        return 1;
+    size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+             : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    if (!n)
+        return 0;
+    if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
+        (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    return n;
+}
+
+/* Appends a name to a Graphviz label or tooltip (an "escString", where
+ * backslash sequences mean line breaks and substitutions): backslashes
+ * doubled, control characters as spaces, bytes that are not UTF-8 as '?'.
+ * Quotes are left to agwrite and the SVG writer, which escape them. */
+static void sb_esc(strbuf *b, const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    while (*u) {
+        size_t n = utf8_len(u);
+        if (n == 0)
+            sb_putc(b, '?');
+        else if (n > 1)
+            for (size_t i = 0; i < n; i++)
+                sb_putc(b, (char)u[i]);
+        else if (*u == '\\')
+            sb_puts(b, "\\\\");
+        else if (*u < 0x20 || *u == 0x7f)
+            sb_putc(b, ' ');
+        else
+            sb_putc(b, (char)*u);
+        u += n ? n : 1;
+    }
+}
+
+/* ---- colours ---------------------------------------------------------- */
+
+/* From grey (no share) to red (all of it). Small shares are lifted
+ * (share^0.3) so that the middle of the range is used, but below 20% the
+ * colour fades back to grey, so that the many small nodes stay quiet. */
+static void share_colour(double share, int fill, char out[8])
+{
+    static const double grey_fg[3] = { 0.62, 0.62, 0.62 }, red_fg[3] = { 0.72, 0.04, 0.0 };
+    static const double grey_bg[3] = { 0.97, 0.97, 0.97 }, red_bg[3] = { 1.0, 0.84, 0.80 };
+    const double *from = fill ? grey_bg : grey_fg, *to = fill ? red_bg : red_fg;
+
+    if (!(share > 0))
+        share = 0;
+    if (share > 1)
+        share = 1;
+    double k = pow(share, 0.3);
+    if (share < 0.2)
+        k *= share / 0.2;
+    int rgb[3];
+    for (int i = 0; i < 3; i++)
+        rgb[i] = (int)lround(255.0 * (from[i] + k * (to[i] - from[i])));
+    snprintf(out, 8, "#%02x%02x%02x", rgb[0] & 0xff, rgb[1] & 0xff, rgb[2] & 0xff);
+}
+
+static double share_of(uint64_t v, uint64_t total)
+{
+    return total ? (double)v / (double)total : 0.0;
+}
+
+/* ---- the Graphviz graph ----------------------------------------------- */
+
+static int set(void *obj, const char *name, const char *value)
+{
+    return agsafeset(obj, (char *)name, (char *)value, "") == 0 ? 0 : -1;
+}
+
+static void node_name(strbuf *b, const cg_node *n)
+{
+    b->len = 0;
+    sb_puts(b, "");
+    sb_esc(b, n->module);
+    sb_putc(b, '.');
+    sb_esc(b, n->label);
+}
+
+static int add_legend(Agraph_t *ag, const cg_graph *g, const cg_write_opts *o, strbuf *t)
+{
+    const prof_info *in = prof_get_info(g->p);
+    const cg_summary *s = &g->sum;
+    t->len = 0;
+    sb_puts(t, "");
+    if (o->source_name) {
+        sb_puts(t, "File: ");
+        sb_esc(t, o->source_name);
+        sb_puts(t, "\\l");
+    }
+    if (in->argc) {
+        sb_puts(t, "Program:");
+        for (uint32_t i = 0; i < in->argc; i++) {
+            sb_putc(t, ' ');
+            sb_esc(t, i == 0 ? in->program : in->argv[i]);
+        }
+        sb_puts(t, "\\l");
+    }
+    sb_printf(t, "Type: time, %llu ticks", (unsigned long long)s->profile_ticks);
+    if (in->interval_ns)
+        sb_printf(t, " @ %llu us", (unsigned long long)(in->interval_ns / 1000));
+    sb_printf(t, ", %u processor%s\\l", in->capabilities, in->capabilities == 1 ? "" : "s");
+    if (o->filters) {
+        sb_esc(t, o->filters);
+        sb_puts(t, "\\l");
+    }
+    if (g->focus) {
+        sb_puts(t, "Focus: ");
+        sb_esc(t, g->focus);
+        sb_puts(t, "\\l");
+    }
+    if (g->ignore) {
+        sb_puts(t, "Ignore: ");
+        sb_esc(t, g->ignore);
+        sb_puts(t, "\\l");
+    }
+    if (g->focus || g->ignore)
+        sb_printf(t, "Stacks kept: %llu of %llu ticks (%.2f%%)\\l",
+                  (unsigned long long)s->shown_ticks, (unsigned long long)s->profile_ticks,
+                  100.0 * share_of(s->shown_ticks, s->profile_ticks));
+    sb_printf(t, "Showing nodes accounting for %llu ticks, %.2f%% of %llu\\l",
+              (unsigned long long)s->node_ticks, 100.0 * share_of(s->node_ticks, s->shown_ticks),
+              (unsigned long long)s->shown_ticks);
+    if (s->dropped_nodes_fraction)
+        sb_printf(t, "Dropped %u nodes (cum < %.4g ticks)\\l", s->dropped_nodes_fraction,
+                  s->node_cutoff);
+    if (s->dropped_nodes_max)
+        sb_printf(t, "Showing top %zu nodes out of %u\\l", g->num_nodes,
+                  s->all_nodes - s->dropped_nodes_fraction);
+    if (s->dropped_edges)
+        sb_printf(t, "Dropped %u edges (ticks < %.4g)\\l", s->dropped_edges, s->edge_cutoff);
+    if (s->dropped_edges_max)
+        sb_printf(t, "Showing top %zu edges out of %zu\\l", g->num_edges,
+                  g->num_edges + s->dropped_edges_max);
+    if (s->dropped_edges_redundant)
+        sb_printf(t, "Dropped %u dotted edges that drawn paths imply\\l",
+                  s->dropped_edges_redundant);
+    for (size_t i = 0; i < g->num_edges; i++)
+        if (g->edges[i].residual) {
+            sb_puts(t, "Dotted edges pass through hidden nodes\\l");
+            break;
+        }
+    if (t->failed)
+        return -1;
+
+    Agraph_t *cl = agsubg(ag, "cluster_L", 1);
+    Agnode_t *n = cl ? agnode(cl, "legend", 1) : NULL;
+    if (!n || set(cl, "peripheries", "0") != 0)
+        return -1;
+    return set(n, "shape", "box") | set(n, "fontsize", "16") | set(n, "label", t->s) |
+           set(n, "tooltip", "evprof graph: legend") | set(n, "fillcolor", "#ffffff");
+}
+
+static int add_nodes(Agraph_t *ag, const cg_graph *g, Agnode_t **an, strbuf *t, strbuf *nm)
+{
+    const cg_summary *s = &g->sum;
+    char id[32], num[32], colour[8];
+
+    for (size_t i = 0; i < g->num_nodes; i++) {
+        const cg_node *n = &g->nodes[i];
+        snprintf(id, sizeof id, "N%zu", i + 1);
+        if (!(an[i] = agnode(ag, id, 1)))
+            return -1;
+        int rc = 0;
+        t->len = 0;
+        sb_puts(t, "");
+        sb_esc(t, n->label);
+        sb_puts(t, "\\n");
+        sb_esc(t, n->module);
+        sb_printf(t, "\\n%llu (%.2f%%)\\nof %llu (%.2f%%)", (unsigned long long)n->self,
+                  100.0 * share_of(n->self, s->shown_ticks), (unsigned long long)n->cum,
+                  100.0 * share_of(n->cum, s->shown_ticks));
+        rc |= t->failed ? -1 : set(an[i], "label", t->s);
+
+        node_name(nm, n);
+        t->len = 0;
+        sb_puts(t, nm->s ? nm->s : "");
+        if (n->srcloc) {
+            sb_puts(t, " (");
+            sb_esc(t, n->srcloc);
+            sb_puts(t, ")");
+        } else {
+            sb_printf(t, " (%u cost centres)", n->num_ccs);
+        }
+        sb_printf(t, ": %llu of %llu ticks", (unsigned long long)n->self,
+                  (unsigned long long)n->cum);
+        rc |= t->failed || nm->failed ? -1 : set(an[i], "tooltip", t->s);
+
+        double r = s->max_self ? sqrt((double)n->self / (double)s->max_self) : 0.0;
+        snprintf(num, sizeof num, "%d", 8 + (int)ceil(16.0 * r));
+        rc |= set(an[i], "fontsize", num);
+        share_colour(share_of(n->cum, s->shown_ticks), 0, colour);
+        rc |= set(an[i], "color", colour);
+        share_colour(share_of(n->cum, s->shown_ticks), 1, colour);
+        rc |= set(an[i], "fillcolor", colour);
+        /* machine-readable numbers (Graphviz ignores unknown attributes) */
+        snprintf(num, sizeof num, "%llu", (unsigned long long)n->self);
+        rc |= set(an[i], "evprof_self", num);
+        snprintf(num, sizeof num, "%llu", (unsigned long long)n->cum);
+        rc |= set(an[i], "evprof_cum", num);
+        rc |= set(an[i], "evprof_name", nm->s ? nm->s : "");
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+static int add_edges(Agraph_t *ag, const cg_graph *g, Agnode_t **an, strbuf *t, strbuf *nm)
+{
+    const cg_summary *s = &g->sum;
+    char num[32], colour[8];
+
+    for (size_t i = 0; i < g->num_edges; i++) {
+        const cg_edge *e = &g->edges[i];
+        Agedge_t *ae = agedge(ag, an[e->from], an[e->to], NULL, 1);
+        if (!ae)
+            return -1;
+        double share = share_of(e->ticks, s->shown_ticks);
+        int rc = 0;
+        snprintf(num, sizeof num, " %llu", (unsigned long long)e->ticks);
+        rc |= set(ae, "label", num);
+        snprintf(num, sizeof num, "%d", 1 + (int)fmin(100.0, 100.0 * share));
+        rc |= set(ae, "weight", num);
+        snprintf(num, sizeof num, "%.3f", 1.0 + fmin(5.0, 5.0 * share));
+        rc |= set(ae, "penwidth", num);
+        share_colour(share, 0, colour);
+        rc |= set(ae, "color", colour);
+        if (e->residual)
+            rc |= set(ae, "style", "dotted");
+
+        t->len = 0;
+        sb_puts(t, "");
+        node_name(nm, &g->nodes[e->from]);
+        sb_puts(t, nm->s ? nm->s : "");
+        sb_puts(t, e->residual ? " -> ... -> " : " -> ");
+        node_name(nm, &g->nodes[e->to]);
+        sb_puts(t, nm->s ? nm->s : "");
+        sb_printf(t, " (%llu ticks)", (unsigned long long)e->ticks);
+        rc |= t->failed || nm->failed ? -1 : set(ae, "tooltip", t->s);
+        snprintf(num, sizeof num, "%llu", (unsigned long long)e->ticks);
+        rc |= set(ae, "evprof_ticks", num);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+static Agraph_t *build_agraph(const cg_graph *g, const cg_write_opts *o)
+{
+    const prof_info *in = prof_get_info(g->p);
+    char title[256];
+    strbuf t = { 0 }, nm = { 0 };
+    Agnode_t **an = NULL;
+
+    snprintf(title, sizeof title, "%s", in->program && *in->program ? in->program : "evprof");
+    Agraph_t *ag = agopen(title, Agdirected, NULL);
+    if (!ag)
+        return NULL;
+    int rc = agattr(ag, AGNODE, "shape", "box") && agattr(ag, AGNODE, "style", "filled") &&
+             agattr(ag, AGNODE, "fillcolor", "#f8f8f8") ? 0 : -1;
+    an = malloc((g->num_nodes ? g->num_nodes : 1) * sizeof *an);
+    if (rc || !an || add_legend(ag, g, o, &t) != 0 || add_nodes(ag, g, an, &t, &nm) != 0 ||
+        add_edges(ag, g, an, &t, &nm) != 0) {
+        agclose(ag);
+        ag = NULL;
+    }
+    free(an);
+    free(t.s);
+    free(nm.s);
+    return ag;
+}
+
+/* ---- rendering -------------------------------------------------------- */
+
+static GVC_t *the_context(void)
+{
+    static GVC_t *gvc;
+    if (!gvc)
+        gvc = gvContext();
+    return gvc;
+}
+
+static void graphviz_error(char *err, size_t errsize, const char *what)
+{
+    char *last = aglasterr();      /* malloc'd by Graphviz, or NULL */
+    if (errsize) {
+        size_t n = last ? strlen(last) : 0;
+        while (n && (last[n - 1] == '\n' || last[n - 1] == ' '))
+            last[--n] = '\0';
+        snprintf(err, errsize, "%s%s%s", what, n ? ": " : "", n ? last : "");
+    }
+    free(last);
+}
+
+cg_status cg_write(const cg_graph *g, const cg_write_opts *o, cg_format f, FILE *out,
+                   char *err, size_t errsize)
+{
+    cg_write_opts defaults;
+    cg_status st = CG_OK;
+    GVC_t *gvc = NULL;
+
+    if (errsize)
+        err[0] = '\0';
+    if (!o) {
+        cg_write_opts_init(&defaults);
+        o = &defaults;
+    }
+    if (f >= CG_FORMAT_COUNT) {
+        if (errsize)
+            snprintf(err, errsize, "unknown format");
+        return CG_ERR_RENDER;
+    }
+    agerrlevel_t level = agseterr(AGMAX);  /* keep messages, print none */
+    agreseterrors();
+    /* the context first: it declares the attribute defaults layouts use */
+    if (f != CG_FORMAT_DOT && !(gvc = the_context())) {
+        agseterr(level);
+        if (errsize)
+            snprintf(err, errsize, "out of memory");
+        return CG_ERR_NOMEM;
+    }
+    Agraph_t *ag = build_agraph(g, o);
+    if (!ag) {
+        st = CG_ERR_NOMEM;
+        if (errsize)
+            snprintf(err, errsize, "out of memory building the Graphviz graph");
+    } else if (f == CG_FORMAT_DOT) {
+        if (agwrite(ag, out) != 0 || ferror(out)) {
+            st = CG_ERR_WRITE;
+            if (errsize)
+                snprintf(err, errsize, "cannot write the DOT text");
+        }
+    } else if (gvLayout(gvc, ag, "dot") != 0) {
+        st = CG_ERR_RENDER;
+        graphviz_error(err, errsize, "Graphviz layout failed");
+    } else {
+        char *data = NULL;
+        unsigned int len = 0;
+        if (gvRenderData(gvc, ag, formats[f].name, &data, &len) != 0 || !data) {
+            st = CG_ERR_RENDER;
+            graphviz_error(err, errsize, "Graphviz cannot render");
+        } else if (agerrors() > AGWARN) {
+            st = CG_ERR_RENDER;
+            graphviz_error(err, errsize, "Graphviz reported an error");
+        } else if (fwrite(data, 1, len, out) != len || ferror(out)) {
+            st = CG_ERR_WRITE;
+            if (errsize)
+                snprintf(err, errsize, "cannot write the %s output", formats[f].name);
+        }
+        if (data)
+            gvFreeRenderData(data);
+        gvFreeLayout(gvc, ag);
+    }
+    if (ag)
+        agclose(ag);
+    agreseterrors();
+    agseterr(level);
+    return st;
+}

@@ -1,0 +1,143 @@
+/* evprof: the call graph of cost centres, built from the cost-centre-stack
+ * tree of a finished prof_profile, pruned so that it stays readable, and
+ * drawn with Graphviz (libcgraph builds it, libgvc lays it out and renders
+ * it in-process).
+ *
+ *     cg_opts o;
+ *     cg_opts_init(&o);
+ *     o.focus = "fib";
+ *     cg_graph *g;
+ *     char err[256];
+ *     if (cg_build(p, &o, &g, err, sizeof err) != CG_OK) ...
+ *     cg_write_opts w;
+ *     cg_write_opts_init(&w);
+ *     cg_write(g, &w, CG_FORMAT_SVG, out, err, sizeof err);
+ *     cg_destroy(g);
+ *
+ * Definitions (docs/FLAMEGRAPH.md): every tree node with ticks is a stack,
+ * weighted by its ticks. One graph node per cost centre, cost centres with
+ * the same label and module being one node.
+ *   self(c)   ticks of the stacks whose leaf is c;
+ *   cum(c)    ticks of the stacks in which c occurs, once per stack however
+ *             often c recurs in it;
+ *   w(a->b)   ticks of the stacks in which a directly calls b, once per
+ *             stack however often that call recurs in it.
+ * Stacks cut at 255 frames start at the node "<stack cut at 255 frames>"
+ * (their outer frames, MAIN included, are lost).
+ */
+#ifndef EVPROF_GRAPH_H
+#define EVPROF_GRAPH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "evprof/prof.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum cg_status {
+    CG_OK = 0,
+    CG_ERR_NOMEM,
+    CG_ERR_REGEX,           /* --focus/--ignore does not compile */
+    CG_ERR_RENDER,          /* Graphviz failed (layout or renderer) */
+    CG_ERR_WRITE,           /* writing the output failed */
+} cg_status;
+
+typedef struct cg_opts {
+    double node_fraction;   /* hide cost centres with cum < this x shown ticks (0.005) */
+    double edge_fraction;   /* hide edges with w < this x shown ticks (0.001) */
+    uint32_t max_nodes;     /* at most this many cost-centre nodes (80), >= 1 */
+    uint32_t max_edges;     /* at most this many edges; 0: 3 x max_nodes */
+    const char *focus;      /* POSIX extended regex on "Module.label": keep only
+                               stacks through a match; NULL: every stack */
+    const char *ignore;     /* ... drop stacks through a match; NULL: none */
+} cg_opts;
+
+void cg_opts_init(cg_opts *o);
+
+typedef struct cg_graph cg_graph;
+
+/* Builds and prunes the graph of a finished profile, which must outlive
+ * it (names are borrowed). On CG_ERR_REGEX `err` says why. */
+cg_status cg_build(const prof_profile *p, const cg_opts *o, cg_graph **out, char *err,
+                   size_t errsize);
+void cg_destroy(cg_graph *g);           /* accepts NULL */
+
+/* ---- results ---------------------------------------------------------- */
+
+typedef struct cg_node {
+    const char *label;
+    const char *module;
+    const char *srcloc;     /* of its cost centre; NULL when several with different ones */
+    uint32_t num_ccs;       /* cost centres merged into this node */
+    uint64_t self, cum;
+} cg_node;
+
+typedef struct cg_edge {
+    uint32_t from, to;      /* node indices; from == to for direct recursion */
+    uint64_t ticks;         /* w(from -> to) among the nodes drawn */
+    int residual;           /* some of these calls pass through hidden nodes */
+} cg_edge;
+
+typedef struct cg_summary {
+    uint64_t profile_ticks; /* the profile's total (the report's N ticks) */
+    uint64_t shown_ticks;   /* after --focus/--ignore: the base of percentages */
+    uint64_t node_ticks;    /* self ticks of the nodes drawn */
+    uint32_t all_nodes;     /* cost centres (label + module) with cum > 0 */
+    uint32_t dropped_nodes_fraction;    /* cum below node_fraction */
+    uint32_t dropped_nodes_max;         /* beyond max_nodes */
+    uint32_t all_edges;     /* edges with ticks among the nodes kept */
+    uint32_t dropped_edges; /* below edge_fraction */
+    uint32_t dropped_edges_redundant;   /* dotted ones whose ends the edges drawn
+                                           already connect */
+    uint32_t dropped_edges_max;         /* beyond max_edges */
+    double node_cutoff;     /* in ticks */
+    double edge_cutoff;
+    uint64_t max_self;      /* of the nodes drawn */
+} cg_summary;
+
+/* Nodes are ordered by cum, then self (both descending), module, label;
+ * edges by ticks descending, then by their nodes' order. */
+size_t cg_num_nodes(const cg_graph *g);
+const cg_node *cg_node_at(const cg_graph *g, size_t i);
+size_t cg_num_edges(const cg_graph *g);
+const cg_edge *cg_edge_at(const cg_graph *g, size_t i);
+const cg_summary *cg_get_summary(const cg_graph *g);
+
+/* ---- output ----------------------------------------------------------- */
+
+typedef enum cg_format {
+    CG_FORMAT_SVG = 0,
+    CG_FORMAT_PNG,
+    CG_FORMAT_PDF,
+    CG_FORMAT_DOT,          /* the graph as DOT, before layout (Graphviz reads it back) */
+    CG_FORMAT_COUNT
+} cg_format;
+
+/* "svg", "png", "pdf", "dot" or "gv" (any case). Returns 0 or -1. */
+int cg_format_parse(const char *name, cg_format *f);
+/* By the file name's extension. Returns 0 or -1 (no known extension). */
+int cg_format_from_path(const char *path, cg_format *f);
+const char *cg_format_name(cg_format f);
+
+typedef struct cg_write_opts {
+    const char *source_name;    /* the eventlog, for the legend; NULL: none */
+    const char *filters;        /* a legend line about the window, capability,
+                                   --all; NULL: none */
+} cg_write_opts;
+
+void cg_write_opts_init(cg_write_opts *o);
+
+/* Builds the Graphviz graph (pprof's styling: docs/FLAMEGRAPH.md), lays it
+ * out and renders it in-process, then writes the bytes to `out`. DOT is
+ * written without layout. On an error `err` says what Graphviz said. */
+cg_status cg_write(const cg_graph *g, const cg_write_opts *o, cg_format f, FILE *out,
+                   char *err, size_t errsize);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

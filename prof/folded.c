@@ -1,0 +1,377 @@
+/* Folded stacks ("collapsed stacks") for flamegraph.pl, inferno and
+ * speedscope: one line per distinct stack, frames root to leaf joined by
+ * ';', a space, the stack's individual ticks.
+ *
+ * The format has no escapes, so each frame's text is cleaned (see
+ * prof_folded_frame and docs/FLAMEGRAPH.md). Cleaning can give two
+ * different cost centres the same text (and GHC itself gives the same
+ * label and module to SCCs at different places), so two tree paths can
+ * print alike: such paths are merged into one line whose count is their
+ * sum, as "one line per distinct stack" requires.
+ *
+ * Memory: the frame texts of the cost centres; when some frame texts
+ * coincide, 12 bytes per tree node plus a table of 24 bytes per node
+ * (half full) to merge paths. Output is written line by line.
+ */
+#include "evprof/prof.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void prof_folded_opts_init(prof_folded_opts *o)
+{
+    o->frame = PROF_FRAME_NAME;
+}
+
+int prof_frame_format_parse(const char *word, prof_frame_format *f)
+{
+    static const struct { const char *word; prof_frame_format f; } formats[] = {
+        { "name", PROF_FRAME_NAME }, { "label", PROF_FRAME_LABEL }, { "src", PROF_FRAME_SRC },
+    };
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (strcmp(word, formats[i].word) == 0) {
+            *f = formats[i].f;
+            return 0;
+        }
+    return -1;
+}
+
+/* ---- one frame -------------------------------------------------------- */
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Appends s to buf (as far as it fits), returns the new length. */
+static size_t put(char *buf, size_t size, size_t len, const char *s)
+{
+    for (; *s; s++, len++)
+        if (len + 1 < size)
+            buf[len] = *s;
+    return len;
+}
+
+size_t prof_folded_frame(const prof_cc *cc, prof_frame_format f, char *buf, size_t size)
+{
+    size_t len = 0;
+    /* GHC's built-ins (MAIN, GC, IDLE, ...) and evprof's own frames (the
+     * cut marker) are known by their label alone */
+    int bare = cc->synthetic || strcmp(cc->srcloc, "<built-in>") == 0;
+
+    if (!bare && f != PROF_FRAME_LABEL) {
+        len = put(buf, size, len, cc->module);
+        len = put(buf, size, len, ".");
+    }
+    len = put(buf, size, len, cc->label);
+    if (!bare && f == PROF_FRAME_SRC) {
+        len = put(buf, size, len, " (");
+        len = put(buf, size, len, cc->srcloc);
+        len = put(buf, size, len, ")");
+    }
+    if (size == 0)
+        return len;
+    size_t n = len < size - 1 ? len : size - 1;
+    buf[n] = '\0';
+
+    /* ';' separates frames; control characters (tab, newline, ...) would
+     * split or blur the line */
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)buf[i];
+        if (c == ';')
+            buf[i] = ':';
+        else if (c < 0x20 || c == 0x7f)
+            buf[i] = ' ';
+    }
+    /* A frame never ends in whitespace, nor in whitespace and a number
+     * (\d+(\.\d*)?): as the leaf, flamegraph.pl would take that number for
+     * a second (differential) count. That whitespace becomes '_'. Done on
+     * every frame, so a cost centre prints alike wherever it stands. */
+    if (n == len) {
+        size_t i = n, q = n;
+        while (i > 0 && is_digit(buf[i - 1]))
+            i--;
+        if (i < n)
+            q = i;
+        if (i > 0 && buf[i - 1] == '.') {
+            size_t k = i - 1;
+            while (k > 0 && is_digit(buf[k - 1]))
+                k--;
+            if (k < i - 1)
+                q = k;
+        }
+        for (size_t j = q; j > 0 && buf[j - 1] == ' '; j--)
+            buf[j - 1] = '_';
+    }
+    return len;
+}
+
+/* ---- the stacks -------------------------------------------------------- */
+
+typedef struct folded {
+    const prof_profile *p;
+    FILE *out;
+    char **frame;               /* per cost centre, cleaned text */
+    uint32_t *frame_len;
+    uint32_t *cls;              /* per cost centre: its distinct frame text */
+    uint32_t num_cls;
+
+    /* merging paths that print alike (only when frame texts coincide) */
+    uint32_t *canon;            /* per node: the first node printing alike */
+    uint64_t *sum;              /* per canonical node: ticks of its class */
+    struct mslot { uint32_t parent, cls, node; } *slots;   /* node + 1; 0 empty */
+    size_t num_slots;
+
+    /* the line being built: frames of the current path */
+    char *line;
+    size_t line_cap;
+    size_t *depth_len;          /* line length after the frame at each depth */
+    size_t *depth_start;        /* where the path of the node at each depth starts */
+    int failed;
+} folded;
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    x ^= x >> 33;
+    return x;
+}
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+    return mix64(h);
+}
+
+/* A node whose stack starts afresh: MAIN, and the marker under which
+ * stacks cut at 255 frames hang (their outer frames, MAIN included, are
+ * lost, so the marker is their root). */
+static int is_root(const prof_profile *p, uint32_t n)
+{
+    const prof_node *nd = prof_node_at(p, n);
+    return nd->parent == PROF_NONE ||
+           (nd->parent == 0 && prof_cc_at(p, nd->cc)->synthetic);
+}
+
+/* Frame texts of every cost centre and the classes of equal texts. */
+static int make_frames(folded *f, prof_frame_format fmt)
+{
+    size_t n = prof_num_ccs(f->p);
+    f->frame = calloc(n ? n : 1, sizeof *f->frame);
+    f->frame_len = calloc(n ? n : 1, sizeof *f->frame_len);
+    f->cls = calloc(n ? n : 1, sizeof *f->cls);
+    size_t size = 16;
+    while (size < 2 * n)
+        size *= 2;
+    uint32_t *table = calloc(size, sizeof *table);    /* cc + 1; 0 empty */
+    if (!f->frame || !f->frame_len || !f->cls || !table) {
+        free(table);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const prof_cc *cc = prof_cc_at(f->p, i);
+        size_t len = prof_folded_frame(cc, fmt, NULL, 0);
+        if (len >= UINT32_MAX || !(f->frame[i] = malloc(len + 1))) {
+            free(table);
+            return -1;
+        }
+        prof_folded_frame(cc, fmt, f->frame[i], len + 1);
+        f->frame_len[i] = (uint32_t)len;
+        size_t k = hash_bytes(f->frame[i], len) & (size - 1);
+        for (;; k = (k + 1) & (size - 1)) {
+            uint32_t j = table[k];
+            if (!j) {
+                table[k] = i + 1;
+                f->cls[i] = f->num_cls++;
+                break;
+            }
+            j--;
+            if (f->frame_len[j] == len && memcmp(f->frame[j], f->frame[i], len) == 0) {
+                f->cls[i] = f->cls[j];
+                break;
+            }
+        }
+    }
+    free(table);
+    return 0;
+}
+
+/* Depth-first walk of the linked tree from MAIN, in its order; `visit`
+ * sees each node on the way down. Returns -1 if a visit did. */
+static int walk(folded *f, int (*visit)(folded *, uint32_t))
+{
+    const prof_profile *p = f->p;
+    uint32_t n = 0;
+
+    if (visit(f, 0) != 0)
+        return -1;
+    for (;;) {
+        const prof_node *nd = prof_node_at(p, n);
+        if (nd->first_child != PROF_NONE) {
+            n = nd->first_child;
+            if (visit(f, n) != 0)
+                return -1;
+            continue;
+        }
+        for (;;) {
+            if (n == 0)
+                return 0;
+            nd = prof_node_at(p, n);
+            if (nd->next_sibling != PROF_NONE) {
+                n = nd->next_sibling;
+                if (visit(f, n) != 0)
+                    return -1;
+                break;
+            }
+            n = nd->parent;
+        }
+    }
+}
+
+/* Pass 1 (only when frame texts coincide): the first node of each
+ * distinct printed path, in tree order, collects the ticks of all. */
+static int merge_visit(folded *f, uint32_t n)
+{
+    const prof_node *nd = prof_node_at(f->p, n);
+    uint32_t parent = is_root(f->p, n) ? PROF_NONE : f->canon[nd->parent];
+    uint32_t cls = f->cls[nd->cc];
+    size_t mask = f->num_slots - 1;
+    size_t k = mix64((uint64_t)parent << 32 | cls) & mask;
+
+    for (;; k = (k + 1) & mask) {
+        struct mslot *s = &f->slots[k];
+        if (!s->node) {
+            s->parent = parent;
+            s->cls = cls;
+            s->node = n + 1;
+            f->canon[n] = n;
+            break;
+        }
+        if (s->parent == parent && s->cls == cls) {
+            f->canon[n] = s->node - 1;
+            break;
+        }
+    }
+    f->sum[f->canon[n]] += nd->ticks;
+    return 0;
+}
+
+static char *u64_text(char *end, uint64_t v)
+{
+    do
+        *--end = (char)('0' + v % 10);
+    while (v /= 10);
+    return end;
+}
+
+/* Pass 2: the line of each stack with ticks. */
+static int print_visit(folded *f, uint32_t n)
+{
+    const prof_node *nd = prof_node_at(f->p, n);
+    size_t start, base;
+    /* a cut marker's path starts afresh, but after MAIN's text, which
+     * MAIN's other children still need */
+    if (nd->parent == PROF_NONE)
+        start = base = 0;
+    else if (is_root(f->p, n))
+        start = base = f->depth_len[nd->depth - 1];
+    else {
+        start = f->depth_start[nd->depth - 1];
+        base = f->depth_len[nd->depth - 1];
+    }
+    size_t flen = f->frame_len[nd->cc];
+    size_t need = base + 1 + flen + 1 + 20 + 1;
+
+    if (need > f->line_cap) {
+        size_t cap = f->line_cap * 2;
+        while (cap < need)
+            cap *= 2;
+        char *l = realloc(f->line, cap);
+        if (!l) {
+            f->failed = 1;
+            return -1;
+        }
+        f->line = l;
+        f->line_cap = cap;
+    }
+    size_t len = base;
+    if (base > start)
+        f->line[len++] = ';';
+    memcpy(f->line + len, f->frame[nd->cc], flen);
+    len += flen;
+    f->depth_len[nd->depth] = len;
+    f->depth_start[nd->depth] = start;
+
+    uint64_t ticks = f->canon ? (f->canon[n] == n ? f->sum[n] : 0) : nd->ticks;
+    if (!ticks)
+        return 0;
+    char digits[24], *d = u64_text(digits + sizeof digits, ticks);
+    size_t nd_len = (size_t)(digits + sizeof digits - d);
+    f->line[len++] = ' ';
+    memcpy(f->line + len, d, nd_len);
+    len += nd_len;
+    f->line[len++] = '\n';
+    if (fwrite(f->line + start, 1, len - start, f->out) != len - start)
+        return -1;
+    return 0;
+}
+
+int prof_report_folded(const prof_profile *p, const prof_folded_opts *o, FILE *out)
+{
+    prof_folded_opts defaults;
+    if (!o) {
+        prof_folded_opts_init(&defaults);
+        o = &defaults;
+    }
+    folded f = { .p = p, .out = out };
+    size_t num_nodes = prof_num_nodes(p), num_ccs = prof_num_ccs(p);
+    uint32_t max_depth = 0;
+    int rc = -1;
+
+    for (uint32_t i = 0; i < num_nodes; i++)
+        if (prof_node_at(p, i)->depth > max_depth)
+            max_depth = prof_node_at(p, i)->depth;
+    f.line_cap = 4096;
+    f.line = malloc(f.line_cap);
+    f.depth_len = calloc((size_t)max_depth + 1, sizeof *f.depth_len);
+    f.depth_start = calloc((size_t)max_depth + 1, sizeof *f.depth_start);
+    if (!f.line || !f.depth_len || !f.depth_start || make_frames(&f, o->frame) != 0)
+        goto done;
+
+    if (f.num_cls < num_ccs) {
+        f.num_slots = 16;
+        while (f.num_slots < 2 * num_nodes)
+            f.num_slots *= 2;
+        f.canon = malloc(num_nodes * sizeof *f.canon);
+        f.sum = calloc(num_nodes, sizeof *f.sum);
+        f.slots = calloc(f.num_slots, sizeof *f.slots);
+        if (!f.canon || !f.sum || !f.slots)
+            goto done;
+        walk(&f, merge_visit);
+        free(f.slots);
+        f.slots = NULL;
+    }
+    if (walk(&f, print_visit) != 0)
+        goto done;
+    rc = ferror(out) ? -1 : 0;
+
+done:
+    if (f.frame)
+        for (size_t i = 0; i < num_ccs; i++)
+            free(f.frame[i]);
+    free(f.frame);
+    free(f.frame_len);
+    free(f.cls);
+    free(f.canon);
+    free(f.sum);
+    free(f.slots);
+    free(f.line);
+    free(f.depth_len);
+    free(f.depth_start);
+    return rc;
+}
