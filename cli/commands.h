@@ -11,5 +11,10 @@
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_folded(int argc, char **argv);
+int cmd_graph(int argc, char **argv);
+int cmd_ticky(int argc, char **argv);
+int cmd_gc(int argc, char **argv);
+int cmd_heap(int argc, char **argv);
 
 #endif

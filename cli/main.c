@@ -18,6 +18,11 @@ typedef struct command {
  * command named "report" becomes the default: `evprof FILE`. */
 static const command commands[] = {
     { "report", cmd_report, "the time profile as GHC's .prof report (or -pj JSON)" },
+    { "folded", cmd_folded, "folded stacks for flamegraph.pl, inferno and speedscope" },
+    { "graph", cmd_graph, "the call graph of cost centres as SVG, PNG, PDF or DOT" },
+    { "ticky", cmd_ticky, "ticky-ticky counters as GHC's +RTS -r table, CSV, JSON, series" },
+    { "gc", cmd_gc, "the +RTS -s memory and GC summary, for the run or a window" },
+    { "heap", cmd_heap, "heap profile: GHC's .hp file or a summary of its bands" },
     { "info", cmd_info, "what the log holds: program, RTS, time span, event counts" },
     { "dump", cmd_dump, "print every event, one per line" },
 };

@@ -1,0 +1,396 @@
+/* evprof ticky: ticky-ticky counters as GHC's +RTS -r table, CSV or JSON,
+ * or per-counter time series; from an eventlog (events 210-212) or from
+ * GHC's +RTS -r text file. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "evprof/ticky.h"
+#include "output.h"
+
+enum { OPT_FORMAT = 1, OPT_SORT, OPT_TOP, OPT_MATCH, OPT_SERIES, OPT_CUMULATIVE };
+
+static const cli_opt opts[] = {
+    { OPT_FORMAT, 'f', "format", "FMT", "text (GHC's +RTS -r table, the default), csv or json" },
+    { OPT_SORT, 's', "sort", "KEY", "entries (default), alloc, allocd (descending), name, or "
+      "input (the log's or file's order)" },
+    { OPT_TOP, 'n', "top", "N", "show only the first N counters (totals still cover all)" },
+    { OPT_MATCH, 'm', "match", "TEXT", "only counters whose STG name contains TEXT" },
+    { OPT_SERIES, 0, "series", NULL, "per-counter time series: one row per counter per batch "
+      "of samples (eventlog only)" },
+    { OPT_CUMULATIVE, 0, "cumulative", NULL, "with --series: running totals instead of the "
+      "change in each batch" },
+    { OPT_FROM, 0, "from", "SECONDS", "only batches of samples at or after this time: seconds "
+      "on the log's clock, which starts when the RTS starts" },
+    { OPT_TO, 0, "to", "SECONDS", "only batches before this time" },
+    CLI_OUTPUT_OPT,
+    { 0 },
+};
+
+static const cli_cmd_help help = {
+    "ticky", "[OPTIONS] FILE",
+    "Ticky-ticky counters of a program built with -ticky: entries and allocation\n"
+    "per counter, in the layout of GHC's +RTS -r table with totals underneath.\n"
+    "FILE is an eventlog of a run with +RTS -lT (GHC 9.4 or later), or the text\n"
+    "file that +RTS -r writes (any GHC); an eventlog starts with \"hdrb\".",
+    opts,
+    "Samples in the eventlog are changes since the previous sample of the same\n"
+    "counter; a counter's total is the sum of its samples. Each TICKY_BEGIN_SAMPLE\n"
+    "opens a batch at its time; logs without it get a new batch whenever a counter\n"
+    "repeats. --from/--to select whole batches by that time. Counters sampled but\n"
+    "never defined are shown as <undefined ticky counter ID>.\n"
+    "\n"
+    "--series writes time_ns,counter,entries,alloc,allocd (CSV), a JSON \"rows\"\n"
+    "array, or an aligned table; a counter has a row in the batches where GHC\n"
+    "sampled it (GHC skips counters that did not change). --sort, --top and --match\n"
+    "choose the counters and the order of rows within a batch. Reading standard\n"
+    "input copies it to a temporary file first (the series reads the log twice).\n",
+};
+
+/* ---- input ---------------------------------------------------------------- */
+
+typedef struct input {
+    const char *path;
+    const char *shown;
+    int fd;                     /* stdin copied to an unlinked temporary file, or -1 */
+} input;
+
+static int spool_stdin(input *in)
+{
+    const char *dir = getenv("TMPDIR");
+    char tmpl[4096];
+    snprintf(tmpl, sizeof tmpl, "%s/evprof-ticky-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(tmpl);
+    if (fd < 0) {
+        fprintf(stderr, "evprof: cannot create a temporary file for standard input: %s\n",
+                strerror(errno));
+        return -1;
+    }
+    unlink(tmpl);
+    char buf[65536];
+    for (;;) {
+        ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            fprintf(stderr, "evprof: <stdin>: read failed: %s\n", strerror(errno));
+            close(fd);
+            return -1;
+        }
+        if (n == 0)
+            break;
+        for (ssize_t off = 0; off < n;) {
+            ssize_t w = write(fd, buf + off, (size_t)(n - off));
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w < 0) {
+                fprintf(stderr, "evprof: cannot copy standard input to a temporary file: %s\n",
+                        strerror(errno));
+                close(fd);
+                return -1;
+            }
+            off += w;
+        }
+    }
+    in->fd = fd;
+    return 0;
+}
+
+/* The first bytes, to tell an eventlog from text. -1 when unreadable. */
+static int peek(const input *in, unsigned char head[4], size_t *got)
+{
+    int fd = in->fd >= 0 ? in->fd : open(in->path, O_RDONLY);
+    if (fd < 0) {
+        fprintf(stderr, "evprof: %s: cannot open: %s\n", in->shown, strerror(errno));
+        return -1;
+    }
+    ssize_t n;
+    do
+        n = pread(fd, head, 4, 0);
+    while (n < 0 && errno == EINTR);
+    int err = errno;
+    if (in->fd < 0)
+        close(fd);
+    if (n < 0) {
+        /* a pipe or terminal named on the command line: not seekable */
+        fprintf(stderr, "evprof: %s: cannot read: %s%s\n", in->shown, strerror(err),
+                err == ESPIPE ? " (pipe it to standard input as '-')" : "");
+        return -1;
+    }
+    *got = (size_t)n;
+    return 0;
+}
+
+static el_read_result read_events(const input *in, el_event_fn fn, void *ctx)
+{
+    static const uint16_t fields[] = {
+        EL_TICKY_COUNTER_DEF, EL_TICKY_COUNTER_SAMPLE, EL_TICKY_BEGIN_SAMPLE,
+    };
+    const el_read_opts ro = { .fields = fields, .num_fields = sizeof fields / sizeof fields[0],
+                              .only_selected = 1 };
+    if (in->fd < 0)
+        return el_read_path_opts(in->path, &ro, fn, ctx, NULL);
+    if (lseek(in->fd, 0, SEEK_SET) != 0) {
+        el_read_result r = { 0 };
+        r.status = r.error.status = EL_ERR_IO;
+        r.error.type = -1;
+        snprintf(r.error.msg, sizeof r.error.msg, "cannot rewind: %s", strerror(errno));
+        return r;
+    }
+    return el_read_fd(in->fd, fn, ctx, NULL);
+}
+
+static int on_event(void *ctx, const el_event *ev, const el_decoder *d)
+{
+    (void)d;
+    return ticky_add_event(ctx, ev) != 0;
+}
+
+static int on_series_event(void *ctx, const el_event *ev, const el_decoder *d)
+{
+    (void)d;
+    return ticky_series_add_event(ctx, ev) != 0;
+}
+
+/* ---- options ---------------------------------------------------------------- */
+
+typedef struct ticky_args {
+    cli_window w;
+    ticky_view_opts view;
+    ticky_format fmt;
+    int series, cumulative, window_given;
+} ticky_args;
+
+/* Returns -1 to go on, or the exit code (--help printed, usage error). */
+static int parse_args(int argc, char **argv, ticky_args *o, cli_args *a)
+{
+    int id;
+    memset(o, 0, sizeof *o);
+    cli_window_init(&o->w);
+    ticky_view_opts_init(&o->view);
+    cli_args_init(a, &help, argc, argv);
+    while ((id = cli_next(a)) > 0) {
+        int taken = cli_window_option(&o->w, a, id);
+        if (taken < 0)
+            return CLI_USAGE;
+        if (taken) {
+            o->window_given |= id == OPT_FROM || id == OPT_TO;
+            continue;
+        }
+        switch (id) {
+        case OPT_FORMAT:
+            if (strcmp(a->value, "text") == 0) {
+                o->fmt = TICKY_TEXT;
+            } else if (strcmp(a->value, "csv") == 0) {
+                o->fmt = TICKY_CSV;
+            } else if (strcmp(a->value, "json") == 0) {
+                o->fmt = TICKY_JSON;
+            } else {
+                cli_usage_error(&help, "--format wants text, csv or json, not '%s'", a->value);
+                return CLI_USAGE;
+            }
+            break;
+        case OPT_SORT: {
+            int s = ticky_sort_parse(a->value);
+            if (s < 0) {
+                cli_usage_error(&help, "--sort wants entries, alloc, allocd, name or input, "
+                                "not '%s'", a->value);
+                return CLI_USAGE;
+            }
+            o->view.sort = (ticky_sort)s;
+            break;
+        }
+        case OPT_TOP: {
+            char *end;
+            errno = 0;
+            long long v = strtoll(a->value, &end, 10);
+            if (errno || end == a->value || *end || v < 1) {
+                cli_usage_error(&help, "--top wants a whole number of at least 1, not '%s'",
+                                a->value);
+                return CLI_USAGE;
+            }
+            o->view.top = (size_t)v;
+            break;
+        }
+        case OPT_MATCH:
+            o->view.match = a->value;
+            o->view.match_len = strlen(a->value);
+            break;
+        case OPT_SERIES:
+            o->series = 1;
+            break;
+        case OPT_CUMULATIVE:
+            o->cumulative = 1;
+            break;
+        }
+    }
+    if (id != CLI_END)
+        return cli_done_code(id);
+    if (!cli_want_pos(a, 1, 1, "FILE"))
+        return CLI_USAGE;
+    if (o->cumulative && !o->series) {
+        cli_usage_error(&help, "--cumulative goes with --series");
+        return CLI_USAGE;
+    }
+    if (o->w.from_ns >= o->w.to_ns) {
+        cli_usage_error(&help, "--from must be before --to");
+        return CLI_USAGE;
+    }
+    return -1;
+}
+
+/* ---- the command ------------------------------------------------------------- */
+
+static void warnings(const char *shown, const ticky_info *in)
+{
+    if (in->undefined)
+        fprintf(stderr, "evprof: %s: warning: %llu ticky counter%s sampled but never defined "
+                "(no event 210); shown as <undefined ticky counter ID>\n", shown,
+                (unsigned long long)in->undefined, in->undefined == 1 ? " is" : "s are");
+    if (in->source == TICKY_FROM_EVENTLOG && in->counters && !in->samples)
+        fprintf(stderr, "evprof: %s: warning: no ticky samples (event 211): every counter "
+                "is 0 (was the program run with +RTS -lT?)\n", shown);
+    if (in->text_unterminated)
+        fprintf(stderr, "evprof: %s: warning: the counter table's last row has no end of "
+                "line: the file may be cut short\n", shown);
+}
+
+/* Reads the input into t. Returns the exit code so far; *stop when there
+ * is nothing to show. */
+static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
+{
+    unsigned char head[4];
+    size_t got = 0;
+    *stop = 1;
+    if (peek(in, head, &got) != 0)
+        return CLI_FAIL;
+    if (!ticky_is_eventlog(head, got)) {
+        if (o->series || o->window_given) {
+            cli_usage_error(&help, "%s is GHC's +RTS -r text, which has totals only: "
+                            "--series, --from and --to need an eventlog (+RTS -lT)", in->shown);
+            return CLI_USAGE;
+        }
+        FILE *f;
+        if (in->fd >= 0) {
+            int fd = dup(in->fd);
+            f = fd >= 0 && lseek(fd, 0, SEEK_SET) == 0 ? fdopen(fd, "rb") : NULL;
+            if (!f && fd >= 0)
+                close(fd);
+        } else {
+            f = fopen(in->path, "rb");
+        }
+        if (!f) {
+            fprintf(stderr, "evprof: %s: cannot open: %s\n", in->shown, strerror(errno));
+            return CLI_FAIL;
+        }
+        ticky_text_error err;
+        ticky_status st = ticky_read_text(t, f, &err);
+        fclose(f);
+        if (ticky_finish(t) != 0) {
+            fprintf(stderr, "evprof: %s: out of memory\n", in->shown);
+            return CLI_FAIL;
+        }
+        if (st != TICKY_OK) {
+            if (err.line)
+                fprintf(stderr, "evprof: %s: line %llu: %s\n", in->shown,
+                        (unsigned long long)err.line, err.msg);
+            else
+                fprintf(stderr, "evprof: %s: %s\n", in->shown, err.msg);
+            /* the rows before a garbled line are still shown */
+            *stop = st != TICKY_ERR_FORMAT || ticky_num_counters(t) == 0;
+            return CLI_FAIL;
+        }
+        *stop = 0;
+        return CLI_OK;
+    }
+    el_read_result res = read_events(in, on_event, t);
+    if (ticky_finish(t) != 0) {
+        fprintf(stderr, "evprof: %s: out of memory\n", in->shown);
+        return CLI_FAIL;
+    }
+    /* a damaged log still gets the table of everything before the damage;
+     * one that yielded nothing (unreadable) gets none */
+    int code = cli_report_read(in->path, &res);
+    if (res.events == 0 && code != CLI_OK)
+        return code;
+    *stop = 0;
+    const ticky_info *info = ticky_get_info(t);
+    if (info->counters == 0 && info->begin_events == 0) {
+        fprintf(stderr, "evprof: %s: no ticky counters (events 210/211): build with -ticky "
+                "(GHC 9.4 or later) and run with +RTS -lT, or read the file of +RTS -r "
+                "(see 'evprof info %s')\n", in->shown, in->path);
+        return CLI_FAIL;
+    }
+    return code;
+}
+
+int cmd_ticky(int argc, char **argv)
+{
+    cli_args a;
+    ticky_args o;
+    int code = parse_args(argc, argv, &o, &a);
+    if (code >= 0)
+        return code;
+
+    input in = { a.pos[0], cli_display_path(a.pos[0]), -1 };
+    if (strcmp(in.path, "-") == 0 && spool_stdin(&in) != 0)
+        return CLI_FAIL;
+    ticky_set *t = ticky_create();
+    if (!t) {
+        fprintf(stderr, "evprof: out of memory\n");
+        if (in.fd >= 0)
+            close(in.fd);
+        return CLI_FAIL;
+    }
+    ticky_set_window(t, o.w.from_ns, o.w.to_ns);
+    int stop = 0;
+    code = load(&in, &o, t, &stop);
+    ticky_view v = { 0 };
+    if (!stop && ticky_view_build(t, &o.view, &v) != 0) {
+        fprintf(stderr, "evprof: %s: out of memory\n", in.shown);
+        code = CLI_FAIL;
+        stop = 1;
+    }
+    if (stop)
+        goto done;
+    warnings(in.shown, ticky_get_info(t));
+
+    cli_out out;
+    if (cli_out_open(&out, o.w.output) != 0) {
+        code = CLI_FAIL;
+        goto done;
+    }
+    /* write errors are caught by cli_out_close (ferror); ok = 0 only
+     * for a run that must not publish its output */
+    int ok = 1;
+    if (!o.series) {
+        (void)ticky_write_table(t, &v, o.fmt, out.f);
+    } else {
+        ticky_series_out so;
+        ticky_series_out_begin(&so, out.f, o.fmt, o.cumulative);
+        if (ticky_series_begin(t, &v, o.cumulative, ticky_series_out_batch, &so) != 0) {
+            fprintf(stderr, "evprof: %s: out of memory\n", in.shown);
+            ok = 0;
+        } else {
+            el_read_result res = read_events(&in, on_series_event, t);
+            int stopped = ticky_series_end(t);
+            /* the first pass reported any damage; a second pass that
+             * fails where the first did not means the input changed */
+            if (code == CLI_OK && res.status != EL_END && res.status != EL_OK && !stopped)
+                code = cli_report_read(in.path, &res);
+            (void)ticky_series_out_end(&so);
+        }
+    }
+    if (cli_out_close(&out, ok) != 0 || !ok)
+        code = CLI_FAIL;
+done:
+    ticky_view_free(&v);
+    ticky_destroy(t);
+    if (in.fd >= 0)
+        close(in.fd);
+    return code;
+}

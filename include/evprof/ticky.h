@@ -1,0 +1,233 @@
+/* evprof: ticky-ticky counters, from TICKY_COUNTER_DEF/SAMPLE/BEGIN_SAMPLE
+ * events (210, 211, 212; GHC 9.4+, `-ticky` and `+RTS -lT`) or from the
+ * per-counter table of GHC's `+RTS -r` text file (any GHC).
+ *
+ * A ticky_set holds one record per counter, keyed by GHC's counter id.
+ * Samples are deltas since the previous sample of the same counter, so a
+ * counter's total is the sum of its samples. Definitions may come after
+ * the samples that use them (GHC writes them at exit): names are resolved
+ * by ticky_finish. Memory grows with the number of counters, never with
+ * the number of samples or batches.
+ *
+ *     ticky_set *t = ticky_create();
+ *     ticky_set_window(t, from_ns, to_ns);           // optional
+ *     for each event: ticky_add_event(t, ev);         // or ticky_read_text()
+ *     ticky_finish(t);
+ *     ticky_view v;  ticky_view_build(t, &opts, &v);
+ *     ticky_write_table(t, &v, TICKY_TEXT, stdout);
+ *     ticky_view_free(&v);
+ *     ticky_destroy(t);
+ *
+ * The time series needs the names before the first row is written, so it
+ * is a second pass over the same events after ticky_finish:
+ * ticky_series_begin(), ticky_series_add_event() per event,
+ * ticky_series_end(). Each batch of samples is handed to a callback as it
+ * closes; nothing accumulates.
+ */
+#ifndef EVPROF_TICKY_H
+#define EVPROF_TICKY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "evprof/eventlog.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- input detection ------------------------------------------------- */
+
+/* 1 when the first bytes are an eventlog's header magic "hdrb", 0 when
+ * they are anything else (then the input may be GHC's +RTS -r text).
+ * Needs at least 4 bytes to say 1. */
+int ticky_is_eventlog(const void *head, size_t len);
+
+/* ---- counters --------------------------------------------------------- */
+
+typedef enum ticky_source {
+    TICKY_FROM_NOTHING = 0,      /* nothing added yet */
+    TICKY_FROM_EVENTLOG,
+    TICKY_FROM_TEXT,             /* GHC's +RTS -r file */
+} ticky_source;
+
+/* One counter. Strings are owned by the set, NUL-terminated, and may hold
+ * any bytes (lengths are exact). Valid until ticky_destroy. */
+typedef struct ticky_counter {
+    uint64_t id;                 /* GHC's counter id (its address); the text
+                                    input has none: the row number there */
+    const char *name;            /* STG name, or "<undefined ticky counter ID>" */
+    uint32_t name_len;
+    const char *kinds;           /* the kinds string as written (the 210 event's,
+                                    or the text's 20-column field, trimmed) */
+    uint32_t kinds_len;
+    const char *args;            /* the argument kinds to show: `kinds`, or the
+                                    "args" of the JSON description when GHC put
+                                    JSON there (9.4+ layouts) */
+    uint32_t args_len;
+    const char *json;            /* JSON description (the 210 event's JSON field,
+                                    or a kinds string holding JSON), or NULL */
+    uint32_t json_len;
+    uint64_t info_tbl;           /* info-table address when has_info_tbl */
+    uint16_t arity;
+    uint8_t defined;             /* 0: samples named it, no definition came */
+    uint8_t has_id;              /* 0 for the text input */
+    uint8_t has_info_tbl;
+    uint8_t has_json;            /* the 210 event carried the JSON field */
+    uint64_t entries, alloc, allocd;   /* totals of the samples in the window */
+    uint64_t samples;            /* samples counted (in the window) */
+} ticky_counter;
+
+typedef struct ticky_info {
+    ticky_source source;
+    uint64_t counters;           /* all counters, defined or not */
+    uint64_t defined;
+    uint64_t undefined;          /* sampled but never defined (placeholders) */
+    uint64_t definitions;        /* 210 events read */
+    uint64_t duplicate_defs;     /* 210 events for an id already defined (first kept) */
+    uint64_t defs_after_samples; /* definitions that came after a sample of theirs */
+    uint64_t samples;            /* 211 events read */
+    uint64_t samples_in_window;  /* of those, counted */
+    uint64_t begin_events;       /* 212 events read */
+    uint64_t batches;            /* batches: one per 212, or implicit (see docs) */
+    uint64_t batches_in_window;
+    uint64_t text_lines;         /* text input: lines read */
+    int text_unterminated;       /* text input: the last table row had no newline */
+} ticky_info;
+
+typedef struct ticky_set ticky_set;
+
+ticky_set *ticky_create(void);
+void ticky_destroy(ticky_set *t);        /* accepts NULL */
+
+/* Count only batches whose time (the 212's timestamp, or the first sample
+ * of an implicit batch) is in [from_ns, to_ns). Default: everything.
+ * Definitions count whatever their time. Call before adding events. */
+void ticky_set_window(ticky_set *t, uint64_t from_ns, uint64_t to_ns);
+
+/* Consume one event: 210, 211 and 212 are used (decoded ones), the rest
+ * ignored. Returns 0, or -1 when memory ran out (sticky). */
+int ticky_add_event(ticky_set *t, const el_event *ev);
+
+/* Done adding: placeholder names for undefined counters. 0 or -1 (no
+ * memory). Counters keep their order of first appearance. */
+int ticky_finish(ticky_set *t);
+
+const ticky_info *ticky_get_info(const ticky_set *t);
+size_t ticky_num_counters(const ticky_set *t);
+const ticky_counter *ticky_counter_at(const ticky_set *t, size_t i);
+/* The counter with GHC id `id`, or NULL. */
+const ticky_counter *ticky_find(const ticky_set *t, uint64_t id);
+
+/* ---- GHC's +RTS -r text ------------------------------------------------- */
+
+typedef enum ticky_status {
+    TICKY_OK = 0,
+    TICKY_ERR_FORMAT,            /* a garbled table line, or no table at all */
+    TICKY_ERR_NOMEM,
+    TICKY_ERR_IO,
+} ticky_status;
+
+typedef struct ticky_text_error {
+    ticky_status status;
+    uint64_t line;               /* 1-based line of the problem (0: none) */
+    char msg[200];               /* without file name or line number */
+} ticky_text_error;
+
+/* Reads the per-counter table of a +RTS -r file into an empty set: the
+ * line "Entries Alloc Alloc'd Non-void Arguments STG Name", a dashed rule,
+ * then rows `%11d%11d%11d %3lu %-20.20s %s` up to a blank line. Other
+ * sections are skipped. A row whose numbers overflow their 11 columns
+ * (and so run into each other) is split by the column rules. On an error
+ * the rows before the bad line stay in the set. Call ticky_finish after. */
+ticky_status ticky_read_text(ticky_set *t, FILE *in, ticky_text_error *err);
+ticky_status ticky_read_text_mem(ticky_set *t, const char *buf, size_t len,
+                                 ticky_text_error *err);
+
+/* ---- selection and order ---------------------------------------------- */
+
+typedef enum ticky_sort {
+    TICKY_SORT_ENTRIES = 0,      /* descending; ties by name, then input order */
+    TICKY_SORT_ALLOC,
+    TICKY_SORT_ALLOCD,
+    TICKY_SORT_NAME,             /* ascending bytes; ties by input order */
+    TICKY_SORT_INPUT,            /* order of first appearance in the input */
+} ticky_sort;
+
+/* "entries", ... for a sort, and back (-1 for an unknown name). */
+const char *ticky_sort_name(ticky_sort s);
+int ticky_sort_parse(const char *name);
+
+typedef struct ticky_view_opts {
+    ticky_sort sort;
+    size_t top;                  /* show at most this many; 0: all */
+    const char *match;           /* only names containing these bytes; NULL: all */
+    size_t match_len;
+} ticky_view_opts;
+
+void ticky_view_opts_init(ticky_view_opts *o);
+
+typedef struct ticky_view {
+    size_t *order;               /* counter indices of the matching counters, sorted */
+    size_t matched;              /* counters matching the filter */
+    size_t shown;                /* min(matched, top) */
+    uint64_t entries, alloc, allocd;   /* totals over the matching counters */
+    ticky_view_opts opts;        /* match points at the caller's bytes */
+} ticky_view;
+
+/* After ticky_finish. Returns 0, or -1 (no memory). */
+int ticky_view_build(const ticky_set *t, const ticky_view_opts *o, ticky_view *v);
+void ticky_view_free(ticky_view *v);
+
+/* ---- output ----------------------------------------------------------- */
+
+typedef enum ticky_format {
+    TICKY_TEXT = 0,              /* GHC's +RTS -r table, totals underneath */
+    TICKY_CSV,                   /* RFC 4180 quoting, header line */
+    TICKY_JSON,
+} ticky_format;
+
+/* The shown rows of the view. Returns 0, or -1 when writing failed. */
+int ticky_write_table(const ticky_set *t, const ticky_view *v, ticky_format f, FILE *out);
+
+/* ---- time series (a second pass) -------------------------------------- */
+
+typedef struct ticky_row {
+    const ticky_counter *c;
+    uint64_t entries, alloc, allocd;   /* the batch's delta, or running totals */
+} ticky_row;
+
+/* One batch: rows of the view's shown counters that have a sample in it,
+ * in the view's order. Return non-zero to stop. */
+typedef int (*ticky_batch_fn)(void *ctx, uint64_t time_ns, const ticky_row *rows, size_t n);
+
+/* After ticky_finish and ticky_view_build on the same set (the view must
+ * outlive the pass). Feed the same events again; batches in the window
+ * that have rows are handed to fn as they close. With cumulative != 0 the
+ * values are running totals since the window's start. 0 or -1 (no memory). */
+int ticky_series_begin(ticky_set *t, const ticky_view *v, int cumulative,
+                       ticky_batch_fn fn, void *ctx);
+/* 0, or 1 when the callback asked to stop (later calls do nothing). */
+int ticky_series_add_event(ticky_set *t, const el_event *ev);
+/* Closes the last batch. 0, or 1 when the callback asked to stop. */
+int ticky_series_end(ticky_set *t);
+
+/* A ready-made series writer: CSV `time_ns,counter,entries,alloc,allocd`,
+ * a JSON object with a "rows" array, or an aligned text table. */
+typedef struct ticky_series_out {
+    FILE *f;
+    ticky_format fmt;
+    int cumulative;
+    uint64_t rows, batches;
+} ticky_series_out;
+
+void ticky_series_out_begin(ticky_series_out *o, FILE *f, ticky_format fmt, int cumulative);
+int ticky_series_out_batch(void *o, uint64_t time_ns, const ticky_row *rows, size_t n);
+/* Writes the end (JSON: closes the object). 0, or -1 when writing failed. */
+int ticky_series_out_end(ticky_series_out *o);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,72 @@
+/* ticky/: private structures shared by counters.c, text.c and report.c. */
+#ifndef EVPROF_TICKY_INTERNAL_H
+#define EVPROF_TICKY_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "evprof/ticky.h"
+
+#define TK_NOT_SHOWN UINT32_MAX
+
+/* A counter: the public record, then the per-batch state of the passes. */
+typedef struct tk_counter {
+    ticky_counter pub;
+    uint64_t last_batch;            /* number of the batch of its last sample; 0: none */
+    uint64_t b_entries, b_alloc, b_allocd;   /* series: the open batch */
+    uint64_t c_entries, c_alloc, c_allocd;   /* series: running totals */
+    uint32_t rank;                  /* series: place in the view, or TK_NOT_SHOWN */
+    uint8_t touched;                /* series: has a row in the open batch */
+} tk_counter;
+
+typedef struct tk_chunk {
+    struct tk_chunk *next;
+    size_t used, cap;
+    char data[];
+} tk_chunk;
+
+/* Batches: a 212 opens one. Before any 212, an implicit one opens at the
+ * first sample, at a sample of a counter that already has one in the open
+ * batch (GHC posts each counter at most once per batch), and at a sample
+ * TK_IMPLICIT_GAP_NS or more after the previous one (GHC posts a batch in
+ * one loop, microseconds apart; batches are an -i interval apart). */
+#define TK_IMPLICIT_GAP_NS 10000000u
+typedef struct tk_batch {
+    int explicit_seen;              /* a 212 was read */
+    int open;
+    int in_window;
+    uint64_t no;                    /* 1, 2, ...; 0 before the first */
+    uint64_t time;
+    uint64_t last_time;             /* of the latest sample */
+} tk_batch;
+
+struct ticky_set {
+    tk_counter *c;
+    size_t n, cap;
+    uint32_t *slots;                /* open addressing: counter index + 1, 0 empty */
+    size_t nslots;                  /* power of two, at most half full */
+    tk_chunk *strings;
+    uint64_t from_ns, to_ns;
+    ticky_info info;
+    tk_batch b;
+    int failed;                     /* out of memory (sticky) */
+    int finished;
+    /* the series pass */
+    int series;                     /* in the second pass */
+    int stopped;                    /* the callback asked to stop */
+    int cumulative;
+    ticky_batch_fn fn;
+    void *fn_ctx;
+    uint64_t *touched;              /* counters with a row in the open batch
+                                       (index; rank in the high half to sort) */
+    size_t ntouched;
+    ticky_row *rows;
+};
+
+/* Counter for `id`, created if new (undefined, in input order); NULL when
+ * memory ran out. */
+tk_counter *tk_counter_get(ticky_set *t, uint64_t id);
+/* A NUL-terminated copy owned by the set, or NULL (no memory). */
+char *tk_strdup(ticky_set *t, const char *s, size_t len);
+
+#endif

@@ -1,0 +1,362 @@
+/* GHC's +RTS -r ticky file: only its per-counter table is read.
+ *
+ * Ticky.c prints the header with "%11s%11s%11s  %-23s %s" (Entries, Alloc,
+ * Alloc'd, Non-void Arguments, STG Name), an 80-dash rule, and one row per
+ * counter with "%11d%11d%11d %3lu %-20.20s %s" (entries, allocs, allocd,
+ * arity, argument kinds, name); a blank line ends the table. A number of
+ * 11 digits or more fills its column and touches the column before it
+ * ("  70000000011200000000"), so rows are split by the column rules, not
+ * by spaces: a column that starts with a space is exactly 11 wide; one
+ * that starts with a digit holds 11 or more digits, the first not 0. */
+#include <errno.h>
+#include <sys/types.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+enum { WANT_HEADER, WANT_RULE, IN_ROWS, DONE };
+
+typedef struct text_state {
+    ticky_set *t;
+    int state;
+    uint64_t line;
+    uint64_t rows;
+    ticky_text_error *err;
+} text_state;
+
+static ticky_status fail(text_state *s, ticky_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static ticky_status fail(text_state *s, ticky_status st, const char *fmt, ...)
+{
+    va_list ap;
+    s->err->status = st;
+    s->err->line = s->line;
+    va_start(ap, fmt);
+    vsnprintf(s->err->msg, sizeof s->err->msg, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static int blank(const char *l, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!is_space(l[i]))
+            return 0;
+    return 1;
+}
+
+/* The header: its words, whatever the spacing. */
+static int is_header(const char *l, size_t n)
+{
+    static const char want[] = "Entries Alloc Alloc'd Non-void Arguments STG Name";
+    size_t k = 0, i = 0;
+    while (i < n && is_space(l[i]))
+        i++;
+    while (i < n) {
+        if (is_space(l[i])) {
+            while (i < n && is_space(l[i]))
+                i++;
+            if (i == n)
+                break;
+            if (want[k++] != ' ')
+                return 0;
+            continue;
+        }
+        if (want[k] == '\0' || want[k] != l[i])
+            return 0;
+        k++;
+        i++;
+    }
+    return want[k] == '\0';
+}
+
+static int is_rule(const char *l, size_t n)
+{
+    size_t d = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (l[i] == '-')
+            d++;
+        else if (!is_space(l[i]))
+            return 0;
+    }
+    return d >= 10;
+}
+
+/* Digits l[a..b) as a number; 0 on overflow. */
+static int number(const char *l, size_t a, size_t b, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (size_t i = a; i < b; i++) {
+        unsigned d = (unsigned)(l[i] - '0');
+        if (x > (UINT64_MAX - d) / 10)
+            return 0;
+        x = x * 10 + d;
+    }
+    *v = x;
+    return 1;
+}
+
+typedef struct row {
+    uint64_t v[3];
+    uint64_t arity;
+    size_t kinds_at;            /* the 20-column kinds field, then " name" */
+} row;
+
+/* After the three numbers at p: " %3lu %-20.20s %s". Returns 1 when the
+ * rest of the line fits that, with the arity and where the kinds start. */
+static int tail(const char *l, size_t n, size_t p, row *r)
+{
+    if (p >= n || l[p] != ' ')
+        return 0;
+    size_t a = p + 1, pad = 0;
+    while (a < n && l[a] == ' ') {
+        a++;
+        pad++;
+    }
+    size_t b = a;
+    while (b < n && is_digit(l[b]))
+        b++;
+    size_t width = b - (p + 1), digits = b - a;
+    if (digits == 0 || digits > 9 || (digits <= 3 ? width != 3 : pad != 0))
+        return 0;                   /* %3lu: 3 columns, or more digits unpadded */
+    if (!number(l, a, b, &r->arity))
+        return 0;
+    /* the kinds field is 20 columns, then a space and the name */
+    if (b + 22 > n || l[b] != ' ' || l[b + 21] != ' ')
+        return 0;
+    r->kinds_at = b + 1;
+    return 1;
+}
+
+/* Splits the number columns from p on for column i; counts the ways the
+ * line can be read (stops at 2) and keeps the first in *out. */
+static void columns(const char *l, size_t n, size_t p, int i, row *cur, row *out, int *ways)
+{
+    if (*ways >= 2)
+        return;
+    if (i == 3) {
+        if (tail(l, n, p, cur)) {
+            if ((*ways)++ == 0)
+                *out = *cur;
+        }
+        return;
+    }
+    if (p >= n)
+        return;
+    if (l[p] == ' ') {              /* at most 10 digits: exactly 11 columns */
+        if (p + 11 > n)
+            return;
+        size_t d = p;
+        while (d < p + 11 && l[d] == ' ')
+            d++;
+        if (d == p + 11)
+            return;
+        for (size_t k = d; k < p + 11; k++)
+            if (!is_digit(l[k]))
+                return;
+        if (!number(l, d, p + 11, &cur->v[i]))
+            return;
+        columns(l, n, p + 11, i + 1, cur, out, ways);
+        return;
+    }
+    if (l[p] < '1' || l[p] > '9')   /* 11+ digits, no leading zero */
+        return;
+    size_t q = p;
+    while (q < n && is_digit(l[q]))
+        q++;
+    for (size_t d = 11; d <= 20 && p + d <= q; d++) {
+        if (p + d < q && (l[p + d] == '0' || i == 2))
+            continue;               /* the next column would start with 0 */
+        if (!number(l, p, p + d, &cur->v[i]))
+            break;
+        columns(l, n, p + d, i + 1, cur, out, ways);
+    }
+}
+
+/* Columns separated by spaces (evprof's own table widens a column rather
+ * than let numbers touch): the fallback when the column rules fail. */
+static int spaced(const char *l, size_t n, row *r)
+{
+    size_t p = 0;
+    for (int i = 0; i < 3; i++) {
+        size_t a = p;
+        while (a < n && l[a] == ' ')
+            a++;
+        if (i > 0 && a == p)
+            return 0;
+        size_t b = a;
+        while (b < n && is_digit(l[b]))
+            b++;
+        if (b == a || b - a > 20 || !number(l, a, b, &r->v[i]))
+            return 0;
+        p = b;
+    }
+    return tail(l, n, p, r);
+}
+
+static ticky_status add_row(text_state *s, const char *l, size_t n)
+{
+    row cur, r;
+    int ways = 0;
+    memset(&cur, 0, sizeof cur);
+    memset(&r, 0, sizeof r);
+    columns(l, n, 0, 0, &cur, &r, &ways);
+    if (ways == 0 && spaced(l, n, &r))
+        ways = 1;
+    if (ways == 0) {
+        char ex[61];
+        size_t m = n < 60 ? n : 60;
+        for (size_t i = 0; i < m; i++)
+            ex[i] = (unsigned char)l[i] < 0x20 || l[i] == 0x7f ? '?' : l[i];
+        ex[m] = '\0';
+        return fail(s, TICKY_ERR_FORMAT,
+                    "not a row of the counter table (%%11d%%11d%%11d %%3lu %%-20.20s %%s): "
+                    "\"%s%s\"", ex, n > 60 ? "..." : "");
+    }
+    if (ways > 1)
+        return fail(s, TICKY_ERR_FORMAT,
+                    "the Entries, Alloc and Alloc'd columns run together (numbers of 11 "
+                    "or more digits) and can be split in more than one way");
+    if (r.arity > UINT16_MAX)
+        return fail(s, TICKY_ERR_FORMAT, "arity %llu is out of range",
+                    (unsigned long long)r.arity);
+    ticky_set *t = s->t;
+    tk_counter *c = tk_counter_get(t, ++s->rows);
+    size_t ke = r.kinds_at + 20;
+    while (ke > r.kinds_at && l[ke - 1] == ' ')
+        ke--;
+    size_t name_at = r.kinds_at + 21;
+    char *kinds = c ? tk_strdup(t, l + r.kinds_at, ke - r.kinds_at) : NULL;
+    char *name = kinds ? tk_strdup(t, l + name_at, n - name_at) : NULL;
+    if (!name)
+        return fail(s, TICKY_ERR_NOMEM, "out of memory");
+    ticky_counter *p = &c->pub;
+    p->has_id = 0;
+    p->name = name;
+    p->name_len = (uint32_t)(n - name_at);
+    p->kinds = p->args = kinds;
+    p->kinds_len = p->args_len = (uint32_t)(ke - r.kinds_at);
+    p->arity = (uint16_t)r.arity;
+    p->entries = r.v[0];
+    p->alloc = r.v[1];
+    p->allocd = r.v[2];
+    p->defined = 1;
+    t->info.defined++;
+    return TICKY_OK;
+}
+
+/* One line without its end of line. */
+static ticky_status text_line(text_state *s, const char *l, size_t n)
+{
+    s->line++;
+    s->t->info.text_lines = s->line;
+    if (n && l[n - 1] == '\r')
+        n--;
+    switch (s->state) {
+    case WANT_HEADER:
+        if (is_header(l, n))
+            s->state = WANT_RULE;
+        return TICKY_OK;
+    case WANT_RULE:
+        if (!is_rule(l, n))
+            return fail(s, TICKY_ERR_FORMAT,
+                        "expected the dashed rule under the counter table's header");
+        s->state = IN_ROWS;
+        return TICKY_OK;
+    case IN_ROWS:
+        /* a blank line ends GHC's table; a rule or stars end evprof's */
+        if (blank(l, n) || (n && l[0] == '*') || is_rule(l, n)) {
+            s->state = DONE;
+            return TICKY_OK;
+        }
+        return add_row(s, l, n);
+    default:
+        return TICKY_OK;
+    }
+}
+
+static void text_begin(text_state *s, ticky_set *t, ticky_text_error *err)
+{
+    memset(s, 0, sizeof *s);
+    memset(err, 0, sizeof *err);
+    s->t = t;
+    s->err = err;
+    s->state = WANT_HEADER;
+    t->info.source = TICKY_FROM_TEXT;
+}
+
+static ticky_status text_end(text_state *s, int unterminated)
+{
+    if (s->state == WANT_HEADER) {
+        s->line = 0;                /* no line to blame */
+        return fail(s, TICKY_ERR_FORMAT,
+                    "no ticky counter table: neither an eventlog (no \"hdrb\" magic) nor a "
+                    "+RTS -r file (no \"Entries  Alloc  Alloc'd  Non-void Arguments  "
+                    "STG Name\" header)");
+    }
+    if (s->state == WANT_RULE)
+        return fail(s, TICKY_ERR_FORMAT, "the file ends after the counter table's header");
+    if (s->state == IN_ROWS && unterminated)
+        s->t->info.text_unterminated = 1;
+    return TICKY_OK;
+}
+
+ticky_status ticky_read_text_mem(ticky_set *t, const char *buf, size_t len,
+                                 ticky_text_error *err)
+{
+    text_state s;
+    text_begin(&s, t, err);
+    size_t i = 0;
+    int unterminated = 0;
+    while (i < len && s.state != DONE) {
+        const char *nl = memchr(buf + i, '\n', len - i);
+        size_t e = nl ? (size_t)(nl - buf) : len;
+        unterminated = !nl;
+        ticky_status st = text_line(&s, buf + i, e - i);
+        if (st != TICKY_OK)
+            return st;
+        i = nl ? e + 1 : len;
+    }
+    return text_end(&s, unterminated);
+}
+
+ticky_status ticky_read_text(ticky_set *t, FILE *in, ticky_text_error *err)
+{
+    text_state s;
+    text_begin(&s, t, err);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t got;
+    int unterminated = 0;
+    ticky_status st = TICKY_OK;
+    errno = 0;
+    while (s.state != DONE && (got = getline(&line, &cap, in)) >= 0) {
+        size_t n = (size_t)got;
+        unterminated = !(n && line[n - 1] == '\n');
+        if (!unterminated)
+            n--;
+        if ((st = text_line(&s, line, n)) != TICKY_OK)
+            break;
+    }
+    int io = st == TICKY_OK && ferror(in);
+    free(line);
+    if (st != TICKY_OK)
+        return st;
+    if (io)
+        return fail(&s, errno == ENOMEM ? TICKY_ERR_NOMEM : TICKY_ERR_IO, "cannot read: %s",
+                    strerror(errno ? errno : EIO));
+    return text_end(&s, unterminated);
+}
