@@ -62,7 +62,11 @@ static size_t fixed_columns(const char *path, fixed_row *rows, size_t max)
         while (k > 0 && r->kinds[k - 1] == ' ')
             k--;
         r->kinds[k] = '\0';
-        snprintf(r->name, sizeof r->name, "%s", line + 59);
+        size_t nl = strlen(line + 59);
+        if (nl >= sizeof r->name)
+            nl = sizeof r->name - 1;
+        memcpy(r->name, line + 59, nl);
+        r->name[nl] = '\0';
     }
     fclose(f);
     assert_true(in);
