@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hash.h"
 #include "graph/internal.h"
 
 #define NONE UINT32_MAX
@@ -79,16 +80,6 @@ void cg_opts_init(cg_opts *o)
     o->ignore = NULL;
 }
 
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    x ^= x >> 33;
-    return x;
-}
-
 static uint64_t hash_str(uint64_t h, const char *s)
 {
     for (; *s; s++)
@@ -113,7 +104,7 @@ static int make_groups(builder *b)
     }
     for (uint32_t i = 0; i < n; i++) {
         const prof_cc *cc = prof_cc_at(b->p, i);
-        size_t k = mix64(hash_str(hash_str(0xcbf29ce484222325ull, cc->label), cc->module)) &
+        size_t k = hash_mix64(hash_str(hash_str(0xcbf29ce484222325ull, cc->label), cc->module)) &
                    (size - 1);
         for (;; k = (k + 1) & (size - 1)) {
             if (!table[k]) {
@@ -190,42 +181,6 @@ static int is_root(const prof_profile *p, const prof_node *nd)
            (nd->parent == 0 && prof_cc_at(p, nd->cc)->synthetic);
 }
 
-typedef int (*visit_fn)(builder *, uint32_t);
-
-/* Depth-first over the linked tree: enter on the way down, leave on the
- * way up (after the children). */
-static int walk(builder *b, visit_fn enter, visit_fn leave)
-{
-    const prof_profile *p = b->p;
-    uint32_t n = 0;
-
-    if (enter(b, 0) != 0)
-        return -1;
-    for (;;) {
-        const prof_node *nd = prof_node_at(p, n);
-        if (nd->first_child != PROF_NONE) {
-            n = nd->first_child;
-            if (enter(b, n) != 0)
-                return -1;
-            continue;
-        }
-        for (;;) {
-            if (leave(b, n) != 0)
-                return -1;
-            if (n == 0)
-                return 0;
-            nd = prof_node_at(p, n);
-            if (nd->next_sibling != PROF_NONE) {
-                n = nd->next_sibling;
-                if (enter(b, n) != 0)
-                    return -1;
-                break;
-            }
-            n = nd->parent;
-        }
-    }
-}
-
 /* The path state of node n entered at depth d; returns its group. */
 static uint32_t enter_common(builder *b, const prof_node *nd, int root)
 {
@@ -247,16 +202,18 @@ static uint64_t leave_common(builder *b, const prof_node *nd, int root)
     return inh;
 }
 
-static int nodes_enter(builder *b, uint32_t n)
+static int nodes_enter(void *ctx, uint32_t n)
 {
+    builder *b = ctx;
     const prof_node *nd = prof_node_at(b->p, n);
     uint32_t g = enter_common(b, nd, is_root(b->p, nd));
     b->groups[g].active++;
     return 0;
 }
 
-static int nodes_leave(builder *b, uint32_t n)
+static int nodes_leave(void *ctx, uint32_t n)
 {
+    builder *b = ctx;
     const prof_node *nd = prof_node_at(b->p, n);
     int root = is_root(b->p, nd);
     uint64_t below = b->acc[nd->depth];    /* the children's, before its own */
@@ -278,7 +235,7 @@ static int grow_eslots(builder *b)
         return -1;
     for (size_t i = 0; i < b->num_edges; i++) {
         const edge_acc *e = &b->edges[i];
-        size_t k = mix64((uint64_t)e->from << 32 | e->to) & (n - 1);
+        size_t k = hash_mix64((uint64_t)e->from << 32 | e->to) & (n - 1);
         while (s[k])
             k = (k + 1) & (n - 1);
         s[k] = (uint32_t)i + 1;
@@ -291,7 +248,7 @@ static int grow_eslots(builder *b)
 
 static uint32_t edge_of(builder *b, uint32_t from, uint32_t to)
 {
-    size_t mask = b->num_eslots - 1, k = mix64((uint64_t)from << 32 | to) & mask;
+    size_t mask = b->num_eslots - 1, k = hash_mix64((uint64_t)from << 32 | to) & mask;
     for (;; k = (k + 1) & mask) {
         uint32_t e = b->eslots[k];
         if (!e)
@@ -311,7 +268,7 @@ static uint32_t edge_of(builder *b, uint32_t from, uint32_t to)
         if (grow_eslots(b) != 0)
             return NONE;
         mask = b->num_eslots - 1;
-        k = mix64((uint64_t)from << 32 | to) & mask;
+        k = hash_mix64((uint64_t)from << 32 | to) & mask;
         while (b->eslots[k])
             k = (k + 1) & mask;
     }
@@ -323,8 +280,9 @@ static uint32_t edge_of(builder *b, uint32_t from, uint32_t to)
     return (uint32_t)b->num_edges - 1;
 }
 
-static int edges_enter(builder *b, uint32_t n)
+static int edges_enter(void *ctx, uint32_t n)
 {
+    builder *b = ctx;
     const prof_node *nd = prof_node_at(b->p, n);
     int root = is_root(b->p, nd);
     uint32_t d = nd->depth, g = enter_common(b, nd, root);
@@ -350,8 +308,9 @@ static int edges_enter(builder *b, uint32_t n)
     return 0;
 }
 
-static int edges_leave(builder *b, uint32_t n)
+static int edges_leave(void *ctx, uint32_t n)
 {
+    builder *b = ctx;
     const prof_node *nd = prof_node_at(b->p, n);
     uint32_t d = nd->depth;
     uint64_t inh = leave_common(b, nd, is_root(b->p, nd));
@@ -609,7 +568,7 @@ cg_status cg_build(const prof_profile *p, const cg_opts *o, cg_graph **out, char
         goto fail;
 
     /* 1: self and cum */
-    walk(&b, nodes_enter, nodes_leave);
+    prof_walk(b.p, nodes_enter, nodes_leave, &b);
 
     /* the nodes drawn: cum >= node_fraction x shown, then the best by cum */
     cg_summary *sum = &g->sum;
@@ -658,7 +617,7 @@ cg_status cg_build(const prof_profile *p, const cg_opts *o, cg_graph **out, char
     /* 2: the edges among them */
     if (grow_eslots(&b) != 0)
         goto fail;
-    if (n_order && walk(&b, edges_enter, edges_leave) != 0)
+    if (n_order && prof_walk(b.p, edges_enter, edges_leave, &b) != 0)
         goto fail;
     g->edges = malloc((b.num_edges ? b.num_edges : 1) * sizeof *g->edges);
     if (!g->edges)

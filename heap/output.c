@@ -145,26 +145,6 @@ static void csv_header(heap_writer *w, const heap_profile *h)
     fputs("census,time,band,bytes\n", w->out);
 }
 
-/* RFC 4180: a field with a comma, quote or line break is quoted, its
- * quotes doubled. */
-static void csv_field(FILE *out, const char *s, size_t n)
-{
-    int quote = 0;
-    for (size_t i = 0; i < n && !quote; i++)
-        quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
-    if (!quote) {
-        fwrite(s, 1, n, out);
-        return;
-    }
-    putc('"', out);
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == '"')
-            putc('"', out);
-        putc(s[i], out);
-    }
-    putc('"', out);
-}
-
 static void csv_census(heap_writer *w, const heap_profile *h, const heap_census *c)
 {
     for (size_t i = 0; i < c->n; i++) {
@@ -172,7 +152,7 @@ static void csv_census(heap_writer *w, const heap_profile *h, const heap_census 
         fprintf(w->out, "%llu,", (unsigned long long)c->index);
         heap_put_seconds9(w->out, c->time);
         putc(',', w->out);
-        csv_field(w->out, b->name, b->len);
+        tx_csv_str(w->out, b->name, b->len);
         fprintf(w->out, ",%llu\n", (unsigned long long)c->samples[i].bytes);
     }
 }

@@ -201,42 +201,11 @@ static int make_frames(folded *f, prof_frame_format fmt)
     return 0;
 }
 
-/* Depth-first walk of the linked tree from MAIN, in its order; `visit`
- * sees each node on the way down. Returns -1 if a visit did. */
-static int walk(folded *f, int (*visit)(folded *, uint32_t))
-{
-    const prof_profile *p = f->p;
-    uint32_t n = 0;
-
-    if (visit(f, 0) != 0)
-        return -1;
-    for (;;) {
-        const prof_node *nd = prof_node_at(p, n);
-        if (nd->first_child != PROF_NONE) {
-            n = nd->first_child;
-            if (visit(f, n) != 0)
-                return -1;
-            continue;
-        }
-        for (;;) {
-            if (n == 0)
-                return 0;
-            nd = prof_node_at(p, n);
-            if (nd->next_sibling != PROF_NONE) {
-                n = nd->next_sibling;
-                if (visit(f, n) != 0)
-                    return -1;
-                break;
-            }
-            n = nd->parent;
-        }
-    }
-}
-
 /* Pass 1 (only when frame texts coincide): the first node of each
  * distinct printed path, in tree order, collects the ticks of all. */
-static int merge_visit(folded *f, uint32_t n)
+static int merge_visit(void *ctx, uint32_t n)
 {
+    folded *f = ctx;
     const prof_node *nd = prof_node_at(f->p, n);
     uint32_t parent = is_root(f->p, n) ? PROF_NONE : f->canon[nd->parent];
     uint32_t cls = f->cls[nd->cc];
@@ -270,8 +239,9 @@ static char *u64_text(char *end, uint64_t v)
 }
 
 /* Pass 2: the line of each stack with ticks. */
-static int print_visit(folded *f, uint32_t n)
+static int print_visit(void *ctx, uint32_t n)
 {
+    folded *f = ctx;
     const prof_node *nd = prof_node_at(f->p, n);
     size_t start, base;
     /* a cut marker's path starts afresh, but after MAIN's text, which
@@ -352,11 +322,11 @@ int prof_report_folded(const prof_profile *p, const prof_folded_opts *o, FILE *o
         f.slots = calloc(f.num_slots, sizeof *f.slots);
         if (!f.canon || !f.sum || !f.slots)
             goto done;
-        walk(&f, merge_visit);
+        prof_walk(f.p, merge_visit, NULL, &f);
         free(f.slots);
         f.slots = NULL;
     }
-    if (walk(&f, print_visit) != 0)
+    if (prof_walk(f.p, print_visit, NULL, &f) != 0)
         goto done;
     rc = ferror(out) ? -1 : 0;
 

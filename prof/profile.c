@@ -17,6 +17,7 @@
 
 #include <uthash.h>
 
+#include "util/hash.h"
 #include "util/strpool.h"
 
 typedef struct cc_entry {
@@ -86,19 +87,9 @@ void prof_report_opts_init(prof_report_opts *o)
 
 /* ---- nodes ------------------------------------------------------------ */
 
-static uint64_t mix(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    x ^= x >> 33;
-    return x;
-}
-
 static size_t slot_of(const prof_profile *p, uint32_t parent, uint32_t cc)
 {
-    return (size_t)mix((uint64_t)parent << 32 | cc) & (p->num_slots - 1);
+    return (size_t)hash_mix64((uint64_t)parent << 32 | cc) & (p->num_slots - 1);
 }
 
 static int grow_slots(prof_profile *p)
@@ -112,7 +103,7 @@ static int grow_slots(prof_profile *p)
         const struct child_slot *o = &p->slots[i];
         if (!o->node)
             continue;
-        size_t k = (size_t)mix((uint64_t)o->parent << 32 | o->cc) & (n - 1);
+        size_t k = (size_t)hash_mix64((uint64_t)o->parent << 32 | o->cc) & (n - 1);
         while (s[k].node)
             k = (k + 1) & (n - 1);
         s[k] = *o;
@@ -210,7 +201,7 @@ static uint64_t stack_hash(const uint32_t *s, unsigned depth, unsigned tag)
     }
     for (; i < depth; i++)
         a = (a ^ s[i]) * 0xff51afd7ed558ccdull;
-    return mix(a ^ (b >> 1) ^ mix(c) ^ (e << 1)) | 1;   /* 0 marks empty */
+    return hash_mix64(a ^ (b >> 1) ^ hash_mix64(c) ^ (e << 1)) | 1;   /* 0 marks empty */
 }
 
 static uint32_t sc_lookup(const prof_profile *p, const uint32_t *s, unsigned depth,
@@ -746,6 +737,37 @@ nomem:
 }
 
 /* ---- accessors -------------------------------------------------------- */
+
+int prof_walk(const prof_profile *p, prof_visit_fn enter, prof_visit_fn leave, void *ctx)
+{
+    uint32_t n = 0;
+
+    if (enter(ctx, 0) != 0)
+        return -1;
+    for (;;) {
+        const prof_node *nd = &p->nodes[n];
+        if (nd->first_child != PROF_NONE) {
+            n = nd->first_child;
+            if (enter(ctx, n) != 0)
+                return -1;
+            continue;
+        }
+        for (;;) {
+            if (leave && leave(ctx, n) != 0)
+                return -1;
+            if (n == 0)
+                return 0;
+            nd = &p->nodes[n];
+            if (nd->next_sibling != PROF_NONE) {
+                n = nd->next_sibling;
+                if (enter(ctx, n) != 0)
+                    return -1;
+                break;
+            }
+            n = nd->parent;
+        }
+    }
+}
 
 size_t prof_num_nodes(const prof_profile *p) { return p->num_nodes; }
 const prof_node *prof_node_at(const prof_profile *p, uint32_t i)

@@ -40,25 +40,6 @@ static void kinds_cell(FILE *out, const char *s, size_t n)
     fprintf(out, "%-20s", cell);
 }
 
-/* RFC 4180: a field with a comma, quote, CR or LF is quoted, quotes doubled. */
-static void csv_str(FILE *out, const char *s, size_t n)
-{
-    int quote = 0;
-    for (size_t i = 0; i < n && !quote; i++)
-        quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
-    if (!quote) {
-        fwrite(s, 1, n, out);
-        return;
-    }
-    putc('"', out);
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == '"')
-            putc('"', out);
-        putc(s[i], out);
-    }
-    putc('"', out);
-}
-
 static const char *source_name(ticky_source s)
 {
     switch (s) {
@@ -127,10 +108,10 @@ static void table_csv(const ticky_set *t, const ticky_view *v, FILE *out)
           out);
     for (size_t i = 0; i < v->shown; i++) {
         const ticky_counter *c = &t->c[v->order[i]].pub;
-        csv_str(out, c->name, c->name_len);
+        tx_csv_str(out, c->name, c->name_len);
         fprintf(out, ",%llu,%llu,%llu,%u,", (ull)c->entries, (ull)c->alloc, (ull)c->allocd,
                 (unsigned)c->arity);
-        csv_str(out, c->args, c->args_len);
+        tx_csv_str(out, c->args, c->args_len);
         putc(',', out);
         if (c->has_id)
             fprintf(out, "%llu", (ull)c->id);
@@ -142,7 +123,7 @@ static void table_csv(const ticky_set *t, const ticky_view *v, FILE *out)
             fprintf(out, "%llu", (ull)c->samples);
         putc(',', out);
         if (c->json)
-            csv_str(out, c->json, c->json_len);
+            tx_csv_str(out, c->json, c->json_len);
         putc('\n', out);
     }
 }
@@ -265,7 +246,7 @@ int ticky_series_out_batch(void *ctx, uint64_t time_ns, const ticky_row *rows, s
             size_t n0 = put_u64(b, time_ns);
             b[n0++] = ',';
             fwrite(b, 1, n0, f);
-            csv_str(f, r->c->name, r->c->name_len);
+            tx_csv_str(f, r->c->name, r->c->name_len);
             size_t m = 0;
             b[m++] = ',';
             m += put_u64(b + m, r->entries);

@@ -68,6 +68,24 @@ void tx_json_str(FILE *out, const char *str, size_t len)
     putc('"', out);
 }
 
+void tx_csv_str(FILE *out, const char *s, size_t n)
+{
+    int quote = 0;
+    for (size_t i = 0; i < n && !quote; i++)
+        quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
+    if (!quote) {
+        fwrite(s, 1, n, out);
+        return;
+    }
+    putc('"', out);
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"')
+            putc('"', out);
+        putc(s[i], out);
+    }
+    putc('"', out);
+}
+
 size_t tx_width(const char *s)
 {
     size_t n = 0;

@@ -107,6 +107,13 @@ typedef struct prof_info {
 
 const prof_info *prof_get_info(const prof_profile *p);
 
+/* Depth-first over the finished tree from MAIN, in its child order:
+ * `enter` sees each node on the way down, `leave` (may be NULL) on the way
+ * up after its children. Stops and returns -1 as soon as a visit returns
+ * non-zero; 0 otherwise. No recursion: stacks are up to 256 deep. */
+typedef int (*prof_visit_fn)(void *ctx, uint32_t node);
+int prof_walk(const prof_profile *p, prof_visit_fn enter, prof_visit_fn leave, void *ctx);
+
 /* GHC's per-cost-centre summary: cost centres with more than 1% of the
  * ticks (integer division, as GHC), ticks descending, ties by descending
  * id. Returns a malloc'd array (caller frees) of *n rows, or NULL. */

@@ -14,6 +14,10 @@ extern "C" {
  * U+FFFD. */
 void tx_json_str(FILE *out, const char *s, size_t len);
 
+/* `len` bytes as a CSV field (RFC 4180): quoted, with quotes doubled,
+ * when it holds a comma, a quote or a line break; verbatim otherwise. */
+void tx_csv_str(FILE *out, const char *s, size_t len);
+
 /* Width of a string in code points, counted as GHC's report does (every
  * byte that is not a UTF-8 continuation byte is one). */
 size_t tx_width(const char *s);
