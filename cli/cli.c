@@ -1,3 +1,5 @@
+#include <stdlib.h>
+#include <errno.h>
 /* evprof CLI: option tables, help, error reporting, string output. */
 #include "cli.h"
 
@@ -155,6 +157,33 @@ static void print_opt(FILE *out, const cli_opt *o)
     if (o->arg && n > 0 && (size_t)n < sizeof left)
         snprintf(left + n, sizeof left - (size_t)n, " %s", o->arg);
     fprintf(out, "  %-22s %s\n", left, o->help);
+}
+
+int cli_parse_count(const cli_args *a, const char *name, unsigned long lo, unsigned long hi,
+                    unsigned long *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtoul(a->value, &end, 10);
+    if (errno || end == a->value || *end || a->value[0] == '-' || *v < lo || *v > hi) {
+        cli_usage_error(a->cmd, "--%s wants a whole number from %lu to %lu, not '%s'", name, lo,
+                        hi, a->value);
+        return -1;
+    }
+    return 0;
+}
+
+int cli_parse_number(const cli_args *a, const char *name, double lo, double hi, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(a->value, &end);
+    if (errno || end == a->value || *end || !(*v >= lo && *v <= hi)) {
+        cli_usage_error(a->cmd, "--%s wants a number from %g to %g, not '%s'", name, lo, hi,
+                        a->value);
+        return -1;
+    }
+    return 0;
 }
 
 void cli_print_help(FILE *out, const cli_cmd_help *cmd)

@@ -57,15 +57,10 @@ int cmd_folded(int argc, char **argv)
             return CLI_USAGE;
         }
     }
-    if (id != CLI_END)
-        return cli_done_code(id);
-    if (!cli_want_pos(&a, 1, 1, "FILE"))
-        return CLI_USAGE;
-    if (w.from_ns >= w.to_ns) {
-        cli_usage_error(&help, "--from must be before --to");
-        return CLI_USAGE;
-    }
-    const char *path = a.pos[0];
+    const char *path;
+    int done = cli_window_done(&a, id, &w, &path);
+    if (done >= 0)
+        return done;
     const char *name = cli_display_path(path);
 
     int code, no_samples = 0;

@@ -71,21 +71,6 @@ static int parse_fraction(const cli_args *a, const char *name, double *v)
     return 0;
 }
 
-/* A whole number from 1 to 1000000. */
-static int parse_count(const cli_args *a, const char *name, uint32_t *v)
-{
-    char *end;
-    errno = 0;
-    long x = strtol(a->value, &end, 10);
-    if (errno || end == a->value || *end || x < 1 || x > 1000000) {
-        cli_usage_error(a->cmd, "--%s wants a whole number from 1 to 1000000, not '%s'", name,
-                        a->value);
-        return -1;
-    }
-    *v = (uint32_t)x;
-    return 0;
-}
-
 /* The legend's line about the shared filters, or "" for none. */
 static void filter_line(const cli_window *w, char *buf, size_t size)
 {
@@ -114,6 +99,7 @@ int cmd_graph(int argc, char **argv)
     cg_opts go;
     cg_format fmt = CG_FORMAT_SVG;
     int id, have_format = 0;
+    unsigned long n;
 
     cli_window_init(&w);
     cg_opts_init(&go);
@@ -141,12 +127,14 @@ int cmd_graph(int argc, char **argv)
                 return CLI_USAGE;
             break;
         case OPT_MAX_NODES:
-            if (parse_count(&a, "max-nodes", &go.max_nodes) != 0)
+            if (cli_parse_count(&a, "max-nodes", 1, 1000000, &n) != 0)
                 return CLI_USAGE;
+            go.max_nodes = (uint32_t)n;
             break;
         case OPT_MAX_EDGES:
-            if (parse_count(&a, "max-edges", &go.max_edges) != 0)
+            if (cli_parse_count(&a, "max-edges", 1, 1000000, &n) != 0)
                 return CLI_USAGE;
+            go.max_edges = (uint32_t)n;
             break;
         case OPT_FOCUS:
             go.focus = a.value;
@@ -156,14 +144,10 @@ int cmd_graph(int argc, char **argv)
             break;
         }
     }
-    if (id != CLI_END)
-        return cli_done_code(id);
-    if (!cli_want_pos(&a, 1, 1, "FILE"))
-        return CLI_USAGE;
-    if (w.from_ns >= w.to_ns) {
-        cli_usage_error(&help, "--from must be before --to");
-        return CLI_USAGE;
-    }
+    const char *path;
+    int done = cli_window_done(&a, id, &w, &path);
+    if (done >= 0)
+        return done;
     int to_stdout = !w.output || strcmp(w.output, "-") == 0;
     if (!have_format && !to_stdout && cg_format_from_path(w.output, &fmt) != 0) {
         cli_usage_error(&help, "cannot tell the format from '%s': name it .svg, .png, .pdf or "
@@ -175,7 +159,6 @@ int cmd_graph(int argc, char **argv)
                         cg_format_name(fmt));
         return CLI_USAGE;
     }
-    const char *path = a.pos[0];
     const char *name = cli_display_path(path);
 
     int code, no_samples = 0;

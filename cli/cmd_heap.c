@@ -61,20 +61,6 @@ static int on_event(void *ctx, const el_event *ev, const el_decoder *d)
     return c->st != HEAP_OK;
 }
 
-static int parse_count(const cli_args *a, const char *name, unsigned long lo, unsigned long hi,
-                       unsigned long *v)
-{
-    char *end;
-    errno = 0;
-    *v = strtoul(a->value, &end, 10);
-    if (errno || end == a->value || *end || a->value[0] == '-' || *v < lo || *v > hi) {
-        cli_usage_error(a->cmd, "--%s wants a whole number from %lu to %lu, not '%s'", name, lo,
-                        hi, a->value);
-        return -1;
-    }
-    return 0;
-}
-
 enum { FMT_DEFAULT = -1, FMT_SUMMARY = -2 };
 
 static int parse_format(const cli_args *a, int *fmt)
@@ -149,33 +135,28 @@ int cmd_heap(int argc, char **argv)
                 return CLI_USAGE;
             break;
         case OPT_TOP:
-            if (parse_count(&a, "top", 0, 1000000000ul, &v) != 0)
+            if (cli_parse_count(&a, "top", 0, 1000000000ul, &v) != 0)
                 return CLI_USAGE;
             so.top = v;
             top_given = 1;
             break;
         case OPT_LENGTH:
-            if (parse_count(&a, "length", 4, HEAP_MAX_LENGTH, &v) != 0)
+            if (cli_parse_count(&a, "length", 4, HEAP_MAX_LENGTH, &v) != 0)
                 return CLI_USAGE;
             ho.length = (uint32_t)v;
             break;
         }
     }
-    if (id != CLI_END)
-        return cli_done_code(id);
-    if (!cli_want_pos(&a, 1, 1, "FILE"))
-        return CLI_USAGE;
-    if (w.from_ns >= w.to_ns) {
-        cli_usage_error(&help, "--from must be before --to");
-        return CLI_USAGE;
-    }
+    const char *path;
+    int done = cli_window_done(&a, id, &w, &path);
+    if (done >= 0)
+        return done;
     if (fmt == FMT_DEFAULT)
         fmt = w.output && strcmp(w.output, "-") != 0 ? HEAP_FORMAT_HP : FMT_SUMMARY;
     if (top_given && fmt != FMT_SUMMARY) {
         cli_usage_error(&help, "--top applies to the summary, not to --format hp, csv or json");
         return CLI_USAGE;
     }
-    const char *path = a.pos[0];
     const char *name = cli_display_path(path);
     so.source_name = name;
     ho.from_ns = w.from_ns;

@@ -33,19 +33,6 @@ static const cli_cmd_help help = {
     "ticks instead. Children are ordered by inherited ticks, then label.\n",
 };
 
-static int parse_number(const cli_args *a, const char *name, double lo, double hi, double *v)
-{
-    char *end;
-    errno = 0;
-    *v = strtod(a->value, &end);
-    if (errno || end == a->value || *end || !(*v >= lo && *v <= hi)) {
-        cli_usage_error(a->cmd, "--%s wants a number from %g to %g, not '%s'", name, lo, hi,
-                        a->value);
-        return -1;
-    }
-    return 0;
-}
-
 int cmd_report(int argc, char **argv)
 {
     cli_args a;
@@ -53,6 +40,7 @@ int cmd_report(int argc, char **argv)
     prof_report_opts ro;
     int id, json = 0;
     double v;
+    unsigned long n;
 
     cli_window_init(&w);
     prof_report_opts_init(&ro);
@@ -68,26 +56,21 @@ int cmd_report(int argc, char **argv)
             json = 1;
             break;
         case OPT_THRESHOLD:
-            if (parse_number(&a, "threshold", 0, 100, &v) != 0)
+            if (cli_parse_number(&a, "threshold", 0, 100, &v) != 0)
                 return CLI_USAGE;
             ro.threshold_pct = v;
             break;
         case OPT_MAX_DEPTH:
-            if (parse_number(&a, "max-depth", 0, 1e6, &v) != 0)
+            if (cli_parse_count(&a, "max-depth", 0, 1000000, &n) != 0)
                 return CLI_USAGE;
-            ro.max_depth = (uint32_t)v;
+            ro.max_depth = (uint32_t)n;
             break;
         }
     }
-    if (id != CLI_END)
-        return cli_done_code(id);
-    if (!cli_want_pos(&a, 1, 1, "FILE"))
-        return CLI_USAGE;
-    if (w.from_ns >= w.to_ns) {
-        cli_usage_error(&help, "--from must be before --to");
-        return CLI_USAGE;
-    }
-    const char *path = a.pos[0];
+    const char *path;
+    int done = cli_window_done(&a, id, &w, &path);
+    if (done >= 0)
+        return done;
     ro.source_name = cli_display_path(path);
 
     int code, no_samples = 0;

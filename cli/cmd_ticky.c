@@ -2,6 +2,7 @@
  * or per-counter time series; from an eventlog (events 210-212) or from
  * GHC's +RTS -r text file. */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,14 +206,9 @@ static int parse_args(int argc, char **argv, ticky_args *o, cli_args *a)
             break;
         }
         case OPT_TOP: {
-            char *end;
-            errno = 0;
-            long long v = strtoll(a->value, &end, 10);
-            if (errno || end == a->value || *end || v < 1) {
-                cli_usage_error(&help, "--top wants a whole number of at least 1, not '%s'",
-                                a->value);
+            unsigned long v;
+            if (cli_parse_count(a, "top", 1, ULONG_MAX, &v) != 0)
                 return CLI_USAGE;
-            }
             o->view.top = (size_t)v;
             break;
         }

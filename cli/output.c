@@ -31,6 +31,20 @@ static int parse_seconds(const cli_args *a, const char *name, uint64_t *ns)
     return 1;
 }
 
+int cli_window_done(const cli_args *a, int next_result, const cli_window *w, const char **path)
+{
+    if (next_result != CLI_END)
+        return cli_done_code(next_result);
+    if (!cli_want_pos(a, 1, 1, "FILE"))
+        return CLI_USAGE;
+    if (w->from_ns >= w->to_ns) {
+        cli_usage_error(a->cmd, "--from must be before --to");
+        return CLI_USAGE;
+    }
+    *path = a->pos[0];
+    return -1;
+}
+
 int cli_window_option(cli_window *w, const cli_args *a, int id)
 {
     char *end;

@@ -28,6 +28,11 @@ typedef struct cli_window {
 } cli_window;
 
 void cli_window_init(cli_window *w);
+/* After the option loop of a command with the shared options: the exit
+ * code when parsing stopped (help, usage error), when there is not exactly
+ * one FILE, or when --from is not before --to; -1 to go on, with *path set. */
+int cli_window_done(const cli_args *a, int next_result, const cli_window *w, const char **path);
+
 /* Takes a shared option (id >= 1000). Returns 1 when taken, 0 when `id`
  * is not a shared option, -1 after printing a usage error. */
 int cli_window_option(cli_window *w, const cli_args *a, int id);
