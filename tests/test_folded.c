@@ -18,49 +18,9 @@
 #include "corpus.h"
 #include "evprof/prof.h"
 #include "evprof/writer.h"
-
-#define GHC_DATA "tests/data/ghc"
-
-static const char *const time_logs[] = {
-    CORPUS_DIR "/ghc-9.0.2/nfib-p.eventlog",
-    CORPUS_DIR "/ghc-9.0.2/nfib-pj.eventlog",
-    CORPUS_DIR "/ghc-9.0.2/nfib-N2.eventlog",
-    CORPUS_DIR "/ghc-events/time-prof.eventlog",
-    GHC_DATA "/deep-p.eventlog",
-    GHC_DATA "/mutual-p.eventlog",
-    GHC_DATA "/odd-p.eventlog",
-    GHC_DATA "/chain-p.eventlog",
-    GHC_DATA "/par-N2-p.eventlog",
-};
+#include "profiles.h"
 
 /* ---- building --------------------------------------------------------- */
-
-static int feed(void *ctx, const el_event *ev, const el_decoder *d)
-{
-    (void)d;
-    return prof_add_event(ctx, ev);
-}
-
-static prof_profile *load(const char *path, const prof_filter *f)
-{
-    prof_profile *p = prof_create(f);
-    assert_non_null(p);
-    el_read_result r = el_read_path(path, feed, p, NULL);
-    if (r.status != EL_END)
-        fail_msg("%s: %s", path, r.error.msg);
-    assert_int_equal(prof_finish(p), 0);
-    return p;
-}
-
-static prof_profile *load_mem(const uint8_t *buf, size_t len, const prof_filter *f)
-{
-    prof_profile *p = prof_create(f);
-    assert_non_null(p);
-    el_read_result r = el_read_mem(buf, len, feed, p, NULL);
-    assert_int_equal(r.status, EL_END);
-    assert_int_equal(prof_finish(p), 0);
-    return p;
-}
 
 static char *folded_text(const prof_profile *p, prof_frame_format fmt)
 {
@@ -308,19 +268,19 @@ static uint64_t check_against_tree(const prof_profile *p, prof_frame_format fmt,
 static void test_corpus_logs(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof time_logs / sizeof time_logs[0]; i++)
+    for (size_t i = 0; i < test_num_time_logs; i++)
         for (int all = 0; all <= 1; all++) {
             prof_filter f;
             prof_filter_init(&f);
             f.all = all;
-            prof_profile *p = load(time_logs[i], &f);
+            prof_profile *p = test_profile_path(test_time_logs[i], &f);
             const prof_info *in = prof_get_info(p);
             assert_true(in->total_ticks > 0);
             for (int fmt = PROF_FRAME_NAME; fmt <= PROF_FRAME_SRC; fmt++) {
-                uint64_t sum = check_against_tree(p, (prof_frame_format)fmt, time_logs[i]);
+                uint64_t sum = check_against_tree(p, (prof_frame_format)fmt, test_time_logs[i]);
                 if (sum != in->total_ticks)
                     fail_msg("%s (all=%d): folded counts add up to %llu, report says %llu",
-                             time_logs[i], all, (unsigned long long)sum,
+                             test_time_logs[i], all, (unsigned long long)sum,
                              (unsigned long long)in->total_ticks);
             }
             prof_destroy(p);
@@ -331,7 +291,7 @@ static void test_corpus_logs(void **state)
 static void test_odd_names_and_cut(void **state)
 {
     (void)state;
-    prof_profile *p = load(GHC_DATA "/odd-p.eventlog", NULL);
+    prof_profile *p = test_profile_path(GHC_DATA "/odd-p.eventlog", NULL);
     char *text = folded_text(p, PROF_FRAME_NAME);
     assert_non_null(strstr(text, "MAIN;Main.CAF;Main.main;Main.semi:colon;Helpers.churn 43\n"));
     assert_non_null(strstr(text, ";Main.tab here;"));
@@ -342,7 +302,7 @@ static void test_odd_names_and_cut(void **state)
     free(text);
     prof_destroy(p);
 
-    p = load(GHC_DATA "/chain-p.eventlog", NULL);
+    p = test_profile_path(GHC_DATA "/chain-p.eventlog", NULL);
     text = folded_text(p, PROF_FRAME_NAME);
     size_t n;
     line *ls = parse_lines(text, &n);
@@ -406,7 +366,7 @@ static void test_merged_stacks(void **state)
             el_writer_prof_sample(w, t, 0, t, samples[i].depth, samples[i].stack);
     size_t len;
     uint8_t *buf = finish_log(w, &len);
-    prof_profile *p = load_mem(buf, len, NULL);
+    prof_profile *p = test_profile_mem(buf, len, NULL);
 
     char *text = folded_text(p, PROF_FRAME_NAME);
     /* tree order: go@9 (10 ticks), a:b (8), go@1 (8), a;b (7); the first
@@ -448,7 +408,7 @@ static void test_cut_marker_synthetic(void **state)
     el_writer_prof_sample(w, 30, 0, 3, 2, stack + 253);     /* c47, c46 under MAIN */
     size_t len;
     uint8_t *buf = finish_log(w, &len);
-    prof_profile *p = load_mem(buf, len, NULL);
+    prof_profile *p = test_profile_mem(buf, len, NULL);
     char *text = folded_text(p, PROF_FRAME_NAME);
     assert_true(strncmp(text, "<stack cut at 255 frames>;Chain.c46;Chain.c47;", 46) == 0);
     assert_non_null(strstr(text, ";Chain.c299;Chain.c300 2\nMAIN;Chain.c46;Chain.c47 1\n"));
@@ -482,14 +442,14 @@ static void test_filters_and_errors(void **state)
 
     prof_filter fl;
     prof_filter_init(&fl);
-    prof_profile *p = load_mem(buf, len, &fl);
+    prof_profile *p = test_profile_mem(buf, len, &fl);
     char *text = folded_text(p, PROF_FRAME_NAME);
     assert_string_equal(text, "MAIN;Main.f 140\nMAIN;Main.f;Main.g 50\n");
     free(text);
     prof_destroy(p);
 
     fl.all = 1;
-    p = load_mem(buf, len, &fl);
+    p = test_profile_mem(buf, len, &fl);
     text = folded_text(p, PROF_FRAME_NAME);
     assert_string_equal(text, "MAIN;Main.f 140\nMAIN;Main.f;Main.g 50\nMAIN;GC 10\n");
     free(text);
@@ -499,7 +459,7 @@ static void test_filters_and_errors(void **state)
     fl.cap = 0;
     fl.from_ns = 41 * 1000000ull;   /* samples at 41..60 ms: t = 40..59 */
     fl.to_ns = 61 * 1000000ull;
-    p = load_mem(buf, len, &fl);
+    p = test_profile_mem(buf, len, &fl);
     text = folded_text(p, PROF_FRAME_NAME);
     assert_string_equal(text, "MAIN;Main.f 10\nMAIN;Main.f;Main.g 10\n");
     free(text);
@@ -516,7 +476,7 @@ static void test_filters_and_errors(void **state)
     /* an empty window: no lines at all */
     prof_filter_init(&fl);
     fl.from_ns = 1000 * 1000000000ull;
-    p = load_mem(buf, len, &fl);
+    p = test_profile_mem(buf, len, &fl);
     text = folded_text(p, PROF_FRAME_NAME);
     assert_string_equal(text, "");
     free(text);

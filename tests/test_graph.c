@@ -19,8 +19,8 @@
 #include "evprof/graph.h"
 #include "evprof/prof.h"
 #include "evprof/writer.h"
+#include "profiles.h"
 
-#define GHC_DATA "tests/data/ghc"
 
 /* Under AddressSanitizer: Graphviz 2.43 and the font libraries it loads
  * keep memory they never free (fontconfig's caches, dot's virtual nodes
@@ -39,48 +39,19 @@ const char *__lsan_default_suppressions(void)
            "leak:libharfbuzz\n";
 }
 
-static const char *const time_logs[] = {
-    CORPUS_DIR "/ghc-9.0.2/nfib-p.eventlog",
-    CORPUS_DIR "/ghc-9.0.2/nfib-pj.eventlog",
-    CORPUS_DIR "/ghc-9.0.2/nfib-N2.eventlog",
-    CORPUS_DIR "/ghc-events/time-prof.eventlog",
-    GHC_DATA "/deep-p.eventlog",
-    GHC_DATA "/mutual-p.eventlog",
-    GHC_DATA "/odd-p.eventlog",
-    GHC_DATA "/chain-p.eventlog",
-    GHC_DATA "/par-N2-p.eventlog",
-};
-
 /* ---- profiles --------------------------------------------------------- */
-
-static int feed(void *ctx, const el_event *ev, const el_decoder *d)
-{
-    (void)d;
-    return prof_add_event(ctx, ev);
-}
 
 static prof_profile *load(const char *path, int all)
 {
     prof_filter f;
     prof_filter_init(&f);
     f.all = all;
-    prof_profile *p = prof_create(&f);
-    assert_non_null(p);
-    el_read_result r = el_read_path(path, feed, p, NULL);
-    if (r.status != EL_END)
-        fail_msg("%s: %s", path, r.error.msg);
-    assert_int_equal(prof_finish(p), 0);
-    return p;
+    return test_profile_path(path, &f);
 }
 
 static prof_profile *load_mem(const uint8_t *buf, size_t len)
 {
-    prof_profile *p = prof_create(NULL);
-    assert_non_null(p);
-    el_read_result r = el_read_mem(buf, len, feed, p, NULL);
-    assert_int_equal(r.status, EL_END);
-    assert_int_equal(prof_finish(p), 0);
-    return p;
+    return test_profile_mem(buf, len, NULL);
 }
 
 /* A stack written outer frame first ("a/b/c": MAIN calls a calls b calls
@@ -626,10 +597,10 @@ static void check_dot(const prof_profile *p, const char *what)
 static void test_dot_against_stacks(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof time_logs / sizeof time_logs[0]; i++)
+    for (size_t i = 0; i < test_num_time_logs; i++)
         for (int all = 0; all <= 1; all++) {
-            prof_profile *p = load(time_logs[i], all);
-            check_dot(p, time_logs[i]);
+            prof_profile *p = load(test_time_logs[i], all);
+            check_dot(p, test_time_logs[i]);
             prof_destroy(p);
         }
     static const spec s[] = { { "f/g/f/g", 4 }, { "f/f/f", 2 }, { "f/g/f", 3 }, { "h/g", 5 } };
@@ -643,8 +614,8 @@ static void test_dot_against_stacks(void **state)
 static void test_dot_default_pruning(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof time_logs / sizeof time_logs[0]; i++) {
-        prof_profile *p = load(time_logs[i], 0);
+    for (size_t i = 0; i < test_num_time_logs; i++) {
+        prof_profile *p = load(test_time_logs[i], 0);
         cg_opts o;
         cg_opts_init(&o);
         o.max_nodes = 6;
