@@ -100,10 +100,6 @@ void cli_usage_error(const cli_cmd_help *cmd, const char *fmt, ...)
 int cli_report_read(const char *path, const el_read_result *r);
 const char *cli_display_path(const char *path);
 
-/* Writes bytes as a JSON string literal (with the quotes): escapes quotes,
- * backslashes and control characters; each byte that is not part of valid
- * UTF-8 becomes \uFFFD. */
-void cli_json_str(FILE *out, const char *s, size_t len);
 /* Writes bytes for a terminal: control characters as \n, \t or \xNN; all
  * other bytes unchanged. */
 void cli_text_str(FILE *out, const char *s, size_t len);

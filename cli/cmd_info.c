@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "evprof/textout.h"
 #include "cli.h"
 #include "commands.h"
 #include "evprof/eventlog.h"
@@ -566,13 +567,13 @@ static void json_arg(void *ctx, size_t index, const char *s, size_t len)
     if (index == 0)
         return;
     fputs(index > 1 ? ", " : "", out);
-    cli_json_str(out, s, len);
+    tx_json_str(out, s, len);
 }
 
 static void json_owned(FILE *out, const owned_str *s)
 {
     if (s->ptr)
-        cli_json_str(out, s->ptr, s->len);
+        tx_json_str(out, s->ptr, s->len);
     else
         fputs("null", out);
 }
@@ -581,14 +582,14 @@ static void print_json(FILE *out, const char *path, const info *in,
                        const el_read_result *r, const el_decoder *d)
 {
     fputs("{\n  \"file\": ", out);
-    cli_json_str(out, path, strlen(path));
+    tx_json_str(out, path, strlen(path));
     fprintf(out, ",\n  \"size_bytes\": %llu,\n", (unsigned long long)file_size(path, r));
     fprintf(out, "  \"status\": \"%s\",\n", status_key(r));
     fputs("  \"error\": ", out);
     if (r->status != EL_END && r->status != EL_OK) {
         fputs("{\"message\": ", out);
         const char *msg = r->error.msg[0] ? r->error.msg : el_status_name(r->status);
-        cli_json_str(out, msg, strlen(msg));
+        tx_json_str(out, msg, strlen(msg));
         fprintf(out, ", \"offset\": %llu, \"type\": %ld}",
                 (unsigned long long)r->error.offset, (long)r->error.type);
     } else {
@@ -600,7 +601,7 @@ static void print_json(FILE *out, const char *path, const info *in,
     fputs(",\n  \"program\": ", out);
     if (in->args.ptr) {
         const char *nul = memchr(in->args.ptr, '\0', in->args.len);
-        cli_json_str(out, in->args.ptr,
+        tx_json_str(out, in->args.ptr,
                      nul ? (size_t)(nul - in->args.ptr) : in->args.len);
         fputs(",\n  \"arguments\": [", out);
         each_arg(&in->args, json_arg, out);
@@ -645,11 +646,11 @@ static void print_json(FILE *out, const char *path, const info *in,
         el_str desc = type_desc(d, id);
         fprintf(out, "%s\n    {\"id\": %u, \"name\": ", first ? "" : ",", id);
         if (name)
-            cli_json_str(out, name, strlen(name));
+            tx_json_str(out, name, strlen(name));
         else
             fputs("null", out);
         fputs(", \"description\": ", out);
-        cli_json_str(out, desc.ptr, desc.len);
+        tx_json_str(out, desc.ptr, desc.len);
         fprintf(out, ", \"count\": %llu, \"bytes\": %llu}", (unsigned long long)ts->count,
                 (unsigned long long)ts->bytes);
         first = 0;
@@ -662,7 +663,7 @@ static void print_json(FILE *out, const char *path, const info *in,
     for (int i = 0; i < N_ANALYSES; i++) {
         fprintf(out, "%s\n    \"%s\": {\"supported\": \"%s\", \"detail\": ", i ? "," : "",
                 an[i].key, an[i].verdict);
-        cli_json_str(out, an[i].detail, strlen(an[i].detail));
+        tx_json_str(out, an[i].detail, strlen(an[i].detail));
         fputs("}", out);
     }
     fputs("\n  }\n}\n", out);

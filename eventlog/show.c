@@ -3,6 +3,7 @@
  * rules that decide between fields and the header description follow its
  * parsers (GHC/RTS/Events/Binary.hs); see evprof/show.h. */
 #include "evprof/show.h"
+#include "evprof/textout.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -118,44 +119,6 @@ static void put_hex(el_textbuf *b, uint64_t v)
 
 /* ---- UTF-8 ------------------------------------------------------------ */
 
-/* Length (1 to 4) of the valid UTF-8 sequence at s, with its code point in
- * *cp, or 0 when s[0] does not start one (overlong forms, surrogates and
- * code points above U+10FFFF are invalid). */
-static size_t utf8_next(const uint8_t *s, size_t n, uint32_t *cp)
-{
-    uint32_t c = s[0], min;
-    size_t len;
-
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    if (c >= 0xc2 && c <= 0xdf) {
-        len = 2;
-        min = 0x80;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        len = 3;
-        min = 0x800;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        len = 4;
-        min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (n < len)
-        return 0;
-    c &= 0x7fu >> len;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        c = c << 6 | (s[i] & 0x3fu);
-    }
-    if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-        return 0;
-    *cp = c;
-    return len;
-}
-
 static void put_utf8(el_textbuf *b, uint32_t cp)
 {
     char u[4];
@@ -198,7 +161,7 @@ static void put_text(el_textbuf *b, const char *str, size_t len)
         if (i == len)
             break;
         uint32_t cp;
-        size_t n = utf8_next(s + i, len - i, &cp);
+        size_t n = tx_utf8_next(s + i, len - i, &cp);
         if (n) {
             put(b, s + i, n);
             i += n;
@@ -275,7 +238,7 @@ static void put_lit_char(el_textbuf *b, uint32_t c, int64_t next)
 static uint32_t next_cp(const uint8_t *s, size_t len, size_t *i)
 {
     uint32_t cp;
-    size_t n = utf8_next(s + *i, len - *i, &cp);
+    size_t n = tx_utf8_next(s + *i, len - *i, &cp);
 
     if (!n) {
         cp = REPLACEMENT_CHAR;
@@ -377,7 +340,7 @@ static void put_binary(el_textbuf *b, el_str str)
 
     for (size_t i = 0; i < len;) {
         uint32_t cp;
-        size_t n = utf8_next(s + i, len - i, &cp);
+        size_t n = tx_utf8_next(s + i, len - i, &cp);
         if (n && is_print(cp))
             put(b, s + i, n);
         else

@@ -27,6 +27,7 @@
 
 #include <gvc.h>
 
+#include "evprof/textout.h"
 #include "graph/internal.h"
 
 /* ---- formats ---------------------------------------------------------- */
@@ -134,25 +135,6 @@ static void sb_printf(strbuf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
-/* Length of the valid UTF-8 sequence at s, or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-    unsigned char c = s[0];
-    if (c < 0x80)
-        return 1;
-    size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
-             : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-    if (!n)
-        return 0;
-    if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
-        (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
-        return 0;
-    for (size_t i = 1; i < n; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    return n;
-}
-
 /* Appends a name to a Graphviz label or tooltip (an "escString", where
  * backslash sequences mean line breaks and substitutions): backslashes
  * doubled, control characters as spaces, bytes that are not UTF-8 as '?'.
@@ -161,7 +143,7 @@ static void sb_esc(strbuf *b, const char *s)
 {
     const unsigned char *u = (const unsigned char *)s;
     while (*u) {
-        size_t n = utf8_len(u);
+        size_t n = tx_utf8_next(u, 4, NULL);   /* the NUL stops a cut sequence */
         if (n == 0)
             sb_putc(b, '?');
         else if (n > 1)

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 /* the CLI is not in the library: compile its helpers into this test */
+#include "evprof/textout.h"
 #include "../cli/cli.c"
 
 enum { OPT_FORMAT = 1, OPT_QUIET };
@@ -158,7 +159,7 @@ static char *json(const char *s, size_t n)
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
-    cli_json_str(out, s, n);
+    tx_json_str(out, s, n);
     fclose(out);
     return text;
 }

@@ -4,29 +4,32 @@
 #include <string.h>
 #include <time.h>
 
-/* Length of the valid UTF-8 sequence at s[0..n), or 0 if invalid. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
+size_t tx_utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
 {
-    unsigned c = s[0];
+    uint32_t c = s[0], min;
     size_t len;
-    uint32_t cp;
 
-    if (c < 0x80)
+    if (c < 0x80) {
+        if (cp)
+            *cp = c;
         return 1;
-    if (c >= 0xc2 && c <= 0xdf) { len = 2; cp = c & 0x1f; }
-    else if (c >= 0xe0 && c <= 0xef) { len = 3; cp = c & 0x0f; }
-    else if (c >= 0xf0 && c <= 0xf4) { len = 4; cp = c & 0x07; }
+    }
+    if (c >= 0xc2 && c <= 0xdf) { len = 2; min = 0x80; }
+    else if (c >= 0xe0 && c <= 0xef) { len = 3; min = 0x800; }
+    else if (c >= 0xf0 && c <= 0xf4) { len = 4; min = 0x10000; }
     else return 0;
     if (n < len)
         return 0;
+    c &= 0x7fu >> len;
     for (size_t i = 1; i < len; i++) {
         if ((s[i] & 0xc0) != 0x80)
             return 0;
-        cp = cp << 6 | (s[i] & 0x3f);
+        c = c << 6 | (s[i] & 0x3fu);
     }
-    if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-        (cp >= 0xd800 && cp <= 0xdfff))
+    if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
         return 0;
+    if (cp)
+        *cp = c;
     return len;
 }
 
@@ -55,7 +58,7 @@ void tx_json_str(FILE *out, const char *str, size_t len)
             putc((int)c, out);
             i++;
         } else {
-            size_t n = utf8_seq(s + i, len - i);
+            size_t n = tx_utf8_next(s + i, len - i, NULL);
             if (n) {
                 fwrite(s + i, 1, n, out);
                 i += n;

@@ -3,11 +3,18 @@
 #define EVPROF_TEXTOUT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Length (1 to 4) of the valid UTF-8 sequence at s[0..n), with its code
+ * point in *cp when cp is not NULL; 0 when s[0] does not start one
+ * (overlong forms, surrogates, code points above U+10FFFF, sequences cut
+ * short). The one UTF-8 check of the project. */
+size_t tx_utf8_next(const unsigned char *s, size_t n, uint32_t *cp);
 
 /* `len` bytes as a JSON string literal with quotes. Always valid JSON:
  * control characters are escaped, bytes that are not valid UTF-8 become
