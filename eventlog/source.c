@@ -210,3 +210,17 @@ el_read_result el_read_mem(const void *buf, size_t len, el_event_fn on_event, vo
     finish(d, drain(d, on_event, ctx, &r), &r, keep);
     return r;
 }
+
+el_read_result el_read_mem_opts(const void *buf, size_t len, const el_read_opts *opts,
+                                el_event_fn on_event, void *ctx, el_decoder **keep)
+{
+    el_read_result r = { 0 };
+    el_decoder *d = new_decoder(opts);
+
+    if (!d)
+        return nomem(keep);
+    r.bytes = len;
+    el_decoder_feed(d, buf, len);
+    finish(d, drain(d, on_event, ctx, &r), &r, keep);
+    return r;
+}

@@ -1,0 +1,235 @@
+/* The driver: one read of a source, every attached analysis fed from it.
+ * See include/evprof/driver.h. */
+#include "evprof/driver.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "driver/order.h"
+
+#define PROGRESS_STEP ((uint64_t)4 << 20)
+
+typedef struct attached {
+    const ev_analysis_ops *ops;
+    void *self;
+} attached;
+
+struct ev_driver {
+    ev_driver_opts opts;
+    attached an[EV_MAX_ANALYSES];
+    unsigned n;
+    int ran;
+
+    /* dispatch: which analyses read a type id < 256, and which read all */
+    uint32_t by_type[256];
+    uint32_t every;             /* analyses without a type list */
+    uint32_t live;              /* analyses fed during the read */
+    uint32_t ordered;           /* analyses fed in time order after it */
+    ev_order *order;            /* the kept records when `ordered` */
+    int order_all;              /* an ordered analysis reads every type */
+
+    ev_stream stream;
+    el_decoder *decoder;        /* kept after the read */
+    uint64_t next_progress;
+    int stop;                   /* a live analysis asked to stop */
+};
+
+void ev_driver_opts_init(ev_driver_opts *o)
+{
+    memset(o, 0, sizeof *o);
+}
+
+ev_driver *ev_driver_create(const ev_driver_opts *opts)
+{
+    ev_driver *d = calloc(1, sizeof *d);
+
+    if (!d)
+        return NULL;
+    if (opts)
+        d->opts = *opts;
+    return d;
+}
+
+void ev_driver_destroy(ev_driver *d)
+{
+    if (!d)
+        return;
+    ev_order_destroy(d->order);
+    el_decoder_destroy(d->decoder);
+    free(d);
+}
+
+int ev_driver_attach(ev_driver *d, const ev_analysis_ops *ops, void *self)
+{
+    if (d->ran || d->n == EV_MAX_ANALYSES || !ops || !ops->event)
+        return -1;
+    uint32_t bit = 1u << d->n;
+    d->an[d->n].ops = ops;
+    d->an[d->n].self = self;
+    d->n++;
+    if (ops->flags & EV_ORDERED)
+        d->ordered |= bit;
+    else
+        d->live |= bit;
+    if (!ops->types) {
+        d->every |= bit;
+        if (ops->flags & EV_ORDERED)
+            d->order_all = 1;
+    } else {
+        for (size_t i = 0; i < ops->num_types; i++)
+            if (ops->types[i] < 256)
+                d->by_type[ops->types[i]] |= bit;
+    }
+    return 0;
+}
+
+const ev_stream *ev_driver_stream(const ev_driver *d) { return &d->stream; }
+
+int ev_stream_damaged(const ev_stream *s)
+{
+    return s->stopped || s->read.damage.blocks > 0 ||
+           (s->read.status != EL_END && s->read.status != EL_OK);
+}
+
+static uint32_t wanted(const ev_driver *d, uint16_t type)
+{
+    return (type < 256 ? d->by_type[type] : 0) | d->every;
+}
+
+static int feed(ev_driver *d, uint32_t mask, const el_event *ev)
+{
+    while (mask) {
+        unsigned i = (unsigned)__builtin_ctz(mask);
+        mask &= mask - 1;
+        if (d->an[i].ops->event(d->an[i].self, ev, &d->stream) != 0) {
+            d->stream.stopped = 1;
+            d->stream.stopped_by = d->an[i].ops->name;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int on_event(void *ctx, const el_event *ev, const el_decoder *dec)
+{
+    ev_driver *d = ctx;
+    uint32_t mask = wanted(d, ev->type);
+
+    d->stream.decoder = dec;
+    if (ev->offset >= d->next_progress && d->opts.progress) {
+        d->stream.read.bytes = ev->offset;
+        d->opts.progress(d->opts.progress_ctx, &d->stream);
+        d->next_progress = ev->offset + PROGRESS_STEP;
+    }
+    d->stream.read.events++;
+    if ((mask & d->ordered) && ev_order_add(d->order, ev) != 0) {
+        d->stream.stopped = 1;
+        d->stream.stopped_by = "time-ordered replay (out of memory)";
+        return 1;
+    }
+    return (mask & d->live) ? feed(d, mask & d->live, ev) : 0;
+}
+
+static int on_ordered(void *ctx, const el_event *ev)
+{
+    ev_driver *d = ctx;
+    uint32_t mask = wanted(d, ev->type) & d->ordered;
+
+    return mask ? feed(d, mask, ev) : 0;
+}
+
+/* The types to decode, when every analysis has a list; else NULL. */
+static uint16_t *selected_types(const ev_driver *d, size_t *n)
+{
+    *n = 0;
+    if (d->every)
+        return NULL;
+    size_t max = 1;
+    for (unsigned i = 0; i < d->n; i++)
+        max += d->an[i].ops->num_types;
+    uint16_t *t = malloc(max * sizeof *t);
+    if (!t)
+        return NULL;
+    for (unsigned i = 0; i < d->n; i++)
+        for (size_t k = 0; k < d->an[i].ops->num_types; k++) {
+            uint16_t ty = d->an[i].ops->types[k];
+            size_t j = 0;
+            while (j < *n && t[j] != ty)
+                j++;
+            if (j == *n)
+                t[(*n)++] = ty;
+        }
+    return t;
+}
+
+static const ev_stream *run(ev_driver *d, const char *path, const void *buf, size_t len)
+{
+    el_read_opts ro = { 0 };
+    size_t ntypes;
+    uint16_t *types;
+
+    memset(&d->stream, 0, sizeof d->stream);
+    d->stream.path = path;
+    if (d->ran) {
+        d->stream.read.status = d->stream.read.error.status = EL_ERR_IO;
+        d->stream.read.error.type = -1;
+        strcpy(d->stream.read.error.msg, "internal error: a driver runs once");
+        return &d->stream;
+    }
+    d->ran = 1;
+    if (d->ordered && !(d->order = ev_order_create()))
+        goto nomem;
+    types = selected_types(d, &ntypes);
+    if (!d->every && !types)
+        goto nomem;
+    ro.fields = types;
+    ro.num_fields = ntypes;
+    ro.only_selected = types != NULL;
+    ro.no_resync = d->opts.no_resync;
+
+    if (path) {
+        struct stat sb;
+        if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+            d->stream.total_bytes = (uint64_t)sb.st_size;
+        d->stream.read = el_read_path_opts(path, &ro, on_event, d, &d->decoder);
+    } else {
+        d->stream.total_bytes = len;
+        d->stream.read = el_read_mem_opts(buf, len, &ro, on_event, d, &d->decoder);
+    }
+    free(types);
+    d->stream.decoder = d->decoder && el_decoder_header_done(d->decoder) ? d->decoder : NULL;
+
+    if (d->ordered && !d->stream.stopped && d->stream.decoder) {
+        int rc = ev_order_replay(d->order, d->decoder, on_ordered, d);
+        if (rc == -1 || rc == -2) {
+            d->stream.stopped = 1;
+            d->stream.stopped_by = rc == -1 ? "time-ordered replay (out of memory)"
+                                            : "time-ordered replay (internal error)";
+        }
+    }
+    ev_order_destroy(d->order);
+    d->order = NULL;
+    if (d->opts.progress)
+        d->opts.progress(d->opts.progress_ctx, &d->stream);
+    for (unsigned i = 0; i < d->n; i++)
+        if (d->an[i].ops->end)
+            d->an[i].ops->end(d->an[i].self, &d->stream);
+    return &d->stream;
+
+nomem:
+    d->stream.read.status = d->stream.read.error.status = EL_ERR_NOMEM;
+    d->stream.read.error.type = -1;
+    strcpy(d->stream.read.error.msg, "out of memory");
+    return &d->stream;
+}
+
+const ev_stream *ev_driver_run_path(ev_driver *d, const char *path)
+{
+    return run(d, path, NULL, 0);
+}
+
+const ev_stream *ev_driver_run_mem(ev_driver *d, const void *buf, size_t len)
+{
+    return run(d, NULL, buf, len);
+}

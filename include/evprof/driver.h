@@ -1,0 +1,113 @@
+/* evprof: one read of a log, every analysis fed from it.
+ *
+ * An analysis is a small object behind one ops table: events in
+ * (`event`), the log's end (`end`), its current result out at any moment
+ * (`snapshot`, which never changes the aggregate, so reading goes on
+ * after it). The driver reads a source once (a file, standard input, a
+ * buffer) and hands each attached analysis the events of the types it
+ * asked for. It owns what every command needs once: which types to
+ * decode, the time-ordered merge of the per-capability blocks for the
+ * analyses that need time order, progress, and the facts about damage
+ * (ev_stream) that every command reports the same way.
+ *
+ *     ev_driver *d = ev_driver_create(NULL);
+ *     prof_profile *p = prof_create(NULL);
+ *     gc_summary *g = gc_create(NULL);
+ *     ev_driver_attach(d, &prof_analysis_ops, p);
+ *     ev_driver_attach(d, &gc_analysis_ops, g);
+ *     const ev_stream *s = ev_driver_run_path(d, "prog.eventlog");
+ *     prof_result *r = prof_snapshot(p);      // the typed snapshot
+ *     ...
+ *     prof_result_destroy(r);
+ *     ev_driver_destroy(d);                   // analyses are the caller's
+ */
+#ifndef EVPROF_DRIVER_H
+#define EVPROF_DRIVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "evprof/eventlog.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the driver knows about the stream, for analyses and front ends.
+ * `read` holds the status (EL_END: clean end; EL_OK: no end marker, a
+ * warning; an error: the first one, every event before it delivered),
+ * bytes and events read, damage skipped and the time span of every event
+ * read, delivered or not. */
+typedef struct ev_stream {
+    const char *path;           /* as given; "-" is standard input; NULL for memory */
+    el_read_result read;
+    uint64_t total_bytes;       /* the source's size when known, else 0 */
+    int stopped;                /* an analysis stopped the read (see `event`) */
+    const char *stopped_by;     /* its name */
+    const el_decoder *decoder;  /* the header's event types; NULL before the header */
+} ev_stream;
+
+/* Flags of an analysis. */
+enum {
+    EV_ORDERED = 1u << 0,       /* wants events in time order across capabilities
+                                   (ties in file order), after the read */
+};
+
+typedef struct ev_analysis_ops {
+    const char *name;           /* "prof", "gc", ...: for messages */
+    const uint16_t *types;      /* the event types it reads; NULL: every event */
+    size_t num_types;
+    unsigned flags;             /* EV_ORDERED */
+    /* One event (a borrowed view, valid during the call). Returns 0, or
+     * non-zero to stop the whole read (out of memory, a limit reached):
+     * the stream then says stopped and by whom. */
+    int (*event)(void *self, const el_event *ev, const ev_stream *s);
+    /* The read is over (cleanly or not); may be NULL. */
+    void (*end)(void *self, const ev_stream *s);
+    /* The current result as a new object (the module's own result type),
+     * or NULL when out of memory; the aggregate is unchanged and may take
+     * more events. Released with `release`. Both may be NULL. */
+    void *(*snapshot)(void *self);
+    void (*release)(void *snapshot);
+} ev_analysis_ops;
+
+typedef struct ev_driver ev_driver;
+
+/* Called as the read goes on: about every 4 MiB of input and at the end. */
+typedef void (*ev_progress_fn)(void *ctx, const ev_stream *s);
+
+typedef struct ev_driver_opts {
+    int no_resync;              /* stop at the first damage instead of skipping its block */
+    ev_progress_fn progress;    /* may be NULL */
+    void *progress_ctx;
+} ev_driver_opts;
+
+void ev_driver_opts_init(ev_driver_opts *o);
+
+/* NULL opts: the defaults. NULL when out of memory. */
+ev_driver *ev_driver_create(const ev_driver_opts *opts);
+void ev_driver_destroy(ev_driver *d);   /* accepts NULL; never destroys analyses */
+
+#define EV_MAX_ANALYSES 32
+/* Attaches an analysis (borrowed: it must outlive the run). Returns 0, or
+ * -1 when EV_MAX_ANALYSES are attached already or a run has started. */
+int ev_driver_attach(ev_driver *d, const ev_analysis_ops *ops, void *self);
+
+/* Reads the whole source once and feeds every attached analysis; returns
+ * the stream's facts (owned by the driver, valid until it is destroyed).
+ * A driver runs once. */
+const ev_stream *ev_driver_run_path(ev_driver *d, const char *path);
+const ev_stream *ev_driver_run_mem(ev_driver *d, const void *buf, size_t len);
+
+/* The facts so far (also during a run, from an analysis or progress). */
+const ev_stream *ev_driver_stream(const ev_driver *d);
+
+/* 1 when the stream is damaged in any way a user must be told of:
+ * an error, skipped blocks, or a stop. A missing end marker alone is
+ * not damage (a warning). */
+int ev_stream_damaged(const ev_stream *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
