@@ -64,13 +64,13 @@ int cmd_folded(int argc, char **argv)
     const char *name = cli_display_path(path);
 
     int code, no_samples = 0;
-    prof_profile *p = cli_load_profile(path, &w, w.all, &code, &no_samples);
+    prof_result *p = cli_load_profile(path, &w, w.all, &code, &no_samples);
     if (!p)
         return code;
 
     cli_out out;
     if (cli_out_open(&out, w.output) != 0) {
-        prof_destroy(p);
+        prof_result_destroy(p);
         return CLI_FAIL;
     }
     int wrc = prof_report_folded(p, &fo, out.f);
@@ -80,6 +80,6 @@ int cmd_folded(int argc, char **argv)
         fprintf(stderr, "evprof: %s: out of memory writing the stacks\n", name);
         code = CLI_FAIL;
     }
-    prof_destroy(p);
+    prof_result_destroy(p);
     return code == CLI_OK && no_samples ? CLI_FAIL : code;
 }

@@ -162,7 +162,7 @@ int cmd_graph(int argc, char **argv)
     const char *name = cli_display_path(path);
 
     int code, no_samples = 0;
-    prof_profile *p = cli_load_profile(path, &w, w.all, &code, &no_samples);
+    prof_result *p = cli_load_profile(path, &w, w.all, &code, &no_samples);
     if (!p)
         return code;
 
@@ -171,12 +171,12 @@ int cmd_graph(int argc, char **argv)
     cg_status st = cg_build(p, &go, &g, err, sizeof err);
     if (st == CG_ERR_REGEX) {
         cli_usage_error(&help, "bad regular expression %s", err);
-        prof_destroy(p);
+        prof_result_destroy(p);
         return CLI_USAGE;
     }
     if (st != CG_OK) {
         fprintf(stderr, "evprof: %s: %s\n", name, err);
-        prof_destroy(p);
+        prof_result_destroy(p);
         return CLI_FAIL;
     }
 
@@ -189,7 +189,7 @@ int cmd_graph(int argc, char **argv)
     cli_out out;
     if (cli_out_open(&out, w.output) != 0) {
         cg_destroy(g);
-        prof_destroy(p);
+        prof_result_destroy(p);
         return CLI_FAIL;
     }
     st = cg_write(g, &wo, fmt, out.f, err, sizeof err);
@@ -204,6 +204,6 @@ int cmd_graph(int argc, char **argv)
         code = CLI_FAIL;
     }
     cg_destroy(g);
-    prof_destroy(p);
+    prof_result_destroy(p);
     return code == CLI_OK && no_samples ? CLI_FAIL : code;
 }

@@ -74,18 +74,18 @@ int cmd_report(int argc, char **argv)
     ro.source_name = cli_display_path(path);
 
     int code, no_samples = 0;
-    prof_profile *p = cli_load_profile(path, &w, w.all || json, &code, &no_samples);
+    prof_result *p = cli_load_profile(path, &w, w.all || json, &code, &no_samples);
     if (!p)
         return code;
 
     cli_out out;
     if (cli_out_open(&out, w.output) != 0) {
-        prof_destroy(p);
+        prof_result_destroy(p);
         return CLI_FAIL;
     }
     int wrc = json ? prof_report_json(p, &ro, out.f) : prof_report_text(p, &ro, out.f);
     if (cli_out_close(&out, wrc == 0) != 0 && code == CLI_OK)
         code = CLI_FAIL;
-    prof_destroy(p);
+    prof_result_destroy(p);
     return code == CLI_OK && no_samples ? CLI_FAIL : code;
 }

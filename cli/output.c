@@ -1,5 +1,6 @@
 #include "output.h"
 
+#include "evprof/driver.h"
 #include "evprof/prof.h"
 
 #include <errno.h>
@@ -142,14 +143,8 @@ int cli_out_close(cli_out *o, int ok)
     return rc;
 }
 
-static int add_event(void *ctx, const el_event *ev, const el_decoder *d)
-{
-    (void)d;
-    return prof_add_event(ctx, ev) != 0;
-}
-
-prof_profile *cli_load_profile(const char *path, const cli_window *w, int all, int *code,
-                               int *no_samples)
+prof_result *cli_load_profile(const char *path, const cli_window *w, int all, int *code,
+                              int *no_samples)
 {
     const char *name = cli_display_path(path);
     prof_filter f;
@@ -159,33 +154,31 @@ prof_profile *cli_load_profile(const char *path, const cli_window *w, int all, i
     f.to_ns = w->to_ns;
     f.cap = w->cap;
     f.all = all;
-    prof_profile *p = prof_create(&f);
-    if (!p) {
+    prof_profile *agg = prof_create(&f);
+    ev_driver *d = ev_driver_create(NULL);
+    if (!agg || !d || ev_driver_attach(d, &prof_analysis_ops, agg) != 0) {
         fprintf(stderr, "evprof: out of memory\n");
+        prof_destroy(agg);
+        ev_driver_destroy(d);
         *code = CLI_FAIL;
         return NULL;
     }
-    static const uint16_t fields[] = {
-        EL_PROF_SAMPLE_COST_CENTRE, EL_HEAP_PROF_COST_CENTRE, EL_PROF_BEGIN, EL_CAP_CREATE,
-        EL_PROGRAM_ARGS, EL_RTS_IDENTIFIER, EL_WALL_CLOCK_TIME,
-    };
-    const el_read_opts ropts = { .fields = fields,
-                                 .num_fields = sizeof fields / sizeof fields[0],
-                                 .only_selected = 1 };
-    el_read_result res = el_read_path_opts(path, &ropts, add_event, p, NULL);
-    if (res.has_time_span)
-        prof_set_time_span(p, res.first_time, res.last_time);
-    if (prof_finish(p) != 0) {
+    const ev_stream *s = ev_driver_run_path(d, path);
+    prof_result *p = prof_snapshot(agg);
+    prof_destroy(agg);
+    if (!p) {
         fprintf(stderr, "evprof: %s: out of memory building the profile\n", name);
-        prof_destroy(p);
+        ev_driver_destroy(d);
         *code = CLI_FAIL;
         return NULL;
     }
     /* a damaged log still gets the results of everything before the
      * damage; one that yielded nothing (unreadable, not an eventlog) none */
-    *code = cli_report_read(path, &res);
-    if (res.events == 0 && *code != CLI_OK) {
-        prof_destroy(p);
+    *code = cli_report_read(path, &s->read);
+    int nothing = s->read.events == 0 && *code != CLI_OK;
+    ev_driver_destroy(d);
+    if (nothing) {
+        prof_result_destroy(p);
         return NULL;
     }
     const prof_info *in = prof_get_info(p);

@@ -39,11 +39,11 @@ int cli_window_option(cli_window *w, const cli_args *a, int id);
 
 /* The time profile of `path` under the shared window options (all: count
  * GHC's built-in stacks). Prints read errors and warnings to stderr. Returns
- * the finished profile, with *code the exit code so far and *no_samples
+ * a snapshot of the profile, with *code the exit code so far and *no_samples
  * set when the log has no 167 events; or NULL with *code set when there
- * is nothing to report. The caller destroys the profile. */
-struct prof_profile;
-struct prof_profile *cli_load_profile(const char *path, const cli_window *w, int all,
+ * is nothing to report. The caller destroys it (prof_result_destroy). */
+struct prof_result;
+struct prof_result *cli_load_profile(const char *path, const cli_window *w, int all,
                                       int *code, int *no_samples);
 
 /* An output: stdout, or a temporary file renamed over `path` on success. */

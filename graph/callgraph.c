@@ -47,7 +47,7 @@ typedef struct edge_acc {
 } edge_acc;
 
 typedef struct builder {
-    const prof_profile *p;
+    const prof_result *p;
     int has_focus;
     uint32_t *gid;              /* per cost centre */
     group *groups;
@@ -175,7 +175,7 @@ static cg_status match_groups(builder *b, const char *pattern, uint8_t bit, char
 
 /* MAIN, and the marker under which stacks cut at 255 frames hang: their
  * stacks start there (the cut stacks lost their outer frames, MAIN too). */
-static int is_root(const prof_profile *p, const prof_node *nd)
+static int is_root(const prof_result *p, const prof_node *nd)
 {
     return nd->parent == PROF_NONE ||
            (nd->parent == 0 && prof_cc_at(p, nd->cc)->synthetic);
@@ -514,7 +514,7 @@ static char *dup_or_null(const char *s, int *failed)
     return d;
 }
 
-cg_status cg_build(const prof_profile *p, const cg_opts *o, cg_graph **out, char *err,
+cg_status cg_build(const prof_result *p, const cg_opts *o, cg_graph **out, char *err,
                    size_t errsize)
 {
     cg_opts defaults;

@@ -5,7 +5,7 @@
 #include "evprof/graph.h"
 
 struct cg_graph {
-    const prof_profile *p;      /* borrowed: names point into it */
+    const prof_result *p;      /* borrowed: names point into it */
     cg_opts opts;               /* focus/ignore point to the copies below */
     char *focus, *ignore;
     cg_node *nodes;

@@ -109,7 +109,7 @@ size_t prof_folded_frame(const prof_cc *cc, prof_frame_format f, char *buf, size
 /* ---- the stacks -------------------------------------------------------- */
 
 typedef struct folded {
-    const prof_profile *p;
+    const prof_result *p;
     FILE *out;
     char **frame;               /* per cost centre, cleaned text */
     uint32_t *frame_len;
@@ -151,7 +151,7 @@ static uint64_t hash_bytes(const char *s, size_t n)
 /* A node whose stack starts afresh: MAIN, and the marker under which
  * stacks cut at 255 frames hang (their outer frames, MAIN included, are
  * lost, so the marker is their root). */
-static int is_root(const prof_profile *p, uint32_t n)
+static int is_root(const prof_result *p, uint32_t n)
 {
     const prof_node *nd = prof_node_at(p, n);
     return nd->parent == PROF_NONE ||
@@ -291,7 +291,7 @@ static int print_visit(void *ctx, uint32_t n)
     return 0;
 }
 
-int prof_report_folded(const prof_profile *p, const prof_folded_opts *o, FILE *out)
+int prof_report_folded(const prof_result *p, const prof_folded_opts *o, FILE *out)
 {
     prof_folded_opts defaults;
     if (!o) {

@@ -32,12 +32,11 @@ struct child_slot {
     uint32_t parent, cc, node;
 };
 
-/* Node while aggregating: `cc` holds the GHC id until prof_finish maps it
- * to a table index. */
+/* Nodes while aggregating: `cc` holds GHC's id; a snapshot maps it to a
+ * table index in its own copy. */
 struct prof_profile {
     prof_filter filter;
     int failed;
-    int finished;
 
     prof_node *nodes;
     size_t num_nodes, cap_nodes;
@@ -67,7 +66,6 @@ struct prof_profile {
     uint32_t cap_creates;
     uint32_t max_sample_cap;
     const char **argv_store;
-    uint32_t main_cc;           /* index of MAIN after finish */
 };
 
 void prof_filter_init(prof_filter *f)
@@ -554,7 +552,31 @@ void prof_set_time_span(prof_profile *p, uint64_t first, uint64_t last)
         p->info.last_time = last;
 }
 
-/* ---- finish ----------------------------------------------------------- */
+/* ---- snapshot --------------------------------------------------------- */
+
+/* The result of a snapshot: copies of the nodes, cost centres, strings and
+ * facts, so that it outlives the profile and the profile goes on. */
+struct prof_result {
+    prof_filter filter;
+    prof_node *nodes;
+    size_t num_nodes;
+    prof_cc *ccs;
+    size_t num_ccs, cap_ccs;
+    prof_info info;
+    strpool strings;
+    const char **argv_store;
+};
+
+void prof_result_destroy(prof_result *r)
+{
+    if (!r)
+        return;
+    free(r->nodes);
+    free(r->ccs);
+    free(r->argv_store);
+    strpool_destroy(&r->strings);
+    free(r);
+}
 
 static int cmp_children(const prof_node *x, const prof_node *y, const prof_cc *ccs)
 {
@@ -589,156 +611,261 @@ static void sort_children(prof_node **a, prof_node **tmp, size_t n, const prof_c
     memcpy(a, tmp, n * sizeof *a);
 }
 
-static int synthetic_cc(prof_profile *p, uint32_t *index, const char *label,
-                        const char *module, const char *src)
+/* A cost centre appended to the result's table; NULL when out of memory. */
+static prof_cc *result_cc(prof_result *r, uint32_t id, const char *label, const char *module,
+                          const char *src)
 {
-    /* synthetic frames are not in the id table: ids are GHC's */
-    if (p->num_ccs == p->cap_ccs) {
-        size_t cap = p->cap_ccs ? p->cap_ccs * 2 : 256;
-        prof_cc *n = realloc(p->ccs, cap * sizeof *n);
+    if (r->num_ccs == r->cap_ccs) {
+        size_t cap = r->cap_ccs ? r->cap_ccs * 2 : 256;
+        prof_cc *n = realloc(r->ccs, cap * sizeof *n);
         if (!n)
-            return -1;
-        p->ccs = n;
-        p->cap_ccs = cap;
+            return NULL;
+        r->ccs = n;
+        r->cap_ccs = cap;
     }
-    prof_cc *cc = &p->ccs[p->num_ccs];
+    prof_cc *cc = &r->ccs[r->num_ccs];
     memset(cc, 0, sizeof *cc);
-    cc->id = 0;
-    cc->label = label;
-    cc->module = module;
-    cc->srcloc = src;
-    cc->synthetic = 1;
-    cc->defined = 1;
-    *index = (uint32_t)p->num_ccs++;
+    cc->id = id;
+    cc->label = strpool_add(&r->strings, label, (uint32_t)strlen(label));
+    cc->module = strpool_add(&r->strings, module, (uint32_t)strlen(module));
+    cc->srcloc = strpool_add(&r->strings, src, (uint32_t)strlen(src));
+    if (!cc->label || !cc->module || !cc->srcloc)
+        return NULL;
+    r->num_ccs++;
+    return cc;
+}
+
+static const char *copy_str(prof_result *r, const char *s)
+{
+    return s ? strpool_add(&r->strings, s, (uint32_t)strlen(s)) : NULL;
+}
+
+/* The facts, with every string copied into the result. */
+static int copy_info(prof_result *r, const prof_profile *p)
+{
+    r->info = p->info;
+    r->info.program = copy_str(r, p->info.program);
+    r->info.rts_version = copy_str(r, p->info.rts_version);
+    if (!r->info.program || !r->info.rts_version)
+        return -1;
+    uint32_t argc = p->info.argc;
+    if (!p->argv_store)
+        return 0;
+    const char **v = calloc(argc ? 3 * (size_t)argc : 1, sizeof *v);
+    if (!v)
+        return -1;
+    r->argv_store = v;
+    for (uint32_t i = 0; i < 3 * argc; i++)
+        if (p->argv_store[i] && !(v[i] = copy_str(r, p->argv_store[i])))
+            return -1;
+    r->info.argv = v;
+    r->info.rts_args = v + argc;
+    r->info.args = v + 2 * argc;
+    if (argc) {
+        const char *slash = strrchr(v[0], '/');
+        r->info.program = slash ? slash + 1 : v[0];
+    }
     return 0;
 }
 
-int prof_finish(prof_profile *p)
+/* Undefined ids met while mapping nodes: id -> result index. */
+typedef struct undef_entry {
+    uint32_t id, index;
+    UT_hash_handle hh;
+} undef_entry;
+
+static void undef_free(undef_entry **t)
 {
-    if (p->failed)
-        return -1;
-    if (p->finished)
-        return 0;
-    p->finished = 1;
+    undef_entry *e, *tmp;
+    HASH_ITER(hh, *t, e, tmp) {
+        HASH_DEL(*t, e);
+        free(e);
+    }
+}
 
-    /* MAIN: the root's cost centre */
-    uint32_t main_index = PROF_NONE;
-    for (size_t i = 0; i < p->num_ccs; i++)
-        if (strcmp(p->ccs[i].label, "MAIN") == 0 && strcmp(p->ccs[i].module, "MAIN") == 0)
-            main_index = (uint32_t)i;
-    if (main_index == PROF_NONE &&
-        synthetic_cc(p, &main_index, "MAIN", "MAIN", "<built-in>") != 0)
+prof_result *prof_snapshot(const prof_profile *p)
+{
+    prof_result *r;
+    undef_entry *undef = NULL;
+    prof_node **kids = NULL;
+
+    if (!p || p->failed || !(r = calloc(1, sizeof *r)))
+        return NULL;
+    r->filter = p->filter;
+    strpool_init(&r->strings);
+    if (copy_info(r, p) != 0)
         goto nomem;
-    p->main_cc = main_index;
 
-    /* ids -> table indices; undefined ids get a placeholder */
-    for (size_t i = 1; i < p->num_nodes; i++) {
-        prof_node *nd = &p->nodes[i];
+    /* cost centres: the profile's, in its order (indices stay) */
+    uint32_t main_index = PROF_NONE;
+    for (size_t i = 0; i < p->num_ccs; i++) {
+        const prof_cc *src = &p->ccs[i];
+        prof_cc *cc = result_cc(r, src->id, src->label ? src->label : "",
+                                src->module ? src->module : "", src->srcloc ? src->srcloc : "");
+        if (!cc)
+            goto nomem;
+        cc->is_caf = src->is_caf;
+        cc->builtin = src->builtin;
+        cc->defined = src->defined;
+        if (strcmp(cc->label, "MAIN") == 0 && strcmp(cc->module, "MAIN") == 0)
+            main_index = (uint32_t)i;
+    }
+    if (main_index == PROF_NONE) {
+        prof_cc *cc = result_cc(r, 0, "MAIN", "MAIN", "<built-in>");
+        if (!cc)
+            goto nomem;
+        cc->synthetic = cc->defined = 1;
+        main_index = (uint32_t)(r->num_ccs - 1);
+    }
+
+    /* nodes: ids -> table indices; undefined ids get a placeholder */
+    r->num_nodes = p->num_nodes;
+    if (!(r->nodes = malloc(p->num_nodes * sizeof *r->nodes)))
+        goto nomem;
+    memcpy(r->nodes, p->nodes, p->num_nodes * sizeof *r->nodes);
+    for (size_t i = 1; i < r->num_nodes; i++) {
+        prof_node *nd = &r->nodes[i];
         if ((uint32_t)i == p->cut_node)
             continue;
-        prof_cc *cc = find_cc(p, nd->cc);
-        if (!cc) {
+        cc_entry *e;
+        HASH_FIND(hh, p->cc_by_id, &nd->cc, sizeof nd->cc, e);
+        if (e) {
+            nd->cc = e->index;
+            continue;
+        }
+        undef_entry *u;
+        HASH_FIND(hh, undef, &nd->cc, sizeof nd->cc, u);
+        if (!u) {
             char label[48];
             snprintf(label, sizeof label, "<undefined cc %u>", nd->cc);
-            if (!(cc = add_cc(p, nd->cc)))
+            prof_cc *cc = result_cc(r, nd->cc, label, "<unknown>", "<no 161 event: GHC #24148>");
+            if (!cc || !(u = malloc(sizeof *u)))
                 goto nomem;
-            cc->label = strpool_add(&p->strings, label, (uint32_t)strlen(label));
-            cc->module = "<unknown>";
-            cc->srcloc = "<no 161 event: GHC #24148>";
-            if (!cc->label)
-                goto nomem;
-            p->info.undefined_ccs++;
+            u->id = nd->cc;
+            u->index = (uint32_t)(r->num_ccs - 1);
+            HASH_ADD(hh, undef, id, sizeof u->id, u);
+            r->info.undefined_ccs++;
         }
-        nd->cc = (uint32_t)(cc - p->ccs);
+        nd->cc = u->index;
     }
-    p->nodes[0].cc = main_index;
+    undef_free(&undef);
+    r->nodes[0].cc = main_index;
     if (p->cut_node != PROF_NONE) {
-        uint32_t cut_cc;
-        if (synthetic_cc(p, &cut_cc, "<stack cut at 255 frames>", "<evprof>", "<root frames lost>") != 0)
+        prof_cc *cc = result_cc(r, 0, "<stack cut at 255 frames>", "<evprof>", "<root frames lost>");
+        if (!cc)
             goto nomem;
-        p->nodes[p->cut_node].cc = cut_cc;
+        cc->synthetic = cc->defined = 1;
+        r->nodes[p->cut_node].cc = (uint32_t)(r->num_ccs - 1);
     }
 
     /* GHC's -p drops the built-in stacks MAIN/GC, MAIN/SYSTEM, ... */
-    for (uint32_t c = p->nodes[0].first_child; c != PROF_NONE; c = p->nodes[c].next_sibling) {
-        prof_node *nd = &p->nodes[c];
-        if (!p->ccs[nd->cc].builtin || p->filter.all)
+    for (uint32_t c = r->nodes[0].first_child; c != PROF_NONE; c = r->nodes[c].next_sibling) {
+        prof_node *nd = &r->nodes[c];
+        if (!r->ccs[nd->cc].builtin || r->filter.all)
             continue;
-        p->info.ignored_ticks += nd->ticks;
+        r->info.ignored_ticks += nd->ticks;
         nd->ticks = 0;
     }
 
     /* inherited: children always come after their parent */
     uint64_t total = 0;
-    for (size_t i = 0; i < p->num_nodes; i++) {
-        p->nodes[i].inherited = p->nodes[i].ticks;
-        total += p->nodes[i].ticks;
+    for (size_t i = 0; i < r->num_nodes; i++) {
+        r->nodes[i].inherited = r->nodes[i].ticks;
+        total += r->nodes[i].ticks;
     }
-    for (size_t i = p->num_nodes; i-- > 1;)
-        p->nodes[p->nodes[i].parent].inherited += p->nodes[i].inherited;
-    p->info.total_ticks = total;
+    for (size_t i = r->num_nodes; i-- > 1;)
+        r->nodes[r->nodes[i].parent].inherited += r->nodes[i].inherited;
+    r->info.total_ticks = total;
 
     /* unlink ignored built-in nodes that carry nothing now */
-    uint32_t *link = &p->nodes[0].first_child;
+    uint32_t *link = &r->nodes[0].first_child;
     while (*link != PROF_NONE) {
-        prof_node *nd = &p->nodes[*link];
-        if (!p->filter.all && p->ccs[nd->cc].builtin && nd->inherited == 0)
+        prof_node *nd = &r->nodes[*link];
+        if (!r->filter.all && r->ccs[nd->cc].builtin && nd->inherited == 0)
             *link = nd->next_sibling;
         else
             link = &nd->next_sibling;
     }
 
     /* order children: inherited ticks descending, then label, module, id */
-    prof_node **kids = NULL;
     size_t cap_kids = 0;
-    for (size_t i = 0; i < p->num_nodes; i++) {
+    for (size_t i = 0; i < r->num_nodes; i++) {
         size_t n = 0;
-        for (uint32_t c = p->nodes[i].first_child; c != PROF_NONE; c = p->nodes[c].next_sibling) {
+        for (uint32_t c = r->nodes[i].first_child; c != PROF_NONE; c = r->nodes[c].next_sibling) {
             if (n == cap_kids) {
                 size_t cap = cap_kids ? cap_kids * 2 : 64;
                 prof_node **nk = realloc(kids, 2 * cap * sizeof *nk);
-                if (!nk) {
-                    free(kids);
+                if (!nk)
                     goto nomem;
-                }
                 kids = nk;
                 cap_kids = cap;
             }
-            kids[n++] = &p->nodes[c];
+            kids[n++] = &r->nodes[c];
         }
         if (n < 2)
             continue;
-        sort_children(kids, kids + cap_kids, n, p->ccs);
-        p->nodes[i].first_child = (uint32_t)(kids[0] - p->nodes);
+        sort_children(kids, kids + cap_kids, n, r->ccs);
+        r->nodes[i].first_child = (uint32_t)(kids[0] - r->nodes);
         for (size_t k = 0; k + 1 < n; k++)
-            kids[k]->next_sibling = (uint32_t)(kids[k + 1] - p->nodes);
+            kids[k]->next_sibling = (uint32_t)(kids[k + 1] - r->nodes);
         kids[n - 1]->next_sibling = PROF_NONE;
     }
     free(kids);
 
     /* synthetic frames get ids above GHC's, so JSON ids stay unique */
     uint32_t max_id = 0;
-    for (size_t i = 0; i < p->num_ccs; i++)
-        if (!p->ccs[i].synthetic && p->ccs[i].id > max_id)
-            max_id = p->ccs[i].id;
-    for (size_t i = 0; i < p->num_ccs; i++)
-        if (p->ccs[i].synthetic)
-            p->ccs[i].id = ++max_id;
+    for (size_t i = 0; i < r->num_ccs; i++)
+        if (!r->ccs[i].synthetic && r->ccs[i].id > max_id)
+            max_id = r->ccs[i].id;
+    for (size_t i = 0; i < r->num_ccs; i++)
+        if (r->ccs[i].synthetic)
+            r->ccs[i].id = ++max_id;
 
-    p->info.capabilities = p->cap_creates ? p->cap_creates
+    r->info.capabilities = p->cap_creates ? p->cap_creates
                          : p->max_sample_cap ? p->max_sample_cap : 1;
-    if (p->info.first_time == UINT64_MAX)
-        p->info.first_time = 0;
-    return 0;
+    if (r->info.first_time == UINT64_MAX)
+        r->info.first_time = 0;
+    return r;
 
 nomem:
-    p->failed = 1;
-    return -1;
+    free(kids);
+    undef_free(&undef);
+    prof_result_destroy(r);
+    return NULL;
 }
+
+/* ---- analysis ops ------------------------------------------------------- */
+
+static const uint16_t prof_types[] = {
+    EL_PROF_SAMPLE_COST_CENTRE, EL_HEAP_PROF_COST_CENTRE, EL_PROF_BEGIN, EL_CAP_CREATE,
+    EL_PROGRAM_ARGS, EL_RTS_IDENTIFIER, EL_WALL_CLOCK_TIME,
+};
+
+static int prof_op_event(void *self, const el_event *ev, const ev_stream *s)
+{
+    (void)s;
+    return prof_add_event(self, ev) != 0;
+}
+
+static void prof_op_end(void *self, const ev_stream *s)
+{
+    if (s->read.has_time_span)
+        prof_set_time_span(self, s->read.first_time, s->read.last_time);
+}
+
+static void *prof_op_snapshot(void *self) { return prof_snapshot(self); }
+static void prof_op_release(void *snap) { prof_result_destroy(snap); }
+
+const ev_analysis_ops prof_analysis_ops = {
+    "time profile", prof_types, sizeof prof_types / sizeof prof_types[0], 0,
+    prof_op_event, prof_op_end, prof_op_snapshot, prof_op_release,
+};
 
 /* ---- accessors -------------------------------------------------------- */
 
-int prof_walk(const prof_profile *p, prof_visit_fn enter, prof_visit_fn leave, void *ctx)
+int prof_failed(const prof_profile *p) { return p->failed; }
+
+int prof_walk(const prof_result *p, prof_visit_fn enter, prof_visit_fn leave, void *ctx)
 {
     uint32_t n = 0;
 
@@ -769,14 +896,14 @@ int prof_walk(const prof_profile *p, prof_visit_fn enter, prof_visit_fn leave, v
     }
 }
 
-size_t prof_num_nodes(const prof_profile *p) { return p->num_nodes; }
-const prof_node *prof_node_at(const prof_profile *p, uint32_t i)
+size_t prof_num_nodes(const prof_result *p) { return p->num_nodes; }
+const prof_node *prof_node_at(const prof_result *p, uint32_t i)
 {
     return i < p->num_nodes ? &p->nodes[i] : NULL;
 }
-size_t prof_num_ccs(const prof_profile *p) { return p->num_ccs; }
-const prof_cc *prof_cc_at(const prof_profile *p, uint32_t i)
+size_t prof_num_ccs(const prof_result *p) { return p->num_ccs; }
+const prof_cc *prof_cc_at(const prof_result *p, uint32_t i)
 {
     return i < p->num_ccs ? &p->ccs[i] : NULL;
 }
-const prof_info *prof_get_info(const prof_profile *p) { return &p->info; }
+const prof_info *prof_get_info(const prof_result *p) { return &p->info; }

@@ -56,7 +56,7 @@ static int digits(uint64_t v)
 
 /* ---- text ------------------------------------------------------------- */
 
-prof_cc_total *prof_summary(const prof_profile *p, size_t *nrows)
+prof_cc_total *prof_summary(const prof_result *p, size_t *nrows)
 {
     const prof_info *in = prof_get_info(p);
     size_t nccs = prof_num_ccs(p);
@@ -100,7 +100,7 @@ double prof_summary_pct(uint64_t ticks, uint64_t total)
 }
 
 /* GHC's summary table. */
-static int summary(const prof_profile *p, FILE *out)
+static int summary(const prof_result *p, FILE *out)
 {
     const prof_info *in = prof_get_info(p);
     size_t n;
@@ -139,7 +139,7 @@ static int summary(const prof_profile *p, FILE *out)
 #define PCT_CACHE 4096
 
 typedef struct tree_ctx {
-    const prof_profile *p;
+    const prof_result *p;
     const prof_info *in;
     const prof_report_opts *o;
     FILE *out;
@@ -261,8 +261,13 @@ static void rows(tree_ctx *c, uint32_t i)
         rows(c, k);
 }
 
-int prof_report_text(const prof_profile *p, const prof_report_opts *o, FILE *out)
+int prof_report_text(const prof_result *p, const prof_report_opts *o, FILE *out)
 {
+    prof_report_opts defaults;
+    if (!o) {
+        prof_report_opts_init(&defaults);
+        o = &defaults;
+    }
     const prof_info *in = prof_get_info(p);
     char date[64];
 
@@ -339,7 +344,7 @@ int prof_report_text(const prof_profile *p, const prof_report_opts *o, FILE *out
 
 /* ---- JSON (-pj) -------------------------------------------------------- */
 
-static void json_node(const prof_profile *p, const prof_report_opts *o, uint32_t i,
+static void json_node(const prof_result *p, const prof_report_opts *o, uint32_t i,
                       FILE *out)
 {
     const prof_node *nd = prof_node_at(p, i);
@@ -370,8 +375,13 @@ static void json_str(FILE *out, const char *s)
     tx_json_str(out, s, strlen(s));
 }
 
-int prof_report_json(const prof_profile *p, const prof_report_opts *o, FILE *out)
+int prof_report_json(const prof_result *p, const prof_report_opts *o, FILE *out)
 {
+    prof_report_opts defaults;
+    if (!o) {
+        prof_report_opts_init(&defaults);
+        o = &defaults;
+    }
     const prof_info *in = prof_get_info(p);
     char date[64];
 

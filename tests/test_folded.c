@@ -22,7 +22,7 @@
 
 /* ---- building --------------------------------------------------------- */
 
-static char *folded_text(const prof_profile *p, prof_frame_format fmt)
+static char *folded_text(const prof_result *p, prof_frame_format fmt)
 {
     prof_folded_opts o;
     prof_folded_opts_init(&o);
@@ -184,7 +184,7 @@ static void free_lines(line *ls, size_t n)
 /* What the output must be, built from the tree: every node with ticks,
  * its path's frames from its root (MAIN, or the cut marker without MAIN),
  * paths that print alike summed. */
-static line *expected_lines(const prof_profile *p, prof_frame_format fmt, size_t *n)
+static line *expected_lines(const prof_result *p, prof_frame_format fmt, size_t *n)
 {
     size_t nn = prof_num_nodes(p), count = 0;
     line *ls = calloc(nn + 1, sizeof *ls);
@@ -237,7 +237,7 @@ static line *expected_lines(const prof_profile *p, prof_frame_format fmt, size_t
 }
 
 /* The output against the tree; returns the sum of the counts. */
-static uint64_t check_against_tree(const prof_profile *p, prof_frame_format fmt, const char *what)
+static uint64_t check_against_tree(const prof_result *p, prof_frame_format fmt, const char *what)
 {
     char *text = folded_text(p, fmt);
     size_t n, m;
@@ -273,7 +273,7 @@ static void test_corpus_logs(void **state)
             prof_filter f;
             prof_filter_init(&f);
             f.all = all;
-            prof_profile *p = test_profile_path(test_time_logs[i], &f);
+            prof_result *p = test_profile_path(test_time_logs[i], &f);
             const prof_info *in = prof_get_info(p);
             assert_true(in->total_ticks > 0);
             for (int fmt = PROF_FRAME_NAME; fmt <= PROF_FRAME_SRC; fmt++) {
@@ -283,7 +283,7 @@ static void test_corpus_logs(void **state)
                              test_time_logs[i], all, (unsigned long long)sum,
                              (unsigned long long)in->total_ticks);
             }
-            prof_destroy(p);
+            prof_result_destroy(p);
         }
 }
 
@@ -291,7 +291,7 @@ static void test_corpus_logs(void **state)
 static void test_odd_names_and_cut(void **state)
 {
     (void)state;
-    prof_profile *p = test_profile_path(GHC_DATA "/odd-p.eventlog", NULL);
+    prof_result *p = test_profile_path(GHC_DATA "/odd-p.eventlog", NULL);
     char *text = folded_text(p, PROF_FRAME_NAME);
     assert_non_null(strstr(text, "MAIN;Main.CAF;Main.main;Main.semi:colon;Helpers.churn 43\n"));
     assert_non_null(strstr(text, ";Main.tab here;"));
@@ -300,7 +300,7 @@ static void test_odd_names_and_cut(void **state)
     assert_non_null(strstr(text, ";Main.λ-café;"));
     assert_non_null(strstr(text, ";Main.trailing_42;Helpers.churn "));
     free(text);
-    prof_destroy(p);
+    prof_result_destroy(p);
 
     p = test_profile_path(GHC_DATA "/chain-p.eventlog", NULL);
     text = folded_text(p, PROF_FRAME_NAME);
@@ -320,7 +320,7 @@ static void test_odd_names_and_cut(void **state)
     assert_true(cut > 0);
     free_lines(ls, n);
     free(text);
-    prof_destroy(p);
+    prof_result_destroy(p);
 }
 
 /* ---- synthetic logs --------------------------------------------------- */
@@ -366,7 +366,7 @@ static void test_merged_stacks(void **state)
             el_writer_prof_sample(w, t, 0, t, samples[i].depth, samples[i].stack);
     size_t len;
     uint8_t *buf = finish_log(w, &len);
-    prof_profile *p = test_profile_mem(buf, len, NULL);
+    prof_result *p = test_profile_mem(buf, len, NULL);
 
     char *text = folded_text(p, PROF_FRAME_NAME);
     /* tree order: go@9 (10 ticks), a:b (8), go@1 (8), a;b (7); the first
@@ -383,7 +383,7 @@ static void test_merged_stacks(void **state)
     assert_non_null(strstr(text, "MAIN;Main.a:b (a.hs:3:1) 7\n"));
     assert_non_null(strstr(text, "MAIN;Main.a:b (a.hs:4:1) 8\n"));
     free(text);
-    prof_destroy(p);
+    prof_result_destroy(p);
     free(buf);
 }
 
@@ -408,13 +408,13 @@ static void test_cut_marker_synthetic(void **state)
     el_writer_prof_sample(w, 30, 0, 3, 2, stack + 253);     /* c47, c46 under MAIN */
     size_t len;
     uint8_t *buf = finish_log(w, &len);
-    prof_profile *p = test_profile_mem(buf, len, NULL);
+    prof_result *p = test_profile_mem(buf, len, NULL);
     char *text = folded_text(p, PROF_FRAME_NAME);
     assert_true(strncmp(text, "<stack cut at 255 frames>;Chain.c46;Chain.c47;", 46) == 0);
     assert_non_null(strstr(text, ";Chain.c299;Chain.c300 2\nMAIN;Chain.c46;Chain.c47 1\n"));
     check_against_tree(p, PROF_FRAME_NAME, "cut");
     free(text);
-    prof_destroy(p);
+    prof_result_destroy(p);
     free(buf);
 }
 
@@ -442,18 +442,18 @@ static void test_filters_and_errors(void **state)
 
     prof_filter fl;
     prof_filter_init(&fl);
-    prof_profile *p = test_profile_mem(buf, len, &fl);
+    prof_result *p = test_profile_mem(buf, len, &fl);
     char *text = folded_text(p, PROF_FRAME_NAME);
     assert_string_equal(text, "MAIN;Main.f 140\nMAIN;Main.f;Main.g 50\n");
     free(text);
-    prof_destroy(p);
+    prof_result_destroy(p);
 
     fl.all = 1;
     p = test_profile_mem(buf, len, &fl);
     text = folded_text(p, PROF_FRAME_NAME);
     assert_string_equal(text, "MAIN;Main.f 140\nMAIN;Main.f;Main.g 50\nMAIN;GC 10\n");
     free(text);
-    prof_destroy(p);
+    prof_result_destroy(p);
 
     prof_filter_init(&fl);
     fl.cap = 0;
@@ -471,7 +471,7 @@ static void test_filters_and_errors(void **state)
         assert_int_equal(prof_report_folded(p, NULL, full), -1);
         fclose(full);
     }
-    prof_destroy(p);
+    prof_result_destroy(p);
 
     /* an empty window: no lines at all */
     prof_filter_init(&fl);
@@ -480,7 +480,7 @@ static void test_filters_and_errors(void **state)
     text = folded_text(p, PROF_FRAME_NAME);
     assert_string_equal(text, "");
     free(text);
-    prof_destroy(p);
+    prof_result_destroy(p);
     free(buf);
 }
 

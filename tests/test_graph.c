@@ -41,7 +41,7 @@ const char *__lsan_default_suppressions(void)
 
 /* ---- profiles --------------------------------------------------------- */
 
-static prof_profile *load(const char *path, int all)
+static prof_result *load(const char *path, int all)
 {
     prof_filter f;
     prof_filter_init(&f);
@@ -49,7 +49,7 @@ static prof_profile *load(const char *path, int all)
     return test_profile_path(path, &f);
 }
 
-static prof_profile *load_mem(const uint8_t *buf, size_t len)
+static prof_result *load_mem(const uint8_t *buf, size_t len)
 {
     return test_profile_mem(buf, len, NULL);
 }
@@ -62,7 +62,7 @@ typedef struct spec {
     unsigned ticks;
 } spec;
 
-static prof_profile *synth(const spec *s, size_t n)
+static prof_result *synth(const spec *s, size_t n)
 {
     char names[64][32];
     size_t nnames = 0;
@@ -104,12 +104,12 @@ static prof_profile *synth(const spec *s, size_t n)
     assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
-    prof_profile *prof = load_mem(bytes, len);
+    prof_result *prof = load_mem(bytes, len);
     el_writer_destroy(w);
     return prof;
 }
 
-static cg_graph *build(const prof_profile *p, const cg_opts *o)
+static cg_graph *build(const prof_result *p, const cg_opts *o)
 {
     cg_graph *g = NULL;
     char err[256];
@@ -177,7 +177,7 @@ static void test_tree(void **state)
 {
     (void)state;
     static const spec s[] = { { "a/b", 10 }, { "a", 5 }, { "c/b", 3 } };
-    prof_profile *p = synth(s, 3);
+    prof_result *p = synth(s, 3);
     cg_opts o;
     opts_all(&o);
     cg_graph *g = build(p, &o);
@@ -204,7 +204,7 @@ static void test_tree(void **state)
     assert_int_equal(sm->max_self, 13);
     assert_string_equal(cg_node_at(g, 2)->srcloc, "s.hs:2:1");
     cg_destroy(g);
-    prof_destroy(p);
+    prof_result_destroy(p);
 }
 
 /* Recursion: a stack through f twice counts once for f, an edge repeated
@@ -213,7 +213,7 @@ static void test_recursion(void **state)
 {
     (void)state;
     static const spec s[] = { { "f/g/f/g", 4 }, { "f/f/f", 2 }, { "f/g/f", 3 } };
-    prof_profile *p = synth(s, 3);
+    prof_result *p = synth(s, 3);
     cg_opts o;
     opts_all(&o);
     cg_graph *g = build(p, &o);
@@ -227,7 +227,7 @@ static void test_recursion(void **state)
     edge_is(g, "g", "f", 7, 0);
     edge_is(g, "f", "f", 2, 0);
     cg_destroy(g);
-    prof_destroy(p);
+    prof_result_destroy(p);
 }
 
 /* Cost centres with one label and module are one node. */
@@ -247,7 +247,7 @@ static void test_same_name_merged(void **state)
     assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
-    prof_profile *p = load_mem(bytes, len);
+    prof_result *p = load_mem(bytes, len);
     el_writer_destroy(w);
     cg_opts o;
     opts_all(&o);
@@ -263,14 +263,14 @@ static void test_same_name_merged(void **state)
     assert_non_null(e);
     assert_int_equal(e->ticks, 1);
     cg_destroy(g);
-    prof_destroy(p);
+    prof_result_destroy(p);
 }
 
 static void test_focus_ignore(void **state)
 {
     (void)state;
     static const spec s[] = { { "a/b", 10 }, { "a", 5 }, { "c/b", 3 } };
-    prof_profile *p = synth(s, 3);
+    prof_result *p = synth(s, 3);
     cg_opts o;
     opts_all(&o);
 
@@ -323,7 +323,7 @@ static void test_focus_ignore(void **state)
     assert_int_equal(cg_build(p, &o, &g, err, sizeof err), CG_ERR_REGEX);
     assert_null(g);
     assert_non_null(strstr(err, "(unclosed"));
-    prof_destroy(p);
+    prof_result_destroy(p);
 }
 
 static void test_pruning(void **state)
@@ -334,7 +334,7 @@ static void test_pruning(void **state)
     static const spec s[] = {
         { "a/b/d", 500 }, { "a/tiny/d", 2 }, { "c/tiny/b", 2 }, { "c", 200 },
     };
-    prof_profile *p = synth(s, 4);
+    prof_result *p = synth(s, 4);
     cg_opts o;
     opts_all(&o);
     o.node_fraction = 0.01;
@@ -396,7 +396,7 @@ static void test_pruning(void **state)
         assert_true(has_caller);
     }
     cg_destroy(g);
-    prof_destroy(p);
+    prof_result_destroy(p);
 }
 
 /* ---- DOT read back, against a brute-force count ------------------------ */
@@ -429,7 +429,7 @@ typedef struct brute {
 
 /* For every tree node with ticks: walk its stack, count each distinct
  * cost centre and each distinct call once. */
-static void brute_force(const prof_profile *p, brute *b)
+static void brute_force(const prof_result *p, brute *b)
 {
     size_t nccs = prof_num_ccs(p);
     memset(b, 0, sizeof *b);
@@ -531,7 +531,7 @@ static size_t group_named(const brute *b, const char *name)
     return 0;
 }
 
-static void check_dot(const prof_profile *p, const char *what)
+static void check_dot(const prof_result *p, const char *what)
 {
     brute b;
     brute_force(p, &b);
@@ -599,14 +599,14 @@ static void test_dot_against_stacks(void **state)
     (void)state;
     for (size_t i = 0; i < test_num_time_logs; i++)
         for (int all = 0; all <= 1; all++) {
-            prof_profile *p = load(test_time_logs[i], all);
+            prof_result *p = load(test_time_logs[i], all);
             check_dot(p, test_time_logs[i]);
-            prof_destroy(p);
+            prof_result_destroy(p);
         }
     static const spec s[] = { { "f/g/f/g", 4 }, { "f/f/f", 2 }, { "f/g/f", 3 }, { "h/g", 5 } };
-    prof_profile *p = synth(s, 4);
+    prof_result *p = synth(s, 4);
     check_dot(p, "recursion");
-    prof_destroy(p);
+    prof_result_destroy(p);
 }
 
 /* Default pruning on every log: Graphviz reads the DOT back, the legend is
@@ -615,7 +615,7 @@ static void test_dot_default_pruning(void **state)
 {
     (void)state;
     for (size_t i = 0; i < test_num_time_logs; i++) {
-        prof_profile *p = load(test_time_logs[i], 0);
+        prof_result *p = load(test_time_logs[i], 0);
         cg_opts o;
         cg_opts_init(&o);
         o.max_nodes = 6;
@@ -635,7 +635,7 @@ static void test_dot_default_pruning(void **state)
         agclose(ag);
         free(text);
         cg_destroy(g);
-        prof_destroy(p);
+        prof_result_destroy(p);
     }
 }
 
@@ -669,7 +669,7 @@ static void test_formats(void **state)
     assert_int_equal(cg_format_from_path("a.svg/graph", &f), -1);
     assert_int_equal(cg_format_from_path("graph", &f), -1);
 
-    prof_profile *p = load(GHC_DATA "/odd-p.eventlog", 0);
+    prof_result *p = load(GHC_DATA "/odd-p.eventlog", 0);
     cg_graph *g = build(p, NULL);
     size_t n;
     char *d = render(g, CG_FORMAT_SVG, &n);
@@ -695,7 +695,7 @@ static void test_formats(void **state)
     }
     assert_int_equal(cg_write(g, NULL, CG_FORMAT_COUNT, stdout, err, sizeof err), CG_ERR_RENDER);
     cg_destroy(g);
-    prof_destroy(p);
+    prof_result_destroy(p);
 }
 
 /* ---- 10,000 cost centres ---------------------------------------------- */
@@ -754,7 +754,7 @@ static void test_ten_thousand(void **state)
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
 
     double t0 = now();
-    prof_profile *p = load_mem(bytes, len);
+    prof_result *p = load_mem(bytes, len);
     double t1 = now();
     cg_graph *g = build(p, NULL);
     double t2 = now();
@@ -783,7 +783,7 @@ static void test_ten_thousand(void **state)
     }
     free(svg);
     cg_destroy(g);
-    prof_destroy(p);
+    prof_result_destroy(p);
     el_writer_destroy(w);
     free(parent);
 }

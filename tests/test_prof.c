@@ -24,7 +24,8 @@
 /* ---- building a profile ---------------------------------------------- */
 
 typedef struct built {
-    prof_profile *p;
+    prof_profile *agg;  /* while reading */
+    prof_result *p;     /* its snapshot */
     int threaded;       /* the RTS's ticker races with the mutator */
 } built;
 
@@ -34,17 +35,18 @@ static int feed(void *ctx, const el_event *ev, const el_decoder *d)
     (void)d;
     if (ev->type == EL_RTS_IDENTIFIER && ev->decoded)
         b->threaded = memmem(ev->u.text.str.ptr, ev->u.text.str.len, "thr", 3) != NULL;
-    return prof_add_event(b->p, ev);
+    return prof_add_event(b->agg, ev);
 }
 
 static built build(const char *path, const prof_filter *f)
 {
-    built b = { prof_create(f), 0 };
-    assert_non_null(b.p);
+    built b = { prof_create(f), NULL, 0 };
+    assert_non_null(b.agg);
     el_read_result r = el_read_path(path, feed, &b, NULL);
     if (r.status != EL_END)
         fail_msg("%s: %s", path, r.error.msg);
-    assert_int_equal(prof_finish(b.p), 0);
+    assert_non_null(b.p = prof_snapshot(b.agg));
+    prof_destroy(b.agg);
     return b;
 }
 
@@ -60,7 +62,7 @@ static built build_default(const char *path, int all)
 
 /* A node's path as text. By cost-centre ids ("148/7/5"), or by names
  * ("MAIN|MAIN|<built-in>/..."). Stacks cut at 255 frames start "CUT". */
-static void our_path(const prof_profile *p, uint32_t i, int by_name, char *buf, size_t size)
+static void our_path(const prof_result *p, uint32_t i, int by_name, char *buf, size_t size)
 {
     uint32_t chain[600];
     size_t n = 0;
@@ -175,7 +177,7 @@ static void check_json(const char *log, const char *json)
     assert_true(diff * 100 <= 5 * g.total_ticks + 200);
     free(a);
     free(o);
-    prof_destroy(b.p);
+    prof_result_destroy(b.p);
     gp_free(&g);
 }
 
@@ -272,7 +274,7 @@ static void check_prof(const char *log, const char *prof)
     }
     free(t);
     free(gp);
-    prof_destroy(b.p);
+    prof_result_destroy(b.p);
     gp_free(&g);
 }
 
@@ -305,7 +307,7 @@ static void test_corpus_without_samples(void **state)
         built b = build_default(path, 1);
         assert_int_equal(prof_get_info(b.p)->all_samples, 0);
         assert_int_equal(prof_get_info(b.p)->total_ticks, 0);
-        prof_destroy(b.p);
+        prof_result_destroy(b.p);
     }
 }
 
@@ -341,7 +343,7 @@ static void test_cut_stacks_marked(void **state)
         }
     }
     assert_true(found);
-    prof_destroy(b.p);
+    prof_result_destroy(b.p);
 }
 
 /* time-prof.eventlog has no .prof: its ghc-events dump is the oracle. The
@@ -409,7 +411,7 @@ static void test_time_prof_against_reference(void **state)
     free(a);
     free(o);
     free(ref);
-    prof_destroy(b.p);
+    prof_result_destroy(b.p);
 }
 
 /* ---- filters on synthetic logs --------------------------------------- */
@@ -441,17 +443,18 @@ static uint8_t *synthetic(size_t *len)
     return copy;
 }
 
-static prof_profile *synthetic_profile(const uint8_t *buf, size_t len, const prof_filter *f)
+static prof_result *synthetic_profile(const uint8_t *buf, size_t len, const prof_filter *f)
 {
-    built b = { prof_create(f), 0 };
+    built b = { prof_create(f), NULL, 0 };
     el_read_result r = el_read_mem(buf, len, feed, &b, NULL);
     assert_int_equal(r.status, EL_END);
-    assert_int_equal(prof_finish(b.p), 0);
+    assert_non_null(b.p = prof_snapshot(b.agg));
+    prof_destroy(b.agg);
     return b.p;
 }
 
 /* ticks of the node at a path of labels below MAIN ("f/g"), 0 if absent */
-static uint64_t ticks_at(const prof_profile *p, const char *path, int inherited)
+static uint64_t ticks_at(const prof_result *p, const char *path, int inherited)
 {
     uint32_t node = 0;
     char buf[256];
@@ -478,7 +481,7 @@ static void test_filters_synthetic(void **state)
     prof_filter f;
 
     prof_filter_init(&f);                       /* -p: GC dropped */
-    prof_profile *p = synthetic_profile(buf, len, &f);
+    prof_result *p = synthetic_profile(buf, len, &f);
     assert_int_equal(prof_get_info(p)->total_ticks, 190);
     assert_int_equal(prof_get_info(p)->ignored_ticks, 10);
     assert_int_equal(ticks_at(p, "f", 0), 50);
@@ -487,13 +490,13 @@ static void test_filters_synthetic(void **state)
     assert_int_equal(ticks_at(p, "h", 0), 90);
     assert_int_equal(ticks_at(p, "GC", 0), 0);
     assert_int_equal(prof_get_info(p)->capabilities, 2);
-    prof_destroy(p);
+    prof_result_destroy(p);
 
     f.all = 1;                                  /* --all: GC counted */
     p = synthetic_profile(buf, len, &f);
     assert_int_equal(prof_get_info(p)->total_ticks, 200);
     assert_int_equal(ticks_at(p, "GC", 0), 10);
-    prof_destroy(p);
+    prof_result_destroy(p);
 
     prof_filter_init(&f);                       /* --cap 0 */
     f.cap = 0;
@@ -501,7 +504,7 @@ static void test_filters_synthetic(void **state)
     assert_int_equal(prof_get_info(p)->total_ticks, 100);
     assert_int_equal(ticks_at(p, "h", 0), 0);
     assert_int_equal(prof_get_info(p)->filtered_ticks, 100);
-    prof_destroy(p);
+    prof_result_destroy(p);
 
     prof_filter_init(&f);                       /* window [40 ms, 60 ms) */
     f.from_ns = 40000000;
@@ -511,7 +514,7 @@ static void test_filters_synthetic(void **state)
     assert_int_equal(ticks_at(p, "f/g", 0), 10);    /* ticks 50..59 */
     assert_int_equal(ticks_at(p, "h", 0), 18);      /* 20 less GC at 40, 50 */
     assert_int_equal(prof_get_info(p)->total_ticks, 38);
-    prof_destroy(p);
+    prof_result_destroy(p);
 
     prof_filter_init(&f);                       /* window and cap 1 */
     f.from_ns = 0;
@@ -521,7 +524,7 @@ static void test_filters_synthetic(void **state)
     p = synthetic_profile(buf, len, &f);
     assert_int_equal(ticks_at(p, "GC", 0), 3);
     assert_int_equal(ticks_at(p, "h", 0), 27);
-    prof_destroy(p);
+    prof_result_destroy(p);
     free(buf);
 }
 
@@ -541,10 +544,10 @@ static void test_undefined_cost_centre(void **state)
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     prof_filter f;
     prof_filter_init(&f);
-    prof_profile *p = synthetic_profile(bytes, len, &f);
+    prof_result *p = synthetic_profile(bytes, len, &f);
     assert_int_equal(prof_get_info(p)->undefined_ccs, 1);
     assert_int_equal(ticks_at(p, "f/<undefined cc 77>", 0), 5);
-    prof_destroy(p);
+    prof_result_destroy(p);
     el_writer_destroy(w);
 }
 
@@ -591,7 +594,81 @@ static void test_text_report_odd_names(void **state)
     }
     assert_true(rows >= 6);
     free(text);
-    prof_destroy(b.p);
+    prof_result_destroy(b.p);
+}
+
+
+/* ---- snapshots -------------------------------------------------------- */
+
+static char *report_of(const prof_result *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(prof_report_json(r, NULL, f), 0);
+    assert_int_equal(fclose(f), 0);
+    return buf;
+}
+
+typedef struct snapper {
+    prof_profile *p;
+    uint64_t events, samples;
+    uint64_t checked;
+} snapper;
+
+/* Takes a snapshot every 97 events: its total equals the samples seen so
+ * far, and taking it changes nothing for later. */
+static int snap_feed(void *ctx, const el_event *ev, const el_decoder *d)
+{
+    snapper *s = ctx;
+    (void)d;
+    if (ev->type == EL_PROF_SAMPLE_COST_CENTRE)
+        s->samples++;
+    if (prof_add_event(s->p, ev) != 0)
+        return 1;
+    if (++s->events % 97 == 0) {
+        prof_result *r = prof_snapshot(s->p);
+        assert_non_null(r);
+        assert_int_equal(prof_get_info(r)->total_ticks, s->samples);
+        prof_result_destroy(r);
+        s->checked++;
+    }
+    return 0;
+}
+
+static void test_snapshots_do_not_destroy(void **state)
+{
+    (void)state;
+    const char *path = GHC_DATA "/par-N2-p.eventlog";
+    prof_filter f;
+    prof_filter_init(&f);
+    f.all = 1;      /* every sample counts, so totals are checkable */
+
+    built once = build(path, &f);
+    char *want = report_of(once.p);
+
+    snapper s = { prof_create(&f), 0, 0, 0 };
+    assert_non_null(s.p);
+    el_read_result rr = el_read_path(path, snap_feed, &s, NULL);
+    assert_int_equal(rr.status, EL_END);
+    assert_true(s.checked > 10);
+    prof_result *a = prof_snapshot(s.p);
+    prof_result *b = prof_snapshot(s.p);      /* twice: the same */
+    char *got_a = report_of(a), *got_b = report_of(b);
+    assert_string_equal(got_a, want);
+    assert_string_equal(got_b, want);
+    /* a snapshot outlives its profile */
+    prof_destroy(s.p);
+    char *after = report_of(a);
+    assert_string_equal(after, want);
+    free(want);
+    free(got_a);
+    free(got_b);
+    free(after);
+    prof_result_destroy(a);
+    prof_result_destroy(b);
+    prof_result_destroy(once.p);
 }
 
 int main(void)
@@ -606,6 +683,7 @@ int main(void)
         cmocka_unit_test(test_filters_synthetic),
         cmocka_unit_test(test_undefined_cost_centre),
         cmocka_unit_test(test_text_report_odd_names),
+        cmocka_unit_test(test_snapshots_do_not_destroy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

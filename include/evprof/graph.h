@@ -1,5 +1,5 @@
 /* evprof: the call graph of cost centres, built from the cost-centre-stack
- * tree of a finished prof_profile, pruned so that it stays readable, and
+ * tree of a prof_result (a snapshot of the time profile), pruned so that it stays readable, and
  * drawn with Graphviz (libcgraph builds it, libgvc lays it out and renders
  * it in-process).
  *
@@ -62,7 +62,7 @@ typedef struct cg_graph cg_graph;
 
 /* Builds and prunes the graph of a finished profile, which must outlive
  * it (names are borrowed). On CG_ERR_REGEX `err` says why. */
-cg_status cg_build(const prof_profile *p, const cg_opts *o, cg_graph **out, char *err,
+cg_status cg_build(const prof_result *p, const cg_opts *o, cg_graph **out, char *err,
                    size_t errsize);
 void cg_destroy(cg_graph *g);           /* accepts NULL */
 

@@ -1,15 +1,24 @@
 /* evprof: the time profile, rebuilt from PROF_SAMPLE_COST_CENTRE events.
  *
- * A prof_profile consumes decoded events (cost-centre definitions 161,
- * samples 167, PROF_BEGIN 168, program arguments, capabilities, wall
- * clock) and aggregates the samples into a cost-centre-stack tree rooted
- * at MAIN. Memory grows with the number of distinct stacks, never with
- * the number of samples.
+ * A prof_profile (the aggregate) consumes decoded events (cost-centre
+ * definitions 161, samples 167, PROF_BEGIN 168, program arguments,
+ * capabilities, wall clock) and aggregates the samples into a
+ * cost-centre-stack tree rooted at MAIN. Memory grows with the number of
+ * distinct stacks, never with the number of samples.
  *
- *     prof_profile *p = prof_create(&filter);
- *     for each event: prof_add_event(p, ev);
- *     prof_finish(p);
- *     prof_report_text(p, &opts, stdout);
+ * A prof_result (a snapshot) is the finished tree at one moment: names
+ * resolved, built-in stacks dropped unless `all`, inherited ticks and
+ * children ordered. Taking one copies the aggregate (time and memory in
+ * proportion to it, never to the log) and leaves the profile as it was,
+ * so events may keep coming: a live view takes one per refresh. A result
+ * owns copies of everything it holds and outlives its profile.
+ *
+ *     prof_profile *p = prof_create(NULL);        // NULL: GHC's -p rules
+ *     for each event: prof_add_event(p, ev);      // or attach
+ *                                                 // &prof_analysis_ops to a driver
+ *     prof_result *r = prof_snapshot(p);
+ *     prof_report_text(r, NULL, stdout);
+ *     prof_result_destroy(r);
  *     prof_destroy(p);
  */
 #ifndef EVPROF_PROF_H
@@ -18,6 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "evprof/driver.h"
 #include "evprof/eventlog.h"
 
 #ifdef __cplusplus
@@ -35,6 +45,7 @@ typedef struct prof_filter {
 void prof_filter_init(prof_filter *f);   /* everything, GHC -p rules */
 
 typedef struct prof_profile prof_profile;
+typedef struct prof_result prof_result;
 
 /* A cost centre. Strings are owned by the profile, NUL-terminated. */
 typedef struct prof_cc {
@@ -60,26 +71,34 @@ typedef struct prof_node {
     uint32_t depth;         /* MAIN is 0 */
 } prof_node;
 
+/* NULL filter: everything, GHC's -p rules. NULL when out of memory. */
 prof_profile *prof_create(const prof_filter *filter);
 void prof_destroy(prof_profile *p);      /* accepts NULL */
 
-/* Consume one event. Returns 0, or -1 when memory ran out (sticky). */
+/* Consume one event. Returns 0, or -1 when memory ran out (sticky: see
+ * prof_failed; a failed profile gives no snapshot). */
 int prof_add_event(prof_profile *p, const el_event *ev);
+int prof_failed(const prof_profile *p);
+
+/* The same as an analysis of the driver (driver.h); its snapshot is a
+ * prof_result. It sets the time span at the end of the read. */
+extern const ev_analysis_ops prof_analysis_ops;
 
 /* The log's time span when the consumer was not handed every event
  * (el_decoder_only_selected): the report's end date comes from it. */
 void prof_set_time_span(prof_profile *p, uint64_t first, uint64_t last);
 
-/* Done adding: resolves names, drops ignored built-ins, computes
- * inherited ticks and orders children. Returns 0 or -1 (no memory). */
-int prof_finish(prof_profile *p);
+/* The current result (see above): a new object, NULL when out of memory
+ * or when the profile has failed. The profile is unchanged. */
+prof_result *prof_snapshot(const prof_profile *p);
+void prof_result_destroy(prof_result *r);   /* accepts NULL */
 
-/* ---- results (after prof_finish) -------------------------------------- */
+/* ---- results ------------------------------------------------------------ */
 
-size_t prof_num_nodes(const prof_profile *p);
-const prof_node *prof_node_at(const prof_profile *p, uint32_t i);
-size_t prof_num_ccs(const prof_profile *p);
-const prof_cc *prof_cc_at(const prof_profile *p, uint32_t i);
+size_t prof_num_nodes(const prof_result *r);
+const prof_node *prof_node_at(const prof_result *r, uint32_t i);   /* NULL past the end */
+size_t prof_num_ccs(const prof_result *r);
+const prof_cc *prof_cc_at(const prof_result *r, uint32_t i);       /* NULL past the end */
 
 typedef struct prof_info {
     uint64_t total_ticks;       /* counted ticks (GHC's "N ticks") */
@@ -105,14 +124,14 @@ typedef struct prof_info {
     const char *rts_version;
 } prof_info;
 
-const prof_info *prof_get_info(const prof_profile *p);
+const prof_info *prof_get_info(const prof_result *r);
 
 /* Depth-first over the finished tree from MAIN, in its child order:
  * `enter` sees each node on the way down, `leave` (may be NULL) on the way
  * up after its children. Stops and returns -1 as soon as a visit returns
  * non-zero; 0 otherwise. No recursion: stacks are up to 256 deep. */
 typedef int (*prof_visit_fn)(void *ctx, uint32_t node);
-int prof_walk(const prof_profile *p, prof_visit_fn enter, prof_visit_fn leave, void *ctx);
+int prof_walk(const prof_result *r, prof_visit_fn enter, prof_visit_fn leave, void *ctx);
 
 /* GHC's per-cost-centre summary: cost centres with more than 1% of the
  * ticks (integer division, as GHC), ticks descending, ties by descending
@@ -121,7 +140,7 @@ typedef struct prof_cc_total {
     uint32_t cc;                /* index into the cost-centre table */
     uint64_t ticks;             /* summed over every stack of the cc */
 } prof_cc_total;
-prof_cc_total *prof_summary(const prof_profile *p, size_t *n);
+prof_cc_total *prof_summary(const prof_result *r, size_t *n);
 
 /* %time of the summary, computed in single precision as GHC does (so
  * exact ties can round differently from the tree's double precision). */
@@ -138,10 +157,11 @@ typedef struct prof_report_opts {
 void prof_report_opts_init(prof_report_opts *o);
 
 /* GHC's .prof layout (see docs/PROF.md). Returns 0, or -1 on a write error. */
-int prof_report_text(const prof_profile *p, const prof_report_opts *o, FILE *out);
+/* NULL o: the defaults (prof_report_opts_init). */
+int prof_report_text(const prof_result *r, const prof_report_opts *o, FILE *out);
 
 /* GHC's -pj JSON schema, always valid JSON. Returns 0 or -1. */
-int prof_report_json(const prof_profile *p, const prof_report_opts *o, FILE *out);
+int prof_report_json(const prof_result *r, const prof_report_opts *o, FILE *out);
 
 
 /* ---- folded stacks (prof/folded.c; added by the flame-graph issue) ------
@@ -174,7 +194,7 @@ size_t prof_folded_frame(const prof_cc *cc, prof_frame_format f, char *buf, size
  * ticks only, stacks whose text coincides merged into one line. Stacks cut
  * at 255 frames start at the frame "<stack cut at 255 frames>" instead of
  * MAIN. Returns 0, or -1 on a write error or when memory ran out. */
-int prof_report_folded(const prof_profile *p, const prof_folded_opts *o, FILE *out);
+int prof_report_folded(const prof_result *r, const prof_folded_opts *o, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -27,23 +27,29 @@ static int feed(void *ctx, const el_event *ev, const el_decoder *d)
     return prof_add_event(ctx, ev);
 }
 
-prof_profile *test_profile_path(const char *path, const prof_filter *f)
+static prof_result *snapshot_of(prof_profile *p)
+{
+    prof_result *r = prof_snapshot(p);
+    assert_non_null(r);
+    prof_destroy(p);
+    return r;
+}
+
+prof_result *test_profile_path(const char *path, const prof_filter *f)
 {
     prof_profile *p = prof_create(f);
     assert_non_null(p);
     el_read_result r = el_read_path(path, feed, p, NULL);
     if (r.status != EL_END)
         fail_msg("%s: %s", path, r.error.msg);
-    assert_int_equal(prof_finish(p), 0);
-    return p;
+    return snapshot_of(p);
 }
 
-prof_profile *test_profile_mem(const uint8_t *buf, size_t len, const prof_filter *f)
+prof_result *test_profile_mem(const uint8_t *buf, size_t len, const prof_filter *f)
 {
     prof_profile *p = prof_create(f);
     assert_non_null(p);
     el_read_result r = el_read_mem(buf, len, feed, p, NULL);
     assert_int_equal(r.status, EL_END);
-    assert_int_equal(prof_finish(p), 0);
-    return p;
+    return snapshot_of(p);
 }

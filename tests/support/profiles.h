@@ -15,7 +15,7 @@ extern const size_t test_num_time_logs;
 
 /* A finished profile of a whole log (a test failure if it does not read
  * to its end marker). f may be NULL. The caller destroys it. */
-prof_profile *test_profile_path(const char *path, const prof_filter *f);
-prof_profile *test_profile_mem(const uint8_t *buf, size_t len, const prof_filter *f);
+prof_result *test_profile_path(const char *path, const prof_filter *f);
+prof_result *test_profile_mem(const uint8_t *buf, size_t len, const prof_filter *f);
 
 #endif
