@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "evprof/gc.h"
 #include "output.h"
+#include "read.h"
 
 enum { OPT_FORMAT = 1 };
 
@@ -35,12 +36,6 @@ static const cli_cmd_help help = {
     "capability table are clipped to it. --cap N selects capability N's\n"
     "allocation, sparks and table row; the heap is shared by all capabilities.\n",
 };
-
-static int on_event(void *ctx, const el_event *ev, const el_decoder *d)
-{
-    (void)d;
-    return gc_add_event(ctx, ev) != 0;
-}
 
 int cmd_gc(int argc, char **argv)
 {
@@ -83,23 +78,24 @@ int cmd_gc(int argc, char **argv)
         fprintf(stderr, "evprof: out of memory\n");
         return CLI_FAIL;
     }
-    const el_read_opts ropts = { .fields = gc_event_types,
-                                 .num_fields = gc_num_event_types,
-                                 .only_selected = 1 };
-    el_read_result res = el_read_path_opts(path, &ropts, on_event, s, NULL);
-    if (res.has_time_span)
-        gc_set_time_span(s, res.first_time, res.last_time);
-    if (gc_finish(s) != 0) {
-        fprintf(stderr, "evprof: %s: out of memory building the GC summary\n", name);
+    int code;
+    ev_driver *d = cli_read(path, &(cli_analysis){ &gc_analysis_ops, s }, 1, &code);
+    if (!d) {
         gc_destroy(s);
-        return CLI_FAIL;
+        return code;
     }
     /* a damaged log still gets the summary of everything before the damage;
      * one that yielded nothing (unreadable, not an eventlog) gets none */
-    int code = cli_report_read(path, &res);
-    if (res.events == 0 && code != CLI_OK) {
-        gc_destroy(s);
+    int nothing = cli_read_nothing(ev_driver_stream(d), code);
+    ev_driver_destroy(d);
+    gc_summary *agg = s;
+    s = nothing ? NULL : gc_snapshot(agg);
+    gc_destroy(agg);
+    if (nothing)
         return code;
+    if (!s) {
+        fprintf(stderr, "evprof: %s: out of memory building the GC summary\n", name);
+        return CLI_FAIL;
     }
     const gc_result *r = gc_get_result(s);
     if (!r->has_gc_events) {

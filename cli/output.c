@@ -1,6 +1,7 @@
 #include "output.h"
 
 #include "evprof/driver.h"
+#include "read.h"
 #include "evprof/prof.h"
 
 #include <errno.h>
@@ -155,30 +156,27 @@ prof_result *cli_load_profile(const char *path, const cli_window *w, int all, in
     f.cap = w->cap;
     f.all = all;
     prof_profile *agg = prof_create(&f);
-    ev_driver *d = ev_driver_create(NULL);
-    if (!agg || !d || ev_driver_attach(d, &prof_analysis_ops, agg) != 0) {
+    if (!agg) {
         fprintf(stderr, "evprof: out of memory\n");
+        *code = CLI_FAIL;
+        return NULL;
+    }
+    ev_driver *d = cli_read(path, &(cli_analysis){ &prof_analysis_ops, agg }, 1, code);
+    if (!d) {
         prof_destroy(agg);
-        ev_driver_destroy(d);
-        *code = CLI_FAIL;
         return NULL;
     }
-    const ev_stream *s = ev_driver_run_path(d, path);
-    prof_result *p = prof_snapshot(agg);
+    int nothing = cli_read_nothing(ev_driver_stream(d), *code);
+    ev_driver_destroy(d);
+    prof_result *p = nothing ? NULL : prof_snapshot(agg);
     prof_destroy(agg);
-    if (!p) {
-        fprintf(stderr, "evprof: %s: out of memory building the profile\n", name);
-        ev_driver_destroy(d);
-        *code = CLI_FAIL;
-        return NULL;
-    }
     /* a damaged log still gets the results of everything before the
      * damage; one that yielded nothing (unreadable, not an eventlog) none */
-    *code = cli_report_read(path, &s->read);
-    int nothing = s->read.events == 0 && *code != CLI_OK;
-    ev_driver_destroy(d);
-    if (nothing) {
-        prof_result_destroy(p);
+    if (nothing)
+        return NULL;
+    if (!p) {
+        fprintf(stderr, "evprof: %s: out of memory building the profile\n", name);
+        *code = CLI_FAIL;
         return NULL;
     }
     const prof_info *in = prof_get_info(p);

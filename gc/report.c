@@ -123,6 +123,13 @@ static void notes(const gc_result *r, FILE *out)
 int gc_report_text(const gc_summary *s, const gc_report_opts *o, FILE *out)
 {
     const gc_result *r = gc_get_result(s);
+    gc_report_opts defaults;
+    if (!r)
+        return -1;
+    if (!o) {
+        gc_report_opts_init(&defaults);
+        o = &defaults;
+    }
     char b[32];
     (void)o;
 
@@ -212,6 +219,13 @@ static void json_double(FILE *out, double v)
 int gc_report_json(const gc_summary *s, const gc_report_opts *o, FILE *out)
 {
     const gc_result *r = gc_get_result(s);
+    gc_report_opts defaults;
+    if (!r)
+        return -1;
+    if (!o) {
+        gc_report_opts_init(&defaults);
+        o = &defaults;
+    }
     fputs("{\n  \"source\": ", out);
     if (o && o->source_name)
         tx_json_str(out, o->source_name, strlen(o->source_name));

@@ -69,6 +69,8 @@ struct gc_summary {
     uint64_t gc_ns;                 /* leaders' pauses, clipped */
     gc_result r;
     gc_cap *out_caps;
+    gc_collection_fn on_collection;
+    void *on_collection_ctx;
 };
 
 void gc_filter_init(gc_filter *f)
@@ -168,6 +170,16 @@ static void record_collection(gc_summary *s, cap_state *c, const pending_stats *
         s->max_gen_seen = (uint32_t)p->gen + 1;
     if (!in_window(s, p->time))
         return;
+    if (s->on_collection) {
+        gc_collection col = {
+            .time_ns = p->time, .has_pause = has_pause,
+            .start_ns = has_pause ? start : 0, .end_ns = has_pause ? end : 0,
+            .gen = p->gen,
+            .leader = c == &s->nocap ? EL_NO_CAP : (uint32_t)(c - s->caps),
+            .copied_bytes = p->copied, .par_threads = p->par_n_threads,
+        };
+        s->on_collection(s->on_collection_ctx, &col);
+    }
     gc_gen *g = gen_slot(s, p->gen);
     if (!g)
         return;
@@ -293,9 +305,15 @@ static void rts_identifier(gc_summary *s, const el_event *ev)
     s->r.profiled = profiled;
 }
 
+void gc_on_collection(gc_summary *s, gc_collection_fn fn, void *ctx)
+{
+    s->on_collection = fn;
+    s->on_collection_ctx = ctx;
+}
+
 int gc_add_event(gc_summary *s, const el_event *ev)
 {
-    if (s->nomem)
+    if (s->nomem || s->finished)
         return -1;
     if (ev->time > s->last_time_seen)
         s->last_time_seen = ev->time;
@@ -532,5 +550,57 @@ int gc_finish(gc_summary *s)
 
 const gc_result *gc_get_result(const gc_summary *s)
 {
-    return &s->r;
+    return s->finished && !s->nomem ? &s->r : NULL;
 }
+
+/* ---- snapshots and the driver --------------------------------------------- */
+
+gc_summary *gc_snapshot(const gc_summary *s)
+{
+    if (!s || s->nomem)
+        return NULL;
+    gc_summary *c = malloc(sizeof *c);
+    if (!c)
+        return NULL;
+    *c = *s;
+    c->caps = NULL;
+    c->gens = NULL;
+    c->out_caps = NULL;
+    c->on_collection = NULL;    /* collections closed by finishing are not news */
+    if ((s->ncaps && !(c->caps = malloc((size_t)s->ncaps * sizeof *c->caps))) ||
+        (s->ngens && !(c->gens = malloc((size_t)s->ngens * sizeof *c->gens)))) {
+        gc_destroy(c);
+        return NULL;
+    }
+    if (s->ncaps)
+        memcpy(c->caps, s->caps, (size_t)s->ncaps * sizeof *c->caps);
+    if (s->ngens)
+        memcpy(c->gens, s->gens, (size_t)s->ngens * sizeof *c->gens);
+    if (!s->finished && gc_finish(c) != 0) {
+        gc_destroy(c);
+        return NULL;
+    }
+    return c;
+}
+
+int gc_finished(const gc_summary *s) { return s->finished; }
+
+static int gc_op_event(void *self, const el_event *ev, const ev_stream *st)
+{
+    (void)st;
+    return gc_add_event(self, ev) != 0;
+}
+
+static void gc_op_end(void *self, const ev_stream *st)
+{
+    if (st->read.has_time_span)
+        gc_set_time_span(self, st->read.first_time, st->read.last_time);
+}
+
+static void *gc_op_snapshot(void *self) { return gc_snapshot(self); }
+static void gc_op_release(void *snap) { gc_destroy(snap); }
+
+const ev_analysis_ops gc_analysis_ops = {
+    "gc summary", gc_event_types, sizeof gc_event_types / sizeof gc_event_types[0], 0,
+    gc_op_event, gc_op_end, gc_op_snapshot, gc_op_release,
+};

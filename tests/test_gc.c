@@ -798,6 +798,78 @@ static void test_commas(void **state)
     assert_int_equal(strlen(b), 3);
 }
 
+
+/* ---- snapshots and collections -------------------------------------------- */
+
+typedef struct snap_ctx {
+    gc_summary *s;
+    uint64_t events, snaps;
+    uint64_t collections;       /* from the callback */
+    uint64_t paused;
+} snap_ctx;
+
+static void count_collection(void *ctx, const gc_collection *c)
+{
+    snap_ctx *x = ctx;
+    x->collections++;
+    if (c->has_pause) {
+        assert_true(c->end_ns >= c->start_ns);
+        x->paused++;
+    }
+}
+
+static int snap_feed(void *ctx, const el_event *ev, const el_decoder *d)
+{
+    snap_ctx *x = ctx;
+    (void)d;
+    if (gc_add_event(x->s, ev) != 0)
+        return 1;
+    if (++x->events % 501 == 0) {
+        gc_summary *snap = gc_snapshot(x->s);
+        assert_non_null(snap);
+        assert_non_null(gc_get_result(snap));
+        gc_destroy(snap);
+        x->snaps++;
+    }
+    return 0;
+}
+
+/* Snapshots taken during the read change nothing: the final snapshot's
+ * report equals the one-shot summary's. The collection callback reports
+ * each collection once on a -N2 log (GHC's own count), and a summary
+ * refuses results before it is finished and events after. */
+static void test_snapshots_and_collections(void **state)
+{
+    (void)state;
+    const char *path = GC_DATA "/pargc-N2.eventlog";
+    gc_summary *once = summary_of(path, NULL);
+    char *want = text_of(once, 1);
+
+    snap_ctx x = { gc_create(NULL), 0, 0, 0, 0 };
+    assert_non_null(x.s);
+    assert_null(gc_get_result(x.s));
+    gc_on_collection(x.s, count_collection, &x);
+    el_read_result r = el_read_path(path, snap_feed, &x, NULL);
+    assert_int_equal(r.status, EL_END);
+    assert_true(x.snaps > 3);
+    gc_set_time_span(x.s, r.first_time, r.last_time);
+    gc_summary *final = gc_snapshot(x.s);
+    char *got = text_of(final, 1);
+    assert_string_equal(got, want);
+    assert_int_equal(x.collections, gc_get_result(final)->collections);
+    assert_int_equal(x.paused, x.collections - gc_get_result(final)->collections_without_pause);
+
+    assert_int_equal(gc_finish(x.s), 0);
+    el_event ev = { 0 };
+    ev.type = EL_GC_START;
+    assert_int_equal(gc_add_event(x.s, &ev), -1);
+    free(want);
+    free(got);
+    gc_destroy(final);
+    gc_destroy(x.s);
+    gc_destroy(once);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -809,6 +881,7 @@ int main(void)
         cmocka_unit_test(test_synthetic_odd_orders),
         cmocka_unit_test(test_no_gc_events),
         cmocka_unit_test(test_commas),
+        cmocka_unit_test(test_snapshots_and_collections),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

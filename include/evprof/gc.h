@@ -7,12 +7,16 @@
  * grows with the number of capabilities and generations, never with the
  * number of events.
  *
- *     gc_summary *s = gc_create(&filter);
- *     for each event: gc_add_event(s, ev);
- *     gc_set_time_span(s, first, last);     // the log's span
- *     gc_finish(s);
- *     gc_report_text(s, &opts, stdout);
+ *     gc_summary *s = gc_create(NULL);             // NULL: whole run, every cap
+ *     for each event: gc_add_event(s, ev);         // or attach &gc_analysis_ops
+ *     gc_summary *snap = gc_snapshot(s);           // a finished copy; s goes on
+ *     gc_report_text(snap, NULL, stdout);
+ *     gc_destroy(snap);
  *     gc_destroy(s);
+ *
+ * A summary is either aggregating or finished. Results and writers need a
+ * finished one (gc_snapshot's copy, or gc_finish at the very end) and
+ * refuse otherwise; a finished summary refuses more events.
  *
  * How each figure follows from the events, and which ones equal GHC's own
  * `+RTS -s` exactly, is in docs/GC.md.
@@ -24,6 +28,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "evprof/driver.h"
 #include "evprof/eventlog.h"
 
 #ifdef __cplusplus
@@ -49,8 +54,36 @@ typedef struct gc_summary gc_summary;
 gc_summary *gc_create(const gc_filter *filter);   /* NULL: no memory */
 void gc_destroy(gc_summary *s);                   /* accepts NULL */
 
-/* Consume one event. Returns 0, or -1 when memory ran out (sticky). */
+/* Consume one event. Returns 0, or -1 when memory ran out (sticky) or
+ * the summary is finished. */
 int gc_add_event(gc_summary *s, const el_event *ev);
+
+/* The same as an analysis of the driver; its snapshot is a finished
+ * gc_summary (release: gc_destroy). It sets the time span at the end. */
+extern const ev_analysis_ops gc_analysis_ops;
+
+/* One collection, as soon as it is complete: the leader's GC_STATS_GHC
+ * (its time, generation, bytes copied, GC threads) and, when the leader
+ * wrote GC_START/GC_END around it, the pause. Only collections inside
+ * the filter's window are reported, once each, however many capabilities
+ * took part. */
+typedef struct gc_collection {
+    uint64_t time_ns;               /* of its GC_STATS_GHC */
+    int has_pause;
+    uint64_t start_ns, end_ns;      /* the leader's GC_START .. GC_END */
+    uint16_t gen;
+    uint32_t leader;                /* capability, or EL_NO_CAP */
+    uint64_t copied_bytes;
+    uint32_t par_threads;
+} gc_collection;
+typedef void (*gc_collection_fn)(void *ctx, const gc_collection *c);
+void gc_on_collection(gc_summary *s, gc_collection_fn fn, void *ctx);
+
+/* A finished copy of the summary so far (intervals still open end at the
+ * last event seen); s itself is unchanged and takes more events. NULL
+ * when out of memory. Destroy with gc_destroy. */
+gc_summary *gc_snapshot(const gc_summary *s);
+int gc_finished(const gc_summary *s);
 
 /* The log's first and last event times, whether or not every event was
  * handed to gc_add_event (el_read_result.first_time/last_time). The whole
@@ -58,11 +91,11 @@ int gc_add_event(gc_summary *s, const el_event *ev);
  * elapsed time does. Without it the last event seen is used. */
 void gc_set_time_span(gc_summary *s, uint64_t first, uint64_t last);
 
-/* Done adding: closes intervals still open at the end of the log and
- * computes the summary. Returns 0, or -1 when memory ran out. */
+/* Done adding, in place: closes intervals still open at the end of the
+ * log and computes the summary. Returns 0, or -1 when memory ran out. */
 int gc_finish(gc_summary *s);
 
-/* ---- results (after gc_finish) ---------------------------------------- */
+/* ---- results (of a finished summary) ------------------------------------ */
 
 typedef struct gc_sparks {
     uint64_t created, dud, overflowed, converted, gcd, fizzled;
@@ -148,6 +181,7 @@ typedef struct gc_result {
     uint64_t collections_without_pause;
 } gc_result;
 
+/* NULL when the summary is not finished. */
 const gc_result *gc_get_result(const gc_summary *s);
 
 /* ---- output ----------------------------------------------------------- */
@@ -159,7 +193,8 @@ typedef struct gc_report_opts {
 void gc_report_opts_init(gc_report_opts *o);
 
 /* GHC's `+RTS -s` layout (see docs/GC.md), then the per-capability table
- * and notes. Returns 0, or -1 on a write error. */
+ * and notes. NULL o: the defaults. Returns 0, or -1 on a write error or
+ * when s is not finished. */
 int gc_report_text(const gc_summary *s, const gc_report_opts *o, FILE *out);
 
 /* The same figures as one JSON object. Returns 0 or -1. */

@@ -1,0 +1,27 @@
+/* The CLI's one way to read a log: the driver with the command's analyses. */
+#ifndef EVPROF_CLI_READ_H
+#define EVPROF_CLI_READ_H
+
+#include <stddef.h>
+
+#include "evprof/driver.h"
+
+typedef struct cli_analysis {
+    const ev_analysis_ops *ops;
+    void *self;
+} cli_analysis;
+
+/* Reads `path` once, feeding the analyses; prints what went wrong (the
+ * read's error, damage skipped, a missing end marker, a stop) and sets
+ * *code to the exit code so far. Returns the driver (its stream:
+ * ev_driver_stream; the caller destroys it), or NULL when out of memory. */
+ev_driver *cli_read(const char *path, const cli_analysis *an, size_t n, int *code);
+
+/* Prints a stream's problems as above; returns the exit code they deserve. */
+int cli_report_stream(const char *path, const ev_stream *s);
+
+/* 1 when the read yielded nothing to report (unreadable, not an eventlog):
+ * no output at all then. */
+int cli_read_nothing(const ev_stream *s, int code);
+
+#endif
