@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "evprof/heap.h"
 #include "output.h"
+#include "read.h"
 
 enum { OPT_FORMAT = 1, OPT_TOP, OPT_LENGTH };
 
@@ -53,13 +54,6 @@ typedef struct heap_ctx {
     heap_profile *h;
     heap_status st;
 } heap_ctx;
-
-static int on_event(void *ctx, const el_event *ev, const el_decoder *d)
-{
-    heap_ctx *c = ctx;
-    c->st = heap_add_event(c->h, ev, d);
-    return c->st != HEAP_OK;
-}
 
 enum { FMT_DEFAULT = -1, FMT_SUMMARY = -2 };
 
@@ -184,19 +178,19 @@ int cmd_heap(int argc, char **argv)
         heap_writer_destroy(wr);
         return CLI_FAIL;
     }
-    static const uint16_t fields[] = {
-        EL_HEAP_PROF_BEGIN, EL_HEAP_PROF_COST_CENTRE, EL_HEAP_PROF_SAMPLE_BEGIN,
-        EL_HEAP_PROF_SAMPLE_COST_CENTRE, EL_HEAP_PROF_SAMPLE_STRING, EL_HEAP_PROF_SAMPLE_END,
-        EL_HEAP_BIO_PROF_SAMPLE_BEGIN, EL_IPE, EL_PROGRAM_ARGS, EL_RTS_IDENTIFIER,
-        EL_WALL_CLOCK_TIME,
-    };
-    const el_read_opts ropts = {
-        .fields = fields, .num_fields = sizeof fields / sizeof fields[0], .only_selected = 1,
-    };
-    el_read_result res = el_read_path_opts(path, &ropts, on_event, &c, NULL);
-    heap_status st = heap_finish(c.h, &res);
+    int code;
+    ev_driver *d = cli_read(path, &(cli_analysis){ &heap_analysis_ops, c.h }, 1, &code);
+    if (!d) {
+        if (opened)
+            cli_out_close(&out, 0);
+        heap_writer_destroy(wr);
+        heap_destroy(c.h);
+        return CLI_FAIL;
+    }
+    const ev_stream *s = ev_driver_stream(d);
+    heap_status st = heap_finish(c.h, &s->read);    /* done by the analysis: its status */
 
-    int code = CLI_OK, ok = 1;
+    int ok = 1;
     if (st == HEAP_ERR_NOMEM) {
         fprintf(stderr, "evprof: %s: out of memory building the heap profile\n", name);
         code = CLI_FAIL;
@@ -207,9 +201,8 @@ int cmd_heap(int argc, char **argv)
     } else {
         /* a damaged log still gets the censuses before the damage; one that
          * yielded nothing (unreadable, not an eventlog) gets no output */
-        code = cli_report_read(path, &res);
         const heap_info *in = heap_get_info(c.h);
-        if (res.events == 0 && code != CLI_OK) {
+        if (cli_read_nothing(s, code)) {
             ok = 0;
         } else if (!in->has_begin && !in->censuses_seen) {
             fprintf(stderr, "evprof: %s: no heap profile (events 160-166): run with +RTS -hT "
@@ -241,5 +234,6 @@ int cmd_heap(int argc, char **argv)
         code = CLI_FAIL;
     heap_writer_destroy(wr);
     heap_destroy(c.h);
+    ev_driver_destroy(d);
     return code;
 }

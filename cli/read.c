@@ -27,11 +27,12 @@ int cli_report_stream(const char *path, const ev_stream *s)
 {
     int code = cli_report_read(path, &s->read);
 
-    if (s->stopped) {
-        fprintf(stderr, "evprof: %s: reading stopped by the %s (out of memory)\n",
-                cli_display_path(path), s->stopped_by ? s->stopped_by : "analysis");
+    /* an analysis that stopped the read is reported by its command, which
+     * knows why; the driver's own stops are said here */
+    if (s->driver_stop)
+        fprintf(stderr, "evprof: %s: %s\n", cli_display_path(path), s->driver_stop);
+    if (s->stopped)
         code = CLI_FAIL;
-    }
     return code;
 }
 

@@ -125,7 +125,7 @@ static int on_event(void *ctx, const el_event *ev, const el_decoder *dec)
     d->stream.read.events++;
     if ((mask & d->ordered) && ev_order_add(d->order, ev) != 0) {
         d->stream.stopped = 1;
-        d->stream.stopped_by = "time-ordered replay (out of memory)";
+        d->stream.driver_stop = "out of memory keeping events for the time-ordered replay";
         return 1;
     }
     return (mask & d->live) ? feed(d, mask & d->live, ev) : 0;
@@ -204,8 +204,8 @@ static const ev_stream *run(ev_driver *d, const char *path, const void *buf, siz
         int rc = ev_order_replay(d->order, d->decoder, on_ordered, d);
         if (rc == -1 || rc == -2) {
             d->stream.stopped = 1;
-            d->stream.stopped_by = rc == -1 ? "time-ordered replay (out of memory)"
-                                            : "time-ordered replay (internal error)";
+            d->stream.driver_stop = rc == -1 ? "out of memory in the time-ordered replay"
+                                             : "internal error: a kept event did not decode again";
         }
     }
     ev_order_destroy(d->order);

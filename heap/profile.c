@@ -152,7 +152,10 @@ heap_profile *heap_create(const heap_opts *o, heap_census_fn sink, void *ctx)
     heap_profile *h = calloc(1, sizeof *h);
     if (!h)
         return NULL;
-    h->opts = *o;
+    if (o)
+        h->opts = *o;
+    else
+        heap_opts_init(&h->opts);
     if (h->opts.length && h->opts.length < 4)
         h->opts.length = 4;
     if (h->opts.length > HEAP_MAX_LENGTH)
@@ -680,8 +683,10 @@ static int define_ipe(heap_profile *h, const el_event *ev)
 
 heap_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder *d)
 {
-    if (h->status != HEAP_OK || h->finished)
+    if (h->status != HEAP_OK)
         return h->status;
+    if (h->finished)
+        return HEAP_ERR_FINISHED;
     if (d) {
         if (!h->end_known && el_decoder_header_done(d)) {
             h->end_known = 1;
@@ -858,3 +863,85 @@ uint32_t *heap_bands_by_peak(const heap_profile *h, size_t *n)
     *n = k;
     return out;
 }
+
+/* ---- snapshots and the driver --------------------------------------------- */
+
+static const char *copy_str(strpool *sp, const char *s)
+{
+    return s ? strpool_add(sp, s, (uint32_t)strlen(s)) : NULL;
+}
+
+heap_profile *heap_snapshot(const heap_profile *h)
+{
+    if (!h || h->status == HEAP_ERR_NOMEM)
+        return NULL;
+    heap_profile *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->opts = h->opts;
+    c->status = h->status;
+    c->finished = 1;
+    strpool_init(&c->strings);
+    c->info = h->info;
+    if ((h->info.program && !(c->info.program = copy_str(&c->strings, h->info.program))) ||
+        (h->info.job && !(c->info.job = copy_str(&c->strings, h->info.job))) ||
+        (h->info.rts_version &&
+         !(c->info.rts_version = copy_str(&c->strings, h->info.rts_version))))
+        goto nomem;
+    if (h->num_bands) {
+        if (!(c->bands = malloc(h->num_bands * sizeof *c->bands)))
+            goto nomem;
+        for (size_t i = 0; i < h->num_bands; i++) {
+            c->bands[i] = h->bands[i];
+            if (!(c->bands[i].name = strpool_add(&c->strings, h->bands[i].name, h->bands[i].len)))
+                goto nomem;
+        }
+        c->num_bands = c->cap_bands = h->num_bands;
+    }
+    /* biographical censuses wait for the end of the log to be ordered:
+     * count them in, in time order, as the end would */
+    if (h->kept_n && !h->finished) {
+        kept_census *k = malloc(h->kept_n * sizeof *k);
+        if (!k)
+            goto nomem;
+        memcpy(k, h->kept, h->kept_n * sizeof *k);
+        qsort(k, h->kept_n, sizeof *k, by_time);
+        for (size_t i = 0; i < h->kept_n; i++)
+            emit(c, k[i].time, k[i].era, 1, h->kept_samples + k[i].first, k[i].n);
+        free(k);
+    }
+    if (c->info.first_time == UINT64_MAX)
+        c->info.first_time = 0;
+    return c;
+
+nomem:
+    heap_destroy(c);
+    return NULL;
+}
+
+int heap_finished(const heap_profile *h) { return h->finished; }
+
+static int heap_op_event(void *self, const el_event *ev, const ev_stream *s)
+{
+    return heap_add_event(self, ev, s->decoder) != HEAP_OK;
+}
+
+static void heap_op_end(void *self, const ev_stream *s)
+{
+    heap_finish(self, &s->read);
+}
+
+static void *heap_op_snapshot(void *self) { return heap_snapshot(self); }
+static void heap_op_release(void *snap) { heap_destroy(snap); }
+
+static const uint16_t heap_types[] = {
+    EL_HEAP_PROF_BEGIN, EL_HEAP_PROF_COST_CENTRE, EL_HEAP_PROF_SAMPLE_BEGIN,
+    EL_HEAP_PROF_SAMPLE_COST_CENTRE, EL_HEAP_PROF_SAMPLE_STRING, EL_HEAP_PROF_SAMPLE_END,
+    EL_HEAP_BIO_PROF_SAMPLE_BEGIN, EL_IPE, EL_PROGRAM_ARGS, EL_RTS_IDENTIFIER,
+    EL_WALL_CLOCK_TIME,
+};
+
+const ev_analysis_ops heap_analysis_ops = {
+    "heap profile", heap_types, sizeof heap_types / sizeof heap_types[0], 0,
+    heap_op_event, heap_op_end, heap_op_snapshot, heap_op_release,
+};

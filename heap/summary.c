@@ -36,6 +36,11 @@ static int digits(uint64_t v)
 
 int heap_summary_text(const heap_profile *h, const heap_summary_opts *o, FILE *out)
 {
+    heap_summary_opts defaults;
+    if (!o) {
+        heap_summary_opts_init(&defaults);
+        o = &defaults;
+    }
     const heap_info *in = heap_get_info(h);
     size_t n;
     uint32_t *order = heap_bands_by_peak(h, &n);

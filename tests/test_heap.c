@@ -1195,6 +1195,75 @@ static void test_writers(void **state)
     el_writer_destroy(w);
 }
 
+
+/* ---- snapshots ---------------------------------------------------------- */
+
+static char *summary_of(const heap_profile *h)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    assert_non_null(m);
+    assert_int_equal(heap_summary_text(h, NULL, m), 0);
+    assert_int_equal(fclose(m), 0);
+    return buf;
+}
+
+typedef struct snapper {
+    heap_profile *h;
+    uint64_t events, snaps;
+} snapper;
+
+static int snap_feed(void *ctx, const el_event *ev, const el_decoder *d)
+{
+    snapper *x = ctx;
+    if (heap_add_event(x->h, ev, d) != HEAP_OK)
+        return 1;
+    if (++x->events % 113 == 0) {
+        heap_profile *snap = heap_snapshot(x->h);
+        assert_non_null(snap);
+        assert_true(heap_finished(snap));
+        heap_destroy(snap);
+        x->snaps++;
+    }
+    return 0;
+}
+
+/* Snapshots during the read change nothing; one taken at the end of a
+ * biographical log (whose censuses wait for the end) already counts
+ * them, as the finished profile does; a snapshot takes no events. */
+static void test_snapshots(void **state)
+{
+    (void)state;
+    static const char *const logs[] = {
+        HEAP_DATA "/leak-hc.eventlog", HEAP_DATA "/leak-hb.eventlog",
+    };
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        run once;
+        run_path(&once, logs[i], NULL);
+        char *want = summary_of(once.h);
+
+        snapper x = { heap_create(NULL, NULL, NULL), 0, 0 };
+        assert_non_null(x.h);
+        el_read_result r = el_read_path(logs[i], snap_feed, &x, NULL);
+        assert_int_equal(r.status, EL_END);
+        assert_true(x.snaps > 3);
+        heap_profile *before_end = heap_snapshot(x.h);
+        assert_int_equal(heap_get_info(before_end)->censuses, heap_get_info(once.h)->censuses);
+        assert_int_equal(heap_finish(x.h, &r), HEAP_OK);
+        char *text = summary_of(x.h);
+        assert_string_equal(text, want);
+        el_event ev = { 0 };
+        ev.type = EL_HEAP_PROF_SAMPLE_END;
+        assert_int_not_equal(heap_add_event(before_end, &ev, NULL), HEAP_OK);
+        free(want);
+        free(text);
+        heap_destroy(before_end);
+        heap_destroy(x.h);
+        run_free(&once);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1214,6 +1283,7 @@ int main(void)
         cmocka_unit_test(test_damaged_block),
         cmocka_unit_test(test_info_table),
         cmocka_unit_test(test_writers),
+        cmocka_unit_test(test_snapshots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -42,8 +42,9 @@ typedef struct ev_stream {
     const char *path;           /* as given; "-" is standard input; NULL for memory */
     el_read_result read;
     uint64_t total_bytes;       /* the source's size when known, else 0 */
-    int stopped;                /* an analysis stopped the read (see `event`) */
-    const char *stopped_by;     /* its name */
+    int stopped;                /* the read was stopped before the end: */
+    const char *stopped_by;     /* by this analysis (its name; it knows why), */
+    const char *driver_stop;    /* or by the driver itself: why (out of memory) */
     const el_decoder *decoder;  /* the header's event types; NULL before the header */
 } ev_stream;
 

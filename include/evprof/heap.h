@@ -34,6 +34,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "evprof/driver.h"
 #include "evprof/eventlog.h"
 
 #ifdef __cplusplus
@@ -44,6 +45,7 @@ typedef enum heap_status {
     HEAP_OK = 0,
     HEAP_ERR_NOMEM,         /* an allocation failed (sticky) */
     HEAP_ERR_SINK,          /* the census sink failed, e.g. a write error (sticky) */
+    HEAP_ERR_FINISHED,      /* an event for a finished profile (or a snapshot) */
 } heap_status;
 
 /* GHC's -L default: -hc bands longer than this are cut. */
@@ -85,7 +87,8 @@ typedef struct heap_census {
  * fail (heap_add_event/heap_finish then return HEAP_ERR_SINK). */
 typedef int (*heap_census_fn)(void *ctx, const heap_profile *h, const heap_census *c);
 
-/* `sink` may be NULL: only the aggregates are kept. */
+/* NULL o: heap_opts_init's defaults. `sink` may be NULL: only the
+ * aggregates are kept. */
 heap_profile *heap_create(const heap_opts *o, heap_census_fn sink, void *ctx);
 void heap_destroy(heap_profile *h);   /* accepts NULL */
 
@@ -106,6 +109,19 @@ heap_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder
  * fell into is dropped too. Then the kept biographical censuses go to the
  * sink, sorted by time. Returns the first error, sticky. */
 heap_status heap_finish(heap_profile *h, const el_read_result *r);
+
+/* The same as an analysis of the driver (no sink: attach the sink with
+ * heap_create). Its end calls heap_finish with the stream's facts; its
+ * snapshot is heap_snapshot's (release: heap_destroy). */
+extern const ev_analysis_ops heap_analysis_ops;
+
+/* The results so far as a finished heap_profile of their own (bands,
+ * aggregates and facts; biographical censuses still waiting for the end
+ * of the log are counted in, in time order). h is unchanged and takes
+ * more events; the copy takes none. NULL when out of memory. Destroy with
+ * heap_destroy. */
+heap_profile *heap_snapshot(const heap_profile *h);
+int heap_finished(const heap_profile *h);
 
 /* ---- results ---------------------------------------------------------- */
 
