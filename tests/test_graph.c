@@ -399,6 +399,314 @@ static void test_pruning(void **state)
     prof_destroy(p);
 }
 
+static char *dot_text(const cg_graph *g);
+static uint64_t attr_u64(void *obj, const char *name);
+
+/* Issue 11: main calls f directly for 969 ticks, through h for 87 and
+ * through g (hidden at the default 0.5%) for 2. The direct call is drawn
+ * solid with its own 969; the 2 ticks through g would be a dotted
+ * main -> f, which main -> h -> f implies. */
+static void test_heavy_direct_edge_kept(void **state)
+{
+    (void)state;
+    static const spec s[] = { { "main/f", 969 }, { "main/h/f", 87 }, { "main/g/f", 2 } };
+    prof_profile *p = synth(s, 3);
+    cg_graph *g = build(p, NULL);
+    assert_int_equal(node_index(g, "g"), -1);
+    node_is(g, "f", 1058, 1058);
+    edge_is(g, "MAIN", "main", 1058, 0);
+    edge_is(g, "main", "f", 969, 0);
+    edge_is(g, "main", "h", 87, 0);
+    edge_is(g, "h", "f", 87, 0);
+    assert_int_equal(cg_num_edges(g), 4);
+    assert_int_equal(cg_get_summary(g)->dropped_edges_redundant, 1);
+    cg_destroy(g);
+
+    /* with nothing else to imply it, the dotted edge stays beside its
+     * solid twin, each with its own ticks, and Graphviz gets both */
+    static const spec t[] = { { "main/f", 969 }, { "main/g/f", 20 } };
+    prof_profile *q = synth(t, 2);
+    cg_opts o;
+    cg_opts_init(&o);
+    o.node_fraction = 0.05;
+    g = build(q, &o);
+    assert_int_equal(node_index(g, "g"), -1);
+    assert_int_equal(cg_num_edges(g), 3);
+    assert_int_equal(cg_edge_at(g, 1)->ticks, 969);
+    assert_false(cg_edge_at(g, 1)->residual);
+    assert_int_equal(cg_edge_at(g, 2)->ticks, 20);
+    assert_true(cg_edge_at(g, 2)->residual);
+    assert_int_equal(cg_edge_at(g, 1)->from, cg_edge_at(g, 2)->from);
+    assert_int_equal(cg_edge_at(g, 1)->to, cg_edge_at(g, 2)->to);
+    char *text = dot_text(g);
+    Agraph_t *ag = agmemread(text);
+    assert_non_null(ag);
+    assert_int_equal(agnedges(ag), 3);
+    int dotted = 0;
+    for (Agnode_t *n = agfstnode(ag); n; n = agnxtnode(ag, n))
+        for (Agedge_t *e = agfstout(ag, n); e; e = agnxtout(ag, e)) {
+            const char *style = agget(e, "style");
+            if (style && strcmp(style, "dotted") == 0) {
+                dotted++;
+                assert_int_equal(attr_u64(e, "evprof_ticks"), 20);
+            }
+        }
+    assert_int_equal(dotted, 1);
+    agclose(ag);
+    free(text);
+    cg_destroy(g);
+    prof_destroy(q);
+    prof_destroy(p);
+}
+
+/* ---- property: pruning on random stack sets ---------------------------- */
+
+static uint64_t prop_rng;
+
+static uint32_t prop_rnd(uint32_t n)
+{
+    prop_rng = prop_rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)((prop_rng >> 33) % n);
+}
+
+/* What the stacks say, given the nodes the graph drew: per drawn pair the
+ * direct calls and the calls through hidden nodes only (the nearest drawn
+ * caller is not the parent), each stack counted once per pair and kind. */
+typedef struct expect {
+    size_t n;                       /* cost centres (by cc index) */
+    uint64_t *cum;                  /* per cc */
+    uint64_t *direct, *through;     /* n x n, caller * n + callee */
+    int recursive;
+} expect;
+
+static void expect_compute(const prof_profile *p, const long *drawn, expect *x)
+{
+    size_t n = prof_num_ccs(p);
+    x->n = n;
+    x->cum = calloc(n, sizeof *x->cum);
+    x->direct = calloc(n * n, sizeof *x->direct);
+    x->through = calloc(n * n, sizeof *x->through);
+    x->recursive = 0;
+    uint8_t *seen = calloc(n, 1), *dseen = calloc(n * n, 1), *tseen = calloc(n * n, 1);
+    assert_true(x->cum && x->direct && x->through && seen && dseen && tseen);
+    for (uint32_t i = 0; i < prof_num_nodes(p); i++) {
+        const prof_node *nd = prof_node_at(p, i);
+        if (!nd->ticks)
+            continue;
+        uint32_t path[300];                 /* root first */
+        size_t depth = 0;
+        for (uint32_t k = i; k != PROF_NONE; k = prof_node_at(p, k)->parent)
+            depth++;
+        assert_true(depth <= 300);
+        size_t d = depth;
+        for (uint32_t k = i; k != PROF_NONE; k = prof_node_at(p, k)->parent)
+            path[--d] = prof_node_at(p, k)->cc;
+        memset(seen, 0, n);
+        memset(dseen, 0, n * n);
+        memset(tseen, 0, n * n);
+        long up = -1;                       /* position of the nearest drawn frame */
+        for (size_t k = 0; k < depth; k++) {
+            uint32_t c = path[k];
+            if (seen[c])
+                x->recursive = 1;
+            else
+                x->cum[c] += nd->ticks;
+            seen[c] = 1;
+            if (drawn[c] < 0)
+                continue;
+            if (up >= 0) {
+                size_t e = (size_t)path[up] * n + c;
+                uint8_t *once = up == (long)k - 1 ? dseen : tseen;
+                uint64_t *w = up == (long)k - 1 ? x->direct : x->through;
+                if (!once[e])
+                    w[e] += nd->ticks;
+                once[e] = 1;
+            }
+            up = (long)k;
+        }
+    }
+    free(seen);
+    free(dseen);
+    free(tseen);
+}
+
+static void expect_free(expect *x)
+{
+    free(x->cum);
+    free(x->direct);
+    free(x->through);
+}
+
+/* Is there a path of drawn edges from a to b through another drawn node? */
+static int reaches_through_others(const cg_graph *g, uint32_t a, uint32_t b)
+{
+    size_t nn = cg_num_nodes(g);
+    uint8_t *seen = calloc(nn, 1);
+    uint32_t *queue = malloc(nn * sizeof *queue);
+    size_t head = 0, tail = 0;
+    int found = 0;
+    queue[tail++] = a;
+    while (head < tail && !found) {
+        uint32_t v = queue[head++];
+        for (size_t i = 0; i < cg_num_edges(g) && !found; i++) {
+            const cg_edge *e = cg_edge_at(g, i);
+            if (e->from != v || (v == a && e->to == b) || seen[e->to])
+                continue;
+            if (e->to == b)
+                found = 1;
+            seen[e->to] = 1;
+            queue[tail++] = e->to;
+        }
+    }
+    free(seen);
+    free(queue);
+    return found;
+}
+
+static void check_pruned(const prof_profile *p, const cg_opts *o, const char *what)
+{
+    cg_graph *g = build(p, o);
+    const cg_summary *sm = cg_get_summary(g);
+    size_t n = prof_num_ccs(p), nn = cg_num_nodes(g);
+    long *drawn = malloc(n * sizeof *drawn);
+    for (size_t c = 0; c < n; c++) {
+        drawn[c] = -1;
+        for (size_t i = 0; i < nn; i++)     /* synthetic labels are unique */
+            if (strcmp(cg_node_at(g, i)->label, prof_cc_at(p, (uint32_t)c)->label) == 0)
+                drawn[c] = (long)i;
+    }
+    uint32_t *cc_of = malloc((nn ? nn : 1) * sizeof *cc_of);
+    for (size_t c = 0; c < n; c++)
+        if (drawn[c] >= 0)
+            cc_of[drawn[c]] = (uint32_t)c;
+    expect x;
+    expect_compute(p, drawn, &x);
+
+    /* the nodes: true cum, the best by cum above the cutoff */
+    uint64_t least = UINT64_MAX;
+    for (size_t i = 0; i < nn; i++) {
+        const cg_node *nd = cg_node_at(g, i);
+        if (nd->cum != x.cum[cc_of[i]])
+            fail_msg("%s: node %s cum %llu, stacks say %llu", what, nd->label,
+                     (unsigned long long)nd->cum, (unsigned long long)x.cum[cc_of[i]]);
+        assert_true((double)nd->cum >= sm->node_cutoff);
+        if (nd->cum < least)
+            least = nd->cum;
+    }
+    for (size_t c = 0; c < n; c++)
+        if (drawn[c] < 0 && x.cum[c] && (double)x.cum[c] >= sm->node_cutoff) {
+            assert_true(sm->dropped_nodes_max > 0);
+            assert_true(x.cum[c] <= least);
+        }
+
+    /* the edges: solid ones carry the direct calls, dotted ones the calls
+     * through hidden nodes, at most one of each kind per pair */
+    uint64_t *in = calloc(nn ? nn : 1, sizeof *in);
+    uint8_t *has = calloc(nn * nn * 2 + 1, 1);
+    for (size_t i = 0; i < cg_num_edges(g); i++) {
+        const cg_edge *e = cg_edge_at(g, i);
+        size_t k = (size_t)cc_of[e->from] * n + cc_of[e->to];
+        uint64_t want = e->residual ? x.through[k] : x.direct[k];
+        if (e->ticks != want)
+            fail_msg("%s: %s %s-> %s: %llu ticks, stacks say %llu", what,
+                     cg_node_at(g, e->from)->label, e->residual ? "..." : "",
+                     cg_node_at(g, e->to)->label, (unsigned long long)e->ticks,
+                     (unsigned long long)want);
+        assert_true(e->ticks > 0 && (double)e->ticks >= sm->edge_cutoff);
+        assert_true(e->ticks <= cg_node_at(g, e->to)->cum);
+        assert_true(e->ticks <= cg_node_at(g, e->from)->cum);
+        size_t h = ((size_t)e->from * nn + e->to) * 2 + (e->residual != 0);
+        assert_false(has[h]);
+        has[h] = 1;
+        in[e->to] += e->ticks;
+    }
+    /* weights into a node never exceed its cum (a stack reaches a node
+     * through one nearest drawn caller, unless it recurses) */
+    if (!x.recursive)
+        for (size_t i = 0; i < nn; i++)
+            if (in[i] > cg_node_at(g, i)->cum)
+                fail_msg("%s: %llu ticks into %s of cum %llu", what, (unsigned long long)in[i],
+                         cg_node_at(g, i)->label, (unsigned long long)cg_node_at(g, i)->cum);
+    /* no visible caller is lost: every drawn pair whose direct calls reach
+     * the cutoff has its solid edge, and a dotted pair over the cutoff goes
+     * only when drawn edges through other nodes imply it; --max-edges aside */
+    if (sm->dropped_edges_max == 0) {
+        for (size_t a = 0; a < nn; a++)
+            for (size_t b2 = 0; b2 < nn; b2++) {
+                size_t k = (size_t)cc_of[a] * n + cc_of[b2];
+                size_t h = (a * nn + b2) * 2;
+                if (x.direct[k] && (double)x.direct[k] >= sm->edge_cutoff && !has[h])
+                    fail_msg("%s: no solid edge %s -> %s (%llu direct ticks)", what,
+                             cg_node_at(g, a)->label, cg_node_at(g, b2)->label,
+                             (unsigned long long)x.direct[k]);
+                if (x.through[k] && (double)x.through[k] >= sm->edge_cutoff && !has[h + 1] &&
+                    !reaches_through_others(g, (uint32_t)a, (uint32_t)b2)) {
+                    fail_msg("%s: no dotted edge %s -> %s (%llu ticks)", what,
+                             cg_node_at(g, a)->label, cg_node_at(g, b2)->label,
+                             (unsigned long long)x.through[k]);
+                }
+            }
+    } else {
+        size_t max_edges = o->max_edges ? o->max_edges : 3 * (size_t)o->max_nodes;
+        assert_int_equal(cg_num_edges(g), max_edges);
+    }
+    free(in);
+    free(has);
+    expect_free(&x);
+    free(cc_of);
+    free(drawn);
+    cg_destroy(g);
+}
+
+/* Random stacks over a few cost centres (so that many calls share callees
+ * and hidden nodes sit between drawn ones), half of the sets recursive,
+ * each pruned with random parameters. */
+static void test_pruning_property(void **state)
+{
+    (void)state;
+    static const char *names[] = { "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l" };
+    enum { SETS = 300, PRUNINGS = 6 };
+    prop_rng = 20261123;
+    for (int set = 0; set < SETS; set++) {
+        int recursive = set & 1;
+        uint32_t nnames = 3 + prop_rnd(10);
+        size_t nstacks = 1 + prop_rnd(25);
+        spec *s = calloc(nstacks, sizeof *s);
+        char (*paths)[64] = calloc(nstacks, sizeof *paths);
+        for (size_t i = 0; i < nstacks; i++) {
+            uint32_t depth = 1 + prop_rnd(recursive ? 8 : nnames < 7 ? nnames : 7);
+            uint8_t used[12] = { 0 };
+            size_t len = 0;
+            for (uint32_t k = 0; k < depth; k++) {
+                uint32_t c = prop_rnd(nnames);
+                while (!recursive && used[c])
+                    c = (c + 1) % nnames;
+                used[c] = 1;
+                len += (size_t)snprintf(paths[i] + len, sizeof paths[i] - len, "%s%s",
+                                        k ? "/" : "", names[c]);
+            }
+            s[i].path = paths[i];
+            s[i].ticks = prop_rnd(4) == 0 ? 1 + prop_rnd(400) : 1 + prop_rnd(12);
+        }
+        prof_profile *p = synth(s, nstacks);
+        for (int r = 0; r < PRUNINGS; r++) {
+            static const double fractions[] = { 0, 0.001, 0.005, 0.02, 0.05, 0.1, 0.2, 0.4 };
+            cg_opts o;
+            cg_opts_init(&o);
+            o.node_fraction = fractions[prop_rnd(8)];
+            o.edge_fraction = fractions[prop_rnd(6)];
+            o.max_nodes = 1 + prop_rnd(nnames + 2);
+            o.max_edges = prop_rnd(3) == 0 ? 1 + prop_rnd(12) : 0;
+            char what[80];
+            snprintf(what, sizeof what, "set %d pruning %d", set, r);
+            check_pruned(p, &o, what);
+        }
+        prof_destroy(p);
+        free(s);
+        free(paths);
+    }
+}
+
 /* ---- DOT read back, against a brute-force count ------------------------ */
 
 /* The name as the graph's evprof_name holds it: Module.label with
@@ -796,6 +1104,8 @@ int main(void)
         cmocka_unit_test(test_same_name_merged),
         cmocka_unit_test(test_focus_ignore),
         cmocka_unit_test(test_pruning),
+        cmocka_unit_test(test_heavy_direct_edge_kept),
+        cmocka_unit_test(test_pruning_property),
         cmocka_unit_test(test_dot_against_stacks),
         cmocka_unit_test(test_dot_default_pruning),
         cmocka_unit_test(test_formats),
