@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <cgraph.h>
@@ -710,18 +712,25 @@ static void test_pruning_property(void **state)
 /* ---- DOT read back, against a brute-force count ------------------------ */
 
 /* The name as the graph's evprof_name holds it: Module.label with
- * backslashes doubled and control characters as spaces. */
+ * backslashes doubled and ASCII control characters shown as \n, \r, \t,
+ * \xHH (their backslash doubled too). */
 static void esc_name(const prof_cc *cc, char *buf, size_t size)
 {
     size_t n = 0;
     const char *parts[3] = { cc->module, ".", cc->label };
     for (int k = 0; k < 3; k++)
-        for (const char *s = parts[k]; *s && n + 3 < size; s++) {
-            if (*s == '\\') {
+        for (const char *s = parts[k]; *s && n + 7 < size; s++) {
+            unsigned char c = (unsigned char)*s;
+            if (c == '\\' || c < 0x20 || c == 0x7f) {
                 buf[n++] = '\\';
                 buf[n++] = '\\';
-            } else
-                buf[n++] = (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s;
+            }
+            if (c == '\n' || c == '\r' || c == '\t')
+                buf[n++] = c == '\n' ? 'n' : c == '\r' ? 'r' : 't';
+            else if (c < 0x20 || c == 0x7f)
+                n += (size_t)snprintf(buf + n, size - n, "x%02x", c);
+            else if (c != '\\')
+                buf[n++] = (char)c;
         }
     buf[n] = '\0';
 }
@@ -938,7 +947,7 @@ static void test_dot_default_pruning(void **state)
         assert_non_null(legend);
         const char *label = agget(legend, "label");
         assert_non_null(strstr(label, "Showing nodes accounting for"));
-        assert_non_null(strstr(label, "File: test \"log\"\\\\ with tab"));
+        assert_non_null(strstr(label, "File: test \"log\"\\\\ with\\\\ttab"));
         assert_non_null(strstr(label, "Window: 0 s to 1 s"));
         agclose(ag);
         free(text);
@@ -1004,6 +1013,111 @@ static void test_formats(void **state)
     assert_int_equal(cg_write(g, NULL, CG_FORMAT_COUNT, stdout, err, sizeof err), CG_ERR_RENDER);
     cg_destroy(g);
     prof_destroy(p);
+}
+
+/* ---- names from the log, whatever their bytes -------------------------- */
+
+/* Labels, modules, source locations and the command line with ESC, CR,
+ * BEL, newlines, markup, entity look-alikes, invalid UTF-8, a C1 control
+ * and U+FFFF: the DOT reads back with each shown visibly, and the SVG is
+ * XML (python3's parser) with the same text drawn. */
+static void test_hostile_names(void **state)
+{
+    (void)state;
+    static const char *labels[] = {
+        "esc\x1b[31mred", "line\nbreak\rcr", "<b>&amp;\"q\"</script>", "ent&foo;&#1;",
+        "bad\xff\xc3utf8", "c1\xc2\x9bx\xef\xbf\xbfy", "tab\there\\back",
+    };
+    enum { NL = sizeof labels / sizeof labels[0] };
+    el_writer *w = el_writer_create_mem();
+    el_writer_declare_ghc(w, EL_GHC_9_0);
+    const char *argv[] = { "prog--&x;\x1b<ti>tle", "a\nb" };
+    el_writer_capset_create(w, 0, 0, 2);
+    el_writer_program_args(w, 0, 0, 2, argv);
+    el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
+    for (uint32_t i = 0; i < NL; i++)
+        el_writer_cost_centre(w, 0, i + 2, labels[i], i == 0 ? "Mod\x07" "bell" : "M&<>",
+                              "s<&>\x1b.hs:1:1", 0);
+    el_writer_prof_begin(w, 0, 1000000);
+    for (uint32_t i = 0; i < NL; i++) {
+        uint32_t stack[2] = { i + 2, i ? i + 1 : 0 };    /* a chain: each calls the next */
+        for (uint32_t k = 0; k <= i; k++)
+            el_writer_prof_sample(w, 100 + 10 * i + k, 0, i, i ? 2 : 1, stack);
+    }
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    size_t len;
+    const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
+    prof_profile *p = load_mem(bytes, len);
+    el_writer_destroy(w);
+    cg_opts o;
+    opts_all(&o);
+    cg_graph *g = build(p, &o);
+
+    /* DOT: Graphviz reads it back; labels and names as shown */
+    char *text = dot_text(g);
+    Agraph_t *ag = agmemread(text);
+    if (!ag)
+        fail_msg("Graphviz cannot read the DOT back:\n%s", text);
+    static const char *names[NL] = {
+        "Mod\\\\x07bell.esc\\\\x1b[31mred", "M&<>.line\\\\nbreak\\\\rcr",
+        "M&<>.<b>&amp;\"q\"</script>", "M&<>.ent&foo;&#1;",
+        "M&<>.bad\xef\xbf\xbd\xef\xbf\xbdutf8", "M&<>.c1\\\\u009bx\\\\uffffy",
+        "M&<>.tab\\\\there\\\\back",
+    };
+    int found[NL] = { 0 };
+    for (Agnode_t *n = agfstnode(ag); n; n = agnxtnode(ag, n)) {
+        if (strcmp(agnameof(n), "legend") == 0)
+            continue;
+        const char *nm = agget(n, "evprof_name"), *label = agget(n, "label");
+        for (const char *c = label; *c; c++)
+            assert_true((unsigned char)*c >= 0x20);
+        for (int i = 0; i < NL; i++)
+            if (strcmp(nm, names[i]) == 0)
+                found[i]++;
+    }
+    for (int i = 0; i < NL; i++)
+        if (found[i] != 1)
+            fail_msg("no node named '%s' in the DOT:\n%s", names[i], text);
+    const char *legend = agget(agnode(ag, "legend", 0), "label");
+    assert_non_null(strstr(legend, "Program: prog--&amp;x;\\\\x1b<ti>tle a\\\\nb\\l"));
+    agclose(ag);
+    free(text);
+
+    /* SVG: well-formed XML, the same names drawn */
+    char path[] = "/tmp/evprof-test-graph-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *out = fdopen(fd, "w");
+    char err[256];
+    cg_write_opts wo;
+    cg_write_opts_init(&wo);
+    wo.source_name = "log\x1b]0;title\x07.eventlog";
+    if (cg_write(g, &wo, CG_FORMAT_SVG, out, err, sizeof err) != CG_OK)
+        fail_msg("cg_write: %s", err);
+    assert_int_equal(fclose(out), 0);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "command -v python3 >/dev/null || exit 77; python3 - '%s' <<'PY'\n"
+             "import sys, xml.etree.ElementTree as ET\n"
+             "root = ET.parse(sys.argv[1]).getroot()\n"
+             "ns = '{http://www.w3.org/2000/svg}'\n"
+             "text = '\\n'.join(''.join(t.itertext()) for t in root.iter(ns + 'text'))\n"
+             "titles = [t.text for t in root.iter(ns + 'title')]\n"
+             "want = ['esc\\\\x1b[31mred', 'Mod\\\\x07bell', 'line\\\\nbreak\\\\rcr',\n"
+             "        '<b>&amp;\"q\"</script>', 'ent&foo;&#1;', 'bad\\ufffd\\ufffdutf8',\n"
+             "        'c1\\\\u009bx\\\\uffffy', 'tab\\\\there\\\\back', 'M&<>',\n"
+             "        'File: log\\\\x1b]0;title\\\\x07.eventlog', 'prog--&x;\\\\x1b<ti>tle a\\\\nb']\n"
+             "miss = [w for w in want if w not in text]\n"
+             "assert not miss, (miss, text)\n"
+             "assert 'prog--&x;\\\\x1b<ti>tle' in titles, titles\n"
+             "assert not any(ord(c) < 32 and c != '\\n' for c in text), repr(text)\n"
+             "PY\n", path);
+    int rc = system(cmd);
+    unlink(path);
+    cg_destroy(g);
+    prof_destroy(p);
+    if (WIFEXITED(rc) && WEXITSTATUS(rc) == 77)
+        skip();
+    assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
 }
 
 /* ---- 10,000 cost centres ---------------------------------------------- */
@@ -1109,6 +1223,7 @@ int main(void)
         cmocka_unit_test(test_dot_against_stacks),
         cmocka_unit_test(test_dot_default_pruning),
         cmocka_unit_test(test_formats),
+        cmocka_unit_test(test_hostile_names),
         cmocka_unit_test(test_ten_thousand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

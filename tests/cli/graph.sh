@@ -77,6 +77,9 @@ check "the hottest self has the biggest font" grep -qF 'fontsize=24' "$tmp/odd.d
 check "edges carry penwidth and weight" grep -q 'penwidth=6.000' "$tmp/odd.dot"
 check "legend: program and ticks" grep -qF 'Type: time, 504 ticks @ 1000 us, 1 processor' <(unwrap "$tmp/odd.dot")
 check "a backslash is doubled for Graphviz" grep -qF 'back\\slash' "$tmp/odd.dot"
+check "a tab in a label is shown as \\t" grep -qF 'label="tab\\there\nMain' "$tmp/odd.dot"
+"$evprof" graph "$f" -o "$tmp/odd.svg"
+check "a tab in a label: the SVG draws \\t" grep -qF '>tab\there<' "$tmp/odd.svg"
 
 # pruning: never more than --max-nodes, fewer with bigger fractions
 f="$corpus/ghc-9.0.2/nfib-N2.eventlog"
