@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "evprof/eventlog.h"
-#include "eventlog/bytes.h"
 #include "eventlog/types.h"
 
 #define FLUSH_AT ((size_t)1 << 20)
@@ -34,6 +33,28 @@
 #define DATA_BEGIN 0x64617462u   /* "datb" */
 
 _Static_assert(EL_WRITER_VARIABLE == EL_VARIABLE_SIZE, "one spelling of variable size");
+
+/* ---- big-endian stores ------------------------------------------------ */
+
+static inline void put_be16(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)(v >> 8);
+    p[1] = (uint8_t)v;
+}
+
+static inline void put_be32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+static inline void put_be64(uint8_t *p, uint64_t v)
+{
+    put_be32(p, (uint32_t)(v >> 32));
+    put_be32(p + 4, (uint32_t)v);
+}
 
 /* ---- payload builder -------------------------------------------------- */
 
