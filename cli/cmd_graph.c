@@ -180,6 +180,22 @@ int cmd_graph(int argc, char **argv)
         return CLI_FAIL;
     }
 
+    /* a filter that leaves nothing is a mistake, not an empty picture */
+    const cg_summary *sm = cg_get_summary(g);
+    if (sm->profile_ticks && !sm->shown_ticks && (go.focus || go.ignore)) {
+        if (go.focus && go.ignore)
+            fprintf(stderr, "evprof: %s: no stack passes through --focus '%s' without "
+                    "passing through --ignore '%s'\n", name, go.focus, go.ignore);
+        else if (go.focus)
+            fprintf(stderr, "evprof: %s: --focus '%s' matches no stack (none passes through a "
+                    "cost centre whose Module.label matches)\n", name, go.focus);
+        else
+            fprintf(stderr, "evprof: %s: --ignore '%s' drops every stack\n", name, go.ignore);
+        cg_destroy(g);
+        prof_destroy(p);
+        return CLI_FAIL;
+    }
+
     char filters[160];
     filter_line(&w, filters, sizeof filters);
     cg_write_opts wo;

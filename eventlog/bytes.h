@@ -1,4 +1,5 @@
-/* Big-endian loads and stores. Callers check bounds first. */
+/* Big-endian loads. Callers check bounds first. (The writer has its own
+ * stores.) */
 #ifndef EVPROF_EVENTLOG_BYTES_H
 #define EVPROF_EVENTLOG_BYTES_H
 
@@ -17,26 +18,6 @@ static inline uint32_t be32(const uint8_t *p)
 static inline uint64_t be64(const uint8_t *p)
 {
     return (uint64_t)be32(p) << 32 | be32(p + 4);
-}
-
-static inline void put_be16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)(v >> 8);
-    p[1] = (uint8_t)v;
-}
-
-static inline void put_be32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
-
-static inline void put_be64(uint8_t *p, uint64_t v)
-{
-    put_be32(p, (uint32_t)(v >> 32));
-    put_be32(p + 4, (uint32_t)v);
 }
 
 /* n big-endian u32s to host order; a loop compilers vectorize. */

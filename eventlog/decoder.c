@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "eventlog/bytes.h"
+#include "eventlog/types.h"
 
 #define HDR_BEGIN 0x68647262u  /* "hdrb" */
 #define HDR_END 0x68647265u    /* "hdre" */
@@ -120,9 +121,13 @@ static el_status fail(el_decoder *d, el_status st, uint64_t offset, int32_t type
     return st;
 }
 
-static const uint8_t known[EL_NUM_TYPE_IDS];
-
 /* ---- lifecycle -------------------------------------------------------- */
+
+/* A type whose fields evprof decodes (id below EL_NUM_TYPE_IDS). */
+static int known(size_t type)
+{
+    return (el_type_table[type].flags & EL_TYPE_DECODED) != 0;
+}
 
 el_decoder *el_decoder_create(void)
 {
@@ -137,7 +142,8 @@ el_decoder *el_decoder_create(void)
     }
     d->phase = PH_MAGIC;
     d->block_cap = EL_NO_CAP;
-    memcpy(d->fields, known, sizeof d->fields);
+    for (size_t t = 0; t < EL_NUM_TYPE_IDS; t++)
+        d->fields[t] = known(t);
     d->t_first = UINT64_MAX;
     d->damage.from_time = UINT64_MAX;
     d->err.type = -1;
@@ -196,7 +202,7 @@ void el_decoder_only_fields(el_decoder *d, const uint16_t *types, size_t n)
     d->fields[EL_BLOCK_MARKER] = 1;
     for (size_t i = 0; i < n; i++)
         if (types[i] < EL_NUM_TYPE_IDS)
-            d->fields[types[i]] = known[types[i]];
+            d->fields[types[i]] = known(types[i]);
 }
 
 void el_decoder_only_selected(el_decoder *d, int on)
@@ -455,84 +461,6 @@ static int c_has(const cursor *c, uint32_t n)
     return c->len - c->pos >= n;
 }
 
-/* Smallest payload of each fixed-layout type: the oldest layout GHC
- * wrote. A shorter payload is corrupt. 0: no fixed fields (or handled in
- * decode_var for types with strings and stacks). */
-static const uint8_t min_len[EL_NUM_TYPE_IDS] = {
-    [EL_CREATE_THREAD] = 4, [EL_RUN_THREAD] = 4, [EL_THREAD_RUNNABLE] = 4,
-    [EL_RUN_SPARK] = 4, [EL_CREATE_SPARK_THREAD] = 4,
-    [EL_STOP_THREAD] = 6,                     /* + u32 blocker since GHC 7.x */
-    [EL_MIGRATE_THREAD] = 6, [EL_THREAD_WAKEUP] = 6, [EL_STEAL_SPARK] = 6,
-    [EL_STARTUP] = 2, [EL_SPARK_STEAL] = 2, [EL_CAP_CREATE] = 2, [EL_CAP_DELETE] = 2,
-    [EL_CAP_DISABLE] = 2, [EL_CAP_ENABLE] = 2, [EL_CONC_UPD_REM_SET_FLUSH] = 2,
-    [EL_BLOCK_MARKER] = 14,
-    [EL_RTS_IDENTIFIER] = 4, [EL_PROGRAM_ARGS] = 4, [EL_PROGRAM_ENV] = 4,
-    [EL_THREAD_LABEL] = 4, [EL_INTERN_STRING] = 4,
-    [EL_CAPSET_CREATE] = 6, [EL_CAPSET_DELETE] = 4,
-    [EL_CAPSET_ASSIGN_CAP] = 6, [EL_CAPSET_REMOVE_CAP] = 6,
-    [EL_OSPROCESS_PID] = 8, [EL_OSPROCESS_PPID] = 8,
-    [EL_WALL_CLOCK_TIME] = 16, [EL_SPARK_COUNTERS] = 56,
-    [EL_HEAP_ALLOCATED] = 12, [EL_HEAP_SIZE] = 12, [EL_HEAP_LIVE] = 12, [EL_BLOCKS_SIZE] = 12,
-    [EL_HEAP_INFO_GHC] = 38,
-    [EL_GC_STATS_GHC] = 50,                   /* + u64 balanced since GHC 8.x */
-    [EL_TASK_CREATE] = 18, [EL_TASK_MIGRATE] = 12, [EL_TASK_DELETE] = 8,
-    [EL_MEM_RETURN] = 16, [EL_CONC_MARK_END] = 4,
-    [EL_NONMOVING_HEAP_CENSUS] = 13,          /* 14 since GHC 9.10 */
-    [EL_NONMOVING_PRUNED_SEGMENTS] = 8,
-    [EL_HEAP_PROF_BEGIN] = 13, [EL_HEAP_PROF_COST_CENTRE] = 4,
-    [EL_HEAP_PROF_SAMPLE_BEGIN] = 8, [EL_HEAP_PROF_SAMPLE_END] = 8,
-    [EL_HEAP_BIO_PROF_SAMPLE_BEGIN] = 16,
-    [EL_HEAP_PROF_SAMPLE_COST_CENTRE] = 10, [EL_HEAP_PROF_SAMPLE_STRING] = 9,
-    [EL_PROF_SAMPLE_COST_CENTRE] = 13, [EL_PROF_BEGIN] = 8, [EL_IPE] = 8,
-    [EL_TICKY_COUNTER_DEF] = 10, [EL_TICKY_COUNTER_SAMPLE] = 32,
-    [EL_PERF_NAME] = 4, [EL_PERF_COUNTER] = 20, [EL_PERF_TRACEPOINT] = 12,
-    [EL_CREATE_PROCESS] = 4, [EL_KILL_PROCESS] = 4, [EL_ASSIGN_THREAD_TO_PROCESS] = 8,
-    [EL_CREATE_MACHINE] = 10, [EL_KILL_MACHINE] = 2, [EL_SEND_MESSAGE] = 19,
-    [EL_RECEIVE_MESSAGE] = 23, [EL_SEND_RECEIVE_LOCAL_MESSAGE] = 17,
-    [EL_MER_START_PAR_CONJUNCTION] = 12, [EL_MER_CREATE_SPARK] = 12, [EL_MER_FUT_CREATE] = 12,
-    [EL_MER_STOP_PAR_CONJUNCTION] = 8, [EL_MER_STOP_PAR_CONJUNCT] = 8,
-    [EL_MER_FUT_WAIT_NOSUSPEND] = 8, [EL_MER_FUT_WAIT_SUSPENDED] = 8, [EL_MER_FUT_SIGNAL] = 8,
-    [EL_MER_RELEASE_CONTEXT] = 4,
-};
-
-/* Types evprof decodes. */
-static const uint8_t known[EL_NUM_TYPE_IDS] = {
-#define K(t) [t] = 1
-    K(EL_CREATE_THREAD), K(EL_RUN_THREAD), K(EL_STOP_THREAD), K(EL_THREAD_RUNNABLE),
-    K(EL_MIGRATE_THREAD), K(EL_RUN_SPARK), K(EL_STEAL_SPARK), K(EL_SHUTDOWN),
-    K(EL_THREAD_WAKEUP), K(EL_GC_START), K(EL_GC_END), K(EL_REQUEST_SEQ_GC),
-    K(EL_REQUEST_PAR_GC), K(EL_CREATE_SPARK_THREAD), K(EL_LOG_MSG), K(EL_STARTUP),
-    K(EL_BLOCK_MARKER), K(EL_USER_MSG), K(EL_GC_IDLE), K(EL_GC_WORK), K(EL_GC_DONE),
-    K(EL_VERSION), K(EL_PROGRAM_INVOCATION), K(EL_CAPSET_CREATE), K(EL_CAPSET_DELETE),
-    K(EL_CAPSET_ASSIGN_CAP), K(EL_CAPSET_REMOVE_CAP), K(EL_RTS_IDENTIFIER),
-    K(EL_PROGRAM_ARGS), K(EL_PROGRAM_ENV), K(EL_OSPROCESS_PID), K(EL_OSPROCESS_PPID),
-    K(EL_SPARK_COUNTERS), K(EL_SPARK_CREATE), K(EL_SPARK_DUD), K(EL_SPARK_OVERFLOW),
-    K(EL_SPARK_RUN), K(EL_SPARK_STEAL), K(EL_SPARK_FIZZLE), K(EL_SPARK_GC),
-    K(EL_INTERN_STRING), K(EL_WALL_CLOCK_TIME), K(EL_THREAD_LABEL), K(EL_CAP_CREATE),
-    K(EL_CAP_DELETE), K(EL_CAP_DISABLE), K(EL_CAP_ENABLE), K(EL_HEAP_ALLOCATED),
-    K(EL_HEAP_SIZE), K(EL_HEAP_LIVE), K(EL_HEAP_INFO_GHC), K(EL_GC_STATS_GHC),
-    K(EL_GC_GLOBAL_SYNC), K(EL_TASK_CREATE), K(EL_TASK_MIGRATE), K(EL_TASK_DELETE),
-    K(EL_USER_MARKER), K(EL_HACK_BUG_T9003), K(EL_EDEN_START_RECEIVE),
-    K(EL_EDEN_END_RECEIVE), K(EL_CREATE_PROCESS), K(EL_KILL_PROCESS),
-    K(EL_ASSIGN_THREAD_TO_PROCESS), K(EL_CREATE_MACHINE), K(EL_KILL_MACHINE),
-    K(EL_SEND_MESSAGE), K(EL_RECEIVE_MESSAGE), K(EL_SEND_RECEIVE_LOCAL_MESSAGE),
-    K(EL_MEM_RETURN), K(EL_BLOCKS_SIZE), K(EL_MER_START_PAR_CONJUNCTION),
-    K(EL_MER_STOP_PAR_CONJUNCTION), K(EL_MER_STOP_PAR_CONJUNCT), K(EL_MER_CREATE_SPARK),
-    K(EL_MER_FUT_CREATE), K(EL_MER_FUT_WAIT_NOSUSPEND), K(EL_MER_FUT_WAIT_SUSPENDED),
-    K(EL_MER_FUT_SIGNAL), K(EL_MER_LOOKING_FOR_GLOBAL_CONTEXT), K(EL_MER_WORK_STEALING),
-    K(EL_MER_RELEASE_CONTEXT), K(EL_MER_ENGINE_SLEEPING), K(EL_MER_LOOKING_FOR_LOCAL_SPARK),
-    K(EL_MER_CALLING_MAIN), K(EL_PERF_NAME), K(EL_PERF_COUNTER), K(EL_PERF_TRACEPOINT),
-    K(EL_HEAP_PROF_BEGIN), K(EL_HEAP_PROF_COST_CENTRE), K(EL_HEAP_PROF_SAMPLE_BEGIN),
-    K(EL_HEAP_PROF_SAMPLE_COST_CENTRE), K(EL_HEAP_PROF_SAMPLE_STRING),
-    K(EL_HEAP_PROF_SAMPLE_END), K(EL_HEAP_BIO_PROF_SAMPLE_BEGIN),
-    K(EL_PROF_SAMPLE_COST_CENTRE), K(EL_PROF_BEGIN), K(EL_IPE), K(EL_USER_BINARY_MSG),
-    K(EL_CONC_MARK_BEGIN), K(EL_CONC_MARK_END), K(EL_CONC_SYNC_BEGIN), K(EL_CONC_SYNC_END),
-    K(EL_CONC_SWEEP_BEGIN), K(EL_CONC_SWEEP_END), K(EL_CONC_UPD_REM_SET_FLUSH),
-    K(EL_NONMOVING_HEAP_CENSUS), K(EL_NONMOVING_PRUNED_SEGMENTS),
-    K(EL_TICKY_COUNTER_DEF), K(EL_TICKY_COUNTER_SAMPLE), K(EL_TICKY_BEGIN_SAMPLE),
-#undef K
-};
-
 static el_str str_at(const uint8_t *p, uint32_t len)
 {
     el_str s = { (const char *)p, len };
@@ -630,9 +558,9 @@ static int decode_fields(el_decoder *d, el_event *ev)
          * fields, but a known type is still checked, so that whether a
          * log is damaged never depends on what the consumer reads. */
         ev->decoded = 0;
-        if (type >= EL_NUM_TYPE_IDS || !known[type])
+        if (type >= EL_NUM_TYPE_IDS || !known(type))
             return 0;
-        if (len < min_len[type])
+        if (len < el_type_table[type].min_len)
             goto too_short;
         switch (type) {
         case EL_PROF_SAMPLE_COST_CENTRE:
@@ -648,11 +576,11 @@ static int decode_fields(el_decoder *d, el_event *ev)
             return 0;
         }
     }
-    if (len < min_len[type]) {
+    if (len < el_type_table[type].min_len) {
 too_short:
         snprintf(d->err.msg, sizeof d->err.msg,
                  "payload of %u bytes is too short for this event type (needs %u)",
-                 len, min_len[type]);
+                 len, el_type_table[type].min_len);
         return -1;
     }
     ev->decoded = 1;

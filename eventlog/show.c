@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "eventlog/bytes.h"
+#include "eventlog/types.h"
 
 /* ---- buffer ----------------------------------------------------------- */
 
@@ -351,73 +352,20 @@ static void put_binary(el_textbuf *b, el_str str)
 
 /* ---- what ghc-events can parse --------------------------------------- */
 
-enum { GE_NONE = 0, GE_FIXED, GE_VARIABLE };
-
-/* ghc-events' parsers: variable size, or fixed with the size of its
- * smallest layout. It picks the largest fixed layout not above the size
- * the header declares; none fits, or a variable/fixed mismatch, means
- * UnknownEvent, printed as the header's description. Types absent here
- * (5, 6, 7, 13, 14, 59, unknown ids) have no parser at all. */
-static const struct ge_parser {
-    uint8_t kind;
-    uint8_t min_size;
-} ge_parsers[EL_NUM_TYPE_IDS] = {
-#define FIX(id, n) [id] = { GE_FIXED, n }
-#define VAR(id) [id] = { GE_VARIABLE, 0 }
-    FIX(EL_CREATE_THREAD, 4), FIX(EL_RUN_THREAD, 4), FIX(EL_STOP_THREAD, 10),
-    FIX(EL_THREAD_RUNNABLE, 4), FIX(EL_MIGRATE_THREAD, 6), FIX(EL_THREAD_WAKEUP, 6),
-    FIX(EL_GC_START, 0), FIX(EL_GC_END, 0), FIX(EL_REQUEST_SEQ_GC, 0),
-    FIX(EL_REQUEST_PAR_GC, 0), FIX(EL_CREATE_SPARK_THREAD, 4), VAR(EL_LOG_MSG),
-    FIX(EL_STARTUP, 2), FIX(EL_BLOCK_MARKER, 14), VAR(EL_USER_MSG), FIX(EL_GC_IDLE, 0),
-    FIX(EL_GC_WORK, 0), FIX(EL_GC_DONE, 0), VAR(EL_VERSION), VAR(EL_PROGRAM_INVOCATION),
-    FIX(EL_CAPSET_CREATE, 6), FIX(EL_CAPSET_DELETE, 4), FIX(EL_CAPSET_ASSIGN_CAP, 6),
-    FIX(EL_CAPSET_REMOVE_CAP, 6), VAR(EL_RTS_IDENTIFIER), VAR(EL_PROGRAM_ARGS),
-    VAR(EL_PROGRAM_ENV), FIX(EL_OSPROCESS_PID, 8), FIX(EL_OSPROCESS_PPID, 8),
-    FIX(EL_SPARK_COUNTERS, 56), FIX(EL_SPARK_CREATE, 0), FIX(EL_SPARK_DUD, 0),
-    FIX(EL_SPARK_OVERFLOW, 0), FIX(EL_SPARK_RUN, 0), FIX(EL_SPARK_STEAL, 2),
-    FIX(EL_SPARK_FIZZLE, 0), FIX(EL_SPARK_GC, 0), VAR(EL_INTERN_STRING),
-    FIX(EL_WALL_CLOCK_TIME, 16), VAR(EL_THREAD_LABEL), FIX(EL_CAP_CREATE, 2),
-    FIX(EL_CAP_DELETE, 2), FIX(EL_CAP_DISABLE, 2), FIX(EL_CAP_ENABLE, 2),
-    FIX(EL_HEAP_ALLOCATED, 12), FIX(EL_HEAP_SIZE, 12), FIX(EL_HEAP_LIVE, 12),
-    FIX(EL_HEAP_INFO_GHC, 38), FIX(EL_GC_STATS_GHC, 50), FIX(EL_GC_GLOBAL_SYNC, 0),
-    FIX(EL_TASK_CREATE, 18), FIX(EL_TASK_MIGRATE, 12), FIX(EL_TASK_DELETE, 8),
-    VAR(EL_USER_MARKER), FIX(EL_EDEN_START_RECEIVE, 0), FIX(EL_EDEN_END_RECEIVE, 0),
-    FIX(EL_CREATE_PROCESS, 4), FIX(EL_KILL_PROCESS, 4), FIX(EL_ASSIGN_THREAD_TO_PROCESS, 8),
-    FIX(EL_CREATE_MACHINE, 10), FIX(EL_KILL_MACHINE, 2), FIX(EL_SEND_MESSAGE, 19),
-    FIX(EL_RECEIVE_MESSAGE, 23), FIX(EL_SEND_RECEIVE_LOCAL_MESSAGE, 17),
-    FIX(EL_MEM_RETURN, 16), FIX(EL_BLOCKS_SIZE, 12),
-    FIX(EL_MER_START_PAR_CONJUNCTION, 12), FIX(EL_MER_STOP_PAR_CONJUNCTION, 8),
-    FIX(EL_MER_STOP_PAR_CONJUNCT, 8), FIX(EL_MER_CREATE_SPARK, 12), FIX(EL_MER_FUT_CREATE, 12),
-    FIX(EL_MER_FUT_WAIT_NOSUSPEND, 8), FIX(EL_MER_FUT_WAIT_SUSPENDED, 8),
-    FIX(EL_MER_FUT_SIGNAL, 8), FIX(EL_MER_LOOKING_FOR_GLOBAL_CONTEXT, 0),
-    FIX(EL_MER_WORK_STEALING, 0), FIX(EL_MER_RELEASE_CONTEXT, 4),
-    FIX(EL_MER_ENGINE_SLEEPING, 0), FIX(EL_MER_LOOKING_FOR_LOCAL_SPARK, 0),
-    FIX(EL_MER_CALLING_MAIN, 0), VAR(EL_PERF_NAME), FIX(EL_PERF_COUNTER, 20),
-    FIX(EL_PERF_TRACEPOINT, 12), VAR(EL_HEAP_PROF_BEGIN), VAR(EL_HEAP_PROF_COST_CENTRE),
-    FIX(EL_HEAP_PROF_SAMPLE_BEGIN, 8), VAR(EL_HEAP_PROF_SAMPLE_COST_CENTRE),
-    VAR(EL_HEAP_PROF_SAMPLE_STRING), FIX(EL_HEAP_PROF_SAMPLE_END, 8),
-    FIX(EL_HEAP_BIO_PROF_SAMPLE_BEGIN, 16), VAR(EL_PROF_SAMPLE_COST_CENTRE),
-    FIX(EL_PROF_BEGIN, 8), VAR(EL_IPE), VAR(EL_USER_BINARY_MSG),
-    FIX(EL_CONC_MARK_BEGIN, 0), FIX(EL_CONC_MARK_END, 4), FIX(EL_CONC_SYNC_BEGIN, 0),
-    FIX(EL_CONC_SYNC_END, 0), FIX(EL_CONC_SWEEP_BEGIN, 0), FIX(EL_CONC_SWEEP_END, 0),
-    FIX(EL_CONC_UPD_REM_SET_FLUSH, 2), FIX(EL_NONMOVING_HEAP_CENSUS, 13),
-    FIX(EL_NONMOVING_PRUNED_SEGMENTS, 8), VAR(EL_TICKY_COUNTER_DEF),
-    FIX(EL_TICKY_COUNTER_SAMPLE, 32), FIX(EL_TICKY_BEGIN_SAMPLE, 0),
-#undef FIX
-#undef VAR
-};
-
-/* Would ghc-events parse this event's type as declared in the header? */
+/* Would ghc-events parse this event's type as declared in the header?
+ * Its parser (el_type_table: ge_kind, ge_min) must match fixed or
+ * variable, and a fixed layout must fit the declared size; otherwise the
+ * event is UnknownEvent, printed as the header's description. */
 static int ghc_events_parses(const el_event *ev)
 {
     if (ev->type >= EL_NUM_TYPE_IDS || !ev->et)
         return 0;
-    const struct ge_parser *p = &ge_parsers[ev->type];
-    switch (p->kind) {
-    case GE_FIXED:
-        return ev->et->size != EL_VARIABLE_SIZE && ev->et->size >= p->min_size
-            && ev->payload_len >= p->min_size;
-    case GE_VARIABLE:
+    const el_type_info *t = &el_type_table[ev->type];
+    switch (t->ge_kind) {
+    case EL_GE_FIXED:
+        return ev->et->size != EL_VARIABLE_SIZE && ev->et->size >= t->ge_min
+            && ev->payload_len >= t->ge_min;
+    case EL_GE_VARIABLE:
         return ev->et->size == EL_VARIABLE_SIZE;
     default:
         return 0;

@@ -12,8 +12,12 @@
  * 2. after pruning the nodes (node fraction, then the max-nodes best by
  *    cum), the edges among the nodes kept: on each path the hidden nodes
  *    are skipped, so a kept node's edge comes from the nearest kept
- *    ancestor (residual when that is not its parent). Edge weights use
- *    the same topmost-occurrence rule per (caller, callee) pair.
+ *    ancestor. A direct call (the ancestor is the parent) and a call
+ *    through hidden nodes (residual, drawn dotted) are two different
+ *    edges, each with its own weight: a solid edge carries exactly the
+ *    direct calls w(a->b), so hiding a node never moves ticks onto, nor
+ *    takes a solid edge away from, a visible caller. Edge weights use the
+ *    same topmost-occurrence rule per (caller, callee, kind).
  *
  * Memory: per cost centre a group index; per graph node its sums and
  * counter; per depth (at most 257) a few words; the edges among the kept
@@ -42,7 +46,7 @@ typedef struct group {
 typedef struct edge_acc {
     uint32_t from, to;          /* node indices (kept order) */
     uint32_t active;            /* occurrences on the current (pruned) path */
-    uint8_t residual;
+    uint8_t residual;           /* part of the key: through hidden nodes */
     uint64_t ticks;
 } edge_acc;
 
@@ -59,7 +63,6 @@ typedef struct builder {
     uint32_t *anc;              /* nearest kept node at or above, NONE */
     uint32_t *anc_depth;
     uint32_t *edge_at;          /* edge entered at this depth, NONE */
-    uint8_t *direct;            /* ... from the parent itself */
 
     edge_acc *edges;
     size_t num_edges, cap_edges;
@@ -227,6 +230,11 @@ static int nodes_leave(void *ctx, uint32_t n)
     return 0;
 }
 
+static uint64_t edge_key(uint32_t from, uint32_t to, uint8_t residual)
+{
+    return hash_mix64(((uint64_t)from << 32 | to) ^ (uint64_t)residual << 63);
+}
+
 static int grow_eslots(builder *b)
 {
     size_t n = b->num_eslots ? b->num_eslots * 2 : 1024;
@@ -235,7 +243,7 @@ static int grow_eslots(builder *b)
         return -1;
     for (size_t i = 0; i < b->num_edges; i++) {
         const edge_acc *e = &b->edges[i];
-        size_t k = hash_mix64((uint64_t)e->from << 32 | e->to) & (n - 1);
+        size_t k = edge_key(e->from, e->to, e->residual) & (n - 1);
         while (s[k])
             k = (k + 1) & (n - 1);
         s[k] = (uint32_t)i + 1;
@@ -246,14 +254,15 @@ static int grow_eslots(builder *b)
     return 0;
 }
 
-static uint32_t edge_of(builder *b, uint32_t from, uint32_t to)
+static uint32_t edge_of(builder *b, uint32_t from, uint32_t to, uint8_t residual)
 {
-    size_t mask = b->num_eslots - 1, k = hash_mix64((uint64_t)from << 32 | to) & mask;
+    size_t mask = b->num_eslots - 1, k = edge_key(from, to, residual) & mask;
     for (;; k = (k + 1) & mask) {
         uint32_t e = b->eslots[k];
         if (!e)
             break;
-        if (b->edges[e - 1].from == from && b->edges[e - 1].to == to)
+        const edge_acc *x = &b->edges[e - 1];
+        if (x->from == from && x->to == to && x->residual == residual)
             return e - 1;
     }
     if (b->num_edges == b->cap_edges) {
@@ -268,7 +277,7 @@ static uint32_t edge_of(builder *b, uint32_t from, uint32_t to)
         if (grow_eslots(b) != 0)
             return NONE;
         mask = b->num_eslots - 1;
-        k = hash_mix64((uint64_t)from << 32 | to) & mask;
+        k = edge_key(from, to, residual) & mask;
         while (b->eslots[k])
             k = (k + 1) & mask;
     }
@@ -276,6 +285,7 @@ static uint32_t edge_of(builder *b, uint32_t from, uint32_t to)
     memset(e, 0, sizeof *e);
     e->from = from;
     e->to = to;
+    e->residual = residual;
     b->eslots[k] = (uint32_t)++b->num_edges;
     return (uint32_t)b->num_edges - 1;
 }
@@ -296,12 +306,11 @@ static int edges_enter(void *ctx, uint32_t n)
         return 0;
     }
     if (up != NONE) {
-        uint32_t e = edge_of(b, up, k);
+        uint32_t e = edge_of(b, up, k, up_depth != d - 1);
         if (e == NONE)
             return -1;
         b->edges[e].active++;
         b->edge_at[d] = e;
-        b->direct[d] = up_depth == d - 1;
     }
     b->anc[d] = k;
     b->anc_depth[d] = d;
@@ -319,8 +328,6 @@ static int edges_leave(void *ctx, uint32_t n)
         edge_acc *ea = &b->edges[e];
         if (ea->active == 1)
             ea->ticks += inh;
-        if (inh && !b->direct[d])
-            ea->residual = 1;
         ea->active--;
     }
     return 0;
@@ -346,26 +353,29 @@ static int cmp_edges(const void *x, const void *y)
         return a->ticks > b->ticks ? -1 : 1;
     if (a->from != b->from)
         return a->from < b->from ? -1 : 1;
-    return a->to < b->to ? -1 : a->to > b->to;
+    if (a->to != b->to)
+        return a->to < b->to ? -1 : 1;
+    return a->residual - b->residual;       /* the solid twin first */
 }
 
 /* ---- redundant residual edges ---------------------------------------- */
 
-/* A dotted edge a -> b says "a reaches b through hidden nodes". When the
- * edges drawn already lead from a to b, it adds nothing but clutter (and
- * dense graphs make dot's layout slow), so it goes. Weakest first; each
- * check is a search over the edges still drawn. A work budget bounds the
- * rare huge case (thousands of nodes kept): past it, no more are removed.
- * Returns the number removed, or -1 when memory ran out. */
+/* A dotted edge a -> b says "a reaches b through hidden nodes". When a
+ * path of drawn edges through other drawn nodes already leads from a to b,
+ * it adds nothing but clutter (and dense graphs make dot's layout slow),
+ * so it goes. Its solid twin a -> b alone does not imply it (nor does a
+ * cycle back to a that ends with the twin): the two carry different ticks,
+ * direct calls and calls through hidden nodes, and the dotted one is what
+ * keeps the latter visible.
+ *
+ * The dotted edges are decided heaviest first, each against the solid
+ * edges and the dotted edges already kept, so that every edge removed is
+ * implied by edges that stay drawn (checking against all the edges still
+ * there would let two dotted edges each justify dropping the other). Each
+ * check is a search; a work budget bounds the rare huge case (thousands of
+ * nodes kept): past it, the rest are kept. Edges are ordered heaviest
+ * first. Returns the number removed, or -1 when memory ran out. */
 #define REDUNDANCY_BUDGET 200000000ull
-
-static int cmp_edge_ptr_weak(const void *x, const void *y)
-{
-    const cg_edge *a = *(const cg_edge *const *)x, *b = *(const cg_edge *const *)y;
-    if (a->ticks != b->ticks)
-        return a->ticks < b->ticks ? -1 : 1;
-    return a < b ? 1 : a > b ? -1 : 0;      /* later (weaker in order) first */
-}
 
 static long drop_redundant(cg_graph *g)
 {
@@ -379,9 +389,8 @@ static long drop_redundant(cg_graph *g)
     uint8_t *alive = malloc(ne);
     uint8_t *seen = malloc(nn ? nn : 1);
     uint32_t *queue = malloc((nn ? nn : 1) * sizeof *queue);
-    const cg_edge **weak = malloc(nres * sizeof *weak);
     long removed = -1;
-    if (!start || !adj || !alive || !seen || !queue || !weak)
+    if (!start || !adj || !alive || !seen || !queue)
         goto done;
     for (size_t i = 0; i < ne; i++)
         start[g->edges[i].from + 1]++;
@@ -392,30 +401,29 @@ static long drop_redundant(cg_graph *g)
     for (size_t i = nn; i > 0; i--)         /* start[] was advanced: shift back */
         start[i] = start[i - 1];
     start[0] = 0;
-    memset(alive, 1, ne);
-    size_t k = 0;
     for (size_t i = 0; i < ne; i++)
-        if (g->edges[i].residual)
-            weak[k++] = &g->edges[i];
-    qsort(weak, nres, sizeof *weak, cmp_edge_ptr_weak);
+        alive[i] = !g->edges[i].residual;
 
     uint64_t work = 0;
     removed = 0;
-    for (size_t r = 0; r < nres && work < REDUNDANCY_BUDGET; r++) {
-        size_t e = (size_t)(weak[r] - g->edges);
+    for (size_t e = 0; e < ne; e++) {
+        if (!g->edges[e].residual)
+            continue;
+        alive[e] = 1;                       /* kept unless implied */
+        if (work >= REDUNDANCY_BUDGET)
+            continue;
         uint32_t from = g->edges[e].from, to = g->edges[e].to;
-        alive[e] = 0;
         memset(seen, 0, nn);
         size_t head = 0, tail = 0;
         int found = 0;
-        queue[tail++] = from;               /* paths of one edge or more */
+        queue[tail++] = from;       /* paths through other drawn nodes */
         while (head < tail && !found) {
             uint32_t v = queue[head++];
             for (uint32_t j = start[v]; j < start[v + 1]; j++) {
                 work++;
                 const cg_edge *x = &g->edges[adj[j]];
-                if (!alive[adj[j]] || seen[x->to])
-                    continue;
+                if (!alive[adj[j]] || seen[x->to] || (v == from && x->to == to))
+                    continue;           /* the twin is no path through others */
                 if (x->to == to) {
                     found = 1;
                     break;
@@ -424,10 +432,10 @@ static long drop_redundant(cg_graph *g)
                 queue[tail++] = x->to;
             }
         }
-        if (found)
+        if (found) {
+            alive[e] = 0;
             removed++;
-        else
-            alive[e] = 1;
+        }
     }
     size_t out = 0;
     for (size_t i = 0; i < ne; i++)
@@ -441,7 +449,6 @@ done:
     free(alive);
     free(seen);
     free(queue);
-    free(weak);
     return removed;
 }
 
@@ -499,7 +506,6 @@ static void builder_free(builder *b)
     free(b->anc);
     free(b->anc_depth);
     free(b->edge_at);
-    free(b->direct);
     free(b->edges);
     free(b->eslots);
 }
@@ -563,8 +569,7 @@ cg_status cg_build(const prof_result *p, const cg_opts *o, cg_graph **out, char 
     b.anc = malloc(nd * sizeof *b.anc);
     b.anc_depth = malloc(nd * sizeof *b.anc_depth);
     b.edge_at = malloc(nd * sizeof *b.edge_at);
-    b.direct = malloc(nd);
-    if (!b.state || !b.acc || !b.anc || !b.anc_depth || !b.edge_at || !b.direct)
+    if (!b.state || !b.acc || !b.anc || !b.anc_depth || !b.edge_at)
         goto fail;
 
     /* 1: self and cum */

@@ -135,28 +135,57 @@ static void sb_printf(strbuf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
-/* Appends a name to a Graphviz label or tooltip (an "escString", where
- * backslash sequences mean line breaks and substitutions): backslashes
- * doubled, control characters as spaces, bytes that are not UTF-8 as '?'.
- * Quotes are left to agwrite and the SVG writer, which escape them. */
-static void sb_esc(strbuf *b, const char *s)
+/* Appends a name from the log (a label, module, file name, argument) to
+ * Graphviz text, shown visibly whatever its bytes:
+ * - bytes that are not UTF-8 as U+FFFD;
+ * - control characters as \n, \r, \t or \xHH, and the C1 controls and the
+ *   non-characters U+FFFE and U+FFFF (which XML forbids) as \u0085 etc.,
+ *   so that the SVG stays XML and the picture shows them;
+ * - with ESC_BACKSLASH, for an "escString" (labels, tooltips, where
+ *   backslash sequences mean line breaks and substitutions): every
+ *   backslash doubled, those of the visible escapes too, so that a
+ *   backslash is drawn as one;
+ * - with ESC_ENTITY (labels, tooltips, the graph's name) '&' as "&amp;":
+ *   Graphviz decodes entities in labels and tooltips, and its SVG writer
+ *   passes text that looks like an entity ("&foo;", "&#1;") through raw,
+ *   which would make the SVG invalid; "&amp;" is drawn as '&'.
+ * Quotes and '<' are left to agwrite and the SVG writer, which escape them.
+ * (util/textout.c is to get a shared visible escape for text outputs; this
+ * is the graph's own until the two are unified.) */
+enum { ESC_BACKSLASH = 1, ESC_ENTITY = 2 };
+
+static void sb_esc_as(strbuf *b, const char *s, int how)
 {
+    const char *bs = how & ESC_BACKSLASH ? "\\\\" : "\\";
     const unsigned char *u = (const unsigned char *)s;
     while (*u) {
-        size_t n = tx_utf8_next(u, 4, NULL);   /* the NUL stops a cut sequence */
+        uint32_t cp;
+        size_t n = tx_utf8_next(u, 4, &cp);    /* the NUL stops a cut sequence */
         if (n == 0)
-            sb_putc(b, '?');
+            sb_puts(b, "\xef\xbf\xbd");         /* U+FFFD */
+        else if (n > 1 && ((cp >= 0x80 && cp <= 0x9f) || cp == 0xfffe || cp == 0xffff))
+            sb_printf(b, "%su%04x", bs, (unsigned)cp);
         else if (n > 1)
             for (size_t i = 0; i < n; i++)
                 sb_putc(b, (char)u[i]);
         else if (*u == '\\')
-            sb_puts(b, "\\\\");
+            sb_puts(b, bs);
+        else if (*u == '\n' || *u == '\r' || *u == '\t')
+            sb_printf(b, "%s%c", bs, *u == '\n' ? 'n' : *u == '\r' ? 'r' : 't');
         else if (*u < 0x20 || *u == 0x7f)
-            sb_putc(b, ' ');
+            sb_printf(b, "%sx%02x", bs, (unsigned)*u);
+        else if (*u == '&' && (how & ESC_ENTITY))
+            sb_puts(b, "&amp;");
         else
             sb_putc(b, (char)*u);
         u += n ? n : 1;
     }
+}
+
+/* For labels and tooltips. */
+static void sb_esc(strbuf *b, const char *s)
+{
+    sb_esc_as(b, s, ESC_BACKSLASH | ESC_ENTITY);
 }
 
 /* ---- colours ---------------------------------------------------------- */
@@ -195,13 +224,17 @@ static int set(void *obj, const char *name, const char *value)
     return agsafeset(obj, (char *)name, (char *)value, "") == 0 ? 0 : -1;
 }
 
-static void node_name(strbuf *b, const cg_node *n)
+/* "Module.label": for tooltips (`entity`), or for the evprof_name
+ * attribute, which Graphviz does not read (no entities there, backslashes
+ * doubled as in the labels). */
+static void node_name(strbuf *b, const cg_node *n, int entity)
 {
+    int how = ESC_BACKSLASH | (entity ? ESC_ENTITY : 0);
     b->len = 0;
     sb_puts(b, "");
-    sb_esc(b, n->module);
+    sb_esc_as(b, n->module, how);
     sb_putc(b, '.');
-    sb_esc(b, n->label);
+    sb_esc_as(b, n->label, how);
 }
 
 static int add_legend(Agraph_t *ag, const cg_graph *g, const cg_write_opts *o, strbuf *t)
@@ -299,7 +332,7 @@ static int add_nodes(Agraph_t *ag, const cg_graph *g, Agnode_t **an, strbuf *t, 
                   100.0 * share_of(n->cum, s->shown_ticks));
         rc |= t->failed ? -1 : set(an[i], "label", t->s);
 
-        node_name(nm, n);
+        node_name(nm, n, 1);
         t->len = 0;
         sb_puts(t, nm->s ? nm->s : "");
         if (n->srcloc) {
@@ -325,7 +358,8 @@ static int add_nodes(Agraph_t *ag, const cg_graph *g, Agnode_t **an, strbuf *t, 
         rc |= set(an[i], "evprof_self", num);
         snprintf(num, sizeof num, "%llu", (unsigned long long)n->cum);
         rc |= set(an[i], "evprof_cum", num);
-        rc |= set(an[i], "evprof_name", nm->s ? nm->s : "");
+        node_name(nm, n, 0);
+        rc |= nm->failed ? -1 : set(an[i], "evprof_name", nm->s ? nm->s : "");
         if (rc)
             return -1;
     }
@@ -357,10 +391,10 @@ static int add_edges(Agraph_t *ag, const cg_graph *g, Agnode_t **an, strbuf *t, 
 
         t->len = 0;
         sb_puts(t, "");
-        node_name(nm, &g->nodes[e->from]);
+        node_name(nm, &g->nodes[e->from], 1);
         sb_puts(t, nm->s ? nm->s : "");
         sb_puts(t, e->residual ? " -> ... -> " : " -> ");
-        node_name(nm, &g->nodes[e->to]);
+        node_name(nm, &g->nodes[e->to], 1);
         sb_puts(t, nm->s ? nm->s : "");
         sb_printf(t, " (%llu ticks)", (unsigned long long)e->ticks);
         rc |= t->failed || nm->failed ? -1 : set(ae, "tooltip", t->s);
@@ -375,14 +409,17 @@ static int add_edges(Agraph_t *ag, const cg_graph *g, Agnode_t **an, strbuf *t, 
 static Agraph_t *build_agraph(const cg_graph *g, const cg_write_opts *o)
 {
     const prof_info *in = prof_get_info(g->p);
-    char title[256];
     strbuf t = { 0 }, nm = { 0 };
     Agnode_t **an = NULL;
 
-    snprintf(title, sizeof title, "%s", in->program && *in->program ? in->program : "evprof");
-    Agraph_t *ag = agopen(title, Agdirected, NULL);
-    if (!ag)
+    /* the graph's name (the SVG's <title>): the program, shown visibly */
+    sb_puts(&t, "");
+    sb_esc_as(&t, in->program && *in->program ? in->program : "evprof", ESC_ENTITY);
+    Agraph_t *ag = t.failed ? NULL : agopen(t.s, Agdirected, NULL);
+    if (!ag) {
+        free(t.s);
         return NULL;
+    }
     int rc = agattr(ag, AGNODE, "shape", "box") && agattr(ag, AGNODE, "style", "filled") &&
              agattr(ag, AGNODE, "fillcolor", "#f8f8f8") ? 0 : -1;
     an = malloc((g->num_nodes ? g->num_nodes : 1) * sizeof *an);

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <cgraph.h>
@@ -399,21 +401,336 @@ static void test_pruning(void **state)
     prof_result_destroy(p);
 }
 
+static char *dot_text(const cg_graph *g);
+static uint64_t attr_u64(void *obj, const char *name);
+
+/* Issue 11: main calls f directly for 969 ticks, through h for 87 and
+ * through g (hidden at the default 0.5%) for 2. The direct call is drawn
+ * solid with its own 969; the 2 ticks through g would be a dotted
+ * main -> f, which main -> h -> f implies. */
+static void test_heavy_direct_edge_kept(void **state)
+{
+    (void)state;
+    static const spec s[] = { { "main/f", 969 }, { "main/h/f", 87 }, { "main/g/f", 2 } };
+    prof_profile *p = synth(s, 3);
+    cg_graph *g = build(p, NULL);
+    assert_int_equal(node_index(g, "g"), -1);
+    node_is(g, "f", 1058, 1058);
+    edge_is(g, "MAIN", "main", 1058, 0);
+    edge_is(g, "main", "f", 969, 0);
+    edge_is(g, "main", "h", 87, 0);
+    edge_is(g, "h", "f", 87, 0);
+    assert_int_equal(cg_num_edges(g), 4);
+    assert_int_equal(cg_get_summary(g)->dropped_edges_redundant, 1);
+    cg_destroy(g);
+
+    /* with nothing else to imply it, the dotted edge stays beside its
+     * solid twin, each with its own ticks, and Graphviz gets both */
+    static const spec t[] = { { "main/f", 969 }, { "main/g/f", 20 } };
+    prof_profile *q = synth(t, 2);
+    cg_opts o;
+    cg_opts_init(&o);
+    o.node_fraction = 0.05;
+    g = build(q, &o);
+    assert_int_equal(node_index(g, "g"), -1);
+    assert_int_equal(cg_num_edges(g), 3);
+    assert_int_equal(cg_edge_at(g, 1)->ticks, 969);
+    assert_false(cg_edge_at(g, 1)->residual);
+    assert_int_equal(cg_edge_at(g, 2)->ticks, 20);
+    assert_true(cg_edge_at(g, 2)->residual);
+    assert_int_equal(cg_edge_at(g, 1)->from, cg_edge_at(g, 2)->from);
+    assert_int_equal(cg_edge_at(g, 1)->to, cg_edge_at(g, 2)->to);
+    char *text = dot_text(g);
+    Agraph_t *ag = agmemread(text);
+    assert_non_null(ag);
+    assert_int_equal(agnedges(ag), 3);
+    int dotted = 0;
+    for (Agnode_t *n = agfstnode(ag); n; n = agnxtnode(ag, n))
+        for (Agedge_t *e = agfstout(ag, n); e; e = agnxtout(ag, e)) {
+            const char *style = agget(e, "style");
+            if (style && strcmp(style, "dotted") == 0) {
+                dotted++;
+                assert_int_equal(attr_u64(e, "evprof_ticks"), 20);
+            }
+        }
+    assert_int_equal(dotted, 1);
+    agclose(ag);
+    free(text);
+    cg_destroy(g);
+    prof_destroy(q);
+    prof_destroy(p);
+}
+
+/* ---- property: pruning on random stack sets ---------------------------- */
+
+static uint64_t prop_rng;
+
+static uint32_t prop_rnd(uint32_t n)
+{
+    prop_rng = prop_rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)((prop_rng >> 33) % n);
+}
+
+/* What the stacks say, given the nodes the graph drew: per drawn pair the
+ * direct calls and the calls through hidden nodes only (the nearest drawn
+ * caller is not the parent), each stack counted once per pair and kind. */
+typedef struct expect {
+    size_t n;                       /* cost centres (by cc index) */
+    uint64_t *cum;                  /* per cc */
+    uint64_t *direct, *through;     /* n x n, caller * n + callee */
+    int recursive;
+} expect;
+
+static void expect_compute(const prof_profile *p, const long *drawn, expect *x)
+{
+    size_t n = prof_num_ccs(p);
+    x->n = n;
+    x->cum = calloc(n, sizeof *x->cum);
+    x->direct = calloc(n * n, sizeof *x->direct);
+    x->through = calloc(n * n, sizeof *x->through);
+    x->recursive = 0;
+    uint8_t *seen = calloc(n, 1), *dseen = calloc(n * n, 1), *tseen = calloc(n * n, 1);
+    assert_true(x->cum && x->direct && x->through && seen && dseen && tseen);
+    for (uint32_t i = 0; i < prof_num_nodes(p); i++) {
+        const prof_node *nd = prof_node_at(p, i);
+        if (!nd->ticks)
+            continue;
+        uint32_t path[300];                 /* root first */
+        size_t depth = 0;
+        for (uint32_t k = i; k != PROF_NONE; k = prof_node_at(p, k)->parent)
+            depth++;
+        assert_true(depth <= 300);
+        size_t d = depth;
+        for (uint32_t k = i; k != PROF_NONE; k = prof_node_at(p, k)->parent)
+            path[--d] = prof_node_at(p, k)->cc;
+        memset(seen, 0, n);
+        memset(dseen, 0, n * n);
+        memset(tseen, 0, n * n);
+        long up = -1;                       /* position of the nearest drawn frame */
+        for (size_t k = 0; k < depth; k++) {
+            uint32_t c = path[k];
+            if (seen[c])
+                x->recursive = 1;
+            else
+                x->cum[c] += nd->ticks;
+            seen[c] = 1;
+            if (drawn[c] < 0)
+                continue;
+            if (up >= 0) {
+                size_t e = (size_t)path[up] * n + c;
+                uint8_t *once = up == (long)k - 1 ? dseen : tseen;
+                uint64_t *w = up == (long)k - 1 ? x->direct : x->through;
+                if (!once[e])
+                    w[e] += nd->ticks;
+                once[e] = 1;
+            }
+            up = (long)k;
+        }
+    }
+    free(seen);
+    free(dseen);
+    free(tseen);
+}
+
+static void expect_free(expect *x)
+{
+    free(x->cum);
+    free(x->direct);
+    free(x->through);
+}
+
+/* Is there a path of drawn edges from a to b through another drawn node? */
+static int reaches_through_others(const cg_graph *g, uint32_t a, uint32_t b)
+{
+    size_t nn = cg_num_nodes(g);
+    uint8_t *seen = calloc(nn, 1);
+    uint32_t *queue = malloc(nn * sizeof *queue);
+    size_t head = 0, tail = 0;
+    int found = 0;
+    queue[tail++] = a;
+    while (head < tail && !found) {
+        uint32_t v = queue[head++];
+        for (size_t i = 0; i < cg_num_edges(g) && !found; i++) {
+            const cg_edge *e = cg_edge_at(g, i);
+            if (e->from != v || (v == a && e->to == b) || seen[e->to])
+                continue;
+            if (e->to == b)
+                found = 1;
+            seen[e->to] = 1;
+            queue[tail++] = e->to;
+        }
+    }
+    free(seen);
+    free(queue);
+    return found;
+}
+
+static void check_pruned(const prof_profile *p, const cg_opts *o, const char *what)
+{
+    cg_graph *g = build(p, o);
+    const cg_summary *sm = cg_get_summary(g);
+    size_t n = prof_num_ccs(p), nn = cg_num_nodes(g);
+    long *drawn = malloc(n * sizeof *drawn);
+    for (size_t c = 0; c < n; c++) {
+        drawn[c] = -1;
+        for (size_t i = 0; i < nn; i++)     /* synthetic labels are unique */
+            if (strcmp(cg_node_at(g, i)->label, prof_cc_at(p, (uint32_t)c)->label) == 0)
+                drawn[c] = (long)i;
+    }
+    uint32_t *cc_of = malloc((nn ? nn : 1) * sizeof *cc_of);
+    for (size_t c = 0; c < n; c++)
+        if (drawn[c] >= 0)
+            cc_of[drawn[c]] = (uint32_t)c;
+    expect x;
+    expect_compute(p, drawn, &x);
+
+    /* the nodes: true cum, the best by cum above the cutoff */
+    uint64_t least = UINT64_MAX;
+    for (size_t i = 0; i < nn; i++) {
+        const cg_node *nd = cg_node_at(g, i);
+        if (nd->cum != x.cum[cc_of[i]])
+            fail_msg("%s: node %s cum %llu, stacks say %llu", what, nd->label,
+                     (unsigned long long)nd->cum, (unsigned long long)x.cum[cc_of[i]]);
+        assert_true((double)nd->cum >= sm->node_cutoff);
+        if (nd->cum < least)
+            least = nd->cum;
+    }
+    for (size_t c = 0; c < n; c++)
+        if (drawn[c] < 0 && x.cum[c] && (double)x.cum[c] >= sm->node_cutoff) {
+            assert_true(sm->dropped_nodes_max > 0);
+            assert_true(x.cum[c] <= least);
+        }
+
+    /* the edges: solid ones carry the direct calls, dotted ones the calls
+     * through hidden nodes, at most one of each kind per pair */
+    uint64_t *in = calloc(nn ? nn : 1, sizeof *in);
+    uint8_t *has = calloc(nn * nn * 2 + 1, 1);
+    for (size_t i = 0; i < cg_num_edges(g); i++) {
+        const cg_edge *e = cg_edge_at(g, i);
+        size_t k = (size_t)cc_of[e->from] * n + cc_of[e->to];
+        uint64_t want = e->residual ? x.through[k] : x.direct[k];
+        if (e->ticks != want)
+            fail_msg("%s: %s %s-> %s: %llu ticks, stacks say %llu", what,
+                     cg_node_at(g, e->from)->label, e->residual ? "..." : "",
+                     cg_node_at(g, e->to)->label, (unsigned long long)e->ticks,
+                     (unsigned long long)want);
+        assert_true(e->ticks > 0 && (double)e->ticks >= sm->edge_cutoff);
+        assert_true(e->ticks <= cg_node_at(g, e->to)->cum);
+        assert_true(e->ticks <= cg_node_at(g, e->from)->cum);
+        size_t h = ((size_t)e->from * nn + e->to) * 2 + (e->residual != 0);
+        assert_false(has[h]);
+        has[h] = 1;
+        in[e->to] += e->ticks;
+    }
+    /* weights into a node never exceed its cum (a stack reaches a node
+     * through one nearest drawn caller, unless it recurses) */
+    if (!x.recursive)
+        for (size_t i = 0; i < nn; i++)
+            if (in[i] > cg_node_at(g, i)->cum)
+                fail_msg("%s: %llu ticks into %s of cum %llu", what, (unsigned long long)in[i],
+                         cg_node_at(g, i)->label, (unsigned long long)cg_node_at(g, i)->cum);
+    /* no visible caller is lost: every drawn pair whose direct calls reach
+     * the cutoff has its solid edge, and a dotted pair over the cutoff goes
+     * only when drawn edges through other nodes imply it; --max-edges aside */
+    if (sm->dropped_edges_max == 0) {
+        for (size_t a = 0; a < nn; a++)
+            for (size_t b2 = 0; b2 < nn; b2++) {
+                size_t k = (size_t)cc_of[a] * n + cc_of[b2];
+                size_t h = (a * nn + b2) * 2;
+                if (x.direct[k] && (double)x.direct[k] >= sm->edge_cutoff && !has[h])
+                    fail_msg("%s: no solid edge %s -> %s (%llu direct ticks)", what,
+                             cg_node_at(g, a)->label, cg_node_at(g, b2)->label,
+                             (unsigned long long)x.direct[k]);
+                if (x.through[k] && (double)x.through[k] >= sm->edge_cutoff && !has[h + 1] &&
+                    !reaches_through_others(g, (uint32_t)a, (uint32_t)b2)) {
+                    fail_msg("%s: no dotted edge %s -> %s (%llu ticks)", what,
+                             cg_node_at(g, a)->label, cg_node_at(g, b2)->label,
+                             (unsigned long long)x.through[k]);
+                }
+            }
+    } else {
+        size_t max_edges = o->max_edges ? o->max_edges : 3 * (size_t)o->max_nodes;
+        assert_int_equal(cg_num_edges(g), max_edges);
+    }
+    free(in);
+    free(has);
+    expect_free(&x);
+    free(cc_of);
+    free(drawn);
+    cg_destroy(g);
+}
+
+/* Random stacks over a few cost centres (so that many calls share callees
+ * and hidden nodes sit between drawn ones), half of the sets recursive,
+ * each pruned with random parameters. */
+static void test_pruning_property(void **state)
+{
+    (void)state;
+    static const char *names[] = { "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l" };
+    enum { SETS = 300, PRUNINGS = 6 };
+    prop_rng = 20261123;
+    for (int set = 0; set < SETS; set++) {
+        int recursive = set & 1;
+        uint32_t nnames = 3 + prop_rnd(10);
+        size_t nstacks = 1 + prop_rnd(25);
+        spec *s = calloc(nstacks, sizeof *s);
+        char (*paths)[64] = calloc(nstacks, sizeof *paths);
+        for (size_t i = 0; i < nstacks; i++) {
+            uint32_t depth = 1 + prop_rnd(recursive ? 8 : nnames < 7 ? nnames : 7);
+            uint8_t used[12] = { 0 };
+            size_t len = 0;
+            for (uint32_t k = 0; k < depth; k++) {
+                uint32_t c = prop_rnd(nnames);
+                while (!recursive && used[c])
+                    c = (c + 1) % nnames;
+                used[c] = 1;
+                len += (size_t)snprintf(paths[i] + len, sizeof paths[i] - len, "%s%s",
+                                        k ? "/" : "", names[c]);
+            }
+            s[i].path = paths[i];
+            s[i].ticks = prop_rnd(4) == 0 ? 1 + prop_rnd(400) : 1 + prop_rnd(12);
+        }
+        prof_profile *p = synth(s, nstacks);
+        for (int r = 0; r < PRUNINGS; r++) {
+            static const double fractions[] = { 0, 0.001, 0.005, 0.02, 0.05, 0.1, 0.2, 0.4 };
+            cg_opts o;
+            cg_opts_init(&o);
+            o.node_fraction = fractions[prop_rnd(8)];
+            o.edge_fraction = fractions[prop_rnd(6)];
+            o.max_nodes = 1 + prop_rnd(nnames + 2);
+            o.max_edges = prop_rnd(3) == 0 ? 1 + prop_rnd(12) : 0;
+            char what[80];
+            snprintf(what, sizeof what, "set %d pruning %d", set, r);
+            check_pruned(p, &o, what);
+        }
+        prof_destroy(p);
+        free(s);
+        free(paths);
+    }
+}
+
 /* ---- DOT read back, against a brute-force count ------------------------ */
 
 /* The name as the graph's evprof_name holds it: Module.label with
- * backslashes doubled and control characters as spaces. */
+ * backslashes doubled and ASCII control characters shown as \n, \r, \t,
+ * \xHH (their backslash doubled too). */
 static void esc_name(const prof_cc *cc, char *buf, size_t size)
 {
     size_t n = 0;
     const char *parts[3] = { cc->module, ".", cc->label };
     for (int k = 0; k < 3; k++)
-        for (const char *s = parts[k]; *s && n + 3 < size; s++) {
-            if (*s == '\\') {
+        for (const char *s = parts[k]; *s && n + 7 < size; s++) {
+            unsigned char c = (unsigned char)*s;
+            if (c == '\\' || c < 0x20 || c == 0x7f) {
                 buf[n++] = '\\';
                 buf[n++] = '\\';
-            } else
-                buf[n++] = (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s;
+            }
+            if (c == '\n' || c == '\r' || c == '\t')
+                buf[n++] = c == '\n' ? 'n' : c == '\r' ? 'r' : 't';
+            else if (c < 0x20 || c == 0x7f)
+                n += (size_t)snprintf(buf + n, size - n, "x%02x", c);
+            else if (c != '\\')
+                buf[n++] = (char)c;
         }
     buf[n] = '\0';
 }
@@ -630,7 +947,7 @@ static void test_dot_default_pruning(void **state)
         assert_non_null(legend);
         const char *label = agget(legend, "label");
         assert_non_null(strstr(label, "Showing nodes accounting for"));
-        assert_non_null(strstr(label, "File: test \"log\"\\\\ with tab"));
+        assert_non_null(strstr(label, "File: test \"log\"\\\\ with\\\\ttab"));
         assert_non_null(strstr(label, "Window: 0 s to 1 s"));
         agclose(ag);
         free(text);
@@ -696,6 +1013,111 @@ static void test_formats(void **state)
     assert_int_equal(cg_write(g, NULL, CG_FORMAT_COUNT, stdout, err, sizeof err), CG_ERR_RENDER);
     cg_destroy(g);
     prof_result_destroy(p);
+}
+
+/* ---- names from the log, whatever their bytes -------------------------- */
+
+/* Labels, modules, source locations and the command line with ESC, CR,
+ * BEL, newlines, markup, entity look-alikes, invalid UTF-8, a C1 control
+ * and U+FFFF: the DOT reads back with each shown visibly, and the SVG is
+ * XML (python3's parser) with the same text drawn. */
+static void test_hostile_names(void **state)
+{
+    (void)state;
+    static const char *labels[] = {
+        "esc\x1b[31mred", "line\nbreak\rcr", "<b>&amp;\"q\"</script>", "ent&foo;&#1;",
+        "bad\xff\xc3utf8", "c1\xc2\x9bx\xef\xbf\xbfy", "tab\there\\back",
+    };
+    enum { NL = sizeof labels / sizeof labels[0] };
+    el_writer *w = el_writer_create_mem();
+    el_writer_declare_ghc(w, EL_GHC_9_0);
+    const char *argv[] = { "prog--&x;\x1b<ti>tle", "a\nb" };
+    el_writer_capset_create(w, 0, 0, 2);
+    el_writer_program_args(w, 0, 0, 2, argv);
+    el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
+    for (uint32_t i = 0; i < NL; i++)
+        el_writer_cost_centre(w, 0, i + 2, labels[i], i == 0 ? "Mod\x07" "bell" : "M&<>",
+                              "s<&>\x1b.hs:1:1", 0);
+    el_writer_prof_begin(w, 0, 1000000);
+    for (uint32_t i = 0; i < NL; i++) {
+        uint32_t stack[2] = { i + 2, i ? i + 1 : 0 };    /* a chain: each calls the next */
+        for (uint32_t k = 0; k <= i; k++)
+            el_writer_prof_sample(w, 100 + 10 * i + k, 0, i, i ? 2 : 1, stack);
+    }
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    size_t len;
+    const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
+    prof_profile *p = load_mem(bytes, len);
+    el_writer_destroy(w);
+    cg_opts o;
+    opts_all(&o);
+    cg_graph *g = build(p, &o);
+
+    /* DOT: Graphviz reads it back; labels and names as shown */
+    char *text = dot_text(g);
+    Agraph_t *ag = agmemread(text);
+    if (!ag)
+        fail_msg("Graphviz cannot read the DOT back:\n%s", text);
+    static const char *names[NL] = {
+        "Mod\\\\x07bell.esc\\\\x1b[31mred", "M&<>.line\\\\nbreak\\\\rcr",
+        "M&<>.<b>&amp;\"q\"</script>", "M&<>.ent&foo;&#1;",
+        "M&<>.bad\xef\xbf\xbd\xef\xbf\xbdutf8", "M&<>.c1\\\\u009bx\\\\uffffy",
+        "M&<>.tab\\\\there\\\\back",
+    };
+    int found[NL] = { 0 };
+    for (Agnode_t *n = agfstnode(ag); n; n = agnxtnode(ag, n)) {
+        if (strcmp(agnameof(n), "legend") == 0)
+            continue;
+        const char *nm = agget(n, "evprof_name"), *label = agget(n, "label");
+        for (const char *c = label; *c; c++)
+            assert_true((unsigned char)*c >= 0x20);
+        for (int i = 0; i < NL; i++)
+            if (strcmp(nm, names[i]) == 0)
+                found[i]++;
+    }
+    for (int i = 0; i < NL; i++)
+        if (found[i] != 1)
+            fail_msg("no node named '%s' in the DOT:\n%s", names[i], text);
+    const char *legend = agget(agnode(ag, "legend", 0), "label");
+    assert_non_null(strstr(legend, "Program: prog--&amp;x;\\\\x1b<ti>tle a\\\\nb\\l"));
+    agclose(ag);
+    free(text);
+
+    /* SVG: well-formed XML, the same names drawn */
+    char path[] = "/tmp/evprof-test-graph-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *out = fdopen(fd, "w");
+    char err[256];
+    cg_write_opts wo;
+    cg_write_opts_init(&wo);
+    wo.source_name = "log\x1b]0;title\x07.eventlog";
+    if (cg_write(g, &wo, CG_FORMAT_SVG, out, err, sizeof err) != CG_OK)
+        fail_msg("cg_write: %s", err);
+    assert_int_equal(fclose(out), 0);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "command -v python3 >/dev/null || exit 77; python3 - '%s' <<'PY'\n"
+             "import sys, xml.etree.ElementTree as ET\n"
+             "root = ET.parse(sys.argv[1]).getroot()\n"
+             "ns = '{http://www.w3.org/2000/svg}'\n"
+             "text = '\\n'.join(''.join(t.itertext()) for t in root.iter(ns + 'text'))\n"
+             "titles = [t.text for t in root.iter(ns + 'title')]\n"
+             "want = ['esc\\\\x1b[31mred', 'Mod\\\\x07bell', 'line\\\\nbreak\\\\rcr',\n"
+             "        '<b>&amp;\"q\"</script>', 'ent&foo;&#1;', 'bad\\ufffd\\ufffdutf8',\n"
+             "        'c1\\\\u009bx\\\\uffffy', 'tab\\\\there\\\\back', 'M&<>',\n"
+             "        'File: log\\\\x1b]0;title\\\\x07.eventlog', 'prog--&x;\\\\x1b<ti>tle a\\\\nb']\n"
+             "miss = [w for w in want if w not in text]\n"
+             "assert not miss, (miss, text)\n"
+             "assert 'prog--&x;\\\\x1b<ti>tle' in titles, titles\n"
+             "assert not any(ord(c) < 32 and c != '\\n' for c in text), repr(text)\n"
+             "PY\n", path);
+    int rc = system(cmd);
+    unlink(path);
+    cg_destroy(g);
+    prof_destroy(p);
+    if (WIFEXITED(rc) && WEXITSTATUS(rc) == 77)
+        skip();
+    assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
 }
 
 /* ---- 10,000 cost centres ---------------------------------------------- */
@@ -796,9 +1218,12 @@ int main(void)
         cmocka_unit_test(test_same_name_merged),
         cmocka_unit_test(test_focus_ignore),
         cmocka_unit_test(test_pruning),
+        cmocka_unit_test(test_heavy_direct_edge_kept),
+        cmocka_unit_test(test_pruning_property),
         cmocka_unit_test(test_dot_against_stacks),
         cmocka_unit_test(test_dot_default_pruning),
         cmocka_unit_test(test_formats),
+        cmocka_unit_test(test_hostile_names),
         cmocka_unit_test(test_ten_thousand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

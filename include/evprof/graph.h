@@ -78,8 +78,12 @@ typedef struct cg_node {
 
 typedef struct cg_edge {
     uint32_t from, to;      /* node indices; from == to for direct recursion */
-    uint64_t ticks;         /* w(from -> to) among the nodes drawn */
-    int residual;           /* some of these calls pass through hidden nodes */
+    uint64_t ticks;         /* solid: w(from -> to), the direct calls; dotted:
+                               the ticks of the stacks in which `from` is the
+                               nearest drawn caller of `to` through hidden
+                               nodes (once per stack) */
+    int residual;           /* dotted: the calls pass through hidden nodes.
+                               A pair can have both a solid and a dotted edge */
 } cg_edge;
 
 typedef struct cg_summary {

@@ -77,6 +77,9 @@ check "the hottest self has the biggest font" grep -qF 'fontsize=24' "$tmp/odd.d
 check "edges carry penwidth and weight" grep -q 'penwidth=6.000' "$tmp/odd.dot"
 check "legend: program and ticks" grep -qF 'Type: time, 504 ticks @ 1000 us, 1 processor' <(unwrap "$tmp/odd.dot")
 check "a backslash is doubled for Graphviz" grep -qF 'back\\slash' "$tmp/odd.dot"
+check "a tab in a label is shown as \\t" grep -qF 'label="tab\\there\nMain' "$tmp/odd.dot"
+"$evprof" graph "$f" -o "$tmp/odd.svg"
+check "a tab in a label: the SVG draws \\t" grep -qF '>tab\there<' "$tmp/odd.svg"
 
 # pruning: never more than --max-nodes, fewer with bigger fractions
 f="$corpus/ghc-9.0.2/nfib-N2.eventlog"
@@ -112,6 +115,22 @@ check "--focus: MAIN's cum is fromC's" grep -A3 'N1	' "$tmp/foc.dot" | grep -q '
 "$evprof" graph --node-fraction 0 --ignore '^Main\.from' "$f" -o "$tmp/ign.dot"
 check "--ignore drops stacks through a match" [ "$(grep -c 'evprof_name="Main.walk_step"' "$tmp/ign.dot")" -eq 0 ]
 check "--ignore keeps the rest" grep -q 'evprof_name="Main.deep_leaf"' "$tmp/ign.dot"
+
+# a filter that leaves nothing: exit 1, the expression named, no output
+for args in "--focus NoSuchCostCentre" "--ignore ." "--focus fromC --ignore ^Main\.from"; do
+    rm -f "$tmp/empty.svg"
+    # shellcheck disable=SC2086
+    "$evprof" graph $args "$f" -o "$tmp/empty.svg" 2>"$tmp/err"
+    check "graph $args (nothing left): exit 1" [ $? -eq 1 ]
+    re=${args##* }
+    check "graph $args (nothing left): names '$re'" grep -qF "'$re'" "$tmp/err"
+    check "graph $args (nothing left): no output file" [ ! -e "$tmp/empty.svg" ]
+done
+echo keep >"$tmp/kept.svg"
+"$evprof" graph --focus NoSuchCostCentre "$f" -o "$tmp/kept.svg" 2>/dev/null
+check "--focus matching nothing leaves an existing -o file" [ "$(cat "$tmp/kept.svg")" = keep ]
+"$evprof" graph --focus NoSuchCostCentre "$f" >"$tmp/stdout.svg" 2>/dev/null
+check "--focus matching nothing: nothing on stdout" [ ! -s "$tmp/stdout.svg" ]
 
 # -o: whole or nothing
 f="$data/deep-p.eventlog"

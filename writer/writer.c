@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "evprof/eventlog.h"
-#include "eventlog/bytes.h"
+#include "eventlog/types.h"
 
 #define FLUSH_AT ((size_t)1 << 20)
 #define MAX_BLOCK ((size_t)64 << 20)
@@ -33,6 +33,28 @@
 #define DATA_BEGIN 0x64617462u   /* "datb" */
 
 _Static_assert(EL_WRITER_VARIABLE == EL_VARIABLE_SIZE, "one spelling of variable size");
+
+/* ---- big-endian stores ------------------------------------------------ */
+
+static inline void put_be16(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)(v >> 8);
+    p[1] = (uint8_t)v;
+}
+
+static inline void put_be32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+static inline void put_be64(uint8_t *p, uint64_t v)
+{
+    put_be32(p, (uint32_t)(v >> 32));
+    put_be32(p + 4, (uint32_t)v);
+}
 
 /* ---- payload builder -------------------------------------------------- */
 
@@ -416,277 +438,60 @@ el_writer_status el_writer_declare_type(el_writer *w, uint16_t id, int32_t size,
     return el_writer_declare_type_extra(w, id, size, desc, NULL, 0);
 }
 
-typedef struct ghc_type {
+/* Where an older GHC's header differs from el_type_table (GHC 9.12's
+ * descriptions and sizes): the headers of corpus ghc-9.0.2/nfib-p.eventlog
+ * (GHC 9.0.2) and ghc-events/ghc-9.2-events.eventlog (GHC 9.1
+ * development, the 9.2 set). desc NULL: the table's. Which types each GHC
+ * declares is in the table's EL_TYPE_GHC_* flags. */
+static const struct ghc_difference {
     uint16_t id;
+    uint8_t ghcs;                /* EL_TYPE_GHC_* */
     int16_t size;
     const char *desc;
-} ghc_type;
-
-#define V EL_WRITER_VARIABLE
-
-/* As in the header of corpus ghc-9.0.2/nfib-p.eventlog (GHC 9.0.2). */
-static const ghc_type ghc_9_0_types[] = {
-    {0, 4, "Create thread"},
-    {1, 4, "Run thread"},
-    {2, 10, "Stop thread"},
-    {3, 4, "Thread runnable"},
-    {4, 6, "Migrate thread"},
-    {8, 6, "Wakeup thread"},
-    {9, 0, "Starting GC"},
-    {10, 0, "Finished GC"},
-    {11, 0, "Request sequential GC"},
-    {12, 0, "Request parallel GC"},
-    {15, 4, "Create spark thread"},
-    {16, V, "Log message"},
-    {18, 14, "Block marker"},
-    {19, V, "User message"},
-    {20, 0, "GC idle"},
-    {21, 0, "GC working"},
-    {22, 0, "GC done"},
-    {25, 6, "Create capability set"},
-    {26, 4, "Delete capability set"},
-    {27, 6, "Add capability to capability set"},
-    {28, 6, "Remove capability from capability set"},
-    {29, V, "RTS name and version"},
-    {30, V, "Program arguments"},
-    {31, V, "Program environment variables"},
-    {32, 8, "Process ID"},
-    {33, 8, "Parent process ID"},
-    {34, 56, "Spark counters"},
-    {35, 0, "Spark create"},
-    {36, 0, "Spark dud"},
-    {37, 0, "Spark overflow"},
-    {38, 0, "Spark run"},
-    {39, 2, "Spark steal"},
-    {40, 0, "Spark fizzle"},
-    {41, 0, "Spark GC"},
-    {43, 16, "Wall clock time"},
-    {44, V, "Thread label"},
-    {45, 2, "Create capability"},
-    {46, 2, "Delete capability"},
-    {47, 2, "Disable capability"},
-    {48, 2, "Enable capability"},
-    {49, 12, "Total heap mem ever allocated"},
-    {50, 12, "Current heap size"},
-    {51, 12, "Current heap live data"},
-    {52, 38, "Heap static parameters"},
-    {53, 58, "GC statistics"},
-    {54, 0, "Synchronise stop-the-world GC"},
-    {55, 18, "Task create"},
-    {56, 12, "Task migrate"},
-    {57, 8, "Task delete"},
-    {58, V, "User marker"},
-    {59, 0, "Empty event for bug #9003"},
-    {160, V, "Start of heap profile"},
-    {161, V, "Cost center definition"},
-    {162, 8, "Start of heap profile sample"},
-    {163, V, "Heap profile cost-centre sample"},
-    {164, V, "Heap profile string sample"},
-    {165, 8, "End of heap profile sample"},
-    {166, 16, "Start of heap profile (biographical) sample"},
-    {167, V, "Time profile cost-centre stack"},
-    {168, 8, "Start of a time profile"},
-    {181, V, "User binary message"},
-    {200, 0, "Begin concurrent mark phase"},
-    {201, 4, "End concurrent mark phase"},
-    {202, 0, "Begin concurrent GC synchronisation"},
-    {203, 0, "End concurrent GC synchronisation"},
-    {204, 0, "Begin concurrent sweep"},
-    {205, 0, "End concurrent sweep"},
-    {206, 2, "Update remembered set flushed"},
-    {207, 13, "Nonmoving heap census"},
+} older_ghcs[] = {
+#define G9_0 EL_TYPE_GHC_9_0
+#define G9_2 EL_TYPE_GHC_9_2
+    {EL_HEAP_ALLOCATED, G9_0 | G9_2, 12, "Total heap mem ever allocated"},
+    {EL_HEAP_SIZE, G9_0, 12, "Current heap size"},
+    {EL_HEAP_SIZE, G9_2, 12, "Current heap size (size of allocated mblocks)"},
+    {EL_MEM_RETURN, G9_2, 16, "Memory return statistics"},
+    {EL_BLOCKS_SIZE, G9_2, 12, "Current heap size (size of allocated blocks)"},
+    {EL_HEAP_PROF_COST_CENTRE, G9_0 | G9_2, EL_VARIABLE_SIZE, "Cost center definition"},
+    {EL_IPE, G9_2, EL_VARIABLE_SIZE, "Info Table Source Position"},
+    {EL_CONC_SYNC_END, G9_0 | G9_2, 0, "End concurrent GC synchronisation"},
+    {EL_CONC_SWEEP_BEGIN, G9_0 | G9_2, 0, "Begin concurrent sweep"},
+    {EL_CONC_SWEEP_END, G9_0 | G9_2, 0, "End concurrent sweep"},
+    {EL_NONMOVING_HEAP_CENSUS, G9_0 | G9_2, 13, NULL},   /* the u8 log2 layout */
+#undef G9_0
+#undef G9_2
 };
-
-/* As in the header of corpus ghc-events/ghc-9.2-events.eventlog (GHC 9.1 development, the 9.2 set). */
-static const ghc_type ghc_9_2_types[] = {
-    {0, 4, "Create thread"},
-    {1, 4, "Run thread"},
-    {2, 10, "Stop thread"},
-    {3, 4, "Thread runnable"},
-    {4, 6, "Migrate thread"},
-    {8, 6, "Wakeup thread"},
-    {9, 0, "Starting GC"},
-    {10, 0, "Finished GC"},
-    {11, 0, "Request sequential GC"},
-    {12, 0, "Request parallel GC"},
-    {15, 4, "Create spark thread"},
-    {16, V, "Log message"},
-    {18, 14, "Block marker"},
-    {19, V, "User message"},
-    {20, 0, "GC idle"},
-    {21, 0, "GC working"},
-    {22, 0, "GC done"},
-    {25, 6, "Create capability set"},
-    {26, 4, "Delete capability set"},
-    {27, 6, "Add capability to capability set"},
-    {28, 6, "Remove capability from capability set"},
-    {29, V, "RTS name and version"},
-    {30, V, "Program arguments"},
-    {31, V, "Program environment variables"},
-    {32, 8, "Process ID"},
-    {33, 8, "Parent process ID"},
-    {34, 56, "Spark counters"},
-    {35, 0, "Spark create"},
-    {36, 0, "Spark dud"},
-    {37, 0, "Spark overflow"},
-    {38, 0, "Spark run"},
-    {39, 2, "Spark steal"},
-    {40, 0, "Spark fizzle"},
-    {41, 0, "Spark GC"},
-    {43, 16, "Wall clock time"},
-    {44, V, "Thread label"},
-    {45, 2, "Create capability"},
-    {46, 2, "Delete capability"},
-    {47, 2, "Disable capability"},
-    {48, 2, "Enable capability"},
-    {49, 12, "Total heap mem ever allocated"},
-    {50, 12, "Current heap size (size of allocated mblocks)"},
-    {51, 12, "Current heap live data"},
-    {52, 38, "Heap static parameters"},
-    {53, 58, "GC statistics"},
-    {54, 0, "Synchronise stop-the-world GC"},
-    {55, 18, "Task create"},
-    {56, 12, "Task migrate"},
-    {57, 8, "Task delete"},
-    {58, V, "User marker"},
-    {59, 0, "Empty event for bug #9003"},
-    {90, 16, "Memory return statistics"},
-    {91, 12, "Current heap size (size of allocated blocks)"},
-    {160, V, "Start of heap profile"},
-    {161, V, "Cost center definition"},
-    {162, 8, "Start of heap profile sample"},
-    {163, V, "Heap profile cost-centre sample"},
-    {164, V, "Heap profile string sample"},
-    {165, 8, "End of heap profile sample"},
-    {166, 16, "Start of heap profile (biographical) sample"},
-    {167, V, "Time profile cost-centre stack"},
-    {168, 8, "Start of a time profile"},
-    {169, V, "Info Table Source Position"},
-    {181, V, "User binary message"},
-    {200, 0, "Begin concurrent mark phase"},
-    {201, 4, "End concurrent mark phase"},
-    {202, 0, "Begin concurrent GC synchronisation"},
-    {203, 0, "End concurrent GC synchronisation"},
-    {204, 0, "Begin concurrent sweep"},
-    {205, 0, "End concurrent sweep"},
-    {206, 2, "Update remembered set flushed"},
-    {207, 13, "Nonmoving heap census"},
-    {210, V, "Ticky-ticky entry counter definition"},
-    {211, 32, "Ticky-ticky entry counter sample"},
-    {212, 0, "Ticky-ticky entry counter begin sample"},
-};
-
-/* As in the header of corpus ghc-events/nonmoving-gc-pruned-segments.eventlog (GHC 9.11 development, the 9.12 set). */
-static const ghc_type ghc_9_12_types[] = {
-    {0, 4, "Create thread"},
-    {1, 4, "Run thread"},
-    {2, 10, "Stop thread"},
-    {3, 4, "Thread runnable"},
-    {4, 6, "Migrate thread"},
-    {8, 6, "Wakeup thread"},
-    {9, 0, "Starting GC"},
-    {10, 0, "Finished GC"},
-    {11, 0, "Request sequential GC"},
-    {12, 0, "Request parallel GC"},
-    {15, 4, "Create spark thread"},
-    {16, V, "Log message"},
-    {18, 14, "Block marker"},
-    {19, V, "User message"},
-    {20, 0, "GC idle"},
-    {21, 0, "GC working"},
-    {22, 0, "GC done"},
-    {25, 6, "Create capability set"},
-    {26, 4, "Delete capability set"},
-    {27, 6, "Add capability to capability set"},
-    {28, 6, "Remove capability from capability set"},
-    {29, V, "RTS name and version"},
-    {30, V, "Program arguments"},
-    {31, V, "Program environment variables"},
-    {32, 8, "Process ID"},
-    {33, 8, "Parent process ID"},
-    {34, 56, "Spark counters"},
-    {35, 0, "Spark create"},
-    {36, 0, "Spark dud"},
-    {37, 0, "Spark overflow"},
-    {38, 0, "Spark run"},
-    {39, 2, "Spark steal"},
-    {40, 0, "Spark fizzle"},
-    {41, 0, "Spark GC"},
-    {42, V, "Intern string"},
-    {43, 16, "Wall clock time"},
-    {44, V, "Thread label"},
-    {45, 2, "Create capability"},
-    {46, 2, "Delete capability"},
-    {47, 2, "Disable capability"},
-    {48, 2, "Enable capability"},
-    {49, 12, "Total heap memory ever allocated"},
-    {50, 12, "Current heap size (number of allocated mblocks)"},
-    {51, 12, "Current heap live data"},
-    {52, 38, "Heap static parameters"},
-    {53, 58, "GC statistics"},
-    {54, 0, "Synchronise stop-the-world GC"},
-    {55, 18, "Task create"},
-    {56, 12, "Task migrate"},
-    {57, 8, "Task delete"},
-    {58, V, "User marker"},
-    {59, 0, "Empty event for bug #9003"},
-    {90, 16, "The RTS attempted to return heap memory to the OS"},
-    {91, 12, "Report the size of the heap in blocks"},
-    {160, V, "Start of heap profile"},
-    {161, V, "Cost-centre definition"},
-    {162, 8, "Start of heap profile sample"},
-    {163, V, "Heap profile cost-centre sample"},
-    {164, V, "Heap profile string sample"},
-    {165, 8, "End of heap profile sample"},
-    {166, 16, "Start of heap profile (biographical) sample"},
-    {167, V, "Time profile cost-centre stack"},
-    {168, 8, "Start of a time profile"},
-    {169, V, "An IPE entry"},
-    {181, V, "User binary message"},
-    {200, 0, "Begin concurrent mark phase"},
-    {201, 4, "End concurrent mark phase"},
-    {202, 0, "Begin concurrent GC synchronisation"},
-    {203, 0, "End concurrent mark synchronisation"},
-    {204, 0, "Begin concurrent sweep phase"},
-    {205, 0, "End concurrent sweep phase"},
-    {206, 2, "Update remembered set flushed"},
-    {207, 14, "Nonmoving heap census"},
-    {208, 8, "Report the amount of segments pruned and remaining on the free list."},
-    {210, V, "Ticky-ticky entry counter definition"},
-    {211, 32, "Ticky-ticky entry counter sample"},
-    {212, 0, "Ticky-ticky entry counter begin sample"},
-};
-
-#undef V
 
 el_writer_status el_writer_declare_ghc(el_writer *w, el_ghc_types set)
 {
     if (w->err != EL_WRITER_OK)
         return w->err;
-    const ghc_type *types;
-    size_t n;
+    uint8_t ghc;
     switch (set) {
-    case EL_GHC_9_0:
-        types = ghc_9_0_types;
-        n = sizeof ghc_9_0_types / sizeof ghc_9_0_types[0];
-        break;
-    case EL_GHC_9_2:
-        types = ghc_9_2_types;
-        n = sizeof ghc_9_2_types / sizeof ghc_9_2_types[0];
-        break;
-    case EL_GHC_9_12:
-        types = ghc_9_12_types;
-        n = sizeof ghc_9_12_types / sizeof ghc_9_12_types[0];
-        break;
+    case EL_GHC_9_0: ghc = EL_TYPE_GHC_9_0; break;
+    case EL_GHC_9_2: ghc = EL_TYPE_GHC_9_2; break;
+    case EL_GHC_9_12: ghc = EL_TYPE_GHC_9_12; break;
     default:
         return fail(w, EL_WRITER_ERR_USAGE, "unknown GHC type set %d", (int)set);
     }
-    for (size_t i = 0; i < n; i++) {
-        if (w->err != EL_WRITER_OK)
-            return w->err;
-        if (w->size_of[types[i].id] != UNDECLARED)
+    for (uint16_t id = 0; id < EL_NUM_TYPE_IDS; id++) {
+        const el_type_info *t = &el_type_table[id];
+        if (!(t->flags & ghc) || w->size_of[id] != UNDECLARED)
             continue;
-        if (el_writer_declare_type(w, types[i].id, types[i].size, types[i].desc) != EL_WRITER_OK)
+        int32_t size = t->size;
+        const char *desc = t->desc;
+        for (size_t i = 0; i < sizeof older_ghcs / sizeof older_ghcs[0]; i++) {
+            const struct ghc_difference *o = &older_ghcs[i];
+            if (o->id == id && (o->ghcs & ghc)) {
+                size = o->size;
+                desc = o->desc ? o->desc : desc;
+            }
+        }
+        if (el_writer_declare_type(w, id, size, desc) != EL_WRITER_OK)
             return w->err;
     }
     return EL_WRITER_OK;

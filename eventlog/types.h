@@ -1,0 +1,49 @@
+/* The one table of event types, private to the library: one row per type
+ * id below EL_NUM_TYPE_IDS, read by the decoder (which types it decodes,
+ * their smallest payload), el_type_name, the `ghc-events show` text
+ * (which types ghc-events parses) and the eventlog writer (the types and
+ * descriptions of GHC's own headers). Ids evprof does not know have a row
+ * of zeros (name NULL). */
+#ifndef EVPROF_EVENTLOG_TYPES_H
+#define EVPROF_EVENTLOG_TYPES_H
+
+#include <stdint.h>
+
+#include "evprof/eventlog.h"
+
+/* ghc-events' parser of a type: none (UnknownEvent whatever the header
+ * says), a fixed layout, or a variable one. */
+enum { EL_GE_NONE = 0, EL_GE_FIXED, EL_GE_VARIABLE };
+
+enum {
+    EL_TYPE_DECODED = 1,       /* the decoder fills typed fields of this type */
+    /* declared in the header of this GHC version (el_writer_declare_ghc) */
+    EL_TYPE_GHC_9_0 = 2,
+    EL_TYPE_GHC_9_2 = 4,
+    EL_TYPE_GHC_9_12 = 8,
+};
+
+typedef struct el_type_info {
+    const char *name;          /* evprof's short name: the enum's, without EL_ */
+    /* As GHC's header declares the type: GHC 9.12's description and size
+     * (the writer keeps what older GHCs wrote differently); for types GHC
+     * 9.12 no longer declares, as the oldest corpus logs do; NULL and 0
+     * when no log at hand declares it. size: payload bytes, or
+     * EL_VARIABLE_SIZE. */
+    const char *desc;
+    int16_t size;
+    /* The decoder: the smallest payload of the oldest layout GHC wrote (a
+     * shorter one is corrupt); 0 for types without fixed fields. */
+    uint8_t min_len;
+    /* ghc-events: EL_GE_*, and for a fixed layout the size of its
+     * smallest one (it picks the largest layout not above the declared
+     * size; none fits means UnknownEvent). */
+    uint8_t ge_kind;
+    uint8_t ge_min;
+    uint8_t flags;             /* EL_TYPE_* */
+} el_type_info;
+
+/* Indexed by type id; EL_NUM_TYPE_IDS rows. */
+extern const el_type_info el_type_table[];
+
+#endif
