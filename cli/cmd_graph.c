@@ -192,7 +192,7 @@ int cmd_graph(int argc, char **argv)
         else
             fprintf(stderr, "evprof: %s: --ignore '%s' drops every stack\n", name, go.ignore);
         cg_destroy(g);
-        prof_destroy(p);
+        prof_result_destroy(p);
         return CLI_FAIL;
     }
 

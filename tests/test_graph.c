@@ -412,7 +412,7 @@ static void test_heavy_direct_edge_kept(void **state)
 {
     (void)state;
     static const spec s[] = { { "main/f", 969 }, { "main/h/f", 87 }, { "main/g/f", 2 } };
-    prof_profile *p = synth(s, 3);
+    prof_result *p = synth(s, 3);
     cg_graph *g = build(p, NULL);
     assert_int_equal(node_index(g, "g"), -1);
     node_is(g, "f", 1058, 1058);
@@ -427,7 +427,7 @@ static void test_heavy_direct_edge_kept(void **state)
     /* with nothing else to imply it, the dotted edge stays beside its
      * solid twin, each with its own ticks, and Graphviz gets both */
     static const spec t[] = { { "main/f", 969 }, { "main/g/f", 20 } };
-    prof_profile *q = synth(t, 2);
+    prof_result *q = synth(t, 2);
     cg_opts o;
     cg_opts_init(&o);
     o.node_fraction = 0.05;
@@ -457,8 +457,8 @@ static void test_heavy_direct_edge_kept(void **state)
     agclose(ag);
     free(text);
     cg_destroy(g);
-    prof_destroy(q);
-    prof_destroy(p);
+    prof_result_destroy(q);
+    prof_result_destroy(p);
 }
 
 /* ---- property: pruning on random stack sets ---------------------------- */
@@ -481,7 +481,7 @@ typedef struct expect {
     int recursive;
 } expect;
 
-static void expect_compute(const prof_profile *p, const long *drawn, expect *x)
+static void expect_compute(const prof_result *p, const long *drawn, expect *x)
 {
     size_t n = prof_num_ccs(p);
     x->n = n;
@@ -565,7 +565,7 @@ static int reaches_through_others(const cg_graph *g, uint32_t a, uint32_t b)
     return found;
 }
 
-static void check_pruned(const prof_profile *p, const cg_opts *o, const char *what)
+static void check_pruned(const prof_result *p, const cg_opts *o, const char *what)
 {
     cg_graph *g = build(p, o);
     const cg_summary *sm = cg_get_summary(g);
@@ -690,7 +690,7 @@ static void test_pruning_property(void **state)
             s[i].path = paths[i];
             s[i].ticks = prop_rnd(4) == 0 ? 1 + prop_rnd(400) : 1 + prop_rnd(12);
         }
-        prof_profile *p = synth(s, nstacks);
+        prof_result *p = synth(s, nstacks);
         for (int r = 0; r < PRUNINGS; r++) {
             static const double fractions[] = { 0, 0.001, 0.005, 0.02, 0.05, 0.1, 0.2, 0.4 };
             cg_opts o;
@@ -703,7 +703,7 @@ static void test_pruning_property(void **state)
             snprintf(what, sizeof what, "set %d pruning %d", set, r);
             check_pruned(p, &o, what);
         }
-        prof_destroy(p);
+        prof_result_destroy(p);
         free(s);
         free(paths);
     }
@@ -1047,7 +1047,7 @@ static void test_hostile_names(void **state)
     assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
-    prof_profile *p = load_mem(bytes, len);
+    prof_result *p = load_mem(bytes, len);
     el_writer_destroy(w);
     cg_opts o;
     opts_all(&o);
@@ -1114,7 +1114,7 @@ static void test_hostile_names(void **state)
     int rc = system(cmd);
     unlink(path);
     cg_destroy(g);
-    prof_destroy(p);
+    prof_result_destroy(p);
     if (WIFEXITED(rc) && WEXITSTATUS(rc) == 77)
         skip();
     assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
