@@ -51,7 +51,7 @@ fuzz: deps
 	CC=clang cmake -S . -B $(FUZZ_BUILD) -DEVPROF_FUZZ=ON -DBUILD_TESTING=ON
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_decoder
 	mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/artifacts
-	for f in $(SHARED_CORPUS)/*/*.eventlog tests/fuzz/bad/*; do \
+	for f in tests/data/*/*.eventlog $(SHARED_CORPUS)/*/*.eventlog tests/fuzz/bad/*; do \
 	    [ -f "$$f" ] && [ $$(wc -c < "$$f") -le $(FUZZ_SEED_MAX) ] && \
 	    cp -n "$$f" $(FUZZ_BUILD)/corpus/$$(basename $$(dirname "$$f"))-$$(basename "$$f"); \
 	done; true

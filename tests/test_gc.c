@@ -16,11 +16,13 @@
 
 #include <cmocka.h>
 
+#include "corpus.h"
+
 #include "evprof/gc.h"
 #include "evprof/writer.h"
 
 #define GC_DATA "tests/data/gc"
-#define CORPUS "../shared/corpus/ghc-9.0.2"
+#define CORPUS CORPUS_DIR "/ghc-9.0.2"
 
 /* ---- GHC's +RTS -s text (test-side reader) ----------------------------- */
 

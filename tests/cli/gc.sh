@@ -8,7 +8,7 @@
 set -u
 evprof=${1:?usage: $0 path/to/evprof}
 data=tests/data/gc
-corpus=../shared/corpus/ghc-9.0.2
+corpus=tests/data/ghc-9.0.2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0
