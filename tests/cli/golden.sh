@@ -67,6 +67,7 @@ dump-testlog-part|dump $ge/testlog-part.eventlog
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+: >"$tmp/empty"     # standard input for every case: empty
 
 if [ $update -eq 1 ]; then
     rm -f "$dir"/*.out "$dir"/*.err
@@ -76,7 +77,7 @@ failed=0
 while IFS='|' read -r name args; do
     [ -n "$name" ] || continue
     # shellcheck disable=SC2086
-    "$evprof" $args >"$tmp/out" 2>"$tmp/stderr" </dev/null
+    "$evprof" $args >"$tmp/out" 2>"$tmp/stderr" <"$tmp/empty"
     status=$?
     : >"$tmp/err"
     if [ $status -ne 0 ] || [ -s "$tmp/stderr" ]; then
