@@ -2,6 +2,8 @@
 #
 #   make run     build, then run evprof on the example log
 #   make test    build, then run every test (ctest)
+#   make golden  rewrite tests/golden/ from the current output (after an
+#                intended change; review with git diff tests/golden)
 #   make asan    the same tests with AddressSanitizer + UBSan (build-asan/)
 #   make fuzz    libFuzzer on the decoder for FUZZ_SECONDS (needs clang)
 #   make bench   throughput and memory benchmark (bench/run.sh)
@@ -22,7 +24,7 @@ FUZZ_MAX_LEN ?= 65536
 FUZZ_SEED_MAX ?= 1048576
 SHARED_CORPUS ?= ../shared/corpus
 
-.PHONY: all deps configure build run test asan fuzz bench clean
+.PHONY: all deps configure build run test golden asan fuzz bench clean
 
 all: build
 
@@ -41,6 +43,9 @@ run: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+golden: build
+	bash tests/cli/golden.sh $(BUILD)/evprof --update
+
 asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DEVPROF_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
@@ -51,7 +56,7 @@ fuzz: deps
 	CC=clang cmake -S . -B $(FUZZ_BUILD) -DEVPROF_FUZZ=ON -DBUILD_TESTING=ON
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_decoder
 	mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/artifacts
-	for f in $(SHARED_CORPUS)/*/*.eventlog tests/fuzz/bad/*; do \
+	for f in tests/data/*/*.eventlog $(SHARED_CORPUS)/*/*.eventlog tests/fuzz/bad/*; do \
 	    [ -f "$$f" ] && [ $$(wc -c < "$$f") -le $(FUZZ_SEED_MAX) ] && \
 	    cp -n "$$f" $(FUZZ_BUILD)/corpus/$$(basename $$(dirname "$$f"))-$$(basename "$$f"); \
 	done; true

@@ -94,7 +94,10 @@ static void notes(const gc_result *r, FILE *out)
           "    and MUT is the elapsed time outside GC, INIT and EXIT included.\n", out);
     fputs("    GC times are the leading capability's GC_START..GC_END (GHC's own measure);\n"
           "    the other capabilities' pauses are in the table above.\n", out);
-    fputs("    Alloc rate is per elapsed MUT second; fragmentation is not in the events.\n", out);
+    fputs("    GHC's Alloc rate divides by mutator CPU time, which no 9.0 event carries:\n"
+          "    n/a; the wall-clock line divides the bytes allocated by the MUT elapsed\n"
+          "    time above. GHC's fragmentation is the difference of two lifetime peaks\n"
+          "    (megablocks, blocks in use) that the 9.0 events do not carry: n/a.\n", out);
     if (!r->whole_run)
         fputs("    A collection belongs to the window that holds its GC_STATS_GHC event;\n"
               "    allocation and sparks are the counters' growth inside the window;\n"
@@ -187,8 +190,12 @@ int gc_report_text(const gc_summary *s, const gc_report_opts *o, FILE *out)
         fprintf(out, "  %%GC     time  %9s  (%.1f%% elapsed)\n\n", "n/a",
                 r->total_ns ? 100.0 * (double)r->gc_ns / (double)r->total_ns : 0.0);
     }
+    /* GHC's line divides by mutator CPU time (stat_exitReport): not in the
+     * events. evprof's own figure gets its own name. */
+    fputs("  Alloc rate    n/a bytes per MUT second\n", out);
     gc_commas(b, sizeof b, r->alloc_rate);
-    fprintf(out, "  Alloc rate    %s bytes per MUT second\n\n", b);
+    fprintf(out, "  Alloc rate (wall clock)    %s bytes per elapsed MUT second"
+                 " (INIT and EXIT included)\n\n", b);
     fprintf(out, "  Productivity %6s of total user, %.1f%% of total elapsed\n\n", "n/a",
             r->productivity * 100);
 
@@ -250,6 +257,7 @@ int gc_report_json(const gc_summary *s, const gc_report_opts *o, FILE *out)
     fprintf(out, ",\n  \"max_slop_bytes\": %" PRIu64, r->max_slop_bytes);
     fprintf(out, ",\n  \"max_mem_in_use_bytes\": %" PRIu64, r->max_mem_in_use_bytes);
     fprintf(out, ",\n  \"max_current_fragmentation_bytes\": %" PRIu64, r->max_frag_bytes);
+    fputs(",\n  \"ghc_fragmentation_bytes\": null", out);
     fprintf(out, ",\n  \"gcs\": %u", (unsigned)r->collections);
     fputs(",\n  \"generations\": [", out);
     for (uint32_t g = 0; g < r->generations; g++) {
@@ -278,7 +286,8 @@ int gc_report_json(const gc_summary *s, const gc_report_opts *o, FILE *out)
     fprintf(out, ",\n  \"mutator_elapsed_ns\": %" PRIu64, r->mutator_ns);
     fputs(",\n  \"init_elapsed_ns\": null,\n  \"exit_elapsed_ns\": null,\n"
           "  \"cpu_ns\": null,\n  \"gc_cpu_ns\": null,\n  \"mutator_cpu_ns\": null", out);
-    fprintf(out, ",\n  \"alloc_rate\": %" PRIu64, r->alloc_rate);
+    fputs(",\n  \"alloc_rate\": null", out);
+    fprintf(out, ",\n  \"alloc_rate_wall_clock\": %" PRIu64, r->alloc_rate);
     fputs(",\n  \"productivity_elapsed\": ", out);
     json_double(out, r->productivity);
     fputs(",\n  \"capabilities\": [", out);
@@ -307,7 +316,10 @@ int gc_report_json(const gc_summary *s, const gc_report_opts *o, FILE *out)
     }
     fputs(r->n_caps ? "\n  ]" : "]", out);
     fputs(",\n  \"evprof_note\": \"elapsed times only: CPU time and the INIT/EXIT split are "
-          "not in the eventlog (null); mutator time includes INIT and EXIT; alloc_rate is per "
-          "elapsed mutator second\"\n}\n", out);
+          "not in the eventlog (null); mutator time includes INIT and EXIT; alloc_rate (GHC's, per "
+          "mutator CPU second) is null, alloc_rate_wall_clock is per elapsed mutator second; "
+          "ghc_fragmentation_bytes (a difference of two lifetime peaks) is null, "
+          "max_current_fragmentation_bytes is the largest free space in held megablocks "
+          "after a collection (GC_STATS_GHC)\"\n}\n", out);
     return ferror(out) ? -1 : 0;
 }

@@ -16,11 +16,13 @@
 
 #include <cmocka.h>
 
+#include "corpus.h"
+
 #include "evprof/gc.h"
 #include "evprof/writer.h"
 
 #define GC_DATA "tests/data/gc"
-#define CORPUS "../shared/corpus/ghc-9.0.2"
+#define CORPUS CORPUS_DIR "/ghc-9.0.2"
 
 /* ---- GHC's +RTS -s text (test-side reader) ----------------------------- */
 
@@ -605,6 +607,20 @@ static void test_synthetic_whole(void **state)
                                "11 fizzled)"));
     assert_null(strstr(text, "Window:"));
     assert_null(strstr(text, "%GC"));            /* threaded RTS: GHC prints none */
+    /* GHC's Alloc rate is per mutator CPU second, not in the events: n/a;
+     * evprof's own figure (4500 bytes / 806 ns of MUT elapsed) on its own line */
+    assert_true(has_line(text, "  Alloc rate    n/a bytes per MUT second"));
+    assert_true(has_line(text, "  Alloc rate (wall clock)    5,583,126,550 bytes per elapsed "
+                               "MUT second (INIT and EXIT included)"));
+    assert_non_null(strstr(text, "GHC's fragmentation is the difference of two lifetime peaks"));
+    assert_null(strstr(text, "not in the events."));
+    free(text);
+    /* JSON: GHC's figures null under their names, evprof's under their own */
+    text = text_of(s, 1);
+    assert_non_null(strstr(text, "\n  \"alloc_rate\": null,"));
+    assert_non_null(strstr(text, "\n  \"alloc_rate_wall_clock\": 5583126550,"));
+    assert_non_null(strstr(text, "\n  \"ghc_fragmentation_bytes\": null,"));
+    assert_non_null(strstr(text, "\n  \"max_current_fragmentation_bytes\": 8192,"));
     free(text);
     gc_destroy(s);
     free(buf);

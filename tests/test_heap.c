@@ -545,7 +545,9 @@ static int indep_event(void *ctx, const el_event *ev, const el_decoder *d)
 static void test_stop_hT(void **state)
 {
     (void)state;
-    const char *path = GHCEV "/stop.hT.eventlog";
+    if (test_skip_missing(GHCEV "/stop.hT.eventlog"))
+        skip();
+    const char *path = test_corpus_path(GHCEV "/stop.hT.eventlog");
     indep x = { { 0 }, NULL };
     el_decoder *d = NULL;
     el_read_result rr = el_read_path(path, indep_event, &x, &d);

@@ -4,6 +4,7 @@
  * corpus's time-prof.eventlog against its ghc-events dump, and the
  * filters on synthetic logs whose answer is known by construction. */
 #define _GNU_SOURCE /* memmem */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -156,7 +157,14 @@ static void check_json(const char *log, const char *json)
     while (i < na || j < nb) {
         int c = i == na ? 1 : j == nb ? -1 : strcmp(a[i].path, o[j].path);
         if (c == 0) {
-            diff += a[i].ticks > o[j].ticks ? a[i].ticks - o[j].ticks : o[j].ticks - a[i].ticks;
+            uint64_t d = a[i].ticks > o[j].ticks ? a[i].ticks - o[j].ticks : o[j].ticks - a[i].ticks;
+            uint64_t most = a[i].ticks > o[j].ticks ? a[i].ticks : o[j].ticks;
+            diff += d;
+            /* threaded: a stack differs by up to ~10% of itself (facts, item 6) */
+            if (b.threaded && d > 2 + (most + 9) / 10)
+                fail_msg("%s: threaded, stack %s: GHC %llu ticks, evprof %llu: more than "
+                         "2 + 10%%", log, a[i].path, (unsigned long long)a[i].ticks,
+                         (unsigned long long)o[j].ticks);
             if (!b.threaded && a[i].ticks != o[j].ticks)
                 fail_msg("%s: stack %s: GHC %llu ticks, evprof %llu", log, a[i].path,
                          (unsigned long long)a[i].ticks, (unsigned long long)o[j].ticks);
@@ -191,6 +199,16 @@ static double pct(uint64_t a, uint64_t t)
     return t ? (double)a / (double)t * 100.0 : 0.0;
 }
 
+/* Threaded runs (facts, item 6): `ticks` within 2 ticks + 10% of GHC's
+ * row, whose %time (one decimal of GHC's own total) gives its ticks to
+ * within 0.05% of that total. */
+static int near_ghc(uint64_t ticks, const char *ghc_pct, uint64_t ghc_total)
+{
+    double theirs = atof(ghc_pct) / 100.0 * (double)ghc_total;
+    double most = theirs > (double)ticks ? theirs : (double)ticks;
+    return fabs(theirs - (double)ticks) <= 2.0 + 0.1 * most + 0.0005 * (double)ghc_total;
+}
+
 /* GHC's .prof: header numbers, %time of every row with ticks, summary. */
 static void check_prof(const char *log, const char *prof)
 {
@@ -201,12 +219,24 @@ static void check_prof(const char *log, const char *prof)
     const prof_info *in = prof_get_info(b.p);
     char buf[64];
 
-    assert_int_equal(in->total_ticks, g.total_ticks);
     assert_int_equal(in->interval_ns / 1000, g.interval_us);
     assert_int_equal(in->capabilities, g.processors);
-    snprintf(buf, sizeof buf, "%.2f",
-             (double)in->total_ticks * (double)in->interval_ns / (1e9 * in->capabilities));
-    assert_string_equal(buf, g.total_time);
+    if (b.threaded) {
+        /* GHC's -p total misses or adds the ticks whose two reads of the
+         * stack (facts, item 6) fell one on a built-in stack, one not: up
+         * to 2 measured, 5 once. (-pj and -Pa count every tick: exact, in
+         * check_json.) */
+        uint64_t d = in->total_ticks > g.total_ticks ? in->total_ticks - g.total_ticks
+                                                     : g.total_ticks - in->total_ticks;
+        if (d > 5)
+            fail_msg("%s: threaded: %llu ticks, GHC %llu: more than 5 apart", prof,
+                     (unsigned long long)in->total_ticks, (unsigned long long)g.total_ticks);
+    } else {
+        assert_int_equal(in->total_ticks, g.total_ticks);
+        snprintf(buf, sizeof buf, "%.2f",
+                 (double)in->total_ticks * (double)in->interval_ns / (1e9 * in->capabilities));
+        assert_string_equal(buf, g.total_time);
+    }
 
     /* rows: ours with ticks must be GHC rows with the same %time */
     pt *gp = calloc(g.nrows + 1, sizeof *gp);
@@ -215,7 +245,6 @@ static void check_prof(const char *log, const char *prof)
         gp[i].ticks = i;
     }
     qsort(gp, g.nrows, sizeof *gp, cmp_pt);
-    double tol = b.threaded ? pct(2 + g.total_ticks / 20, g.total_ticks) : 0.0;
     size_t checked = 0;
     for (uint32_t i = 0; i < prof_num_nodes(b.p); i++) {
         const prof_node *nd = prof_node_at(b.p, i);
@@ -230,13 +259,15 @@ static void check_prof(const char *log, const char *prof)
         char ind[16], inh[16];
         fmt_pct(ind, sizeof ind, pct(nd->ticks, in->total_ticks));
         fmt_pct(inh, sizeof inh, pct(nd->inherited, in->total_ticks));
-        if (tol == 0.0) {
+        if (!b.threaded) {
             if (strcmp(ind, r->ind_time) || strcmp(inh, r->inh_time))
                 fail_msg("%s: %s: %%time %s/%s, GHC %s/%s", prof, key.path, ind, inh,
                          r->ind_time, r->inh_time);
-        } else {
-            assert_true(abs((int)(atof(ind) * 10) - (int)(atof(r->ind_time) * 10)) <= tol * 10 + 1);
-            assert_true(abs((int)(atof(inh) * 10) - (int)(atof(r->inh_time) * 10)) <= tol * 10 + 1);
+        } else if (!near_ghc(nd->ticks, r->ind_time, g.total_ticks) ||
+                   !near_ghc(nd->inherited, r->inh_time, g.total_ticks)) {
+            fail_msg("%s: threaded, %s: %llu/%llu ticks, GHC %s/%s%%: more than 2 + 10%% "
+                     "apart", prof, key.path, (unsigned long long)nd->ticks,
+                     (unsigned long long)nd->inherited, r->ind_time, r->inh_time);
         }
         checked++;
     }
@@ -671,11 +702,48 @@ static void test_snapshots_do_not_destroy(void **state)
     prof_result_destroy(once.p);
 }
 
+/* The report of a threaded log says, once, how far GHC's own report of the
+ * run may be (RTS_IDENTIFIER "GHC-9.0.2 rts_thr_p"); a non-threaded one
+ * does not. */
+static void test_threaded_note(void **state)
+{
+    static const struct { const char *log; int threaded; } runs[] = {
+        { CORPUS_DIR "/ghc-9.0.2/nfib-p.eventlog", 1 },
+        { CORPUS_DIR "/ghc-9.0.2/nfib-N2.eventlog", 1 },
+        { GHC_DATA "/par-N2-p.eventlog", 1 },
+        { "examples/nfib.eventlog", 0 },
+        { GHC_DATA "/deep-p.eventlog", 0 },
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        built b = build_default(runs[i].log, 0);
+        assert_int_equal(b.threaded, runs[i].threaded);
+        char *text = NULL;
+        size_t size = 0;
+        FILE *out = open_memstream(&text, &size);
+        prof_report_opts o;
+        prof_report_opts_init(&o);
+        assert_int_equal(prof_report_text(b.p, &o, out), 0);
+        fclose(out);
+        const char *note = "\nThreaded RTS: GHC's -p totals may differ by a few ticks "
+                           "(-pj/-Pa: equal), single stacks by ~10%: GHC reads the stack "
+                           "twice per tick (docs/PROF.md).\n";
+        const char *at = strstr(text, note);
+        if (runs[i].threaded && (!at || strstr(at + 1, note)))
+            fail_msg("%s: threaded, the note is not there once:\n%s", runs[i].log, text);
+        if (!runs[i].threaded && strstr(text, "Threaded RTS"))
+            fail_msg("%s: not threaded, yet the note", runs[i].log);
+        free(text);
+        prof_destroy(b.p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_corpus_pj),
         cmocka_unit_test(test_corpus_prof),
+        cmocka_unit_test(test_threaded_note),
         cmocka_unit_test(test_corpus_without_samples),
         cmocka_unit_test(test_own_runs),
         cmocka_unit_test(test_cut_stacks_marked),

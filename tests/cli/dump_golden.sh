@@ -8,7 +8,7 @@
 set -u
 
 evprof=${1:?usage: $0 path/to/evprof}
-corpus=../shared/corpus/ghc-events
+corpus=tests/data/ghc-events
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

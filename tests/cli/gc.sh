@@ -8,7 +8,7 @@
 set -u
 evprof=${1:?usage: $0 path/to/evprof}
 data=tests/data/gc
-corpus=../shared/corpus/ghc-9.0.2
+corpus=tests/data/ghc-9.0.2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0
@@ -36,6 +36,10 @@ for run in $runs; do
     grep '^  Gen ' "$stats" | awk '{ $7 = "n/a"; print }' >"$tmp/gens-want"
     grep '^  Gen ' "$tmp/out" | awk '{ $1 = $1; print }' >"$tmp/gens-got"
     check "$run: generation rows" cmp -s "$tmp/gens-want" "$tmp/gens-got"
+    # GHC's Alloc rate is per mutator CPU second: n/a, never GHC's figure;
+    # evprof's wall-clock rate on its own line
+    check "$run: GHC's Alloc rate n/a" grep -qxF -- "  Alloc rate    n/a bytes per MUT second" "$tmp/out"
+    check "$run: wall-clock Alloc rate" grep -qE -- "^  Alloc rate \(wall clock\) +[0-9,]+ bytes per elapsed MUT second \(INIT and EXIT included\)$" "$tmp/out"
     gcel=$(sed -n 's/^  GC      time .*(\(.*\) elapsed)$/\1/p' "$stats")
     check "$run: GC elapsed $gcel" grep -qF -- "  GC      time       n/a  ($gcel elapsed)" "$tmp/out"
 
@@ -66,6 +70,11 @@ if sp:
     assert [x["total"], x["converted"], x["overflowed"], x["dud"], x["gcd"], x["fizzled"]] == \
            [int(v) for v in sp.groups()]
 assert d["cpu_ns"] is None and d["init_elapsed_ns"] is None
+# GHC's Alloc rate (per mutator CPU second) and fragmentation: null;
+# evprof's rate per elapsed mutator second under its own key
+assert d["alloc_rate"] is None and d["ghc_fragmentation_bytes"] is None
+assert d["alloc_rate_wall_clock"] == int(d["allocated_bytes"] / (d["mutator_elapsed_ns"] / 1e9))
+assert d["max_current_fragmentation_bytes"] >= 0
 assert d["window"]["whole_run"] is True
 assert sum(c["allocated_bytes"] for c in d["capabilities"]) == d["allocated_bytes"]
 PY

@@ -7,7 +7,7 @@
 set -u
 evprof=${1:?usage: $0 path/to/evprof}
 data=tests/data/ghc
-corpus=../shared/corpus
+corpus=tests/data
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0

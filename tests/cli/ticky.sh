@@ -8,7 +8,7 @@
 set -u
 evprof=${1:?usage: $0 path/to/evprof}
 data=tests/data/ticky
-corpus=../shared/corpus
+corpus=tests/data
 events=$corpus/ghc-events
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

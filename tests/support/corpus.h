@@ -7,9 +7,23 @@
 
 #include "evprof/eventlog.h"
 
-#define CORPUS_DIR "../shared/corpus"
+/* The logs the tests need are in the repository (tests/data, the same
+ * layout as the shared corpus); ../shared/corpus beside the project may add
+ * the large ones (stop.hT), never be required. Tests run from the root. */
+#define CORPUS_DIR "tests/data"
+#define SHARED_CORPUS_DIR "../shared/corpus"
 
-/* Reads a whole file; returns NULL if it cannot. Caller frees. */
+/* Where to read `path`: itself if it exists, else, for a path under
+ * CORPUS_DIR, the same file under SHARED_CORPUS_DIR if that exists; NULL
+ * when neither (a static buffer: use before the next call). */
+const char *test_corpus_path(const char *path);
+
+/* 1 and a "SKIPPED" line naming `path` on stdout when test_corpus_path
+ * finds nothing: for the optional logs only. */
+int test_skip_missing(const char *path);
+
+/* Reads a whole file (through test_corpus_path); returns NULL if it
+ * cannot. Caller frees. */
 uint8_t *test_read_file(const char *path, size_t *len);
 
 /* One decoded event, reduced to what identifies it. */
