@@ -734,7 +734,7 @@ static void test_threaded_note(void **state)
         if (!runs[i].threaded && strstr(text, "Threaded RTS"))
             fail_msg("%s: not threaded, yet the note", runs[i].log);
         free(text);
-        prof_destroy(b.p);
+        prof_result_destroy(b.p);
     }
 }
 
