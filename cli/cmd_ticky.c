@@ -236,6 +236,8 @@ static int parse_args(int argc, char **argv, ticky_args *o, cli_args *a)
         cli_usage_error(&help, "--from must be before --to");
         return CLI_USAGE;
     }
+    if (cli_out_same_file(&help, o->w.output, a->pos[0]))
+        return CLI_USAGE;
     return -1;
 }
 
@@ -381,7 +383,7 @@ int cmd_ticky(int argc, char **argv)
             (void)ticky_series_out_end(&so);
         }
     }
-    if (cli_out_close(&out, ok) != 0 || !ok)
+    if (cli_out_close(&out, ok && code == CLI_OK) != 0 || !ok)
         code = CLI_FAIL;
 done:
     ticky_view_free(&v);
