@@ -123,7 +123,7 @@ int cmd_gc(int argc, char **argv)
         return CLI_FAIL;
     }
     int wrc = json ? gc_report_json(s, &ro, out.f) : gc_report_text(s, &ro, out.f);
-    if (cli_out_close(&out, wrc == 0 && code == CLI_OK) != 0 && code == CLI_OK)
+    if (cli_out_close(&out, wrc == 0) != 0 && code == CLI_OK)
         code = CLI_FAIL;
     gc_destroy(s);
     return code;

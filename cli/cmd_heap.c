@@ -235,7 +235,7 @@ int cmd_heap(int argc, char **argv)
     } else if (ok && wr && heap_writer_finish(wr, c.h) != 0) {
         ok = 0;
     }
-    if (opened && cli_out_close(&out, ok && code == CLI_OK) != 0)
+    if (opened && cli_out_close(&out, ok) != 0)
         code = CLI_FAIL;
     if (!ok && code == CLI_OK)
         code = CLI_FAIL;

@@ -321,6 +321,7 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
         fprintf(stderr, "evprof: %s: no ticky counters (events 210/211): build with -ticky "
                 "(GHC 9.4 or later) and run with +RTS -lT, or read the file of +RTS -r "
                 "(see 'evprof info %s')\n", in->shown, in->path);
+        *stop = 1;
         return CLI_FAIL;
     }
     return code;
@@ -383,7 +384,7 @@ int cmd_ticky(int argc, char **argv)
             (void)ticky_series_out_end(&so);
         }
     }
-    if (cli_out_close(&out, ok && code == CLI_OK) != 0 || !ok)
+    if (cli_out_close(&out, ok) != 0 || !ok)
         code = CLI_FAIL;
 done:
     ticky_view_free(&v);
