@@ -23,11 +23,10 @@ void cli_window_init(cli_window *w)
 
 static int parse_seconds(const cli_args *a, const char *name, uint64_t *ns)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(a->value, &end);
-    if (errno || end == a->value || *end || !isfinite(v) || v < 0 || v > 1.8e10) {
-        cli_usage_error(a->cmd, "--%s wants seconds (a number >= 0), not '%s'", name, a->value);
+    double v;
+    if (cli_parse_decimal(a->value, 0, 1.8e10, &v) != 0) {
+        cli_usage_error(a->cmd, "--%s wants seconds as a decimal number >= 0 (like 2 or 0.5), "
+                        "not '%s'", name, a->value);
         return -1;
     }
     *ns = (uint64_t)llround(v * 1e9);
@@ -52,22 +51,17 @@ int cli_window_done(const cli_args *a, int next_result, const cli_window *w, con
 
 int cli_window_option(cli_window *w, const cli_args *a, int id)
 {
-    char *end;
+    unsigned long n;
     switch (id) {
     case OPT_FROM:
         return parse_seconds(a, "from", &w->from_ns);
     case OPT_TO:
         return parse_seconds(a, "to", &w->to_ns);
-    case OPT_CAP: {
-        errno = 0;
-        long v = strtol(a->value, &end, 10);
-        if (errno || end == a->value || *end || v < 0 || v > 65534) {
-            cli_usage_error(a->cmd, "--cap wants a capability number, not '%s'", a->value);
+    case OPT_CAP:
+        if (cli_parse_count(a, "cap", 0, 65534, &n) != 0)
             return -1;
-        }
-        w->cap = (int32_t)v;
+        w->cap = (int32_t)n;
         return 1;
-    }
     case OPT_ALL:
         w->all = 1;
         return 1;
@@ -312,10 +306,35 @@ int cli_out_close(cli_out *o, int ok)
     return rc;
 }
 
+/* The profile, and what else the log holds, to name the command that fits
+ * a log without samples. */
+typedef struct load_ctx {
+    prof_profile *p;
+    int heap, ticky, gc;
+} load_ctx;
+
 static int add_event(void *ctx, const el_event *ev, const el_decoder *d)
 {
+    load_ctx *c = ctx;
     (void)d;
-    return prof_add_event(ctx, ev) != 0;
+    switch (ev->type) {
+    case EL_HEAP_PROF_BEGIN:
+    case EL_HEAP_PROF_SAMPLE_BEGIN:
+    case EL_HEAP_BIO_PROF_SAMPLE_BEGIN:
+        c->heap = 1;
+        return 0;
+    case EL_TICKY_COUNTER_DEF:
+    case EL_TICKY_COUNTER_SAMPLE:
+        c->ticky = 1;
+        return 0;
+    case EL_GC_START:
+    case EL_GC_STATS_GHC:
+    case EL_HEAP_ALLOCATED:
+        c->gc = 1;
+        return 0;
+    default:
+        return prof_add_event(c->p, ev) != 0;
+    }
 }
 
 prof_profile *cli_load_profile(const char *path, const cli_window *w, int all, int *code,
@@ -338,11 +357,16 @@ prof_profile *cli_load_profile(const char *path, const cli_window *w, int all, i
     static const uint16_t fields[] = {
         EL_PROF_SAMPLE_COST_CENTRE, EL_HEAP_PROF_COST_CENTRE, EL_PROF_BEGIN, EL_CAP_CREATE,
         EL_PROGRAM_ARGS, EL_RTS_IDENTIFIER, EL_WALL_CLOCK_TIME,
+        /* only to say what a log without samples holds */
+        EL_HEAP_PROF_BEGIN, EL_HEAP_PROF_SAMPLE_BEGIN, EL_HEAP_BIO_PROF_SAMPLE_BEGIN,
+        EL_TICKY_COUNTER_DEF, EL_TICKY_COUNTER_SAMPLE, EL_GC_START, EL_GC_STATS_GHC,
+        EL_HEAP_ALLOCATED,
     };
     const el_read_opts ropts = { .fields = fields,
                                  .num_fields = sizeof fields / sizeof fields[0],
                                  .only_selected = 1 };
-    el_read_result res = el_read_path_opts(path, &ropts, add_event, p, NULL);
+    load_ctx c = { p, 0, 0, 0 };
+    el_read_result res = el_read_path_opts(path, &ropts, add_event, &c, NULL);
     if (res.has_time_span)
         prof_set_time_span(p, res.first_time, res.last_time);
     if (prof_finish(p) != 0) {
@@ -360,9 +384,19 @@ prof_profile *cli_load_profile(const char *path, const cli_window *w, int all, i
     }
     const prof_info *in = prof_get_info(p);
     *no_samples = in->all_samples == 0;
-    if (*no_samples)
+    if (*no_samples) {
         fprintf(stderr, "evprof: %s: no time-profile samples (event 167): build with -prof and "
                 "run with +RTS -p -l (see 'evprof info %s')\n", name, path);
+        if (c.heap)
+            fprintf(stderr, "evprof: %s: it holds a heap profile: try 'evprof heap %s'\n",
+                    name, path);
+        if (c.ticky)
+            fprintf(stderr, "evprof: %s: it holds ticky counters: try 'evprof ticky %s'\n",
+                    name, path);
+        if (c.gc)
+            fprintf(stderr, "evprof: %s: it holds GC events: try 'evprof gc %s'\n", name,
+                    path);
+    }
     if (in->undefined_ccs)
         fprintf(stderr, "evprof: %s: warning: %llu cost-centre ids are used by samples but "
                 "never defined (GHC issue 24148); shown as <undefined cc N>\n", name,
