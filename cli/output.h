@@ -17,8 +17,8 @@ enum { OPT_FROM = 1000, OPT_TO, OPT_CAP, OPT_ALL, OPT_OUTPUT };
     { OPT_CAP, 0, "cap", "N", "only capability N (its own samples)" }
 
 #define CLI_OUTPUT_OPT                                                               \
-    { OPT_OUTPUT, 'o', "output", "FILE", "write to FILE instead of standard output; " \
-      "the file appears whole or not at all" }
+    { OPT_OUTPUT, 'o', "output", "FILE", "write to FILE instead of standard output, " \
+      "whole or not at all (devices and FIFOs: straight)" }
 
 typedef struct cli_window {
     uint64_t from_ns, to_ns;    /* to_ns UINT64_MAX: open */
