@@ -80,6 +80,7 @@ static char *volatile pending_tmp;
 static const int fatal_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ };
 #define N_FATAL (sizeof fatal_signals / sizeof fatal_signals[0])
 static struct sigaction saved_actions[N_FATAL];
+static int guarded[N_FATAL];
 
 static void on_fatal_signal(int sig)
 {
@@ -100,14 +101,20 @@ static void guard_tmp(char *tmp)
     for (size_t i = 0; i < N_FATAL; i++)
         sigaddset(&sa.sa_mask, fatal_signals[i]);
     pending_tmp = tmp;
-    for (size_t i = 0; i < N_FATAL; i++)
-        sigaction(fatal_signals[i], &sa, &saved_actions[i]);
+    for (size_t i = 0; i < N_FATAL; i++) {
+        /* a signal ignored from the start (nohup, a background job's
+         * SIGINT) stays ignored */
+        guarded[i] = sigaction(fatal_signals[i], NULL, &saved_actions[i]) == 0 &&
+                     saved_actions[i].sa_handler != SIG_IGN &&
+                     sigaction(fatal_signals[i], &sa, NULL) == 0;
+    }
 }
 
 static void unguard_tmp(void)
 {
     for (size_t i = 0; i < N_FATAL; i++)
-        sigaction(fatal_signals[i], &saved_actions[i], NULL);
+        if (guarded[i])
+            sigaction(fatal_signals[i], &saved_actions[i], NULL);
     pending_tmp = NULL;
 }
 

@@ -146,13 +146,20 @@ check "damaged: the partial report" grep -q "total time" "$tmp/cut.txt"
 # a fatal signal during the run removes the temp file and kills evprof by
 # that signal. heap -f hp opens its output first and streams; its input is
 # a FIFO fed half a log and then held open, so the signal hits mid-run.
-for sig in TERM HUP; do
+# (python resets the signals a background job inherits as ignored)
+dfl() {
+    exec python3 -c 'import os, signal, sys
+for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+    signal.signal(s, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$@"
+}
+for sig in TERM HUP INT; do
     rm -f "$tmp/slow.fifo" "$tmp/sig.hp"
     mkfifo "$tmp/slow.fifo"
     { head -c 20000 "$heaplog"; exec sleep 60; } >"$tmp/slow.fifo" &
     feeder=$!
     bg+=("$feeder")
-    "$evprof" heap -f hp -o "$tmp/sig.hp" - <"$tmp/slow.fifo" 2>/dev/null &
+    dfl "$evprof" heap -f hp -o "$tmp/sig.hp" - <"$tmp/slow.fifo" 2>/dev/null &
     pid=$!
     for _ in $(seq 100); do
         compgen -G "$tmp/sig.hp.evprof-*" >/dev/null && break
@@ -168,6 +175,24 @@ for sig in TERM HUP; do
     kill "$feeder" 2>/dev/null
     wait "$feeder" 2>/dev/null
 done
+
+# a signal ignored from the start (nohup) stays ignored: the run finishes
+rm -f "$tmp/slow.fifo" "$tmp/nohup.hp"
+mkfifo "$tmp/slow.fifo"
+{ head -c 20000 "$heaplog"; sleep 1; tail -c +20001 "$heaplog"; } >"$tmp/slow.fifo" &
+feeder=$!
+bg+=("$feeder")
+nohup "$evprof" heap -f hp -o "$tmp/nohup.hp" - <"$tmp/slow.fifo" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+    compgen -G "$tmp/nohup.hp.evprof-*" >/dev/null && break
+    sleep 0.1
+done
+kill -HUP "$pid"
+wait "$pid"
+check "nohup: SIGHUP ignored, exit 0 (got $?)" [ $? -eq 0 ]
+check "nohup: the .hp is written" grep -q "^JOB" "$tmp/nohup.hp"
+check "nohup: no temp file left" no_temp
 
 echo "output_safety: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
