@@ -134,6 +134,13 @@ ticky txt $log no-ticky
 ticky txt $tmp/missing.eventlog unreadable
 EOF
 
+# info and dump have no -o: a usage error, no file
+for cmd in info dump; do
+    "$evprof" "$cmd" -o "$tmp/$cmd.out" "$log" >/dev/null 2>&1
+    check "$cmd -o: exit 2" [ $? -eq 2 ]
+    check "$cmd -o: no file" [ ! -e "$tmp/$cmd.out" ]
+done
+
 # a damaged log is the exception: exit 1, the damage said on stderr, and the
 # honest partial result of what was read, as on standard output
 head -c $(( $(wc -c <"$log") - 7 )) "$log" >"$tmp/cut.eventlog"
