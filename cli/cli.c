@@ -1,7 +1,8 @@
-#include <stdlib.h>
-#include <errno.h>
 /* evprof CLI: option tables, help, error reporting, string output. */
 #include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
 
 #include <stdarg.h>
 #include <string.h>
@@ -159,28 +160,54 @@ static void print_opt(FILE *out, const cli_opt *o)
     fprintf(out, "  %-22s %s\n", left, o->help);
 }
 
+/* The one syntax of numbers on the command line: decimal digits, with
+ * `fraction` one '.' among or after them ("12", "0.5", "3."); no sign,
+ * space, exponent, hex, inf or nan, so that every option reads "0x10",
+ * "1 " or "1e308" the same way: as a mistake. */
+static int decimal_syntax(const char *s, int fraction)
+{
+    int digits = 0, dot = 0;
+    for (; *s; s++) {
+        if (*s >= '0' && *s <= '9')
+            digits++;
+        else if (*s == '.' && fraction && !dot)
+            dot = 1;
+        else
+            return 0;
+    }
+    return digits > 0;
+}
+
 int cli_parse_count(const cli_args *a, const char *name, unsigned long lo, unsigned long hi,
                     unsigned long *v)
 {
     char *end;
     errno = 0;
-    *v = strtoul(a->value, &end, 10);
-    if (errno || end == a->value || *end || a->value[0] == '-' || *v < lo || *v > hi) {
-        cli_usage_error(a->cmd, "--%s wants a whole number from %lu to %lu, not '%s'", name, lo,
-                        hi, a->value);
+    if (decimal_syntax(a->value, 0))
+        *v = strtoul(a->value, &end, 10);
+    if (!decimal_syntax(a->value, 0) || errno || *end || *v < lo || *v > hi) {
+        cli_usage_error(a->cmd, "--%s wants a whole number from %lu to %lu in decimal digits, "
+                        "not '%s'", name, lo, hi, a->value);
         return -1;
     }
     return 0;
 }
 
-int cli_parse_number(const cli_args *a, const char *name, double lo, double hi, double *v)
+int cli_parse_decimal(const char *s, double lo, double hi, double *v)
 {
     char *end;
+    if (!decimal_syntax(s, 1))
+        return -1;
     errno = 0;
-    *v = strtod(a->value, &end);
-    if (errno || end == a->value || *end || !(*v >= lo && *v <= hi)) {
-        cli_usage_error(a->cmd, "--%s wants a number from %g to %g, not '%s'", name, lo, hi,
-                        a->value);
+    *v = strtod(s, &end);
+    return errno || *end || !(*v >= lo && *v <= hi) ? -1 : 0;
+}
+
+int cli_parse_number(const cli_args *a, const char *name, double lo, double hi, double *v)
+{
+    if (cli_parse_decimal(a->value, lo, hi, v) != 0) {
+        cli_usage_error(a->cmd, "--%s wants a decimal number from %g to %g (like 2 or 0.5), "
+                        "not '%s'", name, lo, hi, a->value);
         return -1;
     }
     return 0;

@@ -212,7 +212,7 @@ int cmd_graph(int argc, char **argv)
     /* cli_out_close names a write error it sees; Graphviz's errors here */
     if (st != CG_OK && st != CG_ERR_WRITE)
         fprintf(stderr, "evprof: %s: %s\n", name, err);
-    if (cli_out_close(&out, st == CG_OK) != 0)
+    if (cli_out_close(&out, st == CG_OK && !no_samples) != 0)
         code = CLI_FAIL;
     else if (st != CG_OK) {
         if (st == CG_ERR_WRITE)
