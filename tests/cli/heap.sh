@@ -45,6 +45,9 @@ for line in open(path, "rb").read().split(b"\n"):
         name, _, v = line.rpartition(b"\t")
         if strip:
             name = re.sub(rb"^\(\d+\)", b"", name)
+        # evprof writes names in their visible form: a byte that is not
+        # UTF-8 (GHC's -L cut can leave half a sequence) is U+FFFD
+        name = name.decode("utf-8", "replace").encode()
         cur.append((name, int(v)))
 for i, (t, c) in enumerate(samples[1:-1]):
     for name, v in c:
