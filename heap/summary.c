@@ -50,7 +50,9 @@ int heap_summary_text(const heap_profile *h, const heap_summary_opts *o, FILE *o
         fprintf(out, "breakdown:   unknown (%u)", in->breakdown);
     else
         fputs("breakdown:   unknown (no HEAP_PROF_BEGIN event)", out);
-    if (in->has_begin && in->breakdown == HEAP_BY_COST_CENTRE)
+    if (in->has_begin && in->breakdown == HEAP_BY_COST_CENTRE && in->whole_names)
+        fputs(", stacks shown whole (the .hp cuts them at -L)", out);
+    else if (in->has_begin && in->breakdown == HEAP_BY_COST_CENTRE)
         fprintf(out, ", stacks cut to %u bytes (-L%s)", in->length,
                 in->length_from_log ? ", from the log's RTS options" : "");
     if (in->period_ns) {
