@@ -123,6 +123,13 @@ size_t tx_vis(char *buf, size_t size, const char *str, size_t len)
     size_t vlen;
 
     for (size_t i = 0; i < len;) {
+        if (s[i] >= 0x20 && s[i] < 0x7f) {     /* plain ASCII: itself */
+            if (total + 1 < size)
+                buf[total] = (char)s[i];
+            total++;
+            i++;
+            continue;
+        }
         i += vis_unit(s + i, len - i, v, &vlen);
         for (size_t k = 0; k < vlen; k++, total++)
             if (total + 1 < size)
