@@ -1,5 +1,6 @@
 /* evprof CLI: option tables, help, error reporting, string output. */
 #include "cli.h"
+#include "evprof/textout.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -227,25 +228,57 @@ void cli_print_help(FILE *out, const cli_cmd_help *cmd)
 void cli_usage_error(const cli_cmd_help *cmd, const char *fmt, ...)
 {
     va_list ap;
+    char msg[1024];
     fprintf(stderr, "evprof %s: ", cmd->name);
+    /* the message quotes the command line: shown in its visible form */
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    int n = vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (n > 0)
+        tx_put(stderr, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
     fprintf(stderr, "\nTry 'evprof %s --help'.\n", cmd->name);
 }
 
 /* ---- errors ----------------------------------------------------------- */
 
+/* The visible forms made so far, kept for the run: a pointer handed out
+ * stays valid (a few paths at most; still reachable, never freed). */
+static struct shown_path { const char *path; char *shown; } *shown_paths;
+static size_t num_shown;
+
 const char *cli_display_path(const char *path)
 {
-    return strcmp(path, "-") == 0 ? "<stdin>" : path;
+    if (strcmp(path, "-") == 0)
+        return "<stdin>";
+    size_t len = strlen(path), plain = 1;
+    for (size_t i = 0; i < len && plain; i++)
+        plain = (unsigned char)path[i] >= 0x20 && (unsigned char)path[i] < 0x7f;
+    if (plain)
+        return path;
+    for (size_t k = 0; k < num_shown; k++)
+        if (shown_paths[k].path == path)
+            return shown_paths[k].shown;
+    size_t w = tx_vis(NULL, 0, path, len);
+    char *shown = malloc(w + 1);
+    struct shown_path *more = realloc(shown_paths, (num_shown + 1) * sizeof *more);
+    if (more)
+        shown_paths = more;
+    if (!shown || !more) {
+        free(shown);
+        return "<file name not shown: out of memory>";
+    }
+    tx_vis(shown, w + 1, path, len);
+    shown_paths[num_shown].path = path;
+    shown_paths[num_shown++].shown = shown;
+    return shown;
 }
 
 static void report_error(const char *shown, const el_error *e, el_status status,
                         const char *tail)
 {
     const char *msg = e->msg[0] ? e->msg : el_status_name(status);
-    fprintf(stderr, "evprof: %s: %s", shown, msg);
+    fprintf(stderr, "evprof: %s: ", shown);
+    tx_put(stderr, msg, strlen(msg));
     /* some messages already say where ("truncated at byte N: ...") */
     if (!strstr(msg, "at byte"))
         fprintf(stderr, " at byte %llu", (unsigned long long)e->offset);
@@ -283,8 +316,10 @@ int cli_report_read(const char *path, const el_read_result *r)
                     shown, (unsigned long long)r->events);
         return damaged ? CLI_FAIL : CLI_OK;
     case EL_ERR_IO:
-        fprintf(stderr, "evprof: %s: %s\n", shown,
-                r->error.msg[0] ? r->error.msg : el_status_name(r->status));
+        fprintf(stderr, "evprof: %s: ", shown);
+        tx_put(stderr, r->error.msg[0] ? r->error.msg : el_status_name(r->status),
+               strlen(r->error.msg[0] ? r->error.msg : el_status_name(r->status)));
+        fputc('\n', stderr);
         return CLI_FAIL;
     default:
         break;
@@ -295,19 +330,7 @@ int cli_report_read(const char *path, const el_read_result *r)
 
 /* ---- strings ---------------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at s (1 to 4), or 0. */
 void cli_text_str(FILE *out, const char *str, size_t len)
 {
-    const unsigned char *s = (const unsigned char *)str;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = s[i];
-        if (c == '\n')
-            fputs("\\n", out);
-        else if (c == '\t')
-            fputs("\\t", out);
-        else if (c < 0x20 || c == 0x7f)
-            fprintf(out, "\\x%02x", c);
-        else
-            fputc(c, out);
-    }
+    tx_put(out, str, len);
 }

@@ -101,10 +101,12 @@ void cli_usage_error(const cli_cmd_help *cmd, const char *fmt, ...)
  * code the result deserves: CLI_OK for END or a missing end marker,
  * CLI_FAIL otherwise. `path` "-" is named "<stdin>". */
 int cli_report_read(const char *path, const el_read_result *r);
+/* A file name for messages: "<stdin>" for "-", else its visible form
+ * (evprof/textout.h), valid for the rest of the run. */
 const char *cli_display_path(const char *path);
 
-/* Writes bytes for a terminal: control characters as \n, \t or \xNN; all
- * other bytes unchanged. */
+/* Writes bytes for a terminal in the visible form of evprof/textout.h
+ * (tx_put): control bytes escaped, bad UTF-8 as U+FFFD. */
 void cli_text_str(FILE *out, const char *s, size_t len);
 
 #endif
