@@ -336,7 +336,8 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
     if (info->counters == 0 && info->begin_events == 0) {
         fprintf(stderr, "evprof: %s: no ticky counters (events 210/211): build with -ticky "
                 "(GHC 9.4 or later) and run with +RTS -lT, or read the file of +RTS -r "
-                "(see 'evprof info %s')\n", in->shown, in->path);
+                "(see 'evprof info %s')\n", in->shown,
+                strcmp(in->path, "-") == 0 ? "-" : in->shown);
         *stop = 1;
         return CLI_FAIL;
     }

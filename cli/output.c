@@ -178,19 +178,19 @@ int cli_out_open(cli_out *o, const char *path)
     int fd = -1;
     struct stat st;
     if (!(o->target = follow_links(path))) {
-        fprintf(stderr, "evprof: %s: cannot follow the link: %s\n", path, strerror(errno));
+        fprintf(stderr, "evprof: %s: cannot follow the link: %s\n", cli_display_path(path), strerror(errno));
         return -1;
     }
     int exists = stat(o->target, &st) == 0;
     if (exists && S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "evprof: %s: cannot write: %s\n", path, strerror(EISDIR));
+        fprintf(stderr, "evprof: %s: cannot write: %s\n", cli_display_path(path), strerror(EISDIR));
         goto fail;
     }
     if (exists && !S_ISREG(st.st_mode)) {
         /* a device, FIFO or socket: write straight into it, as `>` does */
         fd = open(o->target, O_WRONLY | O_CLOEXEC);
         if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
-            fprintf(stderr, "evprof: %s: cannot open: %s\n", path, strerror(errno));
+            fprintf(stderr, "evprof: %s: cannot open: %s\n", cli_display_path(path), strerror(errno));
             goto fail;
         }
         return 0;
@@ -201,7 +201,7 @@ int cli_out_open(cli_out *o, const char *path)
     o->in_place = exists && st.st_nlink > 1;
     size_t n = strlen(o->target) + sizeof ".evprof-XXXXXX";
     if (!(o->tmp = malloc(n))) {
-        fprintf(stderr, "evprof: %s: out of memory\n", path);
+        fprintf(stderr, "evprof: %s: out of memory\n", cli_display_path(path));
         goto fail;
     }
     snprintf(o->tmp, n, "%s.evprof-XXXXXX", o->target);
@@ -220,7 +220,7 @@ int cli_out_open(cli_out *o, const char *path)
         }
     }
     if (fd < 0 || !(o->f = fdopen(fd, "w+"))) {
-        fprintf(stderr, "evprof: %s: cannot create: %s\n", path, strerror(errno));
+        fprintf(stderr, "evprof: %s: cannot create: %s\n", cli_display_path(path), strerror(errno));
         if (fd >= 0) {
             close(fd);
             unlink(o->tmp);
@@ -262,7 +262,7 @@ static int copy_in_place(cli_out *o)
     }
     return 0;
 fail:
-    fprintf(stderr, "evprof: %s: cannot write: %s\n", o->path, strerror(errno));
+    fprintf(stderr, "evprof: %s: cannot write: %s\n", cli_display_path(o->path), strerror(errno));
     if (fd >= 0)
         close(fd);
     return -1;
@@ -280,7 +280,7 @@ int cli_out_close(cli_out *o, int ok)
         return 0;
     }
     if (fflush(o->f) != 0 || ferror(o->f)) {
-        fprintf(stderr, "evprof: %s: cannot write: %s\n", o->path, strerror(errno));
+        fprintf(stderr, "evprof: %s: cannot write: %s\n", cli_display_path(o->path), strerror(errno));
         ok = 0;
         rc = -1;
     }
@@ -289,13 +289,13 @@ int cli_out_close(cli_out *o, int ok)
         rc = -1;
     }
     if (fclose(o->f) != 0 && ok) {
-        fprintf(stderr, "evprof: %s: cannot write: %s\n", o->path, strerror(errno));
+        fprintf(stderr, "evprof: %s: cannot write: %s\n", cli_display_path(o->path), strerror(errno));
         ok = 0;
         rc = -1;
     }
     if (o->tmp) {
         if (ok && !o->in_place && rename(o->tmp, o->target) != 0) {
-            fprintf(stderr, "evprof: %s: cannot rename %s: %s\n", o->path, o->tmp,
+            fprintf(stderr, "evprof: %s: cannot rename %s: %s\n", cli_display_path(o->path), o->tmp,
                     strerror(errno));
             rc = -1;
             ok = 0;
@@ -304,7 +304,7 @@ int cli_out_close(cli_out *o, int ok)
             unlink(o->tmp);
         unguard_tmp();
         if (!ok)
-            fprintf(stderr, "evprof: %s: not written (the run failed)\n", o->path);
+            fprintf(stderr, "evprof: %s: not written (the run failed)\n", cli_display_path(o->path));
     }
     free(o->tmp);
     free(o->target);
@@ -391,18 +391,20 @@ prof_profile *cli_load_profile(const char *path, const cli_window *w, int all, i
     }
     const prof_info *in = prof_get_info(p);
     *no_samples = in->all_samples == 0;
+    /* the file as a command line names it: "-" stays "-", the rest escaped */
+    const char *arg = strcmp(path, "-") == 0 ? "-" : name;
     if (*no_samples) {
         fprintf(stderr, "evprof: %s: no time-profile samples (event 167): build with -prof and "
-                "run with +RTS -p -l (see 'evprof info %s')\n", name, path);
+                "run with +RTS -p -l (see 'evprof info %s')\n", name, arg);
         if (c.heap)
             fprintf(stderr, "evprof: %s: it holds a heap profile: try 'evprof heap %s'\n",
-                    name, path);
+                    name, arg);
         if (c.ticky)
             fprintf(stderr, "evprof: %s: it holds ticky counters: try 'evprof ticky %s'\n",
-                    name, path);
+                    name, arg);
         if (c.gc)
             fprintf(stderr, "evprof: %s: it holds GC events: try 'evprof gc %s'\n", name,
-                    path);
+                    arg);
     }
     if (in->undefined_ccs)
         fprintf(stderr, "evprof: %s: warning: %llu cost-centre ids are used by samples but "

@@ -99,6 +99,8 @@ report cap 0 $log
 folded from 0 $log
 graph max-nodes 5 $log
 graph max-edges 5 $log
+graph node-fraction 0.1 $log
+graph edge-fraction 5% $log
 heap top 5 $heaplog
 heap length 40 $heaplog
 ticky top 3 $tickytext
