@@ -142,14 +142,27 @@ int cli_out_close(cli_out *o, int ok)
     return rc;
 }
 
+typedef struct load_ctx {
+    prof_profile *p;
+    cli_load_more *more;
+} load_ctx;
+
 static int add_event(void *ctx, const el_event *ev, const el_decoder *d)
 {
-    (void)d;
-    return prof_add_event(ctx, ev) != 0;
+    load_ctx *c = ctx;
+    if (prof_add_event(c->p, ev) != 0)
+        return 1;
+    return c->more && c->more->extra && c->more->extra(c->more->extra_ctx, ev, d) != 0;
 }
 
 prof_profile *cli_load_profile(const char *path, const cli_window *w, int all, int *code,
                                int *no_samples)
+{
+    return cli_load_profile_more(path, w, all, NULL, code, no_samples);
+}
+
+prof_profile *cli_load_profile_more(const char *path, const cli_window *w, int all,
+                                    cli_load_more *more, int *code, int *no_samples)
 {
     const char *name = cli_display_path(path);
     prof_filter f;
@@ -172,7 +185,10 @@ prof_profile *cli_load_profile(const char *path, const cli_window *w, int all, i
     const el_read_opts ropts = { .fields = fields,
                                  .num_fields = sizeof fields / sizeof fields[0],
                                  .only_selected = 1 };
-    el_read_result res = el_read_path_opts(path, &ropts, add_event, p, NULL);
+    load_ctx lc = { p, more };
+    el_read_result res = el_read_path_opts(path, &ropts, add_event, &lc, NULL);
+    if (more)
+        more->result = res;
     if (res.has_time_span)
         prof_set_time_span(p, res.first_time, res.last_time);
     if (prof_finish(p) != 0) {
@@ -190,7 +206,7 @@ prof_profile *cli_load_profile(const char *path, const cli_window *w, int all, i
     }
     const prof_info *in = prof_get_info(p);
     *no_samples = in->all_samples == 0;
-    if (*no_samples)
+    if (*no_samples && !(more && more->quiet))
         fprintf(stderr, "evprof: %s: no time-profile samples (event 167): build with -prof and "
                 "run with +RTS -p -l (see 'evprof info %s')\n", name, path);
     if (in->undefined_ccs)

@@ -46,6 +46,19 @@ struct prof_profile;
 struct prof_profile *cli_load_profile(const char *path, const cli_window *w, int all,
                                       int *code, int *no_samples);
 
+/* cli_load_profile with more: `extra` (may be NULL) is handed every event
+ * the profile is handed, in the same read (the exporters' own consumers);
+ * `quiet` leaves out the "no samples" message; the read's result comes
+ * back in `result`. */
+typedef struct cli_load_more {
+    el_event_fn extra;
+    void *extra_ctx;
+    int quiet;
+    el_read_result result;      /* out */
+} cli_load_more;
+struct prof_profile *cli_load_profile_more(const char *path, const cli_window *w, int all,
+                                           cli_load_more *more, int *code, int *no_samples);
+
 /* An output: stdout, or a temporary file renamed over `path` on success. */
 typedef struct cli_out {
     FILE *f;
