@@ -109,10 +109,6 @@ static int heap_pprof(const char *path, const cli_window *w, uint64_t census, pp
         else
             fprintf(stderr, "evprof: %s: out of memory writing the profile\n", name);
         code = CLI_FAIL;
-    } else {
-        fprintf(stderr, "evprof: %s: census %llu of %llu, %llu bytes\n", name,
-                (unsigned long long)pprof_census_pick_index(k),
-                (unsigned long long)in->censuses, (unsigned long long)m->samples);
     }
     if (code == CLI_OK && !out->data)
         code = CLI_FAIL;

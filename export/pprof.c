@@ -19,6 +19,7 @@ typedef Perftools__Profiles__Sample pb_sample;
 typedef Perftools__Profiles__Location pb_location;
 typedef Perftools__Profiles__Line pb_line;
 typedef Perftools__Profiles__Function pb_function;
+typedef Perftools__Profiles__Mapping pb_mapping;
 
 /* Grows *arr (of *size elements of `elem` bytes) to hold n + 1. */
 static int reserve(void *arr, size_t *size, size_t n, size_t elem)
@@ -53,6 +54,7 @@ typedef struct builder {
     int64_t *values;            /* num_values per sample */
     size_t values_len, values_size;
     size_t num_values;
+    int64_t program;            /* string index of the program's name */
     int failed;
 } builder;
 
@@ -252,6 +254,17 @@ static int finish(builder *b, pb_profile *prof, pprof_buf *out)
         locs[i].line = &line_ptrs[i];
         loc_ptrs[i] = &locs[i];
     }
+    /* one mapping, the program, with symbols resolved: no reader tries to
+     * symbolise the addresses (there are none) */
+    pb_mapping map = PERFTOOLS__PROFILES__MAPPING__INIT;
+    pb_mapping *map_ptr = &map;
+    map.id = 1;
+    map.filename = b->program;
+    map.has_functions = map.has_filenames = map.has_line_numbers = 1;
+    for (size_t i = 0; i < b->num_funcs; i++)
+        locs[i].mapping_id = 1;
+    prof->n_mapping = 1;
+    prof->mapping = &map_ptr;
     prof->n_sample = b->num_samples;
     prof->sample = samples;
     prof->n_function = b->num_funcs;
@@ -418,14 +431,13 @@ int pprof_time_profile(const prof_profile *p, pprof_meta *m, pprof_buf *out)
     m->samples = w.samples;
     prof.duration_nanos = m->duration_nanos;
     prof.time_nanos = m->time_nanos;
-    if (*in->program) {
-        int64_t c = str_of(&b, in->program);
+    int64_t comment = str_of(&b, in->program);
+    b.program = comment;
+    if (comment) {
         prof.n_comment = 1;
-        prof.comment = &c;
-        rc = finish(&b, &prof, out);
-    } else {
-        rc = finish(&b, &prof, out);
+        prof.comment = &comment;
     }
+    rc = finish(&b, &prof, out);
 done:
     free(w.fn_of_cc);
     free(w.path);
@@ -579,6 +591,7 @@ int pprof_heap_profile(const heap_profile *h, const pprof_census_pick *k, pprof_
     int64_t c = str_of(&b, note);
     prof.n_comment = 1;
     prof.comment = &c;
+    b.program = str_of(&b, in->program);
     rc = finish(&b, &prof, out);
     free(fn_of_str);
     free(locs);
