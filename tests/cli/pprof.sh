@@ -161,6 +161,18 @@ check "junk: no output file" [ ! -e "$tmp/j.pb.gz" ]
 check "neither samples nor censuses: exit 1" [ $? -eq 1 ]
 check "neither samples nor censuses: says so" grep -q 'neither time-profile samples' "$tmp/e"
 
+# a log cut inside a sample: exit 1, a valid profile of the samples before
+head -c 420000 "$data"/par-N2-p.eventlog >"$tmp/cut.eventlog"
+"$evprof" pprof --all "$tmp/cut.eventlog" -o "$tmp/cut.pb.gz" 2>"$tmp/e"
+check "cut log: exit 1" [ $? -eq 1 ]
+n=$(grep -c 'prof sample' <("$evprof" dump "$tmp/cut.eventlog" 2>/dev/null))
+check "cut log: the $n samples before the cut" python3 -c '
+import sys, pprof_read
+p = pprof_read.read(open(sys.argv[1], "rb").read())
+pprof_read.check(p)
+assert sum(s["value"][0] for s in p["sample"]) == int(sys.argv[2]) > 0
+' "$tmp/cut.pb.gz" "$n"
+
 # the checker fails on a profile that breaks the rules (so the test can fail)
 check "a wrong total is caught" bash -c "! python3 '$tmp/time.py' '$tmp/par.pb.gz' /dev/null 1 1000000 2>/dev/null"
 

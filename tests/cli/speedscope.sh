@@ -151,6 +151,17 @@ check "junk: exit 1" [ $? -eq 1 ]
 check "junk: no output file" [ ! -e "$tmp/j.json" ]
 "$evprof" speedscope >/dev/null 2>&1
 check "no FILE: exit 2" [ $? -eq 2 ]
+# a log cut inside a sample: exit 1, the samples before the cut, valid JSON
+head -c 420000 "$data"/par-N2-p.eventlog >"$tmp/cut.eventlog"
+"$evprof" speedscope "$tmp/cut.eventlog" -o "$tmp/cut.json" 2>"$tmp/e"
+check "cut log: exit 1" [ $? -eq 1 ]
+check "cut log: names the byte offset and event type" grep -q 'truncated at byte 420000.*event type 167' "$tmp/e"
+n=$(grep -c 'prof sample' <("$evprof" dump "$tmp/cut.eventlog" 2>/dev/null))
+check "cut log: the $n samples before the cut, as valid JSON" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert sum(1 for p in d["profiles"] for s in p["samples"] if s) == int(sys.argv[2]) > 0
+' "$tmp/cut.json" "$n"
 
 echo "speedscope: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
