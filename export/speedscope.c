@@ -316,9 +316,10 @@ static int map_frames(writer *w)
     /* frames the profile lacks (it always has MAIN; a cut marker only when
      * it saw a cut stack; ids only when its window matched ours) */
     size_t extra_size = 0;
-    int rc = 0;
+    int rc = 0, any_cut = 0;
     for (size_t off = 0; off < t->arena_len && rc == 0;) {
         uint32_t depth = t->arena[off];
+        any_cut |= depth == EL_MAX_STACK;
         w->frames[off] = depth;
         for (uint32_t k = 1; k <= depth; k++) {
             id_index key = { t->arena[off + k], 0 };
@@ -352,7 +353,7 @@ static int map_frames(writer *w)
     w->num_frames = nccs + w->num_extra;
     if (w->main_frame == NO_STACK)
         w->main_frame = (uint32_t)w->num_frames++;
-    if (w->cut_frame == NO_STACK)
+    if (w->cut_frame == NO_STACK && any_cut)
         w->cut_frame = (uint32_t)w->num_frames++;
     return rc;
 }
