@@ -13,7 +13,8 @@ data=tests/data/ghc
 heap=tests/data/heap
 
 go=
-for g in go /usr/lib/go/bin/go /usr/lib/go-*/bin/go; do
+# $PPROF_GO: the go binary to use (a missing one tests the skip)
+for g in ${PPROF_GO:-go /usr/lib/go/bin/go /usr/lib/go-*/bin/go}; do
     if command -v "$g" >/dev/null 2>&1; then go=$(command -v "$g"); break; fi
 done
 if [ -z "$go" ] || ! "$go" tool pprof -h >/dev/null 2>&1; then
