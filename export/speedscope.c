@@ -14,6 +14,7 @@
 #define DEFAULT_TICK_NS 1000000u    /* GHC's default -V, when the log has no 168 */
 
 typedef struct cap_samples {
+    uint32_t capno;         /* the samples' own cap field */
     uint32_t *stack;        /* interned stack id per sample */
     uint64_t *time;         /* event time per sample (ns) */
     size_t n, size;
@@ -29,8 +30,9 @@ struct speedscope_timeline {
     size_t num_stacks, stacks_size;
     uint32_t *slots;        /* open addressing: stack id + 1, 0 empty */
     size_t num_slots;       /* a power of two */
-    cap_samples *caps;
-    size_t num_caps;
+    cap_samples *caps;      /* one per capability seen; by capno after finish */
+    size_t num_caps, caps_size;
+    size_t last_cap;        /* index of the last capability looked up */
     int failed;
 };
 
@@ -97,7 +99,7 @@ static uint32_t intern(speedscope_timeline *t, const uint32_t *s, unsigned depth
     size_t j = stack_hash(s, depth) & mask;
     for (; t->slots[j]; j = (j + 1) & mask) {
         const uint32_t *c = t->arena + t->offsets[t->slots[j] - 1];
-        if (c[0] == depth && memcmp(c + 1, s, depth * sizeof *s) == 0)
+        if (c[0] == depth && (depth == 0 || memcmp(c + 1, s, depth * sizeof *s) == 0))
             return t->slots[j] - 1;
     }
     if (t->num_stacks + 1 >= NO_STACK)
@@ -123,24 +125,45 @@ static uint32_t intern(speedscope_timeline *t, const uint32_t *s, unsigned depth
     uint32_t id = (uint32_t)t->num_stacks++;
     t->offsets[id] = t->arena_len;
     t->arena[t->arena_len] = depth;
-    memcpy(t->arena + t->arena_len + 1, s, depth * sizeof *s);
+    if (depth)
+        memcpy(t->arena + t->arena_len + 1, s, depth * sizeof *s);
     t->arena_len += depth + 1;
     t->slots[j] = id + 1;
     return id;
 }
 
-static cap_samples *cap_at(speedscope_timeline *t, uint32_t cap)
+static int reserve_caps(speedscope_timeline *t)
 {
-    if (cap >= t->num_caps) {
-        size_t n = (size_t)cap + 1;
-        cap_samples *c = realloc(t->caps, n * sizeof *c);
-        if (!c)
-            return NULL;
-        memset(c + t->num_caps, 0, (n - t->num_caps) * sizeof *c);
-        t->caps = c;
-        t->num_caps = n;
-    }
-    return &t->caps[cap];
+    if (t->num_caps < t->caps_size)
+        return 0;
+    size_t n = t->caps_size ? t->caps_size * 2 : 8;
+    cap_samples *c = realloc(t->caps, n * sizeof *c);
+    if (!c)
+        return -1;
+    t->caps = c;
+    t->caps_size = n;
+    return 0;
+}
+
+/* The samples of capability capno, added when new: a handful of
+ * capabilities, so a scan from the last one used; a damaged cap field
+ * costs one more entry, not an array up to its value. */
+static cap_samples *cap_at(speedscope_timeline *t, uint32_t capno)
+{
+    if (t->last_cap < t->num_caps && t->caps[t->last_cap].capno == capno)
+        return &t->caps[t->last_cap];
+    for (size_t i = 0; i < t->num_caps; i++)
+        if (t->caps[i].capno == capno) {
+            t->last_cap = i;
+            return &t->caps[i];
+        }
+    if (reserve_caps(t) != 0)
+        return NULL;
+    cap_samples *c = &t->caps[t->num_caps];
+    memset(c, 0, sizeof *c);
+    c->capno = capno;
+    t->last_cap = t->num_caps++;
+    return c;
 }
 
 static int push_sample(cap_samples *c, uint32_t stack, uint64_t time)
@@ -176,12 +199,6 @@ int speedscope_timeline_add_event(speedscope_timeline *t, const el_event *ev)
     if (ev->time < f->from_ns || ev->time >= f->to_ns ||
         (f->cap >= 0 && capno != (uint32_t)f->cap))
         return 0;
-    /* a cap field beyond what GHC can have is kept as it is: the report
-     * counts it too; but do not let one damaged value allocate gigabytes */
-    if (capno > 65535) {
-        t->failed = 1;
-        return -1;
-    }
     uint32_t id = intern(t, ev->u.prof_sample.stack, ev->u.prof_sample.depth);
     cap_samples *c = id == NO_STACK ? NULL : cap_at(t, capno);
     if (!c || push_sample(c, id, ev->time) != 0) {
@@ -234,10 +251,19 @@ static int sort_cap(cap_samples *c)
     return 0;
 }
 
+static int cmp_capno(const void *a, const void *b)
+{
+    const cap_samples *x = a, *y = b;
+    return x->capno < y->capno ? -1 : x->capno > y->capno;
+}
+
 int speedscope_timeline_finish(speedscope_timeline *t)
 {
     if (t->failed)
         return -1;
+    if (t->num_caps)
+        qsort(t->caps, t->num_caps, sizeof *t->caps, cmp_capno);
+    t->last_cap = 0;
     for (size_t i = 0; i < t->num_caps; i++)
         if (t->caps[i].unsorted && sort_cap(&t->caps[i]) != 0) {
             t->failed = 1;
@@ -253,7 +279,10 @@ size_t speedscope_timeline_num_caps(const speedscope_timeline *t)
 
 uint64_t speedscope_timeline_samples(const speedscope_timeline *t, uint32_t cap)
 {
-    return cap < t->num_caps ? t->caps[cap].n : 0;
+    for (size_t i = 0; i < t->num_caps; i++)
+        if (t->caps[i].capno == cap)
+            return t->caps[i].n;
+    return 0;
 }
 
 /* ---- writing ---------------------------------------------------------- */
@@ -502,7 +531,7 @@ int speedscope_write(const prof_profile *p, const speedscope_timeline *t,
         first_profile = 0;
         fputs("{\"type\":\"sampled\",\"name\":", out);
         char label[64];
-        snprintf(label, sizeof label, "capability %zu", c);
+        snprintf(label, sizeof label, "capability %u", cs->capno);
         if (*name) {
             size_t len = strlen(name) + strlen(label) + 2;
             char *full = malloc(len);

@@ -181,12 +181,42 @@ static void speedscope_cut_stack(void **state)
     free(log);
 }
 
+/* Capabilities numbered far apart (a damaged cap field, say) cost one
+ * entry each and come out in order. */
+static void speedscope_sparse_caps(void **state)
+{
+    (void)state;
+    el_writer *w = el_writer_create_mem();
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    el_writer_cost_centre(w, 0, 3, "f", "Main", "a.hs:1:1", 0);
+    el_writer_prof_begin(w, 0, 1000000);
+    uint32_t f[1] = { 3 };
+    el_writer_prof_sample(w, 5000000, 4000000000u, 1, 1, f);
+    el_writer_prof_sample(w, 5000000, 7, 1, 1, f);
+    el_writer_prof_sample(w, 6000000, 4000000000u, 1, 1, f);
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    size_t len;
+    const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
+    prof_filter f0;
+    prof_filter_init(&f0);
+    f0.all = 1;
+    char *text = speedscope_of(bytes, len, &f0);
+    char *seven = strstr(text, "\"t capability 7\""), *big = strstr(text, "\"t capability 4000000000\"");
+    assert_non_null(seven);
+    assert_non_null(big);
+    assert_true(seven < big);
+    assert_non_null(strstr(big, "\"samples\":[[1,0],[1,0]]"));   /* MAIN is synthetic: frame 1 */
+    free(text);
+    el_writer_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(srcloc_forms),
         cmocka_unit_test(speedscope_timeline_by_hand),
         cmocka_unit_test(speedscope_cut_stack),
+        cmocka_unit_test(speedscope_sparse_caps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

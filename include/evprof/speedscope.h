@@ -50,8 +50,9 @@ int speedscope_timeline_add_event(speedscope_timeline *t, const el_event *ev);
  * Returns 0 or -1 (no memory). */
 int speedscope_timeline_finish(speedscope_timeline *t);
 
-/* Capabilities are numbered as in the samples' own cap field. */
-size_t speedscope_timeline_num_caps(const speedscope_timeline *t);   /* highest + 1 */
+/* Capabilities that have samples, and the samples of one, numbered as in
+ * the samples' own cap field. */
+size_t speedscope_timeline_num_caps(const speedscope_timeline *t);
 uint64_t speedscope_timeline_samples(const speedscope_timeline *t, uint32_t cap);
 
 typedef struct speedscope_opts {
