@@ -42,7 +42,8 @@ static const cli_cmd_help help = {
     "Without -o and --push the profile goes to standard output; with --push only\n"
     "to the server, unless -o names a file too. The time range sent is the log's,\n"
     "on its wall clock (event WALL_CLOCK_TIME). --cap does not apply to heap\n"
-    "censuses. See docs/ECOSYSTEM.md.\n",
+    "censuses. A log without time samples is read a second time for its censuses;\n"
+    "standard input cannot be, so give --heap there. See docs/ECOSYSTEM.md.\n",
 };
 
 typedef struct heap_read {
@@ -150,6 +151,10 @@ int cmd_pprof(int argc, char **argv)
         return done;
     if (census && !heap) {
         cli_usage_error(&help, "--census needs --heap");
+        return CLI_USAGE;
+    }
+    if (app && !push) {
+        cli_usage_error(&help, "--app needs --push");
         return CLI_USAGE;
     }
     const char *name = cli_display_path(path);

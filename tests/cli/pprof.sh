@@ -153,6 +153,8 @@ check "--census 999: says so" grep -q 'no census 999' "$tmp/e"
 check "--census 999: no file" [ ! -e "$tmp/x.pb.gz" ]
 "$evprof" pprof --census 2 "$heap"/leak-hT.eventlog >/dev/null 2>&1
 check "--census without --heap: exit 2" [ $? -eq 2 ]
+"$evprof" pprof --app x "$heap"/leak-hT.eventlog >/dev/null 2>&1
+check "--app without --push: exit 2" [ $? -eq 2 ]
 printf 'not an eventlog' >"$tmp/junk"
 "$evprof" pprof "$tmp/junk" -o "$tmp/j.pb.gz" 2>/dev/null
 check "junk: exit 1" [ $? -eq 1 ]
