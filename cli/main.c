@@ -19,6 +19,8 @@ typedef struct command {
 static const command commands[] = {
     { "report", cmd_report, "the time profile as GHC's .prof report (or -pj JSON)" },
     { "folded", cmd_folded, "folded stacks for flamegraph.pl, inferno and speedscope" },
+    { "speedscope", cmd_speedscope, "speedscope JSON: a timeline per capability" },
+    { "pprof", cmd_pprof, "pprof profile.proto (.pb.gz) for go tool pprof, Pyroscope" },
     { "graph", cmd_graph, "the call graph of cost centres as SVG, PNG, PDF or DOT" },
     { "ticky", cmd_ticky, "ticky-ticky counters as GHC's +RTS -r table, CSV, JSON, series" },
     { "gc", cmd_gc, "the +RTS -s memory and GC summary, for the run or a window" },

@@ -355,6 +355,12 @@ static const ev_analysis_ops kinds_ops = {
 prof_result *cli_load_profile(const char *path, const cli_window *w, int all, int *code,
                               int *no_samples)
 {
+    return cli_load_profile_more(path, w, all, NULL, code, no_samples);
+}
+
+prof_result *cli_load_profile_more(const char *path, const cli_window *w, int all,
+                                   cli_load_more *more, int *code, int *no_samples)
+{
     const char *name = cli_display_path(path);
     prof_filter f;
 
@@ -370,12 +376,17 @@ prof_result *cli_load_profile(const char *path, const cli_window *w, int all, in
         return NULL;
     }
     kinds c = { 0, 0, 0 };
-    const cli_analysis an[] = { { &prof_analysis_ops, agg }, { &kinds_ops, &c } };
-    ev_driver *d = cli_read(path, an, 2, code);
+    cli_analysis an[3] = { { &prof_analysis_ops, agg }, { &kinds_ops, &c } };
+    size_t n = 2;
+    if (more && more->extra_ops)
+        an[n++] = (cli_analysis){ more->extra_ops, more->extra };
+    ev_driver *d = cli_read(path, an, n, code);
     if (!d) {
         prof_destroy(agg);
         return NULL;
     }
+    if (more)
+        more->result = ev_driver_stream(d)->read;
     int nothing = cli_read_nothing(ev_driver_stream(d), *code);
     ev_driver_destroy(d);
     prof_result *p = nothing ? NULL : prof_snapshot(agg);
@@ -393,7 +404,7 @@ prof_result *cli_load_profile(const char *path, const cli_window *w, int all, in
     *no_samples = in->all_samples == 0;
     /* the file as a command line names it: "-" stays "-", the rest escaped */
     const char *arg = strcmp(path, "-") == 0 ? "-" : name;
-    if (*no_samples) {
+    if (*no_samples && !(more && more->quiet)) {
         fprintf(stderr, "evprof: %s: no time-profile samples (event 167): build with -prof and "
                 "run with +RTS -p -l (see 'evprof info %s')\n", name, arg);
         if (c.heap)

@@ -46,6 +46,19 @@ struct prof_result;
 struct prof_result *cli_load_profile(const char *path, const cli_window *w, int all,
                                       int *code, int *no_samples);
 
+/* cli_load_profile with more: another analysis (may be NULL) fed in the
+ * same read (the exporters' own consumers); `quiet` leaves out the "no
+ * samples" message; the read's result comes back in `result`. */
+struct ev_analysis_ops;
+typedef struct cli_load_more {
+    const struct ev_analysis_ops *extra_ops;
+    void *extra;
+    int quiet;
+    el_read_result result;      /* out */
+} cli_load_more;
+struct prof_result *cli_load_profile_more(const char *path, const cli_window *w, int all,
+                                          cli_load_more *more, int *code, int *no_samples);
+
 /* An output, opened as a shell's `>` would find it but never half-written:
  * stdout ("-" or NULL); a device, FIFO or socket (also at the end of a
  * symlink): written straight; a regular file or a new path (also at the end
