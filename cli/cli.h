@@ -27,6 +27,7 @@
 
 #include <stdio.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "evprof/eventlog.h"
 
@@ -92,11 +93,31 @@ void cli_print_help(FILE *out, const cli_cmd_help *cmd);
 void cli_usage_error(const cli_cmd_help *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Prints the error of a failed read to stderr:
- *   evprof: FILE: MESSAGE at byte N (event type T NAME)
+/* ---- damage (cli/damage.c): the one place that says it --------------- */
+
+/* What a read found wrong with a log. */
+typedef struct cli_damage {
+    int damaged;            /* stretches skipped or the read stopped: exit 1 */
+    uint64_t blocks, bytes; /* damaged stretches skipped, and their bytes */
+    double from_s, to_s;    /* time span of the skipped stretches */
+    int stopped;            /* the read stopped at an error ... */
+    el_status stop_status;  /* ... of this status ... */
+    uint64_t stop_offset;   /* ... at this byte (TRUNCATED: where the cut event starts) */
+    int missing_end;        /* clean end without an end marker (a warning) */
+} cli_damage;
+void cli_damage_facts(const el_read_result *r, cli_damage *f);
+/* "complete", "missing_end", "damaged", "truncated", "read_error", ... */
+const char *cli_damage_key(const cli_damage *f);
+/* info's line "status:        ..." */
+void cli_damage_status(FILE *out, const cli_damage *f);
+
+/* Every command reports its read with this, to stderr:
+ *   evprof: FILE: MESSAGE at byte N (event type T NAME)     first damage
+ *   evprof: FILE: skipped N bytes in M damaged blocks (...)  if any skipped
+ *   evprof: FILE: MESSAGE at byte N ...                      if it stopped
  * and, for a clean end without an end marker, a warning. Returns the exit
  * code the result deserves: CLI_OK for END or a missing end marker,
- * CLI_FAIL otherwise. `path` "-" is named "<stdin>". */
+ * CLI_FAIL for any damage. `path` "-" is named "<stdin>". */
 int cli_report_read(const char *path, const el_read_result *r);
 const char *cli_display_path(const char *path);
 

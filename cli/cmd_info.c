@@ -392,15 +392,9 @@ static size_t each_arg(const owned_str *args, arg_fn fn, void *ctx)
 
 static const char *status_key(const el_read_result *r)
 {
-    switch (r->status) {
-    case EL_END: return "complete";
-    case EL_OK: return r->missing_end ? "missing_end" : "complete";
-    case EL_ERR_TRUNCATED: return "truncated";
-    case EL_ERR_FORMAT: return "damaged";
-    case EL_ERR_NOMEM: return "out_of_memory";
-    case EL_ERR_IO: return "read_error";
-    default: return "error";
-    }
+    cli_damage f;
+    cli_damage_facts(r, &f);
+    return cli_damage_key(&f);
 }
 
 static uint64_t file_size(const char *path, const el_read_result *r)
@@ -448,24 +442,9 @@ static void print_text(FILE *out, const char *path, const info *in,
 {
     fprintf(out, "file:          %s\n", cli_display_path(path));
     fprintf(out, "size:          %llu bytes\n", (unsigned long long)file_size(path, r));
-    switch (r->status) {
-    case EL_END:
-        fputs("status:        complete (end marker present)\n", out);
-        break;
-    case EL_OK:
-        fputs(r->missing_end ? "status:        no end marker (the program did not close "
-                               "its eventlog); every event was read\n"
-                             : "status:        complete\n", out);
-        break;
-    default:
-        fprintf(out, "status:        %s at byte %llu: only the events before are counted\n",
-                r->status == EL_ERR_TRUNCATED ? "TRUNCATED"
-                : r->status == EL_ERR_FORMAT  ? "DAMAGED"
-                : r->status == EL_ERR_IO      ? "READ ERROR"
-                                              : "OUT OF MEMORY",
-                (unsigned long long)r->error.offset);
-        break;
-    }
+    cli_damage facts;
+    cli_damage_facts(r, &facts);
+    cli_damage_status(out, &facts);
 
     fputs("rts:           ", out);
     if (in->rts.ptr)

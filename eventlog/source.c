@@ -39,7 +39,7 @@ static el_status drain(el_decoder *d, el_event_fn on_event, void *ctx, el_read_r
 
 static void finish(el_decoder *d, el_status st, el_read_result *r, el_decoder **keep)
 {
-    if (st == EL_NEED_INPUT)
+    if (st == EL_NEED_INPUT || st == EL_END)
         st = el_decoder_finish(d);
     r->has_time_span = el_decoder_time_span(d, &r->first_time, &r->last_time);
     r->damage = *el_decoder_damage(d);
@@ -117,7 +117,8 @@ static el_read_result read_fd(int fd, const el_read_opts *opts, el_event_fn on_e
         r.bytes += (uint64_t)n;
         el_decoder_feed(d, buf, (size_t)n);
         st = drain(d, on_event, ctx, &r);
-        if (st != EL_NEED_INPUT)
+        /* after END the rest is still read: a block after it is damage */
+        if (st != EL_NEED_INPUT && st != EL_END)
             break;
     }
     free(buf);
@@ -137,7 +138,7 @@ static el_read_result read_mapped(int fd, uint64_t size, const el_read_opts *opt
 
     if (!d)
         return nomem(keep);
-    for (uint64_t off = 0; off < size && st == EL_NEED_INPUT;) {
+    for (uint64_t off = 0; off < size && (st == EL_NEED_INPUT || st == EL_END);) {
         size_t len = size - off < EL_READ_WINDOW ? (size_t)(size - off) : EL_READ_WINDOW;
         void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE_IF_ANY, fd, (off_t)off);
         if (map == MAP_FAILED)
