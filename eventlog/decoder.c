@@ -1181,7 +1181,11 @@ el_status el_decoder_finish(el_decoder *d)
     if (d->phase == PH_DONE)
         return d->final;
     if (d->phase == PH_AFTER_END) {
-        /* the end marker was the end; what follows it held no block */
+        /* the end marker was the end; what follows it held no block. One
+         * that goes on from a skipped stretch is no sign of a real end:
+         * the bytes after it are lost too. */
+        if (d->damage_end == d->end_at + 1)
+            d->damage.bytes += d->offset + d->carry_len - d->end_at;
         d->carry_len = 0;
         d->phase = PH_DONE;
         d->final = EL_END;
