@@ -83,7 +83,8 @@ static void report_error(const char *shown, const el_error *e, el_status status)
         fprintf(stderr, " at byte %llu", (unsigned long long)e->offset);
     if (e->type >= 0) {
         const char *name = e->type <= 0xffff ? el_type_name((uint16_t)e->type) : NULL;
-        fprintf(stderr, " (event type %ld %s)", (long)e->type, name ? name : "unknown");
+        fprintf(stderr, " (event type %ld %s)", (long)e->type,
+                name ? name : e->type == 0xffff ? "END_MARKER" : "unknown");
     }
     fputc('\n', stderr);
 }
