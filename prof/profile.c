@@ -841,6 +841,66 @@ nomem:
     return NULL;
 }
 
+/* ---- totals per cost centre ------------------------------------------------ */
+
+typedef struct totals_walk {
+    const prof_result *r;
+    prof_cc_total *t;
+    uint32_t *on_path;          /* per cost centre: frames of it on the current path */
+} totals_walk;
+
+static int totals_enter(void *ctx, uint32_t n)
+{
+    totals_walk *w = ctx;
+    const prof_node *nd = &w->r->nodes[n];
+    prof_cc_total *t = &w->t[nd->cc];
+    t->ticks += nd->ticks;
+    /* inherited: once per stack, however often the cost centre recurs in it */
+    if (w->on_path[nd->cc]++ == 0)
+        t->inherited += nd->inherited;
+    return 0;
+}
+
+static int totals_leave(void *ctx, uint32_t n)
+{
+    totals_walk *w = ctx;
+    w->on_path[w->r->nodes[n].cc]--;
+    return 0;
+}
+
+static int by_ticks(const void *a, const void *b)
+{
+    const prof_cc_total *x = a, *y = b;
+    if (x->ticks != y->ticks)
+        return x->ticks > y->ticks ? -1 : 1;
+    if (x->inherited != y->inherited)
+        return x->inherited > y->inherited ? -1 : 1;
+    return (x->cc > y->cc) - (x->cc < y->cc);
+}
+
+prof_cc_total *prof_cc_totals(const prof_result *r, size_t *n)
+{
+    totals_walk w = { r, calloc(r->num_ccs ? r->num_ccs : 1, sizeof *w.t),
+                      calloc(r->num_ccs ? r->num_ccs : 1, sizeof *w.on_path) };
+    *n = 0;
+    if (!w.t || !w.on_path) {
+        free(w.t);
+        free(w.on_path);
+        return NULL;
+    }
+    for (size_t i = 0; i < r->num_ccs; i++)
+        w.t[i].cc = (uint32_t)i;
+    prof_walk(r, totals_enter, totals_leave, &w);
+    free(w.on_path);
+    size_t k = 0;
+    for (size_t i = 0; i < r->num_ccs; i++)
+        if (w.t[i].inherited)
+            w.t[k++] = w.t[i];
+    qsort(w.t, k, sizeof *w.t, by_ticks);
+    *n = k;
+    return w.t;
+}
+
 /* ---- analysis ops ------------------------------------------------------- */
 
 static const uint16_t prof_types[] = {

@@ -562,6 +562,11 @@ static int contains(const char *s, size_t n, const char *m, size_t mn)
 
 int ticky_view_build(const ticky_set *t, const ticky_view_opts *o, ticky_view *v)
 {
+    ticky_view_opts defaults;
+    if (!o) {
+        ticky_view_opts_init(&defaults);
+        o = &defaults;
+    }
     memset(v, 0, sizeof *v);
     v->opts = *o;
     sort_el *els = malloc((t->n ? t->n : 1) * sizeof *els);
