@@ -232,6 +232,12 @@ static el_read_result read_mapped(int fd, uint64_t size, const el_read_opts *opt
     return r;
 }
 
+el_read_result el_read_fd_opts(int fd, const el_read_opts *opts, el_event_fn on_event,
+                               void *ctx, el_decoder **keep)
+{
+    return read_fd(fd, opts, on_event, ctx, keep);
+}
+
 el_read_result el_read_fd(int fd, el_event_fn on_event, void *ctx, el_decoder **keep)
 {
     return read_fd(fd, NULL, on_event, ctx, keep);

@@ -451,6 +451,8 @@ el_read_result el_read_path_opts(const char *path, const el_read_opts *opts,
                                  el_decoder **keep_decoder);
 el_read_result el_read_fd(int fd, el_event_fn on_event, void *ctx,
                           el_decoder **keep_decoder);
+el_read_result el_read_fd_opts(int fd, const el_read_opts *opts, el_event_fn on_event,
+                               void *ctx, el_decoder **keep_decoder);
 /* The same over bytes already in memory (tests, fuzzer). */
 el_read_result el_read_mem(const void *buf, size_t len, el_event_fn on_event,
                            void *ctx, el_decoder **keep_decoder);
