@@ -684,6 +684,8 @@ static void undef_free(undef_entry **t)
     }
 }
 
+static prof_result *snapshot(prof_profile *p, int all, int take);
+
 prof_result *prof_snapshot(const prof_profile *p)
 {
     return p ? prof_snapshot_all(p, p->filter.all) : NULL;
@@ -691,12 +693,36 @@ prof_result *prof_snapshot(const prof_profile *p)
 
 prof_result *prof_snapshot_all(const prof_profile *p, int all)
 {
+    return snapshot((prof_profile *)p, all, 0);   /* take = 0: p is only read */
+}
+
+prof_result *prof_snapshot_take(prof_profile *p, int all)
+{
+    return snapshot(p, all, 1);
+}
+
+/* take: the last snapshot; the lookup tables go first and the nodes move
+ * into the result instead of being copied, so the peak memory is the
+ * tree's once, as without snapshots. */
+static prof_result *snapshot(prof_profile *p, int all, int take)
+{
     prof_result *r;
     undef_entry *undef = NULL;
     prof_node **kids = NULL;
 
     if (!p || p->failed || !(r = calloc(1, sizeof *r)))
         return NULL;
+    if (take) {
+        free(p->slots);
+        free(p->sc_table);
+        free(p->sc_arena);
+        p->slots = NULL;
+        p->sc_table = NULL;
+        p->sc_arena = NULL;
+        p->num_slots = p->sc_size = p->sc_num = 0;
+        p->sc_arena_len = p->sc_arena_cap = 0;
+        p->failed = 1;      /* no events after this */
+    }
     r->filter = p->filter;
     r->filter.all = all;
     tx_strpool_init(&r->strings);
@@ -727,9 +753,15 @@ prof_result *prof_snapshot_all(const prof_profile *p, int all)
 
     /* nodes: ids -> table indices; undefined ids get a placeholder */
     r->num_nodes = p->num_nodes;
-    if (!(r->nodes = malloc(p->num_nodes * sizeof *r->nodes)))
-        goto nomem;
-    memcpy(r->nodes, p->nodes, p->num_nodes * sizeof *r->nodes);
+    if (take) {
+        r->nodes = p->nodes;
+        p->nodes = NULL;
+        p->num_nodes = p->cap_nodes = 0;
+    } else {
+        if (!(r->nodes = malloc(p->num_nodes * sizeof *r->nodes)))
+            goto nomem;
+        memcpy(r->nodes, p->nodes, p->num_nodes * sizeof *r->nodes);
+    }
     for (size_t i = 1; i < r->num_nodes; i++) {
         prof_node *nd = &r->nodes[i];
         if ((uint32_t)i == p->cut_node)
