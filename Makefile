@@ -59,10 +59,11 @@ fuzz: deps
 	    -max_len=$(FUZZ_MAX_LEN) -artifact_prefix=$(FUZZ_BUILD)/artifacts/ \
 	    -print_final_stats=1 $(FUZZ_BUILD)/corpus
 
-# bench/run.sh builds its own Release tree (build-bench/); BENCH_SIZES
-# overrides its default log sizes in MB
+# bench/run.sh builds its own Release tree (build-bench/) and its logs
+# (bench/out/); BENCH_SHAPES picks shapes (default all), BENCH_FULL=1 the
+# full sizes (docs/BENCH.md)
 bench: deps
-	bash bench/run.sh $(BENCH_SIZES)
+	bash bench/run.sh $(BENCH_SHAPES)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) build-bench
