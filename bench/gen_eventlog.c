@@ -3,7 +3,7 @@
  *
  *     gen_eventlog OUT.eventlog SIZE_MB [--caps N] [--depth D] [--seed S]
  *                  [--ccs K] [--stacks P] [--sample-share PCT]
- *                  [--min-depth D] [--fresh PCT]
+ *                  [--min-depth D] [--fresh PCT] [--fresh-frames N]
  *
  * The log looks like a profiled, threaded GHC 9.0 program run with
  * `+RTS -p -l -N<caps>`: GHC 9.0's header, a global block with the
@@ -69,6 +69,7 @@ typedef struct options {
     unsigned stacks;
     unsigned sample_share;       /* percent of bytes in 167 samples */
     unsigned fresh;              /* percent of samples with a new stack */
+    unsigned fresh_frames;       /* 0: about half the frames new, else 1..N */
 } options;
 
 static void usage(FILE *f)
@@ -85,7 +86,8 @@ static void usage(FILE *f)
             "  --sample-share PCT share of bytes in profile samples, 1..100 (default 50)\n"
             "  --fresh PCT        share of samples whose stack is new, 0..100 (default 0):\n"
             "                     the capability's previous stack with about half its\n"
-            "                     frames (the inner ones) replaced\n",
+            "                     frames (the inner ones) replaced\n"
+            "  --fresh-frames N   new stacks replace 1..N inner frames instead\n",
             MAX_CAPS);
 }
 
@@ -132,6 +134,10 @@ static int parse_args(int argc, char **argv, options *o)
             if (parse_u64(opt_value(argc, argv, &i), 1, EL_MAX_STACK, &v))
                 return -1;
             min_depth = (unsigned)v;
+        } else if (strcmp(a, "--fresh-frames") == 0) {
+            if (parse_u64(opt_value(argc, argv, &i), 1, EL_MAX_STACK, &v))
+                return -1;
+            o->fresh_frames = (unsigned)v;
         } else if (strcmp(a, "--fresh") == 0) {
             if (parse_u64(opt_value(argc, argv, &i), 0, 100, &v))
                 return -1;
@@ -299,6 +305,16 @@ static const uint32_t *next_stack(gen *g, unsigned c, unsigned *depth)
         /* keep 1..lim-1 outer frames (all of a one-frame stack): on
          * average half of them, at least one new frame */
         unsigned keep = lim > 1 ? rng_range(1, lim - 1) : 1;
+        if (o->fresh_frames) {       /* or all but 1..N inner frames */
+            unsigned n = rng_range(1, o->fresh_frames);
+            keep = cd > n ? cd - n : 1;
+            if (keep >= d)
+                keep = d > 1 ? d - 1 : 1;
+            else if (keep + n < d)
+                d = keep + n;
+            if (d < o->min_depth)
+                d = o->min_depth;
+        }
         for (unsigned i = 0; i < keep; i++)
             g->outer[i] = cur[cd - 1 - i];
         if (keep == d)                   /* depth 1: a new outermost frame */

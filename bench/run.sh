@@ -34,8 +34,9 @@ die() { echo "bench/run.sh: $*" >&2; exit 1; }
 SHAPES=(
     # real -fprof-auto program, ~1000 cost centres, mean depth 20, 10 us ticks
     "hard|60000|500000|ghc"
-    # 1 GB, 10M samples, ~2.3M distinct stacks (23% of samples are new stacks)
-    "synth1g|64|1024|gen --fresh 23 --sample-share 100 --min-depth 17 --depth 22"
+    # 1 GB, 10M samples, ~2.3M distinct stacks: a quarter of the samples are
+    # new stacks, the capability's previous one with 1..2 inner frames new
+    "synth1g|64|1024|gen --fresh 25 --fresh-frames 2 --sample-share 100 --min-depth 17 --depth 22"
     # stacks drawn again and again from a pool of 10000 (the generator's default)
     "repeat|100|2048|gen"
     # hostile: 10M cost-centre definitions (1M quick), then a few MB of samples
@@ -135,7 +136,8 @@ done
 # BEST_WALL (best wall seconds), PEAK_KB, STATUS (ok, missing, or the
 # failure).
 measure() {
-    local file=$1 tpl=$2 runs=$3 words argv=() w run t0 t1 rc rss cpu tv err
+    local file=$1 tpl=$2 runs=$3 words argv=() w run t0 t1 rc rss cpu tv tt err
+    local TIMEFORMAT='%3U %3S'      # CPU seconds of the run, to the ms
     read -r -a words <<<"$tpl"
     for w in "${words[@]}"; do
         if [[ $w == "{}" ]]; then argv+=("$file"); else argv+=("$w"); fi
@@ -145,14 +147,14 @@ measure() {
         STATUS="missing"
         return
     fi
-    tv=$(mktemp) err=$(mktemp)
+    tv=$(mktemp) tt=$(mktemp) err=$(mktemp)
     for ((run = 0; run < runs; run++)); do
         t0=$(date +%s%N)
         rc=0
-        /usr/bin/time -v -o "$tv" "${argv[@]}" >/dev/null 2>"$err" || rc=$?
+        { time /usr/bin/time -v -o "$tv" "${argv[@]}" >/dev/null 2>"$err"; } 2>"$tt" || rc=$?
         t1=$(date +%s%N)
         rss=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): *//p' "$tv")
-        cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.3f", s }' "$tv")
+        cpu=$(awk '{ s = $1 + $2 } END { printf "%.3f", s }' "$tt")
         [[ -n $rss && $rss -gt $PEAK_KB ]] && PEAK_KB=$rss
         if [[ $rc -ne 0 ]]; then
             STATUS="exit $rc: $(grep -v '^Command' "$err" | head -n 1 | head -c 100)"
@@ -163,7 +165,7 @@ measure() {
         BEST_WALL=$(awk -v a="$BEST_WALL" -v b="$((t1 - t0))" \
                      'BEGIN { s = b / 1e9; if (a != "" && a < s) s = a; printf "%.3f", s }')
     done
-    rm -f "$tv" "$err"
+    rm -f "$tv" "$tt" "$err"
 }
 
 declare -A SEC RSS STAT BYTES
