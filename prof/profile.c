@@ -185,6 +185,14 @@ static uint32_t add_child(prof_profile *p, uint32_t parent, uint32_t cc, size_t 
  * *created is set). */
 static uint32_t child(prof_profile *p, uint32_t parent, uint32_t cc, int *created)
 {
+    /* A path created in one go lies in consecutive nodes: the next node,
+     * next to this one in memory, is often the child (the cut marker is
+     * no one's child in the table). */
+    uint32_t next = parent + 1;
+    if (next < p->num_nodes && p->nodes[next].parent == parent && p->nodes[next].cc == cc &&
+        next != p->cut_node)
+        return next;
+
     size_t k = slot_of(p, parent, cc);
 
     for (;;) {
@@ -434,10 +442,33 @@ static int add_sample(prof_profile *p, const el_event *ev)
         p->info.cut_samples++;
     }
 
-    unsigned tag = start ? 256u : 0u; /* cut stacks and whole ones differ */
-    uint64_t h = stack_hash(s, depth, tag);
+    /* the same stack as the capability's previous sample (a function
+     * that runs for several ticks): no hashing, nothing new to touch */
     uint32_t cap = ev->u.prof_sample.cap;
     struct cap_path *cp = &p->cap_paths[cap % CAP_PATHS];
+    if (cp->cap == cap && cp->start == start && cp->depth == depth) {
+        uint32_t leaf = PROF_NONE;
+        if (depth == 0) {
+            leaf = start;
+        } else if (cp->from_cache) {
+            const uint32_t *ids = p->sc_arena + cp->cache_off;
+            if (memcmp(ids, s, depth * sizeof *s) == 0)
+                leaf = ids[2 * depth - 1];      /* the path's last node */
+        } else {
+            unsigned j = 0;
+            while (j < depth && cp->ids[j] == s[depth - 1 - j])
+                j++;
+            if (j == depth)
+                leaf = cp->path[depth];
+        }
+        if (leaf != PROF_NONE) {
+            p->nodes[leaf].ticks++;
+            return 0;
+        }
+    }
+
+    unsigned tag = start ? 256u : 0u; /* cut stacks and whole ones differ */
+    uint64_t h = stack_hash(s, depth, tag);
     const struct sc_entry *hit = sc_lookup(p, s, depth, tag, h);
     if (hit) {
         p->nodes[hit->node].ticks++;

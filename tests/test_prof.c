@@ -578,7 +578,7 @@ static int cmp_key(const void *a, const void *b)
 /* Samples on three interleaved capabilities: first a run of stacks that
  * are nearly all new (the capability's previous stack with inner frames
  * replaced), then stacks drawn again and again from those seen, some cut
- * at 255 frames. Every stack's ticks must be the number of its samples,
+ * at 255 frames; ids from 0 (a cost centre id 0 is not the cut marker). Every stack's ticks must be the number of its samples,
  * whatever the stack cache and the shared prefixes did. */
 static void test_interning_random_stacks(void **state)
 {
@@ -595,12 +595,13 @@ static void test_interning_random_stacks(void **state)
     for (unsigned i = 0; i < N; i++) {
         unsigned cap = i % CAPS, depth;
         if (i < FRESH || mix_next(10) == 0) {
-            /* the capability's stack, inner frames replaced; 1 in 50 cut */
+            /* the capability's stack, inner frames replaced; 1 in 50 cut,
+             * the first too (its marker node is then next to the root) */
             unsigned cd = cur_depth[cap];
-            depth = mix_next(50) == 0 ? EL_MAX_STACK : 1 + mix_next(30);
+            depth = i == 0 || mix_next(50) == 0 ? EL_MAX_STACK : 1 + mix_next(30);
             unsigned keep = cd ? mix_next(cd < depth ? cd : depth) : 0;
             for (unsigned j = 0; j < depth; j++)
-                stack[depth - 1 - j] = j < keep ? cur[cap][cd - 1 - j] : 1 + mix_next(40);
+                stack[depth - 1 - j] = j < keep ? cur[cap][cd - 1 - j] : mix_next(40);
         } else {
             /* a stack sampled before, on any capability */
             const uint32_t *k = keys + (size_t)mix_next(i) * KEY_WORDS;
