@@ -18,9 +18,11 @@ static const cli_opt opts[] = {
     { OPT_TOP, 'n', "top", "N", "summary: the N largest bands (default 20; 0: all)" },
     { OPT_LENGTH, 'L', "length", "N", "cut -hc bands longer than N bytes as GHC's -L does "
       "(default: the -L of the run, else 25; the summary shows them whole)" },
-    { OPT_FROM, 0, "from", "SECONDS", "only censuses taken at or after this time: seconds on "
-      "the log's clock, which starts when the RTS starts" },
-    { OPT_TO, 0, "to", "SECONDS", "only censuses taken before this time" },
+    { OPT_FROM, 0, "from", "WHEN", "only censuses taken at or after WHEN: seconds on the "
+      "log's clock (which starts when the RTS starts), or marker:LABEL[#N]" },
+    { OPT_TO, 0, "to", "WHEN", "only censuses taken before WHEN" },
+    { OPT_BETWEEN, 0, "between", "LABEL", "only censuses between the two marks LABEL "
+      "(one pair)" },
     CLI_OUTPUT_OPT,
     { 0 },
 };
@@ -145,6 +147,8 @@ int cmd_heap(int argc, char **argv)
     const char *path;
     int done = cli_window_done(&a, id, &w, &path);
     if (done >= 0)
+        return done;
+    if ((done = cli_window_single(&w, &help)) >= 0)
         return done;
     if (fmt == FMT_DEFAULT)
         fmt = w.output && strcmp(w.output, "-") != 0 ? HEAP_FORMAT_HP : FMT_SUMMARY;

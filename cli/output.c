@@ -244,12 +244,36 @@ int cli_window_has(const cli_window *w, uint64_t t)
     return 0;
 }
 
-int cli_window_single(const cli_window *w, const cli_cmd_help *cmd)
+int cli_window_prof_filter(const cli_window *w, prof_filter *f)
+{
+    char err[300];
+
+    f->from_ns = w->from_ns;
+    f->to_ns = w->to_ns;
+    f->cap = w->cap;
+    f->spans = w->spans;
+    f->num_spans = w->spans ? w->num_spans : 0;
+    f->focus = w->focus;
+    f->ignore = w->ignore;
+    if (prof_filter_check(f, err, sizeof err) != 0) {
+        fprintf(stderr, "evprof: bad regular expression %s\n", err);
+        return CLI_USAGE;
+    }
+    return 0;
+}
+
+int cli_window_single(cli_window *w, const cli_cmd_help *cmd)
 {
     if (w->spans && w->num_spans > 1) {
         cli_usage_error(cmd, "--between gave %zu windows; this command takes one (use "
                         "--from marker:LABEL --to marker:LABEL#2)", w->num_spans);
         return CLI_USAGE;
+    }
+    if (w->spans && w->num_spans == 1) {
+        w->from_ns = w->spans[0].from_ns;
+        w->to_ns = w->spans[0].to_ns;
+        w->spans = NULL;
+        w->num_spans = 0;
     }
     return -1;
 }
@@ -577,33 +601,10 @@ prof_result *cli_load_profile_more(const char *path, const cli_window *w, int al
     prof_filter f;
 
     prof_filter_init(&f);
-    f.from_ns = w->from_ns;
-    f.to_ns = w->to_ns;
-    f.cap = w->cap;
     f.all = all;
-    f.focus = w->focus;
-    f.ignore = w->ignore;
-    char err[300];
-    if (prof_filter_check(&f, err, sizeof err) != 0) {
-        fprintf(stderr, "evprof: bad regular expression %s\n", err);
-        *code = CLI_USAGE;
+    if ((*code = cli_window_prof_filter(w, &f)) != 0)
         return NULL;
-    }
-    prof_span *spans = NULL;
-    if (w->spans) {
-        spans = malloc((w->num_spans ? w->num_spans : 1) * sizeof *spans);
-        if (!spans) {
-            fprintf(stderr, "evprof: out of memory\n");
-            *code = CLI_FAIL;
-            return NULL;
-        }
-        for (size_t i = 0; i < w->num_spans; i++)
-            spans[i] = (prof_span){ w->spans[i].from_ns, w->spans[i].to_ns };
-        f.spans = spans;
-        f.num_spans = w->num_spans;
-    }
     prof_profile *agg = prof_create(&f);
-    free(spans);
     if (!agg) {
         fprintf(stderr, "evprof: out of memory\n");
         *code = CLI_FAIL;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "evprof/prof.h"
 
 /* Option ids of the shared options; commands number their own below 1000. */
 enum { OPT_FROM = 1000, OPT_TO, OPT_CAP, OPT_ALL, OPT_OUTPUT, OPT_BETWEEN, OPT_FOCUS,
@@ -41,9 +42,7 @@ enum { OPT_FROM = 1000, OPT_TO, OPT_CAP, OPT_ALL, OPT_OUTPUT, OPT_BETWEEN, OPT_F
     { OPT_OUTPUT, 'o', "output", "FILE", "write to FILE instead of standard output, " \
       "whole or not at all (devices and FIFOs: straight)" }
 
-typedef struct cli_span {
-    uint64_t from_ns, to_ns;    /* [from, to) */
-} cli_span;
+typedef prof_span cli_span;    /* [from_ns, to_ns) */
 
 typedef struct cli_window {
     uint64_t from_ns, to_ns;    /* to_ns UINT64_MAX: open */
@@ -68,9 +67,15 @@ void cli_window_init(cli_window *w);
 int cli_window_resolve(cli_window *w, const char *path);
 /* 1 when time t is inside the selection's windows. */
 int cli_window_has(const cli_window *w, uint64_t t);
+/* The selection as a profile filter (time windows, capability, focus,
+ * ignore; `all` left as it is): what every consumer of samples takes.
+ * Returns 0, or CLI_USAGE after a message when a regex does not compile. */
+int cli_window_prof_filter(const cli_window *w, prof_filter *f);
+
 /* For commands that take one window (heap censuses, ticky batches): the
- * exit code of a usage error when --between gave several, else -1. */
-int cli_window_single(const cli_window *w, const cli_cmd_help *cmd);
+ * exit code of a usage error when --between gave several; else -1, with
+ * a single --between window moved into from_ns/to_ns. */
+int cli_window_single(cli_window *w, const cli_cmd_help *cmd);
 /* After the option loop of a command with the shared options: the exit
  * code when parsing stopped (help, usage error), when there is not exactly
  * one FILE, when --from is not before --to, or when a mark is not in the

@@ -106,6 +106,13 @@ int prof_filter_check(const prof_filter *f, char *err, size_t errsize)
     return 0;
 }
 
+static int in_window(const prof_filter *f, uint64_t t);
+
+int prof_filter_keeps(const prof_filter *f, uint64_t t, uint32_t cap)
+{
+    return in_window(f, t) && (f->cap < 0 || cap == (uint32_t)f->cap);
+}
+
 /* A sample at time t is inside the filter's windows. */
 static int in_window(const prof_filter *f, uint64_t t)
 {
@@ -559,8 +566,7 @@ int prof_add_event(prof_profile *p, const el_event *ev)
         p->info.all_samples++;
         if (ev->u.prof_sample.cap + 1 > p->max_sample_cap)
             p->max_sample_cap = ev->u.prof_sample.cap + 1;
-        if (!in_window(&p->filter, ev->time) ||
-            (p->filter.cap >= 0 && ev->u.prof_sample.cap != (uint32_t)p->filter.cap)) {
+        if (!prof_filter_keeps(&p->filter, ev->time, ev->u.prof_sample.cap)) {
             p->info.filtered_ticks++;
             break;
         }

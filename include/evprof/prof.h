@@ -62,6 +62,10 @@ typedef struct prof_filter {
 
 void prof_filter_init(prof_filter *f);   /* everything, GHC -p rules */
 
+/* 1 when a sample at time t of capability cap passes the filter's time
+ * windows and capability (the one test, for every consumer of samples). */
+int prof_filter_keeps(const prof_filter *f, uint64_t t, uint32_t cap);
+
 /* 0, or -1 with a message in err when focus or ignore does not compile. */
 int prof_filter_check(const prof_filter *f, char *err, size_t errsize);
 
