@@ -14,6 +14,7 @@
 
 #include "evprof/textout.h"
 #include "cli.h"
+#include "evprof/markers.h"
 #include "commands.h"
 #include "evprof/eventlog.h"
 
@@ -56,6 +57,8 @@ typedef struct info {
     int has_heap_begin;             /* HEAP_PROF_BEGIN (160) */
     uint32_t heap_breakdown;
     uint64_t heap_period_ns;
+
+    ev_markers *markers;            /* traceMarker (58): the driver analysis */
 } info;
 
 static void cap_set(uint8_t *bitmap, unsigned cap)
@@ -106,6 +109,9 @@ static int on_event(void *ctx, const el_event *ev, const el_decoder *d)
         cap_set(in->caps_blocks, ev->cap);
     if (!ev->decoded)
         return 0;
+    if (ev->type == EL_USER_MARKER && in->markers &&
+        ev_markers_ops.event(in->markers, ev, NULL) != 0)
+        in->copy_failed = 1;
 
     switch (ev->type) {
     case EL_BLOCK_MARKER:
@@ -441,6 +447,38 @@ static el_str type_desc(const el_decoder *d, unsigned id)
     return (el_str){ "", 0 };
 }
 
+/* The marks (only when the log has some: the output of other logs stays). */
+static void print_markers_text(FILE *out, const ev_markers *m)
+{
+    size_t n = m ? ev_markers_num_labels(m) : 0;
+    if (!n)
+        return;
+    fprintf(out, "\nMarkers (traceMarker, USER_MARKER 58; --from marker:LABEL, --between "
+            "LABEL):\n  %12s  %14s  label\n", "count", "first at (s)");
+    for (size_t i = 0; i < n; i++) {
+        const ev_marker_label *l = ev_markers_label_at(m, i);
+        fprintf(out, "  %12llu  %14.6f  ", (unsigned long long)l->count, l->first_ns / 1e9);
+        cli_text_str(out, l->label, l->len);
+        fputc('\n', out);
+    }
+}
+
+static void print_markers_json(FILE *out, const ev_markers *m)
+{
+    size_t n = m ? ev_markers_num_labels(m) : 0;
+    if (!n)
+        return;
+    fputs("  \"markers\": [", out);
+    for (size_t i = 0; i < n; i++) {
+        const ev_marker_label *l = ev_markers_label_at(m, i);
+        fprintf(out, "%s\n    {\"label\": ", i ? "," : "");
+        tx_json_str(out, l->label, l->len);
+        fprintf(out, ", \"count\": %llu, \"first_ns\": %llu}", (unsigned long long)l->count,
+                (unsigned long long)l->first_ns);
+    }
+    fputs("\n  ],\n", out);
+}
+
 static void print_text(FILE *out, const char *path, const info *in,
                        const el_read_result *r, const el_decoder *d)
 {
@@ -547,6 +585,8 @@ static void print_text(FILE *out, const char *path, const info *in,
                 (int)desc_w, "",
                 (unsigned long long)r->events, (unsigned long long)total_bytes);
     }
+
+    print_markers_text(out, in->markers);
 
     analysis an[N_ANALYSES];
     judge(in, an);
@@ -661,6 +701,8 @@ static void print_json(FILE *out, const char *path, const info *in,
     }
     fputs(first ? "],\n" : "\n  ],\n", out);
 
+    print_markers_json(out, in->markers);
+
     analysis an[N_ANALYSES];
     judge(in, an);
     fputs("  \"analyses\": {", out);
@@ -729,15 +771,19 @@ int cmd_info(int argc, char **argv)
         return CLI_FAIL;
     }
     in->types = types;
+    in->markers = ev_markers_create();
 
     el_decoder *d = NULL;
     /* typed fields only where on_event reads them */
     static const uint16_t fields[] = {
         EL_CAP_CREATE, EL_PROF_SAMPLE_COST_CENTRE, EL_STARTUP, EL_RTS_IDENTIFIER,
         EL_PROGRAM_ARGS, EL_WALL_CLOCK_TIME, EL_PROF_BEGIN, EL_HEAP_PROF_BEGIN,
+        EL_USER_MARKER,
     };
     const el_read_opts opts = { fields, sizeof fields / sizeof fields[0], 0, 0 };
     el_read_result r = el_read_path_opts(path, &opts, on_event, in, &d);
+    if (in->markers)
+        ev_markers_ops.end(in->markers, NULL);
 
     /* nothing to summarise when the file could not be opened at all */
     if (!(r.status == EL_ERR_IO && r.bytes == 0)) {
@@ -754,6 +800,7 @@ int cmd_info(int argc, char **argv)
     }
 
     el_decoder_destroy(d);
+    ev_markers_destroy(in->markers);
     free(in->rts.ptr);
     free(in->args.ptr);
     free(in);

@@ -110,6 +110,16 @@ check "report --focus phaseTwo = the solve phase's ticks" [ "$(ticks "$tmp/r")" 
 "$evprof" report --focus '(' "$log" >/dev/null 2>"$tmp/err"
 check "bad regex: usage error" [ $? -eq 2 ]
 
+# ---- info lists the markers (label, count, first time) ------------------------
+"$evprof" info "$log" >"$tmp/info"
+check "info: the markers" grep -Eq '^ +4 +0\.000759 +phase$' "$tmp/info"
+check "info: parse end once at 2.375985 s" grep -Eq '^ +1 +2\.375985 +parse end$' "$tmp/info"
+"$evprof" info -f json "$log" >"$tmp/info.json"
+check "info json: the markers" grep -q '{"label": "phase", "count": 4, "first_ns": 758890}' \
+    "$tmp/info.json"
+"$evprof" info tests/data/gc/alloc.eventlog >"$tmp/info"
+check "info: no markers section without marks" bash -c "! grep -q '^Markers' '$tmp/info'"
+
 # ---- errors -------------------------------------------------------------------
 "$evprof" report --from 'marker:nope' "$log" >/dev/null 2>"$tmp/err"
 check "unknown marker: exit 1" [ $? -eq 1 ]
