@@ -73,7 +73,10 @@ static void filter_line(const cli_window *w, char *buf, size_t size)
 {
     size_t len = 0;
     buf[0] = '\0';
-    if (w->from_ns || w->to_ns != UINT64_MAX) {
+    if (w->spans) {
+        len += (size_t)snprintf(buf, size, "%zu windows between marks (--between)",
+                                w->num_spans);
+    } else if (w->from_ns || w->to_ns != UINT64_MAX) {
         len += (size_t)snprintf(buf + len, size - len, "Window: %.6g s to ",
                                 (double)w->from_ns / 1e9);
         if (w->to_ns == UINT64_MAX)
