@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "evprof/driver.h"
+#include "evprof/markers.h"
 #include "evprof/writer.h"
 
 /* Two capabilities, written block by block: cap 0's block holds times
@@ -348,12 +349,69 @@ static void test_replay_is_stable_sort(void **state)
     free(log);
 }
 
+/* ---- the marks (ev_markers) ------------------------------------------ */
+
+static void mark(el_writer *w, uint64_t t, const char *label)
+{
+    assert_int_equal(el_writer_event(w, EL_USER_MARKER, t, label, strlen(label)),
+                     EL_WRITER_OK);
+}
+
+/* Labels by first time, counts, each label's times ascending even when the
+ * file holds them out of order (two capabilities), a label not there. */
+static void test_markers(void **state)
+{
+    (void)state;
+    el_writer *w = el_writer_create_mem();
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    el_writer_begin_block(w, 0, 100);
+    mark(w, 100, "phase");
+    mark(w, 150, "late");
+    mark(w, 300, "phase");
+    el_writer_end_block(w, 300);
+    el_writer_begin_block(w, 1, 50);
+    mark(w, 50, "early");
+    mark(w, 200, "phase");
+    el_writer_user_msg(w, 210, "phase");        /* a message, not a mark */
+    el_writer_end_block(w, 210);
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    size_t len;
+    const uint8_t *log = el_writer_borrow_bytes(w, &len);
+
+    ev_markers *m = ev_markers_create();
+    ev_driver *d = ev_driver_create(NULL);
+    ev_driver_attach(d, &ev_markers_ops, m);
+    assert_int_equal(ev_driver_run_mem(d, log, len)->read.status, EL_END);
+    assert_int_equal(ev_markers_num_labels(m), 3);
+    const ev_marker_label *l = ev_markers_label_at(m, 0);
+    assert_string_equal(l->label, "early");
+    assert_int_equal(l->first_ns, 50);
+    l = ev_markers_label_at(m, 1);
+    assert_string_equal(l->label, "phase");
+    assert_int_equal(l->count, 3);
+    assert_int_equal(l->first_ns, 100);
+    assert_string_equal(ev_markers_label_at(m, 2)->label, "late");
+    assert_null(ev_markers_label_at(m, 3));
+    size_t n;
+    const uint64_t *t = ev_markers_times(m, "phase", 5, &n);
+    assert_int_equal(n, 3);
+    assert_int_equal(t[0], 100);
+    assert_int_equal(t[1], 200);
+    assert_int_equal(t[2], 300);
+    assert_null(ev_markers_times(m, "phas", 4, &n));
+    assert_int_equal(n, 0);
+    ev_driver_destroy(d);
+    ev_markers_destroy(m);
+    el_writer_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_read_two_analyses),
         cmocka_unit_test(test_time_order),
         cmocka_unit_test(test_replay_is_stable_sort),
+        cmocka_unit_test(test_markers),
         cmocka_unit_test(test_stop),
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_progress),
