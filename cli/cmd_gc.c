@@ -12,7 +12,8 @@ enum { OPT_FORMAT = 1 };
 
 static const cli_opt opts[] = {
     { OPT_FORMAT, 'f', "format", "FMT", "output format: text (+RTS -s layout, default) or json" },
-    CLI_WINDOW_OPTS,
+    CLI_TIME_OPTS,
+    CLI_CAP_OPT,
     CLI_OUTPUT_OPT,
     { 0 },
 };
@@ -65,6 +66,8 @@ int cmd_gc(int argc, char **argv)
     const char *path;
     int done = cli_window_done(&a, id, &w, &path);
     if (done >= 0)
+        return done;
+    if ((done = cli_window_single(&w, &help)) >= 0)
         return done;
     const char *name = cli_display_path(path);
 

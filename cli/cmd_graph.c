@@ -11,16 +11,11 @@
 #include "evprof/prof.h"
 #include "output.h"
 
-enum { OPT_FORMAT = 1, OPT_NODE_FRACTION, OPT_EDGE_FRACTION, OPT_MAX_NODES, OPT_FOCUS,
-       OPT_IGNORE, OPT_MAX_EDGES };
+enum { OPT_FORMAT = 1, OPT_NODE_FRACTION, OPT_EDGE_FRACTION, OPT_MAX_NODES, OPT_MAX_EDGES };
 
 static const cli_opt opts[] = {
     { OPT_FORMAT, 'f', "format", "FMT", "svg, png, pdf or dot (default: from -o's extension, "
       "else svg)" },
-    { OPT_FOCUS, 0, "focus", "REGEX", "keep only the stacks through a cost centre whose "
-      "Module.label matches (POSIX extended regex)" },
-    { OPT_IGNORE, 0, "ignore", "REGEX", "drop the stacks through a cost centre whose "
-      "Module.label matches" },
     { OPT_NODE_FRACTION, 0, "node-fraction", "F", "hide cost centres with less than F of the "
       "ticks (a fraction, or a percentage like 0.5%; default 0.005)" },
     { OPT_EDGE_FRACTION, 0, "edge-fraction", "F", "hide calls carrying less than F of the "
@@ -78,7 +73,10 @@ static void filter_line(const cli_window *w, char *buf, size_t size)
 {
     size_t len = 0;
     buf[0] = '\0';
-    if (w->from_ns || w->to_ns != UINT64_MAX) {
+    if (w->spans) {
+        len += (size_t)snprintf(buf, size, "%zu windows between marks (--between)",
+                                w->num_spans);
+    } else if (w->from_ns || w->to_ns != UINT64_MAX) {
         len += (size_t)snprintf(buf + len, size - len, "Window: %.6g s to ",
                                 (double)w->from_ns / 1e9);
         if (w->to_ns == UINT64_MAX)
@@ -138,12 +136,6 @@ int cmd_graph(int argc, char **argv)
                 return CLI_USAGE;
             go.max_edges = (uint32_t)n;
             break;
-        case OPT_FOCUS:
-            go.focus = a.value;
-            break;
-        case OPT_IGNORE:
-            go.ignore = a.value;
-            break;
         }
     }
     const char *path;
@@ -163,6 +155,11 @@ int cmd_graph(int argc, char **argv)
     }
     const char *name = cli_display_path(path);
 
+    /* the graph applies focus/ignore itself (prof_match_ccs, the one
+     * matcher), to show what they keep out of the whole profile */
+    go.focus = w.focus;
+    go.ignore = w.ignore;
+    w.focus = w.ignore = NULL;
     int code, no_samples = 0;
     prof_result *p = cli_load_profile(path, &w, w.all, &code, &no_samples);
     if (!p)

@@ -10,7 +10,7 @@
 #include "output.h"
 #include "read.h"
 
-enum { OPT_FORMAT = 1, OPT_TOP, OPT_LENGTH };
+enum { OPT_FORMAT = 1, OPT_TOP, OPT_LENGTH, OPT_CLOCK };
 
 static const cli_opt opts[] = {
     { OPT_FORMAT, 'f', "format", "FMT", "summary (the default), hp (the default with -o), "
@@ -18,9 +18,13 @@ static const cli_opt opts[] = {
     { OPT_TOP, 'n', "top", "N", "summary: the N largest bands (default 20; 0: all)" },
     { OPT_LENGTH, 'L', "length", "N", "cut -hc bands longer than N bytes as GHC's -L does "
       "(default: the -L of the run, else 25; the summary shows them whole)" },
-    { OPT_FROM, 0, "from", "SECONDS", "only censuses taken at or after this time: seconds on "
-      "the log's clock, which starts when the RTS starts" },
-    { OPT_TO, 0, "to", "SECONDS", "only censuses taken before this time" },
+    { OPT_FROM, 0, "from", "WHEN", "only censuses taken at or after WHEN: seconds on the "
+      "log's clock (which starts when the RTS starts), or marker:LABEL[#N]" },
+    { OPT_TO, 0, "to", "WHEN", "only censuses taken before WHEN" },
+    { OPT_BETWEEN, 0, "between", "LABEL", "only censuses between the two marks LABEL "
+      "(one pair)" },
+    { OPT_CLOCK, 0, "clock", "CLOCK", "the censuses' times: elapsed (the default: the log's "
+      "clock) or mutator (an estimate of the mutator CPU seconds GHC's own .hp uses)" },
     CLI_OUTPUT_OPT,
     { 0 },
 };
@@ -134,6 +138,16 @@ int cmd_heap(int argc, char **argv)
             so.top = v;
             top_given = 1;
             break;
+        case OPT_CLOCK:
+            if (strcmp(a.value, "elapsed") == 0) {
+                ho.clock = HEAP_CLOCK_ELAPSED;
+            } else if (strcmp(a.value, "mutator") == 0) {
+                ho.clock = HEAP_CLOCK_MUTATOR;
+            } else {
+                cli_usage_error(&help, "--clock wants elapsed or mutator, not '%s'", a.value);
+                return CLI_USAGE;
+            }
+            break;
         case OPT_LENGTH:
             if (cli_parse_count(&a, "length", 4, HEAP_MAX_LENGTH, &v) != 0)
                 return CLI_USAGE;
@@ -145,6 +159,8 @@ int cmd_heap(int argc, char **argv)
     const char *path;
     int done = cli_window_done(&a, id, &w, &path);
     if (done >= 0)
+        return done;
+    if ((done = cli_window_single(&w, &help)) >= 0)
         return done;
     if (fmt == FMT_DEFAULT)
         fmt = w.output && strcmp(w.output, "-") != 0 ? HEAP_FORMAT_HP : FMT_SUMMARY;
@@ -183,7 +199,9 @@ int cmd_heap(int argc, char **argv)
         return CLI_FAIL;
     }
     int code;
-    ev_driver *d = cli_read(path, &(cli_analysis){ &heap_analysis_ops, c.h }, 1, &code);
+    const ev_analysis_ops *ops =
+        ho.clock == HEAP_CLOCK_MUTATOR ? &heap_analysis_ordered_ops : &heap_analysis_ops;
+    ev_driver *d = cli_read(path, &(cli_analysis){ ops, c.h }, 1, &code);
     if (!d) {
         if (opened)
             cli_out_close(&out, 0);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "evprof/markers.h"
 #include "commands.h"
 #include "evprof/info.h"
 #include "read.h"

@@ -48,9 +48,8 @@ int cmd_speedscope(int argc, char **argv)
 
     prof_filter f;
     prof_filter_init(&f);
-    f.from_ns = w.from_ns;
-    f.to_ns = w.to_ns;
-    f.cap = w.cap;
+    if (cli_window_prof_filter(&w, &f) != 0)
+        return CLI_USAGE;
     f.all = 1;
     speedscope_timeline *t = speedscope_timeline_create(&f);
     if (!t) {

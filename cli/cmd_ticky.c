@@ -26,9 +26,11 @@ static const cli_opt opts[] = {
       "of samples (eventlog only)" },
     { OPT_CUMULATIVE, 0, "cumulative", NULL, "with --series: running totals instead of the "
       "change in each batch" },
-    { OPT_FROM, 0, "from", "SECONDS", "only batches of samples at or after this time: seconds "
-      "on the log's clock, which starts when the RTS starts" },
-    { OPT_TO, 0, "to", "SECONDS", "only batches before this time" },
+    { OPT_FROM, 0, "from", "WHEN", "only batches of samples at or after WHEN: seconds on the "
+      "log's clock (which starts when the RTS starts), or marker:LABEL[#N]" },
+    { OPT_TO, 0, "to", "WHEN", "only batches before WHEN" },
+    { OPT_BETWEEN, 0, "between", "LABEL", "only batches between the two marks LABEL "
+      "(one pair)" },
     CLI_OUTPUT_OPT,
     { 0 },
 };
@@ -212,7 +214,7 @@ static int parse_args(int argc, char **argv, ticky_args *o, cli_args *a)
         if (taken < 0)
             return CLI_USAGE;
         if (taken) {
-            o->window_given |= id == OPT_FROM || id == OPT_TO;
+            o->window_given |= id == OPT_FROM || id == OPT_TO || id == OPT_BETWEEN;
             continue;
         }
         switch (id) {
@@ -265,13 +267,14 @@ static int parse_args(int argc, char **argv, ticky_args *o, cli_args *a)
         cli_usage_error(&help, "--cumulative goes with --series");
         return CLI_USAGE;
     }
-    if (o->w.from_ns >= o->w.to_ns) {
-        cli_usage_error(&help, "--from must be before --to");
-        return CLI_USAGE;
-    }
     if (cli_out_same_file(&help, o->w.output, a->pos[0]))
         return CLI_USAGE;
-    return -1;
+    /* the shared checks: --from before --to, the marks resolved */
+    const char *path;
+    int done = cli_window_done(a, CLI_END, &o->w, &path);
+    if (done >= 0)
+        return done;
+    return cli_window_single(&o->w, &help);
 }
 
 /* ---- the command ------------------------------------------------------------- */

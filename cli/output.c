@@ -1,6 +1,7 @@
 #include "output.h"
 
 #include "evprof/driver.h"
+#include "evprof/markers.h"
 #include "read.h"
 #include "evprof/prof.h"
 
@@ -21,6 +22,11 @@ void cli_window_init(cli_window *w)
     w->cap = -1;
     w->all = 0;
     w->output = NULL;
+    w->from_marker = w->to_marker = w->between = NULL;
+    w->from_nth = w->to_nth = 1;
+    w->spans = NULL;
+    w->num_spans = 0;
+    w->focus = w->ignore = NULL;
 }
 
 static int parse_seconds(const cli_args *a, const char *name, uint64_t *ns)
@@ -35,19 +41,240 @@ static int parse_seconds(const cli_args *a, const char *name, uint64_t *ns)
     return 1;
 }
 
-int cli_window_done(const cli_args *a, int next_result, const cli_window *w, const char **path)
+/* "marker:LABEL[#N]": the label and N (1 when absent). 1 when taken, 0
+ * when `v` is not a marker, -1 after a usage error. */
+static int parse_marker(const cli_args *a, const char *name, const char **label,
+                        unsigned long *nth)
+{
+    const char *v = a->value;
+    if (strncmp(v, "marker:", 7) != 0)
+        return 0;
+    v += 7;
+    const char *hash = strrchr(v, '#');
+    *nth = 1;
+    if (hash && hash[1] && strspn(hash + 1, "0123456789") == strlen(hash + 1)) {
+        char *end;
+        errno = 0;
+        *nth = strtoul(hash + 1, &end, 10);
+        if (errno || *nth == 0 || *nth > 1000000000ul) {
+            cli_usage_error(a->cmd, "--%s: the N of marker:LABEL#N counts from 1, not '%s'",
+                            name, hash + 1);
+            return -1;
+        }
+        /* the label is a copy without #N, kept for the command's life */
+        static char *copies[2];
+        int k = strcmp(name, "from") == 0 ? 0 : 1;
+        free(copies[k]);
+        copies[k] = strndup(v, (size_t)(hash - v));
+        if (!copies[k]) {
+            fprintf(stderr, "evprof: out of memory\n");
+            return -1;
+        }
+        *label = copies[k];
+        return 1;
+    }
+    *label = v;
+    return 1;
+}
+
+static int parse_when(const cli_args *a, const char *name, uint64_t *ns, const char **label,
+                      unsigned long *nth)
+{
+    int m = parse_marker(a, name, label, nth);
+    if (m != 0)
+        return m;
+    *label = NULL;
+    return parse_seconds(a, name, ns);
+}
+
+int cli_window_done(const cli_args *a, int next_result, cli_window *w, const char **path)
 {
     if (next_result != CLI_END)
         return cli_done_code(next_result);
     if (!cli_want_pos(a, 1, 1, "FILE"))
         return CLI_USAGE;
-    if (w->from_ns >= w->to_ns) {
+    if (!w->from_marker && !w->to_marker && w->from_ns >= w->to_ns) {
         cli_usage_error(a->cmd, "--from must be before --to");
         return CLI_USAGE;
     }
     if (cli_out_same_file(a->cmd, w->output, a->pos[0]))
         return CLI_USAGE;
+    if ((w->from_marker || w->to_marker || w->between) && strcmp(a->pos[0], "-") == 0) {
+        cli_usage_error(a->cmd, "marker windows read the log twice: they need a file, not "
+                        "standard input");
+        return CLI_USAGE;
+    }
+    int code = cli_window_resolve(w, a->pos[0]);
+    if (code != CLI_OK)
+        return code;
     *path = a->pos[0];
+    return -1;
+}
+
+/* ---- marks ---------------------------------------------------------- */
+
+static cli_span *spans_owned;   /* the windows live as long as the command */
+static void free_spans(void) { free(spans_owned); }
+
+/* "evprof: FILE: no mark 'X' ...; the log's marks: 'a' (2), 'b' (1)" */
+static void no_marker(const char *path, const ev_markers *m, const char *label,
+                      unsigned long nth, size_t have)
+{
+    const char *name = cli_display_path(path);
+    if (have == 0)
+        fprintf(stderr, "evprof: %s: no marker '", name);
+    else
+        fprintf(stderr, "evprof: %s: marker '", name);
+    cli_text_str(stderr, label, strlen(label));
+    if (have == 0)
+        fprintf(stderr, "' in the log");
+    else
+        fprintf(stderr, "' #%lu asked, the log has %zu", nth, have);
+    size_t n = ev_markers_num_labels(m);
+    if (n == 0) {
+        fprintf(stderr, "; it has no markers at all (USER_MARKER 58, Debug.Trace.traceMarker)\n");
+        return;
+    }
+    fprintf(stderr, "; its markers (label, count):");
+    for (size_t i = 0; i < n && i < 50; i++) {
+        const ev_marker_label *l = ev_markers_label_at(m, i);
+        fprintf(stderr, "%s '", i ? "," : "");
+        cli_text_str(stderr, l->label, l->len);
+        fprintf(stderr, "' (%llu)", (unsigned long long)l->count);
+    }
+    if (n > 50)
+        fprintf(stderr, ", and %zu more", n - 50);
+    fprintf(stderr, "\n");
+}
+
+static int mark_time(const char *path, const ev_markers *m, const char *label,
+                     unsigned long nth, uint64_t *t)
+{
+    size_t n;
+    const uint64_t *times = ev_markers_times(m, label, strlen(label), &n);
+    if (nth > n) {
+        no_marker(path, m, label, nth, n);
+        return -1;
+    }
+    *t = times[nth - 1];
+    return 0;
+}
+
+int cli_window_resolve(cli_window *w, const char *path)
+{
+    if (!w->from_marker && !w->to_marker && !w->between)
+        return CLI_OK;
+    ev_markers *m = ev_markers_create();
+    if (!m) {
+        fprintf(stderr, "evprof: out of memory\n");
+        return CLI_FAIL;
+    }
+    int code;
+    cli_analysis an = { &ev_markers_ops, m };
+    ev_driver *d = cli_read(path, &an, 1, &code);
+    if (!d || cli_read_nothing(ev_driver_stream(d), code)) {
+        ev_driver_destroy(d);
+        ev_markers_destroy(m);
+        return code == CLI_OK ? CLI_FAIL : code;
+    }
+    ev_driver_destroy(d);
+    code = CLI_OK;
+    if (w->from_marker && mark_time(path, m, w->from_marker, w->from_nth, &w->from_ns) != 0)
+        code = CLI_FAIL;
+    if (code == CLI_OK && w->to_marker &&
+        mark_time(path, m, w->to_marker, w->to_nth, &w->to_ns) != 0)
+        code = CLI_FAIL;
+    if (code == CLI_OK && w->from_ns >= w->to_ns) {
+        fprintf(stderr, "evprof: %s: --from (%.9f s) is not before --to (%.9f s)\n",
+                cli_display_path(path), w->from_ns / 1e9,
+                w->to_ns == UINT64_MAX ? INFINITY : w->to_ns / 1e9);
+        code = CLI_USAGE;
+    }
+    if (code == CLI_OK && w->between) {
+        size_t n;
+        const uint64_t *t = ev_markers_times(m, w->between, strlen(w->between), &n);
+        if (n < 2) {
+            no_marker(path, m, w->between, 2, n);
+            code = CLI_FAIL;
+        } else {
+            free(spans_owned);
+            if (!(spans_owned = malloc(n / 2 * sizeof *spans_owned))) {
+                fprintf(stderr, "evprof: out of memory\n");
+                code = CLI_FAIL;
+            } else {
+                static int registered;
+                if (!registered++)
+                    atexit(free_spans);
+                size_t k = 0;
+                uint64_t sum = 0;
+                for (size_t i = 0; i + 1 < n; i += 2) {
+                    /* each pair, cut to --from/--to */
+                    uint64_t a = t[i] > w->from_ns ? t[i] : w->from_ns;
+                    uint64_t b = t[i + 1] < w->to_ns ? t[i + 1] : w->to_ns;
+                    if (a < b) {
+                        spans_owned[k++] = (cli_span){ a, b };
+                        sum += b - a;
+                    }
+                }
+                w->spans = spans_owned;
+                w->num_spans = k;
+                fprintf(stderr, "evprof: %s: --between '", cli_display_path(path));
+                cli_text_str(stderr, w->between, strlen(w->between));
+                fprintf(stderr, "': %zu window%s, %.6f s in all%s\n", k, k == 1 ? "" : "s",
+                        sum / 1e9, n % 2 ? " (the last mark, unpaired, left out)" : "");
+                if (k == 0) {
+                    fprintf(stderr, "evprof: %s: no pair of marks inside --from/--to\n",
+                            cli_display_path(path));
+                    code = CLI_FAIL;
+                }
+            }
+        }
+    }
+    ev_markers_destroy(m);
+    return code;
+}
+
+int cli_window_has(const cli_window *w, uint64_t t)
+{
+    if (!w->spans)
+        return t >= w->from_ns && t < w->to_ns;
+    for (size_t i = 0; i < w->num_spans; i++)
+        if (t >= w->spans[i].from_ns && t < w->spans[i].to_ns)
+            return 1;
+    return 0;
+}
+
+int cli_window_prof_filter(const cli_window *w, prof_filter *f)
+{
+    char err[300];
+
+    f->from_ns = w->from_ns;
+    f->to_ns = w->to_ns;
+    f->cap = w->cap;
+    f->spans = w->spans;
+    f->num_spans = w->spans ? w->num_spans : 0;
+    f->focus = w->focus;
+    f->ignore = w->ignore;
+    if (prof_filter_check(f, err, sizeof err) != 0) {
+        fprintf(stderr, "evprof: bad regular expression %s\n", err);
+        return CLI_USAGE;
+    }
+    return 0;
+}
+
+int cli_window_single(cli_window *w, const cli_cmd_help *cmd)
+{
+    if (w->spans && w->num_spans > 1) {
+        cli_usage_error(cmd, "--between gave %zu windows; this command takes one (use "
+                        "--from marker:LABEL --to marker:LABEL#2)", w->num_spans);
+        return CLI_USAGE;
+    }
+    if (w->spans && w->num_spans == 1) {
+        w->from_ns = w->spans[0].from_ns;
+        w->to_ns = w->spans[0].to_ns;
+        w->spans = NULL;
+        w->num_spans = 0;
+    }
     return -1;
 }
 
@@ -56,9 +283,18 @@ int cli_window_option(cli_window *w, const cli_args *a, int id)
     unsigned long n;
     switch (id) {
     case OPT_FROM:
-        return parse_seconds(a, "from", &w->from_ns);
+        return parse_when(a, "from", &w->from_ns, &w->from_marker, &w->from_nth);
     case OPT_TO:
-        return parse_seconds(a, "to", &w->to_ns);
+        return parse_when(a, "to", &w->to_ns, &w->to_marker, &w->to_nth);
+    case OPT_BETWEEN:
+        w->between = a->value;
+        return 1;
+    case OPT_FOCUS:
+        w->focus = a->value;
+        return 1;
+    case OPT_IGNORE:
+        w->ignore = a->value;
+        return 1;
     case OPT_CAP:
         if (cli_parse_count(a, "cap", 0, 65534, &n) != 0)
             return -1;
@@ -365,10 +601,9 @@ prof_result *cli_load_profile_more(const char *path, const cli_window *w, int al
     prof_filter f;
 
     prof_filter_init(&f);
-    f.from_ns = w->from_ns;
-    f.to_ns = w->to_ns;
-    f.cap = w->cap;
     f.all = all;
+    if ((*code = cli_window_prof_filter(w, &f)) != 0)
+        return NULL;
     prof_profile *agg = prof_create(&f);
     if (!agg) {
         fprintf(stderr, "evprof: out of memory\n");

@@ -6,32 +6,81 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "evprof/prof.h"
 
 /* Option ids of the shared options; commands number their own below 1000. */
-enum { OPT_FROM = 1000, OPT_TO, OPT_CAP, OPT_ALL, OPT_OUTPUT };
+enum { OPT_FROM = 1000, OPT_TO, OPT_CAP, OPT_ALL, OPT_OUTPUT, OPT_BETWEEN, OPT_FOCUS,
+       OPT_IGNORE };
 
-#define CLI_WINDOW_OPTS                                                              \
-    { OPT_FROM, 0, "from", "SECONDS", "only events at or after this time: seconds on the "  \
-      "log's clock, which starts when the RTS starts" },                             \
-    { OPT_TO, 0, "to", "SECONDS", "only events before this time" },                  \
-    { OPT_CAP, 0, "cap", "N", "only capability N (its own samples)" }
+/* The selection, the same on every reading command (one implementation:
+ * cli_window_option parses, cli_window_resolve finds the marks, the
+ * analyses get the windows; the profile commands get focus/ignore applied
+ * by cli_load_profile):
+ *   time:  --from/--to SECONDS or marker:LABEL[#N], --between LABEL
+ *   cap:   --cap N
+ *   focus: --focus/--ignore REGEX on Module.label (profile commands) */
+#define CLI_TIME_OPTS                                                                \
+    { OPT_FROM, 0, "from", "WHEN", "only events at or after WHEN: seconds on the log's "    \
+      "clock (which starts when the RTS starts), or marker:LABEL[#N], the Nth "      \
+      "traceMarker LABEL (default the first)" },                                     \
+    { OPT_TO, 0, "to", "WHEN", "only events before WHEN (seconds or marker:LABEL[#N])" },   \
+    { OPT_BETWEEN, 0, "between", "LABEL", "only events between each pair of marks LABEL "   \
+      "(1st to 2nd, 3rd to 4th, ...): several windows, summed" }
+
+#define CLI_CAP_OPT { OPT_CAP, 0, "cap", "N", "only capability N (its own samples)" }
+
+#define CLI_FOCUS_OPTS                                                               \
+    { OPT_FOCUS, 0, "focus", "REGEX", "keep only the stacks through a cost centre whose " \
+      "Module.label matches (POSIX extended regex)" },                               \
+    { OPT_IGNORE, 0, "ignore", "REGEX", "drop the stacks through a cost centre whose "    \
+      "Module.label matches" }
+
+/* The whole selection of the profile commands. */
+#define CLI_WINDOW_OPTS CLI_TIME_OPTS, CLI_CAP_OPT, CLI_FOCUS_OPTS
 
 #define CLI_OUTPUT_OPT                                                               \
     { OPT_OUTPUT, 'o', "output", "FILE", "write to FILE instead of standard output, " \
       "whole or not at all (devices and FIFOs: straight)" }
+
+typedef prof_span cli_span;    /* [from_ns, to_ns) */
 
 typedef struct cli_window {
     uint64_t from_ns, to_ns;    /* to_ns UINT64_MAX: open */
     int32_t cap;                /* -1: all */
     int all;
     const char *output;         /* NULL: stdout */
+    /* marks, resolved into from_ns/to_ns and spans by cli_window_resolve */
+    const char *from_marker, *to_marker;    /* the LABEL of marker:LABEL, or NULL */
+    unsigned long from_nth, to_nth;         /* #N, 1-based */
+    const char *between;                    /* --between LABEL, or NULL */
+    cli_span *spans;            /* after resolve: the windows (NULL: [from_ns, to_ns)) */
+    size_t num_spans;
+    const char *focus, *ignore; /* regexes on Module.label, or NULL */
 } cli_window;
 
 void cli_window_init(cli_window *w);
+/* (cli_window_done calls it.) Turns marks into times: a first cheap read of `path` with only the marks
+ * decoded (nothing to do without marks). Prints what went wrong (a mark
+ * not in the log: the marks that are; standard input: cannot be read
+ * twice) and returns its exit code, or CLI_OK. With --between, says on
+ * stderr how many windows it found. */
+int cli_window_resolve(cli_window *w, const char *path);
+/* 1 when time t is inside the selection's windows. */
+int cli_window_has(const cli_window *w, uint64_t t);
+/* The selection as a profile filter (time windows, capability, focus,
+ * ignore; `all` left as it is): what every consumer of samples takes.
+ * Returns 0, or CLI_USAGE after a message when a regex does not compile. */
+int cli_window_prof_filter(const cli_window *w, prof_filter *f);
+
+/* For commands that take one window (heap censuses, ticky batches): the
+ * exit code of a usage error when --between gave several; else -1, with
+ * a single --between window moved into from_ns/to_ns. */
+int cli_window_single(cli_window *w, const cli_cmd_help *cmd);
 /* After the option loop of a command with the shared options: the exit
  * code when parsing stopped (help, usage error), when there is not exactly
- * one FILE, or when --from is not before --to; -1 to go on, with *path set. */
-int cli_window_done(const cli_args *a, int next_result, const cli_window *w, const char **path);
+ * one FILE, when --from is not before --to, or when a mark is not in the
+ * log (cli_window_resolve); -1 to go on, with *path set. */
+int cli_window_done(const cli_args *a, int next_result, cli_window *w, const char **path);
 
 /* Takes a shared option (id >= 1000). Returns 1 when taken, 0 when `id`
  * is not a shared option, -1 after printing a usage error. */

@@ -2,9 +2,11 @@
  * See include/evprof/driver.h. */
 #include "evprof/driver.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "driver/order.h"
 
@@ -27,7 +29,9 @@ struct ev_driver {
     int all_fields;             /* an analysis wants every type's fields */
     uint32_t live;              /* analyses fed during the read */
     uint32_t ordered;           /* analyses fed in time order after it */
-    ev_order *order;            /* the kept records when `ordered` */
+    ev_order *order;            /* the runs of the ordered events (order.h) */
+    ev_spool spool;             /* where the replay reads them again */
+    int spooling;               /* a pipe: every record is copied into the spool */
 
     ev_stream stream;
     el_decoder *decoder;        /* kept after the read */
@@ -56,6 +60,8 @@ void ev_driver_destroy(ev_driver *d)
     if (!d)
         return;
     ev_order_destroy(d->order);
+    if (d->ordered)
+        ev_spool_free(&d->spool);
     el_decoder_destroy(d->decoder);
     free(d);
 }
@@ -123,12 +129,26 @@ static int on_event(void *ctx, const el_event *ev, const el_decoder *dec)
         d->next_progress = ev->offset + PROGRESS_STEP;
     }
     d->stream.read.events++;
-    if ((mask & d->ordered) && ev_order_add(d->order, ev) != 0) {
-        d->stream.stopped = 1;
-        d->stream.driver_stop = "out of memory keeping events for the time-ordered replay";
-        return 1;
+    if (d->order) {
+        if (d->spooling && ev_spool_put(&d->spool, ev->offset, ev->record, ev->size) != 0) {
+            d->stream.stopped = 1;
+            d->stream.driver_stop = d->spool.error;
+            return 1;
+        }
+        if (ev_order_note(d->order, ev, (mask & d->ordered) != 0,
+                          el_decoder_damage(dec)->blocks) != 0) {
+            d->stream.stopped = 1;
+            d->stream.driver_stop = "out of memory indexing events for the time-ordered replay";
+            return 1;
+        }
     }
     return (mask & d->live) ? feed(d, mask & d->live, ev) : 0;
+}
+
+static int wants_ordered(void *ctx, uint16_t type)
+{
+    const ev_driver *d = ctx;
+    return (wanted(d, type) & d->ordered) != 0;
 }
 
 static int on_ordered(void *ctx, const el_event *ev)
@@ -194,29 +214,57 @@ static const ev_stream *run(ev_driver *d, const char *path, int fd, const void *
         struct stat sb;
         if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
             d->stream.total_bytes = (uint64_t)sb.st_size;
+        if (d->ordered) {   /* spooled like a pipe: the descriptor is the caller's */
+            ev_spool_init_pipe(&d->spool);
+            d->spooling = 1;
+            ro.only_selected = 0;
+        }
         d->stream.read = el_read_fd_opts(fd, &ro, on_event, d, &d->decoder);
     } else if (path) {
         struct stat sb;
-        if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+        int regular = strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+        if (regular)
             d->stream.total_bytes = (uint64_t)sb.st_size;
+        if (d->ordered) {
+            /* the replay reads the file again by offset; a pipe is spooled,
+             * every record of it, so that a run's records are all there */
+            int rfd = regular ? open(path, O_RDONLY) : -1;
+            if (rfd >= 0) {
+                ev_spool_init_fd(&d->spool, rfd, 1);
+            } else {
+                ev_spool_init_pipe(&d->spool);
+                d->spooling = 1;
+                ro.only_selected = 0;
+            }
+        }
         d->stream.read = el_read_path_opts(path, &ro, on_event, d, &d->decoder);
     } else {
         d->stream.total_bytes = len;
+        if (d->ordered)
+            ev_spool_init_mem(&d->spool, buf, len);
         d->stream.read = el_read_mem_opts(buf, len, &ro, on_event, d, &d->decoder);
     }
     free(types);
     d->stream.decoder = d->decoder && el_decoder_header_done(d->decoder) ? d->decoder : NULL;
 
+    if (d->ordered && d->spooling && !d->stream.stopped && ev_spool_flush(&d->spool) != 0) {
+        d->stream.stopped = 1;
+        d->stream.driver_stop = d->spool.error;
+    }
     if (d->ordered && !d->stream.stopped && d->stream.decoder) {
-        int rc = ev_order_replay(d->order, d->decoder, on_ordered, d);
-        if (rc == -1 || rc == -2) {
+        int rc = ev_order_replay(d->order, d->decoder, &d->spool, wants_ordered, on_ordered, d);
+        if (rc < 0) {
             d->stream.stopped = 1;
-            d->stream.driver_stop = rc == -1 ? "out of memory in the time-ordered replay"
-                                             : "internal error: a kept event did not decode again";
+            d->stream.driver_stop =
+                rc == -1 ? "out of memory in the time-ordered replay"
+                : rc == -3 ? "cannot read the log again for the time-ordered replay"
+                           : "an event read before did not decode again in the time-ordered "
+                             "replay (did the file change during the read?)";
         }
     }
     ev_order_destroy(d->order);
     d->order = NULL;
+    ev_spool_free(&d->spool);
     if (d->opts.progress)
         d->opts.progress(d->opts.progress_ctx, &d->stream);
     for (unsigned i = 0; i < d->n; i++)

@@ -1,122 +1,232 @@
-/* Time-ordered replay: see order.h. */
+/* Time-ordered replay in bounded memory: see order.h. */
 #include "driver/order.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "eventlog/bytes.h"
 
-#define CHUNK_SHIFT 20
-#define CHUNK_SIZE ((size_t)1 << CHUNK_SHIFT)
-#define PREFIX_SIZE 6u          /* u16 cap, u32 record length (host order) */
+/* ---- the spool: bytes readable by offset -------------------------------- */
 
-/* A run of records whose times never decrease; in the merge, its head. */
+void ev_spool_init_fd(ev_spool *s, int fd, int own)
+{
+    memset(s, 0, sizeof *s);
+    s->fd = fd;
+    s->own_fd = own;
+}
+
+void ev_spool_init_mem(ev_spool *s, const void *mem, uint64_t size)
+{
+    memset(s, 0, sizeof *s);
+    s->fd = -1;
+    s->mem = (uint8_t *)mem;
+    s->size = s->cap = size;
+}
+
+void ev_spool_init_pipe(ev_spool *s)
+{
+    memset(s, 0, sizeof *s);
+    s->fd = -1;
+    s->own_mem = 1;
+}
+
+void ev_spool_free(ev_spool *s)
+{
+    if (s->own_fd && s->fd >= 0)
+        close(s->fd);
+    if (s->own_mem)
+        free(s->mem);
+    free(s->wbuf);
+    s->wbuf = NULL;
+    s->fd = -1;
+    s->mem = NULL;
+}
+
+static int pwrite_all(int fd, const uint8_t *p, uint64_t len, uint64_t off)
+{
+    while (len > 0) {
+        ssize_t n = pwrite(fd, p, len > (1u << 30) ? (1u << 30) : (size_t)len, (off_t)off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (uint64_t)n;
+        off += (uint64_t)n;
+    }
+    return 0;
+}
+
+/* Past EV_SPOOL_MEM: the bytes so far go into an unlinked temporary file. */
+static int spool_to_file(ev_spool *s)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+
+    if (!dir || !*dir)
+        dir = "/tmp";
+    if ((size_t)snprintf(path, sizeof path, "%s/evprof-spool-XXXXXX", dir) >= sizeof path) {
+        s->error = "cannot create the spool file for standard input ($TMPDIR too long)";
+        return -1;
+    }
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        s->error = "cannot create the spool file for standard input in $TMPDIR or /tmp";
+        return -1;
+    }
+    unlink(path);
+    if (pwrite_all(fd, s->mem, s->size, 0) != 0) {
+        close(fd);
+        s->error = "cannot write the spool file for standard input (disk full?)";
+        return -1;
+    }
+    free(s->mem);
+    s->mem = NULL;
+    s->own_mem = 0;
+    s->cap = 0;
+    s->fd = fd;
+    s->own_fd = 1;
+    return 0;
+}
+
+#define SPOOL_WBUF ((size_t)1 << 20)
+
+int ev_spool_flush(ev_spool *s)
+{
+    if (s->fd >= 0 && s->wlen > 0) {
+        if (pwrite_all(s->fd, s->wbuf, s->wlen, s->wbuf_off) != 0) {
+            s->error = "cannot write the spool file for standard input (disk full?)";
+            return -1;
+        }
+        s->wlen = 0;
+    }
+    return 0;
+}
+
+int ev_spool_put(ev_spool *s, uint64_t off, const void *p, uint32_t len)
+{
+    uint64_t end = off + len;
+
+    if (s->fd < 0 && end > EV_SPOOL_MEM && spool_to_file(s) != 0)
+        return -1;
+    if (s->fd >= 0) {
+        /* records come in file order: gather them into large writes */
+        if (!s->wbuf && !(s->wbuf = malloc(SPOOL_WBUF))) {
+            s->error = "out of memory spooling standard input";
+            return -1;
+        }
+        if (s->wlen > 0 && (off != s->wbuf_off + s->wlen || s->wlen + len > SPOOL_WBUF) &&
+            ev_spool_flush(s) != 0)
+            return -1;
+        if (len > SPOOL_WBUF) {
+            if (pwrite_all(s->fd, p, len, off) != 0) {
+                s->error = "cannot write the spool file for standard input (disk full?)";
+                return -1;
+            }
+        } else {
+            if (s->wlen == 0)
+                s->wbuf_off = off;
+            memcpy(s->wbuf + s->wlen, p, len);
+            s->wlen += len;
+        }
+        if (end > s->size)
+            s->size = end;
+        return 0;
+    }
+    if (end > s->cap) {
+        uint64_t cap = s->cap ? s->cap : (1u << 20);
+        while (cap < end)
+            cap *= 2;
+        uint8_t *m = realloc(s->mem, (size_t)cap);
+        if (!m) {
+            s->error = "out of memory spooling standard input";
+            return -1;
+        }
+        s->mem = m;
+        s->cap = cap;
+    }
+    if (off > s->size)
+        memset(s->mem + s->size, 0, (size_t)(off - s->size));   /* header, skipped damage */
+    memcpy(s->mem + off, p, len);
+    if (end > s->size)
+        s->size = end;
+    return 0;
+}
+
+/* ---- the index of runs (pass 1) ------------------------------------------ */
+
+typedef struct order_cursor {
+    uint8_t *buf;
+    size_t cap;
+    uint64_t off;               /* file offset of buf[0] */
+    size_t len;                 /* bytes valid in buf */
+} order_cursor;
+
+/* A run of wanted events whose times never decrease; in the merge, its head. */
 typedef struct order_run {
-    uint64_t time;              /* time of the head record */
-    uint64_t pos;               /* head: chunk << CHUNK_SHIFT | offset */
-    uint64_t left;              /* records after the head */
+    uint64_t time;              /* time of the head (a wanted record) */
+    uint64_t pos;               /* offset of the head record */
+    uint64_t end;               /* offset after the run's last wanted record */
+    uint64_t block_end;         /* the enclosing block at pos: its end, */
+    uint16_t block_cap;         /* and its capability */
+    order_cursor *cur;          /* NULL until the merge reaches the run */
 } order_run;
 
 struct ev_order {
-    uint8_t **chunks;
-    size_t *chunk_used;         /* bytes used in each chunk */
-    size_t n_chunks, cap_chunks;
     order_run *runs;
     size_t n_runs, cap_runs;
     uint64_t last_time;
+    uint64_t last_damage;
     uint64_t n_events;
+    uint64_t block_end;         /* the block the read is in (pass 1) */
+    uint16_t block_cap;
 };
 
 ev_order *ev_order_create(void)
 {
-    return calloc(1, sizeof(ev_order));
+    ev_order *o = calloc(1, sizeof(ev_order));
+    if (o)
+        o->block_cap = EL_NO_CAP;
+    return o;
+}
+
+static void cursor_free(order_cursor *c)
+{
+    if (c) {
+        free(c->buf);
+        free(c);
+    }
 }
 
 void ev_order_destroy(ev_order *o)
 {
     if (!o)
         return;
-    for (size_t i = 0; i < o->n_chunks; i++)
-        free(o->chunks[i]);
-    free(o->chunks);
-    free(o->chunk_used);
+    for (size_t i = 0; i < o->n_runs; i++)
+        cursor_free(o->runs[i].cur);
     free(o->runs);
     free(o);
 }
 
 uint64_t ev_order_count(const ev_order *o) { return o->n_events; }
+uint64_t ev_order_runs(const ev_order *o) { return o->n_runs; }
 
-/* n bytes (n <= CHUNK_SIZE) after the last record, in its chunk or at the
- * start of a new one; NULL when out of memory. */
-static uint8_t *order_alloc(ev_order *o, size_t n, uint64_t *pos)
+int ev_order_note(ev_order *o, const el_event *ev, int wanted, uint64_t damage_blocks)
 {
-    if (o->n_chunks == 0 || CHUNK_SIZE - o->chunk_used[o->n_chunks - 1] < n) {
-        if (o->n_chunks == o->cap_chunks) {
-            size_t cap = o->cap_chunks ? o->cap_chunks * 2 : 16;
-            uint8_t **c = realloc(o->chunks, cap * sizeof *c);
-            if (!c)
-                return NULL;
-            o->chunks = c;
-            size_t *u = realloc(o->chunk_used, cap * sizeof *u);
-            if (!u)
-                return NULL;
-            o->chunk_used = u;
-            o->cap_chunks = cap;
-        }
-        uint8_t *chunk = malloc(CHUNK_SIZE);
-        if (!chunk)
-            return NULL;
-        o->chunks[o->n_chunks] = chunk;
-        o->chunk_used[o->n_chunks] = 0;
-        o->n_chunks++;
+    uint64_t block_end = o->block_end;
+    uint16_t block_cap = o->block_cap;
+
+    if (ev->type == EL_BLOCK_MARKER) {
+        o->block_cap = ev->u.block.cap;
+        o->block_end = ev->offset + ev->u.block.size;
     }
-    size_t last = o->n_chunks - 1;
-    *pos = (uint64_t)last << CHUNK_SHIFT | o->chunk_used[last];
-    uint8_t *p = o->chunks[last] + o->chunk_used[last];
-    o->chunk_used[last] += n;
-    return p;
-}
-
-static const uint8_t *order_at(const ev_order *o, uint64_t pos)
-{
-    return o->chunks[pos >> CHUNK_SHIFT] + (pos & (CHUNK_SIZE - 1));
-}
-
-/* Position of the record after the one at pos (which is not the last). */
-static uint64_t order_next(const ev_order *o, uint64_t pos)
-{
-    uint32_t len;
-    size_t chunk = pos >> CHUNK_SHIFT;
-    size_t off = (size_t)(pos & (CHUNK_SIZE - 1));
-
-    memcpy(&len, o->chunks[chunk] + off + 2, 4);
-    off += PREFIX_SIZE + len;
-    if (off >= o->chunk_used[chunk])
-        return (uint64_t)(chunk + 1) << CHUNK_SHIFT;
-    return (uint64_t)chunk << CHUNK_SHIFT | off;
-}
-
-static uint64_t record_time(const ev_order *o, uint64_t pos)
-{
-    return be64(order_at(o, pos) + PREFIX_SIZE + 2);
-}
-
-int ev_order_add(ev_order *o, const el_event *ev)
-{
-    uint32_t len = ev->size;
-    uint64_t pos;
-
-    if (len > CHUNK_SIZE - PREFIX_SIZE)
-        return -1;      /* cannot happen: records are at most 64 KiB + header */
-    uint8_t *p = order_alloc(o, PREFIX_SIZE + len, &pos);
-    if (!p)
-        return -1;
-    memcpy(p, &ev->cap, 2);
-    memcpy(p + 2, &len, 4);
-    memcpy(p + PREFIX_SIZE, ev->record, len);
-
-    if (o->n_runs > 0 && ev->time >= o->last_time) {
-        o->runs[o->n_runs - 1].left++;
+    if (!wanted)
+        return 0;
+    if (o->n_runs > 0 && ev->time >= o->last_time && damage_blocks == o->last_damage) {
+        o->runs[o->n_runs - 1].end = ev->offset + ev->size;
     } else {
         if (o->n_runs == o->cap_runs) {
             size_t cap = o->cap_runs ? o->cap_runs * 2 : 256;
@@ -128,11 +238,133 @@ int ev_order_add(ev_order *o, const el_event *ev)
         }
         order_run *r = &o->runs[o->n_runs++];
         r->time = ev->time;
-        r->pos = pos;
-        r->left = 0;
+        r->pos = ev->offset;
+        r->end = ev->offset + ev->size;
+        r->block_end = block_end;
+        r->block_cap = block_cap;
+        r->cur = NULL;
     }
     o->last_time = ev->time;
+    o->last_damage = damage_blocks;
     o->n_events++;
+    return 0;
+}
+
+/* ---- the merge (pass 2) --------------------------------------------------- */
+
+typedef struct replay {
+    const el_decoder *header;
+    const ev_spool *src;
+    ev_order_wants_fn wants;
+    void *ctx;
+} replay;
+
+/* n bytes of the run at r->pos (n <= bytes left in the run): a pointer to
+ * them, or NULL (errno-like code in *rc: -1 memory, -3 read). */
+static const uint8_t *run_bytes(const replay *rp, order_run *r, size_t n, int *rc)
+{
+    const ev_spool *s = rp->src;
+
+    if (s->fd < 0) {
+        if (r->pos + n > s->size) {
+            *rc = -3;
+            return NULL;
+        }
+        return s->mem + r->pos;
+    }
+    order_cursor *c = r->cur;
+    if (!c && !(c = r->cur = calloc(1, sizeof *c))) {
+        *rc = -1;
+        return NULL;
+    }
+    if (c->len > 0 && r->pos >= c->off && r->pos + n <= c->off + c->len)
+        return c->buf + (r->pos - c->off);
+
+    uint64_t left = r->end - r->pos;
+    size_t want = left < EV_ORDER_BUF ? (size_t)left : EV_ORDER_BUF;
+    if (want < n)
+        want = n;
+    if (c->cap < want) {
+        uint8_t *b = realloc(c->buf, want);
+        if (!b) {
+            *rc = -1;
+            return NULL;
+        }
+        c->buf = b;
+        c->cap = want;
+    }
+    size_t got = 0;
+    while (got < want) {
+        ssize_t k = pread(s->fd, c->buf + got, want - got, (off_t)(r->pos + got));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        got += (size_t)k;
+    }
+    c->off = r->pos;
+    c->len = got;
+    if (got < n) {
+        *rc = -3;
+        return NULL;
+    }
+    return c->buf;
+}
+
+/* The record at r->pos: its bytes and size. Returns 0 or a replay code. */
+static int run_record(const replay *rp, order_run *r, const uint8_t **rec, uint32_t *size)
+{
+    int rc = -2;
+    uint64_t left = r->end - r->pos;
+    const uint8_t *p = run_bytes(rp, r, left < 12 ? (size_t)left : 12, &rc);
+
+    if (!p)
+        return rc;
+    if (left < 10)
+        return -2;
+    const el_event_type *et = el_decoder_type(rp->header, be16(p));
+    if (!et)
+        return -2;
+    if (et->size == EL_VARIABLE_SIZE) {
+        if (left < 12)
+            return -2;
+        *size = 12u + be16(p + 10);
+    } else {
+        *size = 10u + (uint32_t)et->size;
+    }
+    if (*size > left)
+        return -2;
+    if (!(*rec = run_bytes(rp, r, *size, &rc)))
+        return rc;
+    return 0;
+}
+
+/* A block marker moves the run into its block. */
+static void enter_block(order_run *r, const uint8_t *rec, uint32_t size)
+{
+    if (be16(rec) == EL_BLOCK_MARKER && size >= 24) {
+        r->block_end = r->pos + be32(rec + 10);
+        r->block_cap = be16(rec + 22);
+    }
+}
+
+/* Moves the run to its next wanted record (from r->pos on), skipping the
+ * others. Returns 1 found (r->time set), 0 the run is over, or a code. */
+static int run_seek(const replay *rp, order_run *r)
+{
+    while (r->pos < r->end) {
+        const uint8_t *rec;
+        uint32_t size;
+        int rc = run_record(rp, r, &rec, &size);
+        if (rc != 0)
+            return rc;
+        if (rp->wants(rp->ctx, be16(rec))) {
+            r->time = be64(rec + 2);
+            return 1;
+        }
+        enter_block(r, rec, size);
+        r->pos += size;
+    }
     return 0;
 }
 
@@ -160,8 +392,10 @@ static void sift_down(order_run *h, size_t n, size_t i)
     h[i] = top;
 }
 
-int ev_order_replay(ev_order *o, const el_decoder *header, ev_order_fn fn, void *ctx)
+int ev_order_replay(ev_order *o, const el_decoder *header, const ev_spool *src,
+                    ev_order_wants_fn wants, ev_order_fn fn, void *ctx)
 {
+    replay rp = { header, src, wants, ctx };
     el_event ev;
     int rc = 0;
 
@@ -176,17 +410,22 @@ int ev_order_replay(ev_order *o, const el_decoder *header, ev_order_fn fn, void 
     for (size_t i = n / 2; i-- > 0;)
         sift_down(heap, n, i);
     while (n > 0) {
-        const uint8_t *rec = order_at(o, heap[0].pos);
-        uint16_t cap;
-        uint32_t len;
-        memcpy(&cap, rec, 2);
-        memcpy(&len, rec + 2, 4);
-        el_decoder_feed(rd, rec + PREFIX_SIZE, len);
+        order_run *r = &heap[0];
+        const uint8_t *rec;
+        uint32_t size;
+        if ((rc = run_record(&rp, r, &rec, &size)) != 0)
+            break;
+        uint16_t cap = r->pos < r->block_end ? r->block_cap : EL_NO_CAP;
+        enter_block(r, rec, size);
+        if (be16(rec) == EL_BLOCK_MARKER)
+            cap = r->block_cap;
+        el_decoder_feed(rd, rec, size);
         if (el_decoder_next(rd, &ev) != EL_OK) {
             rc = -2;
             break;
         }
         ev.cap = cap;
+        ev.offset = r->pos;
         rc = fn(ctx, &ev);
         if (rc != 0)
             break;
@@ -194,14 +433,23 @@ int ev_order_replay(ev_order *o, const el_decoder *header, ev_order_fn fn, void 
             rc = -2;
             break;
         }
-        if (heap[0].left > 0) {
-            heap[0].pos = order_next(o, heap[0].pos);
-            heap[0].time = record_time(o, heap[0].pos);
-            heap[0].left--;
-        } else {
+        r->pos += size;
+        int more = run_seek(&rp, r);
+        if (more < 0) {
+            rc = more;
+            break;
+        }
+        if (!more) {
+            cursor_free(r->cur);
             heap[0] = heap[--n];
+            heap[n].cur = NULL;
         }
         sift_down(heap, n, 0);
+    }
+    /* the runs are consumed (or abandoned): their cursors go */
+    for (size_t i = 0; i < o->n_runs; i++) {
+        cursor_free(o->runs[i].cur);
+        o->runs[i].cur = NULL;
     }
     o->n_runs = 0;
     el_decoder_destroy(rd);

@@ -1,14 +1,36 @@
 /* The time-ordered replay of a log (private to the driver).
  *
  * Events come per capability block, so a log is not in time order across
- * capabilities. ev_order keeps each event's raw record in file order, in
- * 1 MiB chunks, with a 6-byte prefix (capability of its block, record
- * length), and notes the runs of records whose times never decrease (a
- * run is about one block: 24 bytes each). A k-way merge of the runs by
- * (time, file position) is a stable sort without an index; each record is
- * decoded again by a decoder primed with the log's header and handed out
- * with its stored capability. Memory: about the log's size, plus 6 bytes
- * per event and 24 per run. */
+ * capabilities. ghc-events sorts stably by time (ties in file order), and
+ * so does this, in bounded memory, without keeping the events:
+ *
+ *  - during the read (pass 1), ev_order_note() sees every event handed
+ *    out and cuts the events an ordered analysis wants into runs: stretches
+ *    of the file whose wanted events' times never decrease, with no
+ *    skipped damage inside. A run is about one capability block (blocks
+ *    are written in time order); 48 bytes describe it: where it starts and
+ *    ends, its first time, and the enclosing block (capability, end) at its
+ *    start;
+ *  - after the read (pass 2), a k-way merge of the runs by (time, file
+ *    offset) is the stable sort. Each run is read again by offset through
+ *    its own cursor (pread into a buffer of at most EV_ORDER_BUF bytes, or
+ *    straight from memory); a cursor exists only while its run is between
+ *    its first and last event in the merge, so for a log GHC wrote about
+ *    one per capability (plus the global buffer's) is open at once. Each
+ *    record is decoded again by a decoder primed with the log's header and
+ *    handed out with its block's capability (EL_NO_CAP outside blocks, as
+ *    the decoder says).
+ *
+ * Memory: 48 bytes per run (a few per MiB of log) plus EV_ORDER_BUF per
+ * open cursor; a log whose times run backwards event by event makes one
+ * run per event (48 bytes each), and its cursors' buffers never exceed
+ * their runs' bytes, so the worst case stays below the log's size.
+ *
+ * The bytes come from a source that can be read by offset: the file
+ * itself, memory, or for a pipe the spool (ev_spool): the records are
+ * written there at their stream offsets as they are read, in memory up to
+ * EV_SPOOL_MEM bytes, past that in an unlinked temporary file ($TMPDIR or
+ * /tmp); a spool that cannot be written stops the read with a message. */
 #ifndef EVPROF_DRIVER_ORDER_H
 #define EVPROF_DRIVER_ORDER_H
 
@@ -16,20 +38,53 @@
 
 #include "evprof/eventlog.h"
 
+#define EV_ORDER_BUF ((size_t)256 << 10)
+#define EV_SPOOL_MEM ((uint64_t)32 << 20)
+
+/* Bytes readable by offset: a file descriptor (pread) or memory. */
+typedef struct ev_spool {
+    int fd;                     /* -1: memory */
+    int own_fd;                 /* close it at the end */
+    uint8_t *mem;               /* the bytes when fd < 0 */
+    uint64_t size;              /* bytes held (memory: allocated up to cap) */
+    uint64_t cap;
+    int own_mem;
+    uint8_t *wbuf;              /* file mode: records not yet written, */
+    uint64_t wbuf_off;          /* from this offset on */
+    size_t wlen;
+    const char *error;          /* why spooling failed, or NULL */
+} ev_spool;
+
+void ev_spool_init_fd(ev_spool *s, int fd, int own);
+void ev_spool_init_mem(ev_spool *s, const void *mem, uint64_t size);
+void ev_spool_init_pipe(ev_spool *s);   /* empty; written by ev_spool_put */
+/* Writes bytes at offset `off` (records arrive in file order). Returns 0,
+ * or -1 with s->error set. */
+int ev_spool_put(ev_spool *s, uint64_t off, const void *p, uint32_t len);
+/* Writes what is buffered; before reading. Returns 0, or -1 (s->error). */
+int ev_spool_flush(ev_spool *s);
+void ev_spool_free(ev_spool *s);
+
 typedef struct ev_order ev_order;
 
 ev_order *ev_order_create(void);
 void ev_order_destroy(ev_order *o);     /* accepts NULL */
 
-/* Keeps a copy of the event's record. Returns 0, or -1 out of memory. */
-int ev_order_add(ev_order *o, const el_event *ev);
-uint64_t ev_order_count(const ev_order *o);
+/* Every event the decoder handed out, in file order; `wanted`: an ordered
+ * analysis reads it; `damage_blocks`: the decoder's count of damaged
+ * blocks skipped so far. Returns 0, or -1 out of memory. */
+int ev_order_note(ev_order *o, const el_event *ev, int wanted, uint64_t damage_blocks);
+uint64_t ev_order_count(const ev_order *o);     /* wanted events noted */
+uint64_t ev_order_runs(const ev_order *o);
 
-/* Hands every kept event to fn in (time, file position) order, decoded
- * with the header of `header`. Consumes the runs. Returns 0, the first
- * non-zero value fn returned, or -1 out of memory / -2 when a record did
- * not decode again (a bug, not bad input). */
+/* Hands every wanted event to fn in (time, file offset) order, read from
+ * `src` and decoded with the header of `header`; `wants` says again which
+ * types are wanted. Returns 0, the first non-zero value fn returned, -1
+ * out of memory, -2 when a record did not decode again (the file changed
+ * under us, or a bug), -3 when reading the source failed. */
 typedef int (*ev_order_fn)(void *ctx, const el_event *ev);
-int ev_order_replay(ev_order *o, const el_decoder *header, ev_order_fn fn, void *ctx);
+typedef int (*ev_order_wants_fn)(void *ctx, uint16_t type);
+int ev_order_replay(ev_order *o, const el_decoder *header, const ev_spool *src,
+                    ev_order_wants_fn wants, ev_order_fn fn, void *ctx);
 
 #endif

@@ -196,8 +196,7 @@ int speedscope_timeline_add_event(speedscope_timeline *t, const el_event *ev)
         return 0;
     const prof_filter *f = &t->filter;
     uint32_t capno = ev->u.prof_sample.cap;
-    if (ev->time < f->from_ns || ev->time >= f->to_ns ||
-        (f->cap >= 0 && capno != (uint32_t)f->cap))
+    if (!prof_filter_keeps(f, ev->time, capno))
         return 0;
     uint32_t id = intern(t, ev->u.prof_sample.stack, ev->u.prof_sample.depth);
     cap_samples *c = id == NO_STACK ? NULL : cap_at(t, capno);
@@ -307,6 +306,7 @@ typedef struct writer {
     uint32_t *frames;           /* the arena with ids replaced by frame indices */
     uint32_t main_frame, cut_frame;
     uint64_t tick;
+    uint8_t *drop;              /* per stack: dropped by focus/ignore (or NULL) */
 } writer;
 
 static uint32_t find_cc_index(const prof_result *p, const char *label, const char *module,
@@ -387,6 +387,34 @@ static int map_frames(writer *w)
     return rc;
 }
 
+/* --focus/--ignore (the profile's matcher): the stacks that are dropped. */
+static int mark_dropped(writer *w)
+{
+    const prof_filter *f = &w->t->filter;
+    enum { FOCUS = 1, IGNORE = 2 };
+    if (!f->focus && !f->ignore)
+        return 0;
+    size_t nccs = prof_num_ccs(w->p);
+    uint8_t *m = calloc(nccs ? nccs : 1, 1);
+    w->drop = calloc(w->t->num_stacks ? w->t->num_stacks : 1, 1);
+    char err[8];
+    if (!m || !w->drop || (f->focus && prof_match_ccs(w->p, f->focus, m, FOCUS, err, 0) != 0) ||
+        (f->ignore && prof_match_ccs(w->p, f->ignore, m, IGNORE, err, 0) != 0)) {
+        free(m);
+        return -1;
+    }
+    for (size_t id = 0; id < w->t->num_stacks; id++) {
+        const uint32_t *s = w->frames + w->t->offsets[id];
+        uint8_t st = 0;
+        for (uint32_t k = 1; k <= s[0]; k++)
+            if (s[k] < nccs)
+                st |= m[s[k]];
+        w->drop[id] = (f->focus && !(st & FOCUS)) || (st & IGNORE);
+    }
+    free(m);
+    return 0;
+}
+
 static void put_frame(FILE *out, const char *name, size_t name_len, const char *src)
 {
     ex_srcloc loc;
@@ -454,7 +482,10 @@ static void walk_cap(writer *w, const cap_samples *c, uint64_t start, emit_fn em
             emit(w, NO_STACK, begin - pos, &first);
         /* every sample is written, even one of weight 0 (two at the same
          * time), so that the file holds the report's ticks */
-        emit(w, c->stack[i], t - begin, &first);
+        uint32_t st = c->stack[i];
+        if (w->drop && w->drop[st])
+            st = NO_STACK;      /* --focus/--ignore: an empty sample, time kept */
+        emit(w, st, t - begin, &first);
         pos = t;
     }
 }
@@ -493,9 +524,10 @@ int speedscope_write(const prof_result *p, const speedscope_timeline *t,
     writer w = { .p = p, .t = t, .out = out };
     const prof_info *in = prof_get_info(p);
     w.tick = in->interval_ns ? in->interval_ns : DEFAULT_TICK_NS;
-    if (map_frames(&w) != 0) {
+    if (map_frames(&w) != 0 || mark_dropped(&w) != 0) {
         free(w.frames);
         free(w.extra_ids);
+        free(w.drop);
         return -1;
     }
 
@@ -555,6 +587,7 @@ int speedscope_write(const prof_result *p, const speedscope_timeline *t,
     fputs("]}\n", out);
     free(w.frames);
     free(w.extra_ids);
+    free(w.drop);
     if (ferror(out))
         rc = -1;
     return rc;

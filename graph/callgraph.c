@@ -23,7 +23,6 @@
  * counter; per depth (at most 257) a few words; the edges among the kept
  * nodes in an open-addressing table.
  */
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,43 +134,21 @@ static int make_groups(builder *b)
     return 0;
 }
 
-/* Marks the groups whose "Module.label" the focus/ignore regex matches. */
+/* Marks the groups whose "Module.label" the focus/ignore regex matches:
+ * the profile's matcher (prof_match_ccs) per cost centre, then its group. */
 static cg_status match_groups(builder *b, const char *pattern, uint8_t bit, char *err,
                               size_t errsize)
 {
-    regex_t re;
-    int rc = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
-    if (rc != 0) {
-        char msg[200];
-        regerror(rc, &re, msg, sizeof msg);
-        if (errsize)
-            snprintf(err, errsize, "'%s': %s", pattern, msg);
-        return rc == REG_ESPACE ? CG_ERR_NOMEM : CG_ERR_REGEX;
-    }
-    char *text = NULL;
-    size_t cap = 0;
-    cg_status st = CG_OK;
-    for (uint32_t i = 0; i < b->num_groups; i++) {
-        group *g = &b->groups[i];
-        size_t lm = strlen(g->module), ll = strlen(g->label);
-        if (lm + ll + 2 > cap) {
-            cap = (lm + ll + 2) * 2;
-            char *t = realloc(text, cap);
-            if (!t) {
-                st = CG_ERR_NOMEM;
-                break;
-            }
-            text = t;
-        }
-        memcpy(text, g->module, lm);
-        text[lm] = '.';
-        memcpy(text + lm + 1, g->label, ll + 1);
-        if (regexec(&re, text, 0, NULL, 0) == 0)
-            g->match |= bit;
-    }
-    free(text);
-    regfree(&re);
-    return st;
+    size_t n = prof_num_ccs(b->p);
+    uint8_t *m = calloc(n ? n : 1, 1);
+    if (!m)
+        return CG_ERR_NOMEM;
+    int rc = prof_match_ccs(b->p, pattern, m, bit, err, errsize);
+    if (rc == 0)
+        for (size_t i = 0; i < n; i++)
+            b->groups[b->gid[i]].match |= m[i];
+    free(m);
+    return rc == 0 ? CG_OK : rc == -1 ? CG_ERR_REGEX : CG_ERR_NOMEM;
 }
 
 /* ---- walking the tree ------------------------------------------------- */

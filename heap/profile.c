@@ -95,6 +95,9 @@ struct heap_profile {
     int open_keep;              /* in the window */
     int open_bio;
     uint64_t open_time, open_era, seq;
+    /* HEAP_CLOCK_MUTATOR: the collections so far (GC_START..GC_END) */
+    int in_gc;
+    uint64_t gc_start, gc_total;
     heap_sample *cur;
     size_t cur_n, cur_cap;
 
@@ -140,6 +143,7 @@ void heap_opts_init(heap_opts *o)
     o->to_ns = UINT64_MAX;
     o->length = 0;
     o->whole_names = 0;
+    o->clock = HEAP_CLOCK_ELAPSED;
 }
 
 void heap_summary_opts_init(heap_summary_opts *o)
@@ -530,9 +534,16 @@ static heap_status open_census(heap_profile *h, uint64_t time, uint64_t era, int
     h->open = 1;
     h->open_damaged = 0;
     h->open_bio = bio;
+    h->open_keep = time >= h->opts.from_ns && time < h->opts.to_ns;
+    if (h->opts.clock == HEAP_CLOCK_MUTATOR) {
+        /* GHC takes the census inside a collection and stamps it with the
+         * mutator CPU time at the collection's start: estimated as the
+         * elapsed time then, minus the collections before (docs/HEAP.md) */
+        uint64_t at = h->in_gc && h->gc_start <= time ? h->gc_start : time;
+        time = at > h->gc_total ? at - h->gc_total : 0;
+    }
     h->open_time = time;
     h->open_era = era;
-    h->open_keep = time >= h->opts.from_ns && time < h->opts.to_ns;
     if (!h->open_keep)
         h->info.filtered++;
     h->seq++;
@@ -710,6 +721,18 @@ heap_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder
         return HEAP_OK;
     heap_info *in = &h->info;
     switch (ev->type) {
+    case EL_GC_START:
+        if (!h->in_gc) {        /* one collection, whatever caps post it */
+            h->in_gc = 1;
+            h->gc_start = ev->time;
+        }
+        return HEAP_OK;
+    case EL_GC_END:
+        if (h->in_gc && ev->time >= h->gc_start) {
+            h->gc_total += ev->time - h->gc_start;
+            h->in_gc = 0;
+        }
+        return HEAP_OK;
     case EL_HEAP_PROF_BEGIN:
         if (!in->has_begin) {
             in->has_begin = 1;
@@ -805,6 +828,9 @@ heap_status heap_finish(heap_profile *h, const el_read_result *r)
         if (r->has_time_span) {
             h->info.log_first = r->first_time;
             h->info.log_last = r->last_time;
+            /* the mutator clock ends where the program did, less its GCs */
+            if (h->opts.clock == HEAP_CLOCK_MUTATOR)
+                h->info.log_last = r->last_time > h->gc_total ? r->last_time - h->gc_total : 0;
         }
         end_marker = r->status == EL_END;
         if (r->damage.blocks != h->damage_blocks && h->open)
@@ -943,10 +969,15 @@ static const uint16_t heap_types[] = {
     EL_HEAP_PROF_BEGIN, EL_HEAP_PROF_COST_CENTRE, EL_HEAP_PROF_SAMPLE_BEGIN,
     EL_HEAP_PROF_SAMPLE_COST_CENTRE, EL_HEAP_PROF_SAMPLE_STRING, EL_HEAP_PROF_SAMPLE_END,
     EL_HEAP_BIO_PROF_SAMPLE_BEGIN, EL_IPE, EL_PROGRAM_ARGS, EL_RTS_IDENTIFIER,
-    EL_WALL_CLOCK_TIME,
+    EL_WALL_CLOCK_TIME, EL_GC_START, EL_GC_END,
 };
 
 const ev_analysis_ops heap_analysis_ops = {
     "heap profile", heap_types, sizeof heap_types / sizeof heap_types[0], 0,
+    heap_op_event, heap_op_end, heap_op_snapshot, heap_op_release,
+};
+
+const ev_analysis_ops heap_analysis_ordered_ops = {
+    "heap profile", heap_types, sizeof heap_types / sizeof heap_types[0], EV_ORDERED,
     heap_op_event, heap_op_end, heap_op_snapshot, heap_op_release,
 };

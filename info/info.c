@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "evprof/info.h"
+#include "evprof/markers.h"
 #include "evprof/textout.h"
 
 #define N_IDS 65536u
@@ -69,6 +70,8 @@ struct info_log {
     declared_type *declared;        /* by id, ascending */
     size_t num_declared;
 
+    ev_markers *markers;            /* traceMarker (58), listed when there are some */
+
     /* the stream's facts (info_set_stream), else what was counted */
     int has_stream;
     el_read_result read;
@@ -123,6 +126,9 @@ int info_add_event(info_log *in, const el_event *ev)
         cap_set(in->caps_blocks, ev->cap);
     if (!ev->decoded)
         return 0;
+    if (ev->type == EL_USER_MARKER && in->markers &&
+        ev_markers_ops.event(in->markers, ev, NULL) != 0)
+        in->copy_failed = 1;
 
     switch (ev->type) {
     case EL_BLOCK_MARKER:
@@ -458,6 +464,38 @@ static el_str type_desc(const info *in, unsigned id)
     return (el_str){ "", 0 };
 }
 
+/* The marks (only when the log has some: other logs' output stays). */
+static void print_markers_text(FILE *out, const ev_markers *m)
+{
+    size_t n = m ? ev_markers_num_labels(m) : 0;
+    if (!n)
+        return;
+    fprintf(out, "\nMarkers (traceMarker, USER_MARKER 58; --from marker:LABEL, --between "
+            "LABEL):\n  %12s  %14s  label\n", "count", "first at (s)");
+    for (size_t i = 0; i < n; i++) {
+        const ev_marker_label *l = ev_markers_label_at(m, i);
+        fprintf(out, "  %12llu  %14.6f  ", (unsigned long long)l->count, l->first_ns / 1e9);
+        tx_put(out, l->label, l->len);
+        fputc('\n', out);
+    }
+}
+
+static void print_markers_json(FILE *out, const ev_markers *m)
+{
+    size_t n = m ? ev_markers_num_labels(m) : 0;
+    if (!n)
+        return;
+    fputs("  \"markers\": [", out);
+    for (size_t i = 0; i < n; i++) {
+        const ev_marker_label *l = ev_markers_label_at(m, i);
+        fprintf(out, "%s\n    {\"label\": ", i ? "," : "");
+        tx_json_str(out, l->label, l->len);
+        fprintf(out, ", \"count\": %llu, \"first_ns\": %llu}", (unsigned long long)l->count,
+                (unsigned long long)l->first_ns);
+    }
+    fputs("\n  ],\n", out);
+}
+
 static void print_text(FILE *out, const char *path, const info *in,
                        const el_read_result *r)
 {
@@ -557,6 +595,9 @@ static void print_text(FILE *out, const char *path, const info *in,
                 (int)desc_w, "",
                 (unsigned long long)r->events, (unsigned long long)total_bytes);
     }
+
+    if (in->has_stream)
+        print_markers_text(out, in->markers);
 
     analysis an[N_ANALYSES];
     judge(in, an);
@@ -671,6 +712,9 @@ static void print_json(FILE *out, const char *path, const info *in,
     }
     fputs(first ? "],\n" : "\n  ],\n", out);
 
+    if (in->has_stream)
+        print_markers_json(out, in->markers);
+
     analysis an[N_ANALYSES];
     judge(in, an);
     fputs("  \"analyses\": {", out);
@@ -690,7 +734,9 @@ info_log *info_create(void)
     info *in = calloc(1, sizeof *in);
     if (!in)
         return NULL;
-    if (!(in->types = calloc(N_IDS, sizeof *in->types))) {
+    if (!(in->types = calloc(N_IDS, sizeof *in->types)) ||
+        !(in->markers = ev_markers_create())) {
+        free(in->types);
         free(in);
         return NULL;
     }
@@ -704,6 +750,7 @@ void info_destroy(info_log *in)
     for (size_t i = 0; i < in->num_declared; i++)
         free(in->declared[i].desc);
     free(in->declared);
+    ev_markers_destroy(in->markers);
     free(in->rts.ptr);
     free(in->args.ptr);
     free(in->types);
@@ -747,6 +794,8 @@ int info_set_header(info_log *in, const el_decoder *d)
 void info_set_stream(info_log *in, const ev_stream *s)
 {
     info_set_header(in, s->decoder);
+    if (in->markers && !in->has_stream)
+        ev_markers_ops.end(in->markers, s);
     in->has_stream = 1;
     in->read = s->read;
     in->total_bytes = s->total_bytes;
@@ -774,6 +823,7 @@ info_log *info_snapshot(const info_log *in)
         return NULL;
     *c = *in;
     c->types = NULL;
+    c->markers = NULL;          /* marks are listed once the read is over */
     c->declared = NULL;
     c->num_declared = 0;
     c->rts.ptr = c->args.ptr = NULL;
@@ -812,6 +862,7 @@ static void info_op_release(void *snap) { info_destroy(snap); }
 static const uint16_t info_fields[] = {
     EL_BLOCK_MARKER, EL_CAP_CREATE, EL_PROF_SAMPLE_COST_CENTRE, EL_STARTUP,
     EL_RTS_IDENTIFIER, EL_PROGRAM_ARGS, EL_WALL_CLOCK_TIME, EL_PROF_BEGIN, EL_HEAP_PROF_BEGIN,
+    EL_USER_MARKER,
 };
 const ev_analysis_ops info_analysis_ops = {
     "info", info_fields, sizeof info_fields / sizeof info_fields[0], EV_ALL_EVENTS,

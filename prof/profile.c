@@ -13,7 +13,9 @@
  */
 #include "evprof/prof.h"
 
+#include <regex.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,6 +92,54 @@ void prof_filter_init(prof_filter *f)
     f->to_ns = UINT64_MAX;
     f->cap = -1;
     f->all = 0;
+    f->spans = NULL;
+    f->num_spans = 0;
+    f->focus = NULL;
+    f->ignore = NULL;
+}
+
+static int check_regex(const char *pattern, char *err, size_t errsize)
+{
+    regex_t re;
+    int rc = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char msg[200];
+        regerror(rc, &re, msg, sizeof msg);
+        if (errsize)
+            snprintf(err, errsize, "'%s': %s", pattern, msg);
+        return -1;
+    }
+    regfree(&re);
+    return 0;
+}
+
+int prof_filter_check(const prof_filter *f, char *err, size_t errsize)
+{
+    if (f->focus && check_regex(f->focus, err, errsize) != 0)
+        return -1;
+    if (f->ignore && check_regex(f->ignore, err, errsize) != 0)
+        return -1;
+    return 0;
+}
+
+static int in_window(const prof_filter *f, uint64_t t);
+
+int prof_filter_keeps(const prof_filter *f, uint64_t t, uint32_t cap)
+{
+    return in_window(f, t) && (f->cap < 0 || cap == (uint32_t)f->cap);
+}
+
+/* A sample at time t is inside the filter's windows. */
+static int in_window(const prof_filter *f, uint64_t t)
+{
+    if (t < f->from_ns || t >= f->to_ns)
+        return 0;
+    if (!f->spans)
+        return 1;
+    for (size_t i = 0; i < f->num_spans; i++)
+        if (t >= f->spans[i].from_ns && t < f->spans[i].to_ns)
+            return 1;
+    return 0;
 }
 
 void prof_report_opts_init(prof_report_opts *o)
@@ -325,6 +375,16 @@ prof_profile *prof_create(const prof_filter *filter)
     else
         prof_filter_init(&p->filter);
     tx_strpool_init(&p->strings);
+    if (p->filter.spans) {
+        prof_span *sp = malloc((p->filter.num_spans ? p->filter.num_spans : 1) * sizeof *sp);
+        if (!sp) {
+            p->filter.spans = NULL;
+            prof_destroy(p);
+            return NULL;
+        }
+        memcpy(sp, p->filter.spans, p->filter.num_spans * sizeof *sp);
+        p->filter.spans = sp;
+    }
     p->cut_node = PROF_NONE;
     p->cap_paths = calloc(CAP_PATHS, sizeof *p->cap_paths);
     if (!p->cap_paths || grow_slots(p) != 0 || new_node(p, PROF_NONE, 0) != 0) {
@@ -343,6 +403,7 @@ void prof_destroy(prof_profile *p)
 
     if (!p)
         return;
+    free((void *)p->filter.spans);
     HASH_ITER(hh, p->cc_by_id, e, tmp) {
         HASH_DEL(p->cc_by_id, e);
         free(e);
@@ -598,8 +659,7 @@ int prof_add_event(prof_profile *p, const el_event *ev)
         p->info.all_samples++;
         if (ev->u.prof_sample.cap + 1 > p->max_sample_cap)
             p->max_sample_cap = ev->u.prof_sample.cap + 1;
-        if (ev->time < p->filter.from_ns || ev->time >= p->filter.to_ns ||
-            (p->filter.cap >= 0 && ev->u.prof_sample.cap != (uint32_t)p->filter.cap)) {
+        if (!prof_filter_keeps(&p->filter, ev->time, ev->u.prof_sample.cap)) {
             p->info.filtered_ticks++;
             break;
         }
@@ -776,6 +836,81 @@ static void undef_free(undef_entry **t)
     }
 }
 
+int prof_match_ccs(const prof_result *r, const char *pattern, uint8_t *match, uint8_t bit,
+                   char *err, size_t errsize)
+{
+    regex_t re;
+    int rc = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char msg[200];
+        regerror(rc, &re, msg, sizeof msg);
+        if (errsize)
+            snprintf(err, errsize, "'%s': %s", pattern, msg);
+        return rc == REG_ESPACE ? -2 : -1;
+    }
+    char *text = NULL;
+    size_t cap = 0;
+    int st = 0;
+    for (size_t i = 0; i < r->num_ccs; i++) {
+        const prof_cc *cc = &r->ccs[i];
+        size_t lm = strlen(cc->module), ll = strlen(cc->label);
+        if (lm + ll + 2 > cap) {
+            cap = (lm + ll + 2) * 2;
+            char *t = realloc(text, cap);
+            if (!t) {
+                st = -2;
+                break;
+            }
+            text = t;
+        }
+        memcpy(text, cc->module, lm);
+        text[lm] = '.';
+        memcpy(text + lm + 1, cc->label, ll + 1);
+        if (regexec(&re, text, 0, NULL, 0) == 0)
+            match[i] |= bit;
+    }
+    if (st == -2 && errsize)
+        snprintf(err, errsize, "out of memory");
+    free(text);
+    regfree(&re);
+    return st;
+}
+
+/* --focus/--ignore: the ticks of a stack stay when a frame of its path
+ * matches focus (if given) and none matches ignore; the others count as
+ * filtered. Parents come before their children in the node table, so one
+ * pass carries each path's state down. Returns 0 or -1 (memory; a bad
+ * regex was refused by prof_filter_check, and keeps nothing here). */
+static int apply_focus(prof_result *r)
+{
+    enum { FOCUS = 1, IGNORE = 2 };
+    uint8_t *m = calloc(r->num_ccs ? r->num_ccs : 1, 1);
+    uint8_t *st = malloc(r->num_nodes ? r->num_nodes : 1);
+    char err[8];
+    int rc = 0;
+
+    if (!m || !st)
+        rc = -1;
+    if (rc == 0 && r->filter.focus &&
+        prof_match_ccs(r, r->filter.focus, m, FOCUS, err, 0) == -2)
+        rc = -1;
+    if (rc == 0 && r->filter.ignore &&
+        prof_match_ccs(r, r->filter.ignore, m, IGNORE, err, 0) == -2)
+        rc = -1;
+    for (size_t i = 0; rc == 0 && i < r->num_nodes; i++) {
+        prof_node *nd = &r->nodes[i];
+        st[i] = (uint8_t)((nd->parent == PROF_NONE ? 0 : st[nd->parent]) | m[nd->cc]);
+        int keep = (!r->filter.focus || (st[i] & FOCUS)) && !(st[i] & IGNORE);
+        if (!keep) {
+            r->info.filtered_ticks += nd->ticks;
+            nd->ticks = 0;
+        }
+    }
+    free(m);
+    free(st);
+    return rc;
+}
+
 static prof_result *snapshot(prof_profile *p, int all, int take);
 
 prof_result *prof_snapshot(const prof_profile *p)
@@ -817,6 +952,8 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
     }
     r->filter = p->filter;
     r->filter.all = all;
+    r->filter.spans = NULL;     /* the profile's; a result needs only the sums */
+    r->filter.num_spans = 0;
     tx_strpool_init(&r->strings);
     if (copy_info(r, p) != 0)
         goto nomem;
@@ -898,6 +1035,9 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
         nd->ticks = 0;
     }
 
+    if ((r->filter.focus || r->filter.ignore) && apply_focus(r) != 0)
+        goto nomem;
+
     /* inherited: children always come after their parent */
     uint64_t total = 0;
     for (size_t i = 0; i < r->num_nodes; i++) {
@@ -917,6 +1057,16 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
         else
             link = &nd->next_sibling;
     }
+    /* under focus/ignore, the stacks left without ticks go */
+    if (r->filter.focus || r->filter.ignore)
+        for (size_t i = 0; i < r->num_nodes; i++)
+            for (link = &r->nodes[i].first_child; *link != PROF_NONE;) {
+                prof_node *nd = &r->nodes[*link];
+                if (nd->inherited == 0)
+                    *link = nd->next_sibling;
+                else
+                    link = &nd->next_sibling;
+            }
 
     /* order children: inherited ticks descending, then label, module, id */
     size_t cap_kids = 0;

@@ -6,10 +6,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "evprof/driver.h"
+#include "evprof/markers.h"
 #include "evprof/writer.h"
 
 /* Two capabilities, written block by block: cap 0's block holds times
@@ -221,11 +223,207 @@ static void test_progress(void **state)
     free(log);
 }
 
+/* ---- the bounded time-ordered replay against a stable sort ------------- */
+
+#define BIG 6000
+
+typedef struct big_rec {
+    uint64_t time[BIG];
+    uint16_t cap[BIG];
+    uint32_t seq[BIG];          /* the message's number, in file order */
+    size_t n;
+} big_rec;
+
+static int big_event(void *self, const el_event *ev, const ev_stream *s)
+{
+    big_rec *r = self;
+    (void)s;
+    if (ev->type != EL_USER_MSG || r->n >= BIG)
+        return 0;
+    r->time[r->n] = ev->time;
+    r->cap[r->n] = ev->cap;
+    char num[16] = { 0 };
+    memcpy(num, ev->u.text.str.ptr, ev->u.text.str.len < 15 ? ev->u.text.str.len : 15);
+    r->seq[r->n] = (uint32_t)strtoul(num, NULL, 10);
+    r->n++;
+    return 0;
+}
+
+static const ev_analysis_ops big_live_ops = { "live", msg_types, 1, 0, big_event, NULL,
+                                              NULL, NULL };
+static const ev_analysis_ops big_ordered_ops = { "ordered", msg_types, 1, EV_ORDERED,
+                                                 big_event, NULL, NULL, NULL };
+
+static uint64_t rnd_state = 88172645463325252ull;
+static uint64_t rnd(uint64_t n)
+{
+    rnd_state ^= rnd_state << 13;
+    rnd_state ^= rnd_state >> 7;
+    rnd_state ^= rnd_state << 17;
+    return rnd_state % n;
+}
+
+/* Blocks of four capabilities and of the global buffer (cap 0xffff), events
+ * outside blocks, ties, times that run backwards inside a block, and GC
+ * events with other times between the messages (types the ordered
+ * analysis does not read, skipped inside its runs). */
+static uint8_t *random_log(size_t *len)
+{
+    el_writer *w = el_writer_create_mem();
+    char msg[32];
+    uint32_t seq = 0;
+    uint64_t clock[5] = { 0 };
+
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    while (seq < 5000) {
+        unsigned k = (unsigned)rnd(6);         /* 0-3 caps, 4 global, 5 no block */
+        uint16_t cap = k < 4 ? (uint16_t)k : 0xffff;
+        uint64_t *t = &clock[k < 5 ? k : 4];
+        if (k < 5)
+            el_writer_begin_block(w, cap, *t);
+        unsigned n = 1 + (unsigned)rnd(40);
+        for (unsigned i = 0; i < n; i++) {
+            uint64_t step = rnd(10);
+            if (rnd(20) == 0)
+                *t = *t > 30 ? *t - rnd(30) : 0;     /* backwards */
+            else
+                *t += step / 3;                       /* many ties */
+            snprintf(msg, sizeof msg, "%u", seq++);
+            el_writer_user_msg(w, *t, msg);
+            if (rnd(4) == 0)
+                el_writer_gc_start(w, rnd(1000));
+        }
+        if (k < 5)
+            el_writer_end_block(w, *t);
+    }
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    const uint8_t *b = el_writer_borrow_bytes(w, len);
+    uint8_t *copy = malloc(*len);
+    memcpy(copy, b, *len);
+    el_writer_destroy(w);
+    return copy;
+}
+
+static big_rec *expected_order(const big_rec *live)
+{
+    /* a stable insertion sort by time: ties keep file order */
+    big_rec *e = calloc(1, sizeof *e);
+    *e = *live;
+    for (size_t i = 1; i < e->n; i++)
+        for (size_t j = i; j > 0 && e->time[j - 1] > e->time[j]; j--) {
+            uint64_t t = e->time[j]; e->time[j] = e->time[j - 1]; e->time[j - 1] = t;
+            uint16_t c = e->cap[j]; e->cap[j] = e->cap[j - 1]; e->cap[j - 1] = c;
+            uint32_t q = e->seq[j]; e->seq[j] = e->seq[j - 1]; e->seq[j - 1] = q;
+        }
+    return e;
+}
+
+static void check_replay(const char *path, const uint8_t *log, size_t len)
+{
+    big_rec *live = calloc(1, sizeof *live), *ord = calloc(1, sizeof *ord);
+    ev_driver *d = ev_driver_create(NULL);
+    ev_driver_attach(d, &big_live_ops, live);
+    ev_driver_attach(d, &big_ordered_ops, ord);
+    const ev_stream *s = path ? ev_driver_run_path(d, path) : ev_driver_run_mem(d, log, len);
+    assert_int_equal(s->read.status, EL_END);
+    assert_false(ev_stream_damaged(s));
+    assert_true(live->n >= 5000 && live->n < BIG);
+    big_rec *e = expected_order(live);
+    assert_int_equal(ord->n, e->n);
+    for (size_t i = 0; i < e->n; i++) {
+        assert_int_equal(ord->seq[i], e->seq[i]);
+        assert_int_equal(ord->time[i], e->time[i]);
+        assert_int_equal(ord->cap[i], e->cap[i]);   /* the block's cap, or EL_NO_CAP */
+    }
+    ev_driver_destroy(d);
+    free(e);
+    free(live);
+    free(ord);
+}
+
+/* The ordered delivery is exactly a stable sort by time, from memory and
+ * from a file read again by offset (pread). */
+static void test_replay_is_stable_sort(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *log = random_log(&len);
+    check_replay(NULL, log, len);
+
+    char path[] = "/tmp/evprof-test-driver-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "wb");
+    assert_int_equal(fwrite(log, 1, len, f), len);
+    fclose(f);
+    check_replay(path, log, len);
+    unlink(path);
+    free(log);
+}
+
+/* ---- the marks (ev_markers) ------------------------------------------ */
+
+static void mark(el_writer *w, uint64_t t, const char *label)
+{
+    assert_int_equal(el_writer_event(w, EL_USER_MARKER, t, label, strlen(label)),
+                     EL_WRITER_OK);
+}
+
+/* Labels by first time, counts, each label's times ascending even when the
+ * file holds them out of order (two capabilities), a label not there. */
+static void test_markers(void **state)
+{
+    (void)state;
+    el_writer *w = el_writer_create_mem();
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    el_writer_begin_block(w, 0, 100);
+    mark(w, 100, "phase");
+    mark(w, 150, "late");
+    mark(w, 300, "phase");
+    el_writer_end_block(w, 300);
+    el_writer_begin_block(w, 1, 50);
+    mark(w, 50, "early");
+    mark(w, 200, "phase");
+    el_writer_user_msg(w, 210, "phase");        /* a message, not a mark */
+    el_writer_end_block(w, 210);
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    size_t len;
+    const uint8_t *log = el_writer_borrow_bytes(w, &len);
+
+    ev_markers *m = ev_markers_create();
+    ev_driver *d = ev_driver_create(NULL);
+    ev_driver_attach(d, &ev_markers_ops, m);
+    assert_int_equal(ev_driver_run_mem(d, log, len)->read.status, EL_END);
+    assert_int_equal(ev_markers_num_labels(m), 3);
+    const ev_marker_label *l = ev_markers_label_at(m, 0);
+    assert_string_equal(l->label, "early");
+    assert_int_equal(l->first_ns, 50);
+    l = ev_markers_label_at(m, 1);
+    assert_string_equal(l->label, "phase");
+    assert_int_equal(l->count, 3);
+    assert_int_equal(l->first_ns, 100);
+    assert_string_equal(ev_markers_label_at(m, 2)->label, "late");
+    assert_null(ev_markers_label_at(m, 3));
+    size_t n;
+    const uint64_t *t = ev_markers_times(m, "phase", 5, &n);
+    assert_int_equal(n, 3);
+    assert_int_equal(t[0], 100);
+    assert_int_equal(t[1], 200);
+    assert_int_equal(t[2], 300);
+    assert_null(ev_markers_times(m, "phas", 4, &n));
+    assert_int_equal(n, 0);
+    ev_driver_destroy(d);
+    ev_markers_destroy(m);
+    el_writer_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_read_two_analyses),
         cmocka_unit_test(test_time_order),
+        cmocka_unit_test(test_replay_is_stable_sort),
+        cmocka_unit_test(test_markers),
         cmocka_unit_test(test_stop),
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_progress),

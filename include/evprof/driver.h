@@ -52,7 +52,11 @@ typedef struct ev_stream {
 /* Flags of an analysis. */
 enum {
     EV_ORDERED = 1u << 0,       /* wants events in time order across capabilities
-                                   (ties in file order), after the read */
+                                   (ties in file order), after the read: the file
+                                   is read again by offset, a pipe spooled (in
+                                   memory up to 32 MiB, then an unlinked file in
+                                   $TMPDIR); memory about 256 KiB per capability
+                                   (docs/ARCHITECTURE.md) */
     EV_ALL_EVENTS = 1u << 1,    /* is handed every event; `types` only says which
                                    ones it reads typed fields of */
 };

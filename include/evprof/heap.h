@@ -60,7 +60,13 @@ typedef struct heap_opts {
     int whole_names;        /* -hc bands never cut (up to HEAP_MAX_LENGTH bytes),
                                whatever `length` and the log's -L say: the summary's
                                names, where GHC's cut helps no one */
+    int clock;              /* the censuses' times: HEAP_CLOCK_ELAPSED (the log's
+                               clock) or HEAP_CLOCK_MUTATOR (an estimate of GHC's
+                               .hp clock; see docs/HEAP.md). from_ns/to_ns stay on
+                               the log's clock. */
 } heap_opts;
+
+enum { HEAP_CLOCK_ELAPSED = 0, HEAP_CLOCK_MUTATOR = 1 };
 
 void heap_opts_init(heap_opts *o);   /* every census, -L from the log */
 
@@ -117,6 +123,10 @@ heap_status heap_finish(heap_profile *h, const el_read_result *r);
  * heap_create). Its end calls heap_finish with the stream's facts; its
  * snapshot is heap_snapshot's (release: heap_destroy). */
 extern const ev_analysis_ops heap_analysis_ops;
+/* The same, fed in time order after the read (EV_ORDERED): what
+ * HEAP_CLOCK_MUTATOR needs, since GHC writes the collections and the
+ * censuses into different buffers, so file order is not time order. */
+extern const ev_analysis_ops heap_analysis_ordered_ops;
 
 /* The results so far as a finished heap_profile of their own (bands,
  * aggregates and facts; biographical censuses still waiting for the end

@@ -34,15 +34,40 @@
 extern "C" {
 #endif
 
+/* A time window [from_ns, to_ns). */
+typedef struct prof_span {
+    uint64_t from_ns, to_ns;
+} prof_span;
+
 /* Which samples count. */
 typedef struct prof_filter {
     uint64_t from_ns;       /* window on event timestamps (ns since RTS start) */
     uint64_t to_ns;         /* inclusive lower, exclusive upper; UINT64_MAX: open */
     int32_t cap;            /* only this capability (the sample's own cap); -1: all */
     int all;                /* count GC/SYSTEM/IDLE/OVERHEAD_of/DONT_CARE (GHC -pa/-pj) */
+    /* Several windows (traceMarker pairs), summed: a sample counts when it
+     * is inside one of them (and inside from/to). NULL: from/to alone.
+     * prof_create copies them. */
+    const prof_span *spans;
+    size_t num_spans;
+    /* POSIX extended regexes on "Module.label" (as pprof's -focus and
+     * -ignore): keep only the stacks through a matching cost centre, drop
+     * the stacks through one. Applied by each snapshot (dropped ticks count
+     * as filtered_ticks; stacks left without ticks are unlinked). Borrowed:
+     * they must outlive the profile and its results. Check them first with
+     * prof_filter_check. NULL: none. */
+    const char *focus;
+    const char *ignore;
 } prof_filter;
 
 void prof_filter_init(prof_filter *f);   /* everything, GHC -p rules */
+
+/* 1 when a sample at time t of capability cap passes the filter's time
+ * windows and capability (the one test, for every consumer of samples). */
+int prof_filter_keeps(const prof_filter *f, uint64_t t, uint32_t cap);
+
+/* 0, or -1 with a message in err when focus or ignore does not compile. */
+int prof_filter_check(const prof_filter *f, char *err, size_t errsize);
 
 typedef struct prof_profile prof_profile;
 typedef struct prof_result prof_result;
@@ -112,7 +137,8 @@ typedef struct prof_info {
     uint64_t total_ticks;       /* counted ticks (GHC's "N ticks") */
     uint64_t all_samples;       /* every 167 event seen, before any filter */
     uint64_t ignored_ticks;     /* built-in stacks dropped (without --all) */
-    uint64_t filtered_ticks;    /* outside the window or capability */
+    uint64_t filtered_ticks;    /* outside the window or capability, or dropped by
+                                   focus/ignore */
     uint64_t interval_ns;       /* from PROF_BEGIN; 0 if absent */
     uint32_t capabilities;      /* processors, as GHC counts them */
     uint64_t undefined_ccs;     /* ids named by samples but never defined */
@@ -133,6 +159,13 @@ typedef struct prof_info {
 } prof_info;
 
 const prof_info *prof_get_info(const prof_result *r);
+
+/* The one matcher of --focus/--ignore: sets `bit` in match[i] for every
+ * cost centre i of the table whose "Module.label" the POSIX extended
+ * regex matches. Returns 0, -1 with a message in err when the pattern does
+ * not compile, -2 out of memory. */
+int prof_match_ccs(const prof_result *r, const char *pattern, uint8_t *match, uint8_t bit,
+                   char *err, size_t errsize);
 
 /* Depth-first over the finished tree from MAIN, in its child order:
  * `enter` sees each node on the way down, `leave` (may be NULL) on the way

@@ -1,0 +1,52 @@
+/* evprof: the marks a program put in its log (traceMarker: USER_MARKER 58).
+ *
+ * A small analysis of the driver: it keeps every mark's label and time,
+ * and answers which labels the log holds (count, first time) and the
+ * times of one label's marks in time order. The selection layer resolves
+ * `--from marker:LABEL` and `--between LABEL` with it; `info` lists them.
+ *
+ *     ev_markers *m = ev_markers_create();
+ *     ev_driver_attach(d, &ev_markers_ops, m);
+ *     ev_driver_run_path(d, path);
+ *     size_t n; const uint64_t *t = ev_markers_times(m, "parse", 5, &n);
+ */
+#ifndef EVPROF_MARKERS_H
+#define EVPROF_MARKERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "evprof/driver.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ev_marker_label {
+    const char *label;          /* the bytes as logged, NUL-terminated (may hold NUL) */
+    uint32_t len;
+    uint64_t count;             /* marks with this label */
+    uint64_t first_ns;          /* the earliest one's time */
+} ev_marker_label;
+
+typedef struct ev_markers ev_markers;
+
+ev_markers *ev_markers_create(void);            /* NULL when out of memory */
+void ev_markers_destroy(ev_markers *m);         /* accepts NULL */
+
+/* The analysis (USER_MARKER only); it stops the read when memory runs out. */
+extern const ev_analysis_ops ev_markers_ops;
+
+/* The labels, in order of their first time (ties: file order). Valid
+ * after the read's end. */
+size_t ev_markers_num_labels(const ev_markers *m);
+const ev_marker_label *ev_markers_label_at(const ev_markers *m, size_t i);
+
+/* The times of the marks labelled exactly label[0..len), ascending; NULL
+ * with *n = 0 when there are none. Valid after the read's end. */
+const uint64_t *ev_markers_times(const ev_markers *m, const char *label, size_t len, size_t *n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
