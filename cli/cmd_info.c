@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "evprof/json.h"
 #include "evprof/textout.h"
 #include "cli.h"
 #include "commands.h"
@@ -567,110 +568,133 @@ static void print_text(FILE *out, const char *path, const info *in,
 
 static void json_arg(void *ctx, size_t index, const char *s, size_t len)
 {
-    FILE *out = ctx;
-    if (index == 0)
-        return;
-    fputs(index > 1 ? ", " : "", out);
-    tx_json_str(out, s, len);
+    if (index > 0)
+        tx_json_string(ctx, s, len);
 }
 
-static void json_owned(FILE *out, const owned_str *s)
+static void json_owned(tx_json *j, const owned_str *s)
 {
     if (s->ptr)
-        tx_json_str(out, s->ptr, s->len);
+        tx_json_string(j, s->ptr, s->len);
     else
-        fputs("null", out);
+        tx_json_null(j);
 }
 
-static void print_json(FILE *out, const char *path, const info *in,
-                       const el_read_result *r, const el_decoder *d)
+static void json_u64(tx_json *j, const char *key, uint64_t v)
 {
-    fputs("{\n  \"file\": ", out);
-    tx_json_str(out, path, strlen(path));
-    fprintf(out, ",\n  \"size_bytes\": %llu,\n", (unsigned long long)file_size(path, r));
-    fprintf(out, "  \"status\": \"%s\",\n", status_key(r));
-    fputs("  \"error\": ", out);
+    tx_json_key(j, key);
+    tx_json_uint(j, v);
+}
+
+static int print_json(FILE *out, const char *path, const info *in,
+                      const el_read_result *r, const el_decoder *d)
+{
+    tx_json *j = malloc(sizeof *j);
+    if (!j)
+        return -1;
+    tx_json_init(j, out, 2, 0);
+    tx_json_object(j, TX_JSON_BLOCK);
+    tx_json_key(j, "file");
+    tx_json_cstr(j, path);
+    json_u64(j, "size_bytes", file_size(path, r));
+    tx_json_key(j, "status");
+    tx_json_cstr(j, status_key(r));
+    tx_json_key(j, "error");
     if (r->status != EL_END && r->status != EL_OK) {
-        fputs("{\"message\": ", out);
-        const char *msg = r->error.msg[0] ? r->error.msg : el_status_name(r->status);
-        tx_json_str(out, msg, strlen(msg));
-        fprintf(out, ", \"offset\": %llu, \"type\": %ld}",
-                (unsigned long long)r->error.offset, (long)r->error.type);
+        tx_json_object(j, TX_JSON_INLINE);
+        tx_json_key(j, "message");
+        tx_json_cstr(j, r->error.msg[0] ? r->error.msg : el_status_name(r->status));
+        json_u64(j, "offset", r->error.offset);
+        tx_json_key(j, "type");
+        tx_json_int(j, (long)r->error.type);
+        tx_json_end(j);
     } else {
-        fputs("null", out);
+        tx_json_null(j);
     }
 
-    fputs(",\n  \"rts\": ", out);
-    json_owned(out, &in->rts);
-    fputs(",\n  \"program\": ", out);
+    tx_json_key(j, "rts");
+    json_owned(j, &in->rts);
+    tx_json_key(j, "program");
     if (in->args.ptr) {
         const char *nul = memchr(in->args.ptr, '\0', in->args.len);
-        tx_json_str(out, in->args.ptr,
-                     nul ? (size_t)(nul - in->args.ptr) : in->args.len);
-        fputs(",\n  \"arguments\": [", out);
-        each_arg(&in->args, json_arg, out);
-        fputs("]", out);
+        tx_json_string(j, in->args.ptr, nul ? (size_t)(nul - in->args.ptr) : in->args.len);
+        tx_json_key(j, "arguments");
+        tx_json_array(j, TX_JSON_INLINE);
+        each_arg(&in->args, json_arg, j);
+        tx_json_end(j);
     } else {
-        fputs("null,\n  \"arguments\": null", out);
+        tx_json_null(j);
+        tx_json_key(j, "arguments");
+        tx_json_null(j);
     }
 
     char date[64];
-    fputs(",\n  \"start_utc\": ", out);
-    if (start_date(in, date, sizeof date))
-        fprintf(out, "\"%s\"", date);
-    else
-        fputs("null", out);
+    tx_json_key(j, "start_utc");
+    tx_json_cstr(j, start_date(in, date, sizeof date) ? date : NULL);
 
     caps_summary caps = count_caps(in);
-    fputs(",\n  \"capabilities\": ", out);
+    tx_json_key(j, "capabilities");
     if (caps.count)
-        fprintf(out, "%u,\n  \"capabilities_from\": \"%s\"", caps.count, caps.sources);
+        tx_json_uint(j, caps.count);
     else
-        fputs("null,\n  \"capabilities_from\": null", out);
+        tx_json_null(j);
+    tx_json_key(j, "capabilities_from");
+    tx_json_cstr(j, caps.count ? caps.sources : NULL);
 
-    if (in->has_time)
-        fprintf(out,
-                ",\n  \"first_time_ns\": %llu,\n  \"last_time_ns\": %llu,\n"
-                "  \"duration_s\": %.9f",
-                (unsigned long long)in->first_time, (unsigned long long)in->last_time,
-                (double)(in->last_time - in->first_time) / 1e9);
-    else
-        fputs(",\n  \"first_time_ns\": null,\n  \"last_time_ns\": null,\n"
-              "  \"duration_s\": null", out);
-    fprintf(out, ",\n  \"events\": %llu,\n", (unsigned long long)r->events);
-    fprintf(out, "  \"declared_types\": %zu,\n", d ? el_decoder_num_types(d) : (size_t)0);
+    if (in->has_time) {
+        json_u64(j, "first_time_ns", in->first_time);
+        json_u64(j, "last_time_ns", in->last_time);
+        tx_json_key(j, "duration_s");
+        tx_json_fixed(j, (double)(in->last_time - in->first_time) / 1e9, 0, 9);
+    } else {
+        tx_json_key(j, "first_time_ns");
+        tx_json_null(j);
+        tx_json_key(j, "last_time_ns");
+        tx_json_null(j);
+        tx_json_key(j, "duration_s");
+        tx_json_null(j);
+    }
+    json_u64(j, "events", r->events);
+    json_u64(j, "declared_types", d ? el_decoder_num_types(d) : 0);
 
-    fputs("  \"event_types\": [", out);
-    int first = 1;
+    tx_json_key(j, "event_types");
+    tx_json_array(j, TX_JSON_BLOCK);
     for (unsigned id = 0; id < N_IDS; id++) {
         const type_stat *ts = &in->types[id];
         if (!ts->count)
             continue;
-        const char *name = el_type_name((uint16_t)id);
         el_str desc = type_desc(d, id);
-        fprintf(out, "%s\n    {\"id\": %u, \"name\": ", first ? "" : ",", id);
-        if (name)
-            tx_json_str(out, name, strlen(name));
-        else
-            fputs("null", out);
-        fputs(", \"description\": ", out);
-        tx_json_str(out, desc.ptr, desc.len);
-        fprintf(out, ", \"count\": %llu, \"bytes\": %llu}", (unsigned long long)ts->count,
-                (unsigned long long)ts->bytes);
-        first = 0;
+        tx_json_object(j, TX_JSON_INLINE);
+        json_u64(j, "id", id);
+        tx_json_key(j, "name");
+        tx_json_cstr(j, el_type_name((uint16_t)id));
+        tx_json_key(j, "description");
+        tx_json_string(j, desc.ptr, desc.len);
+        json_u64(j, "count", ts->count);
+        json_u64(j, "bytes", ts->bytes);
+        tx_json_end(j);
     }
-    fputs(first ? "],\n" : "\n  ],\n", out);
+    tx_json_end(j);
 
     analysis an[N_ANALYSES];
     judge(in, an);
-    fputs("  \"analyses\": {", out);
+    tx_json_key(j, "analyses");
+    tx_json_object(j, TX_JSON_BLOCK);
     for (int i = 0; i < N_ANALYSES; i++) {
-        fprintf(out, "%s\n    \"%s\": {\"supported\": \"%s\", \"detail\": ", i ? "," : "",
-                an[i].key, an[i].verdict);
-        tx_json_str(out, an[i].detail, strlen(an[i].detail));
-        fputs("}", out);
+        tx_json_key(j, an[i].key);
+        tx_json_object(j, TX_JSON_INLINE);
+        tx_json_key(j, "supported");
+        tx_json_cstr(j, an[i].verdict);
+        tx_json_key(j, "detail");
+        tx_json_cstr(j, an[i].detail);
+        tx_json_end(j);
     }
-    fputs("\n  }\n}\n", out);
+    tx_json_end(j);
+    tx_json_end(j);
+    tx_json_space(j, "\n");
+    int rc = tx_json_finish(j);
+    free(j);
+    return rc;
 }
 
 /* ---- the command ------------------------------------------------------ */
