@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "format.h"
+#include "util/table.h"
 #include "evprof/eventlog.h"
 
 #define N_IDS 65536u
@@ -429,12 +430,6 @@ static void text_arg(void *ctx, size_t index, const char *s, size_t len)
         fputc('\'', out);
 }
 
-/* width of the visible form that cli_text_str writes */
-static size_t code_points(const char *s, size_t len)
-{
-    return tx_vis_width(s, len);
-}
-
 static el_str type_desc(const el_decoder *d, unsigned id)
 {
     const el_event_type *et = d ? el_decoder_type(d, (uint16_t)id) : NULL;
@@ -511,44 +506,51 @@ static void print_text(FILE *out, const char *path, const info *in,
         fputs("time span:     no events\n", out);
     fprintf(out, "events:        %llu\n", (unsigned long long)r->events);
 
-    /* per-type table */
+    /* per-type table; the total stays out of the widths */
+    static const tx_col cols[] = {
+        { "  ", TX_RIGHT, 5, 0 },           /* id */
+        { "  ", TX_LEFT, 0, 1 },            /* name */
+        { "  ", TX_LEFT, 0, 1 },            /* description */
+        { " ", TX_RIGHT, 12, 0 },           /* count */
+        { " ", TX_RIGHT, 12, 0 },           /* bytes */
+    };
     size_t declared = d ? el_decoder_num_types(d) : 0;
-    size_t present = 0, desc_w = 11, name_w = 4;
+    size_t present = 0;
     uint64_t total_bytes = 0;
+    tx_table t;
+    tx_table_init(&t, cols, 5);
+    tx_table_add(&t, "id", 2);
+    tx_table_add(&t, "name", 4);
+    tx_table_add(&t, "description", 11);
+    tx_table_add(&t, "count", 5);
+    tx_table_add(&t, "bytes", 5);
+    tx_table_end_row(&t, 1);
     for (unsigned id = 0; id < N_IDS; id++) {
-        if (!in->types[id].count)
+        const type_stat *ts = &in->types[id];
+        if (!ts->count)
             continue;
         present++;
-        total_bytes += in->types[id].bytes;
+        total_bytes += ts->bytes;
         const char *name = el_type_name((uint16_t)id);
-        if (name && strlen(name) > name_w)
-            name_w = strlen(name);
         el_str desc = type_desc(d, id);
-        size_t w = code_points(desc.ptr, desc.len);
-        if (w > desc_w)
-            desc_w = w;
+        tx_table_addf(&t, "%u", id);
+        tx_table_addf(&t, "%s", name ? name : "-");
+        tx_table_add(&t, desc.ptr, desc.len);
+        tx_table_addf(&t, "%llu", (unsigned long long)ts->count);
+        tx_table_addf(&t, "%llu", (unsigned long long)ts->bytes);
+        tx_table_end_row(&t, 1);
     }
+    tx_table_add(&t, "", 0);
+    tx_table_add(&t, "total", 5);
+    tx_table_add(&t, "", 0);
+    tx_table_addf(&t, "%llu", (unsigned long long)r->events);
+    tx_table_addf(&t, "%llu", (unsigned long long)total_bytes);
+    tx_table_end_row(&t, 0);
     fprintf(out, "\nEvent types (%zu of the %zu declared in the header occur):\n",
             present, declared);
-    if (present) {
-        fprintf(out, "  %5s  %-*s  %-*s %12s %12s\n", "id", (int)name_w, "name", (int)desc_w,
-                "description", "count", "bytes");
-        for (unsigned id = 0; id < N_IDS; id++) {
-            const type_stat *ts = &in->types[id];
-            if (!ts->count)
-                continue;
-            const char *name = el_type_name((uint16_t)id);
-            el_str desc = type_desc(d, id);
-            fprintf(out, "  %5u  %-*s  ", id, (int)name_w, name ? name : "-");
-            cli_text_str(out, desc.ptr, desc.len);
-            fprintf(out, "%*s %12llu %12llu\n",
-                    (int)(desc_w - code_points(desc.ptr, desc.len)), "",
-                    (unsigned long long)ts->count, (unsigned long long)ts->bytes);
-        }
-        fprintf(out, "  %5s  %-*s  %-*s %12llu %12llu\n", "", (int)name_w, "total",
-                (int)desc_w, "",
-                (unsigned long long)r->events, (unsigned long long)total_bytes);
-    }
+    if (present && tx_table_write(&t, out) != 0)
+        fputs("(the table could not be built: out of memory)\n", out);
+    tx_table_free(&t);
 
     analysis an[N_ANALYSES];
     judge(in, an);

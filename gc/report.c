@@ -12,6 +12,7 @@
 
 #include "evprof/json.h"
 #include "evprof/textout.h"
+#include "util/table.h"
 
 void gc_report_opts_init(gc_report_opts *o)
 {
@@ -64,29 +65,48 @@ static void time_line(FILE *out, const char *name, int known, uint64_t ns)
     fprintf(out, "  %-7s time  %8s  (%s elapsed)\n", name, "n/a", el);
 }
 
-static void cap_table(const gc_result *r, FILE *out)
+/* 0, or -1 when the table could not be built (no memory) */
+static int cap_table(const gc_result *r, FILE *out)
 {
     if (r->n_caps == 0)
-        return;
-    fputs("  Per capability (elapsed; not in +RTS -s):\n", out);
-    fputs("  Cap    MUT time     GC time   Idle time    GCs    led   Max pause"
-          "          allocated\n", out);
+        return 0;
+    static const tx_col cols[] = {
+        { "  ", TX_RIGHT, 3, 0 }, { "  ", TX_RIGHT, 10, 0 }, { "  ", TX_RIGHT, 10, 0 },
+        { "  ", TX_RIGHT, 10, 0 }, { "  ", TX_RIGHT, 5, 0 }, { "  ", TX_RIGHT, 5, 0 },
+        { "  ", TX_RIGHT, 10, 0 }, { "  ", TX_RIGHT, 17, 0 },
+    };
+    static const char *const head[] = { "Cap", "MUT time", "GC time", "Idle time", "GCs",
+                                        "led", "Max pause", "allocated" };
+    tx_table t;
+    tx_table_init(&t, cols, 8);
+    for (size_t k = 0; k < 8; k++)
+        tx_table_add(&t, head[k], strlen(head[k]));
+    tx_table_end_row(&t, 1);
     for (uint32_t i = 0; i < r->n_caps; i++) {
         const gc_cap *c = &r->caps[i];
-        char no[8], alloc[32];
+        char alloc[32];
         if (c->cap == EL_NO_CAP)
-            snprintf(no, sizeof no, "%s", "none");
+            tx_table_addf(&t, "none");
         else
-            snprintf(no, sizeof no, "%u", (unsigned)c->cap);
+            tx_table_addf(&t, "%u", (unsigned)c->cap);
+        tx_table_addf(&t, "%.3fs", secs(c->mutator_ns));
+        tx_table_addf(&t, "%.3fs", secs(c->gc_ns));
+        tx_table_addf(&t, "%.3fs", secs(c->idle_ns));
+        tx_table_addf(&t, "%u", (unsigned)c->gcs);
+        tx_table_addf(&t, "%u", (unsigned)c->led);
+        tx_table_addf(&t, "%.4fs", secs(c->max_pause_ns));
         if (c->has_alloc)
             gc_commas(alloc, sizeof alloc, c->allocated_bytes);
         else
             snprintf(alloc, sizeof alloc, "%s", "n/a");
-        fprintf(out, "  %3s  %9.3fs  %9.3fs  %9.3fs  %5u  %5u  %9.4fs  %17s\n", no,
-                secs(c->mutator_ns), secs(c->gc_ns), secs(c->idle_ns), (unsigned)c->gcs,
-                (unsigned)c->led, secs(c->max_pause_ns), alloc);
+        tx_table_add(&t, alloc, strlen(alloc));
+        tx_table_end_row(&t, 1);
     }
+    fputs("  Per capability (elapsed; not in +RTS -s):\n", out);
+    int rc = tx_table_write(&t, out);
+    tx_table_free(&t);
     fputc('\n', out);
+    return rc;
 }
 
 static void notes(const gc_result *r, FILE *out)
@@ -201,9 +221,9 @@ int gc_report_text(const gc_summary *s, const gc_report_opts *o, FILE *out)
     fprintf(out, "  Productivity %6s of total user, %.1f%% of total elapsed\n\n", "n/a",
             r->productivity * 100);
 
-    cap_table(r, out);
+    int rc = cap_table(r, out);
     notes(r, out);
-    return ferror(out) ? -1 : 0;
+    return rc != 0 || ferror(out) ? -1 : 0;
 }
 
 /* ---- JSON ------------------------------------------------------------- */
