@@ -575,7 +575,7 @@ int speedscope_write(const prof_result *p, const speedscope_timeline *t,
     tx_json_space(j, "\n");
     free(w.frames);
     free(w.extra_ids);
-    if (rc == 0 && tx_json_finish(j) != 0)
+    if (tx_json_finish(j) != 0)
         rc = -1;
     return rc;
 }

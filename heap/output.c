@@ -219,6 +219,7 @@ static void json_census(heap_writer *w, const heap_profile *h, const heap_census
         tx_json_end(j);
         w->rows++;
     }
+    tx_json_flush(j);       /* each census reaches the FILE when it completes */
 }
 
 static void json_footer(heap_writer *w, const heap_profile *h)

@@ -186,6 +186,38 @@ static void escaping(void **state)
            "\"nul\":\"a\\u0000b\",\"null\":null}");
 }
 
+/* keys and documents longer than what the writer gathers before writing */
+static void long_output(void **state)
+{
+    (void)state;
+    mem m;
+    tx_json *j = start(&m, 1, 0);
+    char key[3000];
+    memset(key, 'k', sizeof key - 1);
+    key[sizeof key - 1] = '\0';
+    tx_json_object(j, TX_JSON_BLOCK);
+    tx_json_key(j, key);
+    tx_json_array(j, TX_JSON_INLINE);
+    for (int i = 0; i < 5000; i++)
+        tx_json_uint(j, (uint64_t)i);
+    tx_json_end(j);
+    tx_json_end(j);
+    int rc;
+    char *text = done(&m, &rc);
+    assert_int_equal(rc, 0);
+    /* the same built by hand */
+    size_t cap = 64 + sizeof key + 5000 * 8, n = 0;
+    char *want = malloc(cap);
+    assert_non_null(want);
+    n += (size_t)snprintf(want + n, cap - n, "{\n \"%s\": [", key);
+    for (int i = 0; i < 5000; i++)
+        n += (size_t)snprintf(want + n, cap - n, "%s%d", i ? ", " : "", i);
+    snprintf(want + n, cap - n, "]\n}");
+    assert_string_equal(text, want);
+    free(want);
+    free(text);
+}
+
 /* ---- numbers ---------------------------------------------------------- */
 
 static void numbers(void **state)
@@ -333,6 +365,7 @@ int main(void)
         cmocka_unit_test(scalar_document),
         cmocka_unit_test(deep),
         cmocka_unit_test(escaping),
+        cmocka_unit_test(long_output),
         cmocka_unit_test(numbers),
         cmocka_unit_test(misuse),
         cmocka_unit_test(unbalanced_finish),

@@ -328,6 +328,8 @@ int ticky_series_out_batch(void *ctx, uint64_t time_ns, const ticky_row *rows, s
         }
         o->rows++;
     }
+    if (o->fmt == TICKY_JSON)
+        tx_json_flush(&o->json);    /* each batch reaches the FILE when it closes */
     o->batches++;
     return ferror(f) ? 1 : 0;
 }

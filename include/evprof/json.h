@@ -18,6 +18,11 @@
  *   - tx_json_space writes whitespace as is, for the rest (a newline before
  *     the first item of an inline array, the newline at the end).
  *
+ * The writer gathers small items and writes them to the FILE in pieces:
+ * between tx_json_init and tx_json_finish (or tx_json_flush) the document
+ * is written only through the writer, and only finish says that it all
+ * reached the FILE.
+ *
  *     tx_json j;
  *     tx_json_init(&j, out, 2, 0);
  *     tx_json_object(&j, TX_JSON_BLOCK);
@@ -53,6 +58,8 @@ typedef struct tx_json {
     int done;               /* the top-level value is complete */
     unsigned depth;
     unsigned char level[TX_JSON_MAX_DEPTH];
+    size_t len;             /* bytes in buf */
+    char buf[1024];         /* small items gathered before they are written */
 } tx_json;
 
 void tx_json_init(tx_json *j, FILE *out, unsigned indent, int compact);
@@ -89,10 +96,13 @@ void tx_json_decimal(tx_json *j, uint64_t units, unsigned decimals);
  * written as is, where it stands. */
 void tx_json_space(tx_json *j, const char *ws);
 
-/* 0 when one complete value was written (every container closed), nothing
- * was misused and the FILE had no write error; -1 otherwise. Flushes
- * nothing: the FILE stays the caller's. */
-int tx_json_finish(const tx_json *j);
+/* Writes what the writer holds to the FILE (see below). */
+void tx_json_flush(tx_json *j);
+
+/* Writes what the writer holds, then: 0 when one complete value was
+ * written (every container closed), nothing was misused and the FILE had
+ * no write error; -1 otherwise. The FILE stays open, the caller's. */
+int tx_json_finish(tx_json *j);
 
 #ifdef __cplusplus
 }

@@ -138,5 +138,31 @@ EOF
 "$evprof" gc --format $'x\e[31m' "$g9/nfib-s.eventlog" 2>"$tmp/err"
 check "--format ESC: escaped in the message" grep -qF "not 'x\\x1b[31m'" "$tmp/err"
 
+# every JSON output parses, strictly (no NaN or Infinity)
+json_ok() {
+    python3 -c 'import json, sys
+def bad(c): raise ValueError(c)
+json.load(open(sys.argv[1], encoding="utf-8"), parse_constant=bad)' "$1"
+}
+while IFS='|' read -r name args; do
+    [ -n "$name" ] || continue
+    # shellcheck disable=SC2086
+    "$evprof" $args >"$tmp/$name.json" 2>/dev/null
+    check "$name: JSON parses" json_ok "$tmp/$name.json"
+done <<EOF
+report-json|report --json $g9/nfib-N2.eventlog
+gc-json|gc -f json $g9/nfib-np-N2-s.eventlog
+gc-json-empty-window|gc -f json --from 1000 --to 1001 $g9/nfib-s.eventlog
+heap-json|heap -f json $g9/nfib-hc.eventlog
+heap-json-no-census|heap -f json --from 1000 $g9/nfib-hc.eventlog
+ticky-json|ticky -f json $ge/ticky-new.eventlog
+ticky-json-none|ticky -f json -m nomatch $ge/ticky-new.eventlog
+ticky-text-json|ticky -f json $g9/nfib.ticky
+ticky-series-json|ticky --series -f json $ge/ticky-begin-sample.eventlog
+ticky-series-json-none|ticky --series -f json -m nomatch $ge/ticky-new.eventlog
+info-json|info -f json $ge/testlog-part.eventlog
+speedscope|speedscope $g9/nfib-N2.eventlog
+EOF
+
 echo "formats: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
