@@ -5,13 +5,24 @@
 #include "cli.h"
 #include "commands.h"
 #include "evprof/gc.h"
+#include "format.h"
 #include "output.h"
 #include "read.h"
 
 enum { OPT_FORMAT = 1 };
 
+enum { FMT_TEXT, FMT_JSON };
+
+static const cli_format format_list[] = {
+    { "text", ".txt", FMT_TEXT },
+    { "json", ".json", FMT_JSON },
+    { NULL, NULL, 0 },
+};
+static const cli_formats formats = { format_list, FMT_TEXT, FMT_TEXT };
+
 static const cli_opt opts[] = {
-    { OPT_FORMAT, 'f', "format", "FMT", "output format: text (+RTS -s layout, default) or json" },
+    { OPT_FORMAT, 'f', "format", "FMT", "output format: text (+RTS -s layout, default) or json "
+      "(default: from -o's extension)" },
     CLI_TIME_OPTS,
     CLI_CAP_OPT,
     CLI_OUTPUT_OPT,
@@ -42,7 +53,7 @@ int cmd_gc(int argc, char **argv)
 {
     cli_args a;
     cli_window w;
-    int id, json = 0;
+    int id, fmt = -1;
 
     cli_window_init(&w);
     cli_args_init(&a, &help, argc, argv);
@@ -52,16 +63,8 @@ int cmd_gc(int argc, char **argv)
             return CLI_USAGE;
         if (taken)
             continue;
-        if (id == OPT_FORMAT) {
-            if (strcmp(a.value, "json") == 0) {
-                json = 1;
-            } else if (strcmp(a.value, "text") == 0) {
-                json = 0;
-            } else {
-                cli_usage_error(&help, "--format wants text or json, not '%s'", a.value);
-                return CLI_USAGE;
-            }
-        }
+        if (id == OPT_FORMAT && (fmt = cli_format_parse(&a, &formats)) < 0)
+            return CLI_USAGE;
     }
     const char *path;
     int done = cli_window_done(&a, id, &w, &path);
@@ -69,6 +72,8 @@ int cmd_gc(int argc, char **argv)
         return done;
     if ((done = cli_window_single(&w, &help)) >= 0)
         return done;
+    if ((fmt = cli_format_resolve(&help, &formats, fmt, w.output)) < 0)
+        return CLI_USAGE;
     const char *name = cli_display_path(path);
 
     gc_filter f;
@@ -122,7 +127,7 @@ int cmd_gc(int argc, char **argv)
         gc_destroy(s);
         return CLI_FAIL;
     }
-    int wrc = json ? gc_report_json(s, &ro, out.f) : gc_report_text(s, &ro, out.f);
+    int wrc = fmt == FMT_JSON ? gc_report_json(s, &ro, out.f) : gc_report_text(s, &ro, out.f);
     if (cli_out_close(&out, wrc == 0) != 0 && code == CLI_OK)
         code = CLI_FAIL;
     gc_destroy(s);

@@ -7,11 +7,22 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "format.h"
 #include "evprof/graph.h"
 #include "evprof/prof.h"
 #include "output.h"
 
 enum { OPT_FORMAT = 1, OPT_NODE_FRACTION, OPT_EDGE_FRACTION, OPT_MAX_NODES, OPT_MAX_EDGES };
+
+static const cli_format format_list[] = {
+    { "svg", ".svg", CG_FORMAT_SVG },
+    { "png", ".png", CG_FORMAT_PNG },
+    { "pdf", ".pdf", CG_FORMAT_PDF },
+    { "dot", ".dot .gv", CG_FORMAT_DOT },
+    { NULL, NULL, 0 },
+};
+/* a file's format is its extension's: no default */
+static const cli_formats formats = { format_list, CG_FORMAT_SVG, -1 };
 
 static const cli_opt opts[] = {
     { OPT_FORMAT, 'f', "format", "FMT", "svg, png, pdf or dot (default: from -o's extension, "
@@ -97,8 +108,7 @@ int cmd_graph(int argc, char **argv)
     cli_args a;
     cli_window w;
     cg_opts go;
-    cg_format fmt = CG_FORMAT_SVG;
-    int id, have_format = 0;
+    int id, fmt = -1;
     unsigned long n;
 
     cli_window_init(&w);
@@ -112,11 +122,8 @@ int cmd_graph(int argc, char **argv)
             continue;
         switch (id) {
         case OPT_FORMAT:
-            if (cg_format_parse(a.value, &fmt) != 0) {
-                cli_usage_error(&help, "--format wants svg, png, pdf or dot, not '%s'", a.value);
+            if ((fmt = cli_format_parse(&a, &formats)) < 0)
                 return CLI_USAGE;
-            }
-            have_format = 1;
             break;
         case OPT_NODE_FRACTION:
             if (parse_fraction(&a, "node-fraction", &go.node_fraction) != 0)
@@ -143,11 +150,8 @@ int cmd_graph(int argc, char **argv)
     if (done >= 0)
         return done;
     int to_stdout = !w.output || strcmp(w.output, "-") == 0;
-    if (!have_format && !to_stdout && cg_format_from_path(w.output, &fmt) != 0) {
-        cli_usage_error(&help, "cannot tell the format from '%s': name it .svg, .png, .pdf or "
-                        ".dot, or give --format", w.output);
+    if ((fmt = cli_format_resolve(&help, &formats, fmt, w.output)) < 0)
         return CLI_USAGE;
-    }
     if (to_stdout && (fmt == CG_FORMAT_PNG || fmt == CG_FORMAT_PDF) && isatty(STDOUT_FILENO)) {
         cli_usage_error(&help, "not writing %s to a terminal: give -o FILE or redirect",
                         cg_format_name(fmt));

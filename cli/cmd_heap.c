@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "evprof/heap.h"
+#include "format.h"
 #include "output.h"
 #include "read.h"
 
@@ -14,7 +15,7 @@ enum { OPT_FORMAT = 1, OPT_TOP, OPT_LENGTH, OPT_CLOCK };
 
 static const cli_opt opts[] = {
     { OPT_FORMAT, 'f', "format", "FMT", "summary (the default), hp (the default with -o), "
-      "csv or json: one row per census per band" },
+      "csv or json: one row per census per band (default: from -o's extension)" },
     { OPT_TOP, 'n', "top", "N", "summary: the N largest bands (default 20; 0: all)" },
     { OPT_LENGTH, 'L', "length", "N", "cut -hc bands longer than N bytes as GHC's -L does "
       "(default: the -L of the run, else 25; the summary shows them whole)" },
@@ -59,22 +60,16 @@ typedef struct heap_ctx {
     heap_status st;
 } heap_ctx;
 
-enum { FMT_DEFAULT = -1, FMT_SUMMARY = -2 };
+enum { FMT_SUMMARY = HEAP_FORMAT_JSON + 1 };
 
-static int parse_format(const cli_args *a, int *fmt)
-{
-    static const struct { const char *name; int fmt; } names[] = {
-        { "summary", FMT_SUMMARY }, { "hp", HEAP_FORMAT_HP },
-        { "csv", HEAP_FORMAT_CSV }, { "json", HEAP_FORMAT_JSON },
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(a->value, names[i].name) == 0) {
-            *fmt = names[i].fmt;
-            return 0;
-        }
-    cli_usage_error(a->cmd, "--format wants summary, hp, csv or json, not '%s'", a->value);
-    return -1;
-}
+static const cli_format format_list[] = {
+    { "summary", ".txt", FMT_SUMMARY },
+    { "hp", ".hp", HEAP_FORMAT_HP },
+    { "csv", ".csv", HEAP_FORMAT_CSV },
+    { "json", ".json", HEAP_FORMAT_JSON },
+    { NULL, NULL, 0 },
+};
+static const cli_formats formats = { format_list, FMT_SUMMARY, HEAP_FORMAT_HP };
 
 static void put_secs(uint64_t ns)
 {
@@ -114,7 +109,7 @@ int cmd_heap(int argc, char **argv)
     cli_window w;
     heap_opts ho;
     heap_summary_opts so;
-    int id, fmt = FMT_DEFAULT, top_given = 0, length_given = 0;
+    int id, fmt = -1, top_given = 0, length_given = 0;
     unsigned long v;
 
     cli_window_init(&w);
@@ -129,7 +124,7 @@ int cmd_heap(int argc, char **argv)
             continue;
         switch (id) {
         case OPT_FORMAT:
-            if (parse_format(&a, &fmt) != 0)
+            if ((fmt = cli_format_parse(&a, &formats)) < 0)
                 return CLI_USAGE;
             break;
         case OPT_TOP:
@@ -162,8 +157,8 @@ int cmd_heap(int argc, char **argv)
         return done;
     if ((done = cli_window_single(&w, &help)) >= 0)
         return done;
-    if (fmt == FMT_DEFAULT)
-        fmt = w.output && strcmp(w.output, "-") != 0 ? HEAP_FORMAT_HP : FMT_SUMMARY;
+    if ((fmt = cli_format_resolve(&help, &formats, fmt, w.output)) < 0)
+        return CLI_USAGE;
     /* the summary shows -hc stacks whole, unless -L asks for GHC's cut */
     if (fmt == FMT_SUMMARY && !length_given)
         ho.whole_names = 1;

@@ -3,14 +3,23 @@
 #include <string.h>
 
 #include "cli.h"
-#include "evprof/markers.h"
 #include "commands.h"
 #include "evprof/info.h"
+#include "format.h"
 #include "read.h"
 
 /* ---- the command ------------------------------------------------------ */
 
 enum { OPT_FORMAT = 1 };
+
+enum { FMT_TEXT, FMT_JSON };
+
+static const cli_format format_list[] = {
+    { "text", ".txt", FMT_TEXT },
+    { "json", ".json", FMT_JSON },
+    { NULL, NULL, 0 },
+};
+static const cli_formats formats = { format_list, FMT_TEXT, FMT_TEXT };
 
 static const cli_opt info_opts[] = {
     { OPT_FORMAT, 'f', "format", "FMT", "output format: text (default) or json" },
@@ -33,19 +42,13 @@ static const cli_cmd_help info_help = {
 int cmd_info(int argc, char **argv)
 {
     cli_args a;
-    int id, json = 0;
+    int id, fmt = -1;
     cli_args_init(&a, &info_help, argc, argv);
     while ((id = cli_next(&a)) > 0) {
         switch (id) {
         case OPT_FORMAT:
-            if (strcmp(a.value, "json") == 0) {
-                json = 1;
-            } else if (strcmp(a.value, "text") == 0) {
-                json = 0;
-            } else {
-                cli_usage_error(&info_help, "unknown format '%s' (text or json)", a.value);
+            if ((fmt = cli_format_parse(&a, &formats)) < 0)
                 return CLI_USAGE;
-            }
             break;
         }
     }
@@ -53,6 +56,7 @@ int cmd_info(int argc, char **argv)
         return cli_done_code(id);
     if (!cli_want_pos(&a, 1, 1, "FILE"))
         return CLI_USAGE;
+    int json = cli_format_resolve(&info_help, &formats, fmt, NULL) == FMT_JSON;
     const char *path = a.pos[0];
 
     info_log *in = info_create();

@@ -6,13 +6,25 @@
 #include "cli.h"
 #include "commands.h"
 #include "evprof/prof.h"
+#include "format.h"
 #include "output.h"
 
-enum { OPT_JSON = 1, OPT_THRESHOLD, OPT_MAX_DEPTH };
+enum { OPT_JSON = 1, OPT_FORMAT, OPT_THRESHOLD, OPT_MAX_DEPTH };
+
+enum { FMT_TEXT, FMT_JSON };
+
+static const cli_format format_list[] = {
+    { "text", ".prof .txt", FMT_TEXT },
+    { "json", ".json", FMT_JSON },
+    { NULL, NULL, 0 },
+};
+static const cli_formats formats = { format_list, FMT_TEXT, FMT_TEXT };
 
 static const cli_opt opts[] = {
     { OPT_JSON, 'j', "json", NULL, "GHC's -pj JSON profile instead of the text report "
-      "(counts every sample, as -pj does)" },
+      "(counts every sample, as -pj does): --format json" },
+    { OPT_FORMAT, 'f', "format", "FMT", "text (GHC's .prof layout, the default) or json "
+      "(default: from -o's extension, .json or .prof)" },
     { OPT_ALL, 'a', "all", NULL, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE samples "
       "too, as +RTS -pa does" },
     CLI_WINDOW_OPTS,
@@ -38,7 +50,7 @@ int cmd_report(int argc, char **argv)
     cli_args a;
     cli_window w;
     prof_report_opts ro;
-    int id, json = 0;
+    int id, fmt = -1;
     double v;
     unsigned long n;
 
@@ -53,7 +65,11 @@ int cmd_report(int argc, char **argv)
             continue;
         switch (id) {
         case OPT_JSON:
-            json = 1;
+            fmt = FMT_JSON;
+            break;
+        case OPT_FORMAT:
+            if ((fmt = cli_format_parse(&a, &formats)) < 0)
+                return CLI_USAGE;
             break;
         case OPT_THRESHOLD:
             if (cli_parse_number(&a, "threshold", 0, 100, &v) != 0)
@@ -71,6 +87,9 @@ int cmd_report(int argc, char **argv)
     int done = cli_window_done(&a, id, &w, &path);
     if (done >= 0)
         return done;
+    if ((fmt = cli_format_resolve(&help, &formats, fmt, w.output)) < 0)
+        return CLI_USAGE;
+    int json = fmt == FMT_JSON;
     ro.source_name = cli_display_path(path);
 
     int code, no_samples = 0;

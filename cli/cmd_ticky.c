@@ -12,12 +12,22 @@
 #include "commands.h"
 #include "evprof/driver.h"
 #include "evprof/ticky.h"
+#include "format.h"
 #include "output.h"
 
 enum { OPT_FORMAT = 1, OPT_SORT, OPT_TOP, OPT_MATCH, OPT_SERIES, OPT_CUMULATIVE };
 
+static const cli_format format_list[] = {
+    { "text", ".txt", TICKY_TEXT },
+    { "csv", ".csv", TICKY_CSV },
+    { "json", ".json", TICKY_JSON },
+    { NULL, NULL, 0 },
+};
+static const cli_formats formats = { format_list, TICKY_TEXT, TICKY_TEXT };
+
 static const cli_opt opts[] = {
-    { OPT_FORMAT, 'f', "format", "FMT", "text (GHC's +RTS -r table, the default), csv or json" },
+    { OPT_FORMAT, 'f', "format", "FMT", "text (GHC's +RTS -r table, the default), csv or json "
+      "(default: from -o's extension)" },
     { OPT_SORT, 's', "sort", "KEY", "entries (default), alloc, allocd (descending), name, or "
       "input (the log's or file's order)" },
     { OPT_TOP, 'n', "top", "N", "show only the first N counters (totals still cover all)" },
@@ -204,7 +214,7 @@ typedef struct ticky_args {
 /* Returns -1 to go on, or the exit code (--help printed, usage error). */
 static int parse_args(int argc, char **argv, ticky_args *o, cli_args *a)
 {
-    int id;
+    int id, fmt = -1;
     memset(o, 0, sizeof *o);
     cli_window_init(&o->w);
     ticky_view_opts_init(&o->view);
@@ -219,16 +229,8 @@ static int parse_args(int argc, char **argv, ticky_args *o, cli_args *a)
         }
         switch (id) {
         case OPT_FORMAT:
-            if (strcmp(a->value, "text") == 0) {
-                o->fmt = TICKY_TEXT;
-            } else if (strcmp(a->value, "csv") == 0) {
-                o->fmt = TICKY_CSV;
-            } else if (strcmp(a->value, "json") == 0) {
-                o->fmt = TICKY_JSON;
-            } else {
-                cli_usage_error(&help, "--format wants text, csv or json, not '%s'", a->value);
+            if ((fmt = cli_format_parse(a, &formats)) < 0)
                 return CLI_USAGE;
-            }
             break;
         case OPT_SORT: {
             int s = ticky_sort_parse(a->value);
@@ -274,7 +276,12 @@ static int parse_args(int argc, char **argv, ticky_args *o, cli_args *a)
     int done = cli_window_done(a, CLI_END, &o->w, &path);
     if (done >= 0)
         return done;
-    return cli_window_single(&o->w, &help);
+    if ((done = cli_window_single(&o->w, &help)) >= 0)
+        return done;
+    if ((fmt = cli_format_resolve(&help, &formats, fmt, o->w.output)) < 0)
+        return CLI_USAGE;
+    o->fmt = (ticky_format)fmt;
+    return -1;
 }
 
 /* ---- the command ------------------------------------------------------------- */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evprof/json.h"
 #include "evprof/textout.h"
 #include "export/srcloc.h"
 #include "util/hash.h"
@@ -307,6 +308,7 @@ typedef struct writer {
     uint32_t main_frame, cut_frame;
     uint64_t tick;
     uint8_t *drop;              /* per stack: dropped by focus/ignore (or NULL) */
+    tx_json json;               /* the document, compact */
 } writer;
 
 static uint32_t find_cc_index(const prof_result *p, const char *label, const char *module,
@@ -415,63 +417,68 @@ static int mark_dropped(writer *w)
     return 0;
 }
 
-static void put_frame(FILE *out, const char *name, size_t name_len, const char *src)
+static void put_frame(tx_json *j, const char *name, size_t name_len, const char *src)
 {
     ex_srcloc loc;
-    fputs("{\"name\":", out);
-    tx_json_str(out, name, name_len);
+    tx_json_object(j, TX_JSON_INLINE);
+    tx_json_key(j, "name");
+    tx_json_string(j, name, name_len);
     if (src && export_srcloc_parse(src, &loc)) {
-        fputs(",\"file\":", out);
-        tx_json_str(out, loc.file, loc.file_len);
-        fprintf(out, ",\"line\":%u,\"col\":%u", loc.line, loc.col);
+        tx_json_key(j, "file");
+        tx_json_string(j, loc.file, loc.file_len);
+        tx_json_key(j, "line");
+        tx_json_uint(j, loc.line);
+        tx_json_key(j, "col");
+        tx_json_uint(j, loc.col);
     }
-    fputc('}', out);
+    tx_json_end(j);
 }
 
 static int write_frames(writer *w)
 {
-    FILE *out = w->out;
+    tx_json *j = &w->json;
     char small[256];
     size_t nccs = prof_num_ccs(w->p);
-    fputs("\"shared\":{\"frames\":[", out);
+    tx_json_key(j, "shared");
+    tx_json_object(j, TX_JSON_INLINE);
+    tx_json_key(j, "frames");
+    tx_json_array(j, TX_JSON_INLINE);
     for (size_t i = 0; i < w->num_frames; i++) {
-        if (i)
-            fputc(',', out);
         if (i < nccs) {
             const prof_cc *cc = prof_cc_at(w->p, (uint32_t)i);
             size_t len = export_frame_name(cc, small, sizeof small);
             if (len < sizeof small) {
-                put_frame(out, small, len, cc->srcloc);
+                put_frame(j, small, len, cc->srcloc);
             } else {
                 char *big = malloc(len + 1);
                 if (!big)
                     return -1;
                 export_frame_name(cc, big, len + 1);
-                put_frame(out, big, len, cc->srcloc);
+                put_frame(j, big, len, cc->srcloc);
                 free(big);
             }
         } else if (i < nccs + w->num_extra) {
             int len = snprintf(small, sizeof small, "<undefined cc %u>",
                                w->extra_ids[i - nccs]);
-            put_frame(out, small, (size_t)len, NULL);
+            put_frame(j, small, (size_t)len, NULL);
         } else if (i == w->main_frame) {
-            put_frame(out, "MAIN", 4, NULL);
+            put_frame(j, "MAIN", 4, NULL);
         } else {
-            put_frame(out, "<stack cut at 255 frames>", 25, NULL);
+            put_frame(j, "<stack cut at 255 frames>", 25, NULL);
         }
     }
-    fputs("]}", out);
+    tx_json_end(j);
+    tx_json_end(j);
     return 0;
 }
 
 /* The timeline of one capability as speedscope samples: each sample ends
  * at its event's time. `emit` gets (stack id or NO_STACK for a gap,
  * weight). */
-typedef void (*emit_fn)(writer *w, uint32_t stack, uint64_t weight, int *first);
+typedef void (*emit_fn)(writer *w, uint32_t stack, uint64_t weight);
 
 static void walk_cap(writer *w, const cap_samples *c, uint64_t start, emit_fn emit)
 {
-    int first = 1;
     uint64_t pos = start;       /* where the timeline is so far */
     for (size_t i = 0; i < c->n; i++) {
         uint64_t t = c->time[i];
@@ -479,41 +486,36 @@ static void walk_cap(writer *w, const cap_samples *c, uint64_t start, emit_fn em
         if (i > 0 && t - c->time[i - 1] <= 2 * w->tick)
             begin = c->time[i - 1];
         if (begin > pos)
-            emit(w, NO_STACK, begin - pos, &first);
+            emit(w, NO_STACK, begin - pos);
         /* every sample is written, even one of weight 0 (two at the same
          * time), so that the file holds the report's ticks */
         uint32_t st = c->stack[i];
         if (w->drop && w->drop[st])
             st = NO_STACK;      /* --focus/--ignore: an empty sample, time kept */
-        emit(w, st, t - begin, &first);
+        emit(w, st, t - begin);
         pos = t;
     }
 }
 
-static void emit_stack(writer *w, uint32_t stack, uint64_t weight, int *first)
+static void emit_stack(writer *w, uint32_t stack, uint64_t weight)
 {
-    FILE *out = w->out;
-    if (!*first)
-        fputc(',', out);
-    *first = 0;
-    fputc('[', out);
+    (void)weight;
+    tx_json *j = &w->json;
+    tx_json_array(j, TX_JSON_INLINE);
     if (stack != NO_STACK) {
         const uint32_t *s = w->frames + w->t->offsets[stack];
         uint32_t depth = s[0];
-        fprintf(out, "%u", depth == EL_MAX_STACK ? w->cut_frame : w->main_frame);
+        tx_json_uint(j, depth == EL_MAX_STACK ? w->cut_frame : w->main_frame);
         for (uint32_t k = depth; k >= 1; k--)
-            fprintf(out, ",%u", s[k]);
+            tx_json_uint(j, s[k]);
     }
-    fputc(']', out);
+    tx_json_end(j);
 }
 
-static void emit_weight(writer *w, uint32_t stack, uint64_t weight, int *first)
+static void emit_weight(writer *w, uint32_t stack, uint64_t weight)
 {
     (void)stack;
-    if (!*first)
-        fputc(',', w->out);
-    *first = 0;
-    fprintf(w->out, "%llu", (unsigned long long)weight);
+    tx_json_uint(&w->json, weight);
 }
 
 int speedscope_write(const prof_result *p, const speedscope_timeline *t,
@@ -547,21 +549,28 @@ int speedscope_write(const prof_result *p, const speedscope_timeline *t,
         start = end = 0;
 
     const char *name = o && o->name ? o->name : "";
-    fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",", out);
-    fputs("\"exporter\":\"evprof\",\"name\":", out);
-    tx_json_str(out, name, strlen(name));
-    fputs(",\"activeProfileIndex\":0,", out);
+    tx_json *j = &w.json;
+    tx_json_init(j, out, 0, 1);
+    tx_json_object(j, TX_JSON_INLINE);
+    tx_json_key(j, "$schema");
+    tx_json_cstr(j, "https://www.speedscope.app/file-format-schema.json");
+    tx_json_key(j, "exporter");
+    tx_json_cstr(j, "evprof");
+    tx_json_key(j, "name");
+    tx_json_cstr(j, name);
+    tx_json_key(j, "activeProfileIndex");
+    tx_json_uint(j, 0);
     int rc = write_frames(&w);
-    fputs(",\"profiles\":[", out);
-    int first_profile = 1;
+    tx_json_key(j, "profiles");
+    tx_json_array(j, TX_JSON_INLINE);
     for (size_t c = 0; c < t->num_caps && rc == 0; c++) {
         const cap_samples *cs = &t->caps[c];
         if (!cs->n)
             continue;
-        if (!first_profile)
-            fputc(',', out);
-        first_profile = 0;
-        fputs("{\"type\":\"sampled\",\"name\":", out);
+        tx_json_object(j, TX_JSON_INLINE);
+        tx_json_key(j, "type");
+        tx_json_cstr(j, "sampled");
+        tx_json_key(j, "name");
         char label[64];
         snprintf(label, sizeof label, "capability %u", cs->capno);
         if (*name) {
@@ -572,23 +581,34 @@ int speedscope_write(const prof_result *p, const speedscope_timeline *t,
                 break;
             }
             snprintf(full, len, "%s %s", name, label);
-            tx_json_str(out, full, strlen(full));
+            tx_json_cstr(j, full);
             free(full);
         } else {
-            tx_json_str(out, label, strlen(label));
+            tx_json_cstr(j, label);
         }
-        fprintf(out, ",\"unit\":\"nanoseconds\",\"startValue\":%llu,\"endValue\":%llu,"
-                "\"samples\":[", (unsigned long long)start, (unsigned long long)end);
+        tx_json_key(j, "unit");
+        tx_json_cstr(j, "nanoseconds");
+        tx_json_key(j, "startValue");
+        tx_json_uint(j, start);
+        tx_json_key(j, "endValue");
+        tx_json_uint(j, end);
+        tx_json_key(j, "samples");
+        tx_json_array(j, TX_JSON_INLINE);
         walk_cap(&w, cs, start, emit_stack);
-        fputs("],\"weights\":[", out);
+        tx_json_end(j);
+        tx_json_key(j, "weights");
+        tx_json_array(j, TX_JSON_INLINE);
         walk_cap(&w, cs, start, emit_weight);
-        fputs("]}", out);
+        tx_json_end(j);
+        tx_json_end(j);
     }
-    fputs("]}\n", out);
+    tx_json_end(j);
+    tx_json_end(j);
+    tx_json_space(j, "\n");
     free(w.frames);
     free(w.extra_ids);
     free(w.drop);
-    if (ferror(out))
+    if (tx_json_finish(j) != 0)
         rc = -1;
     return rc;
 }

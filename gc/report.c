@@ -7,9 +7,12 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "evprof/json.h"
 #include "evprof/textout.h"
+#include "util/table.h"
 
 void gc_report_opts_init(gc_report_opts *o)
 {
@@ -62,29 +65,48 @@ static void time_line(FILE *out, const char *name, int known, uint64_t ns)
     fprintf(out, "  %-7s time  %8s  (%s elapsed)\n", name, "n/a", el);
 }
 
-static void cap_table(const gc_result *r, FILE *out)
+/* 0, or -1 when the table could not be built (no memory) */
+static int cap_table(const gc_result *r, FILE *out)
 {
     if (r->n_caps == 0)
-        return;
-    fputs("  Per capability (elapsed; not in +RTS -s):\n", out);
-    fputs("  Cap    MUT time     GC time   Idle time    GCs    led   Max pause"
-          "          allocated\n", out);
+        return 0;
+    static const tx_col cols[] = {
+        { "  ", TX_RIGHT, 3, 0 }, { "  ", TX_RIGHT, 10, 0 }, { "  ", TX_RIGHT, 10, 0 },
+        { "  ", TX_RIGHT, 10, 0 }, { "  ", TX_RIGHT, 5, 0 }, { "  ", TX_RIGHT, 5, 0 },
+        { "  ", TX_RIGHT, 10, 0 }, { "  ", TX_RIGHT, 17, 0 },
+    };
+    static const char *const head[] = { "Cap", "MUT time", "GC time", "Idle time", "GCs",
+                                        "led", "Max pause", "allocated" };
+    tx_table t;
+    tx_table_init(&t, cols, 8);
+    for (size_t k = 0; k < 8; k++)
+        tx_table_add(&t, head[k], strlen(head[k]));
+    tx_table_end_row(&t, 1);
     for (uint32_t i = 0; i < r->n_caps; i++) {
         const gc_cap *c = &r->caps[i];
-        char no[8], alloc[32];
+        char alloc[32];
         if (c->cap == EL_NO_CAP)
-            snprintf(no, sizeof no, "%s", "none");
+            tx_table_addf(&t, "none");
         else
-            snprintf(no, sizeof no, "%u", (unsigned)c->cap);
+            tx_table_addf(&t, "%u", (unsigned)c->cap);
+        tx_table_addf(&t, "%.3fs", secs(c->mutator_ns));
+        tx_table_addf(&t, "%.3fs", secs(c->gc_ns));
+        tx_table_addf(&t, "%.3fs", secs(c->idle_ns));
+        tx_table_addf(&t, "%u", (unsigned)c->gcs);
+        tx_table_addf(&t, "%u", (unsigned)c->led);
+        tx_table_addf(&t, "%.4fs", secs(c->max_pause_ns));
         if (c->has_alloc)
             gc_commas(alloc, sizeof alloc, c->allocated_bytes);
         else
             snprintf(alloc, sizeof alloc, "%s", "n/a");
-        fprintf(out, "  %3s  %9.3fs  %9.3fs  %9.3fs  %5u  %5u  %9.4fs  %17s\n", no,
-                secs(c->mutator_ns), secs(c->gc_ns), secs(c->idle_ns), (unsigned)c->gcs,
-                (unsigned)c->led, secs(c->max_pause_ns), alloc);
+        tx_table_add(&t, alloc, strlen(alloc));
+        tx_table_end_row(&t, 1);
     }
+    fputs("  Per capability (elapsed; not in +RTS -s):\n", out);
+    int rc = tx_table_write(&t, out);
+    tx_table_free(&t);
     fputc('\n', out);
+    return rc;
 }
 
 static void notes(const gc_result *r, FILE *out)
@@ -199,28 +221,47 @@ int gc_report_text(const gc_summary *s, const gc_report_opts *o, FILE *out)
     fprintf(out, "  Productivity %6s of total user, %.1f%% of total elapsed\n\n", "n/a",
             r->productivity * 100);
 
-    cap_table(r, out);
+    int rc = cap_table(r, out);
     notes(r, out);
-    return ferror(out) ? -1 : 0;
+    return rc != 0 || ferror(out) ? -1 : 0;
 }
 
 /* ---- JSON ------------------------------------------------------------- */
 
-static void json_sparks(FILE *out, const gc_sparks *sp)
+static void json_sparks(tx_json *j, int has, const gc_sparks *sp)
 {
-    fprintf(out, "{\"created\": %" PRIu64 ", \"dud\": %" PRIu64 ", \"overflowed\": %" PRIu64
-                 ", \"converted\": %" PRIu64 ", \"gcd\": %" PRIu64 ", \"fizzled\": %" PRIu64
-                 ", \"total\": %" PRIu64 "}",
-            sp->created, sp->dud, sp->overflowed, sp->converted, sp->gcd, sp->fizzled,
-            sp->created + sp->dud + sp->overflowed);
+    if (!has) {
+        tx_json_null(j);
+        return;
+    }
+    tx_json_object(j, TX_JSON_INLINE);
+    tx_json_key(j, "created");
+    tx_json_uint(j, sp->created);
+    tx_json_key(j, "dud");
+    tx_json_uint(j, sp->dud);
+    tx_json_key(j, "overflowed");
+    tx_json_uint(j, sp->overflowed);
+    tx_json_key(j, "converted");
+    tx_json_uint(j, sp->converted);
+    tx_json_key(j, "gcd");
+    tx_json_uint(j, sp->gcd);
+    tx_json_key(j, "fizzled");
+    tx_json_uint(j, sp->fizzled);
+    tx_json_key(j, "total");
+    tx_json_uint(j, sp->created + sp->dud + sp->overflowed);
+    tx_json_end(j);
 }
 
-static void json_double(FILE *out, double v)
+static void json_u64(tx_json *j, const char *key, uint64_t v)
 {
-    if (isfinite(v))
-        fprintf(out, "%.10g", v);
-    else
-        fputs("null", out);
+    tx_json_key(j, key);
+    tx_json_uint(j, v);
+}
+
+static void json_null(tx_json *j, const char *key)
+{
+    tx_json_key(j, key);
+    tx_json_null(j);
 }
 
 int gc_report_json(const gc_summary *s, const gc_report_opts *o, FILE *out)
@@ -233,93 +274,111 @@ int gc_report_json(const gc_summary *s, const gc_report_opts *o, FILE *out)
         gc_report_opts_init(&defaults);
         o = &defaults;
     }
-    fputs("{\n  \"source\": ", out);
-    if (o && o->source_name)
-        tx_json_str(out, o->source_name, strlen(o->source_name));
-    else
-        fputs("null", out);
-    fputs(",\n  \"rts\": ", out);
-    tx_json_str(out, r->rts_version, strlen(r->rts_version));
-    fprintf(out, ",\n  \"threaded\": %s,\n  \"profiled\": %s", r->threaded ? "true" : "false",
-            r->profiled ? "true" : "false");
-    fprintf(out, ",\n  \"window\": {\"from_ns\": %" PRIu64 ", \"to_ns\": %" PRIu64
-                 ", \"whole_run\": %s, \"cap\": ",
-            r->from_ns, r->to_ns, r->whole_run ? "true" : "false");
+    tx_json *j = malloc(sizeof *j);
+    if (!j)
+        return -1;
+    tx_json_init(j, out, 2, 0);
+    tx_json_object(j, TX_JSON_BLOCK);
+    tx_json_key(j, "source");
+    tx_json_cstr(j, o->source_name);
+    tx_json_key(j, "rts");
+    tx_json_cstr(j, r->rts_version);
+    tx_json_key(j, "threaded");
+    tx_json_bool(j, r->threaded);
+    tx_json_key(j, "profiled");
+    tx_json_bool(j, r->profiled);
+    tx_json_key(j, "window");
+    tx_json_object(j, TX_JSON_INLINE);
+    json_u64(j, "from_ns", r->from_ns);
+    json_u64(j, "to_ns", r->to_ns);
+    tx_json_key(j, "whole_run");
+    tx_json_bool(j, r->whole_run);
+    tx_json_key(j, "cap");
     if (r->cap >= 0)
-        fprintf(out, "%d}", (int)r->cap);
+        tx_json_int(j, r->cap);
     else
-        fputs("null}", out);
-    fprintf(out, ",\n  \"log_end_ns\": %" PRIu64, r->log_end_ns);
-    fprintf(out, ",\n  \"allocated_bytes\": %" PRIu64, r->allocated_bytes);
-    fprintf(out, ",\n  \"copied_bytes\": %" PRIu64, r->copied_bytes);
-    fprintf(out, ",\n  \"max_live_bytes\": %" PRIu64, r->max_live_bytes);
-    fprintf(out, ",\n  \"major_gcs\": %u", (unsigned)r->major_gcs);
-    fprintf(out, ",\n  \"max_slop_bytes\": %" PRIu64, r->max_slop_bytes);
-    fprintf(out, ",\n  \"max_mem_in_use_bytes\": %" PRIu64, r->max_mem_in_use_bytes);
-    fprintf(out, ",\n  \"max_current_fragmentation_bytes\": %" PRIu64, r->max_frag_bytes);
-    fputs(",\n  \"ghc_fragmentation_bytes\": null", out);
-    fprintf(out, ",\n  \"gcs\": %u", (unsigned)r->collections);
-    fputs(",\n  \"generations\": [", out);
+        tx_json_null(j);
+    tx_json_end(j);
+    json_u64(j, "log_end_ns", r->log_end_ns);
+    json_u64(j, "allocated_bytes", r->allocated_bytes);
+    json_u64(j, "copied_bytes", r->copied_bytes);
+    json_u64(j, "max_live_bytes", r->max_live_bytes);
+    json_u64(j, "major_gcs", r->major_gcs);
+    json_u64(j, "max_slop_bytes", r->max_slop_bytes);
+    json_u64(j, "max_mem_in_use_bytes", r->max_mem_in_use_bytes);
+    json_u64(j, "max_current_fragmentation_bytes", r->max_frag_bytes);
+    json_null(j, "ghc_fragmentation_bytes");
+    json_u64(j, "gcs", r->collections);
+    tx_json_key(j, "generations");
+    tx_json_array(j, TX_JSON_BLOCK);
     for (uint32_t g = 0; g < r->generations; g++) {
         const gc_gen *gg = &r->gens[g];
-        fprintf(out, "%s\n    {\"gen\": %u, \"collections\": %u, \"par_collections\": %u, "
-                     "\"elapsed_ns\": %" PRIu64 ", \"avg_pause_ns\": %" PRIu64
-                     ", \"max_pause_ns\": %" PRIu64 ", \"copied_bytes\": %" PRIu64
-                     ", \"max_slop_bytes\": %" PRIu64 "}",
-                g ? "," : "", (unsigned)g, (unsigned)gg->collections,
-                (unsigned)gg->par_collections, gg->elapsed_ns, gg->avg_pause_ns,
-                gg->max_pause_ns, gg->copied_bytes, gg->max_slop_bytes);
+        tx_json_object(j, TX_JSON_INLINE);
+        json_u64(j, "gen", g);
+        json_u64(j, "collections", gg->collections);
+        json_u64(j, "par_collections", gg->par_collections);
+        json_u64(j, "elapsed_ns", gg->elapsed_ns);
+        json_u64(j, "avg_pause_ns", gg->avg_pause_ns);
+        json_u64(j, "max_pause_ns", gg->max_pause_ns);
+        json_u64(j, "copied_bytes", gg->copied_bytes);
+        json_u64(j, "max_slop_bytes", gg->max_slop_bytes);
+        tx_json_end(j);
     }
-    fputs(r->generations ? "\n  ]" : "]", out);
-    fprintf(out, ",\n  \"par_copied_bytes\": %" PRIu64, r->par_copied_bytes);
-    fprintf(out, ",\n  \"cumulative_par_balanced_copied_bytes\": %" PRIu64,
-            r->par_balanced_copied_bytes);
-    fputs(",\n  \"work_balance\": ", out);
-    json_double(out, r->work_balance);
-    fputs(",\n  \"sparks\": ", out);
-    if (r->has_sparks)
-        json_sparks(out, &r->sparks);
-    else
-        fputs("null", out);
-    fprintf(out, ",\n  \"elapsed_ns\": %" PRIu64, r->total_ns);
-    fprintf(out, ",\n  \"gc_elapsed_ns\": %" PRIu64, r->gc_ns);
-    fprintf(out, ",\n  \"mutator_elapsed_ns\": %" PRIu64, r->mutator_ns);
-    fputs(",\n  \"init_elapsed_ns\": null,\n  \"exit_elapsed_ns\": null,\n"
-          "  \"cpu_ns\": null,\n  \"gc_cpu_ns\": null,\n  \"mutator_cpu_ns\": null", out);
-    fputs(",\n  \"alloc_rate\": null", out);
-    fprintf(out, ",\n  \"alloc_rate_wall_clock\": %" PRIu64, r->alloc_rate);
-    fputs(",\n  \"productivity_elapsed\": ", out);
-    json_double(out, r->productivity);
-    fputs(",\n  \"capabilities\": [", out);
+    tx_json_end(j);
+    json_u64(j, "par_copied_bytes", r->par_copied_bytes);
+    json_u64(j, "cumulative_par_balanced_copied_bytes", r->par_balanced_copied_bytes);
+    tx_json_key(j, "work_balance");
+    tx_json_double(j, r->work_balance, 10);
+    tx_json_key(j, "sparks");
+    json_sparks(j, r->has_sparks, &r->sparks);
+    json_u64(j, "elapsed_ns", r->total_ns);
+    json_u64(j, "gc_elapsed_ns", r->gc_ns);
+    json_u64(j, "mutator_elapsed_ns", r->mutator_ns);
+    json_null(j, "init_elapsed_ns");
+    json_null(j, "exit_elapsed_ns");
+    json_null(j, "cpu_ns");
+    json_null(j, "gc_cpu_ns");
+    json_null(j, "mutator_cpu_ns");
+    json_null(j, "alloc_rate");
+    json_u64(j, "alloc_rate_wall_clock", r->alloc_rate);
+    tx_json_key(j, "productivity_elapsed");
+    tx_json_double(j, r->productivity, 10);
+    tx_json_key(j, "capabilities");
+    tx_json_array(j, TX_JSON_BLOCK);
     for (uint32_t i = 0; i < r->n_caps; i++) {
         const gc_cap *c = &r->caps[i];
-        fputs(i ? ",\n    {\"cap\": " : "\n    {\"cap\": ", out);
+        tx_json_object(j, TX_JSON_INLINE);
+        tx_json_key(j, "cap");
         if (c->cap == EL_NO_CAP)
-            fputs("null", out);
+            tx_json_null(j);
         else
-            fprintf(out, "%u", (unsigned)c->cap);
-        fputs(", \"allocated_bytes\": ", out);
+            tx_json_uint(j, c->cap);
+        tx_json_key(j, "allocated_bytes");
         if (c->has_alloc)
-            fprintf(out, "%" PRIu64, c->allocated_bytes);
+            tx_json_uint(j, c->allocated_bytes);
         else
-            fputs("null", out);
-        fprintf(out, ", \"mutator_elapsed_ns\": %" PRIu64 ", \"gc_elapsed_ns\": %" PRIu64
-                     ", \"idle_ns\": %" PRIu64 ", \"gcs\": %u, \"led\": %u"
-                     ", \"max_pause_ns\": %" PRIu64 ", \"sparks\": ",
-                c->mutator_ns, c->gc_ns, c->idle_ns, (unsigned)c->gcs, (unsigned)c->led,
-                c->max_pause_ns);
-        if (c->has_sparks)
-            json_sparks(out, &c->sparks);
-        else
-            fputs("null", out);
-        fputc('}', out);
+            tx_json_null(j);
+        json_u64(j, "mutator_elapsed_ns", c->mutator_ns);
+        json_u64(j, "gc_elapsed_ns", c->gc_ns);
+        json_u64(j, "idle_ns", c->idle_ns);
+        json_u64(j, "gcs", c->gcs);
+        json_u64(j, "led", c->led);
+        json_u64(j, "max_pause_ns", c->max_pause_ns);
+        tx_json_key(j, "sparks");
+        json_sparks(j, c->has_sparks, &c->sparks);
+        tx_json_end(j);
     }
-    fputs(r->n_caps ? "\n  ]" : "]", out);
-    fputs(",\n  \"evprof_note\": \"elapsed times only: CPU time and the INIT/EXIT split are "
-          "not in the eventlog (null); mutator time includes INIT and EXIT; alloc_rate (GHC's, per "
-          "mutator CPU second) is null, alloc_rate_wall_clock is per elapsed mutator second; "
-          "ghc_fragmentation_bytes (a difference of two lifetime peaks) is null, "
-          "max_current_fragmentation_bytes is the largest free space in held megablocks "
-          "after a collection (GC_STATS_GHC)\"\n}\n", out);
-    return ferror(out) ? -1 : 0;
+    tx_json_end(j);
+    tx_json_key(j, "evprof_note");
+    tx_json_cstr(j, "elapsed times only: CPU time and the INIT/EXIT split are not in the "
+                    "eventlog (null); mutator time includes INIT and EXIT; alloc_rate (GHC's, "
+                    "per mutator CPU second) is null, alloc_rate_wall_clock is per elapsed "
+                    "mutator second; ghc_fragmentation_bytes (a difference of two lifetime "
+                    "peaks) is null, max_current_fragmentation_bytes is the largest free space "
+                    "in held megablocks after a collection (GC_STATS_GHC)");
+    tx_json_end(j);
+    tx_json_space(j, "\n");
+    int rc = tx_json_finish(j);
+    free(j);
+    return rc;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evprof/json.h"
 #include "evprof/textout.h"
 #include "heap/internal.h"
 
@@ -19,7 +20,9 @@ struct heap_writer {
     const writer_ops *ops;
     FILE *out;
     int started;                /* header written */
-    uint64_t rows;              /* JSON: rows written (for the commas) */
+    uint64_t rows;              /* JSON: rows written */
+    int failed;                 /* JSON: the writer refused a call */
+    tx_json json;               /* JSON: the document */
 };
 
 void heap_put_seconds6(FILE *out, uint64_t ns)
@@ -171,61 +174,69 @@ static void csv_footer(heap_writer *w, const heap_profile *h)
 
 /* ---- JSON ------------------------------------------------------------- */
 
-static void json_cstr(FILE *out, const char *s)
-{
-    tx_json_str(out, s, strlen(s));
-}
-
 static void json_header(heap_writer *w, const heap_profile *h)
 {
     const heap_info *in = heap_get_info(h);
-    FILE *out = w->out;
-    fputs("{\n\"program\": ", out);
-    json_cstr(out, in->program);
-    fputs(",\n\"job\": ", out);
-    json_cstr(out, in->job);
-    fputs(",\n\"rts\": ", out);
-    if (in->rts_version)
-        json_cstr(out, in->rts_version);
-    else
-        fputs("null", out);
-    const char *name = in->has_begin ? heap_breakdown_name(in->breakdown) : NULL;
-    const char *flag = in->has_begin ? heap_breakdown_flag(in->breakdown) : NULL;
-    fputs(",\n\"breakdown\": ", out);
-    if (name)
-        json_cstr(out, name);
-    else
-        fputs("null", out);
-    fputs(",\n\"flag\": ", out);
-    if (flag)
-        json_cstr(out, flag);
-    else
-        fputs("null", out);
-    fputs(",\n\"sampling_period\": ", out);
-    heap_put_seconds9(out, in->period_ns);
-    fprintf(out, ",\n\"band_length\": %u", in->length);
-    fputs(",\n\"time_unit\": \"seconds since the RTS started (GHC's .hp uses mutator CPU "
-          "seconds)\",\n\"value_unit\": \"bytes\",\n\"rows\": [", out);
+    tx_json *j = &w->json;
+    tx_json_init(j, w->out, 0, 0);
+    tx_json_object(j, TX_JSON_BLOCK);
+    tx_json_key(j, "program");
+    tx_json_cstr(j, in->program);
+    tx_json_key(j, "job");
+    tx_json_cstr(j, in->job);
+    tx_json_key(j, "rts");
+    tx_json_cstr(j, in->rts_version);
+    tx_json_key(j, "breakdown");
+    tx_json_cstr(j, in->has_begin ? heap_breakdown_name(in->breakdown) : NULL);
+    tx_json_key(j, "flag");
+    tx_json_cstr(j, in->has_begin ? heap_breakdown_flag(in->breakdown) : NULL);
+    tx_json_key(j, "sampling_period");
+    tx_json_decimal(j, in->period_ns, 9);
+    tx_json_key(j, "band_length");
+    tx_json_uint(j, in->length);
+    tx_json_key(j, "time_unit");
+    tx_json_cstr(j, "seconds since the RTS started (GHC's .hp uses mutator CPU seconds)");
+    tx_json_key(j, "value_unit");
+    tx_json_cstr(j, "bytes");
+    tx_json_key(j, "rows");
+    tx_json_array(j, TX_JSON_BLOCK);
 }
 
 static void json_census(heap_writer *w, const heap_profile *h, const heap_census *c)
 {
+    tx_json *j = &w->json;
     for (size_t i = 0; i < c->n; i++) {
         const heap_band *b = heap_band_at(h, c->samples[i].band);
-        fprintf(w->out, "%s\n{\"census\": %llu, \"time\": ", w->rows++ ? "," : "",
-                (unsigned long long)c->index);
-        heap_put_seconds9(w->out, c->time);
-        fputs(", \"band\": ", w->out);
-        tx_json_str(w->out, b->name, b->len);
-        fprintf(w->out, ", \"bytes\": %llu}", (unsigned long long)c->samples[i].bytes);
+        tx_json_object(j, TX_JSON_INLINE);
+        tx_json_key(j, "census");
+        tx_json_uint(j, c->index);
+        tx_json_key(j, "time");
+        tx_json_decimal(j, c->time, 9);
+        tx_json_key(j, "band");
+        tx_json_string(j, b->name, b->len);
+        tx_json_key(j, "bytes");
+        tx_json_uint(j, c->samples[i].bytes);
+        tx_json_end(j);
+        w->rows++;
     }
+    tx_json_flush(j);       /* each census reaches the FILE when it completes */
 }
 
 static void json_footer(heap_writer *w, const heap_profile *h)
 {
     const heap_info *in = heap_get_info(h);
-    fprintf(w->out, "\n],\n\"censuses\": %llu,\n\"dropped_censuses\": %llu\n}\n",
-            (unsigned long long)in->censuses, (unsigned long long)in->dropped);
+    tx_json *j = &w->json;
+    if (!w->rows)
+        tx_json_space(j, "\n");        /* "rows": [ and ] on lines of their own */
+    tx_json_end(j);
+    tx_json_key(j, "censuses");
+    tx_json_uint(j, in->censuses);
+    tx_json_key(j, "dropped_censuses");
+    tx_json_uint(j, in->dropped);
+    tx_json_end(j);
+    tx_json_space(j, "\n");
+    if (tx_json_finish(j) != 0)
+        w->failed = 1;
 }
 
 /* ---- the writer ------------------------------------------------------- */
@@ -273,5 +284,5 @@ int heap_writer_finish(heap_writer *w, const heap_profile *h)
         w->ops->header(w, h);
     }
     w->ops->footer(w, h);
-    return ferror(w->out) ? -1 : 0;
+    return ferror(w->out) || w->failed ? -1 : 0;
 }

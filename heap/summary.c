@@ -5,21 +5,12 @@
 #include <string.h>
 
 #include "evprof/textout.h"
+#include "util/table.h"
 
 static void put_secs3(FILE *out, uint64_t ns)
 {
     uint64_t ms = ns / 1000000 + (ns % 1000000 >= 500000);
     fprintf(out, "%llu.%03llu", (unsigned long long)(ms / 1000), (unsigned long long)(ms % 1000));
-}
-
-static int digits(uint64_t v)
-{
-    int n = 1;
-    while (v >= 10) {
-        v /= 10;
-        n++;
-    }
-    return n;
 }
 
 int heap_summary_text(const heap_profile *h, const heap_summary_opts *o, FILE *out)
@@ -81,36 +72,38 @@ int heap_summary_text(const heap_profile *h, const heap_summary_opts *o, FILE *o
     }
     putc('\n', out);
 
+    static const tx_col cols[] = {
+        { NULL, TX_LEFT, 0, 1 },            /* band */
+        { "  ", TX_RIGHT, 0, 1 },           /* peak bytes */
+        { "  ", TX_RIGHT, 11, 0 },          /* peak at (s) */
+        { "  ", TX_RIGHT, 0, 1 },           /* mean bytes */
+        { "  ", TX_RIGHT, 13, 0 },          /* share at peak */
+    };
+    tx_table t;
+    tx_table_init(&t, cols, 5);
     static const char *const head[] = { "band", "peak bytes", "peak at (s)", "mean bytes",
                                         "share at peak" };
-    size_t wname = strlen(head[0]);
-    int wpeak = (int)strlen(head[1]), wmean = (int)strlen(head[3]);
-    for (size_t i = 0; i < shown; i++) {
-        const heap_band *b = heap_band_at(h, order[i]);
-        size_t w = tx_vis_width(b->name, b->len);
-        if (w > wname)
-            wname = w;
-        if (digits(b->peak) > wpeak)
-            wpeak = digits(b->peak);
-        uint64_t mean = in->censuses ? (b->sum + in->censuses / 2) / in->censuses : 0;
-        if (digits(mean) > wmean)
-            wmean = digits(mean);
-    }
-    tx_pad(out, head[0], wname);
-    fprintf(out, "  %*s  %11s  %*s  %13s\n", wpeak, head[1], head[2], wmean, head[3], head[4]);
+    for (size_t c = 0; c < 5; c++)
+        tx_table_add(&t, head[c], strlen(head[c]));
+    tx_table_end_row(&t, 1);
     for (size_t i = 0; i < shown; i++) {
         const heap_band *b = heap_band_at(h, order[i]);
         uint64_t mean = in->censuses ? (b->sum + in->censuses / 2) / in->censuses : 0;
         double share = b->peak_total ? 100.0 * (double)b->peak / (double)b->peak_total : 0.0;
-        tx_put(out, b->name, b->len);
-        for (size_t w = tx_vis_width(b->name, b->len); w < wname; w++)
-            putc(' ', out);
-        fprintf(out, "  %*llu  ", wpeak, (unsigned long long)b->peak);
-        char t[32];
         uint64_t ms = b->peak_time / 1000000 + (b->peak_time % 1000000 >= 500000);
-        snprintf(t, sizeof t, "%llu.%03llu", (unsigned long long)(ms / 1000),
-                 (unsigned long long)(ms % 1000));
-        fprintf(out, "%11s  %*llu  %12.1f%%\n", t, wmean, (unsigned long long)mean, share);
+        tx_table_add(&t, b->name, b->len);
+        tx_table_addf(&t, "%llu", (unsigned long long)b->peak);
+        tx_table_addf(&t, "%llu.%03llu", (unsigned long long)(ms / 1000),
+                      (unsigned long long)(ms % 1000));
+        tx_table_addf(&t, "%llu", (unsigned long long)mean);
+        tx_table_addf(&t, "%.1f%%", share);
+        tx_table_end_row(&t, 1);
+    }
+    int rc = tx_table_write(&t, out);
+    tx_table_free(&t);
+    if (rc != 0) {
+        free(order);
+        return -1;
     }
     if (shown < n)
         fprintf(out, "(%zu more band%s: --top 0 shows all)\n", n - shown,

@@ -14,8 +14,10 @@
 #include <time.h>
 
 #include "evprof/info.h"
+#include "evprof/json.h"
 #include "evprof/markers.h"
 #include "evprof/textout.h"
+#include "util/table.h"
 
 #define N_IDS 65536u
 #define CAP_BITMAP_BYTES (N_IDS / 8)
@@ -443,12 +445,6 @@ static void text_arg(void *ctx, size_t index, const char *s, size_t len)
         fputc('\'', out);
 }
 
-/* width of the visible form that cli_text_str writes */
-static size_t code_points(const char *s, size_t len)
-{
-    return tx_vis_width(s, len);
-}
-
 static el_str type_desc(const info *in, unsigned id)
 {
     size_t lo = 0, hi = in->num_declared;
@@ -478,22 +474,6 @@ static void print_markers_text(FILE *out, const ev_markers *m)
         tx_put(out, l->label, l->len);
         fputc('\n', out);
     }
-}
-
-static void print_markers_json(FILE *out, const ev_markers *m)
-{
-    size_t n = m ? ev_markers_num_labels(m) : 0;
-    if (!n)
-        return;
-    fputs("  \"markers\": [", out);
-    for (size_t i = 0; i < n; i++) {
-        const ev_marker_label *l = ev_markers_label_at(m, i);
-        fprintf(out, "%s\n    {\"label\": ", i ? "," : "");
-        tx_json_str(out, l->label, l->len);
-        fprintf(out, ", \"count\": %llu, \"first_ns\": %llu}", (unsigned long long)l->count,
-                (unsigned long long)l->first_ns);
-    }
-    fputs("\n  ],\n", out);
 }
 
 static void print_text(FILE *out, const char *path, const info *in,
@@ -557,44 +537,51 @@ static void print_text(FILE *out, const char *path, const info *in,
         fputs("time span:     no events\n", out);
     fprintf(out, "events:        %llu\n", (unsigned long long)r->events);
 
-    /* per-type table */
+    /* per-type table; the total stays out of the widths */
+    static const tx_col cols[] = {
+        { "  ", TX_RIGHT, 5, 0 },           /* id */
+        { "  ", TX_LEFT, 0, 1 },            /* name */
+        { "  ", TX_LEFT, 0, 1 },            /* description */
+        { " ", TX_RIGHT, 12, 0 },           /* count */
+        { " ", TX_RIGHT, 12, 0 },           /* bytes */
+    };
     size_t declared = in->num_declared;
-    size_t present = 0, desc_w = 11, name_w = 4;
+    size_t present = 0;
     uint64_t total_bytes = 0;
+    tx_table t;
+    tx_table_init(&t, cols, 5);
+    tx_table_add(&t, "id", 2);
+    tx_table_add(&t, "name", 4);
+    tx_table_add(&t, "description", 11);
+    tx_table_add(&t, "count", 5);
+    tx_table_add(&t, "bytes", 5);
+    tx_table_end_row(&t, 1);
     for (unsigned id = 0; id < N_IDS; id++) {
-        if (!in->types[id].count)
+        const type_stat *ts = &in->types[id];
+        if (!ts->count)
             continue;
         present++;
-        total_bytes += in->types[id].bytes;
+        total_bytes += ts->bytes;
         const char *name = el_type_name((uint16_t)id);
-        if (name && strlen(name) > name_w)
-            name_w = strlen(name);
         el_str desc = type_desc(in, id);
-        size_t w = code_points(desc.ptr, desc.len);
-        if (w > desc_w)
-            desc_w = w;
+        tx_table_addf(&t, "%u", id);
+        tx_table_addf(&t, "%s", name ? name : "-");
+        tx_table_add(&t, desc.ptr, desc.len);
+        tx_table_addf(&t, "%llu", (unsigned long long)ts->count);
+        tx_table_addf(&t, "%llu", (unsigned long long)ts->bytes);
+        tx_table_end_row(&t, 1);
     }
+    tx_table_add(&t, "", 0);
+    tx_table_add(&t, "total", 5);
+    tx_table_add(&t, "", 0);
+    tx_table_addf(&t, "%llu", (unsigned long long)r->events);
+    tx_table_addf(&t, "%llu", (unsigned long long)total_bytes);
+    tx_table_end_row(&t, 0);
     fprintf(out, "\nEvent types (%zu of the %zu declared in the header occur):\n",
             present, declared);
-    if (present) {
-        fprintf(out, "  %5s  %-*s  %-*s %12s %12s\n", "id", (int)name_w, "name", (int)desc_w,
-                "description", "count", "bytes");
-        for (unsigned id = 0; id < N_IDS; id++) {
-            const type_stat *ts = &in->types[id];
-            if (!ts->count)
-                continue;
-            const char *name = el_type_name((uint16_t)id);
-            el_str desc = type_desc(in, id);
-            fprintf(out, "  %5u  %-*s  ", id, (int)name_w, name ? name : "-");
-            tx_put(out, desc.ptr, desc.len);
-            fprintf(out, "%*s %12llu %12llu\n",
-                    (int)(desc_w - code_points(desc.ptr, desc.len)), "",
-                    (unsigned long long)ts->count, (unsigned long long)ts->bytes);
-        }
-        fprintf(out, "  %5s  %-*s  %-*s %12llu %12llu\n", "", (int)name_w, "total",
-                (int)desc_w, "",
-                (unsigned long long)r->events, (unsigned long long)total_bytes);
-    }
+    if (present && tx_table_write(&t, out) != 0)
+        fputs("(the table could not be built: out of memory)\n", out);
+    tx_table_free(&t);
 
     if (in->has_stream)
         print_markers_text(out, in->markers);
@@ -618,113 +605,150 @@ static void print_text(FILE *out, const char *path, const info *in,
 
 static void json_arg(void *ctx, size_t index, const char *s, size_t len)
 {
-    FILE *out = ctx;
-    if (index == 0)
-        return;
-    fputs(index > 1 ? ", " : "", out);
-    tx_json_str(out, s, len);
+    if (index > 0)
+        tx_json_string(ctx, s, len);
 }
 
-static void json_owned(FILE *out, const owned_str *s)
+static void json_owned(tx_json *j, const owned_str *s)
 {
     if (s->ptr)
-        tx_json_str(out, s->ptr, s->len);
+        tx_json_string(j, s->ptr, s->len);
     else
-        fputs("null", out);
+        tx_json_null(j);
 }
 
-static void print_json(FILE *out, const char *path, const info *in,
-                       const el_read_result *r)
+static void json_u64(tx_json *j, const char *key, uint64_t v)
 {
-    fputs("{\n  \"file\": ", out);
-    tx_json_str(out, path, strlen(path));
-    fprintf(out, ",\n  \"size_bytes\": %llu,\n", (unsigned long long)file_size(in, r));
-    fprintf(out, "  \"status\": \"%s\",\n", status_key(in, r));
-    fputs("  \"error\": ", out);
-    if (r->status != EL_END && r->status != EL_OK) {
-        fputs("{\"message\": ", out);
-        const char *msg = r->error.msg[0] ? r->error.msg : el_status_name(r->status);
-        tx_json_str(out, msg, strlen(msg));
-        fprintf(out, ", \"offset\": %llu, \"type\": %ld}",
-                (unsigned long long)r->error.offset, (long)r->error.type);
+    tx_json_key(j, key);
+    tx_json_uint(j, v);
+}
+
+static int print_json(FILE *out, const char *path, const info *in,
+                      const el_read_result *r)
+{
+    tx_json *j = malloc(sizeof *j);
+    if (!j)
+        return -1;
+    tx_json_init(j, out, 2, 0);
+    tx_json_object(j, TX_JSON_BLOCK);
+    tx_json_key(j, "file");
+    tx_json_cstr(j, path);
+    json_u64(j, "size_bytes", file_size(in, r));
+    tx_json_key(j, "status");
+    tx_json_cstr(j, status_key(in, r));
+    tx_json_key(j, "error");
+    if (in->has_stream && r->status != EL_END && r->status != EL_OK) {
+        tx_json_object(j, TX_JSON_INLINE);
+        tx_json_key(j, "message");
+        tx_json_cstr(j, r->error.msg[0] ? r->error.msg : el_status_name(r->status));
+        json_u64(j, "offset", r->error.offset);
+        tx_json_key(j, "type");
+        tx_json_int(j, (long)r->error.type);
+        tx_json_end(j);
     } else {
-        fputs("null", out);
+        tx_json_null(j);
     }
 
-    fputs(",\n  \"rts\": ", out);
-    json_owned(out, &in->rts);
-    fputs(",\n  \"program\": ", out);
+    tx_json_key(j, "rts");
+    json_owned(j, &in->rts);
+    tx_json_key(j, "program");
     if (in->args.ptr) {
         const char *nul = memchr(in->args.ptr, '\0', in->args.len);
-        tx_json_str(out, in->args.ptr,
-                     nul ? (size_t)(nul - in->args.ptr) : in->args.len);
-        fputs(",\n  \"arguments\": [", out);
-        each_arg(&in->args, json_arg, out);
-        fputs("]", out);
+        tx_json_string(j, in->args.ptr, nul ? (size_t)(nul - in->args.ptr) : in->args.len);
+        tx_json_key(j, "arguments");
+        tx_json_array(j, TX_JSON_INLINE);
+        each_arg(&in->args, json_arg, j);
+        tx_json_end(j);
     } else {
-        fputs("null,\n  \"arguments\": null", out);
+        tx_json_null(j);
+        tx_json_key(j, "arguments");
+        tx_json_null(j);
     }
 
     char date[64];
-    fputs(",\n  \"start_utc\": ", out);
-    if (start_date(in, date, sizeof date))
-        fprintf(out, "\"%s\"", date);
-    else
-        fputs("null", out);
+    tx_json_key(j, "start_utc");
+    tx_json_cstr(j, start_date(in, date, sizeof date) ? date : NULL);
 
     caps_summary caps = count_caps(in);
-    fputs(",\n  \"capabilities\": ", out);
+    tx_json_key(j, "capabilities");
     if (caps.count)
-        fprintf(out, "%u,\n  \"capabilities_from\": \"%s\"", caps.count, caps.sources);
+        tx_json_uint(j, caps.count);
     else
-        fputs("null,\n  \"capabilities_from\": null", out);
+        tx_json_null(j);
+    tx_json_key(j, "capabilities_from");
+    tx_json_cstr(j, caps.count ? caps.sources : NULL);
 
-    if (in->has_time)
-        fprintf(out,
-                ",\n  \"first_time_ns\": %llu,\n  \"last_time_ns\": %llu,\n"
-                "  \"duration_s\": %.9f",
-                (unsigned long long)in->first_time, (unsigned long long)in->last_time,
-                (double)(in->last_time - in->first_time) / 1e9);
-    else
-        fputs(",\n  \"first_time_ns\": null,\n  \"last_time_ns\": null,\n"
-              "  \"duration_s\": null", out);
-    fprintf(out, ",\n  \"events\": %llu,\n", (unsigned long long)r->events);
-    fprintf(out, "  \"declared_types\": %zu,\n", in->num_declared);
+    if (in->has_time) {
+        json_u64(j, "first_time_ns", in->first_time);
+        json_u64(j, "last_time_ns", in->last_time);
+        tx_json_key(j, "duration_s");
+        tx_json_fixed(j, (double)(in->last_time - in->first_time) / 1e9, 0, 9);
+    } else {
+        tx_json_key(j, "first_time_ns");
+        tx_json_null(j);
+        tx_json_key(j, "last_time_ns");
+        tx_json_null(j);
+        tx_json_key(j, "duration_s");
+        tx_json_null(j);
+    }
+    json_u64(j, "events", r->events);
+    json_u64(j, "declared_types", in->num_declared);
 
-    fputs("  \"event_types\": [", out);
-    int first = 1;
+    tx_json_key(j, "event_types");
+    tx_json_array(j, TX_JSON_BLOCK);
     for (unsigned id = 0; id < N_IDS; id++) {
         const type_stat *ts = &in->types[id];
         if (!ts->count)
             continue;
-        const char *name = el_type_name((uint16_t)id);
         el_str desc = type_desc(in, id);
-        fprintf(out, "%s\n    {\"id\": %u, \"name\": ", first ? "" : ",", id);
-        if (name)
-            tx_json_str(out, name, strlen(name));
-        else
-            fputs("null", out);
-        fputs(", \"description\": ", out);
-        tx_json_str(out, desc.ptr, desc.len);
-        fprintf(out, ", \"count\": %llu, \"bytes\": %llu}", (unsigned long long)ts->count,
-                (unsigned long long)ts->bytes);
-        first = 0;
+        tx_json_object(j, TX_JSON_INLINE);
+        json_u64(j, "id", id);
+        tx_json_key(j, "name");
+        tx_json_cstr(j, el_type_name((uint16_t)id));
+        tx_json_key(j, "description");
+        tx_json_string(j, desc.ptr, desc.len);
+        json_u64(j, "count", ts->count);
+        json_u64(j, "bytes", ts->bytes);
+        tx_json_end(j);
     }
-    fputs(first ? "],\n" : "\n  ],\n", out);
+    tx_json_end(j);
 
-    if (in->has_stream)
-        print_markers_json(out, in->markers);
+    size_t nm = in->has_stream && in->markers ? ev_markers_num_labels(in->markers) : 0;
+    if (nm) {
+        /* only when the log has marks: other logs' output stays */
+        tx_json_key(j, "markers");
+        tx_json_array(j, TX_JSON_BLOCK);
+        for (size_t i = 0; i < nm; i++) {
+            const ev_marker_label *l = ev_markers_label_at(in->markers, i);
+            tx_json_object(j, TX_JSON_INLINE);
+            tx_json_key(j, "label");
+            tx_json_string(j, l->label, l->len);
+            json_u64(j, "count", l->count);
+            json_u64(j, "first_ns", l->first_ns);
+            tx_json_end(j);
+        }
+        tx_json_end(j);
+    }
 
     analysis an[N_ANALYSES];
     judge(in, an);
-    fputs("  \"analyses\": {", out);
+    tx_json_key(j, "analyses");
+    tx_json_object(j, TX_JSON_BLOCK);
     for (int i = 0; i < N_ANALYSES; i++) {
-        fprintf(out, "%s\n    \"%s\": {\"supported\": \"%s\", \"detail\": ", i ? "," : "",
-                an[i].key, an[i].verdict);
-        tx_json_str(out, an[i].detail, strlen(an[i].detail));
-        fputs("}", out);
+        tx_json_key(j, an[i].key);
+        tx_json_object(j, TX_JSON_INLINE);
+        tx_json_key(j, "supported");
+        tx_json_cstr(j, an[i].verdict);
+        tx_json_key(j, "detail");
+        tx_json_cstr(j, an[i].detail);
+        tx_json_end(j);
     }
-    fputs("\n  }\n}\n", out);
+    tx_json_end(j);
+    tx_json_end(j);
+    tx_json_space(j, "\n");
+    int rc = tx_json_finish(j);
+    free(j);
+    return rc;
 }
 
 /* ---- life, the driver, snapshots ------------------------------------------- */
@@ -890,6 +914,6 @@ int info_report_text(const info_log *in, const char *path, FILE *out)
 int info_report_json(const info_log *in, const char *path, FILE *out)
 {
     el_read_result r = facts(in);
-    print_json(out, path ? path : "-", in, &r);
-    return ferror(out) ? -1 : 0;
+    int rc = print_json(out, path ? path : "-", in, &r);
+    return rc != 0 || ferror(out) ? -1 : 0;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evprof/json.h"
 #include "evprof/textout.h"
 
 /* ---- shared ----------------------------------------------------------- */
@@ -389,22 +390,25 @@ int prof_report_text(const prof_result *p, const prof_report_opts *o, FILE *out)
 /* ---- JSON (-pj) -------------------------------------------------------- */
 
 static void json_node(const prof_result *p, const prof_report_opts *o, uint32_t i,
-                      FILE *out)
+                      tx_json *j)
 {
     const prof_node *nd = prof_node_at(p, i);
-    const prof_cc *cc = prof_cc_at(p, nd->cc);
-    fprintf(out, "{\"id\": %u, \"entries\": 0, \"alloc\": 0, \"ticks\": %" PRIu64 ", \"children\": [",
-            cc->id, nd->ticks);
-    int first = 1;
-    for (uint32_t k = nd->first_child; k != PROF_NONE; k = prof_node_at(p, k)->next_sibling) {
-        if (!shown(prof_node_at(p, k), prof_get_info(p), o))
-            continue;
-        if (!first)
-            fputs(", ", out);
-        first = 0;
-        json_node(p, o, k, out);
-    }
-    fputs("]}", out);
+    tx_json_object(j, TX_JSON_INLINE);
+    tx_json_key(j, "id");
+    tx_json_uint(j, prof_cc_at(p, nd->cc)->id);
+    tx_json_key(j, "entries");
+    tx_json_uint(j, 0);
+    tx_json_key(j, "alloc");
+    tx_json_uint(j, 0);
+    tx_json_key(j, "ticks");
+    tx_json_uint(j, nd->ticks);
+    tx_json_key(j, "children");
+    tx_json_array(j, TX_JSON_INLINE);
+    for (uint32_t k = nd->first_child; k != PROF_NONE; k = prof_node_at(p, k)->next_sibling)
+        if (shown(prof_node_at(p, k), prof_get_info(p), o))
+            json_node(p, o, k, j);
+    tx_json_end(j);
+    tx_json_end(j);
 }
 
 /* prof_cc_total reused with the id in `ticks` */
@@ -412,11 +416,6 @@ static int cmp_desc_id(const void *a, const void *b)
 {
     const prof_cc_total *x = a, *y = b;
     return x->ticks > y->ticks ? -1 : x->ticks < y->ticks;
-}
-
-static void json_str(FILE *out, const char *s)
-{
-    tx_json_str(out, s, strlen(s));
 }
 
 int prof_report_json(const prof_result *p, const prof_report_opts *o, FILE *out)
@@ -428,54 +427,77 @@ int prof_report_json(const prof_result *p, const prof_report_opts *o, FILE *out)
     }
     const prof_info *in = prof_get_info(p);
     char date[64];
-
-    end_date(in, date, sizeof date);
-    fputs("{\n\"program\": ", out);
-    json_str(out, in->program);
-    fputs(",\n\"arguments\": [", out);
-    for (uint32_t i = 0; i < in->num_args + (in->argc ? 1 : 0); i++) {
-        if (i)
-            fputs(", ", out);
-        json_str(out, i == 0 ? in->argv[0] : in->args[i - 1]);
-    }
-    fputs("],\n\"rts_arguments\": [", out);
-    for (uint32_t i = 0; i < in->num_rts_args; i++) {
-        if (i)
-            fputs(", ", out);
-        json_str(out, in->rts_args[i]);
-    }
-    fputs("],\n\"end_time\": ", out);
-    json_str(out, date);
-    fprintf(out, ",\n\"initial_capabilities\": %u,\n\"total_time\": %11.2f,\n"
-            "\"total_ticks\": %" PRIu64 ",\n\"tick_interval\": %" PRIu64 ",\n"
-            "\"total_alloc\": 0,\n",
-            in->capabilities, total_secs(in), in->total_ticks, in->interval_ns / 1000);
-    fputs("\"evprof_note\": \"Built from the eventlog by evprof: entries and alloc are not "
-          "recorded in eventlogs (GHC issue 24106) and are written as 0.\",\n", out);
-    fputs("\"cost_centres\": [\n", out);
-    /* GHC lists them newest first: descending id */
+    /* GHC lists the cost centres newest first: descending id */
     size_t n = prof_num_ccs(p);
     prof_cc_total *order = malloc((n ? n : 1) * sizeof *order);
-    if (!order)
+    tx_json *j = malloc(sizeof *j);
+    if (!order || !j) {
+        free(order);
+        free(j);
         return -1;
+    }
     for (size_t i = 0; i < n; i++) {
         order[i].cc = (uint32_t)i;
         order[i].ticks = prof_cc_at(p, (uint32_t)i)->id;
     }
     qsort(order, n, sizeof *order, cmp_desc_id);
+
+    end_date(in, date, sizeof date);
+    /* GHC's layout: one key a line, unindented */
+    tx_json_init(j, out, 0, 0);
+    tx_json_object(j, TX_JSON_BLOCK);
+    tx_json_key(j, "program");
+    tx_json_cstr(j, in->program);
+    tx_json_key(j, "arguments");
+    tx_json_array(j, TX_JSON_INLINE);
+    for (uint32_t i = 0; i < in->num_args + (in->argc ? 1 : 0); i++)
+        tx_json_cstr(j, i == 0 ? in->argv[0] : in->args[i - 1]);
+    tx_json_end(j);
+    tx_json_key(j, "rts_arguments");
+    tx_json_array(j, TX_JSON_INLINE);
+    for (uint32_t i = 0; i < in->num_rts_args; i++)
+        tx_json_cstr(j, in->rts_args[i]);
+    tx_json_end(j);
+    tx_json_key(j, "end_time");
+    tx_json_cstr(j, date);
+    tx_json_key(j, "initial_capabilities");
+    tx_json_uint(j, in->capabilities);
+    tx_json_key(j, "total_time");
+    tx_json_fixed(j, total_secs(in), 11, 2);        /* GHC's %11.2f */
+    tx_json_key(j, "total_ticks");
+    tx_json_uint(j, in->total_ticks);
+    tx_json_key(j, "tick_interval");
+    tx_json_uint(j, in->interval_ns / 1000);
+    tx_json_key(j, "total_alloc");
+    tx_json_uint(j, 0);
+    tx_json_key(j, "evprof_note");
+    tx_json_cstr(j, "Built from the eventlog by evprof: entries and alloc are not recorded in "
+                    "eventlogs (GHC issue 24106) and are written as 0.");
+    tx_json_key(j, "cost_centres");
+    tx_json_array(j, TX_JSON_INLINE);
+    tx_json_space(j, "\n");
     for (size_t i = 0; i < n; i++) {
         const prof_cc *cc = prof_cc_at(p, order[i].cc);
-        fprintf(out, "%s{\"id\": %u, \"label\": ", i ? ", " : "", cc->id);
-        json_str(out, cc->label);
-        fputs(", \"module\": ", out);
-        json_str(out, cc->module);
-        fputs(", \"src_loc\": ", out);
-        json_str(out, cc->srcloc);
-        fprintf(out, ", \"is_caf\": %s}", cc->is_caf ? "true" : "false");
+        tx_json_object(j, TX_JSON_INLINE);
+        tx_json_key(j, "id");
+        tx_json_uint(j, cc->id);
+        tx_json_key(j, "label");
+        tx_json_cstr(j, cc->label);
+        tx_json_key(j, "module");
+        tx_json_cstr(j, cc->module);
+        tx_json_key(j, "src_loc");
+        tx_json_cstr(j, cc->srcloc);
+        tx_json_key(j, "is_caf");
+        tx_json_bool(j, cc->is_caf);
+        tx_json_end(j);
     }
     free(order);
-    fputs("],\n\"profile\": ", out);
-    json_node(p, o, 0, out);
-    fputs("\n}\n", out);
-    return ferror(out) ? -1 : 0;
+    tx_json_end(j);
+    tx_json_key(j, "profile");
+    json_node(p, o, 0, j);
+    tx_json_end(j);
+    tx_json_space(j, "\n");
+    int rc = tx_json_finish(j);
+    free(j);
+    return rc;
 }

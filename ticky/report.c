@@ -1,7 +1,9 @@
 /* Ticky output: the counter table as GHC's +RTS -r table (totals
  * underneath), CSV (RFC 4180) or JSON; the series in long form. */
+#include <stdlib.h>
 #include <string.h>
 
+#include "evprof/json.h"
 #include "evprof/textout.h"
 #include "internal.h"
 
@@ -126,70 +128,109 @@ static void table_csv(const ticky_set *t, const ticky_view *v, FILE *out)
     }
 }
 
-static void table_json(const ticky_set *t, const ticky_view *v, FILE *out)
+static void json_u64(tx_json *j, const char *key, uint64_t v)
+{
+    tx_json_key(j, key);
+    tx_json_uint(j, v);
+}
+
+static int table_json(const ticky_set *t, const ticky_view *v, FILE *out)
 {
     const ticky_info *in = &t->info;
     int ev = in->source == TICKY_FROM_EVENTLOG;
-    fprintf(out, "{\n  \"source\": \"%s\",\n  \"sort\": \"%s\",\n", source_name(in->source),
-            ticky_sort_name(v->opts.sort));
-    fputs("  \"match\": ", out);
+    tx_json *j = malloc(sizeof *j);
+    if (!j)
+        return -1;
+    tx_json_init(j, out, 2, 0);
+    tx_json_object(j, TX_JSON_BLOCK);
+    tx_json_key(j, "source");
+    tx_json_cstr(j, source_name(in->source));
+    tx_json_key(j, "sort");
+    tx_json_cstr(j, ticky_sort_name(v->opts.sort));
+    tx_json_key(j, "match");
     if (v->opts.match)
-        tx_json_str(out, v->opts.match, v->opts.match_len);
+        tx_json_string(j, v->opts.match, v->opts.match_len);
     else
-        fputs("null", out);
-    fprintf(out, ",\n  \"window_ns\": {\"from\": %llu, \"to\": ", (ull)t->from_ns);
+        tx_json_null(j);
+    tx_json_key(j, "window_ns");
+    tx_json_object(j, TX_JSON_INLINE);
+    json_u64(j, "from", t->from_ns);
+    tx_json_key(j, "to");
     if (t->to_ns == UINT64_MAX)
-        fputs("null},\n", out);
+        tx_json_null(j);
     else
-        fprintf(out, "%llu},\n", (ull)t->to_ns);
-    fprintf(out,
-            "  \"counters_total\": %llu,\n  \"counters_matched\": %zu,\n"
-            "  \"counters_shown\": %zu,\n  \"undefined_counters\": %llu,\n",
-            (ull)in->counters, v->matched, v->shown, (ull)in->undefined);
-    if (ev)
-        fprintf(out, "  \"samples\": %llu,\n  \"batches\": %llu,\n",
-                (ull)in->samples_in_window, (ull)in->batches_in_window);
-    fprintf(out, "  \"totals\": {\"entries\": %llu, \"alloc\": %llu, \"allocd\": %llu},\n",
-            (ull)v->entries, (ull)v->alloc, (ull)v->allocd);
-    fputs("  \"counters\": [", out);
+        tx_json_uint(j, t->to_ns);
+    tx_json_end(j);
+    json_u64(j, "counters_total", in->counters);
+    json_u64(j, "counters_matched", v->matched);
+    json_u64(j, "counters_shown", v->shown);
+    json_u64(j, "undefined_counters", in->undefined);
+    if (ev) {
+        json_u64(j, "samples", in->samples_in_window);
+        json_u64(j, "batches", in->batches_in_window);
+    }
+    tx_json_key(j, "totals");
+    tx_json_object(j, TX_JSON_INLINE);
+    json_u64(j, "entries", v->entries);
+    json_u64(j, "alloc", v->alloc);
+    json_u64(j, "allocd", v->allocd);
+    tx_json_end(j);
+    tx_json_key(j, "counters");
+    tx_json_array(j, TX_JSON_BLOCK);
     for (size_t i = 0; i < v->shown; i++) {
         const ticky_counter *c = &t->c[v->order[i]].pub;
-        fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
-        tx_json_str(out, c->name, c->name_len);
-        fprintf(out, ", \"entries\": %llu, \"alloc\": %llu, \"allocd\": %llu, \"arity\": %u, "
-                "\"kinds\": ", (ull)c->entries, (ull)c->alloc, (ull)c->allocd,
-                (unsigned)c->arity);
-        tx_json_str(out, c->args, c->args_len);
-        fputs(", \"id\": ", out);
+        tx_json_object(j, TX_JSON_INLINE);
+        tx_json_key(j, "name");
+        tx_json_string(j, c->name, c->name_len);
+        json_u64(j, "entries", c->entries);
+        json_u64(j, "alloc", c->alloc);
+        json_u64(j, "allocd", c->allocd);
+        json_u64(j, "arity", c->arity);
+        tx_json_key(j, "kinds");
+        tx_json_string(j, c->args, c->args_len);
+        tx_json_key(j, "id");
         if (c->has_id)
-            fprintf(out, "%llu", (ull)c->id);
+            tx_json_uint(j, c->id);
         else
-            fputs("null", out);
-        fputs(", \"info_table\": ", out);
-        if (c->has_info_tbl)
-            fprintf(out, "\"0x%llx\"", (ull)c->info_tbl);
-        else
-            fputs("null", out);
-        fprintf(out, ", \"defined\": %s, \"samples\": ", c->defined ? "true" : "false");
+            tx_json_null(j);
+        tx_json_key(j, "info_table");
+        if (c->has_info_tbl) {
+            char hex[24];
+            int n = snprintf(hex, sizeof hex, "0x%llx", (ull)c->info_tbl);
+            tx_json_string(j, hex, (size_t)n);
+        } else {
+            tx_json_null(j);
+        }
+        tx_json_key(j, "defined");
+        tx_json_bool(j, c->defined);
+        tx_json_key(j, "samples");
         if (ev)
-            fprintf(out, "%llu", (ull)c->samples);
+            tx_json_uint(j, c->samples);
         else
-            fputs("null", out);
-        fputs(", \"description\": ", out);
+            tx_json_null(j);
+        tx_json_key(j, "description");
         if (c->json)
-            tx_json_str(out, c->json, c->json_len);
+            tx_json_string(j, c->json, c->json_len);
         else
-            fputs("null", out);
-        putc('}', out);
+            tx_json_null(j);
+        tx_json_end(j);
     }
-    fputs(v->shown ? "\n  ]\n}\n" : "]\n}\n", out);
+    tx_json_end(j);
+    tx_json_end(j);
+    tx_json_space(j, "\n");
+    int rc = tx_json_finish(j);
+    free(j);
+    return rc;
 }
 
 int ticky_write_table(const ticky_set *t, const ticky_view *v, ticky_format f, FILE *out)
 {
     switch (f) {
     case TICKY_CSV: table_csv(t, v, out); break;
-    case TICKY_JSON: table_json(t, v, out); break;
+    case TICKY_JSON:
+        if (table_json(t, v, out) != 0)
+            return -1;
+        break;
     default: table_text(t, v, out); break;
     }
     return ferror(out) ? -1 : 0;
@@ -222,7 +263,12 @@ void ticky_series_out_begin(ticky_series_out *o, FILE *f, ticky_format fmt, int 
         fputs("time_ns,counter,entries,alloc,allocd\n", f);
         break;
     case TICKY_JSON:
-        fprintf(f, "{\n  \"cumulative\": %s,\n  \"rows\": [", cumulative ? "true" : "false");
+        tx_json_init(&o->json, f, 2, 0);
+        tx_json_object(&o->json, TX_JSON_BLOCK);
+        tx_json_key(&o->json, "cumulative");
+        tx_json_bool(&o->json, cumulative);
+        tx_json_key(&o->json, "rows");
+        tx_json_array(&o->json, TX_JSON_BLOCK);
         break;
     default:
         fprintf(f, "%14s%11s%11s%11s  %s\n", "Time (s)", "Entries", "Alloc", "Alloc'd",
@@ -256,18 +302,23 @@ int ticky_series_out_batch(void *ctx, uint64_t time_ns, const ticky_row *rows, s
             fwrite(b, 1, m, f);
             break;
         }
-        case TICKY_JSON:
-            fprintf(f, "%s\n    {\"time_ns\": %llu, \"counter\": ", o->rows ? "," : "",
-                    (ull)time_ns);
-            tx_json_str(f, r->c->name, r->c->name_len);
-            fputs(", \"id\": ", f);
+        case TICKY_JSON: {
+            tx_json *j = &o->json;
+            tx_json_object(j, TX_JSON_INLINE);
+            json_u64(j, "time_ns", time_ns);
+            tx_json_key(j, "counter");
+            tx_json_string(j, r->c->name, r->c->name_len);
+            tx_json_key(j, "id");
             if (r->c->has_id)
-                fprintf(f, "%llu", (ull)r->c->id);
+                tx_json_uint(j, r->c->id);
             else
-                fputs("null", f);
-            fprintf(f, ", \"entries\": %llu, \"alloc\": %llu, \"allocd\": %llu}",
-                    (ull)r->entries, (ull)r->alloc, (ull)r->allocd);
+                tx_json_null(j);
+            json_u64(j, "entries", r->entries);
+            json_u64(j, "alloc", r->alloc);
+            json_u64(j, "allocd", r->allocd);
+            tx_json_end(j);
             break;
+        }
         default:
             fprintf(f, "%14.6f%11llu%11llu%11llu  ", (double)time_ns / 1e9, (ull)r->entries,
                     (ull)r->alloc, (ull)r->allocd);
@@ -277,14 +328,23 @@ int ticky_series_out_batch(void *ctx, uint64_t time_ns, const ticky_row *rows, s
         }
         o->rows++;
     }
+    if (o->fmt == TICKY_JSON)
+        tx_json_flush(&o->json);    /* each batch reaches the FILE when it closes */
     o->batches++;
     return ferror(f) ? 1 : 0;
 }
 
 int ticky_series_out_end(ticky_series_out *o)
 {
-    if (o->fmt == TICKY_JSON)
-        fprintf(o->f, "%s],\n  \"batches\": %llu,\n  \"row_count\": %llu\n}\n",
-                o->rows ? "\n  " : "", (ull)o->batches, (ull)o->rows);
+    if (o->fmt == TICKY_JSON) {
+        tx_json *j = &o->json;
+        tx_json_end(j);
+        json_u64(j, "batches", o->batches);
+        json_u64(j, "row_count", o->rows);
+        tx_json_end(j);
+        tx_json_space(j, "\n");
+        if (tx_json_finish(j) != 0)
+            return -1;
+    }
     return ferror(o->f) ? -1 : 0;
 }

@@ -54,9 +54,13 @@ void tx_json_str(FILE *out, const char *str, size_t len)
             default: fprintf(out, "\\u%04x", c); break;
             }
             i++;
-        } else if (c < 0x80) {
-            putc((int)c, out);
-            i++;
+        } else if (c < 0x80) {         /* plain ASCII: written as a run */
+            size_t run = i + 1;
+            while (run < len && s[run] >= 0x20 && s[run] < 0x7f && s[run] != '"' &&
+                   s[run] != '\\')
+                run++;
+            fwrite(s + i, 1, run - i, out);
+            i = run;
         } else {
             uint32_t cp;
             size_t n = tx_utf8_next(s + i, len - i, &cp);

@@ -33,6 +33,7 @@
 
 #include "evprof/driver.h"
 #include "evprof/eventlog.h"
+#include "evprof/json.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -233,6 +234,7 @@ typedef struct ticky_series_out {
     ticky_format fmt;
     int cumulative;
     uint64_t rows, batches;
+    tx_json json;               /* JSON: the document */
 } ticky_series_out;
 
 void ticky_series_out_begin(ticky_series_out *o, FILE *f, ticky_format fmt, int cumulative);
