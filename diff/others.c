@@ -23,11 +23,10 @@ static size_t max_sz(size_t a, size_t b)
 static void sources_text(const diff_report_opts *o, const char *title, FILE *out)
 {
     const char *bn = name_or(o->base_name, "BASE"), *nn = name_or(o->new_name, "NEW");
-    size_t w = max_sz(tx_width(bn), tx_width(nn));
     fprintf(out, "\tevprof diff: %s\n\n\tbase  ", title);
-    tx_pad(out, bn, w);
+    tx_put(out, bn, strlen(bn));
     fputs("\n\tnew   ", out);
-    tx_pad(out, nn, w);
+    tx_put(out, nn, strlen(nn));
     fputs("\n\n", out);
 }
 
@@ -59,6 +58,13 @@ typedef struct figure {
 
 static void fmt_value(char *buf, size_t size, unit u, double v, int sign)
 {
+    /* a delta that shows as zero has no sign */
+    double shown = u == U_PERCENT ? round(v * 10) : u == U_BYTES || u == U_COUNT ? round(v) :
+                   round(v * 1000);
+    if (shown == 0.0) {
+        sign = 0;
+        v = 0.0;
+    }
     if (u == U_SECONDS)
         snprintf(buf, size, sign ? "%+.3f" : "%.3f", v);
     else if (u == U_PERCENT)
@@ -96,8 +102,9 @@ static int figures_text(const figure *f, size_t n, FILE *out)
             snprintf(pct, sizeof pct, "%s", "");
         else
             diff_fmt_pct(pct, sizeof pct, f[i].base, f[i].cur);
-        fprintf(out, "%-*s  %*s  %*s  %*s  %7s\n", (int)wn, f[i].name, (int)wv, b, (int)wv, c,
-                (int)wd, dl, pct);
+        fprintf(out, "%-*s  %*s  %*s  %*s", (int)wn, f[i].name, (int)wv, b, (int)wv, c, (int)wd,
+                dl);
+        fprintf(out, pct[0] ? "  %7s\n" : "\n", pct);
     }
     return ferror(out) ? -1 : 0;
 }

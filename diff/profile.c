@@ -206,23 +206,95 @@ nomem:
     return -1;
 }
 
-static int merge(diff_prof *d, const prof_result *r, int side, table *ccs, table *stacks)
+static int merge(diff_prof *d, const prof_result *r, int side, uint32_t *ccmap, table *stacks)
 {
-    size_t nn = prof_num_nodes(r), nc = prof_num_ccs(r);
-    merge_ctx m = { d, r, side, malloc((nn ? nn : 1) * sizeof(uint32_t)),
-                    malloc((nc ? nc : 1) * sizeof(uint32_t)), stacks, 0 };
+    size_t nn = prof_num_nodes(r);
+    merge_ctx m = { d, r, side, malloc((nn ? nn : 1) * sizeof(uint32_t)), ccmap, stacks, 0 };
     int rc = -1;
-    if (!m.map || !m.ccmap)
-        goto out;
-    for (size_t i = 0; i < nc; i++)
-        if ((m.ccmap[i] = pair_cc(d, ccs, prof_cc_at(r, (uint32_t)i), side)) == PROF_NONE)
-            goto out;
-    if (nn && prof_walk(r, merge_visit, NULL, &m) != 0)
-        goto out;
-    rc = m.failed ? -1 : 0;
-out:
+    if (m.map && (!nn || prof_walk(r, merge_visit, NULL, &m) == 0))
+        rc = m.failed ? -1 : 0;
     free(m.map);
-    free(m.ccmap);
+    return rc;
+}
+
+static int same_name(const diff_cc *a, const diff_cc *b)
+{
+    return strcmp(a->module, b->module) == 0 && strcmp(a->label, b->label) == 0;
+}
+
+/* A cost centre whose source location moved between the builds (an edit
+ * above it, or of it) is still the same one when its module and label
+ * name exactly one unpaired cost centre on each side: those are paired.
+ * Returns 0, or -1 without memory. */
+static int pair_moved(diff_prof *d, uint32_t *map[2], const size_t nc[2])
+{
+    size_t n = d->num_ccs;
+    uint32_t *to = malloc((n ? n : 1) * sizeof *to);
+    if (!to)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        to[i] = (uint32_t)i;
+    for (size_t i = 0; i < n; i++) {
+        const diff_cc *c = &d->ccs[i];
+        if (!c->new_cc || c->base_cc)
+            continue;
+        size_t base_only = 0, new_only = 0, j_at = 0;
+        for (size_t j = 0; j < n; j++) {
+            const diff_cc *x = &d->ccs[j];
+            if (!same_name(c, x) || (x->base_cc && x->new_cc))
+                continue;
+            if (x->base_cc) {
+                base_only++;
+                j_at = j;
+            } else {
+                new_only++;
+            }
+        }
+        if (base_only == 1 && new_only == 1)
+            to[i] = (uint32_t)j_at;
+    }
+    /* fold the moved ones into their BASE twins, then close the gaps */
+    size_t m = 0;
+    uint32_t *at = malloc((n ? n : 1) * sizeof *at);
+    if (!at) {
+        free(to);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (to[i] != i) {
+            d->ccs[to[i]].new_cc = d->ccs[i].new_cc;
+            d->ccs[to[i]].srcloc = d->ccs[i].srcloc;     /* NEW's location */
+        }
+    for (size_t i = 0; i < n; i++)
+        if (to[i] == i) {
+            at[i] = (uint32_t)m;
+            d->ccs[m++] = d->ccs[i];
+        }
+    for (int side = 0; side < 2; side++)
+        for (size_t k = 0; k < nc[side]; k++)
+            map[side][k] = at[to[map[side][k]]];
+    d->num_ccs = m;
+    free(to);
+    free(at);
+    return 0;
+}
+
+/* Pairs every cost centre of both runs; map[side][its index] = the pair. */
+static int pair_all(diff_prof *d, uint32_t *map[2])
+{
+    table t = { 0 };
+    size_t nc[2] = { prof_num_ccs(d->base), prof_num_ccs(d->cur) };
+    int rc = -1;
+    for (int side = 0; side < 2; side++) {
+        const prof_result *r = side ? d->cur : d->base;
+        for (size_t i = 0; i < nc[side]; i++)
+            if ((map[side][i] = pair_cc(d, &t, prof_cc_at(r, (uint32_t)i), side)) == PROF_NONE)
+                goto out;
+    }
+    rc = pair_moved(d, map, nc);
+out:
+    free(t.keys);
+    free(t.vals);
     return rc;
 }
 
@@ -299,24 +371,24 @@ diff_status diff_prof_create(const prof_result *base, const prof_result *cur, co
     }
     *out = NULL;
     diff_prof *d = calloc(1, sizeof *d);
-    table ccs = { 0 }, stacks = { 0 };
+    table stacks = { 0 };
     if (!d)
         return DIFF_ERR_NOMEM;
     d->base = base;
     d->cur = cur;
-    if (merge(d, base, 0, &ccs, &stacks) != 0 || merge(d, cur, 1, &ccs, &stacks) != 0 ||
-        finish_tree(d) != 0) {
-        free(ccs.keys);
-        free(ccs.vals);
-        free(stacks.keys);
-        free(stacks.vals);
+    uint32_t *map[2] = { malloc((prof_num_ccs(base) + 1) * sizeof(uint32_t)),
+                         malloc((prof_num_ccs(cur) + 1) * sizeof(uint32_t)) };
+    int rc = map[0] && map[1] && pair_all(d, map) == 0 &&
+             merge(d, base, 0, map[0], &stacks) == 0 && merge(d, cur, 1, map[1], &stacks) == 0 &&
+             finish_tree(d) == 0 ? 0 : -1;
+    free(map[0]);
+    free(map[1]);
+    free(stacks.keys);
+    free(stacks.vals);
+    if (rc != 0) {
         diff_prof_destroy(d);
         return DIFF_ERR_NOMEM;
     }
-    free(ccs.keys);
-    free(ccs.vals);
-    free(stacks.keys);
-    free(stacks.vals);
 
     diff_info *in = &d->info;
     in->base_total = prof_get_info(base)->total_ticks;

@@ -2,8 +2,10 @@
  *
  * The time profile: a diff_prof pairs the cost centres of two profiles
  * (prof_result snapshots: BASE, the run before, and NEW, the run after) by
- * module, label and source location, since GHC's ids differ between builds,
- * and merges their cost-centre-stack trees by the path of those names, so
+ * module, label and source location, since GHC's ids differ between builds
+ * (one whose location moved, by an edit above it or of it, is paired by
+ * module and label when these name exactly one unpaired cost centre in each
+ * run; it shows NEW's location), and merges their cost-centre-stack trees by the path of those names, so
  * each stack of either run is one node with both runs' ticks.
  *
  *     diff_prof *d;
