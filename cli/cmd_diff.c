@@ -13,7 +13,8 @@
 #include "read.h"
 
 enum { OPT_FORMAT = 1, OPT_NORMALIZE, OPT_FAIL_ABOVE, OPT_GC, OPT_HEAP, OPT_TICKY, OPT_TIME,
-       OPT_FRAME_FORMAT, OPT_THRESHOLD, OPT_MAX_DEPTH, OPT_FOCUS, OPT_IGNORE, OPT_MAX_NODES };
+       OPT_FRAME_FORMAT, OPT_THRESHOLD, OPT_MAX_DEPTH, OPT_FOCUS, OPT_IGNORE, OPT_MAX_NODES,
+       OPT_MIN_SHARE };
 
 /* exit status of --fail-above */
 #define CLI_GREW 3
@@ -26,6 +27,8 @@ static const cli_opt opts[] = {
       "different length)" },
     { OPT_FAIL_ABOVE, 0, "fail-above", "PCT", "exit 3 when the total or any cost centre grew "
       "by more than PCT percent" },
+    { OPT_MIN_SHARE, 0, "min-share", "PCT", "--fail-above leaves out cost centres with less "
+      "than PCT% of the ticks in both runs (sampling noise; default 0)" },
     { OPT_TIME, 0, "time", NULL, "compare the time profiles (the default when both logs have "
       "samples)" },
     { OPT_GC, 0, "gc", NULL, "compare the +RTS -s summaries" },
@@ -61,7 +64,8 @@ static const cli_cmd_help help = {
     "both logs. --format folded writes 'stack base new' lines, the input of\n"
     "flamegraph.pl (red grew, blue shrank); a graph format draws NEW's call graph,\n"
     "red where it grew, green where it shrank. Exit status 3: --fail-above was\n"
-    "exceeded (added cost centres always exceed it). See docs/DIFF.md.\n",
+    "exceeded (a cost centre with no ticks in BASE always exceeds it, unless\n"
+    "--min-share leaves it out). See docs/DIFF.md.\n",
 };
 
 typedef enum kind { K_AUTO, K_TIME, K_GC, K_HEAP, K_TICKY } kind;
@@ -280,6 +284,7 @@ typedef struct run {
     cg_opts go;
     int fail_above;
     double fail_pct;
+    double min_share;
 } run;
 
 static int write_time(const run *r, side *b, side *n, cli_out *out, int *grew)
@@ -318,7 +323,7 @@ static int write_time(const run *r, side *b, side *n, cli_out *out, int *grew)
         rc = st == DIFF_OK ? 0 : -1;
     }
     uint32_t cc;
-    if (rc == 0 && r->fail_above && diff_grew_above(d, r->fail_pct, &cc)) {
+    if (rc == 0 && r->fail_above && diff_grew_above(d, r->fail_pct, r->min_share, &cc)) {
         const diff_info *in = diff_get_info(d);
         char pct[32];
         *grew = 1;
@@ -336,9 +341,10 @@ static int write_time(const run *r, side *b, side *n, cli_out *out, int *grew)
             cli_text_str(stderr, c->label, strlen(c->label));
             fprintf(stderr, " (");
             cli_text_str(stderr, c->srcloc, strlen(c->srcloc));
-            if (c->change == DIFF_ADDED)
-                fprintf(stderr, ") is new, with %llu ticks (--fail-above %g%%)\n",
-                        (unsigned long long)c->new_ticks, r->fail_pct);
+            if (c->base_ticks == 0)
+                fprintf(stderr, ") grew from 0 to %llu ticks%s (--fail-above %g%%)\n",
+                        (unsigned long long)c->new_ticks,
+                        c->change == DIFF_ADDED ? ", new code" : "", r->fail_pct);
             else
                 fprintf(stderr, ") grew by %s, more than --fail-above %g%%\n", pct, r->fail_pct);
         }
@@ -430,6 +436,10 @@ int cmd_diff(int argc, char **argv)
                 return CLI_USAGE;
             }
             have_format = 1;
+            break;
+        case OPT_MIN_SHARE:
+            if (cli_parse_number(&a, "min-share", 0, 100, &r.min_share) != 0)
+                return CLI_USAGE;
             break;
         case OPT_NORMALIZE:
             r.dopt.normalize = 1;

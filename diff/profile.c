@@ -399,17 +399,16 @@ diff_status diff_prof_create(const prof_result *base, const prof_result *cur, co
         diff_cc *c = &d->ccs[i];
         c->base = (double)c->base_ticks * in->scale;
         c->delta = (double)c->new_ticks - c->base;
-        if (c->base_ticks && !c->new_ticks) {
-            c->change = DIFF_REMOVED;
-            in->removed++;
-        } else if (!c->base_ticks && c->new_ticks) {
-            c->change = DIFF_ADDED;
+        /* added or removed: not in the other build at all */
+        c->change = !c->base_cc ? DIFF_ADDED : !c->new_cc ? DIFF_REMOVED : DIFF_SAME;
+        if (!c->base_ticks && !c->new_ticks)
+            continue;
+        if (c->change == DIFF_ADDED)
             in->added++;
-        } else {
-            c->change = DIFF_SAME;
-            if (c->base_ticks)
-                in->same++;
-        }
+        else if (c->change == DIFF_REMOVED)
+            in->removed++;
+        else
+            in->same++;
     }
     *out = d;
     return DIFF_OK;
@@ -489,17 +488,24 @@ uint32_t *diff_ccs_by_delta(const diff_prof *d, size_t *n)
     return v;
 }
 
-int diff_grew_above(const diff_prof *d, double pct, uint32_t *cc)
+int diff_grew_above(const diff_prof *d, double pct, double min_share, uint32_t *cc)
 {
     const diff_info *in = &d->info;
     if (diff_pct((double)in->base_total * in->scale, (double)in->new_total) > pct) {
         *cc = PROF_NONE;
         return 1;
     }
-    for (size_t i = 0; i < d->num_ccs; i++)
-        if (d->ccs[i].new_ticks && diff_pct(d->ccs[i].base, (double)d->ccs[i].new_ticks) > pct) {
-            *cc = (uint32_t)i;
-            return 1;
-        }
+    for (size_t i = 0; i < d->num_ccs; i++) {
+        const diff_cc *c = &d->ccs[i];
+        if (!c->new_ticks || diff_pct(c->base, (double)c->new_ticks) <= pct)
+            continue;
+        /* too small in both runs to be judged */
+        if (min_share > 0.0 &&
+            (!in->base_total || 100.0 * (double)c->base_ticks / (double)in->base_total < min_share) &&
+            100.0 * (double)c->new_ticks / (double)in->new_total < min_share)
+            continue;
+        *cc = (uint32_t)i;
+        return 1;
+    }
     return 0;
 }

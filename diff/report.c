@@ -31,7 +31,7 @@ void diff_fmt_pct(char *buf, size_t size, double base, double cur)
 {
     double p = diff_pct(base, cur);
     if (isinf(p))
-        snprintf(buf, size, "new");
+        snprintf(buf, size, "from 0");
     else if (fabs(p) < 0.05)
         snprintf(buf, size, "0.0%%");
     else
@@ -211,8 +211,8 @@ static void tree_rows(tree_ctx *c, uint32_t i)
     figures(c, nd->base_ticks, nd->new_ticks);
     fputs("  ", c->out);
     figures(c, nd->base_inherited, nd->new_inherited);
-    fputs(cc->change == DIFF_ADDED ? "  added\n" : cc->change == DIFF_REMOVED ? "  removed\n" :
-          nd->base_inherited == 0 ? "  new stack\n" : nd->new_inherited == 0 ? "  gone\n" : "\n",
+    /* stacks that only one run has */
+    fputs(nd->base_inherited == 0 ? "  new stack\n" : nd->new_inherited == 0 ? "  gone\n" : "\n",
           c->out);
     for (uint32_t k = nd->first_child; k != PROF_NONE; k = c->d->nodes[k].next_sibling)
         tree_rows(c, k);

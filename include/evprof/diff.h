@@ -60,9 +60,10 @@ void diff_prof_destroy(diff_prof *d);   /* accepts NULL */
 
 /* A cost centre of either run, by module, label and source location. */
 typedef enum diff_change {
-    DIFF_SAME = 0,              /* in both runs (its ticks may differ) */
-    DIFF_ADDED,                 /* ticks in NEW only */
-    DIFF_REMOVED,               /* ticks in BASE only */
+    DIFF_SAME = 0,              /* defined in both runs (its ticks may differ,
+                                   or be 0 in one of them) */
+    DIFF_ADDED,                 /* defined in NEW only: new code */
+    DIFF_REMOVED,               /* defined in BASE only: code gone */
 } diff_change;
 
 typedef struct diff_cc {
@@ -74,8 +75,7 @@ typedef struct diff_cc {
     uint64_t new_ticks;
     double base;                /* base_ticks, scaled with normalize */
     double delta;               /* new_ticks - base */
-    diff_change change;         /* by ticks: a cost centre defined but never
-                                   sampled in BASE is ADDED when NEW samples it */
+    diff_change change;
 } diff_cc;
 
 /* A stack: a node of the merged tree. Index 0 is MAIN. */
@@ -94,7 +94,7 @@ typedef struct diff_info {
     uint64_t base_total, new_total;     /* the reports' total ticks */
     double scale;                       /* applied to BASE: 1, or new/base */
     int normalized;
-    size_t added, removed, same;        /* cost centres with ticks */
+    size_t added, removed, same;        /* of the cost centres with ticks */
 } diff_info;
 
 const diff_info *diff_get_info(const diff_prof *d);
@@ -116,14 +116,17 @@ double diff_pct(double base, double cur);
 
 /* "+12", "-3", "0": a delta rounded to a whole number, signed. */
 void diff_fmt_delta(char *buf, size_t size, double delta);
-/* "+41.7%", "-3.0%", "0.0%" (below 0.05% either way), or "new" when only
- * base is 0. */
+/* "+41.7%", "-3.0%", "0.0%" (below 0.05% either way), or "from 0" when
+ * only base is 0. */
 void diff_fmt_pct(char *buf, size_t size, double base, double cur);
 
 /* The first figure that grew by more than `pct` percent: the total
- * (*cc = PROF_NONE) or a cost centre (*cc its index; added ones grew
- * without bound). Returns 1 with *cc set, or 0 when none did. */
-int diff_grew_above(const diff_prof *d, double pct, uint32_t *cc);
+ * (*cc = PROF_NONE) or a cost centre (*cc its index; one with no ticks in
+ * BASE grew without bound), leaving out cost centres with less than
+ * `min_share` percent of the ticks in both runs (0: none left out; small
+ * ones are mostly sampling noise). Returns 1 with *cc set, or 0 when none
+ * did. */
+int diff_grew_above(const diff_prof *d, double pct, double min_share, uint32_t *cc);
 
 /* ---- output ----------------------------------------------------------- */
 

@@ -279,6 +279,9 @@ run 0 diff --fail-above 250 "$fb" "$fa" -f json
 check "--fail-above: a faster run passes, output intact" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/out"
 run 3 diff --fail-above 150 "$fb" "$fa"
 check "--fail-above 150: corpus.step is named" grep -q "corpus.step (Freq.hs:14:5-54) grew by +200.0%" "$tmp/err"
+# corpus.step has 1 of 4527 ticks, then 3 of 135 (2.2%): --min-share 5 leaves it out
+run 0 diff --fail-above 150 --min-share 5 "$fb" "$fa"
+run 3 diff --fail-above 150 --min-share 2 "$fb" "$fa"
 
 # ---- standard input, errors -------------------------------------------------
 "$evprof" diff -f json - "$fa" <"$fb" >"$tmp/stdin.json" 2>"$tmp/err"
