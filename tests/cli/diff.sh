@@ -312,5 +312,8 @@ cp "$fb" "$tmp/in.eventlog"
 run 2 diff -o "$tmp/in.eventlog" "$tmp/in.eventlog" "$fa"
 check "-o over an input: refused" cmp -s "$fb" "$tmp/in.eventlog"
 
+# docs/DIFF.md's example outputs are the current ones
+check "docs/DIFF.md's outputs" bash tests/cli/readme.sh "$evprof" docs/DIFF.md
+
 echo "diff: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
