@@ -533,6 +533,12 @@ int cmd_diff(int argc, char **argv)
     }
     if (!failed && r.k == K_AUTO) {
         r.k = choose(&s[0], &s[1]);
+        /* one log has samples, the other none: say what is compared instead */
+        if (r.k != K_TIME && r.k != K_AUTO && has_samples(&s[0]) != has_samples(&s[1]))
+            fprintf(stderr, "evprof: diff: %s has no time-profile samples: comparing %s "
+                    "(%s)\n", has_samples(&s[0]) ? s[1].name : s[0].name,
+                    r.k == K_GC ? "GC summaries" : r.k == K_HEAP ? "heap profiles" :
+                    "ticky counters", kind_flag(r.k));
         if (r.k == K_AUTO) {
             fprintf(stderr, "evprof: diff: %s and %s hold no kind of data in common to compare "
                     "(time samples, heap censuses, ticky counters, GC events): see 'evprof "

@@ -88,6 +88,7 @@ run 0 diff -f json --gc "$ghc"/deep-p.eventlog "$ghc"/deep-pj.eventlog
 check "--gc compares a profiled run's GC" grep -q '"kind": "gc"' "$tmp/out"
 run 0 diff -f json "$g9"/nfib-s.eventlog "$ghc"/deep-p.eventlog
 check "a GC log and a profile share only GC" grep -q '"kind": "gc"' "$tmp/out"
+check "... and evprof says so" grep -q "nfib-s.eventlog has no time-profile samples: comparing GC summaries (--gc)" "$tmp/err"
 
 # ---- deltas are report(NEW) - report(BASE) ---------------------------------
 cat >"$tmp/deltas.py" <<'PY'
@@ -308,6 +309,19 @@ check "folded of GC logs: says why" grep -q "no time profiles" "$tmp/err"
 run 1 diff "$fb" "$tmp/missing.eventlog"
 check "a missing file is named" grep -q "missing.eventlog" "$tmp/err"
 check "... and nothing is written" [ ! -s "$tmp/out" ]
+# a log cut inside an event: the error named, the figures before it compared
+head -c 72000 "$fa" >"$tmp/cut.eventlog"
+run 1 diff -f json "$fb" "$tmp/cut.eventlog"
+check "a cut log: the error names file, offset and event type" \
+    grep -q "cut.eventlog: truncated at byte 72000: the log ends inside an event that starts at byte 71988 (event type 167 PROF_SAMPLE_COST_CENTRE)" "$tmp/err"
+check "a cut log: the samples before the cut are compared" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['kind'] == 'time profile' and 0 < d['new']['total_ticks'] < 135, d['new']" "$tmp/out"
+# hostile names: no control byte reaches the terminal
+run 0 diff tests/data/escape/hostile.eventlog tests/data/escape/hostile.eventlog
+check "hostile names are shown in their visible form" \
+    bash -c "! LC_ALL=C grep -q \$'[\x01-\x08\x0b-\x1f\x7f]' '$tmp/out'"
 printf 'not an eventlog' >"$tmp/junk"
 run 1 diff "$tmp/junk" "$fa"
 run 1 diff --heap "$fb" "$fa"
