@@ -1,6 +1,7 @@
 /* evprof diff (diff/): every time-profile log against itself is all zeros;
  * real runs of the same program (tests/data/ghc: the -p and -pj runs, GHC
- * 9.0.2; tests/data/diff: Freq before and after an optimisation) give, for
+ * 9.0.2; tests/data/diff: Freq before and after an optimisation, and on
+ * two inputs) give, for
  * every cost centre and every stack, NEW's ticks minus BASE's, as counted
  * here independently from each profile's tree; the folded lines are what
  * difffolded.pl makes of the two runs' `evprof folded` lines (re-done here
@@ -30,6 +31,7 @@ static const char *const pairs[][2] = {
     { GHC_DATA "/chain-p.eventlog", GHC_DATA "/chain-pj.eventlog" },
     { GHC_DATA "/par-N2-p.eventlog", GHC_DATA "/par-N2-pj.eventlog" },
     { "tests/data/diff/freq-before.eventlog", "tests/data/diff/freq-after.eventlog" },
+    { "tests/data/diff/freq-before-100k.eventlog", "tests/data/diff/freq-before.eventlog" },
     { "tests/data/diff/freq-after.eventlog", "tests/data/diff/freq-before.eventlog" },
     { GHC_DATA "/deep-p.eventlog", GHC_DATA "/mutual-p.eventlog" },
     { GHC_DATA "/chain-pj.eventlog", GHC_DATA "/odd-p.eventlog" },

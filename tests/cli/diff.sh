@@ -129,7 +129,8 @@ assert sum(c['base'] for c in got.values()) == ta and sum(c['new'] for c in got.
 print(len(keys))
 PY
 pairs=("$ghc/deep-p $ghc/deep-pj" "$ghc/mutual-p $ghc/mutual-pj" "$ghc/odd-p $ghc/odd-pj"
-       "$ghc/chain-p $ghc/chain-pj" "$ghc/par-N2-p $ghc/par-N2-pj" "$ghc/deep-p $ghc/odd-pj")
+       "$ghc/chain-p $ghc/chain-pj" "$ghc/par-N2-p $ghc/par-N2-pj" "$ghc/deep-p $ghc/odd-pj"
+       "tests/data/diff/freq-before-100k tests/data/diff/freq-before")
 for p in "${pairs[@]}"; do
     set -- $p
     "$evprof" report --json "$1.eventlog" >"$tmp/a.json"

@@ -10,5 +10,11 @@ for v in before after; do
     (cd "$out" && ./freq "$n" +RTS -p -l -RTS)
     cp "$out/freq.eventlog" "freq-$v.eventlog"
     cp "$out/freq.prof" "freq-$v.prof"
+    if [ "$v" = before ]; then
+        # the same build on half the input
+        (cd "$out" && ./freq $((n / 2)) +RTS -p -l -RTS)
+        cp "$out/freq.eventlog" "freq-$v-100k.eventlog"
+        cp "$out/freq.prof" "freq-$v-100k.prof"
+    fi
     rm -rf "$out"
 done
