@@ -44,8 +44,16 @@ void diff_json_num(FILE *out, double v)
         fputs("null", out);
     else if (v == floor(v) && fabs(v) < 1e15)
         fprintf(out, "%.0f", v);
-    else
-        fprintf(out, "%.6g", v);
+    else {
+        /* the shortest form that reads back as the same double */
+        char buf[40];
+        for (int prec = 15; prec <= 17; prec++) {
+            snprintf(buf, sizeof buf, "%.*g", prec, v);
+            if (strtod(buf, NULL) == v)
+                break;
+        }
+        fputs(buf, out);
+    }
 }
 
 static const char *name_or(const char *name, const char *dflt)

@@ -90,6 +90,67 @@ run 0 diff -f json "$g9"/nfib-s.eventlog "$ghc"/deep-p.eventlog
 check "a GC log and a profile share only GC" grep -q '"kind": "gc"' "$tmp/out"
 check "... and evprof says so" grep -q "nfib-s.eventlog has no time-profile samples: comparing GC summaries (--gc)" "$tmp/err"
 
+# ---- the other analyses against their own commands --------------------------
+# heap: per band the peak and mean of `evprof heap -f csv`'s censuses
+"$evprof" heap -f csv -L 1000000 "$g9"/nfib-hc.eventlog >"$tmp/a.csv"  # whole names, as the diff
+"$evprof" heap -f csv "$g9"/nfib-hy.eventlog >"$tmp/b.csv"
+run 0 diff --heap -f json "$g9"/nfib-hc.eventlog "$g9"/nfib-hy.eventlog
+check "diff --heap: peaks and means are the censuses'" python3 -c "
+import csv, json, sys
+def bands(path):
+    rows = list(csv.DictReader(open(path)))
+    n = len({r['census'] for r in rows})
+    peak, total = {}, {}
+    for r in rows:
+        b = int(r['bytes'])
+        peak[r['band']] = max(peak.get(r['band'], 0), b)
+        total[r['band']] = total.get(r['band'], 0) + b
+    return peak, {k: v / n for k, v in total.items()}
+pa, ma = bands(sys.argv[1]); pb, mb = bands(sys.argv[2])
+d = json.load(open(sys.argv[3]))
+assert {x['name'] for x in d['bands']} == set(pa) | set(pb)
+for x in d['bands']:
+    k = x['name']
+    assert x['peak_bytes']['base'] == pa.get(k, 0) and x['peak_bytes']['new'] == pb.get(k, 0), x
+    assert abs(x['mean_bytes']['base'] - ma.get(k, 0)) < 1e-3 and abs(x['mean_bytes']['new'] - mb.get(k, 0)) < 1e-3, x
+" "$tmp/a.csv" "$tmp/b.csv" "$tmp/out"
+# ticky: per name the entries and allocation of `evprof ticky -f csv`
+"$evprof" ticky -f csv "$ge"/ticky-new.eventlog >"$tmp/a.csv"
+"$evprof" ticky -f csv "$ge"/ticky-json.eventlog >"$tmp/b.csv"
+run 0 diff --ticky -f json "$ge"/ticky-new.eventlog "$ge"/ticky-json.eventlog
+check "diff --ticky: entries and allocation are ticky's" python3 -c "
+import csv, json, sys
+def counters(path):
+    t = {}
+    for r in csv.DictReader(open(path)):
+        e, a = t.get(r['name'], (0, 0))
+        t[r['name']] = (e + int(r['entries']), a + int(r['alloc']))
+    return t
+a = counters(sys.argv[1]); b = counters(sys.argv[2])
+d = json.load(open(sys.argv[3]))
+assert {x['name'] for x in d['counters']} == set(a) | set(b)
+for x in d['counters']:
+    k = x['name']
+    assert (x['entries']['base'], x['alloc_bytes']['base']) == a.get(k, (0, 0)), x
+    assert (x['entries']['new'], x['alloc_bytes']['new']) == b.get(k, (0, 0)), x
+    assert x['entries']['delta'] == x['entries']['new'] - x['entries']['base']
+" "$tmp/a.csv" "$tmp/b.csv" "$tmp/out"
+# GC: the figures of `evprof gc -f json`
+"$evprof" gc -f json "$g9"/nfib-s.eventlog >"$tmp/a.json"
+"$evprof" gc -f json "$g9"/nfib-np-N2-s.eventlog >"$tmp/b.json"
+run 0 diff --gc -f json "$g9"/nfib-s.eventlog "$g9"/nfib-np-N2-s.eventlog
+check "diff --gc: the figures are gc's" python3 -c "
+import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+d = {f['name']: f for f in json.load(open(sys.argv[3]))['figures']}
+for k in ('allocated_bytes', 'copied_bytes', 'max_live_bytes'):
+    assert (d[k]['base'], d[k]['new']) == (a[k], b[k]), (k, d[k], a[k], b[k])
+    assert d[k]['delta'] == b[k] - a[k]
+for g in (0, 1):
+    k = 'gen%d_collections' % g
+    assert (d[k]['base'], d[k]['new']) == (a['generations'][g]['collections'], b['generations'][g]['collections']), k
+" "$tmp/a.json" "$tmp/b.json" "$tmp/out"
+
 # ---- deltas are report(NEW) - report(BASE) ---------------------------------
 cat >"$tmp/deltas.py" <<'PY'
 import json, sys
