@@ -70,6 +70,8 @@ void cg_write_opts_init(cg_write_opts *o)
 {
     o->source_name = NULL;
     o->filters = NULL;
+    o->node_marks = NULL;
+    o->edge_marks = NULL;
 }
 
 /* ---- text ------------------------------------------------------------- */
@@ -311,7 +313,8 @@ static int add_legend(Agraph_t *ag, const cg_graph *g, const cg_write_opts *o, s
            set(n, "tooltip", "evprof graph: legend") | set(n, "fillcolor", "#ffffff");
 }
 
-static int add_nodes(Agraph_t *ag, const cg_graph *g, Agnode_t **an, strbuf *t, strbuf *nm)
+static int add_nodes(Agraph_t *ag, const cg_graph *g, const cg_write_opts *o, Agnode_t **an,
+                     strbuf *t, strbuf *nm)
 {
     const cg_summary *s = &g->sum;
     char id[32], num[32], colour[8];
@@ -330,6 +333,11 @@ static int add_nodes(Agraph_t *ag, const cg_graph *g, Agnode_t **an, strbuf *t, 
         sb_printf(t, "\\n%llu (%.2f%%)\\nof %llu (%.2f%%)", (unsigned long long)n->self,
                   100.0 * share_of(n->self, s->shown_ticks), (unsigned long long)n->cum,
                   100.0 * share_of(n->cum, s->shown_ticks));
+        const cg_mark *mk = o->node_marks ? &o->node_marks[i] : NULL;
+        if (mk && mk->note) {
+            sb_puts(t, "\\n");
+            sb_esc(t, mk->note);
+        }
         rc |= t->failed ? -1 : set(an[i], "label", t->s);
 
         node_name(nm, n, 1);
@@ -353,6 +361,10 @@ static int add_nodes(Agraph_t *ag, const cg_graph *g, Agnode_t **an, strbuf *t, 
         rc |= set(an[i], "color", colour);
         share_colour(share_of(n->cum, s->shown_ticks), 1, colour);
         rc |= set(an[i], "fillcolor", colour);
+        if (mk && mk->color)
+            rc |= set(an[i], "color", mk->color);
+        if (mk && mk->fillcolor)
+            rc |= set(an[i], "fillcolor", mk->fillcolor);
         /* machine-readable numbers (Graphviz ignores unknown attributes) */
         snprintf(num, sizeof num, "%llu", (unsigned long long)n->self);
         rc |= set(an[i], "evprof_self", num);
@@ -366,7 +378,8 @@ static int add_nodes(Agraph_t *ag, const cg_graph *g, Agnode_t **an, strbuf *t, 
     return 0;
 }
 
-static int add_edges(Agraph_t *ag, const cg_graph *g, Agnode_t **an, strbuf *t, strbuf *nm)
+static int add_edges(Agraph_t *ag, const cg_graph *g, const cg_write_opts *o, Agnode_t **an,
+                     strbuf *t, strbuf *nm)
 {
     const cg_summary *s = &g->sum;
     char num[32], colour[8];
@@ -378,14 +391,20 @@ static int add_edges(Agraph_t *ag, const cg_graph *g, Agnode_t **an, strbuf *t, 
             return -1;
         double share = share_of(e->ticks, s->shown_ticks);
         int rc = 0;
-        snprintf(num, sizeof num, " %llu", (unsigned long long)e->ticks);
-        rc |= set(ae, "label", num);
+        const cg_mark *mk = o->edge_marks ? &o->edge_marks[i] : NULL;
+        t->len = 0;
+        sb_printf(t, " %llu", (unsigned long long)e->ticks);
+        if (mk && mk->note) {
+            sb_puts(t, "\\n ");
+            sb_esc(t, mk->note);
+        }
+        rc |= t->failed ? -1 : set(ae, "label", t->s);
         snprintf(num, sizeof num, "%d", 1 + (int)fmin(100.0, 100.0 * share));
         rc |= set(ae, "weight", num);
         snprintf(num, sizeof num, "%.3f", 1.0 + fmin(5.0, 5.0 * share));
         rc |= set(ae, "penwidth", num);
         share_colour(share, 0, colour);
-        rc |= set(ae, "color", colour);
+        rc |= set(ae, "color", mk && mk->color ? mk->color : colour);
         if (e->residual)
             rc |= set(ae, "style", "dotted");
 
@@ -423,8 +442,8 @@ static Agraph_t *build_agraph(const cg_graph *g, const cg_write_opts *o)
     int rc = agattr(ag, AGNODE, "shape", "box") && agattr(ag, AGNODE, "style", "filled") &&
              agattr(ag, AGNODE, "fillcolor", "#f8f8f8") ? 0 : -1;
     an = malloc((g->num_nodes ? g->num_nodes : 1) * sizeof *an);
-    if (rc || !an || add_legend(ag, g, o, &t) != 0 || add_nodes(ag, g, an, &t, &nm) != 0 ||
-        add_edges(ag, g, an, &t, &nm) != 0) {
+    if (rc || !an || add_legend(ag, g, o, &t) != 0 || add_nodes(ag, g, o, an, &t, &nm) != 0 ||
+        add_edges(ag, g, o, an, &t, &nm) != 0) {
         agclose(ag);
         ag = NULL;
     }

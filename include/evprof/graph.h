@@ -127,10 +127,20 @@ int cg_format_parse(const char *name, cg_format *f);
 int cg_format_from_path(const char *path, cg_format *f);
 const char *cg_format_name(cg_format f);
 
+/* A drawing override of one node or edge (a diff's colours). */
+typedef struct cg_mark {
+    const char *color;          /* "#rrggbb": a node's border, an edge's line;
+                                   NULL: the colour by share */
+    const char *fillcolor;      /* a node's fill; NULL: the colour by share */
+    const char *note;           /* one more label line; NULL: none */
+} cg_mark;
+
 typedef struct cg_write_opts {
     const char *source_name;    /* the eventlog, for the legend; NULL: none */
     const char *filters;        /* a legend line about the window, capability,
                                    --all; NULL: none */
+    const cg_mark *node_marks;  /* [cg_num_nodes], in cg_node_at's order; NULL: none */
+    const cg_mark *edge_marks;  /* [cg_num_edges], in cg_edge_at's order; NULL: none */
 } cg_write_opts;
 
 void cg_write_opts_init(cg_write_opts *o);

@@ -60,6 +60,17 @@ info-json-nfib|info -f json $ex
 info-text-parallelTest|info $ge/parallelTest.eventlog
 info-text-testlog-part|info $ge/testlog-part.eventlog
 info-json-testlog-part|info -f json $ge/testlog-part.eventlog
+diff-text-freq|diff tests/data/diff/freq-before.eventlog tests/data/diff/freq-after.eventlog
+diff-json-freq|diff -f json tests/data/diff/freq-before.eventlog tests/data/diff/freq-after.eventlog
+diff-folded-freq|diff -f folded tests/data/diff/freq-before.eventlog tests/data/diff/freq-after.eventlog
+diff-dot-freq|diff -f dot tests/data/diff/freq-before.eventlog tests/data/diff/freq-after.eventlog
+diff-text-normalize-deep|diff --normalize tests/data/ghc/deep-p.eventlog tests/data/ghc/deep-pj.eventlog
+diff-text-par-N2|diff -t 5 tests/data/ghc/par-N2-p.eventlog tests/data/ghc/par-N2-pj.eventlog
+diff-fail-above-deep|diff --fail-above 50 tests/data/ghc/deep-pj.eventlog tests/data/ghc/deep-p.eventlog
+diff-gc-nfib|diff $g9/nfib-s.eventlog $g9/nfib-np-N2-s.eventlog
+diff-gc-json-nfib|diff -f json $g9/nfib-s.eventlog $g9/nfib-np-N2-s.eventlog
+diff-heap-nfib|diff $g9/nfib-hc.eventlog $g9/nfib-hy.eventlog
+diff-ticky|diff $ge/ticky-new.eventlog $ge/ticky-ticky.eventlog
 dump-unicode|dump $ge/unicode.eventlog
 dump-trace-binary-nonutf|dump $ge/trace-binary-nonutf.eventlog
 dump-testlog-part|dump $ge/testlog-part.eventlog

@@ -1,0 +1,599 @@
+/* evprof diff: two runs compared (time profile, GC summary, heap bands or
+ * ticky counters), as text, JSON, a differential flame graph's folded
+ * lines or a call graph coloured by change. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "evprof/diff.h"
+#include "output.h"
+#include "read.h"
+
+enum { OPT_FORMAT = 1, OPT_NORMALIZE, OPT_FAIL_ABOVE, OPT_GC, OPT_HEAP, OPT_TICKY, OPT_TIME,
+       OPT_FRAME_FORMAT, OPT_THRESHOLD, OPT_MAX_DEPTH, OPT_MAX_NODES,
+       OPT_MIN_SHARE };
+
+/* exit status of --fail-above */
+#define CLI_GREW 3
+
+static const cli_opt opts[] = {
+    { OPT_FORMAT, 'f', "format", "FMT", "text (default), json, folded (difffolded.pl's lines), "
+      "or a call graph of NEW coloured by change: svg, png, pdf, dot (default: from -o's "
+      "extension)" },
+    { OPT_NORMALIZE, 'n', "normalize", NULL, "scale BASE to NEW's total ticks (runs of "
+      "different length)" },
+    { OPT_FAIL_ABOVE, 0, "fail-above", "PCT", "exit 3 when the total or any cost centre grew "
+      "by more than PCT percent" },
+    { OPT_MIN_SHARE, 0, "min-share", "PCT", "--fail-above leaves out cost centres with less "
+      "than PCT% of the ticks in both runs (sampling noise; default 0)" },
+    { OPT_TIME, 0, "time", NULL, "compare the time profiles (the default when both logs have "
+      "samples)" },
+    { OPT_GC, 0, "gc", NULL, "compare the +RTS -s summaries" },
+    { OPT_HEAP, 0, "heap", NULL, "compare the heap profiles: peak and mean per band" },
+    { OPT_TICKY, 0, "ticky", NULL, "compare the ticky counters by name" },
+    { OPT_ALL, 'a', "all", NULL, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE samples "
+      "too, as +RTS -pa does" },
+    CLI_WINDOW_OPTS,
+    { OPT_THRESHOLD, 't', "threshold", "PCT", "text: hide subtrees with less than PCT% of the "
+      "ticks in both runs" },
+    { OPT_MAX_DEPTH, 'd', "max-depth", "N", "text: hide stack frames deeper than N below MAIN" },
+    { OPT_FRAME_FORMAT, 'F', "frame-format", "FMT", "folded: a frame is 'name' (the default), "
+      "'label' or 'src', as in evprof folded" },
+    { OPT_MAX_NODES, 0, "max-nodes", "N", "graph: draw at most N cost centres (default 80)" },
+    CLI_OUTPUT_OPT,
+    { 0 },
+};
+
+static const cli_cmd_help help = {
+    "diff", "[OPTIONS] BASE NEW",
+    "Compares two runs: BASE (before a change) and NEW (after it). For time\n"
+    "profiles, a table of cost centres with BASE's ticks, NEW's, the delta and the\n"
+    "change, largest delta first, then the cost-centre-stack tree with both runs'\n"
+    "ticks. Cost centres are matched by module, label and source location (ids\n"
+    "differ between builds), stacks by their path of names.",
+    opts,
+    "What is compared follows the logs: time profiles when both have samples,\n"
+    "else heap profiles, ticky counters or GC summaries when both hold that;\n"
+    "--time, --heap, --ticky and --gc choose. --from, --to and --cap apply to\n"
+    "both logs. --format folded writes 'stack base new' lines, the input of\n"
+    "flamegraph.pl (red grew, blue shrank); a graph format draws NEW's call graph,\n"
+    "red where it grew, green where it shrank. Exit status 3: --fail-above was\n"
+    "exceeded (a cost centre with no ticks in BASE always exceeds it, unless\n"
+    "--min-share leaves it out). See docs/DIFF.md.\n",
+};
+
+typedef enum kind { K_AUTO, K_TIME, K_GC, K_HEAP, K_TICKY } kind;
+typedef enum out_format { F_TEXT, F_JSON, F_FOLDED, F_GRAPH } out_format;
+
+/* What a log holds, found in the same read. */
+typedef struct holds {
+    int heap, ticky, gc;
+} holds;
+
+static int holds_event(void *self, const el_event *ev, const ev_stream *s)
+{
+    holds *k = self;
+    (void)s;
+    switch (ev->type) {
+    case EL_HEAP_PROF_SAMPLE_BEGIN:
+    case EL_HEAP_BIO_PROF_SAMPLE_BEGIN:
+        k->heap = 1;
+        break;
+    case EL_TICKY_COUNTER_DEF:
+    case EL_TICKY_COUNTER_SAMPLE:
+        k->ticky = 1;
+        break;
+    default:
+        k->gc = 1;
+        break;
+    }
+    return 0;
+}
+
+static const uint16_t holds_types[] = {
+    EL_HEAP_PROF_SAMPLE_BEGIN, EL_HEAP_BIO_PROF_SAMPLE_BEGIN, EL_TICKY_COUNTER_DEF,
+    EL_TICKY_COUNTER_SAMPLE, EL_GC_START, EL_GC_STATS_GHC, EL_HEAP_ALLOCATED,
+};
+static const ev_analysis_ops holds_ops = {
+    "holds", holds_types, sizeof holds_types / sizeof holds_types[0], 0, holds_event, NULL,
+    NULL, NULL,
+};
+
+/* One run, read once with every analysis the comparison may need. */
+typedef struct side {
+    const char *path, *name;
+    prof_result *prof;
+    gc_summary *gc;             /* a finished snapshot */
+    heap_profile *heap;         /* a finished snapshot */
+    ticky_set *ticky;
+    holds h;
+    int code;
+} side;
+
+static void side_free(side *s)
+{
+    prof_result_destroy(s->prof);
+    gc_destroy(s->gc);
+    heap_destroy(s->heap);
+    ticky_destroy(s->ticky);
+}
+
+/* Returns 0, or -1 when there is nothing to compare (s->code says how it ended). */
+static int load(side *s, kind k, const cli_window *shared)
+{
+    /* marks are this log's own: each side resolves them in its log */
+    cli_window sel = *shared;
+    cli_window *w = &sel;
+    int resolved = cli_window_resolve(w, s->path);
+    if (resolved != CLI_OK) {
+        s->code = resolved;
+        return -1;
+    }
+    prof_filter pf;
+    prof_filter_init(&pf);
+    if (cli_window_prof_filter(w, &pf) != 0) {
+        s->code = CLI_USAGE;
+        return -1;
+    }
+    pf.all = w->all;
+    gc_filter gf;
+    gc_filter_init(&gf);
+    gf.from_ns = w->from_ns;
+    gf.to_ns = w->to_ns;
+    gf.cap = w->cap;
+    heap_opts ho;
+    heap_opts_init(&ho);
+    ho.from_ns = w->from_ns;
+    ho.to_ns = w->to_ns;
+    ho.whole_names = 1;
+
+    prof_profile *p = k == K_AUTO || k == K_TIME ? prof_create(&pf) : NULL;
+    gc_summary *g = k == K_AUTO || k == K_GC ? gc_create(&gf) : NULL;
+    heap_profile *h = k == K_AUTO || k == K_HEAP ? heap_create(&ho, NULL, NULL) : NULL;
+    cli_analysis an[4];
+    size_t n = 0;
+    an[n++] = (cli_analysis){ &holds_ops, &s->h };
+    if (p)
+        an[n++] = (cli_analysis){ &prof_analysis_ops, p };
+    if (g)
+        an[n++] = (cli_analysis){ &gc_analysis_ops, g };
+    if (h)
+        an[n++] = (cli_analysis){ &heap_analysis_ops, h };
+    int rc = -1;
+    ev_driver *d = NULL;
+    if ((k == K_AUTO || k == K_TIME) != !!p || (k == K_AUTO || k == K_GC) != !!g ||
+        (k == K_AUTO || k == K_HEAP) != !!h) {
+        fprintf(stderr, "evprof: out of memory\n");
+        s->code = CLI_FAIL;
+        goto out;
+    }
+    if (!(d = cli_read(s->path, an, n, &s->code)))
+        goto out;
+    if (cli_read_nothing(ev_driver_stream(d), s->code))
+        goto out;
+    if ((p && !(s->prof = prof_snapshot(p))) || (g && !(s->gc = gc_snapshot(g))) ||
+        (h && !(s->heap = heap_snapshot(h)))) {
+        fprintf(stderr, "evprof: %s: out of memory\n", s->name);
+        s->code = CLI_FAIL;
+        goto out;
+    }
+    rc = 0;
+out:
+    ev_driver_destroy(d);
+    prof_destroy(p);
+    gc_destroy(g);
+    heap_destroy(h);
+    return rc;
+}
+
+static int ticky_event(void *ctx, const el_event *ev, const el_decoder *d)
+{
+    (void)d;
+    return ticky_add_event(ctx, ev) != 0;
+}
+
+/* The ticky counters: a read of their own (ticky has no driver analysis yet). */
+static int load_ticky(side *s, const cli_window *w)
+{
+    static const uint16_t fields[] = {
+        EL_TICKY_COUNTER_DEF, EL_TICKY_COUNTER_SAMPLE, EL_TICKY_BEGIN_SAMPLE,
+    };
+    const el_read_opts ro = { .fields = fields, .num_fields = sizeof fields / sizeof fields[0],
+                              .only_selected = 1 };
+    if (strcmp(s->path, "-") == 0) {
+        fprintf(stderr, "evprof: diff --ticky reads each log twice: give a file, not '-'\n");
+        s->code = CLI_USAGE;
+        return -1;
+    }
+    if (!(s->ticky = ticky_create())) {
+        fprintf(stderr, "evprof: out of memory\n");
+        s->code = CLI_FAIL;
+        return -1;
+    }
+    ticky_set_window(s->ticky, w->from_ns, w->to_ns);
+    el_read_result r = el_read_path_opts(s->path, &ro, ticky_event, s->ticky, NULL);
+    int code = cli_report_read(s->path, &r);
+    if (code > s->code)
+        s->code = code;
+    if (ticky_finish(s->ticky) != 0) {
+        fprintf(stderr, "evprof: %s: out of memory\n", s->name);
+        s->code = CLI_FAIL;
+        return -1;
+    }
+    return r.events == 0 && code != CLI_OK ? -1 : 0;
+}
+
+static int has_samples(const side *s)
+{
+    return s->prof && prof_get_info(s->prof)->all_samples > 0;
+}
+
+static int has_heap(const side *s)
+{
+    return s->heap && heap_get_info(s->heap)->censuses_seen > 0;
+}
+
+static const char *kind_flag(kind k)
+{
+    return k == K_GC ? "--gc" : k == K_HEAP ? "--heap" : k == K_TICKY ? "--ticky" : "--time";
+}
+
+/* What the two logs have in common, for the automatic choice. */
+static kind choose(const side *b, const side *n)
+{
+    if (has_samples(b) && has_samples(n))
+        return K_TIME;
+    if (has_heap(b) && has_heap(n))
+        return K_HEAP;
+    if (b->h.ticky && n->h.ticky)
+        return K_TICKY;
+    if (b->gc && n->gc && gc_get_result(b->gc)->has_gc_events &&
+        gc_get_result(n->gc)->has_gc_events)
+        return K_GC;
+    return K_AUTO;
+}
+
+static int parse_format(const char *s, out_format *f, cg_format *gf)
+{
+    if (strcasecmp(s, "text") == 0)
+        *f = F_TEXT;
+    else if (strcasecmp(s, "json") == 0)
+        *f = F_JSON;
+    else if (strcasecmp(s, "folded") == 0)
+        *f = F_FOLDED;
+    else if (cg_format_parse(s, gf) == 0)
+        *f = F_GRAPH;
+    else
+        return -1;
+    return 0;
+}
+
+/* From -o's extension; text when it says nothing known. */
+static void format_from_path(const char *path, out_format *f, cg_format *gf)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(slash ? slash + 1 : path, '.');
+    if (!dot || parse_format(dot + 1, f, gf) != 0)
+        *f = F_TEXT;
+}
+
+typedef struct run {
+    kind k;
+    out_format fmt;
+    cg_format gfmt;
+    diff_opts dopt;
+    diff_report_opts ro;
+    prof_folded_opts fo;
+    cg_opts go;
+    int fail_above;
+    double fail_pct;
+    double min_share;
+} run;
+
+static int write_time(const run *r, side *b, side *n, cli_out *out, int *grew)
+{
+    diff_prof *d;
+    if (diff_prof_create(b->prof, n->prof, &r->dopt, &d) != DIFF_OK) {
+        fprintf(stderr, "evprof: out of memory comparing the profiles\n");
+        return -1;
+    }
+    int rc = 0;
+    if (r->fmt == F_GRAPH) {
+        char err[512];
+        cg_write_opts wo;
+        cg_write_opts_init(&wo);
+        wo.source_name = n->name;
+        char legend[600];
+        snprintf(legend, sizeof legend, "Compared with BASE %s (%llu ticks%s): red grew, green "
+                 "shrank; 'base' figures are BASE's", b->name,
+                 (unsigned long long)prof_get_info(b->prof)->total_ticks,
+                 r->dopt.normalize ? ", scaled to NEW's total" : "");
+        wo.filters = legend;
+        cg_status st = diff_graph_write(d, &r->go, &wo, r->gfmt, out->f, err, sizeof err);
+        if (st == CG_ERR_REGEX) {
+            cli_usage_error(&help, "bad regular expression %s", err);
+            rc = -2;
+        } else if (st != CG_OK) {
+            fprintf(stderr, "evprof: %s: %s\n", n->name, err);
+            rc = -1;
+        }
+    } else {
+        diff_status st = r->fmt == F_JSON ? diff_report_json(d, &r->ro, out->f) :
+                         r->fmt == F_FOLDED ? diff_report_folded(d, &r->fo, out->f) :
+                         diff_report_text(d, &r->ro, out->f);
+        if (st == DIFF_ERR_NOMEM)
+            fprintf(stderr, "evprof: out of memory writing the comparison\n");
+        rc = st == DIFF_OK ? 0 : -1;
+    }
+    uint32_t cc;
+    if (rc == 0 && r->fail_above && diff_grew_above(d, r->fail_pct, r->min_share, &cc)) {
+        const diff_info *in = diff_get_info(d);
+        char pct[32];
+        *grew = 1;
+        if (cc == PROF_NONE) {
+            diff_fmt_pct(pct, sizeof pct, (double)in->base_total * in->scale,
+                         (double)in->new_total);
+            fprintf(stderr, "evprof: diff: the total grew by %s, more than --fail-above %g%%\n",
+                    pct, r->fail_pct);
+        } else {
+            const diff_cc *c = diff_cc_at(d, cc);
+            diff_fmt_pct(pct, sizeof pct, c->base, (double)c->new_ticks);
+            fprintf(stderr, "evprof: diff: cost centre ");
+            cli_text_str(stderr, c->module, strlen(c->module));
+            fputc('.', stderr);
+            cli_text_str(stderr, c->label, strlen(c->label));
+            fprintf(stderr, " (");
+            cli_text_str(stderr, c->srcloc, strlen(c->srcloc));
+            if (c->base_ticks == 0)
+                fprintf(stderr, ") grew from 0 to %llu ticks%s (--fail-above %g%%)\n",
+                        (unsigned long long)c->new_ticks,
+                        c->change == DIFF_ADDED ? ", new code" : "", r->fail_pct);
+            else
+                fprintf(stderr, ") grew by %s, more than --fail-above %g%%\n", pct, r->fail_pct);
+        }
+    }
+    diff_prof_destroy(d);
+    return rc;
+}
+
+static int write_other(const run *r, side *b, side *n, FILE *out)
+{
+    int json = r->fmt == F_JSON;
+    diff_status st;
+    switch (r->k) {
+    case K_GC:
+        st = json ? diff_gc_json(gc_get_result(b->gc), gc_get_result(n->gc), &r->ro, out) :
+                    diff_gc_text(gc_get_result(b->gc), gc_get_result(n->gc), &r->ro, out);
+        break;
+    case K_HEAP:
+        st = json ? diff_heap_json(b->heap, n->heap, &r->ro, out) :
+                    diff_heap_text(b->heap, n->heap, &r->ro, out);
+        break;
+    default:
+        st = json ? diff_ticky_json(b->ticky, n->ticky, &r->ro, out) :
+                    diff_ticky_text(b->ticky, n->ticky, &r->ro, out);
+        break;
+    }
+    if (st == DIFF_ERR_NOMEM)
+        fprintf(stderr, "evprof: out of memory writing the comparison\n");
+    return st == DIFF_OK ? 0 : -1;
+}
+
+/* Why a log cannot take part in the comparison chosen; 0 when it can. */
+static int lacks(const run *r, const side *s)
+{
+    const char *arg = strcmp(s->path, "-") == 0 ? "-" : s->name;
+    switch (r->k) {
+    case K_TIME:
+        if (has_samples(s))
+            return 0;
+        fprintf(stderr, "evprof: %s: no time-profile samples (event 167): build with -prof and "
+                "run with +RTS -p -l (see 'evprof info %s')\n", s->name, arg);
+        return 1;
+    case K_HEAP:
+        if (has_heap(s))
+            return 0;
+        fprintf(stderr, "evprof: %s: no heap profile (run with +RTS -hT -l, or -hc ... in a "
+                "-prof build)\n", s->name);
+        return 1;
+    case K_GC:
+        if (s->gc && gc_get_result(s->gc)->has_gc_events)
+            return 0;
+        fprintf(stderr, "evprof: %s: no GC events (run with +RTS -l)\n", s->name);
+        return 1;
+    default:
+        if (s->ticky && ticky_num_counters(s->ticky))
+            return 0;
+        fprintf(stderr, "evprof: %s: no ticky counters (build with -ticky, run with "
+                "+RTS -lT)\n", s->name);
+        return 1;
+    }
+}
+
+int cmd_diff(int argc, char **argv)
+{
+    cli_args a;
+    cli_window w;
+    run r = { .k = K_AUTO, .fmt = F_TEXT, .gfmt = CG_FORMAT_SVG };
+    int id, have_format = 0;
+    double v;
+    unsigned long num;
+
+    cli_window_init(&w);
+    diff_opts_init(&r.dopt);
+    diff_report_opts_init(&r.ro);
+    prof_folded_opts_init(&r.fo);
+    cg_opts_init(&r.go);
+    cli_args_init(&a, &help, argc, argv);
+    while ((id = cli_next(&a)) > 0) {
+        int taken = cli_window_option(&w, &a, id);
+        if (taken < 0)
+            return CLI_USAGE;
+        if (taken)
+            continue;
+        switch (id) {
+        case OPT_FORMAT:
+            if (parse_format(a.value, &r.fmt, &r.gfmt) != 0) {
+                cli_usage_error(&help, "--format wants text, json, folded, svg, png, pdf or "
+                                "dot, not '%s'", a.value);
+                return CLI_USAGE;
+            }
+            have_format = 1;
+            break;
+        case OPT_MIN_SHARE:
+            if (cli_parse_number(&a, "min-share", 0, 100, &r.min_share) != 0)
+                return CLI_USAGE;
+            break;
+        case OPT_NORMALIZE:
+            r.dopt.normalize = 1;
+            break;
+        case OPT_FAIL_ABOVE:
+            if (cli_parse_number(&a, "fail-above", 0, 1e9, &r.fail_pct) != 0)
+                return CLI_USAGE;
+            r.fail_above = 1;
+            break;
+        case OPT_TIME:
+        case OPT_GC:
+        case OPT_HEAP:
+        case OPT_TICKY: {
+            kind k = id == OPT_TIME ? K_TIME : id == OPT_GC ? K_GC : id == OPT_HEAP ? K_HEAP :
+                     K_TICKY;
+            if (r.k != K_AUTO && r.k != k) {
+                cli_usage_error(&help, "%s and %s: compare one kind of data at a time",
+                                kind_flag(r.k), kind_flag(k));
+                return CLI_USAGE;
+            }
+            r.k = k;
+            break;
+        }
+        case OPT_FRAME_FORMAT:
+            if (prof_frame_format_parse(a.value, &r.fo.frame) != 0) {
+                cli_usage_error(&help, "--frame-format wants name, label or src, not '%s'",
+                                a.value);
+                return CLI_USAGE;
+            }
+            break;
+        case OPT_THRESHOLD:
+            if (cli_parse_number(&a, "threshold", 0, 100, &v) != 0)
+                return CLI_USAGE;
+            r.ro.threshold_pct = v;
+            break;
+        case OPT_MAX_DEPTH:
+            if (cli_parse_count(&a, "max-depth", 0, 1000000, &num) != 0)
+                return CLI_USAGE;
+            r.ro.max_depth = (uint32_t)num;
+            break;
+        case OPT_MAX_NODES:
+            if (cli_parse_count(&a, "max-nodes", 1, 1000000, &num) != 0)
+                return CLI_USAGE;
+            r.go.max_nodes = (uint32_t)num;
+            break;
+        }
+    }
+    if (id != CLI_END)
+        return cli_done_code(id);
+    if (!cli_want_pos(&a, 2, 2, "BASE NEW"))
+        return CLI_USAGE;
+    /* the shared --focus/--ignore select the stacks of both runs (in the
+     * profiles' snapshots); the graph of NEW draws the same selection */
+    r.go.focus = w.focus;
+    r.go.ignore = w.ignore;
+    if (w.from_ns >= w.to_ns) {
+        cli_usage_error(&help, "--from must be before --to");
+        return CLI_USAGE;
+    }
+    if (strcmp(a.pos[0], "-") == 0 && strcmp(a.pos[1], "-") == 0) {
+        cli_usage_error(&help, "BASE and NEW cannot both be standard input");
+        return CLI_USAGE;
+    }
+    if (cli_out_same_file(&help, w.output, a.pos[0]) || cli_out_same_file(&help, w.output, a.pos[1]))
+        return CLI_USAGE;
+    int to_stdout = !w.output || strcmp(w.output, "-") == 0;
+    if (!have_format && !to_stdout)
+        format_from_path(w.output, &r.fmt, &r.gfmt);
+    if (to_stdout && r.fmt == F_GRAPH && (r.gfmt == CG_FORMAT_PNG || r.gfmt == CG_FORMAT_PDF) &&
+        isatty(STDOUT_FILENO)) {
+        cli_usage_error(&help, "not writing %s to a terminal: give -o FILE or redirect",
+                        cg_format_name(r.gfmt));
+        return CLI_USAGE;
+    }
+    if (r.k != K_AUTO && r.k != K_TIME && (r.fmt == F_FOLDED || r.fmt == F_GRAPH)) {
+        cli_usage_error(&help, "%s compares as text or json only", kind_flag(r.k));
+        return CLI_USAGE;
+    }
+
+    side s[2] = { { .path = a.pos[0] }, { .path = a.pos[1] } };
+    s[0].name = cli_display_path(s[0].path);
+    s[1].name = cli_display_path(s[1].path);
+    int code = CLI_OK, failed = 0;
+    for (int i = 0; i < 2; i++) {
+        if (load(&s[i], r.k, &w) != 0)
+            failed = 1;
+        if (s[i].code > code)
+            code = s[i].code;
+    }
+    if (!failed && r.k == K_AUTO) {
+        r.k = choose(&s[0], &s[1]);
+        /* one log has samples, the other none: say what is compared instead */
+        if (r.k != K_TIME && r.k != K_AUTO && has_samples(&s[0]) != has_samples(&s[1]))
+            fprintf(stderr, "evprof: diff: %s has no time-profile samples: comparing %s "
+                    "(%s)\n", has_samples(&s[0]) ? s[1].name : s[0].name,
+                    r.k == K_GC ? "GC summaries" : r.k == K_HEAP ? "heap profiles" :
+                    "ticky counters", kind_flag(r.k));
+        if (r.k == K_AUTO) {
+            fprintf(stderr, "evprof: diff: %s and %s hold no kind of data in common to compare "
+                    "(time samples, heap censuses, ticky counters, GC events): see 'evprof "
+                    "info'\n", s[0].name, s[1].name);
+            failed = 1;
+            code = CLI_FAIL;
+        }
+    }
+    if (!failed && r.k != K_TIME && (r.fmt == F_FOLDED || r.fmt == F_GRAPH || r.fail_above)) {
+        cli_usage_error(&help, "the logs hold no time profiles to compare: %s compares %s",
+                        r.fmt == F_FOLDED ? "--format folded" :
+                        r.fmt == F_GRAPH ? "a graph format" : "--fail-above",
+                        "time profiles only");
+        failed = 1;
+        code = CLI_USAGE;
+    }
+    for (int i = 0; i < 2 && !failed && r.k == K_TICKY; i++) {
+        if (load_ticky(&s[i], &w) != 0)
+            failed = 1;
+        if (s[i].code > code)
+            code = s[i].code;
+    }
+    for (int i = 0; i < 2 && !failed; i++)
+        if (lacks(&r, &s[i])) {
+            failed = 1;
+            if (code == CLI_OK)
+                code = CLI_FAIL;
+        }
+    if (failed) {
+        side_free(&s[0]);
+        side_free(&s[1]);
+        return code == CLI_OK ? CLI_FAIL : code;
+    }
+
+    r.ro.base_name = s[0].name;
+    r.ro.new_name = s[1].name;
+    int grew = 0, rc;
+    cli_out out;
+    if (cli_out_open(&out, w.output) != 0) {
+        side_free(&s[0]);
+        side_free(&s[1]);
+        return CLI_FAIL;
+    }
+    rc = r.k == K_TIME ? write_time(&r, &s[0], &s[1], &out, &grew) : write_other(&r, &s[0], &s[1], out.f);
+    if (cli_out_close(&out, rc == 0) != 0 && code == CLI_OK)
+        code = CLI_FAIL;
+    if (rc == -2)
+        code = CLI_USAGE;
+    else if (rc != 0 && code == CLI_OK)
+        code = CLI_FAIL;
+    side_free(&s[0]);
+    side_free(&s[1]);
+    return code == CLI_OK && grew ? CLI_GREW : code;
+}

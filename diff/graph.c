@@ -1,0 +1,132 @@
+/* The differential call graph: NEW's graph (cg_build), each node and edge
+ * coloured by its change from BASE, pprof's -diff_base convention: red
+ * grew, green shrank, grey unchanged; the deeper the colour, the larger the
+ * change as a share of the run (full colour from 5% of the total up).
+ *
+ * BASE's figures come from BASE's own graph built without pruning (same
+ * --focus/--ignore), nodes paired by label and module as the graph merges
+ * them, edges by their two ends. */
+#include "diff/internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const cg_node *find_node(const cg_graph *g, const cg_node *n, size_t *at)
+{
+    for (size_t i = 0; i < cg_num_nodes(g); i++) {
+        const cg_node *m = cg_node_at(g, i);
+        if (strcmp(m->label, n->label) == 0 && strcmp(m->module, n->module) == 0) {
+            *at = i;
+            return m;
+        }
+    }
+    return NULL;
+}
+
+/* The colour of a change: `delta` of `total`, `fill` for a node's fill. */
+static void change_colour(double delta, double total, int fill, char *buf)
+{
+    double t = total > 0 ? fmin(1.0, 20.0 * fabs(delta) / total) : 0.0;
+    /* grey when unchanged; towards red (#cc0000, fill #ffb3b3) or green
+     * (#008800, fill #b3e6b3) */
+    int r0 = fill ? 0xf8 : 0xb2, g0 = r0, b0 = r0;
+    int r1, g1, b1;
+    if (delta > 0) {
+        r1 = fill ? 0xff : 0xcc;
+        g1 = fill ? 0xb3 : 0x00;
+        b1 = fill ? 0xb3 : 0x00;
+    } else {
+        r1 = fill ? 0xb3 : 0x00;
+        g1 = fill ? 0xe6 : 0x88;
+        b1 = fill ? 0xb3 : 0x00;
+    }
+    if (delta == 0.0)
+        t = 0.0;
+    snprintf(buf, 8, "#%02x%02x%02x", (int)lround(r0 + (r1 - r0) * t),
+             (int)lround(g0 + (g1 - g0) * t), (int)lround(b0 + (b1 - b0) * t));
+}
+
+typedef struct mark_text {
+    char color[8], fill[8];
+    char note[96];
+} mark_text;
+
+cg_status diff_graph_write(const diff_prof *d, const cg_opts *go, const cg_write_opts *wo,
+                           cg_format f, FILE *out, char *err, size_t errsize)
+{
+    cg_graph *g = NULL, *b = NULL;
+    cg_opts all = *go;
+    all.node_fraction = 0.0;
+    all.edge_fraction = 0.0;
+    all.max_nodes = UINT32_MAX;
+    all.max_edges = UINT32_MAX;
+    cg_status st = cg_build(d->cur, go, &g, err, errsize);
+    if (st == CG_OK)
+        st = cg_build(d->base, &all, &b, err, errsize);
+    if (st != CG_OK) {
+        cg_destroy(g);
+        return st;
+    }
+    size_t nn = cg_num_nodes(g), ne = cg_num_edges(g);
+    cg_mark *nm = calloc(nn ? nn : 1, sizeof *nm), *em = calloc(ne ? ne : 1, sizeof *em);
+    mark_text *nt = calloc(nn ? nn : 1, sizeof *nt), *et = calloc(ne ? ne : 1, sizeof *et);
+    size_t *base_of = malloc((nn ? nn : 1) * sizeof *base_of);
+    if (!nm || !em || !nt || !et || !base_of) {
+        snprintf(err, errsize, "out of memory");
+        st = CG_ERR_NOMEM;
+        goto out;
+    }
+    double scale = d->info.scale, total = (double)d->info.new_total;
+    char delta[32], pct[32];
+    for (size_t i = 0; i < nn; i++) {
+        const cg_node *n = cg_node_at(g, i);
+        const cg_node *m = find_node(b, n, &base_of[i]);
+        if (!m)
+            base_of[i] = SIZE_MAX;
+        double self = m ? (double)m->self * scale : 0.0, cum = m ? (double)m->cum * scale : 0.0;
+        double dc = (double)n->cum - cum;
+        change_colour(dc, total, 0, nt[i].color);
+        change_colour(dc, total, 1, nt[i].fill);
+        diff_fmt_delta(delta, sizeof delta, dc);
+        diff_fmt_pct(pct, sizeof pct, cum, (double)n->cum);
+        if (m)
+            snprintf(nt[i].note, sizeof nt[i].note, "base %.0f of %.0f: %s (%s)", round(self),
+                     round(cum), delta, pct);
+        else
+            snprintf(nt[i].note, sizeof nt[i].note, "not in base: %s", delta);
+        nm[i] = (cg_mark){ nt[i].color, nt[i].fill, nt[i].note };
+    }
+    for (size_t i = 0; i < ne; i++) {
+        const cg_edge *e = cg_edge_at(g, i);
+        double was = 0.0;
+        if (e->residual)
+            continue;           /* calls through hidden nodes: BASE has no such edge */
+        for (size_t k = 0; k < cg_num_edges(b); k++) {
+            const cg_edge *x = cg_edge_at(b, k);
+            if (x->from == base_of[e->from] && x->to == base_of[e->to] &&
+                x->residual == e->residual && base_of[e->from] != SIZE_MAX) {
+                was = (double)x->ticks * scale;
+                break;
+            }
+        }
+        double de = (double)e->ticks - was;
+        change_colour(de, total, 0, et[i].color);
+        diff_fmt_delta(delta, sizeof delta, de);
+        snprintf(et[i].note, sizeof et[i].note, "(base %.0f, %s)", round(was), delta);
+        em[i] = (cg_mark){ et[i].color, NULL, et[i].note };
+    }
+    cg_write_opts w = *wo;
+    w.node_marks = nm;
+    w.edge_marks = em;
+    st = cg_write(g, &w, f, out, err, errsize);
+out:
+    free(nm);
+    free(em);
+    free(nt);
+    free(et);
+    free(base_of);
+    cg_destroy(g);
+    cg_destroy(b);
+    return st;
+}
