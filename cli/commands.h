@@ -18,5 +18,6 @@ int cmd_gc(int argc, char **argv);
 int cmd_heap(int argc, char **argv);
 int cmd_speedscope(int argc, char **argv);
 int cmd_pprof(int argc, char **argv);
+int cmd_html(int argc, char **argv);
 
 #endif

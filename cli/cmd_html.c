@@ -1,0 +1,105 @@
+/* evprof html: one self-contained HTML page with every view of a log,
+ * made in one read. */
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "evprof/html.h"
+#include "output.h"
+#include "read.h"
+
+enum { OPT_MAX_NODES = 1 };
+
+static const cli_opt opts[] = {
+    { OPT_MAX_NODES, 0, "max-nodes", "N", "send at most N nodes of the cost-centre-stack "
+      "tree, the heaviest (default 20000; the page says when it was cut)" },
+    CLI_OUTPUT_OPT,
+    { 0 },
+};
+
+static const cli_cmd_help help = {
+    "html", "[OPTIONS] FILE -o PAGE.html",
+    "One self-contained HTML page with every view the log supports: summary,\n"
+    "time profile (tree and flat table), flame graph, call graph, heap profile,\n"
+    "GC and memory over time with the +RTS -s summary, ticky counters. Made in\n"
+    "one read of the log; opens from disk with no network.",
+    opts,
+    "The page holds aggregates, never events: its size follows the profile's,\n"
+    "not the log's. Sections the log has no data for say how to get it.\n"
+    "See docs/HTML.md.\n",
+};
+
+int cmd_html(int argc, char **argv)
+{
+    cli_args a;
+    html_opts ho;
+    const char *output = NULL;
+    int id;
+    unsigned long v;
+
+    html_opts_init(&ho);
+    cli_args_init(&a, &help, argc, argv);
+    while ((id = cli_next(&a)) > 0) {
+        switch (id) {
+        case OPT_MAX_NODES:
+            if (cli_parse_count(&a, "max-nodes", 1, 100000000ul, &v) != 0)
+                return CLI_USAGE;
+            ho.max_nodes = (uint32_t)v;
+            break;
+        case OPT_OUTPUT:
+            output = a.value;
+            break;
+        }
+    }
+    if (id != CLI_END)
+        return cli_done_code(id);
+    if (!cli_want_pos(&a, 1, 1, "FILE"))
+        return CLI_USAGE;
+    const char *path = a.pos[0];
+    if (cli_out_same_file(&help, output, path))
+        return CLI_USAGE;
+    const char *name = cli_display_path(path);
+    ho.source_name = name;
+
+    html_page *pg = html_page_create(&ho);
+    ev_driver *d = pg ? ev_driver_create(NULL) : NULL;
+    if (!d || html_page_attach(pg, d) != 0) {
+        fprintf(stderr, "evprof: out of memory\n");
+        ev_driver_destroy(d);
+        html_page_destroy(pg);
+        return CLI_FAIL;
+    }
+    const ev_stream *s = ev_driver_run_path(d, path);
+    int code = cli_report_stream(path, s);
+    if (cli_read_nothing(s, code)) {
+        ev_driver_destroy(d);
+        html_page_destroy(pg);
+        return code;
+    }
+    cli_out out;
+    if (cli_out_open(&out, output) != 0) {
+        ev_driver_destroy(d);
+        html_page_destroy(pg);
+        return CLI_FAIL;
+    }
+    html_contents c;
+    char err[256];
+    int rc = html_page_write(pg, s, out.f, &c, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "evprof: %s: %s\n", name, err);
+    if (cli_out_close(&out, rc == 0) != 0 || rc != 0)
+        code = CLI_FAIL;
+    if (rc == 0) {
+        if (c.nodes_sent < c.nodes_all)
+            fprintf(stderr, "evprof: %s: note: the page holds the %u heaviest of %u "
+                    "cost-centre stacks (--max-nodes)\n", name, c.nodes_sent, c.nodes_all);
+        if (c.graph_failed)
+            fprintf(stderr, "evprof: %s: warning: the call graph could not be drawn\n", name);
+        if (!c.prof && !c.heap && !c.gc && !c.ticky)
+            fprintf(stderr, "evprof: %s: warning: no profile, heap, GC or ticky data: the "
+                    "page has the summary only (see 'evprof info %s')\n", name, name);
+    }
+    ev_driver_destroy(d);
+    html_page_destroy(pg);
+    return code;
+}
