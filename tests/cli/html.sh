@@ -17,6 +17,11 @@ passed=0 failed=0
 ok() { passed=$((passed + 1)); }
 bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
 check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+# For an AddressSanitizer build: Graphviz (the call graph) and the font
+# libraries it loads keep memory they never free (as in graph.sh).
+printf 'leak:%s\n' libfontconfig.so libgvc.so libgvplugin_ libpango libcairo libglib \
+    libgobject libharfbuzz >"$tmp/lsan.supp"
+export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$tmp/lsan.supp:print_suppressions=0"
 # json PAGE EXPR: the Python expression on the page's data `d` is true
 json() {
     python3 - "$1" "$2" <<'PY'

@@ -21,6 +21,11 @@ passed=0 failed=0
 ok() { passed=$((passed + 1)); }
 bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
 check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+# For an AddressSanitizer build: Graphviz (the call graph) and the font
+# libraries it loads keep memory they never free (as in graph.sh).
+printf 'leak:%s\n' libfontconfig.so libgvc.so libgvplugin_ libpango libcairo libglib \
+    libgobject libharfbuzz >"$tmp/lsan.supp"
+export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$tmp/lsan.supp:print_suppressions=0"
 
 # clean NAME: the page NAME ran its script to the end, with no error and
 # no console message
@@ -84,6 +89,20 @@ check "hostile: a label with </script> renders as text" \
     in_section hostile prof '&lt;/script&gt;&lt;b&gt;"q"&amp;'"'"
 check "hostile: no element came from a label" bash -c "! grep -q '<b>' '$tmp/hostile.dom'"
 check "hostile: a control byte shows as its picture" in_section hostile prof $'bell\xe2\x90\x87'
+
+# the views respond as a user drives them (tests/support/html_selftest.js,
+# added after the page's script): search, sort, expand, hover, zoom, pan
+selftest() {   # selftest NAME FRAGMENT
+    sed 's|</body>|<script>'"$(sed 's/[&|\\]/\\&/g' tests/support/html_selftest.js | tr '\n' ' ')"'</script></body>|' \
+        "$tmp/$1.html" >"$tmp/$1-self.html"
+    "$browser" "$tmp/$1-self.html" "$tmp/$1-self" "$2"
+    local got
+    got=$(grep -o 'data-selftest="[^"]*"' "$tmp/$1-self.dom")
+    check "$1: the views respond ($got)" [ "$got" = 'data-selftest="ok"' ]
+    check "$1: no console message while driven" [ ! -s "$tmp/$1-self.console" ]
+}
+selftest prof ""
+selftest heap heap
 
 # a page whose script throws is caught
 cp "$tmp/prof.html" "$tmp/broken.html"
