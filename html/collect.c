@@ -150,8 +150,7 @@ int html_censuses_sink(void *ctx, const heap_profile *h, const heap_census *c)
         }
         k->n = j;
         k->stride *= 2;
-        if ((k->seen - 1) % k->stride != 0)
-            return 0;
+        /* cap is even: this census, cap x the old stride, is on the new one */
     }
     hc_census *o = &k->c[k->n];
     o->samples = c->n ? malloc(c->n * sizeof *o->samples) : NULL;
