@@ -300,11 +300,13 @@
     b.appendChild(tools);
     var wrap = el('div', { cls: 'scroll' }), t = el('table', { cls: 'tree' }), tb = el('tbody');
     var sortKey = 'inh', open = new Uint8Array(T.n), hits = null;
-    var cols = [['COST CENTRE', 'name'], ['MODULE', 'module'], ['SRC', 'src'],
-                ['individual %', 'ticks'], ['inherited %', 'inh'], ['ticks', 'ticks'], ['inherited ticks', 'inh']];
+    /* figures first: a deep stack's indentation then only widens the
+     * name column, never pushes the figures out of sight */
+    var cols = [['individual %', 'ticks'], ['inherited %', 'inh'], ['ticks', 'ticks'], ['inherited ticks', 'inh'],
+                ['COST CENTRE', 'name'], ['MODULE', 'module'], ['SRC', 'src']];
     var hr = el('tr');
     cols.forEach(function (c, i) {
-      var th = el('th', { cls: 'sort' + (i >= 3 ? ' num' : ''), text: c[0] });
+      var th = el('th', { cls: 'sort' + (i < 4 ? ' num' : ''), text: c[0] });
       if (c[1] !== 'src') th.addEventListener('click', function () { sortKey = c[1]; draw(); });
       hr.appendChild(th);
     });
@@ -337,14 +339,14 @@
         var tw = el('span', { cls: 'tw', text: k.length ? (open[i] ? '\u25be' : '\u25b8') : '' });
         tw.dataset.node = i;
         var nameCell = el('td', { cls: 'name', title: c[1] + '.' + c[0] + (c[2] ? '  ' + c[2] : '') });
-        nameCell.style.paddingLeft = (4 + 14 * T.depth[i]) + 'px';
+        nameCell.style.paddingLeft = (4 + 12 * T.depth[i]) + 'px';
         nameCell.appendChild(tw);
         nameCell.appendChild(document.createTextNode(vis(c[0])));
         var w = Math.round(60 * P.inh[i] / P.total);
-        var tr = el('tr', null, [nameCell, el('td', { cls: 'name', text: c[1] }), el('td', { cls: 'name', text: c[2] }),
-          el('td', { cls: 'num', text: pct(P.ticks[i], P.total) }),
+        var tr = el('tr', null, [el('td', { cls: 'num', text: pct(P.ticks[i], P.total) }),
           el('td', { cls: 'num' }, [el('span', { cls: 'bar', style: 'width:' + w + 'px' }), pct(P.inh[i], P.total)]),
-          el('td', { cls: 'num', text: commas(P.ticks[i]) }), el('td', { cls: 'num', text: commas(P.inh[i]) })]);
+          el('td', { cls: 'num', text: commas(P.ticks[i]) }), el('td', { cls: 'num', text: commas(P.inh[i]) }),
+          nameCell, el('td', { cls: 'name', text: c[1] }), el('td', { cls: 'name', text: c[2] })]);
         if (hits && hits.hit[i]) tr.className = 'hit';
         frag.appendChild(tr);
         if (open[i] || (hits && k.length)) {
