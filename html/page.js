@@ -12,6 +12,7 @@
   }
   window.addEventListener('error', function (e) { recordError(e.message || 'error'); });
 
+  var t0 = performance.now();   /* the page's own time, JSON parse included */
   var D = JSON.parse(document.getElementById('evprof-data').textContent);
   var tip = document.getElementById('tip');
   var PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1',
@@ -673,7 +674,6 @@
     resizeTimer = setTimeout(function () { if (flameRedraw) flameRedraw(); }, 150);
   });
   show(location.hash.slice(1) || 'summary');
-  var t0 = performance.now();
   if (D.prof && D.prof.total) buildTree();
   [['summary', summary], ['prof', profView], ['flame', flameView], ['graph', graphView], ['heap', heapView],
    ['gc', gcView], ['ticky', tickyView]].forEach(function (v) {
