@@ -21,6 +21,7 @@ static const command commands[] = {
     { "folded", cmd_folded, "folded stacks for flamegraph.pl, inferno and speedscope" },
     { "speedscope", cmd_speedscope, "speedscope JSON: a timeline per capability" },
     { "pprof", cmd_pprof, "pprof profile.proto (.pb.gz) for go tool pprof, Pyroscope" },
+    { "html", cmd_html, "one self-contained HTML page with every view of the log" },
     { "graph", cmd_graph, "the call graph of cost centres as SVG, PNG, PDF or DOT" },
     { "ticky", cmd_ticky, "ticky-ticky counters as GHC's +RTS -r table, CSV, JSON, series" },
     { "gc", cmd_gc, "the +RTS -s memory and GC summary, for the run or a window" },

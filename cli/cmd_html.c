@@ -1,0 +1,121 @@
+/* evprof html: one self-contained HTML page with every view of a log,
+ * made in one read. */
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "evprof/html.h"
+#include "output.h"
+#include "read.h"
+
+enum { OPT_MAX_NODES = 1 };
+
+static const cli_opt opts[] = {
+    { OPT_MAX_NODES, 0, "max-nodes", "N", "send at most N nodes of the cost-centre-stack "
+      "tree, the heaviest (default 20000; the page says when it was cut)" },
+    CLI_WINDOW_OPTS,
+    CLI_OUTPUT_OPT,
+    { 0 },
+};
+
+static const cli_cmd_help help = {
+    "html", "[OPTIONS] FILE -o PAGE.html",
+    "One self-contained HTML page with every view the log supports: summary,\n"
+    "time profile (tree and flat table), flame graph, call graph, heap profile,\n"
+    "GC and memory over time with the +RTS -s summary, ticky counters. Made in\n"
+    "one read of the log; opens from disk with no network.",
+    opts,
+    "The page holds aggregates, never events: its size follows the profile's,\n"
+    "not the log's. Sections the log has no data for say how to get it.\n"
+    "See docs/HTML.md.\n",
+};
+
+int cmd_html(int argc, char **argv)
+{
+    cli_args a;
+    html_opts ho;
+    cli_window w;
+    int id;
+    unsigned long v;
+
+    html_opts_init(&ho);
+    cli_window_init(&w);
+    cli_args_init(&a, &help, argc, argv);
+    while ((id = cli_next(&a)) > 0) {
+        int taken = cli_window_option(&w, &a, id);
+        if (taken < 0)
+            return CLI_USAGE;
+        if (taken)
+            continue;
+        switch (id) {
+        case OPT_MAX_NODES:
+            if (cli_parse_count(&a, "max-nodes", 1, 100000000ul, &v) != 0)
+                return CLI_USAGE;
+            ho.max_nodes = (uint32_t)v;
+            break;
+        }
+    }
+    const char *path;
+    int done = cli_window_done(&a, id, &w, &path);
+    if (done >= 0)
+        return done;
+    const char *output = w.output;
+    /* the selection: samples by every window, GC and heap by the span of
+     * them all (their figures are not sums over windows) */
+    prof_filter pf;
+    prof_filter_init(&pf);
+    if (cli_window_prof_filter(&w, &pf) != 0)
+        return CLI_USAGE;
+    ho.samples = &pf;
+    ho.from_ns = w.from_ns;
+    ho.to_ns = w.to_ns;
+    ho.cap = w.cap;
+    if (w.spans && w.num_spans) {
+        ho.from_ns = w.spans[0].from_ns;
+        ho.to_ns = w.spans[w.num_spans - 1].to_ns;
+    }
+    const char *name = cli_display_path(path);
+    ho.source_name = name;
+
+    html_page *pg = html_page_create(&ho);
+    ev_driver *d = pg ? ev_driver_create(NULL) : NULL;
+    if (!d || html_page_attach(pg, d) != 0) {
+        fprintf(stderr, "evprof: out of memory\n");
+        ev_driver_destroy(d);
+        html_page_destroy(pg);
+        return CLI_FAIL;
+    }
+    const ev_stream *s = ev_driver_run_path(d, path);
+    int code = cli_report_stream(path, s);
+    if (cli_read_nothing(s, code)) {
+        ev_driver_destroy(d);
+        html_page_destroy(pg);
+        return code;
+    }
+    cli_out out;
+    if (cli_out_open(&out, output) != 0) {
+        ev_driver_destroy(d);
+        html_page_destroy(pg);
+        return CLI_FAIL;
+    }
+    html_contents c;
+    char err[256];
+    int rc = html_page_write(pg, s, out.f, &c, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "evprof: %s: %s\n", name, err);
+    if (cli_out_close(&out, rc == 0) != 0 || rc != 0)
+        code = CLI_FAIL;
+    if (rc == 0) {
+        if (c.nodes_sent < c.nodes_all)
+            fprintf(stderr, "evprof: %s: note: the page holds the %u heaviest of %u "
+                    "cost-centre stacks (--max-nodes)\n", name, c.nodes_sent, c.nodes_all);
+        if (c.graph_failed)
+            fprintf(stderr, "evprof: %s: warning: the call graph could not be drawn\n", name);
+        if (!c.prof && !c.heap && !c.gc && !c.ticky)
+            fprintf(stderr, "evprof: %s: warning: no profile, heap, GC or ticky data: the "
+                    "page has the summary only (see 'evprof info %s')\n", name, name);
+    }
+    ev_driver_destroy(d);
+    html_page_destroy(pg);
+    return code;
+}

@@ -1,0 +1,893 @@
+/* evprof html: one read, every analysis, one self-contained page.
+ * See include/evprof/html.h and docs/HTML.md. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "evprof/gc.h"
+#include "evprof/graph.h"
+#include "evprof/heap.h"
+#include "evprof/prof.h"
+#include "evprof/ticky.h"
+#include "html/internal.h"
+
+/* html/page.html, page.css, page.js as NUL-terminated strings, made by
+ * html/embed.cmake at build time */
+extern const char html_page_src_html[];
+extern const char html_page_src_css[];
+extern const char html_page_src_js[];
+
+struct html_page {
+    html_opts o;
+    prof_profile *prof;
+    gc_summary *gc;
+    heap_profile *heap;
+    html_censuses cens;
+    html_gcseries gcs;
+    html_ticky tk;
+    html_facts facts;
+};
+
+void html_opts_init(html_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->max_nodes = 20000;
+    o->max_censuses = 400;
+    o->max_bands = 20;
+    o->max_points = 1000;
+    o->max_counters = 5000;
+    o->series_counters = 50;
+    o->series_points = 64;
+    o->graph_nodes = 80;
+    o->to_ns = UINT64_MAX;
+    o->cap = -1;
+}
+
+html_page *html_page_create(const html_opts *o)
+{
+    html_page *pg = calloc(1, sizeof *pg);
+    if (!pg)
+        return NULL;
+    if (o)
+        pg->o = *o;
+    else
+        html_opts_init(&pg->o);
+    if (pg->o.max_nodes < 1)
+        pg->o.max_nodes = 1;
+    heap_opts ho;
+    heap_opts_init(&ho);
+    ho.whole_names = 1;     /* the page's legend shows -hc stacks whole */
+    ho.from_ns = pg->o.from_ns;
+    ho.to_ns = pg->o.to_ns;
+    gc_filter gf;
+    gc_filter_init(&gf);
+    gf.from_ns = pg->o.from_ns;
+    gf.to_ns = pg->o.to_ns;
+    gf.cap = pg->o.cap;
+    int bad = html_censuses_init(&pg->cens, pg->o.max_censuses) != 0;
+    bad |= html_gcseries_init(&pg->gcs, pg->o.max_points) != 0;
+    bad |= html_ticky_init(&pg->tk, pg->o.series_points) != 0;
+    pg->prof = prof_create(pg->o.samples);
+    pg->o.samples = NULL;      /* the profile keeps its own copy */
+    pg->gc = gc_create(&gf);
+    pg->heap = heap_create(&ho, html_censuses_sink, &pg->cens);
+    if (bad || !pg->prof || !pg->gc || !pg->heap) {
+        html_page_destroy(pg);
+        return NULL;
+    }
+    return pg;
+}
+
+void html_page_destroy(html_page *pg)
+{
+    if (!pg)
+        return;
+    prof_destroy(pg->prof);
+    gc_destroy(pg->gc);
+    heap_destroy(pg->heap);
+    html_censuses_free(&pg->cens);
+    html_gcseries_free(&pg->gcs);
+    html_ticky_free(&pg->tk);
+    html_facts_free(&pg->facts);
+    free(pg);
+}
+
+int html_page_attach(html_page *pg, ev_driver *d)
+{
+    if (ev_driver_attach(d, &prof_analysis_ops, pg->prof) != 0 ||
+        ev_driver_attach(d, &gc_analysis_ops, pg->gc) != 0 ||
+        ev_driver_attach(d, &heap_analysis_ops, pg->heap) != 0 ||
+        ev_driver_attach(d, &html_gcseries_ops, &pg->gcs) != 0 ||
+        ev_driver_attach(d, &html_ticky_ops, &pg->tk) != 0 ||
+        ev_driver_attach(d, &html_facts_ops, &pg->facts) != 0)
+        return -1;
+    return 0;
+}
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+static void key(FILE *f, int *first, const char *k)
+{
+    if (!*first)
+        putc(',', f);
+    *first = 0;
+    fprintf(f, "\"%s\":", k);
+}
+
+/* A FILE's bytes in memory (open_memstream), for Graphviz's SVG and the
+ * GC report. */
+typedef struct membuf {
+    char *p;
+    size_t n;
+    FILE *f;
+} membuf;
+
+static int mem_open(membuf *m)
+{
+    m->p = NULL;
+    m->n = 0;
+    m->f = open_memstream(&m->p, &m->n);
+    return m->f ? 0 : -1;
+}
+
+static int mem_close(membuf *m)
+{
+    int bad = ferror(m->f);
+    bad |= fclose(m->f) != 0;
+    m->f = NULL;
+    return bad ? -1 : 0;
+}
+
+/* ---- summary ---------------------------------------------------------------- */
+
+/* program, args, rts args from the NUL-separated argv as logged */
+static void w_args(FILE *f, int *first, const html_facts *fa)
+{
+    const char *p = fa->program_args, *end = p ? p + fa->args_len : NULL;
+    int in_rts = 0, n = 0, fa_first = 1, fr_first = 1;
+    key(f, first, "program");
+    if (!p || p == end) {
+        fputs("null", f);
+        key(f, first, "args");
+        fputs("[]", f);
+        key(f, first, "rts_args");
+        fputs("[]", f);
+        return;
+    }
+    /* argv[0]'s base name, as GHC's reports name the program */
+    size_t l0 = strnlen(p, (size_t)(end - p));
+    const char *base = p;
+    for (size_t i = 0; i < l0; i++)
+        if (p[i] == '/')
+            base = p + i + 1;
+    html_json_str(f, base, l0 - (size_t)(base - p));
+    /* two passes: args then rts args */
+    for (int pass = 0; pass < 2; pass++) {
+        key(f, first, pass == 0 ? "args" : "rts_args");
+        putc('[', f);
+        in_rts = 0;
+        n = 0;
+        for (const char *q = p; q < end; n++) {
+            size_t l = strnlen(q, (size_t)(end - q));
+            if (n > 0) {
+                if (l == 4 && memcmp(q, "+RTS", 4) == 0) {
+                    in_rts = 1;
+                } else if (l == 4 && memcmp(q, "-RTS", 4) == 0) {
+                    in_rts = 0;
+                } else if (in_rts == pass) {
+                    int *fl = pass == 0 ? &fa_first : &fr_first;
+                    if (!*fl)
+                        putc(',', f);
+                    *fl = 0;
+                    html_json_str(f, q, l);
+                }
+            }
+            q += l + 1;
+        }
+        putc(']', f);
+    }
+}
+
+static void w_damage(FILE *f, const ev_stream *s)
+{
+    const el_read_result *r = &s->read;
+    int first = 1;
+    char buf[400];
+    putc('[', f);
+#define ITEM()                                                                                     \
+    do {                                                                                           \
+        if (!first)                                                                                \
+            putc(',', f);                                                                          \
+        first = 0;                                                                                 \
+        html_json_cstr(f, buf);                                                                           \
+    } while (0)
+    if (r->status != EL_END && r->status != EL_OK) {
+        if (r->error.type >= 0)
+            snprintf(buf, sizeof buf, "%s at byte %llu (event type %d %s): the page shows "
+                     "everything before it", r->error.msg, (unsigned long long)r->error.offset,
+                     (int)r->error.type, el_type_name((uint16_t)r->error.type));
+        else
+            snprintf(buf, sizeof buf, "%s at byte %llu: the page shows everything before it",
+                     r->error.msg, (unsigned long long)r->error.offset);
+        ITEM();
+    }
+    if (r->damage.blocks) {
+        snprintf(buf, sizeof buf, "%llu damaged block%s (%llu bytes) skipped, the first at "
+                 "byte %llu: %s", (unsigned long long)r->damage.blocks,
+                 r->damage.blocks == 1 ? "" : "s", (unsigned long long)r->damage.bytes,
+                 (unsigned long long)r->damage.first.offset, r->damage.first.msg);
+        ITEM();
+    }
+    if (r->status == EL_OK && r->missing_end) {
+        snprintf(buf, sizeof buf, "no end marker: the program did not close its eventlog "
+                 "(killed, or still running): the log may be cut");
+        ITEM();
+    }
+    if (s->stopped) {
+        snprintf(buf, sizeof buf, "the read stopped early (%s)",
+                 s->driver_stop ? s->driver_stop : s->stopped_by ? s->stopped_by : "?");
+        ITEM();
+    }
+#undef ITEM
+    putc(']', f);
+}
+
+static void w_summary(FILE *f, const html_page *pg, const ev_stream *s, const char *name,
+                      const html_contents *c)
+{
+    const html_facts *fa = &pg->facts;
+    int first = 1;
+    putc('{', f);
+    key(f, &first, "source");
+    html_json_cstr(f, name);
+    w_args(f, &first, fa);
+    key(f, &first, "rts");
+    if (fa->rts)
+        html_json_str(f, fa->rts, fa->rts_len);
+    else
+        fputs("null", f);
+    key(f, &first, "caps");
+    html_json_u64(f, fa->caps ? fa->caps : fa->startup_caps);
+    if (fa->has_pid) {
+        key(f, &first, "pid");
+        html_json_u64(f, fa->pid);
+    }
+    key(f, &first, "first_ns");
+    html_json_u64(f, s->read.has_time_span ? s->read.first_time : 0);
+    key(f, &first, "last_ns");
+    html_json_u64(f, s->read.has_time_span ? s->read.last_time : 0);
+    if (fa->has_wall) {
+        /* the wall clock at the log's time 0 */
+        double start = (double)fa->wall_sec + fa->wall_nsec / 1e9 - (double)fa->wall_time / 1e9;
+        time_t t = (time_t)start;
+        struct tm tm;
+        char buf[64];
+        if (gmtime_r(&t, &tm) && strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm)) {
+            key(f, &first, "wall_start");
+            html_json_cstr(f, buf);
+        }
+    }
+    key(f, &first, "bytes");
+    html_json_u64(f, s->read.bytes);
+    key(f, &first, "events");
+    html_json_u64(f, s->read.events);
+    key(f, &first, "damage");
+    w_damage(f, s);
+    key(f, &first, "holds");
+    fprintf(f, "{\"prof\":%d,\"heap\":%d,\"gc\":%d,\"ticky\":%d}", c->prof, c->heap, c->gc,
+            c->ticky);
+    putc('}', f);
+}
+
+/* ---- time profile ------------------------------------------------------------- */
+
+typedef struct prof_walk_ctx {
+    const prof_result *r;
+    const uint8_t *keep;
+    uint32_t *out;          /* node -> index sent */
+    uint32_t next;
+    uint32_t *active;       /* per cc: frames of it on the current stack */
+    uint64_t *self, *inh;   /* per cc */
+    FILE *f;
+    int pass;               /* 0: flat totals; 1: write the parents; 2: ccs; ... */
+    uint32_t *ccmap;        /* cc -> index sent, UINT32_MAX: none */
+} prof_walk_ctx;
+
+static int flat_enter(void *ctx, uint32_t n)
+{
+    prof_walk_ctx *w = ctx;
+    const prof_node *nd = prof_node_at(w->r, n);
+    w->self[nd->cc] += nd->ticks;
+    if (w->active[nd->cc]++ == 0)
+        w->inh[nd->cc] += nd->inherited;
+    return 0;
+}
+
+static int flat_leave(void *ctx, uint32_t n)
+{
+    prof_walk_ctx *w = ctx;
+    w->active[prof_node_at(w->r, n)->cc]--;
+    return 0;
+}
+
+static int order_enter(void *ctx, uint32_t n)
+{
+    prof_walk_ctx *w = ctx;
+    if (w->keep[n])
+        w->out[n] = w->next++;
+    return 0;
+}
+
+typedef struct heavy {
+    uint64_t inh;
+    uint32_t depth, node;
+} heavy;
+
+static int heavy_cmp(const void *a, const void *b)
+{
+    const heavy *x = a, *y = b;
+    if (x->inh != y->inh)
+        return x->inh > y->inh ? -1 : 1;
+    if (x->depth != y->depth)
+        return x->depth < y->depth ? -1 : 1;
+    return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* The tree sent: every node with ticks, or the max_nodes heaviest (a
+ * node's parent is at least as heavy and shallower, so it is kept first:
+ * the kept nodes are a tree). Returns -1 without memory. */
+static int w_prof(FILE *f, const html_page *pg, const prof_result *r, html_contents *c)
+{
+    size_t nn = prof_num_nodes(r), nc = prof_num_ccs(r);
+    const prof_info *in = prof_get_info(r);
+    uint8_t *keep = calloc(nn ? nn : 1, 1);
+    uint32_t *out = malloc((nn ? nn : 1) * sizeof *out);
+    uint32_t *active = calloc(nc ? nc : 1, sizeof *active);
+    uint64_t *self = calloc(nc ? nc : 1, sizeof *self);
+    uint64_t *inh = calloc(nc ? nc : 1, sizeof *inh);
+    uint32_t *ccmap = malloc((nc ? nc : 1) * sizeof *ccmap);
+    heavy *h = NULL;
+    int rc = -1;
+    if (!keep || !out || !active || !self || !inh || !ccmap)
+        goto done;
+
+    size_t cand = 0;
+    for (size_t i = 0; i < nn; i++)
+        cand += i == 0 || prof_node_at(r, (uint32_t)i)->inherited > 0;
+    if (cand <= pg->o.max_nodes) {
+        for (size_t i = 0; i < nn; i++)
+            keep[i] = i == 0 || prof_node_at(r, (uint32_t)i)->inherited > 0;
+    } else {
+        h = malloc(cand * sizeof *h);
+        if (!h)
+            goto done;
+        size_t k = 0;
+        for (size_t i = 0; i < nn; i++) {
+            const prof_node *nd = prof_node_at(r, (uint32_t)i);
+            if (i == 0 || nd->inherited > 0)
+                h[k++] = (heavy){ i == 0 ? UINT64_MAX : nd->inherited, nd->depth, (uint32_t)i };
+        }
+        qsort(h, k, sizeof *h, heavy_cmp);
+        for (size_t i = 0; i < pg->o.max_nodes; i++)
+            keep[h[i].node] = 1;
+        cand = pg->o.max_nodes;
+    }
+    c->nodes_sent = (uint32_t)cand;
+    c->nodes_all = 0;
+    for (size_t i = 0; i < nn; i++)
+        c->nodes_all += i == 0 || prof_node_at(r, (uint32_t)i)->inherited > 0;
+
+    prof_walk_ctx w = { r, keep, out, 0, active, self, inh, f, 0, ccmap };
+    if (nn) {
+        prof_walk(r, flat_enter, flat_leave, &w);
+        prof_walk(r, order_enter, NULL, &w);
+    }
+    /* the nodes in walk order: index -> node */
+    uint32_t *byout = malloc((cand ? cand : 1) * sizeof *byout);
+    if (!byout)
+        goto done;
+    for (size_t i = 0; i < nn; i++)
+        if (keep[i])
+            byout[out[i]] = (uint32_t)i;
+    /* cost centres sent: those of the nodes sent and of the flat table */
+    uint32_t nsent = 0;
+    for (size_t i = 0; i < nc; i++)
+        ccmap[i] = UINT32_MAX;
+    for (uint32_t i = 0; i < cand; i++) {
+        uint32_t cc = prof_node_at(r, byout[i])->cc;
+        if (ccmap[cc] == UINT32_MAX)
+            ccmap[cc] = nsent++;
+    }
+    for (size_t i = 0; i < nc; i++)
+        if (ccmap[i] == UINT32_MAX && (self[i] || inh[i]))
+            ccmap[i] = nsent++;
+    uint32_t *ccorder = malloc((nsent ? nsent : 1) * sizeof *ccorder);
+    if (!ccorder) {
+        free(byout);
+        goto done;
+    }
+    for (size_t i = 0; i < nc; i++)
+        if (ccmap[i] != UINT32_MAX)
+            ccorder[ccmap[i]] = (uint32_t)i;
+
+    int first = 1;
+    putc('{', f);
+    key(f, &first, "total");
+    html_json_u64(f, in->total_ticks);
+    key(f, &first, "interval_ns");
+    html_json_u64(f, in->interval_ns);
+    key(f, &first, "samples");
+    html_json_u64(f, in->all_samples);
+    key(f, &first, "ignored");
+    html_json_u64(f, in->ignored_ticks);
+    key(f, &first, "nodes_all");
+    html_json_u64(f, c->nodes_all);
+    key(f, &first, "ccs");
+    putc('[', f);
+    for (uint32_t i = 0; i < nsent; i++) {
+        const prof_cc *cc = prof_cc_at(r, ccorder[i]);
+        fputs(i ? ",[" : "[", f);
+        html_json_cstr(f, cc->label);
+        putc(',', f);
+        html_json_cstr(f, cc->module);
+        putc(',', f);
+        html_json_cstr(f, cc->srcloc);
+        fprintf(f, ",%d]", cc->is_caf ? 1 : 0);
+    }
+    putc(']', f);
+    /* the tree, column by column: parent (index sent, -1 root), cc, ticks,
+     * inherited */
+    for (int col = 0; col < 4; col++) {
+        static const char *const names[] = { "parent", "cc", "ticks", "inh" };
+        key(f, &first, names[col]);
+        putc('[', f);
+        for (uint32_t i = 0; i < cand; i++) {
+            const prof_node *nd = prof_node_at(r, byout[i]);
+            if (i)
+                putc(',', f);
+            switch (col) {
+            case 0:
+                fprintf(f, "%ld", nd->parent == PROF_NONE ? -1L : (long)out[nd->parent]);
+                break;
+            case 1:
+                fprintf(f, "%u", ccmap[nd->cc]);
+                break;
+            case 2:
+                html_json_u64(f, nd->ticks);
+                break;
+            default:
+                html_json_u64(f, nd->inherited);
+            }
+        }
+        putc(']', f);
+    }
+    /* flat: [cc sent, self, inherited (each stack once)] */
+    key(f, &first, "flat");
+    putc('[', f);
+    int ff = 1;
+    for (size_t i = 0; i < nc; i++) {
+        if (!self[i] && !inh[i])
+            continue;
+        fprintf(f, "%s[%u,", ff ? "" : ",", ccmap[i]);
+        ff = 0;
+        html_json_u64(f, self[i]);
+        putc(',', f);
+        html_json_u64(f, inh[i]);
+        putc(']', f);
+    }
+    putc(']', f);
+    putc('}', f);
+    free(ccorder);
+    free(byout);
+    rc = 0;
+done:
+    free(h);
+    free(keep);
+    free(out);
+    free(active);
+    free(self);
+    free(inh);
+    free(ccmap);
+    return rc;
+}
+
+/* ---- heap --------------------------------------------------------------------- */
+
+static int w_heap(FILE *f, const html_page *pg)
+{
+    const heap_profile *h = pg->heap;
+    const heap_info *in = heap_get_info(h);
+    size_t nb = heap_num_bands(h), nby = 0;
+    uint32_t *by = heap_bands_by_peak(h, &nby);
+    int32_t *slot = malloc((nb ? nb : 1) * sizeof *slot);
+    if ((!by && nb) || !slot) {
+        free(by);
+        free(slot);
+        return -1;
+    }
+    size_t top = nby < pg->o.max_bands ? nby : pg->o.max_bands;
+    for (size_t i = 0; i < nb; i++)
+        slot[i] = -1;
+    for (size_t i = 0; i < top; i++)
+        slot[by[i]] = (int32_t)i;
+    int first = 1;
+    putc('{', f);
+    key(f, &first, "breakdown");
+    html_json_cstr(f, heap_breakdown_name(in->breakdown));
+    key(f, &first, "flag");
+    html_json_cstr(f, heap_breakdown_flag(in->breakdown));
+    key(f, &first, "censuses");
+    html_json_u64(f, in->censuses);
+    key(f, &first, "kept");
+    html_json_u64(f, pg->cens.n);
+    key(f, &first, "dropped");
+    html_json_u64(f, in->dropped);
+    key(f, &first, "all_bands");
+    html_json_u64(f, nby);
+    key(f, &first, "peak_total");
+    html_json_u64(f, in->peak_total);
+    key(f, &first, "bands");
+    putc('[', f);
+    for (size_t i = 0; i < top; i++) {
+        const heap_band *b = heap_band_at(h, by[i]);
+        fputs(i ? ",[" : "[", f);
+        html_json_str(f, b->name, b->len);
+        putc(',', f);
+        html_json_u64(f, b->peak);
+        putc(',', f);
+        html_json_u64(f, b->peak_time);
+        putc(',', f);
+        html_json_u64(f, in->censuses ? b->sum / in->censuses : 0);
+        putc(']', f);
+    }
+    putc(']', f);
+    key(f, &first, "times");
+    putc('[', f);
+    for (size_t k = 0; k < pg->cens.n; k++) {
+        if (k)
+            putc(',', f);
+        html_json_u64(f, pg->cens.c[k].time);
+    }
+    putc(']', f);
+    /* values[band][census]; the last row is every other band */
+    uint64_t *row = calloc(pg->cens.n ? pg->cens.n : 1, sizeof *row);
+    if (!row) {
+        free(by);
+        free(slot);
+        return -1;
+    }
+    key(f, &first, "values");
+    putc('[', f);
+    for (size_t bi = 0; bi <= top; bi++) {
+        for (size_t k = 0; k < pg->cens.n; k++) {
+            const hc_census *c = &pg->cens.c[k];
+            uint64_t v = 0;
+            for (size_t j = 0; j < c->n; j++) {
+                int32_t s = c->samples[j].band < nb ? slot[c->samples[j].band] : -1;
+                if (bi < top ? s == (int32_t)bi : s < 0)
+                    v += c->samples[j].bytes;
+            }
+            row[k] = v;
+        }
+        fputs(bi ? ",[" : "[", f);
+        for (size_t k = 0; k < pg->cens.n; k++) {
+            if (k)
+                putc(',', f);
+            html_json_u64(f, row[k]);
+        }
+        putc(']', f);
+    }
+    putc(']', f);
+    putc('}', f);
+    free(row);
+    free(by);
+    free(slot);
+    return 0;
+}
+
+/* ---- GC ------------------------------------------------------------------------- */
+
+static int w_gc(FILE *f, const html_page *pg, const gc_summary *gs, const char *name)
+{
+    const gc_result *r = gc_get_result(gs);
+    int first = 1;
+    putc('{', f);
+    key(f, &first, "series");
+    fputs("{\"t\":[", f);
+    for (int col = 0; col < 4; col++) {
+        if (col)
+            fprintf(f, "],\"%s\":[", col == 1 ? "size" : col == 2 ? "live" : "alloc");
+        for (size_t i = 0; i < pg->gcs.n; i++) {
+            const hs_point *p = &pg->gcs.pts[i];
+            if (i)
+                putc(',', f);
+            html_json_u64(f, col == 0 ? p->t : col == 1 ? p->size : col == 2 ? p->live : p->alloc);
+        }
+    }
+    fputs("]}", f);
+    key(f, &first, "series_events");
+    html_json_u64(f, pg->gcs.events);
+    if (r) {
+        membuf m;
+        gc_report_opts ro;
+        gc_report_opts_init(&ro);
+        ro.source_name = name;
+        if (mem_open(&m) != 0)
+            return -1;
+        int wrc = gc_report_text(gs, &ro, m.f);
+        if (mem_close(&m) != 0 || wrc != 0) {
+            free(m.p);
+            return -1;
+        }
+        key(f, &first, "report");
+        html_json_str(f, m.p, m.n);
+        free(m.p);
+        key(f, &first, "collections");
+        html_json_u64(f, r->collections);
+        key(f, &first, "max_live");
+        html_json_u64(f, r->max_live_bytes);
+        key(f, &first, "allocated");
+        html_json_u64(f, r->allocated_bytes);
+        key(f, &first, "productivity");
+        html_json_num(f, r->productivity);
+        key(f, &first, "caps");
+        putc('[', f);
+        for (uint32_t i = 0; i < r->n_caps; i++) {
+            const gc_cap *c = &r->caps[i];
+            fprintf(f, "%s[%u,", i ? "," : "", c->cap);
+            html_json_u64(f, c->allocated_bytes);
+            putc(',', f);
+            html_json_u64(f, c->mutator_ns);
+            putc(',', f);
+            html_json_u64(f, c->gc_ns);
+            putc(',', f);
+            html_json_u64(f, c->idle_ns);
+            fprintf(f, ",%u,%u,", c->gcs, c->led);
+            html_json_u64(f, c->max_pause_ns);
+            putc(']', f);
+        }
+        putc(']', f);
+    }
+    putc('}', f);
+    return 0;
+}
+
+/* ---- ticky ---------------------------------------------------------------------- */
+
+static int w_ticky(FILE *f, const html_page *pg)
+{
+    const ticky_set *t = pg->tk.set;
+    ticky_view_opts vo;
+    ticky_view v;
+    ticky_view_opts_init(&vo);
+    vo.sort = TICKY_SORT_ENTRIES;
+    vo.top = pg->o.max_counters;
+    if (ticky_view_build(t, &vo, &v) != 0)
+        return -1;
+    const ticky_info *in = ticky_get_info(t);
+    int first = 1;
+    putc('{', f);
+    key(f, &first, "counters_all");
+    html_json_u64(f, in->counters);
+    key(f, &first, "samples");
+    html_json_u64(f, in->samples);
+    key(f, &first, "batches");
+    html_json_u64(f, in->batches);
+    key(f, &first, "totals");
+    fputs("[", f);
+    html_json_u64(f, v.entries);
+    putc(',', f);
+    html_json_u64(f, v.alloc);
+    putc(',', f);
+    html_json_u64(f, v.allocd);
+    putc(']', f);
+    /* rows: [name, argument kinds, entries, alloc, alloc'd, series index] */
+    key(f, &first, "counters");
+    putc('[', f);
+    uint32_t nser = 0;
+    for (size_t i = 0; i < v.shown; i++) {
+        const ticky_counter *c = ticky_counter_at(t, v.order[i]);
+        fputs(i ? ",[" : "[", f);
+        html_json_str(f, c->name, c->name_len);
+        putc(',', f);
+        html_json_str(f, c->args, c->args_len);
+        putc(',', f);
+        html_json_u64(f, c->entries);
+        putc(',', f);
+        html_json_u64(f, c->alloc);
+        putc(',', f);
+        html_json_u64(f, c->allocd);
+        const tk_series *s = c->has_id && !pg->tk.nomem ? html_ticky_series(&pg->tk, c->id)
+                                                        : NULL;
+        if (s && s->n > 1 && nser < pg->o.series_counters)
+            fprintf(f, ",%u]", nser++);
+        else
+            fputs(",-1]", f);
+    }
+    putc(']', f);
+    /* series: [[times], [entries], [alloc]] in the order of their index */
+    key(f, &first, "series");
+    putc('[', f);
+    uint32_t k = 0;
+    for (size_t i = 0; i < v.shown && k < nser; i++) {
+        const ticky_counter *c = ticky_counter_at(t, v.order[i]);
+        const tk_series *s = c->has_id ? html_ticky_series(&pg->tk, c->id) : NULL;
+        if (!s || s->n <= 1)
+            continue;
+        fputs(k++ ? ",[" : "[", f);
+        for (int col = 0; col < 3; col++) {
+            const uint64_t *a = col == 0 ? s->t : col == 1 ? s->entries : s->alloc;
+            fputs(col ? ",[" : "[", f);
+            for (uint32_t j = 0; j < s->n; j++) {
+                if (j)
+                    putc(',', f);
+                html_json_u64(f, a[j]);
+            }
+            putc(']', f);
+        }
+        putc(']', f);
+    }
+    putc(']', f);
+    putc('}', f);
+    ticky_view_free(&v);
+    return 0;
+}
+
+/* ---- call graph ------------------------------------------------------------------ */
+
+/* Graphviz's SVG from <svg on, without comments (they repeat node names,
+ * and a name holding "-->" would end one early in HTML). NULL when the
+ * graph cannot be drawn. */
+static char *graph_svg(const html_page *pg, const prof_result *r, const char *name,
+                       size_t *len)
+{
+    cg_opts go;
+    cg_opts_init(&go);
+    if (pg->o.graph_nodes)
+        go.max_nodes = pg->o.graph_nodes;
+    cg_graph *g;
+    char err[256];
+    if (cg_build(r, &go, &g, err, sizeof err) != CG_OK)
+        return NULL;
+    cg_write_opts wo;
+    cg_write_opts_init(&wo);
+    wo.source_name = name;
+    membuf m;
+    if (mem_open(&m) != 0) {
+        cg_destroy(g);
+        return NULL;
+    }
+    cg_status st = cg_write(g, &wo, CG_FORMAT_SVG, m.f, err, sizeof err);
+    cg_destroy(g);
+    if (mem_close(&m) != 0 || st != CG_OK) {
+        free(m.p);
+        return NULL;
+    }
+    char *svg = strstr(m.p, "<svg");
+    if (!svg) {
+        free(m.p);
+        return NULL;
+    }
+    /* drop comments in place */
+    char *o = m.p, *p = svg, *end = m.p + m.n;
+    while (p < end) {
+        if (end - p >= 4 && memcmp(p, "<!--", 4) == 0) {
+            char *q = p + 4;
+            while (q < end && !(end - q >= 3 && memcmp(q, "-->", 3) == 0))
+                q++;
+            p = q < end ? q + 3 : end;
+            continue;
+        }
+        *o++ = *p++;
+    }
+    *len = (size_t)(o - m.p);
+    return m.p;
+}
+
+/* ---- the page ---------------------------------------------------------------------- */
+
+/* Writes tpl up to the next "<!--@NAME@-->" marker; returns the marker's
+ * name (its length in *n) and moves *tpl past it, or NULL at the end. */
+static const char *tpl_next(FILE *f, const char **tpl, size_t *n)
+{
+    const char *m = strstr(*tpl, "<!--@");
+    if (!m) {
+        fputs(*tpl, f);
+        *tpl += strlen(*tpl);
+        return NULL;
+    }
+    fwrite(*tpl, 1, (size_t)(m - *tpl), f);
+    const char *name = m + 5, *e = strstr(name, "@-->");
+    if (!e) {
+        fputs(m, f);
+        *tpl = m + strlen(m);
+        return NULL;
+    }
+    *n = (size_t)(e - name);
+    *tpl = e + 4;
+    return name;
+}
+
+int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents *cont,
+                    char *err, size_t errsize)
+{
+    html_contents c;
+    memset(&c, 0, sizeof c);
+    const char *name = pg->o.source_name ? pg->o.source_name : "eventlog";
+    prof_result *r = prof_snapshot(pg->prof);
+    gc_summary *gs = gc_snapshot(pg->gc);
+    char *svg = NULL;
+    size_t svg_len = 0;
+    int rc = -1;
+    if (!r || !gs || ticky_finish(pg->tk.set) != 0) {
+        snprintf(err, errsize, "out of memory building the results");
+        goto done;
+    }
+    const heap_info *hi = heap_get_info(pg->heap);
+    c.prof = prof_get_info(r)->all_samples > 0;
+    c.heap = hi->has_begin || hi->censuses_seen;
+    c.gc = gc_get_result(gs) && gc_get_result(gs)->has_gc_events;
+    c.ticky = ticky_get_info(pg->tk.set)->counters > 0;
+    if (c.prof) {
+        svg = graph_svg(pg, r, name, &svg_len);
+        c.graph_failed = !svg;
+    }
+
+    const char *tpl = html_page_src_html, *m;
+    size_t n;
+    while ((m = tpl_next(out, &tpl, &n))) {
+        if (n == 5 && memcmp(m, "TITLE", 5) == 0) {
+            html_text(out, name, strlen(name));
+        } else if (n == 3 && memcmp(m, "CSS", 3) == 0) {
+            fputs(html_page_src_css, out);
+        } else if (n == 2 && memcmp(m, "JS", 2) == 0) {
+            fputs(html_page_src_js, out);
+        } else if (n == 3 && memcmp(m, "SVG", 3) == 0) {
+            if (svg)
+                fwrite(svg, 1, svg_len, out);
+        } else if (n == 4 && memcmp(m, "DATA", 4) == 0) {
+            int first = 1;
+            putc('{', out);
+            key(out, &first, "version");
+            fputs("1", out);
+            if (c.prof) {
+                key(out, &first, "prof");
+                if (w_prof(out, pg, r, &c) != 0)
+                    goto nomem;
+            }
+            key(out, &first, "summary");
+            w_summary(out, pg, s, name, &c);
+            key(out, &first, "graph");
+            fputs(svg ? "1" : c.prof ? "\"failed\"" : "0", out);
+            if (c.heap) {
+                key(out, &first, "heap");
+                if (w_heap(out, pg) != 0)
+                    goto nomem;
+            }
+            key(out, &first, "gc");
+            if (w_gc(out, pg, gs, name) != 0)
+                goto nomem;
+            if (c.ticky) {
+                key(out, &first, "ticky");
+                if (w_ticky(out, pg) != 0)
+                    goto nomem;
+            }
+            putc('}', out);
+        }
+    }
+    if (ferror(out)) {
+        snprintf(err, errsize, "write error");
+        goto done;
+    }
+    rc = 0;
+    goto done;
+nomem:
+    snprintf(err, errsize, "out of memory writing the page");
+done:
+    if (cont)
+        *cont = c;
+    free(svg);
+    prof_result_destroy(r);
+    gc_destroy(gs);
+    return rc;
+}

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# `evprof html` without a browser: the page of each bundled log is one
+# self-contained file whose JSON block parses and holds what the log has
+# (tests/support/html_page.py checks the markup, the escaping and the
+# bounds), hostile labels stay escaped, --max-nodes keeps the heaviest
+# nodes and says so, sizes stay bounded, a damaged log gets a page that
+# says what was lost, unreadable input gets no page, usage errors.
+#
+# Usage: tests/cli/html.sh path/to/evprof   (run from the project root)
+set -u
+evprof=${1:?usage: $0 path/to/evprof}
+check_page="python3 tests/support/html_page.py"
+d=tests/data
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+# For an AddressSanitizer build: Graphviz (the call graph) and the font
+# libraries it loads keep memory they never free (as in graph.sh).
+printf 'leak:%s\n' libfontconfig.so libgvc.so libgvplugin_ libpango libcairo libglib \
+    libgobject libharfbuzz >"$tmp/lsan.supp"
+export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$tmp/lsan.supp:print_suppressions=0"
+# json PAGE EXPR: the Python expression on the page's data `d` is true
+json() {
+    python3 - "$1" "$2" <<'PY'
+import json, re, sys
+s = open(sys.argv[1], encoding='utf-8').read()
+d = json.loads(re.search(r'id="evprof-data">(.*?)</script>', s, re.S).group(1))
+sys.exit(0 if eval(sys.argv[2]) else 1)
+PY
+}
+
+# ---- the bundled logs ------------------------------------------------------
+"$evprof" html "$d/ghc-9.0.2/nfib-p.eventlog" -o "$tmp/prof.html" 2>"$tmp/err"
+check "nfib-p: exit 0" [ $? -eq 0 ]
+check "nfib-p: nothing on stderr" [ ! -s "$tmp/err" ]
+check "nfib-p: page checks, under 500 KB, holds build.\\" \
+    $check_page "$tmp/prof.html" --max-bytes 512000 --expect-label 'build.\'
+# the numbers of GHC's own report of the same run (nfib-p.prof)
+check "nfib-p: 114 ticks, as nfib-p.prof" json "$tmp/prof.html" "d['prof']['total'] == 114"
+check "nfib-p: build.\\ has 87 individual ticks" json "$tmp/prof.html" \
+    "[f[1] for f in d['prof']['flat'] if d['prof']['ccs'][f[0]][0] == 'build.\\\\'] == [87]"
+check "nfib-p: the summary's facts" json "$tmp/prof.html" \
+    "d['summary']['program'] == 'nfib' and d['summary']['rts_args'] == ['-p', '-l'] and d['summary']['rts'] == 'GHC-9.0.2 rts_thr_p' and d['summary']['caps'] == 1 and d['summary']['damage'] == []"
+check "nfib-p: holds prof and gc, not heap or ticky" json "$tmp/prof.html" \
+    "d['summary']['holds'] == {'prof': 1, 'heap': 0, 'gc': 1, 'ticky': 0}"
+check "nfib-p: the call graph is inline SVG" grep -q '<svg width=' "$tmp/prof.html"
+check "nfib-p: no XML prolog or comment from Graphviz" bash -c "! grep -q '<?xml\|<!-- Generated' '$tmp/prof.html'"
+check "nfib-p: the +RTS -s summary" json "$tmp/prof.html" "'bytes allocated in the heap' in d['gc']['report']"
+check "nfib-p: a GC series" json "$tmp/prof.html" \
+    "len(d['gc']['series']['t']) > 10 and len(d['gc']['series']['t']) <= 1000 and max(d['gc']['series']['alloc']) > 0"
+
+"$evprof" html "$d/ghc-9.0.2/nfib-hc.eventlog" -o "$tmp/heap.html" 2>"$tmp/err"
+check "nfib-hc: exit 0" [ $? -eq 0 ]
+check "nfib-hc: page checks, holds the largest band" \
+    $check_page "$tmp/heap.html" --max-bytes 512000 --expect-band 'build.\/build/main/Main.CAF'
+check "nfib-hc: bands by peak, one series each plus other" json "$tmp/heap.html" \
+    "d['heap']['bands'][0][0] == 'build.\\\\/build/main/Main.CAF' and len(d['heap']['values']) == len(d['heap']['bands']) + 1 and all(len(v) == len(d['heap']['times']) for v in d['heap']['values'])"
+
+"$evprof" html "$d/ghc-events/ticky-new.eventlog" -o "$tmp/ticky.html" 2>"$tmp/err"
+check "ticky-new: exit 0" [ $? -eq 0 ]
+check "ticky-new: page checks, holds a counter" \
+    $check_page "$tmp/ticky.html" --expect-counter 'Main.fib{v r1} (fun)'
+# evprof ticky's totals for the same log
+check "ticky-new: entries as evprof ticky counts them" json "$tmp/ticky.html" \
+    "d['ticky']['totals'] == [2086535, 401367408, 0]"
+check "ticky-new: the busiest counter's series sums to its total" json "$tmp/ticky.html" \
+    "sum(d['ticky']['series'][0][1]) == d['ticky']['counters'][0][2]"
+
+"$evprof" html "$d/escape/hostile.eventlog" -o "$tmp/hostile.html" 2>"$tmp/err"
+check "hostile: exit 0" [ $? -eq 0 ]
+check "hostile: labels come through the JSON exactly and never as markup" \
+    $check_page "$tmp/hostile.html" --hostile
+check "hostile: the title is escaped" bash -c \
+    "\"$evprof\" html '$d/escape/hostile.eventlog' 2>/dev/null | grep -q '<title>evprof: tests/data/escape/hostile.eventlog</title>'"
+
+# the checker itself fails on a page with a label unescaped in the JSON
+sed 's|\\u003c/script\\u003e\\u003cb\\u003e|</script><b>|' "$tmp/hostile.html" >"$tmp/broken.html"
+check "the checker sees an unescaped </script> (so it can fail)" \
+    bash -c "! $check_page '$tmp/broken.html' --hostile >/dev/null"
+
+# ---- --max-nodes -----------------------------------------------------------
+"$evprof" html "$d/ghc-9.0.2/nfib-p.eventlog" --max-nodes 3 -o "$tmp/cut.html" 2>"$tmp/err"
+check "--max-nodes 3: exit 0" [ $? -eq 0 ]
+check "--max-nodes 3: says it cut the tree" grep -q 'holds the 3 heaviest of 7 cost-centre stacks' "$tmp/err"
+check "--max-nodes 3: 3 nodes, the heaviest" json "$tmp/cut.html" \
+    "[d['prof']['ccs'][c][0] for c in d['prof']['cc']] == ['MAIN', 'CAF', 'main'] and d['prof']['nodes_all'] == 7"
+check "--max-nodes 3: the flat table keeps every cost centre" json "$tmp/cut.html" "len(d['prof']['flat']) == 7"
+check "--max-nodes 3: page checks" $check_page "$tmp/cut.html" --max-nodes 3
+
+# ---- standard output, damage, unreadable input -----------------------------
+"$evprof" html "$d/ghc-9.0.2/nfib-p.eventlog" >"$tmp/stdout.html" 2>"$tmp/err"
+check "no -o: the page on standard output" cmp -s "$tmp/stdout.html" "$tmp/prof.html"
+
+head -c 60000 "$d/ghc-9.0.2/nfib-p.eventlog" >"$tmp/cut.eventlog"
+"$evprof" html "$tmp/cut.eventlog" -o "$tmp/damaged.html" 2>"$tmp/err"
+check "a cut log: exit 1" [ $? -eq 1 ]
+check "a cut log: the error on stderr" grep -q 'truncated\|cut' "$tmp/err"
+check "a cut log: the page is written and says so" json "$tmp/damaged.html" \
+    "len(d['summary']['damage']) == 1 and 'at byte' in d['summary']['damage'][0]"
+
+"$evprof" html "$d/ghc-9.0.2/Main.hs" -o "$tmp/none.html" 2>"$tmp/err"
+check "not an eventlog: exit 1" [ $? -eq 1 ]
+check "not an eventlog: no page" [ ! -e "$tmp/none.html" ]
+"$evprof" html "$tmp/missing.eventlog" -o "$tmp/none.html" 2>/dev/null
+check "a missing file: exit 1" [ $? -eq 1 ]
+
+# ---- usage -----------------------------------------------------------------
+"$evprof" html >/dev/null 2>&1
+check "no FILE: exit 2" [ $? -eq 2 ]
+"$evprof" html --max-nodes 0 "$d/ghc-9.0.2/nfib-p.eventlog" >/dev/null 2>&1
+check "--max-nodes 0: exit 2" [ $? -eq 2 ]
+cp "$d/ghc-9.0.2/nfib-p.eventlog" "$tmp/in.eventlog"
+"$evprof" html "$tmp/in.eventlog" -o "$tmp/in.eventlog" >/dev/null 2>&1
+check "-o the input: exit 2" [ $? -eq 2 ]
+check "-o the input: the input is untouched" cmp -s "$tmp/in.eventlog" "$d/ghc-9.0.2/nfib-p.eventlog"
+"$evprof" html --help >"$tmp/help" 2>&1
+check "--help: exit 0 and the options" grep -q -- '--max-nodes' "$tmp/help"
+
+echo "html: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,280 @@
+/* The HTML page's bounded series and its JSON, through the public API:
+ * logs made with the eventlog writer, the page written to memory, the
+ * JSON's arrays read back by key. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "evprof/driver.h"
+#include "evprof/heap.h"
+#include "evprof/html.h"
+#include "evprof/writer.h"
+
+#define MS 1000000ull
+
+/* Under AddressSanitizer: the call graph's Graphviz and the font libraries
+ * it loads keep memory they never free (as in test_graph.c); evprof's own
+ * leaks have evprof frames and stay reported. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+    return "leak:libfontconfig.so\n"
+           "leak:libgvc.so\n"
+           "leak:libgvplugin_\n"
+           "leak:libpango\n"
+           "leak:libcairo\n"
+           "leak:libglib\n"
+           "leak:libgobject\n"
+           "leak:libharfbuzz\n";
+}
+
+static el_writer *new_log(void)
+{
+    el_writer *w = el_writer_create_mem();
+    assert_non_null(w);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EL_WRITER_OK);
+    return w;
+}
+
+/* The page of a log under `o`; the caller frees it. */
+static char *page_of(el_writer *w, const html_opts *o, html_contents *c)
+{
+    size_t len, plen = 0;
+    char *page = NULL;
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    const uint8_t *log = el_writer_borrow_bytes(w, &len);
+    html_page *pg = html_page_create(o);
+    ev_driver *d = ev_driver_create(NULL);
+    assert_non_null(pg);
+    assert_non_null(d);
+    assert_int_equal(html_page_attach(pg, d), 0);
+    const ev_stream *s = ev_driver_run_mem(d, log, len);
+    FILE *f = open_memstream(&page, &plen);
+    assert_non_null(f);
+    char err[200];
+    assert_int_equal(html_page_write(pg, s, f, c, err, sizeof err), 0);
+    assert_int_equal(fclose(f), 0);
+    ev_driver_destroy(d);
+    html_page_destroy(pg);
+    el_writer_destroy(w);
+    return page;
+}
+
+/* The numbers of the array `"key":[...]` (or of its first array) that
+ * follows `after` in the page; returns how many (at most max stored). */
+static size_t numbers(const char *page, const char *after, const char *key, uint64_t *v,
+                      size_t max)
+{
+    const char *p = strstr(page, after);
+    assert_non_null(p);
+    char k[64];
+    snprintf(k, sizeof k, "\"%s\":[", key);
+    p = strstr(p, k);
+    assert_non_null(p);
+    p += strlen(k);
+    if (*p == '[')      /* an array of arrays: its first */
+        p++;
+    size_t n = 0;
+    while (*p != ']') {
+        char *end;
+        uint64_t x = strtoull(p, &end, 10);
+        assert_true(end > p);
+        if (n < max)
+            v[n] = x;
+        n++;
+        p = *end == ',' ? end + 1 : end;
+    }
+    return n;
+}
+
+/* 1000 censuses, 10 kept: evenly spread from the first, the bands whole */
+static void test_censuses_thinned_evenly(void **state)
+{
+    (void)state;
+    el_writer *w = new_log();
+    el_writer_heap_prof_begin(w, 0, 0, MS, HEAP_BY_CLOSURE_TYPE, NULL);
+    for (uint64_t i = 0; i < 1000; i++) {
+        uint64_t t = (i + 1) * MS;
+        el_writer_heap_sample_begin(w, t, i);
+        el_writer_heap_sample_string(w, t + 1, 0, 8 * (i + 1), "growing");
+        el_writer_heap_sample_string(w, t + 2, 0, 4000, "flat");
+        el_writer_heap_sample_end(w, t + 3, i);
+    }
+    html_opts o;
+    html_opts_init(&o);
+    o.max_censuses = 10;
+    html_contents c;
+    char *page = page_of(w, &o, &c);
+    assert_true(c.heap);
+    uint64_t t[16], v[16];
+    size_t n = numbers(page, "\"heap\":", "times", t, 16);
+    assert_true(n <= 10 && n >= 5);
+    assert_int_equal(t[0], 1 * MS);
+    assert_true(t[n - 1] > 800 * MS);     /* spread over the whole run */
+    for (size_t i = 2; i < n; i++)
+        assert_int_equal(t[i] - t[i - 1], t[1] - t[0]);
+    /* the growing band (largest peak) comes first; its values are exact */
+    assert_non_null(strstr(page, "\"bands\":[[\"growing\",8000,"));
+    assert_int_equal(numbers(page, "\"values\":", "values", v, 16), n);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(v[i], 8 * (t[i] / MS));
+    assert_non_null(strstr(page, "\"censuses\":1000,\"kept\":"));
+    free(page);
+}
+
+/* 5000 heap-size events with one spike, 16 points: the spike survives */
+static void test_gc_series_bounded_keeps_peaks(void **state)
+{
+    (void)state;
+    el_writer *w = new_log();
+    uint64_t alloc = 0;
+    for (uint64_t i = 0; i < 5000; i++) {
+        el_writer_heap_size(w, i * MS, 0, i == 2345 ? 1000000000 : 4 * MS);
+        el_writer_heap_live(w, i * MS + 1, 0, i == 3000 ? 777777777 : 1000);
+        alloc += 100;
+        el_writer_heap_allocated(w, i * MS + 2, 0, alloc);
+    }
+    html_opts o;
+    html_opts_init(&o);
+    o.max_points = 16;
+    html_contents c;
+    char *page = page_of(w, &o, &c);
+    uint64_t size[32], live[32], al[32], t[32];
+    size_t n = numbers(page, "\"series\":{", "t", t, 32);
+    assert_true(n <= 16 && n >= 8);
+    assert_int_equal(numbers(page, "\"series\":{", "size", size, 32), n);
+    assert_int_equal(numbers(page, "\"series\":{", "live", live, 32), n);
+    assert_int_equal(numbers(page, "\"series\":{", "alloc", al, 32), n);
+    int spike = 0, lspike = 0;
+    for (size_t i = 0; i < n; i++) {
+        spike += size[i] == 1000000000;
+        lspike += live[i] == 777777777;
+        if (i)
+            assert_true(t[i] > t[i - 1] && al[i] >= al[i - 1]);
+    }
+    assert_int_equal(spike, 1);
+    assert_int_equal(lspike, 1);
+    assert_int_equal(al[n - 1], 500000);    /* the last point is the log's end */
+    free(page);
+}
+
+/* a counter sampled in 1000 batches, 8 points: the sums stay exact */
+static void test_ticky_series_sums(void **state)
+{
+    (void)state;
+    el_writer *w = new_log();
+    el_writer_ticky_def(w, 1, EL_TICKY_DEF_BASIC, 42, 1, "+", "Main.f", 0, NULL);
+    for (uint64_t i = 0; i < 1000; i++) {
+        el_writer_ticky_begin(w, (i + 1) * MS);
+        el_writer_ticky_sample(w, (i + 1) * MS + 1, 42, i % 7, 16, 0);
+    }
+    html_opts o;
+    html_opts_init(&o);
+    o.series_points = 8;
+    html_contents c;
+    char *page = page_of(w, &o, &c);
+    assert_true(c.ticky);
+    const char *s = strstr(page, "\"series\":[[[");
+    assert_non_null(s);
+    uint64_t sum = 0, want = 0;
+    /* the second array of the series: entries */
+    const char *p = strchr(s + 12, ']');
+    assert_non_null(p);
+    size_t n = 0;
+    for (p += 3; *p != ']'; n++) {
+        char *end;
+        sum += strtoull(p, &end, 10);
+        p = *end == ',' ? end + 1 : end;
+    }
+    for (uint64_t i = 0; i < 1000; i++)
+        want += i % 7;
+    assert_true(n <= 8 && n >= 4);
+    assert_int_equal(sum, want);
+    assert_non_null(strstr(page, "[\"Main.f\",\"+\","));
+    free(page);
+}
+
+/* log text that could end the data block or a line of script is escaped */
+static void test_json_escapes_script_enders(void **state)
+{
+    (void)state;
+    el_writer *w = new_log();
+    el_writer_heap_prof_begin(w, 0, 0, MS, HEAP_BY_CLOSURE_TYPE, NULL);
+    el_writer_heap_sample_begin(w, MS, 0);
+    el_writer_heap_sample_string(w, MS + 1, 0, 64, "</script><!--<script>\xe2\x80\xa8\x01\"\\\xff");
+    el_writer_heap_sample_end(w, MS + 2, 0);
+    html_contents c;
+    char *page = page_of(w, NULL, &c);
+    assert_non_null(strstr(page, "[\"\\u003c/script\\u003e\\u003c!--\\u003cscript\\u003e"
+                                 "\\u2028\\u0001\\\"\\\\\\ufffd\","));
+    /* the page's own two script elements, nothing else */
+    size_t opens = 0;
+    for (const char *p = page; (p = strstr(p, "<script")); p++)
+        opens++;
+    assert_int_equal(opens, 2);
+    assert_null(strstr(page, "\xe2\x80\xa8"));
+    free(page);
+}
+
+/* --max-nodes: the heaviest nodes, a tree */
+static void test_max_nodes(void **state)
+{
+    (void)state;
+    el_writer *w = new_log();
+    el_writer_prof_begin(w, 0, MS);
+    el_writer_cost_centre(w, 0, 1, "main", "Main", "Main.hs:1:1", 0);
+    el_writer_cost_centre(w, 0, 2, "heavy", "Main", "Main.hs:2:1", 0);
+    el_writer_cost_centre(w, 0, 3, "light", "Main", "Main.hs:3:1", 0);
+    const uint32_t heavy[] = { 2, 1 }, light[] = { 3, 1 };
+    for (uint64_t i = 0; i < 30; i++)
+        el_writer_prof_sample(w, (i + 1) * MS, 0, 1, 2, i % 3 ? heavy : light);
+    html_opts o;
+    html_opts_init(&o);
+    o.max_nodes = 3;
+    html_contents c;
+    char *page = page_of(w, &o, &c);
+    assert_true(c.prof);
+    assert_int_equal(c.nodes_sent, 3);
+    assert_int_equal(c.nodes_all, 4);
+    uint64_t inh[8];
+    assert_int_equal(numbers(page, "\"prof\":", "inh", inh, 8), 3);
+    assert_int_equal(inh[0], 30);
+    assert_int_equal(inh[1], 30);
+    assert_int_equal(inh[2], 20);
+    /* the flat table still has every cost centre with ticks */
+    assert_non_null(strstr(page, "\"light\""));
+    free(page);
+}
+
+/* a log with nothing to show: a page all the same, saying so */
+static void test_empty_log(void **state)
+{
+    (void)state;
+    el_writer *w = new_log();
+    el_writer_user_msg(w, 5, "hello");
+    html_contents c;
+    char *page = page_of(w, NULL, &c);
+    assert_false(c.prof || c.heap || c.gc || c.ticky);
+    assert_non_null(strstr(page, "\"holds\":{\"prof\":0,\"heap\":0,\"gc\":0,\"ticky\":0}"));
+    assert_null(strstr(page, "\"prof\":{"));
+    free(page);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_censuses_thinned_evenly),
+        cmocka_unit_test(test_gc_series_bounded_keeps_peaks),
+        cmocka_unit_test(test_ticky_series_sums),
+        cmocka_unit_test(test_json_escapes_script_enders),
+        cmocka_unit_test(test_max_nodes),
+        cmocka_unit_test(test_empty_log),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
