@@ -1,7 +1,9 @@
-#include <stdlib.h>
-#include <errno.h>
 /* evprof CLI: option tables, help, error reporting, string output. */
 #include "cli.h"
+#include "evprof/textout.h"
+
+#include <errno.h>
+#include <stdlib.h>
 
 #include <stdarg.h>
 #include <string.h>
@@ -159,28 +161,54 @@ static void print_opt(FILE *out, const cli_opt *o)
     fprintf(out, "  %-22s %s\n", left, o->help);
 }
 
+/* The one syntax of numbers on the command line: decimal digits, with
+ * `fraction` one '.' among or after them ("12", "0.5", "3."); no sign,
+ * space, exponent, hex, inf or nan, so that every option reads "0x10",
+ * "1 " or "1e308" the same way: as a mistake. */
+static int decimal_syntax(const char *s, int fraction)
+{
+    int digits = 0, dot = 0;
+    for (; *s; s++) {
+        if (*s >= '0' && *s <= '9')
+            digits++;
+        else if (*s == '.' && fraction && !dot)
+            dot = 1;
+        else
+            return 0;
+    }
+    return digits > 0;
+}
+
 int cli_parse_count(const cli_args *a, const char *name, unsigned long lo, unsigned long hi,
                     unsigned long *v)
 {
     char *end;
     errno = 0;
-    *v = strtoul(a->value, &end, 10);
-    if (errno || end == a->value || *end || a->value[0] == '-' || *v < lo || *v > hi) {
-        cli_usage_error(a->cmd, "--%s wants a whole number from %lu to %lu, not '%s'", name, lo,
-                        hi, a->value);
+    if (decimal_syntax(a->value, 0))
+        *v = strtoul(a->value, &end, 10);
+    if (!decimal_syntax(a->value, 0) || errno || *end || *v < lo || *v > hi) {
+        cli_usage_error(a->cmd, "--%s wants a whole number from %lu to %lu in decimal digits, "
+                        "not '%s'", name, lo, hi, a->value);
         return -1;
     }
     return 0;
 }
 
-int cli_parse_number(const cli_args *a, const char *name, double lo, double hi, double *v)
+int cli_parse_decimal(const char *s, double lo, double hi, double *v)
 {
     char *end;
+    if (!decimal_syntax(s, 1))
+        return -1;
     errno = 0;
-    *v = strtod(a->value, &end);
-    if (errno || end == a->value || *end || !(*v >= lo && *v <= hi)) {
-        cli_usage_error(a->cmd, "--%s wants a number from %g to %g, not '%s'", name, lo, hi,
-                        a->value);
+    *v = strtod(s, &end);
+    return errno || *end || !(*v >= lo && *v <= hi) ? -1 : 0;
+}
+
+int cli_parse_number(const cli_args *a, const char *name, double lo, double hi, double *v)
+{
+    if (cli_parse_decimal(a->value, lo, hi, v) != 0) {
+        cli_usage_error(a->cmd, "--%s wants a decimal number from %g to %g (like 2 or 0.5), "
+                        "not '%s'", name, lo, hi, a->value);
         return -1;
     }
     return 0;
@@ -200,25 +228,57 @@ void cli_print_help(FILE *out, const cli_cmd_help *cmd)
 void cli_usage_error(const cli_cmd_help *cmd, const char *fmt, ...)
 {
     va_list ap;
+    char msg[1024];
     fprintf(stderr, "evprof %s: ", cmd->name);
+    /* the message quotes the command line: shown in its visible form */
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    int n = vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (n > 0)
+        tx_put(stderr, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
     fprintf(stderr, "\nTry 'evprof %s --help'.\n", cmd->name);
 }
 
 /* ---- errors ----------------------------------------------------------- */
 
+/* The visible forms made so far, kept for the run: a pointer handed out
+ * stays valid (a few paths at most; still reachable, never freed). */
+static struct shown_path { const char *path; char *shown; } *shown_paths;
+static size_t num_shown;
+
 const char *cli_display_path(const char *path)
 {
-    return strcmp(path, "-") == 0 ? "<stdin>" : path;
+    if (strcmp(path, "-") == 0)
+        return "<stdin>";
+    size_t len = strlen(path), plain = 1;
+    for (size_t i = 0; i < len && plain; i++)
+        plain = (unsigned char)path[i] >= 0x20 && (unsigned char)path[i] < 0x7f;
+    if (plain)
+        return path;
+    for (size_t k = 0; k < num_shown; k++)
+        if (shown_paths[k].path == path)
+            return shown_paths[k].shown;
+    size_t w = tx_vis(NULL, 0, path, len);
+    char *shown = malloc(w + 1);
+    struct shown_path *more = realloc(shown_paths, (num_shown + 1) * sizeof *more);
+    if (more)
+        shown_paths = more;
+    if (!shown || !more) {
+        free(shown);
+        return "<file name not shown: out of memory>";
+    }
+    tx_vis(shown, w + 1, path, len);
+    shown_paths[num_shown].path = path;
+    shown_paths[num_shown++].shown = shown;
+    return shown;
 }
 
 static void report_error(const char *shown, const el_error *e, el_status status,
                         const char *tail)
 {
     const char *msg = e->msg[0] ? e->msg : el_status_name(status);
-    fprintf(stderr, "evprof: %s: %s", shown, msg);
+    fprintf(stderr, "evprof: %s: ", shown);
+    tx_put(stderr, msg, strlen(msg));
     /* some messages already say where ("truncated at byte N: ...") */
     if (!strstr(msg, "at byte"))
         fprintf(stderr, " at byte %llu", (unsigned long long)e->offset);
@@ -256,8 +316,10 @@ int cli_report_read(const char *path, const el_read_result *r)
                     shown, (unsigned long long)r->events);
         return damaged ? CLI_FAIL : CLI_OK;
     case EL_ERR_IO:
-        fprintf(stderr, "evprof: %s: %s\n", shown,
-                r->error.msg[0] ? r->error.msg : el_status_name(r->status));
+        fprintf(stderr, "evprof: %s: ", shown);
+        tx_put(stderr, r->error.msg[0] ? r->error.msg : el_status_name(r->status),
+               strlen(r->error.msg[0] ? r->error.msg : el_status_name(r->status)));
+        fputc('\n', stderr);
         return CLI_FAIL;
     default:
         break;
@@ -268,19 +330,7 @@ int cli_report_read(const char *path, const el_read_result *r)
 
 /* ---- strings ---------------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at s (1 to 4), or 0. */
 void cli_text_str(FILE *out, const char *str, size_t len)
 {
-    const unsigned char *s = (const unsigned char *)str;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = s[i];
-        if (c == '\n')
-            fputs("\\n", out);
-        else if (c == '\t')
-            fputs("\\t", out);
-        else if (c < 0x20 || c == 0x7f)
-            fprintf(out, "\\x%02x", c);
-        else
-            fputc(c, out);
-    }
+    tx_put(out, str, len);
 }

@@ -81,11 +81,14 @@ int cli_done_code(int next_result);
 int cli_want_pos(const cli_args *a, int min, int max, const char *what);
 
 /* The value of the option just returned as a whole number in [lo, hi],
- * or a number in [lo, hi]. Return 0, or -1 after a usage error naming
- * --NAME. */
+ * or a number in [lo, hi]. Numbers are decimal digits, a number may have
+ * one '.'; no sign, spaces, exponent or hex. Return 0, or -1 after a usage
+ * error naming --NAME. */
 int cli_parse_count(const cli_args *a, const char *name, unsigned long lo, unsigned long hi,
                     unsigned long *v);
 int cli_parse_number(const cli_args *a, const char *name, double lo, double hi, double *v);
+/* The same syntax for a string, without a message: 0, or -1. */
+int cli_parse_decimal(const char *s, double lo, double hi, double *v);
 
 void cli_print_help(FILE *out, const cli_cmd_help *cmd);
 /* "evprof CMD: MESSAGE\nTry 'evprof CMD --help'.\n" on stderr. */
@@ -98,10 +101,12 @@ void cli_usage_error(const cli_cmd_help *cmd, const char *fmt, ...)
  * code the result deserves: CLI_OK for END or a missing end marker,
  * CLI_FAIL otherwise. `path` "-" is named "<stdin>". */
 int cli_report_read(const char *path, const el_read_result *r);
+/* A file name for messages: "<stdin>" for "-", else its visible form
+ * (evprof/textout.h), valid for the rest of the run. */
 const char *cli_display_path(const char *path);
 
-/* Writes bytes for a terminal: control characters as \n, \t or \xNN; all
- * other bytes unchanged. */
+/* Writes bytes for a terminal in the visible form of evprof/textout.h
+ * (tx_put): control bytes escaped, bad UTF-8 as U+FFFD. */
 void cli_text_str(FILE *out, const char *s, size_t len);
 
 #endif

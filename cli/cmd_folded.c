@@ -74,7 +74,7 @@ int cmd_folded(int argc, char **argv)
         return CLI_FAIL;
     }
     int wrc = prof_report_folded(p, &fo, out.f);
-    if (cli_out_close(&out, wrc == 0) != 0 && code == CLI_OK)
+    if (cli_out_close(&out, wrc == 0 && !no_samples) != 0 && code == CLI_OK)
         code = CLI_FAIL;
     else if (wrc != 0 && code == CLI_OK) {
         fprintf(stderr, "evprof: %s: out of memory writing the stacks\n", name);

@@ -102,7 +102,8 @@ int cmd_gc(int argc, char **argv)
         fprintf(stderr, "evprof: %s: no GC events (GC_START/GC_END, GC_STATS_GHC, "
                 "HEAP_ALLOCATED, HEAP_SIZE, HEAP_LIVE): run the program with +RTS -l, "
                 "whose default event classes include the GC class g (-l-a and -l-g turn it "
-                "off; -l-ag keeps only it) (see 'evprof info %s')\n", name, path);
+                "off; -l-ag keeps only it) (see 'evprof info %s')\n", name,
+                strcmp(path, "-") == 0 ? "-" : name);
         gc_destroy(s);
         return CLI_FAIL;
     }

@@ -55,19 +55,21 @@ static const cli_cmd_help help = {
 /* A fraction from 0 to 1, or a percentage ("0.5%"). */
 static int parse_fraction(const cli_args *a, const char *name, double *v)
 {
-    char *end;
-    errno = 0;
-    double x = strtod(a->value, &end);
-    if (end != a->value && *end == '%' && end[1] == '\0') {
-        x /= 100.0;
-        end++;
+    /* the shared decimal syntax; a trailing % makes it a percentage */
+    char buf[64];
+    size_t n = strlen(a->value);
+    int pct = n > 1 && a->value[n - 1] == '%' && n < sizeof buf;
+    if (pct) {
+        memcpy(buf, a->value, n - 1);
+        buf[n - 1] = '\0';
     }
-    if (errno || end == a->value || *end || !(x >= 0.0 && x <= 1.0)) {
+    if (cli_parse_decimal(pct ? buf : a->value, 0.0, pct ? 100.0 : 1.0, v) != 0) {
         cli_usage_error(a->cmd, "--%s wants a fraction from 0 to 1 or a percentage, not '%s'",
                         name, a->value);
         return -1;
     }
-    *v = x;
+    if (pct)
+        *v /= 100.0;
     return 0;
 }
 
@@ -212,7 +214,7 @@ int cmd_graph(int argc, char **argv)
     /* cli_out_close names a write error it sees; Graphviz's errors here */
     if (st != CG_OK && st != CG_ERR_WRITE)
         fprintf(stderr, "evprof: %s: %s\n", name, err);
-    if (cli_out_close(&out, st == CG_OK) != 0)
+    if (cli_out_close(&out, st == CG_OK && !no_samples) != 0)
         code = CLI_FAIL;
     else if (st != CG_OK) {
         if (st == CG_ERR_WRITE)

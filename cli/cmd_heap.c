@@ -17,7 +17,7 @@ static const cli_opt opts[] = {
       "csv or json: one row per census per band" },
     { OPT_TOP, 'n', "top", "N", "summary: the N largest bands (default 20; 0: all)" },
     { OPT_LENGTH, 'L', "length", "N", "cut -hc bands longer than N bytes as GHC's -L does "
-      "(default: the -L of the run, else 25)" },
+      "(default: the -L of the run, else 25; the summary shows them whole)" },
     { OPT_FROM, 0, "from", "SECONDS", "only censuses taken at or after this time: seconds on "
       "the log's clock, which starts when the RTS starts" },
     { OPT_TO, 0, "to", "SECONDS", "only censuses taken before this time" },
@@ -110,7 +110,7 @@ int cmd_heap(int argc, char **argv)
     cli_window w;
     heap_opts ho;
     heap_summary_opts so;
-    int id, fmt = FMT_DEFAULT, top_given = 0;
+    int id, fmt = FMT_DEFAULT, top_given = 0, length_given = 0;
     unsigned long v;
 
     cli_window_init(&w);
@@ -138,6 +138,7 @@ int cmd_heap(int argc, char **argv)
             if (cli_parse_count(&a, "length", 4, HEAP_MAX_LENGTH, &v) != 0)
                 return CLI_USAGE;
             ho.length = (uint32_t)v;
+            length_given = 1;
             break;
         }
     }
@@ -147,6 +148,9 @@ int cmd_heap(int argc, char **argv)
         return done;
     if (fmt == FMT_DEFAULT)
         fmt = w.output && strcmp(w.output, "-") != 0 ? HEAP_FORMAT_HP : FMT_SUMMARY;
+    /* the summary shows -hc stacks whole, unless -L asks for GHC's cut */
+    if (fmt == FMT_SUMMARY && !length_given)
+        ho.whole_names = 1;
     if (top_given && fmt != FMT_SUMMARY) {
         cli_usage_error(&help, "--top applies to the summary, not to --format hp, csv or json");
         return CLI_USAGE;
@@ -207,7 +211,7 @@ int cmd_heap(int argc, char **argv)
         } else if (!in->has_begin && !in->censuses_seen) {
             fprintf(stderr, "evprof: %s: no heap profile (events 160-166): run with +RTS -hT "
                     "-l, or -hc, -hy, -hd, ... in a -prof build (see 'evprof info %s')\n", name,
-                    path);
+                    strcmp(path, "-") == 0 ? "-" : name);
             code = CLI_FAIL;
             ok = 0;
         } else {

@@ -427,12 +427,10 @@ static void text_arg(void *ctx, size_t index, const char *s, size_t len)
         fputc('\'', out);
 }
 
+/* width of the visible form that cli_text_str writes */
 static size_t code_points(const char *s, size_t len)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < len; i++)
-        n += ((unsigned char)s[i] & 0xc0) != 0x80;
-    return n;
+    return tx_vis_width(s, len);
 }
 
 static el_str type_desc(const el_decoder *d, unsigned id)
@@ -554,9 +552,15 @@ static void print_text(FILE *out, const char *path, const info *in,
     judge(in, an);
     fputs("\nAnalyses this log supports:\n", out);
     for (int i = 0; i < N_ANALYSES; i++)
-        fprintf(out, "  %-16s %s: %s\n", an[i].title, an[i].verdict, an[i].detail);
+    {
+        fprintf(out, "  %-16s %s: ", an[i].title, an[i].verdict);
+        tx_put(out, an[i].detail, strlen(an[i].detail));
+        fputc('\n', out);
+    }
 
-    fprintf(out, "\nEvery event, one per line: evprof dump %s\n", path);
+    fputs("\nEvery event, one per line: evprof dump ", out);
+    tx_put(out, path, strlen(path));
+    fputc('\n', out);
 }
 
 /* ---- JSON output ------------------------------------------------------ */

@@ -84,7 +84,7 @@ int cmd_report(int argc, char **argv)
         return CLI_FAIL;
     }
     int wrc = json ? prof_report_json(p, &ro, out.f) : prof_report_text(p, &ro, out.f);
-    if (cli_out_close(&out, wrc == 0) != 0 && code == CLI_OK)
+    if (cli_out_close(&out, wrc == 0 && !no_samples) != 0 && code == CLI_OK)
         code = CLI_FAIL;
     prof_result_destroy(p);
     return code == CLI_OK && no_samples ? CLI_FAIL : code;

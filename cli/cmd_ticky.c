@@ -62,6 +62,11 @@ typedef struct input {
 
 static int spool_stdin(input *in)
 {
+    if (fcntl(STDIN_FILENO, F_GETFD) < 0) {
+        fprintf(stderr, "evprof: <stdin>: standard input is closed: give a FILE, or pipe the "
+                "eventlog or +RTS -r file into '-'\n");
+        return -1;
+    }
     const char *dir = getenv("TMPDIR");
     char tmpl[4096];
     snprintf(tmpl, sizeof tmpl, "%s/evprof-ticky-XXXXXX", dir && *dir ? dir : "/tmp");
@@ -236,6 +241,8 @@ static int parse_args(int argc, char **argv, ticky_args *o, cli_args *a)
         cli_usage_error(&help, "--from must be before --to");
         return CLI_USAGE;
     }
+    if (cli_out_same_file(&help, o->w.output, a->pos[0]))
+        return CLI_USAGE;
     return -1;
 }
 
@@ -264,12 +271,12 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
     *stop = 1;
     if (peek(in, head, &got) != 0)
         return CLI_FAIL;
+    if (got == 0) {
+        fprintf(stderr, "evprof: %s: %s: no eventlog and no +RTS -r table to read\n",
+                in->shown, in->fd >= 0 ? "standard input is empty" : "the file is empty");
+        return CLI_FAIL;
+    }
     if (!ticky_is_eventlog(head, got)) {
-        if (o->series || o->window_given) {
-            cli_usage_error(&help, "%s is GHC's +RTS -r text, which has totals only: "
-                            "--series, --from and --to need an eventlog (+RTS -lT)", in->shown);
-            return CLI_USAGE;
-        }
         FILE *f;
         if (in->fd >= 0) {
             int fd = dup(in->fd);
@@ -288,6 +295,17 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
         fclose(f);
         if (ticky_finish(t) != 0) {
             fprintf(stderr, "evprof: %s: out of memory\n", in->shown);
+            return CLI_FAIL;
+        }
+        if ((o->series || o->window_given) && st == TICKY_OK) {
+            cli_usage_error(&help, "%s is GHC's +RTS -r text, which has totals only: "
+                            "--series, --from and --to need an eventlog (+RTS -lT)", in->shown);
+            return CLI_USAGE;
+        }
+        if (o->series || o->window_given) {
+            fprintf(stderr, "evprof: %s: not an eventlog (it does not start with \"hdrb\"): "
+                    "--series, --from and --to need the eventlog of a run with +RTS -lT\n",
+                    in->shown);
             return CLI_FAIL;
         }
         if (st != TICKY_OK) {
@@ -318,7 +336,9 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
     if (info->counters == 0 && info->begin_events == 0) {
         fprintf(stderr, "evprof: %s: no ticky counters (events 210/211): build with -ticky "
                 "(GHC 9.4 or later) and run with +RTS -lT, or read the file of +RTS -r "
-                "(see 'evprof info %s')\n", in->shown, in->path);
+                "(see 'evprof info %s')\n", in->shown,
+                strcmp(in->path, "-") == 0 ? "-" : in->shown);
+        *stop = 1;
         return CLI_FAIL;
     }
     return code;

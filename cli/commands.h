@@ -16,5 +16,7 @@ int cmd_graph(int argc, char **argv);
 int cmd_ticky(int argc, char **argv);
 int cmd_gc(int argc, char **argv);
 int cmd_heap(int argc, char **argv);
+int cmd_speedscope(int argc, char **argv);
+int cmd_pprof(int argc, char **argv);
 
 #endif

@@ -19,6 +19,8 @@ typedef struct command {
 static const command commands[] = {
     { "report", cmd_report, "the time profile as GHC's .prof report (or -pj JSON)" },
     { "folded", cmd_folded, "folded stacks for flamegraph.pl, inferno and speedscope" },
+    { "speedscope", cmd_speedscope, "speedscope JSON: a timeline per capability" },
+    { "pprof", cmd_pprof, "pprof profile.proto (.pb.gz) for go tool pprof, Pyroscope" },
     { "graph", cmd_graph, "the call graph of cost centres as SVG, PNG, PDF or DOT" },
     { "ticky", cmd_ticky, "ticky-ticky counters as GHC's +RTS -r table, CSV, JSON, series" },
     { "gc", cmd_gc, "the +RTS -s memory and GC summary, for the run or a window" },
@@ -50,7 +52,8 @@ static void print_help(FILE *out)
             "profile reports. FILE may be '-' for standard input.\n"
             "\n"
             "Commands:\n",
-            def ? "       evprof FILE            (same as: evprof " DEFAULT_COMMAND " FILE)\n"
+            def ? "       evprof [OPTIONS] FILE  (same as: evprof " DEFAULT_COMMAND
+                  " [OPTIONS] FILE)\n"
                 : "");
     for (size_t i = 0; i < N_COMMANDS; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
@@ -105,14 +108,14 @@ static int dispatch(int argc, char **argv)
     const command *c = find_command(first);
     if (c)
         return c->run(argc - 1, argv + 1);
-    if (first[0] == '-' && first[1] != '\0')
-        return usage_error("unknown option '%s'", first);
-    /* `evprof FILE ...`: the default command, if there is one; a word that
-     * is neither a command nor an existing file is a mistyped command */
+    /* `evprof FILE ...` and `evprof --json FILE`: the default command, if
+     * there is one, with every argument; a word that is neither a command
+     * nor an existing file is a mistyped command */
     c = find_command(DEFAULT_COMMAND);
+    int option = first[0] == '-' && first[1] != '\0';
     if (!c)
-        return usage_error("unknown command '%s'", first);
-    if (strcmp(first, "-") != 0 && access(first, F_OK) != 0 && errno == ENOENT &&
+        return usage_error(option ? "unknown option '%s'" : "unknown command '%s'", first);
+    if (!option && strcmp(first, "-") != 0 && access(first, F_OK) != 0 && errno == ENOENT &&
         !strchr(first, '/') && !strchr(first, '.'))
         return usage_error("'%s' is neither a command nor a file", first);
     static char default_name[] = DEFAULT_COMMAND;

@@ -5,6 +5,9 @@
 #include "evprof/prof.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,11 +25,10 @@ void cli_window_init(cli_window *w)
 
 static int parse_seconds(const cli_args *a, const char *name, uint64_t *ns)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(a->value, &end);
-    if (errno || end == a->value || *end || !isfinite(v) || v < 0 || v > 1.8e10) {
-        cli_usage_error(a->cmd, "--%s wants seconds (a number >= 0), not '%s'", name, a->value);
+    double v;
+    if (cli_parse_decimal(a->value, 0, 1.8e10, &v) != 0) {
+        cli_usage_error(a->cmd, "--%s wants seconds as a decimal number >= 0 (like 2 or 0.5), "
+                        "not '%s'", name, a->value);
         return -1;
     }
     *ns = (uint64_t)llround(v * 1e9);
@@ -43,28 +45,25 @@ int cli_window_done(const cli_args *a, int next_result, const cli_window *w, con
         cli_usage_error(a->cmd, "--from must be before --to");
         return CLI_USAGE;
     }
+    if (cli_out_same_file(a->cmd, w->output, a->pos[0]))
+        return CLI_USAGE;
     *path = a->pos[0];
     return -1;
 }
 
 int cli_window_option(cli_window *w, const cli_args *a, int id)
 {
-    char *end;
+    unsigned long n;
     switch (id) {
     case OPT_FROM:
         return parse_seconds(a, "from", &w->from_ns);
     case OPT_TO:
         return parse_seconds(a, "to", &w->to_ns);
-    case OPT_CAP: {
-        errno = 0;
-        long v = strtol(a->value, &end, 10);
-        if (errno || end == a->value || *end || v < 0 || v > 65534) {
-            cli_usage_error(a->cmd, "--cap wants a capability number, not '%s'", a->value);
+    case OPT_CAP:
+        if (cli_parse_count(a, "cap", 0, 65534, &n) != 0)
             return -1;
-        }
-        w->cap = (int32_t)v;
+        w->cap = (int32_t)n;
         return 1;
-    }
     case OPT_ALL:
         w->all = 1;
         return 1;
@@ -76,45 +75,205 @@ int cli_window_option(cli_window *w, const cli_args *a, int id)
     }
 }
 
+/* ---- output files ------------------------------------------------------ */
+
+/* The temp file that a signal must remove: one output at a time. */
+static char *volatile pending_tmp;
+static const int fatal_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ };
+#define N_FATAL (sizeof fatal_signals / sizeof fatal_signals[0])
+static struct sigaction saved_actions[N_FATAL];
+static int guarded[N_FATAL];
+
+static void on_fatal_signal(int sig)
+{
+    char *tmp = pending_tmp;
+    if (tmp)
+        unlink(tmp);
+    /* die of the signal itself, so that the exit status says which */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void guard_tmp(char *tmp)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < N_FATAL; i++)
+        sigaddset(&sa.sa_mask, fatal_signals[i]);
+    pending_tmp = tmp;
+    for (size_t i = 0; i < N_FATAL; i++) {
+        /* a signal ignored from the start (nohup, a background job's
+         * SIGINT) stays ignored */
+        guarded[i] = sigaction(fatal_signals[i], NULL, &saved_actions[i]) == 0 &&
+                     saved_actions[i].sa_handler != SIG_IGN &&
+                     sigaction(fatal_signals[i], &sa, NULL) == 0;
+    }
+}
+
+static void unguard_tmp(void)
+{
+    for (size_t i = 0; i < N_FATAL; i++)
+        if (guarded[i])
+            sigaction(fatal_signals[i], &saved_actions[i], NULL);
+    pending_tmp = NULL;
+}
+
+/* The file a chain of symlinks ends at, as a shell redirection finds it
+ * (the end may not exist yet). Returns a malloc'd path, or NULL with errno. */
+static char *follow_links(const char *path)
+{
+    char *cur = strdup(path);
+    for (int hops = 0; cur; hops++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+            return cur;
+        if (hops == 40) {
+            free(cur);
+            errno = ELOOP;
+            return NULL;
+        }
+        char target[PATH_MAX];
+        ssize_t n = readlink(cur, target, sizeof target - 1);
+        if (n < 0) {
+            free(cur);
+            return NULL;
+        }
+        target[n] = '\0';
+        const char *slash = strrchr(cur, '/');
+        size_t dir = target[0] == '/' || !slash ? 0 : (size_t)(slash - cur) + 1;
+        char *next = malloc(dir + (size_t)n + 1);
+        if (next) {
+            memcpy(next, cur, dir);
+            memcpy(next + dir, target, (size_t)n + 1);
+        }
+        free(cur);
+        cur = next;
+    }
+    errno = ENOMEM;
+    return NULL;
+}
+
+int cli_out_same_file(const cli_cmd_help *cmd, const char *output, const char *input)
+{
+    struct stat out, in;
+    if (!output || strcmp(output, "-") == 0 || stat(output, &out) != 0)
+        return 0;
+    if (strcmp(input, "-") == 0 ? fstat(STDIN_FILENO, &in) != 0 : stat(input, &in) != 0)
+        return 0;
+    if (out.st_dev != in.st_dev || out.st_ino != in.st_ino)
+        return 0;
+    cli_usage_error(cmd, "-o %s is the input file %s: it would be overwritten", output,
+                    cli_display_path(input));
+    return 1;
+}
+
 int cli_out_open(cli_out *o, const char *path)
 {
+    memset(o, 0, sizeof *o);
     o->path = path;
-    o->tmp = NULL;
     if (!path || strcmp(path, "-") == 0) {
         o->f = stdout;
         return 0;
     }
-    size_t n = strlen(path) + sizeof ".evprof-XXXXXX";
-    o->tmp = malloc(n);
-    if (!o->tmp) {
-        fprintf(stderr, "evprof: %s: out of memory\n", path);
+    int fd = -1;
+    struct stat st;
+    if (!(o->target = follow_links(path))) {
+        fprintf(stderr, "evprof: %s: cannot follow the link: %s\n", cli_display_path(path), strerror(errno));
         return -1;
     }
-    snprintf(o->tmp, n, "%s.evprof-XXXXXX", path);
-    int fd = mkstemp(o->tmp);
-    if (fd >= 0) {
-        /* mkstemp makes 0600; the result should look like any new file */
-        mode_t mask = umask(0);
-        umask(mask);
-        (void)fchmod(fd, 0666 & ~mask);
+    int exists = stat(o->target, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "evprof: %s: cannot write: %s\n", cli_display_path(path), strerror(EISDIR));
+        goto fail;
     }
-    if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
-        fprintf(stderr, "evprof: %s: cannot create: %s\n", path, strerror(errno));
+    if (exists && !S_ISREG(st.st_mode)) {
+        /* a device, FIFO or socket: write straight into it, as `>` does */
+        fd = open(o->target, O_WRONLY | O_CLOEXEC);
+        if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+            fprintf(stderr, "evprof: %s: cannot open: %s\n", cli_display_path(path), strerror(errno));
+            goto fail;
+        }
+        return 0;
+    }
+    /* a regular file or a new path: a temp file beside it, published
+     * when the run succeeds; one with other names gets its content copied
+     * in place so that every name sees it */
+    o->in_place = exists && st.st_nlink > 1;
+    size_t n = strlen(o->target) + sizeof ".evprof-XXXXXX";
+    if (!(o->tmp = malloc(n))) {
+        fprintf(stderr, "evprof: %s: out of memory\n", cli_display_path(path));
+        goto fail;
+    }
+    snprintf(o->tmp, n, "%s.evprof-XXXXXX", o->target);
+    guard_tmp(o->tmp);
+    fd = mkstemp(o->tmp);
+    if (fd >= 0 && !o->in_place) {
+        if (exists) {
+            /* keep the owner where allowed, then the mode (chown clears setuid) */
+            (void)fchown(fd, st.st_uid, st.st_gid);
+            (void)fchmod(fd, st.st_mode & 07777);
+        } else {
+            /* mkstemp makes 0600; the result should look like any new file */
+            mode_t mask = umask(0);
+            umask(mask);
+            (void)fchmod(fd, 0666 & ~mask);
+        }
+    }
+    if (fd < 0 || !(o->f = fdopen(fd, "w+"))) {
+        fprintf(stderr, "evprof: %s: cannot create: %s\n", cli_display_path(path), strerror(errno));
         if (fd >= 0) {
             close(fd);
             unlink(o->tmp);
         }
-        free(o->tmp);
-        o->tmp = NULL;
-        return -1;
+        unguard_tmp();
+        goto fail;
     }
     return 0;
+fail:
+    free(o->tmp);
+    free(o->target);
+    o->tmp = o->target = NULL;
+    return -1;
+}
+
+/* Copies the finished temp file into the existing file `o->target`. */
+static int copy_in_place(cli_out *o)
+{
+    char buf[65536];
+    int fd = open(o->target, O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0 || fseek(o->f, 0, SEEK_SET) != 0)
+        goto fail;
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, o->f)) > 0) {
+        for (size_t done = 0; done < n;) {
+            ssize_t w = write(fd, buf + done, n - done);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w < 0)
+                goto fail;
+            done += (size_t)w;
+        }
+    }
+    if (ferror(o->f))
+        goto fail;
+    if (close(fd) != 0) {
+        fd = -1;
+        goto fail;
+    }
+    return 0;
+fail:
+    fprintf(stderr, "evprof: %s: cannot write: %s\n", cli_display_path(o->path), strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    return -1;
 }
 
 int cli_out_close(cli_out *o, int ok)
 {
     int rc = 0;
-    if (!o->tmp) {              /* stdout: main() checks the final flush */
+    if (o->f == stdout) {       /* main() checks the final flush */
         if (fflush(stdout) != 0 || ferror(stdout)) {
             fprintf(stderr, "evprof: cannot write output: %s\n", strerror(errno));
             clearerr(stdout);
@@ -123,29 +282,84 @@ int cli_out_close(cli_out *o, int ok)
         return 0;
     }
     if (fflush(o->f) != 0 || ferror(o->f)) {
-        fprintf(stderr, "evprof: %s: cannot write: %s\n", o->path, strerror(errno));
+        fprintf(stderr, "evprof: %s: cannot write: %s\n", cli_display_path(o->path), strerror(errno));
+        ok = 0;
+        rc = -1;
+    }
+    if (o->tmp && ok && o->in_place && copy_in_place(o) != 0) {
         ok = 0;
         rc = -1;
     }
     if (fclose(o->f) != 0 && ok) {
-        fprintf(stderr, "evprof: %s: cannot write: %s\n", o->path, strerror(errno));
+        fprintf(stderr, "evprof: %s: cannot write: %s\n", cli_display_path(o->path), strerror(errno));
         ok = 0;
         rc = -1;
     }
-    if (ok && rename(o->tmp, o->path) != 0) {
-        fprintf(stderr, "evprof: %s: cannot rename %s: %s\n", o->path, o->tmp, strerror(errno));
-        rc = -1;
-        ok = 0;
+    if (o->tmp) {
+        if (ok && !o->in_place && rename(o->tmp, o->target) != 0) {
+            fprintf(stderr, "evprof: %s: cannot rename %s: %s\n", cli_display_path(o->path), o->tmp,
+                    strerror(errno));
+            rc = -1;
+            ok = 0;
+        }
+        if (!ok || o->in_place)
+            unlink(o->tmp);
+        unguard_tmp();
+        if (!ok)
+            fprintf(stderr, "evprof: %s: not written (the run failed)\n", cli_display_path(o->path));
     }
-    if (!ok)
-        unlink(o->tmp);
     free(o->tmp);
-    o->tmp = NULL;
+    free(o->target);
+    o->tmp = o->target = NULL;
+    o->f = NULL;
     return rc;
 }
 
+/* What else a log holds, to name the command that fits a log without
+ * samples: a small analysis beside the profile's. */
+typedef struct kinds {
+    int heap, ticky, gc;
+} kinds;
+
+static int kinds_event(void *self, const el_event *ev, const ev_stream *s)
+{
+    kinds *k = self;
+    (void)s;
+    switch (ev->type) {
+    case EL_HEAP_PROF_BEGIN:
+    case EL_HEAP_PROF_SAMPLE_BEGIN:
+    case EL_HEAP_BIO_PROF_SAMPLE_BEGIN:
+        k->heap = 1;
+        break;
+    case EL_TICKY_COUNTER_DEF:
+    case EL_TICKY_COUNTER_SAMPLE:
+        k->ticky = 1;
+        break;
+    default:
+        k->gc = 1;
+        break;
+    }
+    return 0;
+}
+
+static const uint16_t kinds_types[] = {
+    EL_HEAP_PROF_BEGIN, EL_HEAP_PROF_SAMPLE_BEGIN, EL_HEAP_BIO_PROF_SAMPLE_BEGIN,
+    EL_TICKY_COUNTER_DEF, EL_TICKY_COUNTER_SAMPLE, EL_GC_START, EL_GC_STATS_GHC,
+    EL_HEAP_ALLOCATED,
+};
+static const ev_analysis_ops kinds_ops = {
+    "kinds", kinds_types, sizeof kinds_types / sizeof kinds_types[0], 0, kinds_event, NULL,
+    NULL, NULL,
+};
+
 prof_result *cli_load_profile(const char *path, const cli_window *w, int all, int *code,
                               int *no_samples)
+{
+    return cli_load_profile_more(path, w, all, NULL, code, no_samples);
+}
+
+prof_result *cli_load_profile_more(const char *path, const cli_window *w, int all,
+                                   cli_load_more *more, int *code, int *no_samples)
 {
     const char *name = cli_display_path(path);
     prof_filter f;
@@ -161,11 +375,18 @@ prof_result *cli_load_profile(const char *path, const cli_window *w, int all, in
         *code = CLI_FAIL;
         return NULL;
     }
-    ev_driver *d = cli_read(path, &(cli_analysis){ &prof_analysis_ops, agg }, 1, code);
+    kinds c = { 0, 0, 0 };
+    cli_analysis an[3] = { { &prof_analysis_ops, agg }, { &kinds_ops, &c } };
+    size_t n = 2;
+    if (more && more->extra_ops)
+        an[n++] = (cli_analysis){ more->extra_ops, more->extra };
+    ev_driver *d = cli_read(path, an, n, code);
     if (!d) {
         prof_destroy(agg);
         return NULL;
     }
+    if (more)
+        more->result = ev_driver_stream(d)->read;
     int nothing = cli_read_nothing(ev_driver_stream(d), *code);
     ev_driver_destroy(d);
     prof_result *p = nothing ? NULL : prof_snapshot(agg);
@@ -181,9 +402,21 @@ prof_result *cli_load_profile(const char *path, const cli_window *w, int all, in
     }
     const prof_info *in = prof_get_info(p);
     *no_samples = in->all_samples == 0;
-    if (*no_samples)
+    /* the file as a command line names it: "-" stays "-", the rest escaped */
+    const char *arg = strcmp(path, "-") == 0 ? "-" : name;
+    if (*no_samples && !(more && more->quiet)) {
         fprintf(stderr, "evprof: %s: no time-profile samples (event 167): build with -prof and "
-                "run with +RTS -p -l (see 'evprof info %s')\n", name, path);
+                "run with +RTS -p -l (see 'evprof info %s')\n", name, arg);
+        if (c.heap)
+            fprintf(stderr, "evprof: %s: it holds a heap profile: try 'evprof heap %s'\n",
+                    name, arg);
+        if (c.ticky)
+            fprintf(stderr, "evprof: %s: it holds ticky counters: try 'evprof ticky %s'\n",
+                    name, arg);
+        if (c.gc)
+            fprintf(stderr, "evprof: %s: it holds GC events: try 'evprof gc %s'\n", name,
+                    arg);
+    }
     if (in->undefined_ccs)
         fprintf(stderr, "evprof: %s: warning: %llu cost-centre ids are used by samples but "
                 "never defined (GHC issue 24148); shown as <undefined cc N>\n", name,

@@ -17,8 +17,8 @@ enum { OPT_FROM = 1000, OPT_TO, OPT_CAP, OPT_ALL, OPT_OUTPUT };
     { OPT_CAP, 0, "cap", "N", "only capability N (its own samples)" }
 
 #define CLI_OUTPUT_OPT                                                               \
-    { OPT_OUTPUT, 'o', "output", "FILE", "write to FILE instead of standard output; " \
-      "the file appears whole or not at all" }
+    { OPT_OUTPUT, 'o', "output", "FILE", "write to FILE instead of standard output, " \
+      "whole or not at all (devices and FIFOs: straight)" }
 
 typedef struct cli_window {
     uint64_t from_ns, to_ns;    /* to_ns UINT64_MAX: open */
@@ -46,17 +46,42 @@ struct prof_result;
 struct prof_result *cli_load_profile(const char *path, const cli_window *w, int all,
                                       int *code, int *no_samples);
 
-/* An output: stdout, or a temporary file renamed over `path` on success. */
+/* cli_load_profile with more: another analysis (may be NULL) fed in the
+ * same read (the exporters' own consumers); `quiet` leaves out the "no
+ * samples" message; the read's result comes back in `result`. */
+struct ev_analysis_ops;
+typedef struct cli_load_more {
+    const struct ev_analysis_ops *extra_ops;
+    void *extra;
+    int quiet;
+    el_read_result result;      /* out */
+} cli_load_more;
+struct prof_result *cli_load_profile_more(const char *path, const cli_window *w, int all,
+                                          cli_load_more *more, int *code, int *no_samples);
+
+/* An output, opened as a shell's `>` would find it but never half-written:
+ * stdout ("-" or NULL); a device, FIFO or socket (also at the end of a
+ * symlink): written straight; a regular file or a new path (also at the end
+ * of a symlink, which stays): a temp file beside it that is renamed over it
+ * on success, with the old file's mode and owner; a regular file with other
+ * hard links: the temp file's content copied into it on success. A fatal
+ * signal (INT, TERM, HUP, PIPE, XFSZ) removes the temp file. */
 typedef struct cli_out {
     FILE *f;
-    const char *path;
-    char *tmp;
+    const char *path;   /* as given */
+    char *target;       /* the file the symlinks of path lead to */
+    char *tmp;          /* the temp file, or NULL when written straight */
+    int in_place;       /* copy tmp into target instead of renaming */
 } cli_out;
 
 /* Returns 0, or -1 with a message on stderr. */
 int cli_out_open(cli_out *o, const char *path);
-/* ok: flush, check and publish; !ok: discard. Returns 0, or -1 with a
- * message on stderr (a write error: nothing is published). */
+/* ok: flush, check and publish; !ok: discard (what went straight into a
+ * device or FIFO stays). Returns 0, or -1 with a message on stderr (a write
+ * error: nothing is published). */
 int cli_out_close(cli_out *o, int ok);
+/* 1 after a usage error when `output` (-o) is the file `input` ("-":
+ * standard input) under any name; 0 otherwise. */
+int cli_out_same_file(const cli_cmd_help *cmd, const char *output, const char *input);
 
 #endif

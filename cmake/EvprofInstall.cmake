@@ -1,12 +1,14 @@
 # What `cmake --install` puts under the prefix (GNUInstallDirs):
-#   lib/        libevprof.so.*, libevprof.a, libevprof-graph.so.*, libevprof-graph.a
-#   lib/pkgconfig/evprof.pc, evprof-graph.pc
+#   lib/        libevprof.so.*, libevprof.a, and the same of libevprof-graph
+#               and libevprof-export
+#   lib/pkgconfig/evprof.pc, evprof-graph.pc, evprof-export.pc
 #   lib/cmake/evprof/   evprofConfig.cmake, its version file, the targets
 #   include/evprof/     the public headers and version.h
 # The CLI and its man page are installed by the top-level CMakeLists.txt.
 include(CMakePackageConfigHelpers)
 
 install(TARGETS evprof_shared evprof_static evprof_graph_shared evprof_graph_static
+                evprof_export_shared evprof_export_static
         EXPORT evprofTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -22,7 +24,8 @@ install(FILES ${PROJECT_BINARY_DIR}/include/evprof/version.h
 # (${pcfiledir}), so `cmake --install build --prefix DIR` gives working
 # files for any DIR. Graphviz appears only in evprof-graph.pc, as
 # Requires.private: `pkg-config --libs evprof-graph` links libevprof-graph
-# and libevprof; --static adds libgvc and libcgraph.
+# and libevprof; --static adds libgvc and libcgraph. The same for
+# evprof-export.pc and protobuf-c, zlib and libcurl.
 if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}" OR IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
   set(EVPROF_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
   set(EVPROF_PC_LIBDIR "${CMAKE_INSTALL_FULL_LIBDIR}")
@@ -34,7 +37,7 @@ else()
   set(EVPROF_PC_LIBDIR "\${prefix}/${CMAKE_INSTALL_LIBDIR}")
   set(EVPROF_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
 endif()
-foreach(pc evprof evprof-graph)
+foreach(pc evprof evprof-graph evprof-export)
   configure_file(${PROJECT_SOURCE_DIR}/cmake/${pc}.pc.in
                  ${PROJECT_BINARY_DIR}/pkgconfig/${pc}.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/${pc}.pc
@@ -42,7 +45,7 @@ foreach(pc evprof evprof-graph)
 endforeach()
 
 # CMake: find_package(evprof) gives evprof::evprof (shared),
-# evprof::evprof-static, evprof::graph and evprof::graph-static.
+# evprof::evprof-static, evprof::graph(-static), evprof::export(-static).
 set(EVPROF_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/evprof)
 install(EXPORT evprofTargets NAMESPACE evprof:: DESTINATION ${EVPROF_CMAKE_DIR})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/evprofConfig.cmake.in

@@ -1,5 +1,5 @@
-# evprof_add_library(PREFIX OUTPUT_NAME MODULES): one library built from the
-# .c files of the module folders MODULES, compiled once into PREFIX_objects
+# evprof_add_library(PREFIX OUTPUT_NAME MODULES [SOURCES...]): one library
+# built from the .c files of the module folders MODULES (and SOURCES), compiled once into PREFIX_objects
 # (position-independent) and linked twice: PREFIX_shared
 # (libOUTPUT_NAME.so.VERSION, SONAME libOUTPUT_NAME.so.SOVERSION) and
 # PREFIX_static (libOUTPUT_NAME.a). Both see the public headers
@@ -20,7 +20,7 @@ function(evprof_add_library prefix output_name modules)
   endforeach()
   file(GLOB sources CONFIGURE_DEPENDS ${globs})
 
-  add_library(${prefix}_objects OBJECT ${sources})
+  add_library(${prefix}_objects OBJECT ${sources} ${ARGN})
   set_target_properties(${prefix}_objects PROPERTIES POSITION_INDEPENDENT_CODE ON)
   # Calls between the library's own functions stay direct and inlinable
   # even though the code is position-independent (no interposition of

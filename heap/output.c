@@ -39,16 +39,15 @@ void heap_put_seconds9(FILE *out, uint64_t ns)
 
 #define HEAP_HP_MAX_NAME 4999u   /* hp2ps's identifier buffer, less its NUL */
 
-/* The JOB string as GHC writes it: each '"' doubled. A line break (which
- * GHC would write) becomes a space: the header is one line per field. */
+/* The JOB string as GHC writes it, each '"' doubled, in its visible form
+ * (evprof/textout.h): no control byte, so the header is one line a field. */
 static void hp_job(FILE *out, const char *s)
 {
-    for (; *s; s++) {
-        char c = *s == '\n' || *s == '\r' ? ' ' : *s;
-        if (c == '"')
-            putc('"', out);
-        putc(c, out);
+    for (const char *q; (q = strchr(s, '"')) != NULL; s = q + 1) {
+        tx_put(out, s, (size_t)(q - s));
+        fputs("\"\"", out);
     }
+    tx_put(out, s, strlen(s));
 }
 
 static void hp_header(heap_writer *w, const heap_profile *h)
@@ -75,32 +74,39 @@ static void hp_header(heap_writer *w, const heap_profile *h)
 /* A band name as hp2ps can read it. GHC writes names verbatim, but hp2ps
  * reads a name as a run of non-space bytes (at most 4999) that does not
  * start with '"' and is none of its keywords; GHC's own file breaks it on
- * an SCC label with a space. So whitespace becomes '_', an empty name
- * "(empty)", a leading '"' gets a '_' before it, a keyword a '_' after it,
- * and a name past 4999 bytes is cut to 4996 and "...". */
+ * an SCC label with a space. So the name is written in its visible form
+ * (evprof/textout.h: control bytes escaped, bad UTF-8 as U+FFFD), a space
+ * becomes '_', an empty name "(empty)", a leading '"' gets a '_' before
+ * it, a keyword a '_' after it, and a name whose visible form passes 4999
+ * bytes is cut to 4996 and "...". */
 static void hp_band(FILE *out, const char *s, size_t n)
 {
     static const char *const keywords[] = { "BEGIN_SAMPLE", "END_SAMPLE", "JOB", "DATE",
                                             "SAMPLE_UNIT", "VALUE_UNIT", "MARK" };
+    char buf[HEAP_HP_MAX_NAME + 1];
     if (n == 0) {
         fputs("(empty)", out);
         return;
     }
-    int cut = n > HEAP_HP_MAX_NAME;
-    if (cut)
-        n = HEAP_HP_MAX_NAME - 3;
-    if (s[0] == '"')
-        putc('_', out);
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        putc(c == ' ' || (c >= '\t' && c <= '\r') ? '_' : c, out);
+    size_t len = tx_vis(buf, sizeof buf, s, n);
+    int cut = len > HEAP_HP_MAX_NAME;
+    if (cut) {
+        len = HEAP_HP_MAX_NAME - 3;
+        while (len > 0 && ((unsigned char)buf[len] & 0xc0) == 0x80)
+            len--;                          /* not inside a UTF-8 sequence */
     }
+    if (buf[0] == '"')
+        putc('_', out);
+    for (size_t i = 0; i < len; i++)
+        if (buf[i] == ' ')
+            buf[i] = '_';
+    fwrite(buf, 1, len, out);
     if (cut) {
         fputs("...", out);
         return;
     }
     for (size_t k = 0; k < sizeof keywords / sizeof keywords[0]; k++)
-        if (strlen(keywords[k]) == n && memcmp(keywords[k], s, n) == 0)
+        if (strlen(keywords[k]) == len && memcmp(keywords[k], buf, len) == 0)
             putc('_', out);
 }
 

@@ -139,6 +139,7 @@ void heap_opts_init(heap_opts *o)
     o->from_ns = 0;
     o->to_ns = UINT64_MAX;
     o->length = 0;
+    o->whole_names = 0;
 }
 
 void heap_summary_opts_init(heap_summary_opts *o)
@@ -165,6 +166,10 @@ heap_profile *heap_create(const heap_opts *o, heap_census_fn sink, void *ctx)
     h->keep_ipe = 1;
     strpool_init(&h->strings);
     h->info.length = h->opts.length ? h->opts.length : HEAP_DEFAULT_LENGTH;
+    if (h->opts.whole_names) {
+        h->opts.length = h->info.length = HEAP_MAX_LENGTH;
+        h->info.whole_names = 1;
+    }
     h->info.program = "";
     h->info.job = "";
     h->info.first_time = UINT64_MAX;

@@ -6,18 +6,6 @@
 
 #include "evprof/textout.h"
 
-/* A band name for the terminal: control characters as '?', then spaces up
- * to `width` code points. */
-static void put_name(FILE *out, const heap_band *b, size_t width)
-{
-    for (uint32_t i = 0; i < b->len; i++) {
-        unsigned char c = (unsigned char)b->name[i];
-        putc(c < 0x20 || c == 0x7f ? '?' : c, out);
-    }
-    for (size_t w = tx_width(b->name); w < width; w++)
-        putc(' ', out);
-}
-
 static void put_secs3(FILE *out, uint64_t ns)
 {
     uint64_t ms = ns / 1000000 + (ns % 1000000 >= 500000);
@@ -48,10 +36,17 @@ int heap_summary_text(const heap_profile *h, const heap_summary_opts *o, FILE *o
         return -1;
     size_t shown = o->top && o->top < n ? o->top : n;
 
-    fprintf(out, "Heap profile%s%s\n", o->source_name ? " of " : "",
-            o->source_name ? o->source_name : "");
-    if (in->job[0])
-        fprintf(out, "job:         %s\n", in->job);
+    fputs("Heap profile", out);
+    if (o->source_name) {
+        fputs(" of ", out);
+        tx_put(out, o->source_name, strlen(o->source_name));
+    }
+    putc('\n', out);
+    if (in->job[0]) {
+        fputs("job:         ", out);
+        tx_put(out, in->job, strlen(in->job));
+        putc('\n', out);
+    }
     const char *name = in->has_begin ? heap_breakdown_name(in->breakdown) : NULL;
     const char *flag = in->has_begin ? heap_breakdown_flag(in->breakdown) : NULL;
     if (name)
@@ -60,7 +55,9 @@ int heap_summary_text(const heap_profile *h, const heap_summary_opts *o, FILE *o
         fprintf(out, "breakdown:   unknown (%u)", in->breakdown);
     else
         fputs("breakdown:   unknown (no HEAP_PROF_BEGIN event)", out);
-    if (in->has_begin && in->breakdown == HEAP_BY_COST_CENTRE)
+    if (in->has_begin && in->breakdown == HEAP_BY_COST_CENTRE && in->whole_names)
+        fputs(", stacks shown whole (the .hp cuts them at -L)", out);
+    else if (in->has_begin && in->breakdown == HEAP_BY_COST_CENTRE)
         fprintf(out, ", stacks cut to %u bytes (-L%s)", in->length,
                 in->length_from_log ? ", from the log's RTS options" : "");
     if (in->period_ns) {
@@ -90,7 +87,7 @@ int heap_summary_text(const heap_profile *h, const heap_summary_opts *o, FILE *o
     int wpeak = (int)strlen(head[1]), wmean = (int)strlen(head[3]);
     for (size_t i = 0; i < shown; i++) {
         const heap_band *b = heap_band_at(h, order[i]);
-        size_t w = tx_width(b->name);
+        size_t w = tx_vis_width(b->name, b->len);
         if (w > wname)
             wname = w;
         if (digits(b->peak) > wpeak)
@@ -105,7 +102,9 @@ int heap_summary_text(const heap_profile *h, const heap_summary_opts *o, FILE *o
         const heap_band *b = heap_band_at(h, order[i]);
         uint64_t mean = in->censuses ? (b->sum + in->censuses / 2) / in->censuses : 0;
         double share = b->peak_total ? 100.0 * (double)b->peak / (double)b->peak_total : 0.0;
-        put_name(out, b, wname);
+        tx_put(out, b->name, b->len);
+        for (size_t w = tx_vis_width(b->name, b->len); w < wname; w++)
+            putc(' ', out);
         fprintf(out, "  %*llu  ", wpeak, (unsigned long long)b->peak);
         char t[32];
         uint64_t ms = b->peak_time / 1000000 + (b->peak_time % 1000000 >= 500000);

@@ -14,6 +14,7 @@
  * (half full) to merge paths. Output is written line by line.
  */
 #include "evprof/prof.h"
+#include "evprof/textout.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,13 +44,13 @@ static int is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
-/* Appends s to buf (as far as it fits), returns the new length. */
+/* Appends the visible form of s (evprof/textout.h: control bytes
+ * escaped, bad UTF-8 as U+FFFD) to buf, as far as it fits; returns the
+ * new length. */
 static size_t put(char *buf, size_t size, size_t len, const char *s)
 {
-    for (; *s; s++, len++)
-        if (len + 1 < size)
-            buf[len] = *s;
-    return len;
+    size_t room = len < size ? size - len : 0;
+    return len + tx_vis(room ? buf + len : NULL, room, s, strlen(s));
 }
 
 size_t prof_folded_frame(const prof_cc *cc, prof_frame_format f, char *buf, size_t size)
@@ -74,15 +75,11 @@ size_t prof_folded_frame(const prof_cc *cc, prof_frame_format f, char *buf, size
     size_t n = len < size - 1 ? len : size - 1;
     buf[n] = '\0';
 
-    /* ';' separates frames; control characters (tab, newline, ...) would
-     * split or blur the line */
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)buf[i];
-        if (c == ';')
+    /* ';' separates frames (control characters, which would split or
+     * blur the line, are escaped already) */
+    for (size_t i = 0; i < n; i++)
+        if (buf[i] == ';')
             buf[i] = ':';
-        else if (c < 0x20 || c == 0x7f)
-            buf[i] = ' ';
-    }
     /* A frame never ends in whitespace, nor in whitespace and a number
      * (\d+(\.\d*)?): as the leaf, flamegraph.pl would take that number for
      * a second (differential) count. That whitespace becomes '_'. Done on

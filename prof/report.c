@@ -171,7 +171,8 @@ typedef struct tree_ctx {
     int failed;
 } tree_ctx;
 
-static void put(tree_ctx *c, const char *s, size_t n)
+/* room for n more bytes in the line; 0 when there is */
+static int reserve(tree_ctx *c, size_t n)
 {
     if (c->line_len + n > c->line_cap) {
         size_t cap = c->line_cap ? c->line_cap : 1024;
@@ -180,13 +181,29 @@ static void put(tree_ctx *c, const char *s, size_t n)
         char *l = realloc(c->line, cap);
         if (!l) {
             c->failed = 1;
-            return;
+            return -1;
         }
         c->line = l;
         c->line_cap = cap;
     }
+    return 0;
+}
+
+static void put(tree_ctx *c, const char *s, size_t n)
+{
+    if (reserve(c, n) != 0)
+        return;
     memcpy(c->line + c->line_len, s, n);
     c->line_len += n;
+}
+
+/* a string from the log, in its visible form (4 bytes a byte at most) */
+static void put_vis(tree_ctx *c, const char *s)
+{
+    size_t len = strlen(s);
+    if (reserve(c, 4 * len + 1) != 0)
+        return;
+    c->line_len += tx_vis(c->line + c->line_len, c->line_cap - c->line_len, s, len);
 }
 
 static void put_spaces(tree_ctx *c, size_t n)
@@ -199,10 +216,10 @@ static void put_spaces(tree_ctx *c, size_t n)
     }
 }
 
-/* s (w code points wide), then spaces to `width` code points */
+/* s (w code points wide, visible), then spaces to `width` code points */
 static void put_padded(tree_ctx *c, const char *s, size_t w, size_t width)
 {
-    put(c, s, strlen(s));
+    put_vis(c, s);
     if (w < width)
         put_spaces(c, width - w);
 }
@@ -291,12 +308,18 @@ int prof_report_text(const prof_result *p, const prof_report_opts *o, FILE *out)
 
     end_date(in, date, sizeof date);
     fprintf(out, "\t%s Time Profiling Report  (from the eventlog)\n\n\t  ", date);
-    fprintf(out, " %s +RTS", in->program);
-    for (uint32_t i = 0; i < in->num_rts_args; i++)
-        fprintf(out, " %s", in->rts_args[i]);
+    putc(' ', out);
+    tx_put(out, in->program, strlen(in->program));
+    fputs(" +RTS", out);
+    for (uint32_t i = 0; i < in->num_rts_args; i++) {
+        putc(' ', out);
+        tx_put(out, in->rts_args[i], strlen(in->rts_args[i]));
+    }
     fputs(" -RTS", out);
-    for (uint32_t i = 0; i < in->num_args; i++)
-        fprintf(out, " %s", in->args[i]);
+    for (uint32_t i = 0; i < in->num_args; i++) {
+        putc(' ', out);
+        tx_put(out, in->args[i], strlen(in->args[i]));
+    }
     fputs("\n\n", out);
     fprintf(out, "\ttotal time  = %11.2f secs   (%" PRIu64 " ticks @ %" PRIu64 " us, %u processor%s)\n",
             total_secs(in), in->total_ticks, in->interval_ns / 1000, in->capabilities,

@@ -57,11 +57,13 @@ static void test_frame_rules(void **state)
     /* built-ins by their label alone, whatever the format */
     frame_is("MAIN", "MAIN", "<built-in>", PROF_FRAME_NAME, "MAIN");
     frame_is("GC", "GC", "<built-in>", PROF_FRAME_SRC, "GC");
-    /* ';' separates frames; control characters become spaces */
+    /* ';' separates frames; control characters in their visible form */
     frame_is("semi;colon", "Main", "x", PROF_FRAME_NAME, "Main.semi:colon");
-    frame_is("tab\there", "Main", "x", PROF_FRAME_NAME, "Main.tab here");
-    frame_is("new\nline\r", "A;B", "x", PROF_FRAME_NAME, "A:B.new line_");
-    frame_is("del\x7f", "M", "x", PROF_FRAME_NAME, "M.del_");
+    frame_is("tab\there", "Main", "x", PROF_FRAME_NAME, "Main.tab\\there");
+    frame_is("new\nline\r", "A;B", "x", PROF_FRAME_NAME, "A:B.new\\nline\\r");
+    frame_is("del\x7f", "M", "x", PROF_FRAME_NAME, "M.del\\x7f");
+    frame_is("esc\x1b[31m", "M", "x", PROF_FRAME_NAME, "M.esc\\x1b[31m");
+    frame_is("bad\xff;", "M", "x", PROF_FRAME_NAME, "M.bad\xef\xbf\xbd:");
     /* no whitespace at the end or before a trailing number */
     frame_is("trailing_42", "Main", "x", PROF_FRAME_NAME, "Main.trailing_42");
     frame_is("foo 42", "Main", "x", PROF_FRAME_NAME, "Main.foo_42");
@@ -294,7 +296,7 @@ static void test_odd_names_and_cut(void **state)
     prof_result *p = test_profile_path(GHC_DATA "/odd-p.eventlog", NULL);
     char *text = folded_text(p, PROF_FRAME_NAME);
     assert_non_null(strstr(text, "MAIN;Main.CAF;Main.main;Main.semi:colon;Helpers.churn 43\n"));
-    assert_non_null(strstr(text, ";Main.tab here;"));
+    assert_non_null(strstr(text, ";Main.tab\\there;"));
     assert_non_null(strstr(text, ";Main.quote\"d;"));
     assert_non_null(strstr(text, ";Main.back\\slash;"));
     assert_non_null(strstr(text, ";Main.λ-café;"));

@@ -584,7 +584,7 @@ static void test_undefined_cost_centre(void **state)
 
 /* --json: valid JSON whatever the labels hold (checked by a strict
  * parser in tests/cli/report.sh); here: the text report pads by code
- * points and prints the labels verbatim. */
+ * points and prints the labels in their visible form (a tab as \t). */
 static void test_text_report_odd_names(void **state)
 {
     (void)state;
@@ -598,7 +598,8 @@ static void test_text_report_odd_names(void **state)
     fclose(out);
     assert_non_null(strstr(text, "quote\"d"));
     assert_non_null(strstr(text, "back\\slash"));
-    assert_non_null(strstr(text, "tab\there"));
+    assert_non_null(strstr(text, "tab\\there"));
+    assert_null(strstr(text, "tab\there"));          /* no raw tab in a row */
     assert_non_null(strstr(text, "λ-café"));
     /* every tree row's module column starts at the same code point */
     const char *hdr = strstr(text, "COST CENTRE");

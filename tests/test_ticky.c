@@ -779,7 +779,7 @@ static void test_writers_exact(void **state)
         "name,entries,alloc,allocd,arity,kinds,id,info_table,defined,samples,description\n"
         "Main.zz{v r1} (fun),7,16,8,21,iiiiiiiiiiiiiiiiiiiiiiiii,20,0x4a0,true,1,"
         "\"{\"\"args\"\":\"\"iiiiiiiiiiiiiiiiiiiiiiiii\"\"}\"\n"
-        "\"a,b \"\"c\"\"\nd\",7,160,0,2,LL,10,,true,1,\n"
+        "\"a,b \"\"c\"\"\\nd\",7,160,0,2,LL,10,,true,1,\n"
         "<undefined ticky counter 30>,1,0,0,0,,30,,false,1,\n");
     free(s);
     s = capture_table(t, &v, TICKY_JSON);
@@ -819,7 +819,7 @@ static void test_writers_exact(void **state)
     assert_string_equal(out,
         "time_ns,counter,entries,alloc,allocd\n"
         "5000,Main.zz{v r1} (fun),7,16,8\n"
-        "5000,\"a,b \"\"c\"\"\nd\",7,160,0\n"
+        "5000,\"a,b \"\"c\"\"\\nd\",7,160,0\n"
         "5000,<undefined ticky counter 30>,1,0,0\n");
     free(out);
     ticky_view_free(&v);

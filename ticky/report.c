@@ -11,33 +11,31 @@ typedef unsigned long long ull;
 
 /* ---- strings ------------------------------------------------------------ */
 
-/* For a terminal: control characters as \n, \t, \r or \xNN. */
+/* For a terminal: the visible form of evprof/textout.h. */
 static void text_str(FILE *out, const char *s, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '\n')
-            fputs("\\n", out);
-        else if (c == '\t')
-            fputs("\\t", out);
-        else if (c == '\r')
-            fputs("\\r", out);
-        else if (c < 0x20 || c == 0x7f)
-            fprintf(out, "\\x%02x", c);
-        else
-            putc(c, out);
-    }
+    tx_put(out, s, n);
 }
 
-/* GHC's "%-20.20s" of the argument kinds, control bytes as '?'. */
+/* GHC's "%-20.20s" of the argument kinds, in their visible form: cut to
+ * 20 code points, padded to 20. */
 static void kinds_cell(FILE *out, const char *s, size_t n)
 {
-    char cell[21];
-    size_t m = n < 20 ? n : 20;
-    for (size_t i = 0; i < m; i++)
-        cell[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
-    cell[m] = '\0';
-    fprintf(out, "%-20s", cell);
+    char cell[4 * 20 + 1];
+    size_t len = tx_vis(cell, sizeof cell, s, n);
+    if (len > sizeof cell - 1)
+        len = sizeof cell - 1;
+    size_t end = 0, w = 0;
+    while (end < len && w < 20) {           /* the visible form is UTF-8 */
+        size_t k = tx_utf8_next((const unsigned char *)cell + end, len - end, NULL);
+        if (!k)
+            break;
+        end += k;
+        w++;
+    }
+    fwrite(cell, 1, end, out);
+    for (; w < 20; w++)
+        putc(' ', out);
 }
 
 static const char *source_name(ticky_source s)

@@ -4,10 +4,14 @@
  *
  *     #include <evprof/evprof.h>
  *
- * Not included: <evprof/graph.h>, the call graphs. It belongs to the
- * separate library libevprof-graph (pkg-config evprof-graph, evprof::graph),
- * which links Graphviz; a program that does not draw graphs does not need
- * Graphviz, so include graph.h yourself when you link evprof-graph.
+ * Not included: the headers of the two libraries that have dependencies
+ * of their own, so that a program using only the core needs none of them:
+ *   <evprof/graph.h>       call graphs: libevprof-graph (pkg-config
+ *                          evprof-graph, CMake evprof::graph), Graphviz
+ *   <evprof/speedscope.h>  exporters: libevprof-export (pkg-config
+ *   <evprof/pprof.h>       evprof-export, CMake evprof::export), protobuf-c,
+ *                          zlib, libcurl
+ * Include them yourself when you link those libraries.
  *
  * tests/cli/install.sh checks that every other header of include/evprof/
  * is listed here.

@@ -57,6 +57,9 @@ typedef struct heap_opts {
     uint64_t to_ns;         /* and before this; UINT64_MAX: open */
     uint32_t length;        /* -hc band length (GHC's -L); 0: the -L in the log's
                                RTS options, else HEAP_DEFAULT_LENGTH. 4 at least. */
+    int whole_names;        /* -hc bands never cut (up to HEAP_MAX_LENGTH bytes),
+                               whatever `length` and the log's -L say: the summary's
+                               names, where GHC's cut helps no one */
 } heap_opts;
 
 void heap_opts_init(heap_opts *o);   /* every census, -L from the log */
@@ -172,6 +175,7 @@ typedef struct heap_info {
     uint64_t period_ns;         /* its sampling period */
     uint32_t length;            /* the -L used for -hc bands */
     int length_from_log;        /* ... taken from the log's RTS options */
+    int whole_names;            /* -hc bands not cut (heap_opts.whole_names) */
 
     uint64_t censuses;          /* complete, in the window, handed out */
     uint64_t censuses_seen;     /* every census start (162, 166) */

@@ -17,19 +17,43 @@ extern "C" {
 size_t tx_utf8_next(const unsigned char *s, size_t n, uint32_t *cp);
 
 /* `len` bytes as a JSON string literal with quotes. Always valid JSON:
- * control characters are escaped, bytes that are not valid UTF-8 become
- * U+FFFD. */
+ * control characters (C0, DEL, C1) are escaped, bytes that are not valid
+ * UTF-8 become U+FFFD. */
 void tx_json_str(FILE *out, const char *s, size_t len);
 
-/* `len` bytes as a CSV field (RFC 4180): quoted, with quotes doubled,
- * when it holds a comma, a quote or a line break; verbatim otherwise. */
+/* `len` bytes as a CSV field (RFC 4180) in their visible form (below):
+ * quoted, with quotes doubled, when it holds a comma or a quote. Line
+ * breaks are escaped, so a record is always one line. */
 void tx_csv_str(FILE *out, const char *s, size_t len);
 
-/* Width of a string in code points, counted as GHC's report does (every
- * byte that is not a UTF-8 continuation byte is one). */
+/* ---- log strings for people ----------------------------------------
+ * Bytes taken from a log (labels, modules, band and ticky names, program
+ * arguments, file names) are shown in one visible form in every
+ * human-readable output, so that they can neither drive a terminal nor
+ * break a line or a table:
+ *   - printable UTF-8 as is (a backslash too: GHC names such as `\\` stay
+ *     as GHC prints them);
+ *   - '\n', '\r', '\t' as the two characters `\n`, `\r`, `\t`;
+ *   - any other C0 control byte, DEL and the C1 controls (U+0080..U+009F)
+ *     as `\xNN`, NN the code in two lowercase hex digits (`\x1b`, `\x07`);
+ *   - a byte that does not start a valid UTF-8 sequence as U+FFFD.
+ * The width of the visible form is counted in code points, as GHC's
+ * .prof layout pads: each escape counts its characters, U+FFFD one. */
+
+/* The visible form of s[0..len) into buf, as snprintf does: at most
+ * size - 1 bytes and a NUL (when size > 0); returns the full length. */
+size_t tx_vis(char *buf, size_t size, const char *s, size_t len);
+
+/* Writes the visible form of s[0..len). */
+void tx_put(FILE *out, const char *s, size_t len);
+
+/* Width in code points of the visible form of s[0..len). */
+size_t tx_vis_width(const char *s, size_t len);
+
+/* Width in code points of the visible form of the string s. */
 size_t tx_width(const char *s);
 
-/* Writes s, then spaces up to `width` code points. */
+/* Writes the visible form of s, then spaces up to `width` code points. */
 void tx_pad(FILE *out, const char *s, size_t width);
 
 /* GHC's time_str(): "%a %b %e %H:%M %Y" in local time. */

@@ -76,10 +76,10 @@ done
 check "empty window: exit 0" [ $? -eq 0 ]
 check "empty window: no lines" [ ! -s "$tmp/out" ]
 
-# names: ';' -> ':', tab -> space, the rest as it is
+# names: ';' -> ':', tab -> \t (the visible form), the rest as it is
 "$evprof" folded "$data/odd-p.eventlog" >"$tmp/odd"
 check "odd: semicolon replaced" grep -qF 'MAIN;Main.CAF;Main.main;Main.semi:colon;Helpers.churn 43' "$tmp/odd"
-check "odd: tab became a space" grep -qF ';Main.tab here;' "$tmp/odd"
+check "odd: tab shown as \\t" grep -qF ';Main.tab\there;' "$tmp/odd"
 check "odd: quote, backslash, UTF-8 kept" grep -qF ';Main.quote"d;' "$tmp/odd"
 check "odd: backslash kept" grep -qF ';Main.back\slash;' "$tmp/odd"
 check "odd: UTF-8 kept" grep -qF ';Main.λ-café;' "$tmp/odd"

@@ -33,7 +33,8 @@ hp2ps_ok() {
 # and last samples (and, with strip, GHC's "(N)" in front of -hc bands)
 censuses() {
     python3 - "$1" "${2:-}" <<'PY'
-import re, sys
+import codecs, re, sys
+codecs.register_error("evprof-fffd", lambda e: ("\ufffd", e.start + 1))
 path, strip = sys.argv[1], sys.argv[2] == "strip"
 samples, cur, t = [], None, None
 for line in open(path, "rb").read().split(b"\n"):
@@ -45,6 +46,9 @@ for line in open(path, "rb").read().split(b"\n"):
         name, _, v = line.rpartition(b"\t")
         if strip:
             name = re.sub(rb"^\(\d+\)", b"", name)
+        # evprof writes names in their visible form: each byte that is not
+        # UTF-8 (GHC's -L cut can leave half a sequence) is one U+FFFD
+        name = name.decode("utf-8", "evprof-fffd").encode()
         cur.append((name, int(v)))
 for i, (t, c) in enumerate(samples[1:-1]):
     for name, v in c:

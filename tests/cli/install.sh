@@ -4,9 +4,10 @@
 # - the layout: libraries (shared with SONAME, static), headers, version.h,
 #   pkg-config and CMake files, the binary, the man page (valid roff that
 #   names every subcommand of `evprof --help`);
-# - evprof.h includes every public header but graph.h and compiles alone;
-#   `pkg-config --libs evprof` names no Graphviz library, and a program
-#   linked with it does not load one;
+# - evprof.h includes every public header but those of evprof-graph and
+#   evprof-export (graph.h, speedscope.h, pprof.h) and compiles alone;
+#   `pkg-config --libs evprof` names none of their dependencies (Graphviz,
+#   protobuf-c, zlib, libcurl), and a program linked with it loads none;
 # - examples/topcc.c built through pkg-config (shared and static) prints the
 #   same ticks as `evprof report` on examples/nfib.eventlog;
 # - a CMake project using find_package(evprof) from the prefix, and one
@@ -53,8 +54,10 @@ libdir=$(dirname "$pcdir")
 inc=$prefix/include
 version=$("$evprof" --version | awk '{print $2}')
 check "evprof.pc installed" [ -f "$pc" ]
-check "evprof-graph.pc installed" [ -f "$pcdir/evprof-graph.pc" ]
-for lib in evprof evprof-graph; do
+for lib in evprof-graph evprof-export; do
+    check "$lib.pc installed" [ -f "$pcdir/$lib.pc" ]
+done
+for lib in evprof evprof-graph evprof-export; do
     check "lib$lib.a installed" [ -f "$libdir/lib$lib.a" ]
     check "lib$lib.so installed" [ -L "$libdir/lib$lib.so" ]
     soname=$(readelf -d "$libdir/lib$lib.so" 2>/dev/null | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
@@ -76,10 +79,12 @@ done
 # ---- headers: the version and the umbrella ----------------------------------
 for h in "$inc"/evprof/*.h; do
     name=$(basename "$h")
-    case $name in evprof.h|graph.h) continue ;; esac
+    case $name in evprof.h|graph.h|speedscope.h|pprof.h) continue ;; esac
     check "evprof.h includes $name" grep -q "^#include \"evprof/$name\"" "$inc/evprof/evprof.h"
 done
-check "graph.h stays out of evprof.h" bash -c "! grep -q '^#include.*graph.h' '$inc/evprof/evprof.h'"
+for name in graph.h speedscope.h pprof.h; do
+    check "$name stays out of evprof.h" bash -c "! grep -q '^#include.*/$name' '$inc/evprof/evprof.h'"
+done
 cat >"$tmp/version.c" <<'EOF'
 #include <stdio.h>
 #include <evprof/evprof.h>
@@ -101,10 +106,12 @@ fi
 export PKG_CONFIG_PATH=$pcdir
 check "pkg-config --modversion evprof" [ "$(pkg-config --modversion evprof)" = "$version" ]
 libs=$(pkg-config --libs evprof)
-check "pkg-config --libs evprof names no Graphviz library ($libs)" \
-    bash -c "! grep -Eq 'gvc|cgraph|cdt' <<<'$libs'"
+check "pkg-config --libs evprof names no dependency of graph or export ($libs)" \
+    bash -c "! grep -Eq 'gvc|cgraph|cdt|protobuf|curl|-lz' <<<'$libs'"
 check "pkg-config --static --libs evprof-graph adds Graphviz" \
     bash -c "pkg-config --static --libs evprof-graph | grep -q -- -lgvc"
+check "pkg-config --static --libs evprof-export adds protobuf-c and libcurl" \
+    bash -c "pkg-config --static --libs evprof-export | grep -- -lprotobuf-c | grep -q -- -lcurl"
 
 # The example, built through pkg-config against the shared library.
 # shellcheck disable=SC2046
@@ -114,7 +121,8 @@ if $cc $cflags "$src/examples/topcc.c" $(pkg-config --cflags --libs evprof) -o "
     LD_LIBRARY_PATH=$libdir "$tmp/topcc" -i "$log" >"$tmp/inherited"
     needed=$(LD_LIBRARY_PATH=$libdir ldd "$tmp/topcc")
     check "topcc loads the installed libevprof" grep -qF "$libdir/libevprof.so" <<<"$needed"
-    check "topcc loads no Graphviz library" bash -c "! grep -Eq 'libgvc|libcgraph' <<<'$needed'"
+    check "topcc loads no Graphviz, protobuf-c or libcurl" \
+        bash -c "! grep -Eq 'libgvc|libcgraph|libprotobuf|libcurl' <<<'$needed'"
 else
     bad "examples/topcc.c builds with pkg-config --cflags --libs evprof"
 fi
@@ -160,7 +168,8 @@ cat >"$tmp/find/CMakeLists.txt" <<EOF
 cmake_minimum_required(VERSION 3.18)
 project(usefind C)
 find_package(evprof $version REQUIRED)
-foreach(t evprof::evprof evprof::evprof-static evprof::graph evprof::graph-static)
+foreach(t evprof::evprof evprof::evprof-static evprof::graph evprof::graph-static
+          evprof::export evprof::export-static)
   if(NOT TARGET \${t})
     message(FATAL_ERROR "find_package(evprof) gives no \${t}")
   endif()

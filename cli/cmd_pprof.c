@@ -1,0 +1,237 @@
+/* evprof pprof: the time profile (or a heap census) as pprof's gzip-
+ * compressed profile.proto, written to a file or pushed to a Pyroscope-
+ * compatible server. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "evprof/heap.h"
+#include "evprof/pprof.h"
+#include "evprof/prof.h"
+#include "output.h"
+
+enum { OPT_HEAP = 1, OPT_CENSUS, OPT_PUSH, OPT_APP };
+
+static const cli_opt opts[] = {
+    { OPT_ALL, 'a', "all", NULL, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE samples "
+      "too, as +RTS -pa does" },
+    CLI_WINDOW_OPTS,
+    { OPT_HEAP, 0, "heap", NULL, "a heap census (inuse_space/bytes) instead of the time "
+      "profile; the default when the log has no time-profile samples" },
+    { OPT_CENSUS, 0, "census", "N", "with --heap: census N (1, 2, ... as 'evprof heap "
+      "--format csv' numbers them); default: the census with the largest total" },
+    { OPT_PUSH, 0, "push", "URL", "POST the profile to a Pyroscope-compatible server at URL "
+      "(URL/ingest?...&format=pprof)" },
+    { OPT_APP, 0, "app", "NAME", "with --push: the application name (default: the "
+      "program's name in the log)" },
+    CLI_OUTPUT_OPT,
+    { 0 },
+};
+
+static const cli_cmd_help help = {
+    "pprof", "[OPTIONS] FILE",
+    "The time profile of a program run with +RTS -p -l as a gzip-compressed pprof\n"
+    "profile (perftools.profiles.Profile): read it with 'go tool pprof', or send\n"
+    "it to Pyroscope, Parca or Grafana. Sample types samples/count and\n"
+    "cpu/nanoseconds, one location per cost centre (Module.label, file and line\n"
+    "from SRC). A heap-profiled run (+RTS -hT -l, -hc, ...) gives the\n"
+    "inuse_space/bytes of one census.",
+    opts,
+    "Totals are the report's: 'evprof report' ticks (with --all, every sample).\n"
+    "Without -o and --push the profile goes to standard output; with --push only\n"
+    "to the server, unless -o names a file too. The time range sent is the log's,\n"
+    "on its wall clock (event WALL_CLOCK_TIME). --cap does not apply to heap\n"
+    "censuses. A log without time samples is read a second time for its censuses;\n"
+    "standard input cannot be, so give --heap there. See docs/ECOSYSTEM.md.\n",
+};
+
+typedef struct heap_read {
+    heap_profile *h;
+    heap_status st;
+} heap_read;
+
+static int heap_event(void *ctx, const el_event *ev, const el_decoder *d)
+{
+    heap_read *r = ctx;
+    r->st = heap_add_event(r->h, ev, d);
+    return r->st != HEAP_OK;
+}
+
+/* The heap census as pprof: returns the exit code; *out filled when 0. */
+static int heap_pprof(const char *path, const cli_window *w, uint64_t census, pprof_meta *m,
+                      pprof_buf *out, char **program)
+{
+    const char *name = cli_display_path(path);
+    heap_opts ho;
+    heap_opts_init(&ho);
+    ho.from_ns = w->from_ns;
+    ho.to_ns = w->to_ns;
+    ho.length = HEAP_MAX_LENGTH;   /* whole -hc stacks */
+    pprof_census_pick *k = pprof_census_pick_create(census);
+    heap_read r = { k ? heap_create(&ho, pprof_census_keep, k) : NULL, HEAP_OK };
+    if (!r.h) {
+        fprintf(stderr, "evprof: out of memory\n");
+        pprof_census_pick_destroy(k);
+        return CLI_FAIL;
+    }
+    static const uint16_t fields[] = {
+        EL_HEAP_PROF_BEGIN, EL_HEAP_PROF_COST_CENTRE, EL_HEAP_PROF_SAMPLE_BEGIN,
+        EL_HEAP_PROF_SAMPLE_COST_CENTRE, EL_HEAP_PROF_SAMPLE_STRING, EL_HEAP_PROF_SAMPLE_END,
+        EL_HEAP_BIO_PROF_SAMPLE_BEGIN, EL_IPE, EL_PROGRAM_ARGS, EL_RTS_IDENTIFIER,
+        EL_WALL_CLOCK_TIME,
+    };
+    const el_read_opts ropts = {
+        .fields = fields, .num_fields = sizeof fields / sizeof fields[0], .only_selected = 1,
+    };
+    el_read_result res = el_read_path_opts(path, &ropts, heap_event, &r, NULL);
+    heap_status st = heap_finish(r.h, &res);
+    int code = cli_report_read(path, &res);
+    const heap_info *in = heap_get_info(r.h);
+    int rc;
+    if (st != HEAP_OK) {
+        fprintf(stderr, "evprof: %s: out of memory building the heap profile\n", name);
+        code = CLI_FAIL;
+    } else if (res.events == 0 && code != CLI_OK) {
+        /* cli_report_read said why */
+    } else if (!in->has_begin && !in->censuses_seen) {
+        fprintf(stderr, "evprof: %s: neither time-profile samples (event 167) nor a heap "
+                "profile (events 160-166): run with +RTS -p -l or +RTS -hT -l (see 'evprof "
+                "info %s')\n", name, path);
+        code = CLI_FAIL;
+    } else if ((rc = pprof_heap_profile(r.h, k, m, out)) != 0) {
+        if (rc > 0 && census)
+            fprintf(stderr, "evprof: %s: no census %llu (the log has %llu complete%s)\n", name,
+                    (unsigned long long)census, (unsigned long long)in->censuses,
+                    in->filtered ? " in the time window" : "");
+        else if (rc > 0)
+            fprintf(stderr, "evprof: %s: no complete census%s\n", name,
+                    in->filtered ? " in the time window" : "");
+        else
+            fprintf(stderr, "evprof: %s: out of memory writing the profile\n", name);
+        code = CLI_FAIL;
+    }
+    if (code == CLI_OK && !out->data)
+        code = CLI_FAIL;
+    if (out->data && *in->program)  /* the heap profile's strings end with it */
+        *program = strdup(in->program);
+    heap_destroy(r.h);
+    pprof_census_pick_destroy(k);
+    return code;
+}
+
+int cmd_pprof(int argc, char **argv)
+{
+    cli_args a;
+    cli_window w;
+    int id, heap = 0;
+    unsigned long census = 0;
+    const char *push = NULL, *app = NULL;
+
+    cli_window_init(&w);
+    cli_args_init(&a, &help, argc, argv);
+    while ((id = cli_next(&a)) > 0) {
+        int taken = cli_window_option(&w, &a, id);
+        if (taken < 0)
+            return CLI_USAGE;
+        if (taken)
+            continue;
+        if (id == OPT_HEAP)
+            heap = 1;
+        else if (id == OPT_CENSUS && cli_parse_count(&a, "census", 1, UINT32_MAX, &census) != 0)
+            return CLI_USAGE;
+        else if (id == OPT_PUSH)
+            push = a.value;
+        else if (id == OPT_APP)
+            app = a.value;
+    }
+    const char *path;
+    int done = cli_window_done(&a, id, &w, &path);
+    if (done >= 0)
+        return done;
+    if (census && !heap) {
+        cli_usage_error(&help, "--census needs --heap");
+        return CLI_USAGE;
+    }
+    if (app && !push) {
+        cli_usage_error(&help, "--app needs --push");
+        return CLI_USAGE;
+    }
+    const char *name = cli_display_path(path);
+
+    pprof_meta m;
+    pprof_meta_init(&m);
+    m.from_ns = w.from_ns;
+    m.to_ns = w.to_ns;
+    pprof_buf buf = { NULL, 0 };
+    const char *program = "";
+    char *heap_program = NULL;
+    int code = CLI_OK;
+    if (!heap) {
+        int no_samples = 0;
+        cli_load_more more = { .quiet = 1 };
+        prof_result *p = cli_load_profile_more(path, &w, w.all, &more, &code, &no_samples);
+        if (!p)
+            return code;
+        if (no_samples && strcmp(path, "-") == 0) {
+            fprintf(stderr, "evprof: %s: no time-profile samples (event 167); for a heap "
+                    "profile read from standard input, give --heap\n", name);
+            prof_result_destroy(p);
+            return CLI_FAIL;
+        }
+        if (no_samples) {
+            heap = 1;       /* the log may hold heap censuses */
+        } else if (pprof_time_profile(p, &m, &buf) != 0) {
+            fprintf(stderr, "evprof: %s: out of memory writing the profile\n", name);
+            prof_result_destroy(p);
+            return CLI_FAIL;
+        } else {
+            heap_program = strdup(prof_get_info(p)->program);
+        }
+        prof_result_destroy(p);
+    }
+    if (heap) {
+        if (w.cap >= 0) {
+            cli_usage_error(&help, "--cap does not apply to heap censuses");
+            return CLI_USAGE;
+        }
+        code = heap_pprof(path, &w, census, &m, &buf, &heap_program);
+        if (code != CLI_OK) {
+            free(heap_program);
+            pprof_buf_free(&buf);
+            return code;
+        }
+    }
+    program = heap_program ? heap_program : "";
+
+    if (!push || w.output) {
+        cli_out out;
+        if (cli_out_open(&out, w.output) != 0) {
+            code = CLI_FAIL;
+        } else {
+            size_t n = fwrite(buf.data, 1, buf.len, out.f);
+            if (cli_out_close(&out, n == buf.len) != 0 || n != buf.len)
+                code = CLI_FAIL;
+        }
+    }
+    if (push && code != CLI_FAIL) {
+        char err[512];
+        if (!app)
+            app = *program ? program : "evprof";
+        if (!m.has_wall_clock) {
+            fprintf(stderr, "evprof: %s: no wall-clock time (event WALL_CLOCK_TIME) to place "
+                    "the profile in time; not pushed\n", name);
+            code = CLI_FAIL;
+        } else {
+            int64_t from = m.time_nanos / 1000000000;
+            int64_t until = (m.time_nanos + m.duration_nanos + 999999999) / 1000000000;
+            if (pprof_push(push, app, from, until, &buf, err, sizeof err) != 0) {
+                fprintf(stderr, "evprof: %s: cannot push to %s: %s\n", name, push, err);
+                code = CLI_FAIL;
+            }
+        }
+    }
+    free(heap_program);
+    pprof_buf_free(&buf);
+    return code;
+}

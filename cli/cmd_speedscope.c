@@ -1,0 +1,86 @@
+/* evprof speedscope: the time profile as speedscope's JSON file format,
+ * one sampled profile per capability in time order. */
+#include <stdlib.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "evprof/prof.h"
+#include "evprof/speedscope.h"
+#include "output.h"
+
+static const cli_opt opts[] = {
+    CLI_WINDOW_OPTS,
+    CLI_OUTPUT_OPT,
+    { 0 },
+};
+
+static const cli_cmd_help help = {
+    "speedscope", "[OPTIONS] FILE",
+    "The time profile of a program run with +RTS -p -l in speedscope's own file\n"
+    "format (https://www.speedscope.app): one sampled profile per capability whose\n"
+    "samples are in time order and end at their events' timestamps, so the \"Time\n"
+    "Order\" view shows what the program did when. Frames are the cost centres:\n"
+    "Module.label with the file, line and column of their SRC.",
+    opts,
+    "Every sample counts, GHC's built-in stacks (GC, IDLE, SYSTEM, OVERHEAD_of,\n"
+    "DONT_CARE) too, as with 'evprof report --all': a capability's samples are its\n"
+    "ticks there. Weights are nanoseconds: the time since the capability's\n"
+    "previous sample; a gap of more than two ticks is an empty sample. Memory: 12\n"
+    "bytes per sample plus the distinct stacks. See docs/ECOSYSTEM.md.\n",
+};
+
+int cmd_speedscope(int argc, char **argv)
+{
+    cli_args a;
+    cli_window w;
+    int id;
+
+    cli_window_init(&w);
+    cli_args_init(&a, &help, argc, argv);
+    while ((id = cli_next(&a)) > 0)
+        if (cli_window_option(&w, &a, id) < 0)
+            return CLI_USAGE;
+    const char *path;
+    int done = cli_window_done(&a, id, &w, &path);
+    if (done >= 0)
+        return done;
+    const char *name = cli_display_path(path);
+
+    prof_filter f;
+    prof_filter_init(&f);
+    f.from_ns = w.from_ns;
+    f.to_ns = w.to_ns;
+    f.cap = w.cap;
+    f.all = 1;
+    speedscope_timeline *t = speedscope_timeline_create(&f);
+    if (!t) {
+        fprintf(stderr, "evprof: out of memory\n");
+        return CLI_FAIL;
+    }
+    cli_load_more more = { .extra_ops = &speedscope_timeline_ops, .extra = t };
+    int code, no_samples = 0;
+    prof_result *p = cli_load_profile_more(path, &w, 1, &more, &code, &no_samples);
+    if (!p) {
+        speedscope_timeline_destroy(t);
+        return code;
+    }
+    cli_out out;
+    if (speedscope_timeline_finish(t) != 0) {
+        fprintf(stderr, "evprof: %s: out of memory keeping the samples\n", name);
+        code = CLI_FAIL;
+    } else if (cli_out_open(&out, w.output) != 0) {
+        code = CLI_FAIL;
+    } else {
+        speedscope_opts so = { .name = name };
+        int wrc = speedscope_write(p, t, &so, out.f);
+        if (cli_out_close(&out, wrc == 0) != 0)
+            code = CLI_FAIL;
+        else if (wrc != 0) {
+            fprintf(stderr, "evprof: %s: out of memory writing the profile\n", name);
+            code = CLI_FAIL;
+        }
+    }
+    speedscope_timeline_destroy(t);
+    prof_result_destroy(p);
+    return code == CLI_OK && no_samples ? CLI_FAIL : code;
+}

@@ -1,0 +1,575 @@
+/* speedscope's file format with a timeline (see include/evprof/speedscope.h
+ * and docs/ECOSYSTEM.md). The format: jlfwong/speedscope's
+ * src/lib/file-format-spec.ts. */
+#include "evprof/speedscope.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "evprof/textout.h"
+#include "export/srcloc.h"
+#include "util/hash.h"
+
+#define NO_STACK UINT32_MAX
+#define DEFAULT_TICK_NS 1000000u    /* GHC's default -V, when the log has no 168 */
+
+typedef struct cap_samples {
+    uint32_t capno;         /* the samples' own cap field */
+    uint32_t *stack;        /* interned stack id per sample */
+    uint64_t *time;         /* event time per sample (ns) */
+    size_t n, size;
+    int unsorted;           /* some sample came before the one added before it */
+} cap_samples;
+
+struct speedscope_timeline {
+    prof_filter filter;
+    /* interned stacks: arena[off] = depth, then depth ids innermost first */
+    uint32_t *arena;
+    size_t arena_len, arena_size;
+    size_t *offsets;        /* per stack id */
+    size_t num_stacks, stacks_size;
+    uint32_t *slots;        /* open addressing: stack id + 1, 0 empty */
+    size_t num_slots;       /* a power of two */
+    cap_samples *caps;      /* one per capability seen; by capno after finish */
+    size_t num_caps, caps_size;
+    size_t last_cap;        /* index of the last capability looked up */
+    int failed;
+};
+
+speedscope_timeline *speedscope_timeline_create(const prof_filter *filter)
+{
+    speedscope_timeline *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    if (filter)
+        t->filter = *filter;
+    else
+        prof_filter_init(&t->filter);
+    return t;
+}
+
+void speedscope_timeline_destroy(speedscope_timeline *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->num_caps; i++) {
+        free(t->caps[i].stack);
+        free(t->caps[i].time);
+    }
+    free(t->caps);
+    free(t->arena);
+    free(t->offsets);
+    free(t->slots);
+    free(t);
+}
+
+static uint64_t stack_hash(const uint32_t *s, unsigned depth)
+{
+    uint64_t h = hash_mix64(depth + 1);
+    for (unsigned i = 0; i < depth; i++)
+        h = hash_mix64(h ^ s[i]);
+    return h;
+}
+
+static int grow_slots(speedscope_timeline *t)
+{
+    size_t n = t->num_slots ? t->num_slots * 2 : 1024;
+    uint32_t *slots = calloc(n, sizeof *slots);
+    if (!slots)
+        return -1;
+    for (size_t id = 0; id < t->num_stacks; id++) {
+        const uint32_t *s = t->arena + t->offsets[id];
+        size_t j = stack_hash(s + 1, s[0]) & (n - 1);
+        while (slots[j])
+            j = (j + 1) & (n - 1);
+        slots[j] = (uint32_t)id + 1;
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->num_slots = n;
+    return 0;
+}
+
+/* The id of the stack s[0..depth), added when new; NO_STACK without memory. */
+static uint32_t intern(speedscope_timeline *t, const uint32_t *s, unsigned depth)
+{
+    if ((t->num_stacks + 1) * 2 > t->num_slots && grow_slots(t) != 0)
+        return NO_STACK;
+    size_t mask = t->num_slots - 1;
+    size_t j = stack_hash(s, depth) & mask;
+    for (; t->slots[j]; j = (j + 1) & mask) {
+        const uint32_t *c = t->arena + t->offsets[t->slots[j] - 1];
+        if (c[0] == depth && (depth == 0 || memcmp(c + 1, s, depth * sizeof *s) == 0))
+            return t->slots[j] - 1;
+    }
+    if (t->num_stacks + 1 >= NO_STACK)
+        return NO_STACK;
+    if (t->arena_len + depth + 1 > t->arena_size) {
+        size_t size = t->arena_size ? t->arena_size * 2 : 4096;
+        while (size < t->arena_len + depth + 1)
+            size *= 2;
+        uint32_t *a = realloc(t->arena, size * sizeof *a);
+        if (!a)
+            return NO_STACK;
+        t->arena = a;
+        t->arena_size = size;
+    }
+    if (t->num_stacks == t->stacks_size) {
+        size_t size = t->stacks_size ? t->stacks_size * 2 : 1024;
+        size_t *o = realloc(t->offsets, size * sizeof *o);
+        if (!o)
+            return NO_STACK;
+        t->offsets = o;
+        t->stacks_size = size;
+    }
+    uint32_t id = (uint32_t)t->num_stacks++;
+    t->offsets[id] = t->arena_len;
+    t->arena[t->arena_len] = depth;
+    if (depth)
+        memcpy(t->arena + t->arena_len + 1, s, depth * sizeof *s);
+    t->arena_len += depth + 1;
+    t->slots[j] = id + 1;
+    return id;
+}
+
+static int reserve_caps(speedscope_timeline *t)
+{
+    if (t->num_caps < t->caps_size)
+        return 0;
+    size_t n = t->caps_size ? t->caps_size * 2 : 8;
+    cap_samples *c = realloc(t->caps, n * sizeof *c);
+    if (!c)
+        return -1;
+    t->caps = c;
+    t->caps_size = n;
+    return 0;
+}
+
+/* The samples of capability capno, added when new: a handful of
+ * capabilities, so a scan from the last one used; a damaged cap field
+ * costs one more entry, not an array up to its value. */
+static cap_samples *cap_at(speedscope_timeline *t, uint32_t capno)
+{
+    if (t->last_cap < t->num_caps && t->caps[t->last_cap].capno == capno)
+        return &t->caps[t->last_cap];
+    for (size_t i = 0; i < t->num_caps; i++)
+        if (t->caps[i].capno == capno) {
+            t->last_cap = i;
+            return &t->caps[i];
+        }
+    if (reserve_caps(t) != 0)
+        return NULL;
+    cap_samples *c = &t->caps[t->num_caps];
+    memset(c, 0, sizeof *c);
+    c->capno = capno;
+    t->last_cap = t->num_caps++;
+    return c;
+}
+
+static int push_sample(cap_samples *c, uint32_t stack, uint64_t time)
+{
+    if (c->n == c->size) {
+        size_t size = c->size ? c->size * 2 : 4096;
+        uint32_t *s = realloc(c->stack, size * sizeof *s);
+        if (!s)
+            return -1;
+        c->stack = s;
+        uint64_t *tm = realloc(c->time, size * sizeof *tm);
+        if (!tm)
+            return -1;
+        c->time = tm;
+        c->size = size;
+    }
+    if (c->n && time < c->time[c->n - 1])
+        c->unsorted = 1;
+    c->stack[c->n] = stack;
+    c->time[c->n] = time;
+    c->n++;
+    return 0;
+}
+
+int speedscope_timeline_add_event(speedscope_timeline *t, const el_event *ev)
+{
+    if (t->failed)
+        return -1;
+    if (ev->type != EL_PROF_SAMPLE_COST_CENTRE || !ev->decoded)
+        return 0;
+    const prof_filter *f = &t->filter;
+    uint32_t capno = ev->u.prof_sample.cap;
+    if (ev->time < f->from_ns || ev->time >= f->to_ns ||
+        (f->cap >= 0 && capno != (uint32_t)f->cap))
+        return 0;
+    uint32_t id = intern(t, ev->u.prof_sample.stack, ev->u.prof_sample.depth);
+    cap_samples *c = id == NO_STACK ? NULL : cap_at(t, capno);
+    if (!c || push_sample(c, id, ev->time) != 0) {
+        t->failed = 1;
+        return -1;
+    }
+    return 0;
+}
+
+/* Stable merge sort of a capability's samples by time. */
+static int sort_cap(cap_samples *c)
+{
+    size_t n = c->n;
+    uint32_t *s2 = malloc(n * sizeof *s2);
+    uint64_t *t2 = malloc(n * sizeof *t2);
+    if (!s2 || !t2) {
+        free(s2);
+        free(t2);
+        return -1;
+    }
+    uint32_t *sa = c->stack, *sb = s2;
+    uint64_t *ta = c->time, *tb = t2;
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n;
+            size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                size_t from = ta[j] < ta[i] ? j++ : i++;
+                sb[k] = sa[from];
+                tb[k++] = ta[from];
+            }
+            for (; i < mid; i++, k++) {
+                sb[k] = sa[i];
+                tb[k] = ta[i];
+            }
+            for (; j < hi; j++, k++) {
+                sb[k] = sa[j];
+                tb[k] = ta[j];
+            }
+        }
+        uint32_t *ts = sa; sa = sb; sb = ts;
+        uint64_t *tt = ta; ta = tb; tb = tt;
+    }
+    c->stack = sa;
+    c->time = ta;
+    free(sb);
+    free(tb);
+    c->unsorted = 0;
+    return 0;
+}
+
+static int cmp_capno(const void *a, const void *b)
+{
+    const cap_samples *x = a, *y = b;
+    return x->capno < y->capno ? -1 : x->capno > y->capno;
+}
+
+int speedscope_timeline_finish(speedscope_timeline *t)
+{
+    if (t->failed)
+        return -1;
+    if (t->num_caps)
+        qsort(t->caps, t->num_caps, sizeof *t->caps, cmp_capno);
+    t->last_cap = 0;
+    for (size_t i = 0; i < t->num_caps; i++)
+        if (t->caps[i].unsorted && sort_cap(&t->caps[i]) != 0) {
+            t->failed = 1;
+            return -1;
+        }
+    return 0;
+}
+
+size_t speedscope_timeline_num_caps(const speedscope_timeline *t)
+{
+    return t->num_caps;
+}
+
+uint64_t speedscope_timeline_samples(const speedscope_timeline *t, uint32_t cap)
+{
+    for (size_t i = 0; i < t->num_caps; i++)
+        if (t->caps[i].capno == cap)
+            return t->caps[i].n;
+    return 0;
+}
+
+/* ---- writing ---------------------------------------------------------- */
+
+typedef struct id_index {
+    uint32_t id, index;
+} id_index;
+
+static int cmp_id(const void *a, const void *b)
+{
+    const id_index *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+typedef struct writer {
+    const prof_result *p;
+    const speedscope_timeline *t;
+    FILE *out;
+    size_t num_frames;          /* profile's cost centres, then extra frames */
+    uint32_t *extra_ids;        /* ids no cost centre of the profile has */
+    size_t num_extra;
+    uint32_t *frames;           /* the arena with ids replaced by frame indices */
+    uint32_t main_frame, cut_frame;
+    uint64_t tick;
+} writer;
+
+static uint32_t find_cc_index(const prof_result *p, const char *label, const char *module,
+                              int synthetic)
+{
+    for (size_t i = 0; i < prof_num_ccs(p); i++) {
+        const prof_cc *cc = prof_cc_at(p, (uint32_t)i);
+        if (strcmp(cc->label, label) == 0 && strcmp(cc->module, module) == 0 &&
+            (!synthetic || cc->synthetic))
+            return (uint32_t)i;
+    }
+    return NO_STACK;
+}
+
+/* Maps the interned stacks' cost-centre ids to frame indices. */
+static int map_frames(writer *w)
+{
+    const prof_result *p = w->p;
+    const speedscope_timeline *t = w->t;
+    size_t nccs = prof_num_ccs(p), n = 0;
+    id_index *by_id = malloc((nccs ? nccs : 1) * sizeof *by_id);
+    w->frames = malloc((t->arena_len ? t->arena_len : 1) * sizeof *w->frames);
+    if (!by_id || !w->frames) {
+        free(by_id);
+        return -1;
+    }
+    for (size_t i = 0; i < nccs; i++) {
+        const prof_cc *cc = prof_cc_at(p, (uint32_t)i);
+        if (!cc->synthetic)
+            by_id[n++] = (id_index){ cc->id, (uint32_t)i };
+    }
+    qsort(by_id, n, sizeof *by_id, cmp_id);
+    w->num_frames = nccs;
+    w->main_frame = find_cc_index(p, "MAIN", "MAIN", 0);
+    w->cut_frame = find_cc_index(p, "<stack cut at 255 frames>", "<evprof>", 1);
+    /* frames the profile lacks (it always has MAIN; a cut marker only when
+     * it saw a cut stack; ids only when its window matched ours) */
+    size_t extra_size = 0;
+    int rc = 0, any_cut = 0;
+    for (size_t off = 0; off < t->arena_len && rc == 0;) {
+        uint32_t depth = t->arena[off];
+        any_cut |= depth == EL_MAX_STACK;
+        w->frames[off] = depth;
+        for (uint32_t k = 1; k <= depth; k++) {
+            id_index key = { t->arena[off + k], 0 };
+            id_index *hit = bsearch(&key, by_id, n, sizeof *by_id, cmp_id);
+            uint32_t frame;
+            if (hit) {
+                frame = hit->index;
+            } else {
+                size_t e = 0;
+                while (e < w->num_extra && w->extra_ids[e] != key.id)
+                    e++;
+                if (e == w->num_extra) {
+                    if (w->num_extra == extra_size) {
+                        extra_size = extra_size ? extra_size * 2 : 16;
+                        uint32_t *x = realloc(w->extra_ids, extra_size * sizeof *x);
+                        if (!x) {
+                            rc = -1;
+                            break;
+                        }
+                        w->extra_ids = x;
+                    }
+                    w->extra_ids[w->num_extra++] = key.id;
+                }
+                frame = (uint32_t)(nccs + e);
+            }
+            w->frames[off + k] = frame;
+        }
+        off += depth + 1;
+    }
+    free(by_id);
+    w->num_frames = nccs + w->num_extra;
+    if (w->main_frame == NO_STACK)
+        w->main_frame = (uint32_t)w->num_frames++;
+    if (w->cut_frame == NO_STACK && any_cut)
+        w->cut_frame = (uint32_t)w->num_frames++;
+    return rc;
+}
+
+static void put_frame(FILE *out, const char *name, size_t name_len, const char *src)
+{
+    ex_srcloc loc;
+    fputs("{\"name\":", out);
+    tx_json_str(out, name, name_len);
+    if (src && ex_srcloc_parse(src, &loc)) {
+        fputs(",\"file\":", out);
+        tx_json_str(out, loc.file, loc.file_len);
+        fprintf(out, ",\"line\":%u,\"col\":%u", loc.line, loc.col);
+    }
+    fputc('}', out);
+}
+
+static int write_frames(writer *w)
+{
+    FILE *out = w->out;
+    char small[256];
+    size_t nccs = prof_num_ccs(w->p);
+    fputs("\"shared\":{\"frames\":[", out);
+    for (size_t i = 0; i < w->num_frames; i++) {
+        if (i)
+            fputc(',', out);
+        if (i < nccs) {
+            const prof_cc *cc = prof_cc_at(w->p, (uint32_t)i);
+            size_t len = ex_frame_name(cc, small, sizeof small);
+            if (len < sizeof small) {
+                put_frame(out, small, len, cc->srcloc);
+            } else {
+                char *big = malloc(len + 1);
+                if (!big)
+                    return -1;
+                ex_frame_name(cc, big, len + 1);
+                put_frame(out, big, len, cc->srcloc);
+                free(big);
+            }
+        } else if (i < nccs + w->num_extra) {
+            int len = snprintf(small, sizeof small, "<undefined cc %u>",
+                               w->extra_ids[i - nccs]);
+            put_frame(out, small, (size_t)len, NULL);
+        } else if (i == w->main_frame) {
+            put_frame(out, "MAIN", 4, NULL);
+        } else {
+            put_frame(out, "<stack cut at 255 frames>", 25, NULL);
+        }
+    }
+    fputs("]}", out);
+    return 0;
+}
+
+/* The timeline of one capability as speedscope samples: each sample ends
+ * at its event's time. `emit` gets (stack id or NO_STACK for a gap,
+ * weight). */
+typedef void (*emit_fn)(writer *w, uint32_t stack, uint64_t weight, int *first);
+
+static void walk_cap(writer *w, const cap_samples *c, uint64_t start, emit_fn emit)
+{
+    int first = 1;
+    uint64_t pos = start;       /* where the timeline is so far */
+    for (size_t i = 0; i < c->n; i++) {
+        uint64_t t = c->time[i];
+        uint64_t begin = t > w->tick ? t - w->tick : 0;   /* >= start */
+        if (i > 0 && t - c->time[i - 1] <= 2 * w->tick)
+            begin = c->time[i - 1];
+        if (begin > pos)
+            emit(w, NO_STACK, begin - pos, &first);
+        /* every sample is written, even one of weight 0 (two at the same
+         * time), so that the file holds the report's ticks */
+        emit(w, c->stack[i], t - begin, &first);
+        pos = t;
+    }
+}
+
+static void emit_stack(writer *w, uint32_t stack, uint64_t weight, int *first)
+{
+    FILE *out = w->out;
+    if (!*first)
+        fputc(',', out);
+    *first = 0;
+    fputc('[', out);
+    if (stack != NO_STACK) {
+        const uint32_t *s = w->frames + w->t->offsets[stack];
+        uint32_t depth = s[0];
+        fprintf(out, "%u", depth == EL_MAX_STACK ? w->cut_frame : w->main_frame);
+        for (uint32_t k = depth; k >= 1; k--)
+            fprintf(out, ",%u", s[k]);
+    }
+    fputc(']', out);
+}
+
+static void emit_weight(writer *w, uint32_t stack, uint64_t weight, int *first)
+{
+    (void)stack;
+    if (!*first)
+        fputc(',', w->out);
+    *first = 0;
+    fprintf(w->out, "%llu", (unsigned long long)weight);
+}
+
+int speedscope_write(const prof_result *p, const speedscope_timeline *t,
+                     const speedscope_opts *o, FILE *out)
+{
+    if (t->failed)
+        return -1;
+    writer w = { .p = p, .t = t, .out = out };
+    const prof_info *in = prof_get_info(p);
+    w.tick = in->interval_ns ? in->interval_ns : DEFAULT_TICK_NS;
+    if (map_frames(&w) != 0) {
+        free(w.frames);
+        free(w.extra_ids);
+        return -1;
+    }
+
+    /* one time axis for every capability */
+    uint64_t start = UINT64_MAX, end = 0;
+    for (size_t c = 0; c < t->num_caps; c++) {
+        const cap_samples *cs = &t->caps[c];
+        if (!cs->n)
+            continue;
+        uint64_t s = cs->time[0] > w.tick ? cs->time[0] - w.tick : 0;
+        if (s < start)
+            start = s;
+        if (cs->time[cs->n - 1] > end)
+            end = cs->time[cs->n - 1];
+    }
+    if (start == UINT64_MAX)
+        start = end = 0;
+
+    const char *name = o && o->name ? o->name : "";
+    fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",", out);
+    fputs("\"exporter\":\"evprof\",\"name\":", out);
+    tx_json_str(out, name, strlen(name));
+    fputs(",\"activeProfileIndex\":0,", out);
+    int rc = write_frames(&w);
+    fputs(",\"profiles\":[", out);
+    int first_profile = 1;
+    for (size_t c = 0; c < t->num_caps && rc == 0; c++) {
+        const cap_samples *cs = &t->caps[c];
+        if (!cs->n)
+            continue;
+        if (!first_profile)
+            fputc(',', out);
+        first_profile = 0;
+        fputs("{\"type\":\"sampled\",\"name\":", out);
+        char label[64];
+        snprintf(label, sizeof label, "capability %u", cs->capno);
+        if (*name) {
+            size_t len = strlen(name) + strlen(label) + 2;
+            char *full = malloc(len);
+            if (!full) {
+                rc = -1;
+                break;
+            }
+            snprintf(full, len, "%s %s", name, label);
+            tx_json_str(out, full, strlen(full));
+            free(full);
+        } else {
+            tx_json_str(out, label, strlen(label));
+        }
+        fprintf(out, ",\"unit\":\"nanoseconds\",\"startValue\":%llu,\"endValue\":%llu,"
+                "\"samples\":[", (unsigned long long)start, (unsigned long long)end);
+        walk_cap(&w, cs, start, emit_stack);
+        fputs("],\"weights\":[", out);
+        walk_cap(&w, cs, start, emit_weight);
+        fputs("]}", out);
+    }
+    fputs("]}\n", out);
+    free(w.frames);
+    free(w.extra_ids);
+    if (ferror(out))
+        rc = -1;
+    return rc;
+}
+
+/* ---- the driver ----------------------------------------------------------- */
+
+static int timeline_event(void *self, const el_event *ev, const ev_stream *s)
+{
+    (void)s;
+    return speedscope_timeline_add_event(self, ev) != 0;
+}
+
+static const uint16_t timeline_types[] = { EL_PROF_SAMPLE_COST_CENTRE };
+
+const ev_analysis_ops speedscope_timeline_ops = {
+    "speedscope timeline", timeline_types, 1, 0, timeline_event, NULL, NULL, NULL,
+};

@@ -1,0 +1,91 @@
+/* evprof: profiles in pprof's format (perftools.profiles.Profile, gzip-
+ * compressed), the format of go tool pprof and of continuous profilers
+ * (Pyroscope, Parca, Grafana). Encoded with protobuf-c from the project's
+ * export/profile.proto, compressed with zlib.
+ *
+ * Time profiles: sample types samples/count and cpu/nanoseconds, period
+ * cpu/nanoseconds = the tick interval (PROF_BEGIN), one Function and one
+ * Location per cost centre (name Module.label, system_name the label,
+ * filename and start line from SRC), one Sample per stack of the tree with
+ * ticks, its locations leaf first. Heap profiles: sample type
+ * inuse_space/bytes of one census, one sample per band.
+ *
+ *     pprof_buf b;
+ *     pprof_time_profile(p, &meta, &b);  // p: a snapshot of the time profile (prof_result)
+ *     fwrite(b.data, 1, b.len, out);
+ *     pprof_buf_free(&b);
+ */
+#ifndef EVPROF_PPROF_H
+#define EVPROF_PPROF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "evprof/heap.h"
+#include "evprof/prof.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bytes owned by the caller: free with pprof_buf_free. */
+typedef struct pprof_buf {
+    uint8_t *data;
+    size_t len;
+} pprof_buf;
+
+void pprof_buf_free(pprof_buf *b);   /* accepts an emptied buffer */
+
+/* The profile's place in time, filled in by the writers. */
+typedef struct pprof_meta {
+    uint64_t from_ns, to_ns;    /* in: the window on the log's clock (to_ns
+                                   UINT64_MAX: open) */
+    int has_wall_clock;         /* out: the log had WALL_CLOCK_TIME */
+    int64_t time_nanos;         /* out: wall clock at the start (ns since the
+                                   epoch), or 0 without a wall clock */
+    int64_t duration_nanos;     /* out: the profile's span (0 for a census) */
+    uint64_t samples;           /* out: the sum of the first sample value */
+} pprof_meta;
+
+void pprof_meta_init(pprof_meta *m);   /* the whole log */
+
+/* A finished time profile as gzip-compressed pprof. Returns 0, or -1 when
+ * memory ran out. */
+int pprof_time_profile(const prof_result *p, pprof_meta *m, pprof_buf *out);
+
+/* ---- heap ------------------------------------------------------------- */
+
+/* Keeps one census of a heap profile: pass pprof_census_keep and the
+ * picker to heap_create() as the sink. */
+typedef struct pprof_census_pick pprof_census_pick;
+
+/* index: the census number (heap_census.index, 1, 2, ...); 0: the census
+ * with the largest total (the first of equals). NULL without memory. */
+pprof_census_pick *pprof_census_pick_create(uint64_t index);
+void pprof_census_pick_destroy(pprof_census_pick *k);   /* accepts NULL */
+int pprof_census_keep(void *ctx, const heap_profile *h, const heap_census *c);
+/* The kept census's index, 0 if none was kept (none matched). */
+uint64_t pprof_census_pick_index(const pprof_census_pick *k);
+
+/* The kept census as an inuse_space/bytes profile: one sample per band.
+ * Cost-centre-stack bands (-hc) become stacks: GHC names them innermost
+ * first with '/' between frames (read the whole name: heap_opts.length
+ * HEAP_MAX_LENGTH); other bands are one frame. Returns 0, -1 without
+ * memory, or 1 when no census was kept. */
+int pprof_heap_profile(const heap_profile *h, const pprof_census_pick *k, pprof_meta *m,
+                       pprof_buf *out);
+
+/* ---- push ------------------------------------------------------------- */
+
+/* POSTs a pprof profile to a Pyroscope-compatible server:
+ *   URL/ingest?name=APP&from=START&until=END&format=pprof
+ * (START, END: Unix seconds; END at least START + 1) as multipart form data
+ * with the gzip-compressed profile in the field "profile". Returns 0, or
+ * -1 with a message in err (transport error or an HTTP status >= 300). */
+int pprof_push(const char *url, const char *app, int64_t from_sec, int64_t until_sec,
+               const pprof_buf *profile, char *err, size_t err_size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

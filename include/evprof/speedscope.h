@@ -1,0 +1,78 @@
+/* evprof: the time profile as speedscope's own JSON file format, with a
+ * timeline.
+ *
+ * A speedscope_timeline records every PROF_SAMPLE_COST_CENTRE sample (167)
+ * in a window compactly: per capability, a stack id (u32) and the event's
+ * time (u64), 12 bytes a sample; distinct stacks are interned once. The
+ * cost centres come from a snapshot of a prof_profile read from the same
+ * events (built with filter.all set: GHC's built-in stacks are frames too).
+ *
+ *     prof_profile *p = prof_create(&filter);      // filter.all = 1
+ *     speedscope_timeline *t = speedscope_timeline_create(&filter);
+ *     attach &prof_analysis_ops (p) and &speedscope_timeline_ops (t) to
+ *     one driver, run it; speedscope_timeline_finish(t);
+ *     prof_result *r = prof_snapshot(p);
+ *     speedscope_write(r, t, &opts, out);
+ *
+ * The file has one "sampled" profile per capability that has samples, in
+ * nanoseconds. Sample i of a capability covers the time since the
+ * capability's previous sample, so on speedscope's "Time Order" view it
+ * ends exactly at its event's timestamp; a gap of more than two tick
+ * intervals becomes an empty sample (no stack) followed by one of a tick.
+ * All profiles share startValue, so capabilities line up. See
+ * docs/ECOSYSTEM.md.
+ */
+#ifndef EVPROF_SPEEDSCOPE_H
+#define EVPROF_SPEEDSCOPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "evprof/eventlog.h"
+#include "evprof/prof.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct speedscope_timeline speedscope_timeline;
+
+/* Samples in filter's window and capability are kept (`all` is ignored:
+ * every stack is kept). Returns NULL without memory. */
+speedscope_timeline *speedscope_timeline_create(const prof_filter *filter);
+void speedscope_timeline_destroy(speedscope_timeline *t);   /* accepts NULL */
+
+/* Consume one event (only 167 matters). Returns 0, or -1 when memory ran
+ * out (sticky). */
+int speedscope_timeline_add_event(speedscope_timeline *t, const el_event *ev);
+
+/* The same as an analysis of the driver (no snapshot: the timeline is
+ * written once, after speedscope_timeline_finish). */
+extern const ev_analysis_ops speedscope_timeline_ops;
+
+/* Done adding: puts each capability's samples in time order (stable).
+ * Returns 0 or -1 (no memory). */
+int speedscope_timeline_finish(speedscope_timeline *t);
+
+/* Capabilities that have samples, and the samples of one, numbered as in
+ * the samples' own cap field. */
+size_t speedscope_timeline_num_caps(const speedscope_timeline *t);
+uint64_t speedscope_timeline_samples(const speedscope_timeline *t, uint32_t cap);
+
+typedef struct speedscope_opts {
+    const char *name;           /* the file's "name" (e.g. the log's name); may be NULL */
+} speedscope_opts;
+
+/* Writes the file. Frames are the profile's cost centres: name
+ * "Module.label" (built-ins and evprof's own frames by label), file, line
+ * and column parsed from SRC when it has them. Stacks start at MAIN, or
+ * at "<stack cut at 255 frames>" for stacks GHC cut. Returns 0, or -1 on a
+ * write error or when memory ran out. */
+int speedscope_write(const prof_result *p, const speedscope_timeline *t,
+                     const speedscope_opts *o, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
