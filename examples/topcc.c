@@ -78,8 +78,8 @@ int main(int argc, char **argv)
     }
     int damaged = ev_stream_damaged(s);         /* the rows above are still honest */
     if (damaged)
-        fprintf(stderr, "topcc: %s: damaged log (%s; `evprof info` says where): "
-                "ticks of the events read\n", path, el_status_name(s->read.status));
+        fprintf(stderr, "topcc: %s: %s (the ticks are those of the events read)\n", path,
+                s->read.error.msg[0] ? s->read.error.msg : "damaged blocks skipped");
     free(rows);
     free(t.open);
     free(t.ticks);

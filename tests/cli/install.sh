@@ -129,10 +129,13 @@ fi
 
 # What `evprof report` says: the summary's rows (label module src %time
 # ticks) as topcc prints them, the total, and build's inherited ticks.
+summary() {
+    awk '/^COST CENTRE .* ticks$/ && !seen { seen = 1; getline; next }
+         seen && NF == 0 { exit }
+         seen { printf "%8s  %s.%s\n", $NF, $2, $1 }' "$1"
+}
 "$evprof" report "$log" >"$tmp/report"
-awk '/^COST CENTRE .* ticks$/ && !seen { seen = 1; getline; next }
-     seen && NF == 0 { exit }
-     seen { printf "%8s  %s.%s\n", $NF, $2, $1 }' "$tmp/report" >"$tmp/want-self"
+summary "$tmp/report" >"$tmp/want-self"
 total=$(sed -n 's/.*(\([0-9]*\) ticks @.*/\1/p' "$tmp/report")
 build_inh=$(awk '$1 == "build" && $2 == "Main" && NF == 7 {print $NF}' "$tmp/report")
 check "the report has a summary" [ -s "$tmp/want-self" ]
@@ -152,11 +155,16 @@ else
     bad "examples/topcc.c builds with libevprof.a"
 fi
 
-# A bad log: honest message, exit 1.
-head -c 20000 "$log" >"$tmp/cut.eventlog"
-LD_LIBRARY_PATH=$libdir "$tmp/topcc" "$tmp/cut.eventlog" >/dev/null 2>"$tmp/err"
+# A cut log: the ticks of the events before the cut (as evprof's report of
+# it says), where the log ends, exit 1.
+cut=$(( $(wc -c <"$log") - 3001 ))
+head -c $cut "$log" >"$tmp/cut.eventlog"
+LD_LIBRARY_PATH=$libdir "$tmp/topcc" "$tmp/cut.eventlog" >"$tmp/cut-self" 2>"$tmp/err"
 check "topcc on a cut log: exit 1" [ $? -eq 1 ]
-check "topcc on a cut log: says so" grep -q "cut.eventlog: damaged log (truncated" "$tmp/err"
+check "topcc on a cut log: says where" grep -q "cut.eventlog: truncated at byte $cut" "$tmp/err"
+"$evprof" report "$tmp/cut.eventlog" 2>/dev/null | summary /dev/stdin >"$tmp/want-cut"
+check "topcc on a cut log: the ticks of evprof's report of it" \
+    bash -c "[ -s '$tmp/cut-self' ] && cmp -s '$tmp/want-cut' '$tmp/cut-self'"
 
 # ---- CMake: find_package from the prefix, add_subdirectory of the tree ------
 cmake_flags=(-DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=Debug)
