@@ -10,6 +10,7 @@
 
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_all(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_folded(int argc, char **argv);
 int cmd_graph(int argc, char **argv);

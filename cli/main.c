@@ -27,6 +27,7 @@ static const command commands[] = {
     { "heap", cmd_heap, "heap profile: GHC's .hp file or a summary of its bands" },
     { "info", cmd_info, "what the log holds: program, RTS, time span, event counts" },
     { "dump", cmd_dump, "print every event, one per line" },
+    { "all", cmd_all, "one read, every output the log supports, into a directory" },
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

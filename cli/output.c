@@ -305,7 +305,7 @@ int cli_out_close(cli_out *o, int ok)
         if (!ok || o->in_place)
             unlink(o->tmp);
         unguard_tmp();
-        if (!ok)
+        if (!ok && !o->quiet)
             fprintf(stderr, "evprof: %s: not written (the run failed)\n", cli_display_path(o->path));
     }
     free(o->tmp);

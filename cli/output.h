@@ -72,6 +72,7 @@ typedef struct cli_out {
     char *target;       /* the file the symlinks of path lead to */
     char *tmp;          /* the temp file, or NULL when written straight */
     int in_place;       /* copy tmp into target instead of renaming */
+    int quiet;          /* a discarded output is not worth a message */
 } cli_out;
 
 /* Returns 0, or -1 with a message on stderr. */

@@ -23,11 +23,11 @@ struct ev_driver {
 
     /* dispatch: which analyses read a type id < 256, and which read all */
     uint32_t by_type[256];
-    uint32_t every;             /* analyses without a type list */
+    uint32_t every;             /* analyses handed every event */
+    int all_fields;             /* an analysis wants every type's fields */
     uint32_t live;              /* analyses fed during the read */
     uint32_t ordered;           /* analyses fed in time order after it */
     ev_order *order;            /* the kept records when `ordered` */
-    int order_all;              /* an ordered analysis reads every type */
 
     ev_stream stream;
     el_decoder *decoder;        /* kept after the read */
@@ -72,10 +72,10 @@ int ev_driver_attach(ev_driver *d, const ev_analysis_ops *ops, void *self)
         d->ordered |= bit;
     else
         d->live |= bit;
-    if (!ops->types) {
+    if (!ops->types || (ops->flags & EV_ALL_EVENTS))
         d->every |= bit;
-        if (ops->flags & EV_ORDERED)
-            d->order_all = 1;
+    if (!ops->types) {
+        d->all_fields = 1;
     } else {
         for (size_t i = 0; i < ops->num_types; i++)
             if (ops->types[i] < 256)
@@ -139,11 +139,12 @@ static int on_ordered(void *ctx, const el_event *ev)
     return mask ? feed(d, mask, ev) : 0;
 }
 
-/* The types to decode, when every analysis has a list; else NULL. */
+/* The types whose fields to decode, when every analysis has a list; else
+ * NULL (every type). */
 static uint16_t *selected_types(const ev_driver *d, size_t *n)
 {
     *n = 0;
-    if (d->every)
+    if (d->all_fields)
         return NULL;
     size_t max = 1;
     for (unsigned i = 0; i < d->n; i++)
@@ -181,11 +182,11 @@ static const ev_stream *run(ev_driver *d, const char *path, const void *buf, siz
     if (d->ordered && !(d->order = ev_order_create()))
         goto nomem;
     types = selected_types(d, &ntypes);
-    if (!d->every && !types)
+    if (!d->all_fields && !types)
         goto nomem;
     ro.fields = types;
     ro.num_fields = ntypes;
-    ro.only_selected = types != NULL;
+    ro.only_selected = types != NULL && !d->every;
     ro.no_resync = d->opts.no_resync;
 
     if (path) {

@@ -685,6 +685,11 @@ static void undef_free(undef_entry **t)
 
 prof_result *prof_snapshot(const prof_profile *p)
 {
+    return p ? prof_snapshot_all(p, p->filter.all) : NULL;
+}
+
+prof_result *prof_snapshot_all(const prof_profile *p, int all)
+{
     prof_result *r;
     undef_entry *undef = NULL;
     prof_node **kids = NULL;
@@ -692,6 +697,7 @@ prof_result *prof_snapshot(const prof_profile *p)
     if (!p || p->failed || !(r = calloc(1, sizeof *r)))
         return NULL;
     r->filter = p->filter;
+    r->filter.all = all;
     strpool_init(&r->strings);
     if (copy_info(r, p) != 0)
         goto nomem;

@@ -892,6 +892,70 @@ static void test_broken_definition_string(void **state)
     el_writer_destroy(w);
 }
 
+
+/* ---- snapshots ---------------------------------------------------------- */
+
+typedef struct snapper {
+    ticky_set *t;
+    uint64_t events, snaps, samples;
+} snapper;
+
+static int snap_feed(void *ctx, const el_event *ev, const el_decoder *d)
+{
+    snapper *x = ctx;
+    (void)d;
+    if (ev->type == EL_TICKY_COUNTER_SAMPLE)
+        x->samples++;
+    if (ticky_add_event(x->t, ev) != 0)
+        return 1;
+    if (++x->events % 3 == 0) {
+        ticky_set *snap = ticky_snapshot(x->t);
+        assert_non_null(snap);
+        assert_true(ticky_finished(snap));
+        assert_int_equal(ticky_get_info(snap)->samples, x->samples);
+        uint64_t sum = 0;
+        for (size_t i = 0; i < ticky_num_counters(snap); i++)
+            sum += ticky_counter_at(snap, i)->samples;
+        assert_int_equal(sum, x->samples);
+        ticky_destroy(snap);
+        x->snaps++;
+    }
+    return 0;
+}
+
+/* Snapshots during the read count every sample so far and change nothing:
+ * the final table equals the one-shot table; a snapshot takes no events. */
+static void test_snapshots(void **state)
+{
+    (void)state;
+    const char *path = TICKY_CORPUS "/ticky-ticky.eventlog";
+    ticky_set *once = ticky_create();
+    assert_int_equal(el_read_path(path, feed, once, NULL).status, EL_END);
+    assert_int_equal(ticky_finish(once), 0);
+
+    snapper x = { ticky_create(), 0, 0, 0 };
+    assert_int_equal(el_read_path(path, snap_feed, &x, NULL).status, EL_END);
+    assert_true(x.snaps > 3);
+    ticky_set *last = ticky_snapshot(x.t);
+    assert_non_null(last);
+    assert_int_equal(ticky_num_counters(last), ticky_num_counters(once));
+    for (size_t i = 0; i < ticky_num_counters(once); i++) {
+        const ticky_counter *a = ticky_counter_at(once, i), *b = ticky_counter_at(last, i);
+        assert_int_equal(a->id, b->id);
+        assert_int_equal(a->entries, b->entries);
+        assert_int_equal(a->alloc, b->alloc);
+        assert_int_equal(a->allocd, b->allocd);
+        assert_int_equal(a->name_len, b->name_len);
+        assert_memory_equal(a->name, b->name, a->name_len);
+    }
+    el_event ev = { 0 };
+    ev.type = EL_TICKY_COUNTER_SAMPLE;
+    assert_int_equal(ticky_add_event(last, &ev), -1);
+    ticky_destroy(last);
+    ticky_destroy(x.t);
+    ticky_destroy(once);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -907,6 +971,7 @@ int main(void)
         cmocka_unit_test(test_writers_exact),
         cmocka_unit_test(test_short_sample),
         cmocka_unit_test(test_broken_definition_string),
+        cmocka_unit_test(test_snapshots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -428,7 +428,9 @@ int ticky_add_event(ticky_set *t, const el_event *ev)
 {
     if (t->failed)
         return -1;
-    if (t->finished || t->series || t->info.source == TICKY_FROM_TEXT)
+    if (t->finished)
+        return -1;      /* a finished set (or a snapshot) takes no events */
+    if (t->series || t->info.source == TICKY_FROM_TEXT)
         return 0;
     int rc = 0;
     switch (ev->type) {
@@ -657,3 +659,68 @@ int ticky_series_end(ticky_set *t)
     t->series = 0;
     return t->stopped;
 }
+
+/* ---- snapshots and the driver --------------------------------------------- */
+
+static int copy_str(ticky_set *c, const char **s, uint32_t len)
+{
+    if (!*s)
+        return 0;
+    char *d = tk_strdup(c, *s, len);
+    if (!d)
+        return -1;
+    *s = d;
+    return 0;
+}
+
+ticky_set *ticky_snapshot(const ticky_set *t)
+{
+    if (!t || t->failed || t->series)
+        return NULL;
+    ticky_set *c = ticky_create();
+    if (!c)
+        return NULL;
+    c->from_ns = t->from_ns;
+    c->to_ns = t->to_ns;
+    for (size_t i = 0; i < t->n; i++) {
+        tk_counter *k = tk_counter_get(c, t->c[i].pub.id);
+        if (!k)
+            goto nomem;
+        *k = t->c[i];
+        ticky_counter *p = &k->pub;
+        if (copy_str(c, &p->name, p->name_len) || copy_str(c, &p->kinds, p->kinds_len) ||
+            copy_str(c, &p->args, p->args_len) || copy_str(c, &p->json, p->json_len))
+            goto nomem;
+    }
+    c->info = t->info;
+    c->b = t->b;
+    if (t->finished)
+        c->finished = 1;
+    else if (ticky_finish(c) != 0)
+        goto nomem;
+    return c;
+
+nomem:
+    ticky_destroy(c);
+    return NULL;
+}
+
+int ticky_finished(const ticky_set *t) { return t->finished; }
+
+static int ticky_op_event(void *self, const el_event *ev, const ev_stream *s)
+{
+    (void)s;
+    return ticky_add_event(self, ev) != 0;
+}
+
+static void *ticky_op_snapshot(void *self) { return ticky_snapshot(self); }
+static void ticky_op_release(void *snap) { ticky_destroy(snap); }
+
+static const uint16_t ticky_types[] = {
+    EL_TICKY_COUNTER_DEF, EL_TICKY_COUNTER_SAMPLE, EL_TICKY_BEGIN_SAMPLE,
+};
+
+const ev_analysis_ops ticky_analysis_ops = {
+    "ticky counters", ticky_types, sizeof ticky_types / sizeof ticky_types[0], 0,
+    ticky_op_event, NULL, ticky_op_snapshot, ticky_op_release,
+};

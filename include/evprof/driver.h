@@ -52,11 +52,14 @@ typedef struct ev_stream {
 enum {
     EV_ORDERED = 1u << 0,       /* wants events in time order across capabilities
                                    (ties in file order), after the read */
+    EV_ALL_EVENTS = 1u << 1,    /* is handed every event; `types` only says which
+                                   ones it reads typed fields of */
 };
 
 typedef struct ev_analysis_ops {
     const char *name;           /* "prof", "gc", ...: for messages */
-    const uint16_t *types;      /* the event types it reads; NULL: every event */
+    const uint16_t *types;      /* the event types it reads (typed fields);
+                                   NULL: every event, every field */
     size_t num_types;
     unsigned flags;             /* EV_ORDERED */
     /* One event (a borrowed view, valid during the call). Returns 0, or

@@ -29,6 +29,7 @@
 #include "evprof/heap.h"        /* heap profiles (+RTS -h*) */
 #include "evprof/gc.h"          /* the +RTS -s GC summary */
 #include "evprof/ticky.h"       /* ticky-ticky counters */
+#include "evprof/info.h"        /* what a log holds (evprof info) */
 #include "evprof/textout.h"     /* text output helpers of the writers */
 
 #endif

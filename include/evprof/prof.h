@@ -91,6 +91,10 @@ void prof_set_time_span(prof_profile *p, uint64_t first, uint64_t last);
 /* The current result (see above): a new object, NULL when out of memory
  * or when the profile has failed. The profile is unchanged. */
 prof_result *prof_snapshot(const prof_profile *p);
+/* The same with the filter's `all` chosen here: GHC's built-in stacks are
+ * only dropped when the snapshot is taken, so one aggregate gives both
+ * the -p report (all = 0) and the -pj JSON (all = 1). */
+prof_result *prof_snapshot_all(const prof_profile *p, int all);
 void prof_result_destroy(prof_result *r);   /* accepts NULL */
 
 /* ---- results ------------------------------------------------------------ */

@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "evprof/driver.h"
 #include "evprof/eventlog.h"
 
 #ifdef __cplusplus
@@ -111,8 +112,20 @@ void ticky_set_window(ticky_set *t, uint64_t from_ns, uint64_t to_ns);
 int ticky_add_event(ticky_set *t, const el_event *ev);
 
 /* Done adding: placeholder names for undefined counters. 0 or -1 (no
- * memory). Counters keep their order of first appearance. */
+ * memory). Counters keep their order of first appearance. A finished set
+ * refuses events (-1). */
 int ticky_finish(ticky_set *t);
+
+/* The counters so far as a finished set of their own (the open batch
+ * closed, placeholders named); t is unchanged and takes more events.
+ * NULL when out of memory or during a series pass. Destroy with
+ * ticky_destroy. */
+ticky_set *ticky_snapshot(const ticky_set *t);
+int ticky_finished(const ticky_set *t);
+
+/* The same as an analysis of the driver; its snapshot is ticky_snapshot's
+ * (release: ticky_destroy). */
+extern const ev_analysis_ops ticky_analysis_ops;
 
 const ticky_info *ticky_get_info(const ticky_set *t);
 size_t ticky_num_counters(const ticky_set *t);

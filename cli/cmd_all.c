@@ -1,0 +1,310 @@
+/* evprof all FILE -d DIR: one read of the log, every output it supports.
+ *
+ * Every analysis is attached to one driver: the time profile, the GC
+ * summary, the heap profile (its .hp streamed into DIR as censuses
+ * complete), ticky counters and info. After the read each output is
+ * written from a snapshot with the writer and the default options of its
+ * own command, so each file is byte for byte what that command writes:
+ *
+ *     NAME.prof        evprof report FILE
+ *     NAME.prof.json   evprof report --json FILE
+ *     NAME.folded      evprof folded FILE
+ *     NAME.svg         evprof graph FILE -o NAME.svg
+ *     NAME.hp          evprof heap FILE -o NAME.hp
+ *     NAME.ticky.csv   evprof ticky --format csv FILE
+ *     NAME.gc.txt      evprof gc FILE
+ *     NAME.info.txt    evprof info FILE
+ *
+ * NAME is the log's file name without `.eventlog`. Outputs a log has no
+ * data for are not written (a line on stderr says which).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "evprof/gc.h"
+#include "evprof/graph.h"
+#include "evprof/heap.h"
+#include "evprof/info.h"
+#include "evprof/prof.h"
+#include "evprof/ticky.h"
+#include "output.h"
+#include "read.h"
+
+enum { OPT_DIR = 1, OPT_NAME };
+
+static const cli_opt opts[] = {
+    { OPT_DIR, 'd', "dir", "DIR", "write the outputs into DIR (created if missing; default .)" },
+    { OPT_NAME, 'n', "name", "NAME", "file names start with NAME (default: the log's name "
+      "without .eventlog)" },
+    { 0 },
+};
+
+static const cli_cmd_help help = {
+    "all", "[OPTIONS] FILE",
+    "Reads the log once and writes every output it supports into DIR, each\n"
+    "identical to what its own command writes: NAME.prof (report), NAME.prof.json\n"
+    "(report --json), NAME.folded (folded), NAME.svg (graph), NAME.hp (heap -o),\n"
+    "NAME.ticky.csv (ticky --format csv), NAME.gc.txt (gc), NAME.info.txt (info).",
+    opts,
+    "Outputs the log has no data for are skipped, with a line on standard error.\n"
+    "A damaged log still gets the outputs of the events before the damage, and\n"
+    "exit status 1.",
+};
+
+typedef struct all_out {
+    const char *dir, *name;
+    char path[4096];
+    int code;
+    int written;
+} all_out;
+
+static const char *out_path(all_out *a, const char *ext)
+{
+    snprintf(a->path, sizeof a->path, "%s/%s%s", a->dir, a->name, ext);
+    return a->path;
+}
+
+/* Opens DIR/NAME.EXT, or records the failure. */
+static int open_out(all_out *a, cli_out *o, const char *ext)
+{
+    if (cli_out_open(o, out_path(a, ext)) != 0) {
+        a->code = CLI_FAIL;
+        return -1;
+    }
+    return 0;
+}
+
+static void close_out(all_out *a, cli_out *o, int ok)
+{
+    if (cli_out_close(o, ok) != 0 || !ok)
+        a->code = CLI_FAIL;
+    else
+        a->written++;
+}
+
+static void skip(const char *name, const char *what, const char *why)
+{
+    fprintf(stderr, "evprof: %s: no %s: %s\n", name, what, why);
+}
+
+/* NAME: the log's base name without .eventlog; "stdin" for "-". */
+static char *default_name(const char *path)
+{
+    if (strcmp(path, "-") == 0)
+        return strdup("stdin");
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base);
+    if (n > 9 && strcmp(base + n - 9, ".eventlog") == 0)
+        n -= 9;
+    char *s = malloc(n + 1);
+    if (s) {
+        memcpy(s, base, n);
+        s[n] = '\0';
+    }
+    return s;
+}
+
+static void write_profile(all_out *a, const prof_profile *agg, const char *name)
+{
+    cli_out o;
+    prof_result *text = prof_snapshot_all(agg, 0), *json = prof_snapshot_all(agg, 1);
+    if (!text || !json) {
+        fprintf(stderr, "evprof: %s: out of memory building the profile\n", name);
+        a->code = CLI_FAIL;
+        goto done;
+    }
+    if (prof_get_info(json)->all_samples == 0) {
+        skip(name, "time profile", "no samples (event 167): build with -prof and run with "
+             "+RTS -p -l");
+        goto done;
+    }
+    prof_report_opts ro;
+    prof_report_opts_init(&ro);
+    ro.source_name = name;
+    if (open_out(a, &o, ".prof") == 0)
+        close_out(a, &o, prof_report_text(text, &ro, o.f) == 0);
+    if (open_out(a, &o, ".prof.json") == 0)
+        close_out(a, &o, prof_report_json(json, &ro, o.f) == 0);
+    if (open_out(a, &o, ".folded") == 0)
+        close_out(a, &o, prof_report_folded(text, NULL, o.f) == 0);
+
+    cg_opts go;
+    cg_opts_init(&go);
+    char err[512];
+    cg_graph *g;
+    if (cg_build(text, &go, &g, err, sizeof err) != CG_OK) {
+        fprintf(stderr, "evprof: %s: %s\n", name, err);
+        a->code = CLI_FAIL;
+        goto done;
+    }
+    cg_write_opts wo;
+    cg_write_opts_init(&wo);
+    wo.source_name = name;
+    if (open_out(a, &o, ".svg") == 0) {
+        cg_status st = cg_write(g, &wo, CG_FORMAT_SVG, o.f, err, sizeof err);
+        if (st != CG_OK && st != CG_ERR_WRITE)
+            fprintf(stderr, "evprof: %s: %s\n", name, err);
+        close_out(a, &o, st == CG_OK);
+    }
+    cg_destroy(g);
+done:
+    prof_result_destroy(text);
+    prof_result_destroy(json);
+}
+
+static void write_ticky(all_out *a, const ticky_set *agg, const char *name)
+{
+    ticky_set *t = ticky_snapshot(agg);
+    if (!t) {
+        fprintf(stderr, "evprof: %s: out of memory building the ticky table\n", name);
+        a->code = CLI_FAIL;
+        return;
+    }
+    const ticky_info *in = ticky_get_info(t);
+    if (in->counters == 0 && in->begin_events == 0) {
+        skip(name, "ticky counters", "build with -ticky (GHC 9.4 or later) and run with "
+             "+RTS -lT");
+        ticky_destroy(t);
+        return;
+    }
+    ticky_view_opts vo;
+    ticky_view_opts_init(&vo);
+    ticky_view v;
+    cli_out o;
+    if (ticky_view_build(t, &vo, &v) != 0) {
+        fprintf(stderr, "evprof: %s: out of memory building the ticky table\n", name);
+        a->code = CLI_FAIL;
+    } else {
+        if (open_out(a, &o, ".ticky.csv") == 0)
+            close_out(a, &o, ticky_write_table(t, &v, TICKY_CSV, o.f) == 0);
+        ticky_view_free(&v);
+    }
+    ticky_destroy(t);
+}
+
+static void write_gc(all_out *a, const gc_summary *agg, const char *name)
+{
+    gc_summary *s = gc_snapshot(agg);
+    if (!s) {
+        fprintf(stderr, "evprof: %s: out of memory building the GC summary\n", name);
+        a->code = CLI_FAIL;
+        return;
+    }
+    if (!gc_get_result(s)->has_gc_events) {
+        skip(name, "GC summary", "no GC events: run with +RTS -l");
+    } else {
+        gc_report_opts ro;
+        gc_report_opts_init(&ro);
+        ro.source_name = name;
+        cli_out o;
+        if (open_out(a, &o, ".gc.txt") == 0)
+            close_out(a, &o, gc_report_text(s, &ro, o.f) == 0);
+    }
+    gc_destroy(s);
+}
+
+int cmd_all(int argc, char **argv)
+{
+    cli_args a;
+    int id;
+    all_out ao = { ".", NULL, "", CLI_OK, 0 };
+    const char *name_opt = NULL;
+
+    cli_args_init(&a, &help, argc, argv);
+    while ((id = cli_next(&a)) > 0) {
+        if (id == OPT_DIR)
+            ao.dir = a.value;
+        else if (id == OPT_NAME)
+            name_opt = a.value;
+    }
+    if (id != CLI_END)
+        return cli_done_code(id);
+    if (!cli_want_pos(&a, 1, 1, "FILE"))
+        return CLI_USAGE;
+    const char *path = a.pos[0];
+    const char *name = cli_display_path(path);
+    if (name_opt && (!*name_opt || strchr(name_opt, '/'))) {
+        cli_usage_error(&help, "--name wants a file name without '/', not '%s'", name_opt);
+        return CLI_USAGE;
+    }
+    if (mkdir(ao.dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "evprof: %s: cannot create the directory: %s\n",
+                cli_display_path(ao.dir), strerror(errno));
+        return CLI_FAIL;
+    }
+    char *base = name_opt ? strdup(name_opt) : default_name(path);
+    if (!base) {
+        fprintf(stderr, "evprof: out of memory\n");
+        return CLI_FAIL;
+    }
+    ao.name = base;
+
+    /* the .hp streams while the log is read; the rest waits for the end */
+    cli_out hp;
+    heap_writer *wr = NULL;
+    heap_profile *heap = NULL;
+    if (open_out(&ao, &hp, ".hp") != 0) {
+        free(base);
+        return CLI_FAIL;
+    }
+    hp.quiet = 1;
+    wr = heap_writer_create(HEAP_FORMAT_HP, hp.f);
+    heap = wr ? heap_create(NULL, heap_writer_census, wr) : NULL;
+    prof_profile *prof = prof_create(NULL);
+    gc_summary *gc = gc_create(NULL);
+    ticky_set *ticky = ticky_create();
+    info_log *info = info_create();
+    int code = CLI_FAIL;
+    ev_driver *d = NULL;
+    if (!heap || !prof || !gc || !ticky || !info) {
+        fprintf(stderr, "evprof: out of memory\n");
+        cli_out_close(&hp, 0);
+        goto out;
+    }
+    const cli_analysis an[] = {
+        { &prof_analysis_ops, prof }, { &gc_analysis_ops, gc }, { &heap_analysis_ops, heap },
+        { &ticky_analysis_ops, ticky }, { &info_analysis_ops, info },
+    };
+    d = cli_read(path, an, sizeof an / sizeof an[0], &code);
+    if (!d || cli_read_nothing(ev_driver_stream(d), code)) {
+        cli_out_close(&hp, 0);
+        goto out;
+    }
+    ao.code = code;
+
+    /* the heap profile: written already, published when it has censuses */
+    const heap_info *hi = heap_get_info(heap);
+    if (!hi->has_begin && !hi->censuses_seen) {
+        cli_out_close(&hp, 0);
+        skip(name, "heap profile", "run with +RTS -hT -l, or -hc, -hy, ... in a -prof build");
+    } else {
+        hp.quiet = 0;
+        close_out(&ao, &hp, heap_writer_finish(wr, heap) == 0);
+    }
+    write_profile(&ao, prof, name);
+    write_ticky(&ao, ticky, name);
+    write_gc(&ao, gc, name);
+    cli_out o;
+    if (open_out(&ao, &o, ".info.txt") == 0)
+        close_out(&ao, &o, info_report_text(info, path, o.f) == 0);
+    fprintf(stderr, "evprof: %s: %d files written in %s\n", name, ao.written,
+            cli_display_path(ao.dir));
+    code = ao.code;
+
+out:
+    ev_driver_destroy(d);
+    heap_writer_destroy(wr);
+    heap_destroy(heap);
+    prof_destroy(prof);
+    gc_destroy(gc);
+    ticky_destroy(ticky);
+    info_destroy(info);
+    free(base);
+    return code;
+}

@@ -1,0 +1,864 @@
+/* What a log holds (the `info` analysis), read in one streaming pass.
+ *
+ * Memory is fixed: per-type counters for every possible type id, three
+ * capability bitmaps, one copy each of the first RTS identifier and
+ * program-arguments strings, and the header's event types (id and
+ * description). Nothing is allocated per event. A snapshot is a copy.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "evprof/info.h"
+#include "evprof/textout.h"
+
+#define N_IDS 65536u
+#define CAP_BITMAP_BYTES (N_IDS / 8)
+
+typedef struct type_stat {
+    uint64_t count;
+    uint64_t bytes;
+} type_stat;
+
+typedef struct owned_str {
+    char *ptr;                      /* NULL when absent */
+    size_t len;
+} owned_str;
+
+typedef struct declared_type {
+    uint16_t id;
+    char *desc;                     /* owned copy of the header's description */
+    size_t desc_len;
+} declared_type;
+
+typedef struct info_log info;
+
+struct info_log {
+    type_stat *types;               /* N_IDS entries */
+    uint8_t caps_created[CAP_BITMAP_BYTES];  /* CAP_CREATE (45) */
+    uint8_t caps_blocks[CAP_BITMAP_BYTES];   /* block markers, event caps */
+    uint8_t caps_samples[CAP_BITMAP_BYTES];  /* PROF_SAMPLE_COST_CENTRE (167) */
+    int has_startup;
+    unsigned startup_caps;          /* STARTUP (17), old GHC */
+
+    int has_time;
+    uint64_t first_time, last_time;
+
+    owned_str rts;                  /* RTS_IDENTIFIER (29) */
+    owned_str args;                 /* PROGRAM_ARGS (30), NUL-separated */
+    int copy_failed;
+
+    int has_wall;                   /* WALL_CLOCK_TIME (43) */
+    uint64_t wall_sec;
+    uint32_t wall_nsec;
+    uint64_t wall_event_time;
+
+    int has_prof_interval;          /* PROF_BEGIN (168) */
+    uint64_t prof_interval_ns;
+
+    int has_heap_begin;             /* HEAP_PROF_BEGIN (160) */
+    uint32_t heap_breakdown;
+    uint64_t heap_period_ns;
+
+    /* the header's event types, copied when the first event comes */
+    int header_seen;
+    declared_type *declared;        /* by id, ascending */
+    size_t num_declared;
+
+    /* the stream's facts (info_set_stream), else what was counted */
+    int has_stream;
+    el_read_result read;
+    uint64_t total_bytes;
+    uint64_t events;
+};
+
+static void cap_set(uint8_t *bitmap, unsigned cap)
+{
+    bitmap[cap >> 3] |= (uint8_t)(1u << (cap & 7));
+}
+
+static int cap_get(const uint8_t *bitmap, unsigned cap)
+{
+    return bitmap[cap >> 3] >> (cap & 7) & 1;
+}
+
+static void keep_first(info *in, owned_str *dst, el_str s)
+{
+    if (dst->ptr || in->copy_failed)
+        return;
+    dst->ptr = malloc(s.len ? s.len : 1);
+    if (!dst->ptr) {
+        in->copy_failed = 1;
+        return;
+    }
+    if (s.len)
+        memcpy(dst->ptr, s.ptr, s.len);
+    dst->len = s.len;
+}
+
+static void see_time(info *in, uint64_t t)
+{
+    if (!in->has_time) {
+        in->has_time = 1;
+        in->first_time = in->last_time = t;
+    } else if (t < in->first_time) {
+        in->first_time = t;
+    } else if (t > in->last_time) {
+        in->last_time = t;
+    }
+}
+
+int info_add_event(info_log *in, const el_event *ev)
+{
+    type_stat *ts = &in->types[ev->type];
+    in->events++;
+    ts->count++;
+    ts->bytes += ev->size;
+    see_time(in, ev->time);
+    if (ev->cap != EL_NO_CAP)
+        cap_set(in->caps_blocks, ev->cap);
+    if (!ev->decoded)
+        return 0;
+
+    switch (ev->type) {
+    case EL_BLOCK_MARKER:
+        if (ev->u.block.cap != EL_NO_CAP)
+            cap_set(in->caps_blocks, ev->u.block.cap);
+        if (ev->u.block.end_time)
+            see_time(in, ev->u.block.end_time);
+        break;
+    case EL_CAP_CREATE:
+        cap_set(in->caps_created, ev->u.cap.cap);
+        break;
+    case EL_PROF_SAMPLE_COST_CENTRE:
+        if (ev->u.prof_sample.cap < EL_NO_CAP)
+            cap_set(in->caps_samples, ev->u.prof_sample.cap);
+        break;
+    case EL_STARTUP:
+        in->has_startup = 1;
+        in->startup_caps = ev->u.startup.n_caps;
+        break;
+    case EL_RTS_IDENTIFIER:
+        keep_first(in, &in->rts, ev->u.text.str);
+        break;
+    case EL_PROGRAM_ARGS:
+        keep_first(in, &in->args, ev->u.text.str);
+        break;
+    case EL_WALL_CLOCK_TIME:
+        if (!in->has_wall) {
+            in->has_wall = 1;
+            in->wall_sec = ev->u.wall_clock.sec;
+            in->wall_nsec = ev->u.wall_clock.nsec;
+            in->wall_event_time = ev->time;
+        }
+        break;
+    case EL_PROF_BEGIN:
+        in->has_prof_interval = 1;
+        in->prof_interval_ns = ev->u.prof_begin.interval_ns;
+        break;
+    case EL_HEAP_PROF_BEGIN:
+        if (!in->has_heap_begin) {
+            in->has_heap_begin = 1;
+            in->heap_breakdown = ev->u.heap_prof_begin.breakdown;
+            in->heap_period_ns = ev->u.heap_prof_begin.period;
+        }
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+/* ---- derived facts ---------------------------------------------------- */
+
+typedef struct caps_summary {
+    unsigned count;
+    char sources[160];              /* "CAP_CREATE events, event blocks" */
+} caps_summary;
+
+static void add_source(caps_summary *c, const char *what)
+{
+    size_t n = strlen(c->sources);
+    snprintf(c->sources + n, sizeof c->sources - n, "%s%s", n ? ", " : "", what);
+}
+
+static caps_summary count_caps(const info *in)
+{
+    caps_summary c = { 0, "" };
+    int created = 0, blocks = 0, samples = 0;
+    for (unsigned cap = 0; cap < EL_NO_CAP; cap++) {
+        int a = cap_get(in->caps_created, cap);
+        int b = cap_get(in->caps_blocks, cap);
+        int s = cap_get(in->caps_samples, cap);
+        created |= a;
+        blocks |= b;
+        samples |= s;
+        c.count += (unsigned)(a | b | s);
+    }
+    if (created)
+        add_source(&c, "CAP_CREATE events");
+    if (blocks)
+        add_source(&c, "event blocks");
+    if (samples)
+        add_source(&c, "profiling samples");
+    if (in->has_startup && in->startup_caps > c.count) {
+        c.count = in->startup_caps;
+        add_source(&c, "STARTUP event");
+    }
+    return c;
+}
+
+static const char *breakdown_name(uint32_t b)
+{
+    /* HEAP_PROF_BREAKDOWN_* in GHC's EventLogFormat.h */
+    static const char *const names[] = {
+        [1] = "cost-centre stack (-hc)",
+        [2] = "module (-hm)",
+        [3] = "closure description (-hd)",
+        [4] = "type description (-hy)",
+        [5] = "retainer set (-hr)",
+        [6] = "biography (-hb)",
+        [7] = "closure type (-hT)",
+        [8] = "info table (-hi)",
+        [9] = "era (-he)",
+    };
+    if (b < sizeof names / sizeof names[0] && names[b])
+        return names[b];
+    return "an unknown breakdown";
+}
+
+enum { AN_TIME, AN_HEAP_PROF, AN_TICKY, AN_GC, AN_HEAP_EVENTS, N_ANALYSES };
+
+typedef struct analysis {
+    const char *key;                /* JSON key */
+    const char *title;              /* text label */
+    const char *verdict;            /* "yes", "partial", "no" */
+    char detail[200];
+} analysis;
+
+static const char *plural(uint64_t n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
+static uint64_t cnt(const info *in, unsigned id)
+{
+    return in->types[id].count;
+}
+
+static void set(analysis *a, const char *verdict, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set(analysis *a, const char *verdict, const char *fmt, ...)
+{
+    va_list ap;
+    a->verdict = verdict;
+    va_start(ap, fmt);
+    vsnprintf(a->detail, sizeof a->detail, fmt, ap);
+    va_end(ap);
+}
+
+static void judge(const info *in, analysis an[N_ANALYSES])
+{
+    static const char *const keys[N_ANALYSES][2] = {
+        [AN_TIME] = { "time_profile", "time profile" },
+        [AN_HEAP_PROF] = { "heap_profile", "heap profile" },
+        [AN_TICKY] = { "ticky", "ticky counters" },
+        [AN_GC] = { "gc_summary", "GC summary" },
+        [AN_HEAP_EVENTS] = { "heap_events", "heap size/live" },
+    };
+    for (int i = 0; i < N_ANALYSES; i++) {
+        an[i].key = keys[i][0];
+        an[i].title = keys[i][1];
+    }
+
+    uint64_t samples = cnt(in, EL_PROF_SAMPLE_COST_CENTRE);
+    uint64_t ccs = cnt(in, EL_HEAP_PROF_COST_CENTRE);
+    const char *prof_hint = "build with -prof and run with +RTS -p -l "
+                            "(GHC 9.0 and later then write samples to the eventlog)";
+    if (samples && ccs) {
+        char interval[64] = "";
+        if (in->has_prof_interval)
+            snprintf(interval, sizeof interval, ", tick interval %.3f ms",
+                     (double)in->prof_interval_ns / 1e6);
+        set(&an[AN_TIME], "yes", "%llu %s, %llu %s%s", (unsigned long long)samples,
+            plural(samples, "sample", "samples"), (unsigned long long)ccs,
+            plural(ccs, "cost centre", "cost centres"), interval);
+    } else if (samples) {
+        set(&an[AN_TIME], "partial",
+            "%llu %s but no cost-centre definitions (161): no names",
+            (unsigned long long)samples, plural(samples, "sample", "samples"));
+    } else if (ccs) {
+        set(&an[AN_TIME], "no", "cost centres are defined but there are no samples: "
+            "run with +RTS -p -l");
+    } else {
+        set(&an[AN_TIME], "no", "%s", prof_hint);
+    }
+
+    uint64_t censuses = cnt(in, EL_HEAP_PROF_SAMPLE_BEGIN) +
+                        cnt(in, EL_HEAP_BIO_PROF_SAMPLE_BEGIN);
+    uint64_t bands = cnt(in, EL_HEAP_PROF_SAMPLE_COST_CENTRE) +
+                     cnt(in, EL_HEAP_PROF_SAMPLE_STRING);
+    const char *heap_hint = "run with +RTS -hT -l (or -hc/-hy... with a -prof build)";
+    if (in->has_heap_begin && censuses && bands) {
+        set(&an[AN_HEAP_PROF], "yes", "%llu %s by %s, every %.3f s",
+            (unsigned long long)censuses, plural(censuses, "census", "censuses"),
+            breakdown_name(in->heap_breakdown),
+            (double)in->heap_period_ns / 1e9);
+    } else if (in->has_heap_begin || censuses) {
+        set(&an[AN_HEAP_PROF], "partial",
+            "a heap profile was started but has no samples "
+            "(did the program run shorter than the sampling interval -i?)");
+    } else {
+        set(&an[AN_HEAP_PROF], "no", "%s", heap_hint);
+    }
+
+    uint64_t defs = cnt(in, EL_TICKY_COUNTER_DEF);
+    uint64_t tsamples = cnt(in, EL_TICKY_COUNTER_SAMPLE);
+    const char *ticky_hint = "needs GHC >= 9.4: build with -ticky -eventlog, "
+                             "run with +RTS -lT";
+    if (defs && tsamples)
+        set(&an[AN_TICKY], "yes", "%llu %s, %llu %s", (unsigned long long)defs,
+            plural(defs, "counter", "counters"), (unsigned long long)tsamples,
+            plural(tsamples, "sample", "samples"));
+    else if (tsamples)
+        set(&an[AN_TICKY], "partial",
+            "%llu %s but no counter definitions (210): no names",
+            (unsigned long long)tsamples, plural(tsamples, "sample", "samples"));
+    else if (defs)
+        set(&an[AN_TICKY], "partial", "%llu %s defined but never sampled",
+            (unsigned long long)defs, plural(defs, "counter", "counters"));
+    else
+        set(&an[AN_TICKY], "no", "%s", ticky_hint);
+
+    uint64_t gcs = cnt(in, EL_GC_START);
+    uint64_t gc_ends = cnt(in, EL_GC_END);
+    uint64_t stats = cnt(in, EL_HEAP_ALLOCATED) + cnt(in, EL_GC_STATS_GHC);
+    const char *gc_hint = "run with +RTS -l (the default -l includes GC events; "
+                          "-l-g removes them)";
+    if (gcs && gc_ends && stats)
+        set(&an[AN_GC], "yes", "%llu %s", (unsigned long long)gcs,
+            plural(gcs, "collection", "collections"));
+    else if (gcs && gc_ends)
+        set(&an[AN_GC], "partial",
+            "%llu %s, but no allocation or GC statistics (49/53)",
+            (unsigned long long)gcs, plural(gcs, "collection", "collections"));
+    else
+        set(&an[AN_GC], "no", "%s", gc_hint);
+
+    uint64_t hsize = cnt(in, EL_HEAP_SIZE);
+    uint64_t hlive = cnt(in, EL_HEAP_LIVE);
+    uint64_t halloc = cnt(in, EL_HEAP_ALLOCATED);
+    if (hsize || hlive || halloc)
+        set(&an[AN_HEAP_EVENTS], "yes",
+            "%llu heap-size, %llu live-data, %llu allocation samples",
+            (unsigned long long)hsize, (unsigned long long)hlive,
+            (unsigned long long)halloc);
+    else
+        set(&an[AN_HEAP_EVENTS], "no",
+            "run with +RTS -l (heap events come with the GC events; -l-g removes them)");
+}
+
+/* UTC date of the process start: the wall clock event minus its own
+ * timestamp. Returns 0 when it cannot be shown. */
+static int start_date(const info *in, char *buf, size_t size)
+{
+    if (!in->has_wall)
+        return 0;
+    uint64_t ns = in->wall_sec * UINT64_C(1000000000) + in->wall_nsec;
+    if (in->wall_sec > UINT64_MAX / UINT64_C(1000000000) - 1 || ns < in->wall_event_time)
+        return 0;
+    ns -= in->wall_event_time;
+    time_t sec = (time_t)(ns / UINT64_C(1000000000));
+    struct tm tm;
+    if ((uint64_t)sec != ns / UINT64_C(1000000000) || !gmtime_r(&sec, &tm))
+        return 0;
+    size_t n = strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm);
+    if (n == 0)
+        return 0;
+    snprintf(buf + n, size - n, ".%03u UTC",
+             (unsigned)(ns % UINT64_C(1000000000) / 1000000));
+    return 1;
+}
+
+/* The NUL-separated argument list: calls fn for each argument. */
+typedef void (*arg_fn)(void *ctx, size_t index, const char *s, size_t len);
+
+static size_t each_arg(const owned_str *args, arg_fn fn, void *ctx)
+{
+    size_t n = 0, start = 0;
+    if (!args->ptr)
+        return 0;
+    for (size_t i = 0; i <= args->len; i++) {
+        if (i == args->len || args->ptr[i] == '\0') {
+            /* a trailing NUL does not start another argument */
+            if (i == args->len && start == args->len && n > 0)
+                break;
+            if (fn)
+                fn(ctx, n, args->ptr + start, i - start);
+            n++;
+            start = i + 1;
+        }
+    }
+    return n;
+}
+
+static const char *status_key(const info *in, const el_read_result *r)
+{
+    if (!in->has_stream)
+        return "reading";
+    switch (r->status) {
+    case EL_END: return "complete";
+    case EL_OK: return r->missing_end ? "missing_end" : "complete";
+    case EL_ERR_TRUNCATED: return "truncated";
+    case EL_ERR_FORMAT: return "damaged";
+    case EL_ERR_NOMEM: return "out_of_memory";
+    case EL_ERR_IO: return "read_error";
+    default: return "error";
+    }
+}
+
+static uint64_t file_size(const info *in, const el_read_result *r)
+{
+    return in->total_bytes ? in->total_bytes : r->bytes;
+}
+
+/* ---- text output ------------------------------------------------------ */
+
+static void text_arg(void *ctx, size_t index, const char *s, size_t len)
+{
+    FILE *out = ctx;
+    if (index == 0)
+        return;
+    fputc(' ', out);
+    int quote = len == 0 || memchr(s, ' ', len) != NULL;
+    if (quote)
+        fputc('\'', out);
+    tx_put(out, s, len);
+    if (quote)
+        fputc('\'', out);
+}
+
+/* width of the visible form that cli_text_str writes */
+static size_t code_points(const char *s, size_t len)
+{
+    return tx_vis_width(s, len);
+}
+
+static el_str type_desc(const info *in, unsigned id)
+{
+    size_t lo = 0, hi = in->num_declared;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (in->declared[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < in->num_declared && in->declared[lo].id == id)
+        return (el_str){ in->declared[lo].desc, (uint32_t)in->declared[lo].desc_len };
+    return (el_str){ "", 0 };
+}
+
+static void print_text(FILE *out, const char *path, const info *in,
+                       const el_read_result *r)
+{
+    fputs("file:          ", out);
+    if (strcmp(path, "-") == 0)
+        fputs("<stdin>", out);
+    else
+        tx_put(out, path, strlen(path));
+    fprintf(out, "\nsize:          %llu bytes\n", (unsigned long long)file_size(in, r));
+    switch (in->has_stream ? r->status : EL_NEED_INPUT) {
+    case EL_NEED_INPUT:
+        fputs("status:        still being read: the figures so far\n", out);
+        break;
+    case EL_END:
+        fputs("status:        complete (end marker present)\n", out);
+        break;
+    case EL_OK:
+        fputs(r->missing_end ? "status:        no end marker (the program did not close "
+                               "its eventlog); every event was read\n"
+                             : "status:        complete\n", out);
+        break;
+    default:
+        fprintf(out, "status:        %s at byte %llu: only the events before are counted\n",
+                r->status == EL_ERR_TRUNCATED ? "TRUNCATED"
+                : r->status == EL_ERR_FORMAT  ? "DAMAGED"
+                : r->status == EL_ERR_IO      ? "READ ERROR"
+                                              : "OUT OF MEMORY",
+                (unsigned long long)r->error.offset);
+        break;
+    }
+
+    fputs("rts:           ", out);
+    if (in->rts.ptr)
+        tx_put(out, in->rts.ptr, in->rts.len);
+    else
+        fputs("(no RTS_IDENTIFIER event)", out);
+    fputc('\n', out);
+
+    fputs("program:       ", out);
+    if (in->args.ptr) {
+        size_t n = in->args.len;
+        const char *nul = memchr(in->args.ptr, '\0', n);
+        tx_put(out, in->args.ptr, nul ? (size_t)(nul - in->args.ptr) : n);
+        fputc('\n', out);
+        fputs("arguments:    ", out);
+        if (each_arg(&in->args, NULL, NULL) <= 1)
+            fputs(" (none)", out);
+        else
+            each_arg(&in->args, text_arg, out);
+        fputc('\n', out);
+    } else {
+        fputs("(no PROGRAM_ARGS event)\n", out);
+    }
+
+    char date[64];
+    if (start_date(in, date, sizeof date))
+        fprintf(out, "started:       %s (from the wall-clock event)\n", date);
+    else
+        fputs("started:       unknown (no WALL_CLOCK_TIME event)\n", out);
+
+    caps_summary caps = count_caps(in);
+    if (caps.count)
+        fprintf(out, "capabilities:  %u (seen in %s)\n", caps.count, caps.sources);
+    else
+        fputs("capabilities:  unknown (no CAP_CREATE events, event blocks or samples)\n",
+              out);
+
+    if (in->has_time)
+        fprintf(out, "time span:     %.6f s (events from %.6f s to %.6f s after RTS start)\n",
+                (double)(in->last_time - in->first_time) / 1e9,
+                (double)in->first_time / 1e9, (double)in->last_time / 1e9);
+    else
+        fputs("time span:     no events\n", out);
+    fprintf(out, "events:        %llu\n", (unsigned long long)r->events);
+
+    /* per-type table */
+    size_t declared = in->num_declared;
+    size_t present = 0, desc_w = 11, name_w = 4;
+    uint64_t total_bytes = 0;
+    for (unsigned id = 0; id < N_IDS; id++) {
+        if (!in->types[id].count)
+            continue;
+        present++;
+        total_bytes += in->types[id].bytes;
+        const char *name = el_type_name((uint16_t)id);
+        if (name && strlen(name) > name_w)
+            name_w = strlen(name);
+        el_str desc = type_desc(in, id);
+        size_t w = code_points(desc.ptr, desc.len);
+        if (w > desc_w)
+            desc_w = w;
+    }
+    fprintf(out, "\nEvent types (%zu of the %zu declared in the header occur):\n",
+            present, declared);
+    if (present) {
+        fprintf(out, "  %5s  %-*s  %-*s %12s %12s\n", "id", (int)name_w, "name", (int)desc_w,
+                "description", "count", "bytes");
+        for (unsigned id = 0; id < N_IDS; id++) {
+            const type_stat *ts = &in->types[id];
+            if (!ts->count)
+                continue;
+            const char *name = el_type_name((uint16_t)id);
+            el_str desc = type_desc(in, id);
+            fprintf(out, "  %5u  %-*s  ", id, (int)name_w, name ? name : "-");
+            tx_put(out, desc.ptr, desc.len);
+            fprintf(out, "%*s %12llu %12llu\n",
+                    (int)(desc_w - code_points(desc.ptr, desc.len)), "",
+                    (unsigned long long)ts->count, (unsigned long long)ts->bytes);
+        }
+        fprintf(out, "  %5s  %-*s  %-*s %12llu %12llu\n", "", (int)name_w, "total",
+                (int)desc_w, "",
+                (unsigned long long)r->events, (unsigned long long)total_bytes);
+    }
+
+    analysis an[N_ANALYSES];
+    judge(in, an);
+    fputs("\nAnalyses this log supports:\n", out);
+    for (int i = 0; i < N_ANALYSES; i++)
+    {
+        fprintf(out, "  %-16s %s: ", an[i].title, an[i].verdict);
+        tx_put(out, an[i].detail, strlen(an[i].detail));
+        fputc('\n', out);
+    }
+
+    fputs("\nEvery event, one per line: evprof dump ", out);
+    tx_put(out, path, strlen(path));
+    fputc('\n', out);
+}
+
+/* ---- JSON output ------------------------------------------------------ */
+
+static void json_arg(void *ctx, size_t index, const char *s, size_t len)
+{
+    FILE *out = ctx;
+    if (index == 0)
+        return;
+    fputs(index > 1 ? ", " : "", out);
+    tx_json_str(out, s, len);
+}
+
+static void json_owned(FILE *out, const owned_str *s)
+{
+    if (s->ptr)
+        tx_json_str(out, s->ptr, s->len);
+    else
+        fputs("null", out);
+}
+
+static void print_json(FILE *out, const char *path, const info *in,
+                       const el_read_result *r)
+{
+    fputs("{\n  \"file\": ", out);
+    tx_json_str(out, path, strlen(path));
+    fprintf(out, ",\n  \"size_bytes\": %llu,\n", (unsigned long long)file_size(in, r));
+    fprintf(out, "  \"status\": \"%s\",\n", status_key(in, r));
+    fputs("  \"error\": ", out);
+    if (r->status != EL_END && r->status != EL_OK) {
+        fputs("{\"message\": ", out);
+        const char *msg = r->error.msg[0] ? r->error.msg : el_status_name(r->status);
+        tx_json_str(out, msg, strlen(msg));
+        fprintf(out, ", \"offset\": %llu, \"type\": %ld}",
+                (unsigned long long)r->error.offset, (long)r->error.type);
+    } else {
+        fputs("null", out);
+    }
+
+    fputs(",\n  \"rts\": ", out);
+    json_owned(out, &in->rts);
+    fputs(",\n  \"program\": ", out);
+    if (in->args.ptr) {
+        const char *nul = memchr(in->args.ptr, '\0', in->args.len);
+        tx_json_str(out, in->args.ptr,
+                     nul ? (size_t)(nul - in->args.ptr) : in->args.len);
+        fputs(",\n  \"arguments\": [", out);
+        each_arg(&in->args, json_arg, out);
+        fputs("]", out);
+    } else {
+        fputs("null,\n  \"arguments\": null", out);
+    }
+
+    char date[64];
+    fputs(",\n  \"start_utc\": ", out);
+    if (start_date(in, date, sizeof date))
+        fprintf(out, "\"%s\"", date);
+    else
+        fputs("null", out);
+
+    caps_summary caps = count_caps(in);
+    fputs(",\n  \"capabilities\": ", out);
+    if (caps.count)
+        fprintf(out, "%u,\n  \"capabilities_from\": \"%s\"", caps.count, caps.sources);
+    else
+        fputs("null,\n  \"capabilities_from\": null", out);
+
+    if (in->has_time)
+        fprintf(out,
+                ",\n  \"first_time_ns\": %llu,\n  \"last_time_ns\": %llu,\n"
+                "  \"duration_s\": %.9f",
+                (unsigned long long)in->first_time, (unsigned long long)in->last_time,
+                (double)(in->last_time - in->first_time) / 1e9);
+    else
+        fputs(",\n  \"first_time_ns\": null,\n  \"last_time_ns\": null,\n"
+              "  \"duration_s\": null", out);
+    fprintf(out, ",\n  \"events\": %llu,\n", (unsigned long long)r->events);
+    fprintf(out, "  \"declared_types\": %zu,\n", in->num_declared);
+
+    fputs("  \"event_types\": [", out);
+    int first = 1;
+    for (unsigned id = 0; id < N_IDS; id++) {
+        const type_stat *ts = &in->types[id];
+        if (!ts->count)
+            continue;
+        const char *name = el_type_name((uint16_t)id);
+        el_str desc = type_desc(in, id);
+        fprintf(out, "%s\n    {\"id\": %u, \"name\": ", first ? "" : ",", id);
+        if (name)
+            tx_json_str(out, name, strlen(name));
+        else
+            fputs("null", out);
+        fputs(", \"description\": ", out);
+        tx_json_str(out, desc.ptr, desc.len);
+        fprintf(out, ", \"count\": %llu, \"bytes\": %llu}", (unsigned long long)ts->count,
+                (unsigned long long)ts->bytes);
+        first = 0;
+    }
+    fputs(first ? "],\n" : "\n  ],\n", out);
+
+    analysis an[N_ANALYSES];
+    judge(in, an);
+    fputs("  \"analyses\": {", out);
+    for (int i = 0; i < N_ANALYSES; i++) {
+        fprintf(out, "%s\n    \"%s\": {\"supported\": \"%s\", \"detail\": ", i ? "," : "",
+                an[i].key, an[i].verdict);
+        tx_json_str(out, an[i].detail, strlen(an[i].detail));
+        fputs("}", out);
+    }
+    fputs("\n  }\n}\n", out);
+}
+
+/* ---- life, the driver, snapshots ------------------------------------------- */
+
+info_log *info_create(void)
+{
+    info *in = calloc(1, sizeof *in);
+    if (!in)
+        return NULL;
+    if (!(in->types = calloc(N_IDS, sizeof *in->types))) {
+        free(in);
+        return NULL;
+    }
+    return in;
+}
+
+void info_destroy(info_log *in)
+{
+    if (!in)
+        return;
+    for (size_t i = 0; i < in->num_declared; i++)
+        free(in->declared[i].desc);
+    free(in->declared);
+    free(in->rts.ptr);
+    free(in->args.ptr);
+    free(in->types);
+    free(in);
+}
+
+static int by_id(const void *a, const void *b)
+{
+    const declared_type *x = a, *y = b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+int info_set_header(info_log *in, const el_decoder *d)
+{
+    if (in->header_seen || !d || !el_decoder_header_done(d))
+        return 0;
+    in->header_seen = 1;
+    size_t n = el_decoder_num_types(d);
+    if (!n)
+        return 0;
+    if (!(in->declared = calloc(n, sizeof *in->declared))) {
+        in->copy_failed = 1;
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const el_event_type *et = el_decoder_type_at(d, i);
+        declared_type *t = &in->declared[in->num_declared++];
+        t->id = et->id;
+        t->desc_len = et->desc.len;
+        if (!(t->desc = malloc(et->desc.len + 1))) {
+            in->copy_failed = 1;
+            return -1;
+        }
+        memcpy(t->desc, et->desc.ptr, et->desc.len);
+        t->desc[et->desc.len] = '\0';
+    }
+    qsort(in->declared, in->num_declared, sizeof *in->declared, by_id);
+    return 0;
+}
+
+void info_set_stream(info_log *in, const ev_stream *s)
+{
+    info_set_header(in, s->decoder);
+    in->has_stream = 1;
+    in->read = s->read;
+    in->total_bytes = s->total_bytes;
+}
+
+int info_failed(const info_log *in) { return in->copy_failed; }
+
+static int copy_owned(owned_str *dst, const owned_str *src)
+{
+    dst->ptr = NULL;
+    dst->len = src->len;
+    if (!src->ptr)
+        return 0;
+    if (!(dst->ptr = malloc(src->len ? src->len : 1)))
+        return -1;
+    if (src->len)
+        memcpy(dst->ptr, src->ptr, src->len);
+    return 0;
+}
+
+info_log *info_snapshot(const info_log *in)
+{
+    info *c = malloc(sizeof *c);
+    if (!c)
+        return NULL;
+    *c = *in;
+    c->types = NULL;
+    c->declared = NULL;
+    c->num_declared = 0;
+    c->rts.ptr = c->args.ptr = NULL;
+    if (!(c->types = malloc(N_IDS * sizeof *c->types)) || copy_owned(&c->rts, &in->rts) ||
+        copy_owned(&c->args, &in->args) ||
+        (in->num_declared && !(c->declared = calloc(in->num_declared, sizeof *c->declared)))) {
+        info_destroy(c);
+        return NULL;
+    }
+    memcpy(c->types, in->types, N_IDS * sizeof *c->types);
+    for (size_t i = 0; i < in->num_declared; i++) {
+        declared_type *t = &c->declared[c->num_declared++];
+        *t = in->declared[i];
+        if (!(t->desc = malloc(t->desc_len + 1))) {
+            info_destroy(c);
+            return NULL;
+        }
+        memcpy(t->desc, in->declared[i].desc, t->desc_len + 1);
+    }
+    return c;
+}
+
+static int info_op_event(void *self, const el_event *ev, const ev_stream *s)
+{
+    info *in = self;
+    if (!in->header_seen)
+        info_set_header(in, s->decoder);
+    return info_add_event(in, ev);
+}
+
+static void info_op_end(void *self, const ev_stream *s) { info_set_stream(self, s); }
+static void *info_op_snapshot(void *self) { return info_snapshot(self); }
+static void info_op_release(void *snap) { info_destroy(snap); }
+
+/* every event is counted; typed fields only for the types read here */
+static const uint16_t info_fields[] = {
+    EL_BLOCK_MARKER, EL_CAP_CREATE, EL_PROF_SAMPLE_COST_CENTRE, EL_STARTUP,
+    EL_RTS_IDENTIFIER, EL_PROGRAM_ARGS, EL_WALL_CLOCK_TIME, EL_PROF_BEGIN, EL_HEAP_PROF_BEGIN,
+};
+const ev_analysis_ops info_analysis_ops = {
+    "info", info_fields, sizeof info_fields / sizeof info_fields[0], EV_ALL_EVENTS,
+    info_op_event, info_op_end, info_op_snapshot, info_op_release,
+};
+
+/* the facts the writers show: the stream's, or what was counted so far */
+static el_read_result facts(const info *in)
+{
+    if (in->has_stream)
+        return in->read;
+    el_read_result r = { 0 };
+    r.status = EL_OK;
+    r.events = in->events;
+    return r;
+}
+
+int info_report_text(const info_log *in, const char *path, FILE *out)
+{
+    el_read_result r = facts(in);
+    print_text(out, path ? path : "-", in, &r);
+    return ferror(out) ? -1 : 0;
+}
+
+int info_report_json(const info_log *in, const char *path, FILE *out)
+{
+    el_read_result r = facts(in);
+    print_json(out, path ? path : "-", in, &r);
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,188 @@
+/* The info analysis (info/info.c): what a log holds, through the driver,
+ * with answers known by construction. */
+#define _GNU_SOURCE /* open_memstream, memmem */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "evprof/driver.h"
+#include "evprof/info.h"
+#include "evprof/writer.h"
+
+/* Three capabilities (0, 1 by blocks; 2 only by CAP_CREATE), 6 samples
+ * on cap 1, 4 user messages, program "./prog a 'b c'", times 1000..9000 */
+static uint8_t *make_log(size_t *len)
+{
+    el_writer *w = el_writer_create_mem();
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    el_writer_rts_identifier(w, 1000, 0, "GHC-9.0.2 rts_thr_p");
+    static const char *const argv[] = { "./prog", "a", "b c" };
+    el_writer_program_args(w, 1000, 0, 3, argv);
+    el_writer_cap_create(w, 1000, 2);
+    el_writer_cost_centre(w, 1000, 1, "MAIN", "MAIN", "<built-in>", 0);
+    el_writer_prof_begin(w, 1000, 1000000);
+    el_writer_begin_block(w, 0, 2000);
+    for (int i = 0; i < 4; i++)
+        el_writer_user_msg(w, 2000 + (uint64_t)i, "hello");
+    el_writer_end_block(w, 2003);
+    el_writer_begin_block(w, 1, 3000);
+    static const uint32_t stack[] = { 1 };
+    for (int i = 0; i < 6; i++)
+        el_writer_prof_sample(w, 3000 + 1000 * (uint64_t)i, 1, (uint64_t)i, 1, stack);
+    el_writer_end_block(w, 8000);
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    const uint8_t *b = el_writer_borrow_bytes(w, len);
+    uint8_t *copy = malloc(*len);
+    memcpy(copy, b, *len);
+    el_writer_destroy(w);
+    return copy;
+}
+
+static char *text_of(const info_log *in, int json)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    assert_non_null(f);
+    assert_int_equal(json ? info_report_json(in, "x.eventlog", f)
+                          : info_report_text(in, "x.eventlog", f), 0);
+    fclose(f);
+    return buf;
+}
+
+static void want_line(const char *text, const char *line)
+{
+    if (!strstr(text, line))
+        fail_msg("no line '%s' in:\n%s", line, text);
+}
+
+static void test_counts(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *log = make_log(&len);
+    info_log *in = info_create();
+    ev_driver *d = ev_driver_create(NULL);
+    ev_driver_attach(d, &info_analysis_ops, in);
+    const ev_stream *s = ev_driver_run_mem(d, log, len);
+    assert_int_equal(s->read.status, EL_END);
+
+    char *t = text_of(in, 0);
+    want_line(t, "status:        complete (end marker present)\n");
+    want_line(t, "rts:           GHC-9.0.2 rts_thr_p\n");
+    want_line(t, "program:       ./prog\narguments:     a 'b c'\n");
+    want_line(t, "capabilities:  3 (seen in CAP_CREATE events, event blocks, profiling samples)\n");
+    want_line(t, "time span:     0.000007 s (events from 0.000001 s to 0.000008 s after RTS start)\n");
+    want_line(t, "   19  USER_MSG");
+    want_line(t, "  167  PROF_SAMPLE_COST_CENTRE");
+    want_line(t, "time profile     yes: 6 samples, 1 cost centre, tick interval 1.000 ms\n");
+    want_line(t, "heap profile     no: ");
+    free(t);
+
+    char *j = text_of(in, 1);
+    want_line(j, "\"status\": \"complete\"");
+    want_line(j, "\"capabilities\": 3");
+    want_line(j, "\"arguments\": [\"a\", \"b c\"]");
+    want_line(j, "\"first_time_ns\": 1000,\n  \"last_time_ns\": 8000");
+    free(j);
+    ev_driver_destroy(d);
+    info_destroy(in);
+    free(log);
+}
+
+/* A cut log: the events before the cut, status TRUNCATED with its offset. */
+static void test_truncated(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *log = make_log(&len);
+    info_log *in = info_create();
+    ev_driver *d = ev_driver_create(NULL);
+    ev_driver_attach(d, &info_analysis_ops, in);
+    const ev_stream *s = ev_driver_run_mem(d, log, len - 7);
+    assert_int_equal(s->read.status, EL_ERR_TRUNCATED);
+    char *t = text_of(in, 0);
+    char want[128];
+    snprintf(want, sizeof want, "status:        TRUNCATED at byte %llu",
+             (unsigned long long)s->read.error.offset);
+    want_line(t, want);
+    want_line(t, "time profile     yes: 5 samples");
+    free(t);
+    char *j = text_of(in, 1);
+    want_line(j, "\"status\": \"truncated\"");
+    free(j);
+    ev_driver_destroy(d);
+    info_destroy(in);
+    free(log);
+}
+
+typedef struct snapper {
+    info_log *in;
+    uint64_t events;
+    int checked;
+} snapper;
+
+static int snap_feed(void *ctx, const el_event *ev, const el_decoder *dec)
+{
+    snapper *x = ctx;
+    info_set_header(x->in, dec);
+    info_add_event(x->in, ev);
+    if (++x->events == 10) {
+        info_log *snap = info_snapshot(x->in);
+        assert_non_null(snap);
+        char *t = text_of(snap, 0);
+        want_line(t, "status:        still being read: the figures so far\n");
+        want_line(t, "events:        10\n");
+        free(t);
+        char *j = text_of(snap, 1);
+        want_line(j, "\"status\": \"reading\"");
+        free(j);
+        info_destroy(snap);
+        x->checked = 1;
+    }
+    return 0;
+}
+
+/* A snapshot during the read shows the figures so far and changes
+ * nothing for the end. */
+static void test_snapshot(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *log = make_log(&len);
+    snapper x = { info_create(), 0, 0 };
+    el_read_result r = el_read_mem(log, len, snap_feed, &x, NULL);
+    assert_true(x.checked);
+
+    info_log *ref = info_create();
+    ev_driver *d = ev_driver_create(NULL);
+    ev_driver_attach(d, &info_analysis_ops, ref);
+    const ev_stream *s = ev_driver_run_mem(d, log, len);
+    /* the same end for both */
+    info_set_stream(x.in, s);
+    assert_int_equal(r.status, EL_END);
+    char *a = text_of(x.in, 1), *b = text_of(ref, 1);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    ev_driver_destroy(d);
+    info_destroy(ref);
+    info_destroy(x.in);
+    free(log);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_counts),
+        cmocka_unit_test(test_truncated),
+        cmocka_unit_test(test_snapshot),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
