@@ -7,16 +7,29 @@
 # The CLI and its man page are installed by the top-level CMakeLists.txt.
 include(CMakePackageConfigHelpers)
 
-install(TARGETS evprof_shared evprof_static evprof_graph_shared evprof_graph_static
-                evprof_export_shared evprof_export_static
+# EVPROF_LIBRARIES: the target prefixes built (evprof, evprof_graph,
+# evprof_export: see EVPROF_GRAPH and EVPROF_EXPORT).
+set(targets)
+foreach(lib IN LISTS EVPROF_LIBRARIES)
+  list(APPEND targets ${lib}_shared ${lib}_static)
+endforeach()
+install(TARGETS ${targets}
         EXPORT evprofTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The headers of a library left out (EVPROF_GRAPH, EVPROF_EXPORT) stay out.
+set(excluded)
+if(NOT EVPROF_GRAPH)
+  list(APPEND excluded PATTERN graph.h EXCLUDE)
+endif()
+if(NOT EVPROF_EXPORT)
+  list(APPEND excluded PATTERN speedscope.h EXCLUDE PATTERN pprof.h EXCLUDE)
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/evprof
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-        FILES_MATCHING PATTERN "*.h")
+        FILES_MATCHING PATTERN "*.h" ${excluded})
 install(FILES ${PROJECT_BINARY_DIR}/include/evprof/version.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/evprof)
 
@@ -37,7 +50,8 @@ else()
   set(EVPROF_PC_LIBDIR "\${prefix}/${CMAKE_INSTALL_LIBDIR}")
   set(EVPROF_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
 endif()
-foreach(pc evprof evprof-graph evprof-export)
+foreach(lib IN LISTS EVPROF_LIBRARIES)
+  string(REPLACE "_" "-" pc ${lib})
   configure_file(${PROJECT_SOURCE_DIR}/cmake/${pc}.pc.in
                  ${PROJECT_BINARY_DIR}/pkgconfig/${pc}.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/${pc}.pc

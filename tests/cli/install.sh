@@ -10,9 +10,10 @@
 #   protobuf-c, zlib, libcurl), and a program linked with it loads none;
 # - examples/topcc.c built through pkg-config (shared and static) prints the
 #   same ticks as `evprof report` on examples/nfib.eventlog;
-# - a CMake project using find_package(evprof) from the prefix, and one
-#   using add_subdirectory on the source tree (which must not build the
-#   CLI, tests or bench), both build topcc and get the same output.
+# - a CMake project using find_package(evprof COMPONENTS graph export)
+#   from the prefix, and one using add_subdirectory on the source tree with
+#   only the core (which must not build the CLI, tests, bench, graph or
+#   export), both build topcc and get the same output.
 #
 # Usage: tests/cli/install.sh path/to/build/evprof   (run from the project root)
 set -u
@@ -175,7 +176,7 @@ mkdir -p "$tmp/find" "$tmp/sub"
 cat >"$tmp/find/CMakeLists.txt" <<EOF
 cmake_minimum_required(VERSION 3.18)
 project(usefind C)
-find_package(evprof $version REQUIRED)
+find_package(evprof $version REQUIRED COMPONENTS graph export)
 foreach(t evprof::evprof evprof::evprof-static evprof::graph evprof::graph-static
           evprof::export evprof::export-static)
   if(NOT TARGET \${t})
@@ -190,10 +191,13 @@ EOF
 cat >"$tmp/sub/CMakeLists.txt" <<EOF
 cmake_minimum_required(VERSION 3.18)
 project(usesub C)
+# only the core: the parent needs neither Graphviz nor protobuf-c nor libcurl
+set(EVPROF_GRAPH OFF CACHE BOOL "")
+set(EVPROF_EXPORT OFF CACHE BOOL "")
 add_subdirectory($src evprof)
-foreach(t evprof evprofcore test_prof gen_eventlog)
+foreach(t evprof evprofcore test_prof gen_eventlog evprof::graph evprof::export)
   if(TARGET \${t})
-    message(FATAL_ERROR "add_subdirectory(evprof) made the target \${t} (CLI, tests, bench)")
+    message(FATAL_ERROR "add_subdirectory(evprof) made the target \${t}")
   endif()
 endforeach()
 add_executable(topcc $src/examples/topcc.c)
