@@ -9,6 +9,9 @@
 #                intended change; review with git diff tests/golden)
 #   make asan    the same tests with AddressSanitizer + UBSan (build-asan/)
 #   make fuzz    libFuzzer on the decoder for FUZZ_SECONDS (needs clang)
+#   make fuzz-cli  every subcommand on mutated logs under ASan/UBSan for
+#                FUZZ_SECONDS (tests/fuzz/cli_fuzz.py; crashes go to
+#                tests/fuzz/regress/, which `make test` replays)
 #   make bench   throughput and memory benchmark (bench/run.sh)
 #   make deps    install missing Debian packages (as root)
 #   make clean   remove the build directories
@@ -28,7 +31,7 @@ FUZZ_SEED_MAX ?= 1048576
 SHARED_CORPUS ?= ../shared/corpus
 PREFIX      ?= /usr/local
 
-.PHONY: all deps configure build run test install golden asan fuzz bench clean
+.PHONY: all deps configure build run test install golden asan fuzz fuzz-cli bench clean
 
 all: build
 
@@ -63,13 +66,20 @@ fuzz: deps
 	CC=clang cmake -S . -B $(FUZZ_BUILD) -DEVPROF_FUZZ=ON -DBUILD_TESTING=ON
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_decoder
 	mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/artifacts
-	for f in tests/data/*/*.eventlog $(SHARED_CORPUS)/*/*.eventlog tests/fuzz/bad/*; do \
+	for f in $(SHARED_CORPUS)/*/*.eventlog tests/data/*/*.eventlog tests/fuzz/bad/* \
+	         tests/fuzz/regress/*; do \
 	    [ -f "$$f" ] && [ $$(wc -c < "$$f") -le $(FUZZ_SEED_MAX) ] && \
 	    cp -n "$$f" $(FUZZ_BUILD)/corpus/$$(basename $$(dirname "$$f"))-$$(basename "$$f"); \
 	done; true
 	$(FUZZ_BUILD)/tests/fuzz/fuzz_decoder -max_total_time=$(FUZZ_SECONDS) \
 	    -max_len=$(FUZZ_MAX_LEN) -artifact_prefix=$(FUZZ_BUILD)/artifacts/ \
 	    -print_final_stats=1 $(FUZZ_BUILD)/corpus
+
+fuzz-cli: deps
+	cmake -S . -B $(ASAN_BUILD) -DEVPROF_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+	cmake --build $(ASAN_BUILD) -j $(JOBS) --target evprof
+	python3 tests/fuzz/cli_fuzz.py --evprof $(ASAN_BUILD)/evprof --seconds $(FUZZ_SECONDS) \
+	    --regress tests/fuzz/regress tests/data tests/fuzz/bad $(SHARED_CORPUS)
 
 # bench/run.sh builds its own Release tree (build-bench/); BENCH_SIZES
 # overrides its default log sizes in MB

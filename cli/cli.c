@@ -273,61 +273,6 @@ const char *cli_display_path(const char *path)
     return shown;
 }
 
-static void report_error(const char *shown, const el_error *e, el_status status,
-                        const char *tail)
-{
-    const char *msg = e->msg[0] ? e->msg : el_status_name(status);
-    fprintf(stderr, "evprof: %s: ", shown);
-    tx_put(stderr, msg, strlen(msg));
-    /* some messages already say where ("truncated at byte N: ...") */
-    if (!strstr(msg, "at byte"))
-        fprintf(stderr, " at byte %llu", (unsigned long long)e->offset);
-    if (e->type >= 0) {
-        const char *name = e->type <= 0xffff ? el_type_name((uint16_t)e->type) : NULL;
-        fprintf(stderr, " (event type %ld %s)", (long)e->type, name ? name : "unknown");
-    }
-    fprintf(stderr, "%s\n", tail);
-}
-
-int cli_report_read(const char *path, const el_read_result *r)
-{
-    const char *shown = cli_display_path(path);
-    int damaged = r->damage.blocks > 0;
-
-    /* damaged blocks were skipped: the results cover the rest of the log,
-     * but the log is damaged, so the run fails */
-    if (damaged) {
-        report_error(shown, &r->damage.first, EL_ERR_FORMAT, "");
-        fprintf(stderr,
-                "evprof: %s: skipped %llu damaged block%s (%llu bytes, events from %.6f s "
-                "to %.6f s) and read on from the next block\n",
-                shown, (unsigned long long)r->damage.blocks, r->damage.blocks == 1 ? "" : "s",
-                (unsigned long long)r->damage.bytes, (double)r->damage.from_time / 1e9,
-                (double)r->damage.to_time / 1e9);
-    }
-    switch (r->status) {
-    case EL_END:
-        return damaged ? CLI_FAIL : CLI_OK;
-    case EL_OK:
-        if (r->missing_end)
-            fprintf(stderr,
-                    "evprof: warning: %s: no end marker (the program did not close "
-                    "its eventlog); all %llu events were read\n",
-                    shown, (unsigned long long)r->events);
-        return damaged ? CLI_FAIL : CLI_OK;
-    case EL_ERR_IO:
-        fprintf(stderr, "evprof: %s: ", shown);
-        tx_put(stderr, r->error.msg[0] ? r->error.msg : el_status_name(r->status),
-               strlen(r->error.msg[0] ? r->error.msg : el_status_name(r->status)));
-        fputc('\n', stderr);
-        return CLI_FAIL;
-    default:
-        break;
-    }
-    report_error(shown, &r->error, r->status, "");
-    return CLI_FAIL;
-}
-
 /* ---- strings ---------------------------------------------------------- */
 
 void cli_text_str(FILE *out, const char *str, size_t len)

@@ -27,6 +27,7 @@
 
 #include <stdio.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "evprof/eventlog.h"
 
@@ -95,11 +96,15 @@ void cli_print_help(FILE *out, const cli_cmd_help *cmd);
 void cli_usage_error(const cli_cmd_help *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Prints the error of a failed read to stderr:
- *   evprof: FILE: MESSAGE at byte N (event type T NAME)
+/* ---- damage (cli/damage.c): the one place that says it --------------- */
+
+/* Every command reports its read with this, to stderr:
+ *   evprof: FILE: MESSAGE at byte N (event type T NAME)     first damage
+ *   evprof: FILE: skipped N bytes in M damaged blocks (...)  if any skipped
+ *   evprof: FILE: MESSAGE at byte N ...                      if it stopped
  * and, for a clean end without an end marker, a warning. Returns the exit
  * code the result deserves: CLI_OK for END or a missing end marker,
- * CLI_FAIL otherwise. `path` "-" is named "<stdin>". */
+ * CLI_FAIL for any damage. `path` "-" is named "<stdin>". */
 int cli_report_read(const char *path, const el_read_result *r);
 /* A file name for messages: "<stdin>" for "-", else its visible form
  * (evprof/textout.h), valid for the rest of the run. */

@@ -38,6 +38,7 @@ enum phase {
     PH_HDR_END,     /* hdre, datb */
     PH_DATA,
     PH_SKIP,        /* skipping the rest of a damaged block */
+    PH_AFTER_END,   /* after an end marker: looking for a further block */
     PH_DONE,        /* end marker read, or an error: `final` says which */
 };
 
@@ -69,6 +70,8 @@ struct el_decoder {
 
     int resync;             /* skip damaged blocks instead of stopping */
     uint64_t skip_left;     /* PH_SKIP: bytes to the end of the block */
+    uint64_t end_at;        /* PH_AFTER_END: offset of the end marker */
+    uint64_t damage_end;    /* where the last skipped stretch ended (+1; 0: none) */
     el_damage damage;
 
     el_error err;
@@ -865,7 +868,7 @@ static el_status damaged(el_decoder *d, int32_t type, const char *fmt, ...)
         dm->from_time = d->block_time;
     }
     dm->blocks++;
-    dm->bytes += d->block_end - d->offset;
+    d->damage_end = d->block_end + 1;
     if (d->block_end_time > dm->to_time)
         dm->to_time = d->block_end_time;
     if (d->block_time < dm->from_time)
@@ -879,6 +882,7 @@ static el_status damaged(el_decoder *d, int32_t type, const char *fmt, ...)
         d->carry_len -= n;
         d->skip_left -= n;
         d->offset += n;
+        dm->bytes += n;
     }
     if (d->skip_left == 0) {
         d->block_end = d->offset;
@@ -896,11 +900,86 @@ static el_status skip_block(el_decoder *d)
     d->in_pos += n;
     d->offset += n;
     d->skip_left -= n;
+    d->damage.bytes += n;     /* counted as they go: a log may end first */
     if (d->skip_left)
         return EL_NEED_INPUT;
     d->phase = PH_DATA;
     d->block_end = d->offset;   /* the damaged block is over */
     return EL_OK;
+}
+
+/* Could the 24 bytes at p be a block marker? Its type must be declared
+ * with the marker's fixed size, the block must hold at least its marker
+ * and end no earlier than it begins. */
+static int looks_like_block(const el_decoder *d, const uint8_t *p)
+{
+    return be16(p) == EL_BLOCK_MARKER && d->type_size[EL_BLOCK_MARKER] == BLOCK_MARKER_SIZE - 8u &&
+           be32(p + 10) >= BLOCK_MARKER_SIZE && be64(p + 14) >= be64(p + 2);
+}
+
+/* Drops the first byte of what is being looked at (carry or input). */
+static void drop_byte(el_decoder *d)
+{
+    if (d->carry_len)
+        memmove(d->carry, d->carry + 1, --d->carry_len);
+    else
+        d->in_pos++;
+    d->offset++;
+}
+
+/* PH_AFTER_END: an end marker was read outside any block (or as a block's
+ * last record). Bytes that follow it and hold no further block are
+ * tolerated: the log ends there, and el_decoder_next says EL_END once the
+ * fed bytes are used up. A further block means the "end marker" was
+ * damage (a run of 0xff bytes reads as one): the bytes from the marker to
+ * that block are counted as skipped and reading goes on with the block.
+ * So a reader that has more input feeds it even after EL_END. */
+static el_status scan_after_end(el_decoder *d)
+{
+    for (;;) {
+        const uint8_t *p;
+        if (d->carry_len == 0) {
+            /* in place, while a whole marker fits in the chunk */
+            while (d->in_len - d->in_pos >= BLOCK_MARKER_SIZE &&
+                   !looks_like_block(d, d->in + d->in_pos)) {
+                d->in_pos++;
+                d->offset++;
+            }
+        }
+        if (!(p = want(d, BLOCK_MARKER_SIZE)))
+            return EL_END;      /* so far; feeding more bytes goes on looking */
+        if (looks_like_block(d, p))
+            break;
+        drop_byte(d);
+    }
+    uint64_t block_time = be64(d->carry_len ? d->carry + 2 : d->in + d->in_pos + 2);
+    uint64_t skipped = d->offset - d->end_at;
+    d->phase = PH_DATA;
+    if (!d->resync)
+        return fail(d, EL_ERR_FORMAT, d->end_at, DATA_END,
+                    "end marker followed by more events (a block at byte %llu)",
+                    (unsigned long long)d->offset);
+    el_damage *dm = &d->damage;
+    uint64_t from = d->t_first <= d->t_last ? d->t_last : 0;
+    if (dm->blocks == 0) {
+        dm->first.status = EL_ERR_FORMAT;
+        dm->first.offset = d->end_at;
+        dm->first.type = DATA_END;
+        snprintf(dm->first.msg, sizeof dm->first.msg,
+                 "end marker followed by more events (a block at byte %llu)",
+                 (unsigned long long)d->offset);
+        dm->from_time = from;
+    }
+    /* a stretch that goes on from a skipped block is the same damage */
+    if (d->damage_end != d->end_at + 1)
+        dm->blocks++;
+    dm->bytes += skipped;
+    if (from < dm->from_time)
+        dm->from_time = from;
+    if (block_time > dm->to_time)
+        dm->to_time = block_time;
+    d->damage_end = d->offset + 1;
+    return EL_RESYNC;
 }
 
 /* Fills *ev from the complete record at p and consumes it. */
@@ -951,6 +1030,8 @@ static el_status next_slow(el_decoder *d, el_event *ev)
             return st;
         return EL_RESYNC;
     }
+    if (d->phase == PH_AFTER_END)
+        return scan_after_end(d);
     if (d->phase != PH_DATA) {
         el_status st = parse_header(d);
         if (st != EL_OK)
@@ -961,10 +1042,17 @@ static el_status next_slow(el_decoder *d, el_event *ev)
         return EL_NEED_INPUT;
     uint16_t type = be16(p);
     if (type == DATA_END) {
+        /* inside a block's stated bytes it cannot be the end (damage),
+         * unless it is the block's last record: GHC 9.2 and later count
+         * the end marker into the last block */
+        if (d->offset < d->block_end && d->offset + 2 != d->block_end)
+            return damaged(d, type, "end marker inside a block, %llu bytes before the "
+                           "block's stated end", (unsigned long long)(d->block_end - d->offset));
+        /* whether it is the end depends on what follows */
+        d->end_at = d->offset;
         consume(d, 2);
-        d->phase = PH_DONE;
-        d->final = EL_END;
-        return EL_END;
+        d->phase = PH_AFTER_END;
+        return scan_after_end(d);
     }
     uint32_t ts = d->type_size[type];
     if (!ts)
@@ -1020,6 +1108,17 @@ el_status el_decoder_finish(el_decoder *d)
 {
     if (d->phase == PH_DONE)
         return d->final;
+    if (d->phase == PH_AFTER_END) {
+        /* the end marker was the end; what follows it held no block. One
+         * that goes on from a skipped stretch is no sign of a real end:
+         * the bytes after it are lost too. */
+        if (d->damage_end == d->end_at + 1)
+            d->damage.bytes += d->offset + d->carry_len - d->end_at;
+        d->carry_len = 0;
+        d->phase = PH_DONE;
+        d->final = EL_END;
+        return EL_END;
+    }
     if (d->phase == PH_SKIP)
         return fail(d, EL_ERR_TRUNCATED, d->offset, -1,
                     "truncated at byte %llu: the log ends inside a damaged block that was "

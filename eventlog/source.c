@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,36 @@
 #define MAP_POPULATE_IF_ANY 0
 #endif
 
+/* A mapped file that shrinks while it is read: touching a page past its
+ * new end raises SIGBUS. The handler puts zero pages over the rest of the
+ * window (so the access that faulted completes) and raises `shrunk`; no
+ * event read from those zeros is handed out, and the read ends with an
+ * I/O error. Per thread: the signal goes to the thread that faulted. */
+static _Thread_local struct {
+    const uint8_t *base;          /* the current window, or NULL */
+    size_t len;
+    volatile sig_atomic_t shrunk;
+} window;
+static long page_size;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uctx)
+{
+    const uint8_t *a = si->si_addr;
+    (void)uctx;
+    if (window.base && a >= window.base && a < window.base + window.len) {
+        uintptr_t page = (uintptr_t)a & ~(uintptr_t)(page_size - 1);
+        size_t rest = (size_t)(window.base + window.len - (const uint8_t *)page);
+        if (mmap((void *)page, rest, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
+                 0) != MAP_FAILED) {
+            window.shrunk = 1;
+            return;
+        }
+    }
+    /* not a window of ours: the default action */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 /* Pulls every event out of what has been fed. Returns EL_NEED_INPUT when
  * the chunk is used up, EL_OK when the callback asked to stop, or the
  * decoder's final status. */
@@ -30,6 +62,8 @@ static el_status drain(el_decoder *d, el_event_fn on_event, void *ctx, el_read_r
     el_status st;
 
     while ((st = el_decoder_next(d, &ev)) == EL_OK) {
+        if (window.shrunk)
+            return EL_ERR_IO;   /* the event may hold zeros: not handed out */
         r->events++;
         if (on_event && on_event(ctx, &ev, d))
             return EL_OK;
@@ -39,7 +73,7 @@ static el_status drain(el_decoder *d, el_event_fn on_event, void *ctx, el_read_r
 
 static void finish(el_decoder *d, el_status st, el_read_result *r, el_decoder **keep)
 {
-    if (st == EL_NEED_INPUT)
+    if (st == EL_NEED_INPUT || st == EL_END)
         st = el_decoder_finish(d);
     r->has_time_span = el_decoder_time_span(d, &r->first_time, &r->last_time);
     r->damage = *el_decoder_damage(d);
@@ -117,7 +151,8 @@ static el_read_result read_fd(int fd, const el_read_opts *opts, el_event_fn on_e
         r.bytes += (uint64_t)n;
         el_decoder_feed(d, buf, (size_t)n);
         st = drain(d, on_event, ctx, &r);
-        if (st != EL_NEED_INPUT)
+        /* after END the rest is still read: a block after it is damage */
+        if (st != EL_NEED_INPUT && st != EL_END)
             break;
     }
     free(buf);
@@ -128,29 +163,71 @@ static el_read_result read_fd(int fd, const el_read_opts *opts, el_event_fn on_e
 /* A regular file through a sliding mapping: each window is fed whole and
  * unmapped before the next, so at most one window is resident. A record
  * split by a window edge goes through the decoder's carry buffer. */
+static el_read_result shrank(el_read_result r, uint64_t at, int fd, el_decoder *d,
+                             el_decoder **keep)
+{
+    struct stat sb;
+    long long now = fstat(fd, &sb) == 0 ? (long long)sb.st_size : -1;
+
+    r.bytes = at;
+    finish(d, EL_ERR_IO, &r, keep);
+    r.status = r.error.status = EL_ERR_IO;
+    r.error.offset = at;
+    r.error.type = -1;
+    snprintf(r.error.msg, sizeof r.error.msg,
+             "the file shrank to %lld bytes while it was read (at byte %llu): "
+             "only the events before are counted", now, (unsigned long long)at);
+    return r;
+}
+
 static el_read_result read_mapped(int fd, uint64_t size, const el_read_opts *opts,
                                   el_event_fn on_event, void *ctx, el_decoder **keep)
 {
     el_read_result r = { 0 };
     el_decoder *d = new_decoder(opts);
     el_status st = EL_NEED_INPUT;
+    struct sigaction sa, old;
 
     if (!d)
         return nomem(keep);
-    for (uint64_t off = 0; off < size && st == EL_NEED_INPUT;) {
+    if (!page_size)
+        page_size = sysconf(_SC_PAGESIZE);
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigbus;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, &old);
+    window.shrunk = 0;
+    for (uint64_t off = 0; off < size && (st == EL_NEED_INPUT || st == EL_END);) {
+        /* a file that shrank since the last window: map only what is left */
+        struct stat sb;
+        if (fstat(fd, &sb) == 0 && (uint64_t)sb.st_size < size) {
+            sigaction(SIGBUS, &old, NULL);
+            return shrank(r, off, fd, d, keep);
+        }
         size_t len = size - off < EL_READ_WINDOW ? (size_t)(size - off) : EL_READ_WINDOW;
         void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE_IF_ANY, fd, (off_t)off);
-        if (map == MAP_FAILED)
+        if (map == MAP_FAILED) {
+            sigaction(SIGBUS, &old, NULL);
             return io_error(r, "cannot map the file", d, keep);
+        }
         (void)posix_madvise(map, len, POSIX_MADV_SEQUENTIAL);
+        window.base = map;
+        window.len = len;
         el_decoder_feed(d, map, len);
         st = drain(d, on_event, ctx, &r);
         /* the decoder has copied any split record: the window can go */
         el_decoder_feed(d, NULL, 0);
+        window.base = NULL;
         munmap(map, len);
+        if (window.shrunk) {
+            sigaction(SIGBUS, &old, NULL);
+            return shrank(r, el_decoder_offset(d), fd, d, keep);
+        }
         off += len;
         r.bytes = off;
     }
+    sigaction(SIGBUS, &old, NULL);
     finish(d, st, &r, keep);
     return r;
 }

@@ -411,15 +411,9 @@ static const char *status_key(const info *in, const el_read_result *r)
 {
     if (!in->has_stream)
         return "reading";
-    switch (r->status) {
-    case EL_END: return "complete";
-    case EL_OK: return r->missing_end ? "missing_end" : "complete";
-    case EL_ERR_TRUNCATED: return "truncated";
-    case EL_ERR_FORMAT: return "damaged";
-    case EL_ERR_NOMEM: return "out_of_memory";
-    case EL_ERR_IO: return "read_error";
-    default: return "error";
-    }
+    ev_facts f;
+    ev_facts_of(r, &f);
+    return ev_facts_key(&f);
 }
 
 static uint64_t file_size(const info *in, const el_read_result *r)
@@ -473,26 +467,12 @@ static void print_text(FILE *out, const char *path, const info *in,
     else
         tx_put(out, path, strlen(path));
     fprintf(out, "\nsize:          %llu bytes\n", (unsigned long long)file_size(in, r));
-    switch (in->has_stream ? r->status : EL_NEED_INPUT) {
-    case EL_NEED_INPUT:
+    if (in->has_stream) {
+        ev_facts facts;
+        ev_facts_of(r, &facts);
+        ev_facts_status(out, &facts);
+    } else {
         fputs("status:        still being read: the figures so far\n", out);
-        break;
-    case EL_END:
-        fputs("status:        complete (end marker present)\n", out);
-        break;
-    case EL_OK:
-        fputs(r->missing_end ? "status:        no end marker (the program did not close "
-                               "its eventlog); every event was read\n"
-                             : "status:        complete\n", out);
-        break;
-    default:
-        fprintf(out, "status:        %s at byte %llu: only the events before are counted\n",
-                r->status == EL_ERR_TRUNCATED ? "TRUNCATED"
-                : r->status == EL_ERR_FORMAT  ? "DAMAGED"
-                : r->status == EL_ERR_IO      ? "READ ERROR"
-                                              : "OUT OF MEMORY",
-                (unsigned long long)r->error.offset);
-        break;
     }
 
     fputs("rts:           ", out);

@@ -264,7 +264,8 @@ static void sc_insert(prof_profile *p, const uint32_t *s, unsigned depth, unsign
         p->sc_size = n;
     }
     struct sc_entry en = { h, p->sc_arena_len, node, depth + tag };
-    memcpy(p->sc_arena + p->sc_arena_len, s, depth * sizeof *s);
+    if (depth)      /* an empty stack has no arena yet: no NULL to memcpy */
+        memcpy(p->sc_arena + p->sc_arena_len, s, depth * sizeof *s);
     p->sc_arena_len += depth;
     sc_put(p->sc_table, p->sc_size, &en);
     p->sc_num++;

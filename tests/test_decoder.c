@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -579,6 +580,169 @@ static void test_resync_after_damaged_block(void **state)
     }
 }
 
+/* ---- a run of 0xff bytes is damage, not the end (issue 11) ------------ */
+
+#define FF_LOG "tests/data/ghc/chain-p.eventlog"
+
+typedef struct offsets {
+    uint64_t *at;       /* offsets of the PROF_SAMPLE events */
+    size_t n, cap;
+    uint64_t block_start[8], block_end[8];   /* the first blocks */
+    size_t blocks;
+    uint64_t mid;       /* the last event start in the first half of block 0 */
+} offsets;
+
+static int note_sample(void *ctx, const el_event *ev, const el_decoder *d)
+{
+    offsets *o = ctx;
+    (void)d;
+    if (ev->type == EL_BLOCK_MARKER && o->blocks < 8) {
+        o->block_start[o->blocks] = ev->offset;
+        o->block_end[o->blocks++] = ev->offset + ev->u.block.size;
+    }
+    if (o->blocks == 1 && ev->offset < (o->block_start[0] + o->block_end[0]) / 2)
+        o->mid = ev->offset;
+    if (ev->type != EL_PROF_SAMPLE_COST_CENTRE)
+        return 0;
+    if (o->n == o->cap) {
+        o->cap = o->cap ? o->cap * 2 : 1024;
+        o->at = realloc(o->at, o->cap * sizeof *o->at);
+        assert_non_null(o->at);
+    }
+    o->at[o->n++] = ev->offset;
+    return 0;
+}
+
+static void test_ff_run_is_damage(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *buf = test_read_file(FF_LOG, &len);
+    assert_non_null(buf);
+    offsets good = { 0 };
+    el_read_result r = el_read_mem(buf, len, note_sample, &good, NULL);
+    assert_int_equal(r.status, EL_END);
+    assert_true(good.n > 100);
+
+    /* an event half-way through the first block (which ends before the
+     * log does): overwrite 4096 bytes from there with 0xff. In this log
+     * (GHC 9.0) the samples are in the second block, written by the RTS's
+     * global buffer: before the fix none of them was counted. */
+    assert_true(good.blocks >= 2);
+    uint64_t bend = good.block_end[0], at = good.mid;
+    assert_true(at > good.block_start[0] && bend > at + 4096 && bend < len - 2);
+    size_t want = 0;        /* the samples before the damage and after its block */
+    for (size_t i = 0; i < good.n; i++)
+        want += good.at[i] < at || good.at[i] >= bend;
+    assert_true(want > good.n / 2);
+    memset(buf + at, 0xff, 4096);
+
+    /* whole and in chunks of every size up to 64, then some larger */
+    for (size_t chunk = 0; chunk <= 70; chunk++) {
+        size_t c = chunk == 0 ? len : chunk <= 64 ? chunk : 4096 + chunk * 997;
+        el_decoder *d = el_decoder_create();
+        el_decoder_set_resync(d, 1);
+        offsets got = { 0 };
+        el_status st = EL_NEED_INPUT;
+        el_event ev;
+        for (size_t pos = 0; pos < len && (st == EL_NEED_INPUT || st == EL_END); pos += c) {
+            el_decoder_feed(d, buf + pos, c < len - pos ? c : len - pos);
+            while ((st = el_decoder_next(d, &ev)) == EL_OK)
+                note_sample(&got, &ev, d);
+        }
+        st = el_decoder_finish(d);
+        assert_int_equal(st, EL_END);
+        assert_int_equal(got.n, want);
+        const el_damage *dm = el_decoder_damage(d);
+        assert_int_equal(dm->blocks, 1);
+        assert_int_equal(dm->bytes, bend - at);
+        assert_int_equal(dm->first.offset, at);
+        assert_int_equal(dm->first.type, 0xffff);
+        el_decoder_destroy(d);
+        free(got.at);
+    }
+
+    /* resync off: an error at the first 0xff, not a clean end */
+    el_decoder *d = el_decoder_create();
+    el_decoder_feed(d, buf, len);
+    el_event ev;
+    el_status st;
+    while ((st = el_decoder_next(d, &ev)) == EL_OK)
+        ;
+    assert_int_equal(st, EL_ERR_FORMAT);
+    assert_int_equal(el_decoder_error(d)->offset, at);
+    el_decoder_destroy(d);
+
+    /* the run going on over the next block's marker and into it: the end
+     * marker then stands between blocks; the rest of the log holds a block
+     * only if one follows, else everything after it counts as lost */
+    memset(buf + at, 0xff, bend + 100 - at);
+    offsets got = { 0 };
+    r = el_read_mem(buf, len, note_sample, &got, NULL);
+    assert_int_equal(r.status, EL_END);
+    assert_int_equal(r.damage.blocks, 1);
+    assert_int_equal(r.damage.bytes, len - at);
+    free(got.at);
+
+    free(good.at);
+    free(buf);
+}
+
+/* Bytes after the end marker that hold no block are no damage. */
+static void test_trailing_bytes_after_end(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *buf = test_read_file(FF_LOG, &len);
+    assert_non_null(buf);
+    uint8_t *more = realloc(buf, len + 100);
+    assert_non_null(more);
+    memset(more + len, 0xff, 50);
+    memset(more + len + 50, 0x12, 50);
+    el_read_result r = el_read_mem(more, len + 100, NULL, NULL, NULL);
+    assert_int_equal(r.status, EL_END);
+    assert_int_equal(r.damage.blocks, 0);
+    assert_int_equal(r.damage.bytes, 0);
+    free(more);
+}
+
+/* A file that shrinks while it is mapped: an I/O error, no SIGBUS. */
+typedef struct shrinker {
+    const char *path;
+    uint64_t events;
+} shrinker;
+
+static int shrink_file(void *ctx, const el_event *ev, const el_decoder *d)
+{
+    shrinker *s = ctx;
+    (void)ev;
+    (void)d;
+    if (s->events++ == 0)
+        assert_int_equal(truncate(s->path, 4096), 0);
+    return 0;
+}
+
+static void test_file_shrinks_while_read(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *buf = test_read_file(FF_LOG, &len);
+    assert_non_null(buf);
+    char path[] = "/tmp/evprof-shrink-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, buf, len), (ssize_t)len);
+    close(fd);
+    shrinker s = { path, 0 };
+    el_read_result r = el_read_path(path, shrink_file, &s, NULL);
+    unlink(path);
+    assert_int_equal(r.status, EL_ERR_IO);
+    assert_non_null(strstr(r.error.msg, "shrank"));
+    assert_true(r.error.offset <= 4096 + 65536);
+    assert_true(r.events < 1000);
+    free(buf);
+}
+
 /* Selective delivery: only the selected types (and block markers) reach
  * the consumer, and the time span still covers every event. */
 static int count_delivered(void *ctx, const el_event *ev, const el_decoder *d)
@@ -642,6 +806,9 @@ int main(void)
         cmocka_unit_test(test_empty_and_garbage),
         cmocka_unit_test(test_only_selected),
         cmocka_unit_test(test_resync_after_damaged_block),
+        cmocka_unit_test(test_ff_run_is_damage),
+        cmocka_unit_test(test_trailing_bytes_after_end),
+        cmocka_unit_test(test_file_shrinks_while_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

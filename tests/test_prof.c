@@ -582,6 +582,32 @@ static void test_undefined_cost_centre(void **state)
     el_writer_destroy(w);
 }
 
+/* A first sample with an empty stack (depth 0): no NULL reaches memcpy
+ * (UBSan in the sanitizer build), and the tick is counted. */
+static void test_depth_zero_first(void **state)
+{
+    (void)state;
+    el_writer *w = el_writer_create_mem();
+    el_writer_declare_ghc(w, EL_GHC_9_0);
+    el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
+    el_writer_cost_centre(w, 0, 3, "f", "Main", "a.hs:1:1", 0);
+    uint32_t s[1] = { 3 };
+    el_writer_prof_sample(w, 10, 0, 1, 0, s);
+    el_writer_prof_sample(w, 11, 0, 2, 1, s);
+    el_writer_prof_sample(w, 12, 0, 3, 0, s);
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    size_t len;
+    const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
+    prof_filter f;
+    prof_filter_init(&f);
+    f.all = 1;
+    prof_result *p = synthetic_profile(bytes, len, &f);
+    assert_int_equal(prof_get_info(p)->all_samples, 3);
+    assert_int_equal(ticks_at(p, "f", 0), 1);
+    prof_result_destroy(p);
+    el_writer_destroy(w);
+}
+
 /* --json: valid JSON whatever the labels hold (checked by a strict
  * parser in tests/cli/report.sh); here: the text report pads by code
  * points and prints the labels in their visible form (a tab as \t). */
@@ -751,6 +777,7 @@ int main(void)
         cmocka_unit_test(test_time_prof_against_reference),
         cmocka_unit_test(test_filters_synthetic),
         cmocka_unit_test(test_undefined_cost_centre),
+        cmocka_unit_test(test_depth_zero_first),
         cmocka_unit_test(test_text_report_odd_names),
         cmocka_unit_test(test_snapshots_do_not_destroy),
     };

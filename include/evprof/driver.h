@@ -26,6 +26,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "evprof/eventlog.h"
 
@@ -110,6 +111,26 @@ const ev_stream *ev_driver_stream(const ev_driver *d);
  * an error, skipped blocks, or a stop. A missing end marker alone is
  * not damage (a warning). */
 int ev_stream_damaged(const ev_stream *s);
+
+/* ---- what a read found wrong --------------------------------------------- */
+
+/* The facts every output states the same way (driver/facts.c). */
+typedef struct ev_facts {
+    int damaged;            /* stretches skipped or the read stopped: exit 1 */
+    uint64_t blocks, bytes; /* damaged stretches skipped, and their bytes */
+    double from_s, to_s;    /* time span of the skipped stretches */
+    int stopped;            /* the read stopped at an error ... */
+    el_status stop_status;  /* ... of this status ... */
+    uint64_t stop_offset;   /* ... at this byte (TRUNCATED: where the cut event starts) */
+    int missing_end;        /* clean end without an end marker (a warning) */
+} ev_facts;
+void ev_facts_of(const el_read_result *r, ev_facts *f);
+/* "complete", "missing_end", "damaged", "truncated", "read_error", ... */
+const char *ev_facts_key(const ev_facts *f);
+/* info's line "status:        ..." */
+void ev_facts_status(FILE *out, const ev_facts *f);
+/* "skipped N bytes in M damaged blocks (events from A s to B s)" */
+void ev_facts_skipped(FILE *out, const ev_facts *f);
 
 #ifdef __cplusplus
 }

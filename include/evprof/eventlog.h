@@ -10,8 +10,8 @@
  *         el_status st;
  *         while ((st = el_decoder_next(d, &ev)) == EL_OK)
  *             consume(&ev);
- *         if (st != EL_NEED_INPUT)
- *             break;               // EL_END or an error
+ *         if (st != EL_NEED_INPUT && st != EL_END)
+ *             break;               // an error
  *     }
  *     el_decoder_finish(d);        // at end of input: END, or TRUNCATED
  *     el_decoder_destroy(d);
@@ -336,10 +336,20 @@ int el_decoder_time_span(const el_decoder *d, uint64_t *first, uint64_t *last);
 void el_decoder_feed(el_decoder *d, const void *buf, size_t len);
 
 /* Next event. EL_OK with *ev filled, EL_NEED_INPUT, EL_END, or an error.
- * After an error or EL_END every further call returns the same status. */
+ * After an error every further call returns the same status.
+ *
+ * EL_END: an end marker was read and the bytes fed after it hold no
+ * further block. A reader with more input feeds it still: an end marker
+ * followed by a block is not the end but damage (a run of 0xff bytes
+ * reads as an end marker). With resync on, the bytes from the marker to
+ * the block are counted in el_decoder_damage() and events go on; with it
+ * off, EL_ERR_FORMAT. An end marker inside a block's stated bytes (other
+ * than as its last record, where GHC 9.2+ writes it) is damage too. Bytes
+ * after the end marker that hold no block are ignored. */
 el_status el_decoder_next(el_decoder *d, el_event *ev);
 
-/* No more input will come. Returns EL_END when the end marker was read,
+/* No more input will come. Returns EL_END when the end marker was read
+ * (and no block followed it),
  * EL_OK when the input stopped exactly between events without an end
  * marker (a warning: see el_decoder_missing_end), EL_ERR_TRUNCATED when
  * it stopped inside the header or an event, or the error already hit. */
@@ -376,7 +386,10 @@ const el_error *el_decoder_error(const el_decoder *d);
  * next block. Every event of a damaged block before the damage has been
  * handed out already. Off by default; the el_read_* calls turn it on. */
 typedef struct el_damage {
-    uint64_t blocks;              /* damaged blocks skipped */
+    uint64_t blocks;              /* damaged stretches skipped: a damaged block, or
+                                     the bytes from a false end marker to the next
+                                     block (counted once when they go on from a
+                                     damaged block) */
     uint64_t bytes;               /* bytes skipped */
     uint64_t from_time, to_time;  /* from the first skipped block's marker time to
                                      the last one's end time (ns) */

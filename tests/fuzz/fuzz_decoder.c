@@ -310,6 +310,7 @@ static digest run_chunked(const uint8_t *data, size_t size, const size_t *sizes,
     el_decoder *d = el_decoder_create();
     if (!d)
         abort();
+    el_decoder_set_resync(d, 1);    /* as el_read_mem and the CLI read */
     el_status st = EL_NEED_INPUT;
     size_t pos = 0, k = 0;
     while (pos < size) {
@@ -321,10 +322,12 @@ static digest run_chunked(const uint8_t *data, size_t size, const size_t *sizes,
         el_event ev;
         while ((st = el_decoder_next(d, &ev)) == EL_OK)
             consume_event(&g, &ev);
-        if (st != EL_NEED_INPUT)
+        /* after END more input is still looked at (a block after an
+         * end marker is damage, not the end) */
+        if (st != EL_NEED_INPUT && st != EL_END)
             break;
     }
-    /* at the end of input, or after END or an error (which it repeats) */
+    /* at the end of input, or after an error (which it repeats) */
     st = el_decoder_finish(d);
     consume_end(&g, st, d);
     el_decoder_destroy(d);

@@ -157,7 +157,7 @@ void test_decode(const uint8_t *buf, size_t len, size_t chunk, size_t split, tes
     memset(out, 0, sizeof *out);
     if (!d)
         abort();
-    while (pos < len && st == EL_NEED_INPUT) {
+    while (pos < len && (st == EL_NEED_INPUT || st == EL_END)) {
         size_t n;
         if (chunk == SIZE_MAX)
             n = pos < split ? split - pos : len - pos;
@@ -168,7 +168,7 @@ void test_decode(const uint8_t *buf, size_t len, size_t chunk, size_t split, tes
         while ((st = el_decoder_next(d, &ev)) == EL_OK)
             collect(out, &ev, d);
     }
-    if (st == EL_NEED_INPUT)
+    if (st == EL_NEED_INPUT || st == EL_END)
         st = el_decoder_finish(d);
     out->status = st;
     out->missing_end = el_decoder_missing_end(d);

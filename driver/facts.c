@@ -1,0 +1,76 @@
+/* The facts about what a read found wrong with a log: damaged stretches
+ * skipped, where the log stopped, a missing end marker. Every command
+ * reports a read from them (cli/damage.c) and `info` prints its status
+ * line from them, so no output can call a damaged log complete. */
+#include "evprof/driver.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void ev_facts_of(const el_read_result *r, ev_facts *f)
+{
+    memset(f, 0, sizeof *f);
+    f->blocks = r->damage.blocks;
+    f->bytes = r->damage.bytes;
+    f->from_s = (double)r->damage.from_time / 1e9;
+    f->to_s = (double)r->damage.to_time / 1e9;
+    f->stopped = r->status != EL_END && r->status != EL_OK;
+    f->stop_status = r->status;
+    f->stop_offset = r->error.offset;
+    f->missing_end = r->status == EL_OK && r->missing_end;
+    f->damaged = f->blocks > 0 || f->stopped;
+}
+
+const char *ev_facts_key(const ev_facts *f)
+{
+    if (f->stopped) {
+        switch (f->stop_status) {
+        case EL_ERR_TRUNCATED: return "truncated";
+        case EL_ERR_FORMAT: return "damaged";
+        case EL_ERR_NOMEM: return "out_of_memory";
+        case EL_ERR_IO: return "read_error";
+        default: return "error";
+        }
+    }
+    if (f->blocks)
+        return "damaged";
+    return f->missing_end ? "missing_end" : "complete";
+}
+
+/* "skipped N bytes in M damaged blocks (events from A s to B s)" */
+void ev_facts_skipped(FILE *out, const ev_facts *f)
+{
+    fprintf(out, "skipped %llu bytes in %llu damaged block%s (events from %.6f s to %.6f s)",
+            (unsigned long long)f->bytes, (unsigned long long)f->blocks,
+            f->blocks == 1 ? "" : "s", f->from_s, f->to_s);
+}
+
+void ev_facts_status(FILE *out, const ev_facts *f)
+{
+    fputs("status:        ", out);
+    if (f->stopped) {
+        const char *what = f->stop_status == EL_ERR_TRUNCATED ? "TRUNCATED"
+                         : f->stop_status == EL_ERR_FORMAT    ? "DAMAGED"
+                         : f->stop_status == EL_ERR_IO        ? "READ ERROR"
+                                                              : "OUT OF MEMORY";
+        fprintf(out, "%s at byte %llu: only the events before are counted", what,
+                (unsigned long long)f->stop_offset);
+        if (f->blocks) {
+            fputs("; before that ", out);
+            ev_facts_skipped(out, f);
+        }
+    } else if (f->blocks) {
+        fputs("DAMAGED: ", out);
+        ev_facts_skipped(out, f);
+        fputs("; the rest was read", out);
+        if (f->missing_end)
+            fputs("; no end marker", out);
+    } else if (f->missing_end) {
+        fputs("no end marker (the program did not close its eventlog); every event was read",
+              out);
+    } else {
+        fputs("complete (end marker present)", out);
+    }
+    fputc('\n', out);
+}
+
