@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "evprof/driver.h"
 #include "evprof/ticky.h"
 #include "output.h"
 
@@ -131,23 +132,50 @@ static int peek(const input *in, unsigned char head[4], size_t *got)
     return 0;
 }
 
+/* One pass over the log through the driver: a small analysis hands the
+ * ticky events to fn (the table's ticky_add_event, or the series pass). */
+typedef struct pass {
+    el_event_fn fn;
+    void *ctx;
+} pass;
+
+static int pass_event(void *self, const el_event *ev, const ev_stream *s)
+{
+    pass *p = self;
+    return p->fn(p->ctx, ev, s->decoder);
+}
+
+static const uint16_t ticky_fields[] = {
+    EL_TICKY_COUNTER_DEF, EL_TICKY_COUNTER_SAMPLE, EL_TICKY_BEGIN_SAMPLE,
+};
+static const ev_analysis_ops pass_ops = {
+    "ticky counters", ticky_fields, sizeof ticky_fields / sizeof ticky_fields[0], 0,
+    pass_event, NULL, NULL, NULL,
+};
+
 static el_read_result read_events(const input *in, el_event_fn fn, void *ctx)
 {
-    static const uint16_t fields[] = {
-        EL_TICKY_COUNTER_DEF, EL_TICKY_COUNTER_SAMPLE, EL_TICKY_BEGIN_SAMPLE,
-    };
-    const el_read_opts ro = { .fields = fields, .num_fields = sizeof fields / sizeof fields[0],
-                              .only_selected = 1 };
-    if (in->fd < 0)
-        return el_read_path_opts(in->path, &ro, fn, ctx, NULL);
-    if (lseek(in->fd, 0, SEEK_SET) != 0) {
-        el_read_result r = { 0 };
+    pass p = { fn, ctx };
+    el_read_result r = { 0 };
+    if (in->fd >= 0 && lseek(in->fd, 0, SEEK_SET) != 0) {
         r.status = r.error.status = EL_ERR_IO;
         r.error.type = -1;
         snprintf(r.error.msg, sizeof r.error.msg, "cannot rewind: %s", strerror(errno));
         return r;
     }
-    return el_read_fd(in->fd, fn, ctx, NULL);
+    ev_driver *d = ev_driver_create(NULL);
+    if (!d || ev_driver_attach(d, &pass_ops, &p) != 0) {
+        ev_driver_destroy(d);
+        r.status = r.error.status = EL_ERR_NOMEM;
+        r.error.type = -1;
+        snprintf(r.error.msg, sizeof r.error.msg, "out of memory");
+        return r;
+    }
+    const ev_stream *s = in->fd >= 0 ? ev_driver_run_fd(d, in->fd, in->path)
+                                     : ev_driver_run_path(d, in->path);
+    r = s->read;
+    ev_driver_destroy(d);
+    return r;
 }
 
 static int on_event(void *ctx, const el_event *ev, const el_decoder *d)

@@ -12,17 +12,13 @@
 
 static void report_error(const char *shown, const el_error *e, el_status status)
 {
-    const char *msg = e->msg[0] ? e->msg : el_status_name(status);
+    el_error copy = *e;
+    char line[512];
+    if (!copy.msg[0])
+        copy.status = status;
+    size_t n = el_error_format(line, sizeof line, &copy);
     fprintf(stderr, "evprof: %s: ", shown);
-    tx_put(stderr, msg, strlen(msg));
-    /* some messages already say where ("truncated at byte N: ...") */
-    if (!strstr(msg, "at byte"))
-        fprintf(stderr, " at byte %llu", (unsigned long long)e->offset);
-    if (e->type >= 0) {
-        const char *name = e->type <= 0xffff ? el_type_name((uint16_t)e->type) : NULL;
-        fprintf(stderr, " (event type %ld %s)", (long)e->type,
-                name ? name : e->type == 0xffff ? "END_MARKER" : "unknown");
-    }
+    tx_put(stderr, line, n < sizeof line ? n : sizeof line - 1);
     fputc('\n', stderr);
 }
 
@@ -45,6 +41,8 @@ int cli_report_read(const char *path, const el_read_result *r)
                 "evprof: warning: %s: no end marker (the program did not close "
                 "its eventlog); all %llu events were read\n",
                 shown, (unsigned long long)r->events);
+    if (r->status == EL_STOPPED)
+        return CLI_FAIL;        /* the consumer stopped it: its command says why */
     if (!f.stopped)
         return f.damaged ? CLI_FAIL : CLI_OK;
     if (r->status == EL_ERR_IO) {

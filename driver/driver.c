@@ -164,7 +164,8 @@ static uint16_t *selected_types(const ev_driver *d, size_t *n)
     return t;
 }
 
-static const ev_stream *run(ev_driver *d, const char *path, const void *buf, size_t len)
+static const ev_stream *run(ev_driver *d, const char *path, int fd, const void *buf,
+                            size_t len)
 {
     el_read_opts ro = { 0 };
     size_t ntypes;
@@ -189,7 +190,12 @@ static const ev_stream *run(ev_driver *d, const char *path, const void *buf, siz
     ro.only_selected = types != NULL && !d->every;
     ro.no_resync = d->opts.no_resync;
 
-    if (path) {
+    if (fd >= 0) {
+        struct stat sb;
+        if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
+            d->stream.total_bytes = (uint64_t)sb.st_size;
+        d->stream.read = el_read_fd_opts(fd, &ro, on_event, d, &d->decoder);
+    } else if (path) {
         struct stat sb;
         if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
             d->stream.total_bytes = (uint64_t)sb.st_size;
@@ -227,10 +233,15 @@ nomem:
 
 const ev_stream *ev_driver_run_path(ev_driver *d, const char *path)
 {
-    return run(d, path, NULL, 0);
+    return run(d, path, -1, NULL, 0);
+}
+
+const ev_stream *ev_driver_run_fd(ev_driver *d, int fd, const char *name)
+{
+    return run(d, name, fd, NULL, 0);
 }
 
 const ev_stream *ev_driver_run_mem(ev_driver *d, const void *buf, size_t len)
 {
-    return run(d, NULL, buf, len);
+    return run(d, NULL, -1, buf, len);
 }

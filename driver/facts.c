@@ -29,6 +29,7 @@ const char *ev_facts_key(const ev_facts *f)
         case EL_ERR_FORMAT: return "damaged";
         case EL_ERR_NOMEM: return "out_of_memory";
         case EL_ERR_IO: return "read_error";
+        case EL_STOPPED: return "stopped";
         default: return "error";
         }
     }

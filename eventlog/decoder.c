@@ -95,8 +95,9 @@ static const char *const status_names[] = {
     [EL_ERR_FORMAT] = "format error",
     [EL_ERR_NOMEM] = "out of memory",
     [EL_ERR_IO] = "I/O error",
+    [EL_STOPPED] = "stopped by the consumer",
 };
-_Static_assert(sizeof status_names / sizeof status_names[0] == EL_ERR_IO + 1,
+_Static_assert(sizeof status_names / sizeof status_names[0] == EL_STOPPED + 1,
                "status_names matches el_status");
 
 const char *el_status_name(el_status st)
@@ -107,6 +108,27 @@ const char *el_status_name(el_status st)
 }
 
 /* ---- error reporting -------------------------------------------------- */
+
+size_t el_error_format(char *buf, size_t size, const el_error *e)
+{
+    const char *msg = e->msg[0] ? e->msg : el_status_name(e->status);
+    int n = snprintf(buf, size, "%s", msg);
+    size_t len = n > 0 ? (size_t)n : 0;
+    /* some messages already say where ("truncated at byte N: ...") */
+    if (!strstr(msg, "at byte")) {
+        n = snprintf(len < size ? buf + len : NULL, len < size ? size - len : 0,
+                     " at byte %llu", (unsigned long long)e->offset);
+        len += n > 0 ? (size_t)n : 0;
+    }
+    if (e->type >= 0) {
+        const char *name = e->type <= 0xffff ? el_type_name((uint16_t)e->type) : NULL;
+        n = snprintf(len < size ? buf + len : NULL, len < size ? size - len : 0,
+                     " (event type %ld %s)", (long)e->type,
+                     name ? name : e->type == 0xffff ? "END_MARKER" : "unknown");
+        len += n > 0 ? (size_t)n : 0;
+    }
+    return len;
+}
 
 static el_status fail(el_decoder *d, el_status st, uint64_t offset, int32_t type,
                       const char *fmt, ...)

@@ -54,7 +54,7 @@ static void on_sigbus(int sig, siginfo_t *si, void *uctx)
 }
 
 /* Pulls every event out of what has been fed. Returns EL_NEED_INPUT when
- * the chunk is used up, EL_OK when the callback asked to stop, or the
+ * the chunk is used up, EL_STOPPED when the callback asked to stop, or the
  * decoder's final status. */
 static el_status drain(el_decoder *d, el_event_fn on_event, void *ctx, el_read_result *r)
 {
@@ -66,7 +66,7 @@ static el_status drain(el_decoder *d, el_event_fn on_event, void *ctx, el_read_r
             return EL_ERR_IO;   /* the event may hold zeros: not handed out */
         r->events++;
         if (on_event && on_event(ctx, &ev, d))
-            return EL_OK;
+            return EL_STOPPED;
     }
     return st;
 }
@@ -78,8 +78,8 @@ static void finish(el_decoder *d, el_status st, el_read_result *r, el_decoder **
     r->has_time_span = el_decoder_time_span(d, &r->first_time, &r->last_time);
     r->damage = *el_decoder_damage(d);
     r->status = st;
-    r->missing_end = el_decoder_missing_end(d);
-    if (st != EL_OK && st != EL_END)
+    r->missing_end = st != EL_STOPPED && el_decoder_missing_end(d);
+    if (st != EL_OK && st != EL_END && st != EL_STOPPED)
         r->error = *el_decoder_error(d);
     if (keep)
         *keep = d;
@@ -230,6 +230,12 @@ static el_read_result read_mapped(int fd, uint64_t size, const el_read_opts *opt
     sigaction(SIGBUS, &old, NULL);
     finish(d, st, &r, keep);
     return r;
+}
+
+el_read_result el_read_fd_opts(int fd, const el_read_opts *opts, el_event_fn on_event,
+                               void *ctx, el_decoder **keep)
+{
+    return read_fd(fd, opts, on_event, ctx, keep);
 }
 
 el_read_result el_read_fd(int fd, el_event_fn on_event, void *ctx, el_decoder **keep)

@@ -101,7 +101,7 @@ static int64_t str_index(builder *b, const char *s, size_t len)
     }
     if (len > UINT32_MAX || reserve(&b->strs, &b->strs_size, b->num_strs, sizeof *b->strs) != 0)
         goto nomem;
-    const char *copy = strpool_add(&b->pool, s, (uint32_t)len);
+    const char *copy = tx_strpool_add(&b->pool, s, (uint32_t)len);
     if (!copy)
         goto nomem;
     b->strs[b->num_strs] = (char *)copy;
@@ -120,7 +120,7 @@ static int64_t str_of(builder *b, const char *s)
 static int builder_init(builder *b, size_t num_values)
 {
     memset(b, 0, sizeof *b);
-    strpool_init(&b->pool);
+    tx_strpool_init(&b->pool);
     b->num_values = num_values;
     str_index(b, "", 0);        /* string_table[0] must be "" */
     return b->failed ? -1 : 0;
@@ -128,7 +128,7 @@ static int builder_init(builder *b, size_t num_values)
 
 static void builder_free(builder *b)
 {
-    strpool_destroy(&b->pool);
+    tx_strpool_destroy(&b->pool);
     free(b->strs);
     free(b->slots);
     free(b->funcs);
@@ -152,7 +152,7 @@ static uint64_t add_function(builder *b, const char *name, size_t name_len,
     f->name = str_index(b, name, name_len);
     f->system_name = str_of(b, system_name);
     ex_srcloc loc;
-    if (src && ex_srcloc_parse(src, &loc)) {
+    if (src && export_srcloc_parse(src, &loc)) {
         f->filename = str_index(b, loc.file, loc.file_len);
         f->start_line = loc.line;
     }
@@ -330,7 +330,7 @@ static uint64_t cc_function(time_walk *w, uint32_t cc_index)
         return w->fn_of_cc[cc_index];
     const prof_cc *cc = prof_cc_at(w->p, cc_index);
     char small[256];
-    size_t len = ex_frame_name(cc, small, sizeof small);
+    size_t len = export_frame_name(cc, small, sizeof small);
     uint64_t id;
     if (len < sizeof small) {
         id = add_function(w->b, small, len, cc->label, cc->srcloc);
@@ -340,7 +340,7 @@ static uint64_t cc_function(time_walk *w, uint32_t cc_index)
             w->b->failed = 1;
             return 0;
         }
-        ex_frame_name(cc, big, len + 1);
+        export_frame_name(cc, big, len + 1);
         id = add_function(w->b, big, len, cc->label, cc->srcloc);
         free(big);
     }

@@ -392,7 +392,7 @@ static void put_frame(FILE *out, const char *name, size_t name_len, const char *
     ex_srcloc loc;
     fputs("{\"name\":", out);
     tx_json_str(out, name, name_len);
-    if (src && ex_srcloc_parse(src, &loc)) {
+    if (src && export_srcloc_parse(src, &loc)) {
         fputs(",\"file\":", out);
         tx_json_str(out, loc.file, loc.file_len);
         fprintf(out, ",\"line\":%u,\"col\":%u", loc.line, loc.col);
@@ -411,14 +411,14 @@ static int write_frames(writer *w)
             fputc(',', out);
         if (i < nccs) {
             const prof_cc *cc = prof_cc_at(w->p, (uint32_t)i);
-            size_t len = ex_frame_name(cc, small, sizeof small);
+            size_t len = export_frame_name(cc, small, sizeof small);
             if (len < sizeof small) {
                 put_frame(out, small, len, cc->srcloc);
             } else {
                 char *big = malloc(len + 1);
                 if (!big)
                     return -1;
-                ex_frame_name(cc, big, len + 1);
+                export_frame_name(cc, big, len + 1);
                 put_frame(out, big, len, cc->srcloc);
                 free(big);
             }

@@ -55,7 +55,7 @@ static int plain_span(const char *s, size_t n, size_t i, uint32_t *line, uint32_
     return 1;
 }
 
-int ex_srcloc_parse(const char *src, ex_srcloc *out)
+int export_srcloc_parse(const char *src, ex_srcloc *out)
 {
     memset(out, 0, sizeof *out);
     if (!src)
@@ -77,7 +77,7 @@ int ex_srcloc_parse(const char *src, ex_srcloc *out)
     return 0;
 }
 
-size_t ex_frame_name(const prof_cc *cc, char *buf, size_t size)
+size_t export_frame_name(const prof_cc *cc, char *buf, size_t size)
 {
     const char *label = cc->label ? cc->label : "";
     /* GHC's built-ins (MAIN, GC, IDLE, ...) and evprof's own frames go by

@@ -16,11 +16,11 @@ typedef struct ex_srcloc {
 /* Accepts GHC's span forms "F:L:C", "F:L:C-C2" and "F:(L,C)-(L2,C2)"; a
  * file name may itself hold ':'. Anything else (e.g. "<built-in>") gives
  * file_len 0. Returns 1 when a file and line were found, else 0. */
-int ex_srcloc_parse(const char *src, ex_srcloc *out);
+int export_srcloc_parse(const char *src, ex_srcloc *out);
 
 /* "Module.label" of a cost centre into buf (NUL-terminated when size > 0);
  * returns the full length as snprintf does. */
 struct prof_cc;
-size_t ex_frame_name(const struct prof_cc *cc, char *buf, size_t size);
+size_t export_frame_name(const struct prof_cc *cc, char *buf, size_t size);
 
 #endif

@@ -164,7 +164,7 @@ heap_profile *heap_create(const heap_opts *o, heap_census_fn sink, void *ctx)
     h->sink = sink;
     h->sink_ctx = ctx;
     h->keep_ipe = 1;
-    strpool_init(&h->strings);
+    tx_strpool_init(&h->strings);
     h->info.length = h->opts.length ? h->opts.length : HEAP_DEFAULT_LENGTH;
     if (h->opts.whole_names) {
         h->opts.length = h->info.length = HEAP_MAX_LENGTH;
@@ -190,7 +190,7 @@ void heap_destroy(heap_profile *h)
         HASH_DEL(h->ipes, e);
         free(e);
     }
-    strpool_destroy(&h->strings);
+    tx_strpool_destroy(&h->strings);
     free(h->bands);
     free(h->aux);
     free(h->slots);
@@ -263,7 +263,7 @@ static uint32_t band_of(heap_profile *h, const char *name, size_t len, int *crea
         h->aux = aux;
         h->cap_aux = h->cap_bands;
     }
-    const char *copy = strpool_add(&h->strings, name, (uint32_t)len);
+    const char *copy = tx_strpool_add(&h->strings, name, (uint32_t)len);
     if (!copy)
         return UINT32_MAX;
     uint32_t i = (uint32_t)h->num_bands++;
@@ -611,8 +611,8 @@ static int take_args(heap_profile *h, el_str args)
     jl += 5;
     memmove(job + jl, rts, rl);
     jl += rl;
-    const char *j = strpool_add(&h->strings, job, (uint32_t)jl);
-    const char *p = j ? strpool_add(&h->strings, prog, (uint32_t)prog_len) : NULL;
+    const char *j = tx_strpool_add(&h->strings, job, (uint32_t)jl);
+    const char *p = j ? tx_strpool_add(&h->strings, prog, (uint32_t)prog_len) : NULL;
     if (!j || !p)
         return -1;
     h->info.job = j;
@@ -638,8 +638,8 @@ static int define_cc(heap_profile *h, const el_event *ev)
         c->id = id;
         HASH_ADD(hh, h->ccs, id, sizeof c->id, c);
     }
-    c->label = strpool_add(&h->strings, l.ptr, l.len);
-    c->module = strpool_add(&h->strings, m.ptr, m.len);
+    c->label = tx_strpool_add(&h->strings, l.ptr, l.len);
+    c->module = tx_strpool_add(&h->strings, m.ptr, m.len);
     if (!c->label || !c->module)
         return -1;
     c->label_len = l.len;
@@ -667,7 +667,7 @@ static int define_ipe(heap_profile *h, const el_event *ev)
         memcpy(tmp + t.len + 2, loc.ptr, loc.len);
         tmp[n - 1] = ')';
     }
-    const char *name = strpool_add(&h->strings, tmp, (uint32_t)n);
+    const char *name = tx_strpool_add(&h->strings, tmp, (uint32_t)n);
     if (!name)
         return -1;
     uint64_t info = ev->u.ipe.info;
@@ -770,7 +770,7 @@ heap_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder
         return take_args(h, ev->u.text.str) == 0 ? HEAP_OK : fail(h, HEAP_ERR_NOMEM);
     case EL_RTS_IDENTIFIER:
         if (!in->rts_version) {
-            in->rts_version = strpool_add(&h->strings, ev->u.text.str.ptr, ev->u.text.str.len);
+            in->rts_version = tx_strpool_add(&h->strings, ev->u.text.str.ptr, ev->u.text.str.len);
             if (!in->rts_version)
                 return fail(h, HEAP_ERR_NOMEM);
         }
@@ -873,7 +873,7 @@ uint32_t *heap_bands_by_peak(const heap_profile *h, size_t *n)
 
 static const char *copy_str(strpool *sp, const char *s)
 {
-    return s ? strpool_add(sp, s, (uint32_t)strlen(s)) : NULL;
+    return s ? tx_strpool_add(sp, s, (uint32_t)strlen(s)) : NULL;
 }
 
 heap_profile *heap_snapshot(const heap_profile *h)
@@ -886,7 +886,7 @@ heap_profile *heap_snapshot(const heap_profile *h)
     c->opts = h->opts;
     c->status = h->status;
     c->finished = 1;
-    strpool_init(&c->strings);
+    tx_strpool_init(&c->strings);
     c->info = h->info;
     if ((h->info.program && !(c->info.program = copy_str(&c->strings, h->info.program))) ||
         (h->info.job && !(c->info.job = copy_str(&c->strings, h->info.job))) ||
@@ -898,7 +898,7 @@ heap_profile *heap_snapshot(const heap_profile *h)
             goto nomem;
         for (size_t i = 0; i < h->num_bands; i++) {
             c->bands[i] = h->bands[i];
-            if (!(c->bands[i].name = strpool_add(&c->strings, h->bands[i].name, h->bands[i].len)))
+            if (!(c->bands[i].name = tx_strpool_add(&c->strings, h->bands[i].name, h->bands[i].len)))
                 goto nomem;
         }
         c->num_bands = c->cap_bands = h->num_bands;

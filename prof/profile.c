@@ -283,7 +283,7 @@ prof_profile *prof_create(const prof_filter *filter)
         p->filter = *filter;
     else
         prof_filter_init(&p->filter);
-    strpool_init(&p->strings);
+    tx_strpool_init(&p->strings);
     p->cut_node = PROF_NONE;
     if (grow_slots(p) != 0 || new_node(p, PROF_NONE, 0) != 0) {
         prof_destroy(p);
@@ -312,7 +312,7 @@ void prof_destroy(prof_profile *p)
     free(p->sc_arena);
     free(p->ccs);
     free(p->argv_store);
-    strpool_destroy(&p->strings);
+    tx_strpool_destroy(&p->strings);
     free(p);
 }
 
@@ -371,9 +371,9 @@ static int define_cc(prof_profile *p, const el_event *ev)
 
     if (!cc && !(cc = add_cc(p, ev->u.cost_centre.id)))
         return -1;
-    cc->label = strpool_add(&p->strings, ev->u.cost_centre.label.ptr, ev->u.cost_centre.label.len);
-    cc->module = strpool_add(&p->strings, ev->u.cost_centre.module.ptr, ev->u.cost_centre.module.len);
-    cc->srcloc = strpool_add(&p->strings, ev->u.cost_centre.srcloc.ptr, ev->u.cost_centre.srcloc.len);
+    cc->label = tx_strpool_add(&p->strings, ev->u.cost_centre.label.ptr, ev->u.cost_centre.label.len);
+    cc->module = tx_strpool_add(&p->strings, ev->u.cost_centre.module.ptr, ev->u.cost_centre.module.len);
+    cc->srcloc = tx_strpool_add(&p->strings, ev->u.cost_centre.srcloc.ptr, ev->u.cost_centre.srcloc.len);
     if (!cc->label || !cc->module || !cc->srcloc)
         return -1;
     cc->is_caf = ev->u.cost_centre.flags & 1;
@@ -449,7 +449,7 @@ static int keep_args(prof_profile *p, el_str args)
         const char *a = args.ptr + i;
         const char *nul = memchr(a, '\0', args.len - i);
         uint32_t len = nul ? (uint32_t)(nul - a) : args.len - i;
-        if (!(v[argc++] = strpool_add(&p->strings, a, len))) {
+        if (!(v[argc++] = tx_strpool_add(&p->strings, a, len))) {
             free(v);
             return -1;
         }
@@ -526,7 +526,7 @@ int prof_add_event(prof_profile *p, const el_event *ev)
         rc = keep_args(p, ev->u.text.str);
         break;
     case EL_RTS_IDENTIFIER:
-        p->info.rts_version = strpool_add(&p->strings, ev->u.text.str.ptr, ev->u.text.str.len);
+        p->info.rts_version = tx_strpool_add(&p->strings, ev->u.text.str.ptr, ev->u.text.str.len);
         rc = p->info.rts_version ? 0 : -1;
         break;
     case EL_WALL_CLOCK_TIME:
@@ -575,7 +575,7 @@ void prof_result_destroy(prof_result *r)
     free(r->nodes);
     free(r->ccs);
     free(r->argv_store);
-    strpool_destroy(&r->strings);
+    tx_strpool_destroy(&r->strings);
     free(r);
 }
 
@@ -627,9 +627,9 @@ static prof_cc *result_cc(prof_result *r, uint32_t id, const char *label, const 
     prof_cc *cc = &r->ccs[r->num_ccs];
     memset(cc, 0, sizeof *cc);
     cc->id = id;
-    cc->label = strpool_add(&r->strings, label, (uint32_t)strlen(label));
-    cc->module = strpool_add(&r->strings, module, (uint32_t)strlen(module));
-    cc->srcloc = strpool_add(&r->strings, src, (uint32_t)strlen(src));
+    cc->label = tx_strpool_add(&r->strings, label, (uint32_t)strlen(label));
+    cc->module = tx_strpool_add(&r->strings, module, (uint32_t)strlen(module));
+    cc->srcloc = tx_strpool_add(&r->strings, src, (uint32_t)strlen(src));
     if (!cc->label || !cc->module || !cc->srcloc)
         return NULL;
     r->num_ccs++;
@@ -638,7 +638,7 @@ static prof_cc *result_cc(prof_result *r, uint32_t id, const char *label, const 
 
 static const char *copy_str(prof_result *r, const char *s)
 {
-    return s ? strpool_add(&r->strings, s, (uint32_t)strlen(s)) : NULL;
+    return s ? tx_strpool_add(&r->strings, s, (uint32_t)strlen(s)) : NULL;
 }
 
 /* The facts, with every string copied into the result. */
@@ -699,7 +699,7 @@ prof_result *prof_snapshot_all(const prof_profile *p, int all)
         return NULL;
     r->filter = p->filter;
     r->filter.all = all;
-    strpool_init(&r->strings);
+    tx_strpool_init(&r->strings);
     if (copy_info(r, p) != 0)
         goto nomem;
 
@@ -839,6 +839,66 @@ nomem:
     undef_free(&undef);
     prof_result_destroy(r);
     return NULL;
+}
+
+/* ---- totals per cost centre ------------------------------------------------ */
+
+typedef struct totals_walk {
+    const prof_result *r;
+    prof_cc_total *t;
+    uint32_t *on_path;          /* per cost centre: frames of it on the current path */
+} totals_walk;
+
+static int totals_enter(void *ctx, uint32_t n)
+{
+    totals_walk *w = ctx;
+    const prof_node *nd = &w->r->nodes[n];
+    prof_cc_total *t = &w->t[nd->cc];
+    t->ticks += nd->ticks;
+    /* inherited: once per stack, however often the cost centre recurs in it */
+    if (w->on_path[nd->cc]++ == 0)
+        t->inherited += nd->inherited;
+    return 0;
+}
+
+static int totals_leave(void *ctx, uint32_t n)
+{
+    totals_walk *w = ctx;
+    w->on_path[w->r->nodes[n].cc]--;
+    return 0;
+}
+
+static int by_ticks(const void *a, const void *b)
+{
+    const prof_cc_total *x = a, *y = b;
+    if (x->ticks != y->ticks)
+        return x->ticks > y->ticks ? -1 : 1;
+    if (x->inherited != y->inherited)
+        return x->inherited > y->inherited ? -1 : 1;
+    return (x->cc > y->cc) - (x->cc < y->cc);
+}
+
+prof_cc_total *prof_cc_totals(const prof_result *r, size_t *n)
+{
+    totals_walk w = { r, calloc(r->num_ccs ? r->num_ccs : 1, sizeof *w.t),
+                      calloc(r->num_ccs ? r->num_ccs : 1, sizeof *w.on_path) };
+    *n = 0;
+    if (!w.t || !w.on_path) {
+        free(w.t);
+        free(w.on_path);
+        return NULL;
+    }
+    for (size_t i = 0; i < r->num_ccs; i++)
+        w.t[i].cc = (uint32_t)i;
+    prof_walk(r, totals_enter, totals_leave, &w);
+    free(w.on_path);
+    size_t k = 0;
+    for (size_t i = 0; i < r->num_ccs; i++)
+        if (w.t[i].inherited)
+            w.t[k++] = w.t[i];
+    qsort(w.t, k, sizeof *w.t, by_ticks);
+    *n = k;
+    return w.t;
 }
 
 /* ---- analysis ops ------------------------------------------------------- */

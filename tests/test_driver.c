@@ -155,6 +155,7 @@ static void test_stop(void **state)
     ev_driver_attach(d, &msgs_ops, &b);
     const ev_stream *s = ev_driver_run_mem(d, log, len);
     assert_true(s->stopped);
+    assert_int_equal(s->read.status, EL_STOPPED);   /* not a clean end */
     assert_string_equal(s->stopped_by, "msgs");
     assert_true(ev_stream_damaged(s));
     assert_int_equal(a.n, 3);
@@ -178,6 +179,17 @@ static void test_truncated(void **state)
     assert_true(ev_stream_damaged(s));
     assert_true(a.n > 0 && a.n < 17);
     assert_true(a.ended);
+    /* the CLI's one-line form of the error */
+    char line[256], want[256];
+    el_error_format(line, sizeof line, &s->read.error);
+    snprintf(want, sizeof want, " (event type %d USER_MSG)", EL_USER_MSG);
+    assert_non_null(strstr(line, "byte"));
+    assert_non_null(strstr(line, want));
+    /* cut short, it stays a C string */
+    char tiny[8];
+    size_t n = el_error_format(tiny, sizeof tiny, &s->read.error);
+    assert_int_equal(n, strlen(line));
+    assert_int_equal(strlen(tiny), sizeof tiny - 1);
     ev_driver_destroy(d);
     free(log);
 }

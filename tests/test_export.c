@@ -21,7 +21,7 @@
 static void parse(const char *src, int want_ok, const char *file, uint32_t line, uint32_t col)
 {
     ex_srcloc l;
-    int got = ex_srcloc_parse(src, &l);
+    int got = export_srcloc_parse(src, &l);
     if (got != want_ok)
         fail_msg("%s: parse %d, want %d", src, got, want_ok);
     if (!want_ok) {

@@ -765,6 +765,46 @@ static void test_threaded_note(void **state)
     }
 }
 
+
+/* prof_cc_totals: every cost centre, individual ticks and stacks through
+ * it counted once however often it recurs; MAIN holds every tick. */
+static void test_cc_totals(void **state)
+{
+    (void)state;
+    el_writer *w = el_writer_create_mem();
+    el_writer_declare_ghc(w, EL_GHC_9_0);
+    el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
+    el_writer_cost_centre(w, 0, 2, "f", "Main", "a.hs:1:1", 0);
+    el_writer_cost_centre(w, 0, 3, "g", "Main", "a.hs:2:1", 0);
+    el_writer_cost_centre(w, 0, 4, "h", "Main", "a.hs:3:1", 0);
+    static const uint32_t fgf[] = { 2, 3, 2 }, f[] = { 2 }, g[] = { 3 };
+    uint64_t t = 0;
+    for (int i = 0; i < 3; i++, t++)
+        el_writer_prof_sample(w, 10 + t, 0, t, 3, fgf);    /* MAIN;f;g;f */
+    for (int i = 0; i < 2; i++, t++)
+        el_writer_prof_sample(w, 10 + t, 0, t, 1, f);      /* MAIN;f */
+    el_writer_prof_sample(w, 10 + t, 0, t, 1, g);          /* MAIN;g */
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    size_t len;
+    const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
+    prof_result *p = synthetic_profile(bytes, len, NULL);
+    size_t n;
+    prof_cc_total *tot = prof_cc_totals(p, &n);
+    assert_non_null(tot);
+    assert_int_equal(n, 3);                    /* MAIN, f, g; h has no tick */
+    struct { const char *label; uint64_t ticks, inherited; } want[] = {
+        { "f", 5, 5 }, { "g", 1, 4 }, { "MAIN", 0, 6 },
+    };
+    for (size_t i = 0; i < 3; i++) {
+        assert_string_equal(prof_cc_at(p, tot[i].cc)->label, want[i].label);
+        assert_int_equal(tot[i].ticks, want[i].ticks);
+        assert_int_equal(tot[i].inherited, want[i].inherited);
+    }
+    free(tot);
+    prof_result_destroy(p);
+    el_writer_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -780,6 +820,7 @@ int main(void)
         cmocka_unit_test(test_depth_zero_first),
         cmocka_unit_test(test_text_report_odd_names),
         cmocka_unit_test(test_snapshots_do_not_destroy),
+        cmocka_unit_test(test_cc_totals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

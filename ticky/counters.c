@@ -10,7 +10,7 @@
 
 #define CHUNK_SIZE 65536u
 
-char *tk_strdup(ticky_set *t, const char *s, size_t len)
+char *ticky_strdup_(ticky_set *t, const char *s, size_t len)
 {
     tk_chunk *ch = t->strings;
     if (!ch || ch->cap - ch->used < len + 1) {
@@ -82,7 +82,7 @@ static tk_counter *lookup(const ticky_set *t, uint64_t id)
     return s ? &t->c[s - 1] : NULL;
 }
 
-tk_counter *tk_counter_get(ticky_set *t, uint64_t id)
+tk_counter *ticky_counter_get_(ticky_set *t, uint64_t id)
 {
     tk_counter *c = lookup(t, id);
     if (c)
@@ -266,7 +266,7 @@ static long json_field(const char *s, size_t len, const char *key, char *out, si
 
 static int define(ticky_set *t, const el_event *ev)
 {
-    tk_counter *c = tk_counter_get(t, ev->u.ticky_def.id);
+    tk_counter *c = ticky_counter_get_(t, ev->u.ticky_def.id);
     if (!c)
         return -1;
     t->info.definitions++;
@@ -279,8 +279,8 @@ static int define(ticky_set *t, const el_event *ev)
     el_str kinds = ev->u.ticky_def.kinds, name = ev->u.ticky_def.name;
     el_str json = ev->u.ticky_def.json;
     ticky_counter *p = &c->pub;
-    char *nm = tk_strdup(t, name.ptr, name.len);
-    char *kd = tk_strdup(t, kinds.ptr, kinds.len);
+    char *nm = ticky_strdup_(t, name.ptr, name.len);
+    char *kd = ticky_strdup_(t, kinds.ptr, kinds.len);
     if (!nm || !kd)
         return -1;
     p->name = nm;
@@ -294,7 +294,7 @@ static int define(ticky_set *t, const el_event *ev)
     /* the description: the JSON field (9.6+), or JSON in the kinds string
      * (9.4); its "args" are the argument kinds GHC's table would show */
     if (p->has_json && json.len > 0) {
-        char *js = tk_strdup(t, json.ptr, json.len);
+        char *js = ticky_strdup_(t, json.ptr, json.len);
         if (!js)
             return -1;
         p->json = js;
@@ -307,7 +307,7 @@ static int define(ticky_set *t, const el_event *ev)
         char args[256];
         long n = json_field(p->json, p->json_len, "args", args, sizeof args);
         if (n >= 0) {
-            char *a = tk_strdup(t, args, (size_t)n);
+            char *a = ticky_strdup_(t, args, (size_t)n);
             if (!a)
                 return -1;
             p->args = a;
@@ -386,7 +386,7 @@ static int sample(ticky_set *t, const el_event *ev)
         if (!c)
             return 0;   /* not in the first pass: the input changed */
     } else {
-        c = tk_counter_get(t, ev->u.ticky_sample.id);
+        c = ticky_counter_get_(t, ev->u.ticky_sample.id);
         if (!c)
             return -1;
         t->info.samples++;
@@ -466,7 +466,7 @@ int ticky_finish(ticky_set *t)
         char buf[64];
         int n = snprintf(buf, sizeof buf, "<undefined ticky counter %llu>",
                          (unsigned long long)p->id);
-        char *s = tk_strdup(t, buf, (size_t)n);
+        char *s = ticky_strdup_(t, buf, (size_t)n);
         if (!s)
             return -1;
         p->name = s;
@@ -562,6 +562,11 @@ static int contains(const char *s, size_t n, const char *m, size_t mn)
 
 int ticky_view_build(const ticky_set *t, const ticky_view_opts *o, ticky_view *v)
 {
+    ticky_view_opts defaults;
+    if (!o) {
+        ticky_view_opts_init(&defaults);
+        o = &defaults;
+    }
     memset(v, 0, sizeof *v);
     v->opts = *o;
     sort_el *els = malloc((t->n ? t->n : 1) * sizeof *els);
@@ -666,7 +671,7 @@ static int copy_str(ticky_set *c, const char **s, uint32_t len)
 {
     if (!*s)
         return 0;
-    char *d = tk_strdup(c, *s, len);
+    char *d = ticky_strdup_(c, *s, len);
     if (!d)
         return -1;
     *s = d;
@@ -683,7 +688,7 @@ ticky_set *ticky_snapshot(const ticky_set *t)
     c->from_ns = t->from_ns;
     c->to_ns = t->to_ns;
     for (size_t i = 0; i < t->n; i++) {
-        tk_counter *k = tk_counter_get(c, t->c[i].pub.id);
+        tk_counter *k = ticky_counter_get_(c, t->c[i].pub.id);
         if (!k)
             goto nomem;
         *k = t->c[i];

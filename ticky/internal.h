@@ -65,8 +65,8 @@ struct ticky_set {
 
 /* Counter for `id`, created if new (undefined, in input order); NULL when
  * memory ran out. */
-tk_counter *tk_counter_get(ticky_set *t, uint64_t id);
+tk_counter *ticky_counter_get_(ticky_set *t, uint64_t id);
 /* A NUL-terminated copy owned by the set, or NULL (no memory). */
-char *tk_strdup(ticky_set *t, const char *s, size_t len);
+char *ticky_strdup_(ticky_set *t, const char *s, size_t len);
 
 #endif

@@ -234,13 +234,13 @@ static ticky_status add_row(text_state *s, const char *l, size_t n)
         return fail(s, TICKY_ERR_FORMAT, "arity %llu is out of range",
                     (unsigned long long)r.arity);
     ticky_set *t = s->t;
-    tk_counter *c = tk_counter_get(t, ++s->rows);
+    tk_counter *c = ticky_counter_get_(t, ++s->rows);
     size_t ke = r.kinds_at + 20;
     while (ke > r.kinds_at && l[ke - 1] == ' ')
         ke--;
     size_t name_at = r.kinds_at + 21;
-    char *kinds = c ? tk_strdup(t, l + r.kinds_at, ke - r.kinds_at) : NULL;
-    char *name = kinds ? tk_strdup(t, l + name_at, n - name_at) : NULL;
+    char *kinds = c ? ticky_strdup_(t, l + r.kinds_at, ke - r.kinds_at) : NULL;
+    char *name = kinds ? ticky_strdup_(t, l + name_at, n - name_at) : NULL;
     if (!name)
         return fail(s, TICKY_ERR_NOMEM, "out of memory");
     ticky_counter *p = &c->pub;

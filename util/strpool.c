@@ -10,13 +10,13 @@ struct strpool_chunk {
     char data[];
 };
 
-void strpool_init(strpool *sp)
+void tx_strpool_init(strpool *sp)
 {
     sp->head = NULL;
     sp->used = sp->cap = 0;
 }
 
-void strpool_destroy(strpool *sp)
+void tx_strpool_destroy(strpool *sp)
 {
     strpool_chunk *c = sp->head;
     while (c) {
@@ -24,10 +24,10 @@ void strpool_destroy(strpool *sp)
         free(c);
         c = next;
     }
-    strpool_init(sp);
+    tx_strpool_init(sp);
 }
 
-const char *strpool_add(strpool *sp, const char *s, uint32_t len)
+const char *tx_strpool_add(strpool *sp, const char *s, uint32_t len)
 {
     size_t need = (size_t)len + 1;
 

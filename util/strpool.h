@@ -12,9 +12,9 @@ typedef struct strpool {
     size_t used, cap;       /* of the head chunk */
 } strpool;
 
-void strpool_init(strpool *sp);
-void strpool_destroy(strpool *sp);
+void tx_strpool_init(strpool *sp);
+void tx_strpool_destroy(strpool *sp);
 /* A copy of `len` bytes plus a NUL, owned by the pool; NULL if out of memory. */
-const char *strpool_add(strpool *sp, const char *s, uint32_t len);
+const char *tx_strpool_add(strpool *sp, const char *s, uint32_t len);
 
 #endif

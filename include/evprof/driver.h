@@ -103,6 +103,9 @@ int ev_driver_attach(ev_driver *d, const ev_analysis_ops *ops, void *self);
  * A driver runs once. */
 const ev_stream *ev_driver_run_path(ev_driver *d, const char *path);
 const ev_stream *ev_driver_run_mem(ev_driver *d, const void *buf, size_t len);
+/* From an open descriptor (read from where it stands, not closed); `name`
+ * is the stream's path for messages (may be NULL). */
+const ev_stream *ev_driver_run_fd(ev_driver *d, int fd, const char *name);
 
 /* The facts so far (also during a run, from an analysis or progress). */
 const ev_stream *ev_driver_stream(const ev_driver *d);

@@ -40,6 +40,8 @@ typedef enum el_status {
     EL_ERR_FORMAT,      /* the bytes are not a valid eventlog */
     EL_ERR_NOMEM,       /* an allocation failed */
     EL_ERR_IO,          /* reading the input failed (el_source only) */
+    EL_STOPPED,         /* el_read_*: the callback asked to stop (not an error
+                           of the log; every event before was delivered) */
 } el_status;
 
 const char *el_status_name(el_status st);
@@ -379,6 +381,13 @@ typedef struct el_error {
 } el_error;
 const el_error *el_decoder_error(const el_decoder *d);
 
+/* An error as one line, the way the CLI prints it:
+ * "MESSAGE at byte N (event type T NAME)" (no "at byte" when the message
+ * says where already; no type when there is none). Returns the length
+ * (as snprintf; the text may be cut to size). Log bytes in the message
+ * are as they came: show them with tx_vis where people read them. */
+size_t el_error_format(char *buf, size_t size, const el_error *e);
+
 /* Damage that was skipped. With resync on, a record that is damaged
  * inside a capability block (an undeclared type id, a payload that does
  * not fit its type) does not stop the log: the rest of that block is
@@ -401,9 +410,14 @@ const el_damage *el_decoder_damage(const el_decoder *d);
 /* ---- reading a whole source (file, stdin, pipe) ----------------------- */
 
 /* Runs a decoder over a file descriptor and calls `on_event` for every
- * event. Stops early when on_event returns non-zero (status EL_OK). The
- * result is END, OK (clean end without marker: a warning), or an error;
- * every event before the error has been delivered. */
+ * event. Stops early when on_event returns non-zero: status EL_STOPPED.
+ * Otherwise the result is END, OK (clean end without marker: a warning),
+ * or an error; every event before the error has been delivered.
+ *
+ * keep_decoder: NULL, or where to hand the caller the decoder that read
+ * the log (its header's event types, damage, time span); the caller owns
+ * it then and destroys it with el_decoder_destroy. It is NULL when no
+ * decoder could be made (out of memory, the file could not be opened). */
 typedef int (*el_event_fn)(void *ctx, const el_event *ev, const el_decoder *d);
 
 typedef struct el_read_result {
@@ -437,6 +451,8 @@ el_read_result el_read_path_opts(const char *path, const el_read_opts *opts,
                                  el_decoder **keep_decoder);
 el_read_result el_read_fd(int fd, el_event_fn on_event, void *ctx,
                           el_decoder **keep_decoder);
+el_read_result el_read_fd_opts(int fd, const el_read_opts *opts, el_event_fn on_event,
+                               void *ctx, el_decoder **keep_decoder);
 /* The same over bytes already in memory (tests, fuzzer). */
 el_read_result el_read_mem(const void *buf, size_t len, el_event_fn on_event,
                            void *ctx, el_decoder **keep_decoder);

@@ -137,13 +137,30 @@ const prof_info *prof_get_info(const prof_result *r);
 typedef int (*prof_visit_fn)(void *ctx, uint32_t node);
 int prof_walk(const prof_result *r, prof_visit_fn enter, prof_visit_fn leave, void *ctx);
 
-/* GHC's per-cost-centre summary: cost centres with more than 1% of the
- * ticks (integer division, as GHC), ticks descending, ties by descending
- * id. Returns a malloc'd array (caller frees) of *n rows, or NULL. */
+/* Ticks per cost centre. `ticks` sums the samples whose innermost frame
+ * is the cost centre (over every stack); `inherited` the samples with the
+ * cost centre anywhere in the stack, counted once per stack however often
+ * it recurs there. */
 typedef struct prof_cc_total {
     uint32_t cc;                /* index into the cost-centre table */
-    uint64_t ticks;             /* summed over every stack of the cc */
+    uint64_t ticks;             /* individual */
+    uint64_t inherited;         /* stacks through it (prof_cc_totals only) */
 } prof_cc_total;
+
+/* Every cost centre with a tick in its subtrees, individual ticks
+ * descending, then inherited, then index: for a top-N. A malloc'd array
+ * (caller frees) of *n rows, or NULL without memory. Which samples count
+ * is the snapshot's rule: without `all` (GHC's -p) the five built-in
+ * stacks MAIN/GC, MAIN/SYSTEM, MAIN/IDLE, MAIN/OVERHEAD_of and
+ * MAIN/DONT_CARE (src `<built-in>`) are dropped, as GHC's report drops
+ * them; with `all` (GHC's -pa, -pj) they count. */
+prof_cc_total *prof_cc_totals(const prof_result *r, size_t *n);
+
+/* GHC's per-cost-centre summary at the top of the .prof: only the cost
+ * centres with more than 1% of the ticks (integer division, GHC's
+ * cutoff), ticks descending, ties by descending id; `inherited` is 0.
+ * For every cost centre use prof_cc_totals. A malloc'd array (caller
+ * frees) of *n rows, or NULL. */
 prof_cc_total *prof_summary(const prof_result *r, size_t *n);
 
 /* %time of the summary, computed in single precision as GHC does (so
