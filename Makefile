@@ -81,10 +81,11 @@ fuzz-cli: deps
 	python3 tests/fuzz/cli_fuzz.py --evprof $(ASAN_BUILD)/evprof --seconds $(FUZZ_SECONDS) \
 	    --regress tests/fuzz/regress tests/data tests/fuzz/bad $(SHARED_CORPUS)
 
-# bench/run.sh builds its own Release tree (build-bench/); BENCH_SIZES
-# overrides its default log sizes in MB
+# bench/run.sh builds its own Release tree (build-bench/) and its logs
+# (bench/out/); BENCH_SHAPES picks shapes (default all), BENCH_FULL=1 the
+# full sizes (docs/BENCH.md)
 bench: deps
-	bash bench/run.sh $(BENCH_SIZES)
+	bash bench/run.sh $(BENCH_SHAPES)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) build-bench

@@ -3,6 +3,7 @@
  *
  *     gen_eventlog OUT.eventlog SIZE_MB [--caps N] [--depth D] [--seed S]
  *                  [--ccs K] [--stacks P] [--sample-share PCT]
+ *                  [--min-depth D] [--fresh PCT] [--fresh-frames N]
  *
  * The log looks like a profiled, threaded GHC 9.0 program run with
  * `+RTS -p -l -N<caps>`: GHC 9.0's header, a global block with the
@@ -10,7 +11,9 @@
  * PROF_BEGIN, K cost-centre definitions), then rounds of blocks: a global
  * block of time-profile samples (167, one per capability per 1 ms tick,
  * stacks 20..D deep drawn from a fixed pool of P distinct stacks with a
- * skewed distribution), and one block per capability with scheduler and
+ * skewed distribution, or with --fresh a share of new stacks that keep
+ * some outer frames of the capability's previous one), and one block per
+ * capability with scheduler and
  * GC events (run/stop/create thread, GC start/work/idle/done/end, heap
  * allocated/size/live, GC statistics, spark counters, user messages).
  * Blocks are split at 2 MiB like GHC's per-capability buffers. The same
@@ -65,6 +68,8 @@ typedef struct options {
     unsigned ccs;                /* 0: drawn from the seed, 200..2000 */
     unsigned stacks;
     unsigned sample_share;       /* percent of bytes in 167 samples */
+    unsigned fresh;              /* percent of samples with a new stack */
+    unsigned fresh_frames;       /* 0: about half the frames new, else 1..N */
 } options;
 
 static void usage(FILE *f)
@@ -74,10 +79,15 @@ static void usage(FILE *f)
             "  --caps N           capabilities (default 4, at most %d)\n"
             "  --depth D          deepest time-profile stack, 1..255 (default 200);\n"
             "                     stacks are min(20,D)..D deep\n"
+            "  --min-depth D      shallowest stack, 1..--depth (default min(20,D))\n"
             "  --seed S           random seed (default 1)\n"
             "  --ccs K            cost centres (default: 200..2000 from the seed)\n"
             "  --stacks P         distinct stacks sampled, at most 100000 (default 10000)\n"
-            "  --sample-share PCT share of bytes in profile samples, 1..100 (default 50)\n",
+            "  --sample-share PCT share of bytes in profile samples, 1..100 (default 50)\n"
+            "  --fresh PCT        share of samples whose stack is new, 0..100 (default 0):\n"
+            "                     the capability's previous stack with about half its\n"
+            "                     frames (the inner ones) replaced\n"
+            "  --fresh-frames N   new stacks replace 1..N inner frames instead\n",
             MAX_CAPS);
 }
 
@@ -106,6 +116,7 @@ static int parse_args(int argc, char **argv, options *o)
     *o = (options){ .caps = 4, .max_depth = 200, .seed = 1, .stacks = 10000,
                     .sample_share = 50 };
     int positional = 0;
+    unsigned min_depth = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         uint64_t v;
@@ -119,12 +130,24 @@ static int parse_args(int argc, char **argv, options *o)
             if (parse_u64(opt_value(argc, argv, &i), 1, EL_MAX_STACK, &v))
                 return -1;
             o->max_depth = (unsigned)v;
+        } else if (strcmp(a, "--min-depth") == 0) {
+            if (parse_u64(opt_value(argc, argv, &i), 1, EL_MAX_STACK, &v))
+                return -1;
+            min_depth = (unsigned)v;
+        } else if (strcmp(a, "--fresh-frames") == 0) {
+            if (parse_u64(opt_value(argc, argv, &i), 1, EL_MAX_STACK, &v))
+                return -1;
+            o->fresh_frames = (unsigned)v;
+        } else if (strcmp(a, "--fresh") == 0) {
+            if (parse_u64(opt_value(argc, argv, &i), 0, 100, &v))
+                return -1;
+            o->fresh = (unsigned)v;
         } else if (strcmp(a, "--seed") == 0) {
             if (parse_u64(opt_value(argc, argv, &i), 0, UINT64_MAX, &v))
                 return -1;
             o->seed = v;
         } else if (strcmp(a, "--ccs") == 0) {
-            if (parse_u64(opt_value(argc, argv, &i), 2, 1000000, &v))
+            if (parse_u64(opt_value(argc, argv, &i), 2, 100000000, &v))
                 return -1;
             o->ccs = (unsigned)v;
         } else if (strcmp(a, "--stacks") == 0) {
@@ -152,6 +175,11 @@ static int parse_args(int argc, char **argv, options *o)
     if (positional != 2)
         return -1;
     o->min_depth = o->max_depth < 20 ? 1 : 20;
+    if (min_depth) {
+        if (min_depth > o->max_depth)
+            return -1;
+        o->min_depth = min_depth;
+    }
     return 0;
 }
 
@@ -177,6 +205,22 @@ typedef struct stack_pool {
     uint8_t *depth;              /* [n] */
     uint32_t *frames;            /* [n * max_depth], innermost first */
 } stack_pool;
+
+/* Fills outer[keep..depth) (outermost first) with calls made from
+ * outer[keep - 1]: some recursive (a cost centre already on the stack),
+ * some to nearby cost centres, some anywhere. */
+static void grow_frames(uint32_t *outer, unsigned keep, unsigned depth, unsigned ccs)
+{
+    for (unsigned i = keep; i < depth; i++) {
+        double u = rng_unit();
+        if (u < 0.25 && i > 1)
+            outer[i] = outer[rng_range(i > 8 ? i - 8 : 1, i - 1)];  /* recursion */
+        else if (u < 0.6)
+            outer[i] = 2 + (outer[i - 1] + rng_range(0, 7)) % (ccs - 1);  /* nearby */
+        else
+            outer[i] = rng_range(2, ccs);
+    }
+}
 
 /* Stacks that share prefixes like a real call tree: each new stack copies
  * the outer part of an earlier one and grows new frames under it, some of
@@ -205,15 +249,7 @@ static int make_stacks(stack_pool *pool, const options *o, unsigned ccs)
             for (unsigned i = 0; i < keep; i++)
                 outer[i] = pf[pd - 1 - i];
         }
-        for (unsigned i = keep; i < depth; i++) {
-            double u = rng_unit();
-            if (u < 0.25 && i > 1)
-                outer[i] = outer[rng_range(i > 8 ? i - 8 : 1, i - 1)];  /* recursion */
-            else if (u < 0.6)
-                outer[i] = 2 + (outer[i - 1] + rng_range(0, 7)) % (ccs - 1);  /* nearby */
-            else
-                outer[i] = rng_range(2, ccs);
-        }
+        grow_frames(outer, keep, depth, ccs);
         uint32_t *f = pool->frames + (size_t)s * pool->max_depth;
         for (unsigned i = 0; i < depth; i++)
             f[i] = outer[depth - 1 - i];
@@ -248,7 +284,58 @@ typedef struct gen {
     uint64_t allocated;
     uint64_t gcs;
     uint64_t spark_created;
+    /* --fresh: each capability's last stack, innermost first */
+    uint32_t *cur_frames;        /* [caps * max_depth] */
+    uint8_t cur_depth[MAX_CAPS];
+    uint32_t outer[EL_MAX_STACK];
+    unsigned ccs;
 } gen;
+
+/* The stack of capability c's next sample, innermost first: a new one
+ * (--fresh) that keeps an outer part of the capability's previous stack,
+ * or one from the pool. */
+static const uint32_t *next_stack(gen *g, unsigned c, unsigned *depth)
+{
+    const options *o = g->o;
+    uint32_t *cur = g->cur_frames + (size_t)c * o->max_depth;
+    unsigned cd = g->cur_depth[c];
+    if (o->fresh && cd && rng_range(0, 99) < o->fresh) {
+        unsigned d = rng_range(o->min_depth, o->max_depth);
+        unsigned lim = cd < d ? cd : d;
+        /* keep 1..lim-1 outer frames (all of a one-frame stack): on
+         * average half of them, at least one new frame */
+        unsigned keep = lim > 1 ? rng_range(1, lim - 1) : 1;
+        if (o->fresh_frames) {       /* or all but 1..N inner frames */
+            unsigned n = rng_range(1, o->fresh_frames);
+            keep = cd > n ? cd - n : 1;
+            if (keep >= d)
+                keep = d > 1 ? d - 1 : 1;
+            else if (keep + n < d)
+                d = keep + n;
+            if (d < o->min_depth)
+                d = o->min_depth;
+        }
+        for (unsigned i = 0; i < keep; i++)
+            g->outer[i] = cur[cd - 1 - i];
+        if (keep == d)                   /* depth 1: a new outermost frame */
+            g->outer[0] = rng_range(2, g->ccs);
+        else
+            grow_frames(g->outer, keep, d, g->ccs);
+        for (unsigned i = 0; i < d; i++)
+            cur[i] = g->outer[d - 1 - i];
+        g->cur_depth[c] = (uint8_t)d;
+        *depth = d;
+        return cur;
+    }
+    unsigned s = pick_stack(&g->pool);
+    const uint32_t *frames = g->pool.frames + (size_t)s * g->pool.max_depth;
+    *depth = g->pool.depth[s];
+    if (o->fresh) {
+        memcpy(cur, frames, *depth * sizeof *cur);
+        g->cur_depth[c] = (uint8_t)*depth;
+    }
+    return frames;
+}
 
 static int check(gen *g, el_writer_status st)
 {
@@ -484,10 +571,10 @@ static int generate(gen *g, unsigned ccs)
             for (unsigned c = 0; c < o->caps; c++) {
                 if (split_block(g, t))
                     return -1;
-                unsigned s = pick_stack(&g->pool);
-                const uint32_t *frames = g->pool.frames + (size_t)s * g->pool.max_depth;
+                unsigned depth;
+                const uint32_t *frames = next_stack(g, c, &depth);
                 if (check(g, el_writer_prof_sample(w, t += rng_range(200, 3000), c, g->ticks,
-                                                   g->pool.depth[s], frames)))
+                                                   (uint8_t)depth, frames)))
                     return -1;
                 g->samples++;
             }
@@ -551,11 +638,12 @@ int main(int argc, char **argv)
 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    gen g = { .o = &o };
+    gen g = { .o = &o, .ccs = ccs };
     size_t tmp_len = strlen(o.out) + 5;
     char *tmp = malloc(tmp_len);
     int rc = -1;
-    if (tmp == NULL || make_stacks(&g.pool, &o, ccs) != 0) {
+    g.cur_frames = calloc((size_t)o.caps * o.max_depth, sizeof *g.cur_frames);
+    if (tmp == NULL || g.cur_frames == NULL || make_stacks(&g.pool, &o, ccs) != 0) {
         fprintf(stderr, "gen_eventlog: out of memory\n");
     } else {
         snprintf(tmp, tmp_len, "%s.tmp", o.out);
@@ -566,6 +654,7 @@ int main(int argc, char **argv)
     free(tmp);
     free(g.pool.depth);
     free(g.pool.frames);
+    free(g.cur_frames);
     if (rc != 0)
         return 1;
 

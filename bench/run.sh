@@ -1,150 +1,272 @@
 #!/usr/bin/env bash
-# bench/run.sh: evprof's throughput and memory benchmark (docs/BENCH.md).
+# bench/run.sh: evprof's benchmark on every log shape of issue 14, next to
+# its yardsticks (docs/BENCH.md).
 #
-#   bench/run.sh [SIZE_MB...]          default sizes: 10 2048
+#   bench/run.sh [SHAPE...]        default: every shape
+#   BENCH_FULL=1 bench/run.sh      the full sizes (a GB or two each; slow)
 #
-# Builds a Release tree in build-bench/, generates synthetic eventlogs of
-# the given sizes into bench/out/ (kept for later runs), warms the page
-# cache, then runs every tool of TOOLS below on every log, BENCH_RUNS
-# times (default 3), and prints one table row per log and tool: the best
-# wall time, MiB/s, the peak RSS (from /usr/bin/time -v, largest of the
-# runs) and throughput relative to `walk`, the baseline that only skips
-# events. Tools other than walk are checked against the targets: at least
-# half of walk's throughput and a peak RSS under 32 MiB.
+# Builds a Release tree in build-bench/, makes the logs of the shapes
+# below into bench/out/ (kept for later runs; git ignores them), warms the
+# page cache, then runs every tool on every log BENCH_RUNS times (default
+# 3; the ghc-events fold once on logs over 200 MB) and prints one row per
+# shape and tool: best CPU and wall seconds, MB/s, peak RSS (/usr/bin/time -v,
+# largest of the runs), time relative to the naive hash and speed-up over
+# the ghc-events fold; then the issue's goals with PASS or FAIL. The rows
+# also go to build-bench/bench-results.tsv.
 #
-# Environment: BENCH_RUNS (runs per measurement), BENCH_GEN_OPTS (extra
-# gen_eventlog options; logs made with other options get another name).
+# Environment: BENCH_FULL (1: full sizes), BENCH_RUNS (runs per
+# measurement), BENCH_TOOLS (a subset of the tools, e.g. "report"),
+# BENCH_EVPROF (another evprof binary to measure, e.g. a build of main).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 BUILD=build-bench
 OUT=bench/out
 RUNS=${BENCH_RUNS:-3}
-GEN_OPTS=${BENCH_GEN_OPTS:-}
-
-# What is measured, one line per tool; the first is the baseline the
-# others are compared with:
-# name|min vs_walk|min MiB/s|max peak RSS MiB|command ({} is the log);
-# an empty target is not checked. The report's RSS target is the issue's
-# bound for a tree of about 1.7 million nodes: it must not grow with the file.
-TOOLS=(
-    "walk||||$BUILD/bench/walk {}"
-    "info|0.5||32|$BUILD/evprof info {}"
-    "report||1000|256|$BUILD/evprof report {}"
-)
+FULL=${BENCH_FULL:-0}
+RESULTS=$BUILD/bench-results.tsv
 
 die() { echo "bench/run.sh: $*" >&2; exit 1; }
 
+# The shapes: name|quick size|full size|how the log is made. `gen ARGS`:
+# bench/gen_eventlog with ARGS, SIZE_MB first; `ghc`: the real program of
+# bench/ghc/, SIZE its iterations (about 160 bytes of log each).
+SHAPES=(
+    # real -fprof-auto program, ~1000 cost centres, mean depth 20, 10 us ticks
+    "hard|60000|500000|ghc"
+    # 1 GB, 10M samples, ~2.3M distinct stacks: a quarter of the samples are
+    # new stacks, the capability's previous one with 1..2 inner frames new
+    "synth1g|64|1024|gen --fresh 25 --fresh-frames 2 --sample-share 100 --min-depth 17 --depth 22"
+    # stacks drawn again and again from a pool of 10000 (the generator's default)
+    "repeat|100|2048|gen"
+    # hostile: 10M cost-centre definitions (1M quick), then a few MB of samples
+    "hostile-ccs|80|800|gen --ccs QUICK:1000000:FULL:10000000 --sample-share 100"
+    # hostile: about a million samples, every stack new
+    "hostile-fresh|10|100|gen --fresh 100 --sample-share 100 --min-depth 17 --depth 22"
+    # hostile: 80,000 samples of depth 255 (cut stacks), every stack new
+    "hostile-deep|8|84|gen --fresh 100 --sample-share 100 --min-depth 255 --depth 255"
+)
+
+# The tools: name|command ({} is the log). The first three are yardsticks.
+TOOLS=(
+    "walk|$BUILD/bench/walk {}"
+    "naive_hash|$BUILD/bench/naive_hash {}"
+    "ghc-events-fold|$BUILD/ghc-events-fold/ghc-events-fold {} +RTS -A64m -RTS"
+    "report|${BENCH_EVPROF:-$BUILD/evprof} report {}"
+)
+
+# The issue's goals on peak RSS (MB = 10^6 bytes) and speed.
+RSS_LIMIT_MB=256
+GOAL_HARD_VS_HASH=3         # report seconds <= 3x the naive hash's
+GOAL_HARD_VS_FOLD=5         # report at least 5x faster than the fold
+GOAL_REPEAT_MBS=1000        # report >= 1 GB/s on repeating stacks (full size)
+
 [[ -x /usr/bin/time ]] || die "/usr/bin/time is missing (apt-get install time)"
-SIZES=("$@")
-[[ ${#SIZES[@]} -gt 0 ]] || SIZES=(10 2048)
-for s in "${SIZES[@]}"; do
-    [[ $s =~ ^[1-9][0-9]*$ ]] || die "bad size '$s' (MiB, a positive integer)"
-done
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "bad BENCH_RUNS '$RUNS'"
+WANT=("$@")
+want_shape() {
+    [[ ${#WANT[@]} -eq 0 ]] && return 0
+    local w
+    for w in "${WANT[@]}"; do [[ $w == "$1" ]] && return 0; done
+    return 1
+}
+for w in "${WANT[@]}"; do
+    ok=0
+    for s in "${SHAPES[@]}"; do [[ ${s%%|*} == "$w" ]] && ok=1; done
+    [[ $ok -eq 1 ]] || die "unknown shape '$w' (shapes: $(printf '%s ' "${SHAPES[@]%%|*}"))"
+done
+want_tool() {
+    [[ -z ${BENCH_TOOLS:-} ]] && return 0
+    [[ " $BENCH_TOOLS " == *" $1 "* ]]
+}
 
 # ---- build --------------------------------------------------------------
 echo "== building Release in $BUILD/" >&2
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null \
     || die "cmake configure failed"
-cmake --build "$BUILD" -j2 --target gen_eventlog walk >/dev/null \
-    || die "building gen_eventlog and walk failed"
-# The tools under test may not build yet: their rows then say so.
+cmake --build "$BUILD" -j2 --target gen_eventlog walk naive_hash >/dev/null \
+    || die "building gen_eventlog, walk and naive_hash failed"
 if ! cmake --build "$BUILD" -j2 --target evprof >"$BUILD/evprof-build.log" 2>&1; then
     echo "warning: evprof did not build (see $BUILD/evprof-build.log)" >&2
 fi
+FOLD_NOTE=""
+if ! command -v ghc >/dev/null; then
+    FOLD_NOTE="ghc is missing (apt-get install ghc libghc-ghc-events-dev)"
+elif [[ ! -x $BUILD/ghc-events-fold/ghc-events-fold ||
+        bench/ghc-events-fold/Main.hs -nt $BUILD/ghc-events-fold/ghc-events-fold ]]; then
+    mkdir -p "$BUILD/ghc-events-fold"
+    cp bench/ghc-events-fold/Main.hs "$BUILD/ghc-events-fold/"
+    echo "== building the ghc-events fold" >&2
+    (cd "$BUILD/ghc-events-fold" && ghc -O2 -rtsopts Main.hs -o ghc-events-fold \
+         >build.log 2>&1) ||
+        FOLD_NOTE="the ghc-events fold did not build: libghc-ghc-events-dev missing? (see $BUILD/ghc-events-fold/build.log)"
+fi
+[[ -n $FOLD_NOTE ]] && echo "warning: $FOLD_NOTE; its rows are skipped" >&2
 
 # ---- logs ---------------------------------------------------------------
 mkdir -p "$OUT"
-tag=""
-if [[ -n $GEN_OPTS ]]; then
-    tag="-$(printf '%s' "$GEN_OPTS" | tr -c 'A-Za-z0-9' '_')"
-fi
-log_path() { echo "$OUT/synthetic-${1}MB${tag}.eventlog"; }
-
-for s in "${SIZES[@]}"; do
-    f=$(log_path "$s")
-    if [[ ! -f $f ]]; then
+mode=$([[ $FULL == 1 ]] && echo full || echo quick)
+declare -A LOG
+for spec in "${SHAPES[@]}"; do
+    IFS='|' read -r name quick full how <<<"$spec"
+    want_shape "$name" || continue
+    size=$([[ $FULL == 1 ]] && echo "$full" || echo "$quick")
+    # QUICK:a:FULL:b picks a value by mode
+    args=$(sed -E "s/QUICK:([^: ]+):FULL:([^ ]+)/$([[ $FULL == 1 ]] && echo '\2' || echo '\1')/g" <<<"${how#gen}")
+    f="$OUT/$name-$mode.eventlog"
+    if [[ $how == ghc ]]; then
+        if [[ ! -f $f ]]; then
+            rc=0
+            bash bench/ghc/make_log.sh "$BUILD/ghc-hard" "$f" "$size" || rc=$?
+            if [[ $rc -ne 0 ]]; then
+                echo "warning: no $name log (make_log.sh exit $rc): its rows are skipped" >&2
+                continue
+            fi
+        fi
+    elif [[ ! -f $f ]]; then
         echo "== generating $f" >&2
         # shellcheck disable=SC2086
-        "$BUILD/bench/gen_eventlog" "$f" "$s" $GEN_OPTS >&2 || die "cannot generate $f"
+        "$BUILD/bench/gen_eventlog" "$f" "$size" $args >&2 || die "cannot generate $f"
     fi
+    LOG[$name]=$f
 done
 
 # ---- measuring ----------------------------------------------------------
-# measure FILE TEMPLATE: sets BEST_S (best wall seconds), PEAK_KIB, STATUS.
+# measure FILE TEMPLATE RUNS: sets BEST_S (best CPU seconds, user + system),
+# BEST_WALL (best wall seconds), PEAK_KB, STATUS (ok, missing, or the
+# failure).
 measure() {
-    local file=$1 tpl=$2 words argv=() w run t0 t1 rc rss
+    local file=$1 tpl=$2 runs=$3 words argv=() w run t0 t1 rc rss cpu tv tt err
+    local TIMEFORMAT='%3U %3S'      # CPU seconds of the run, to the ms
     read -r -a words <<<"$tpl"
     for w in "${words[@]}"; do
         if [[ $w == "{}" ]]; then argv+=("$file"); else argv+=("$w"); fi
     done
-    BEST_S="" PEAK_KIB=0 STATUS=ok
+    BEST_S="" BEST_WALL="" PEAK_KB=0 STATUS=ok
     if [[ ! -x ${argv[0]} ]]; then
         STATUS="missing"
         return
     fi
-    local tv err
-    tv=$(mktemp) err=$(mktemp)
-    for ((run = 0; run < RUNS; run++)); do
+    tv=$(mktemp) tt=$(mktemp) err=$(mktemp)
+    for ((run = 0; run < runs; run++)); do
         t0=$(date +%s%N)
         rc=0
-        /usr/bin/time -v -o "$tv" "${argv[@]}" >/dev/null 2>"$err" || rc=$?
+        { time /usr/bin/time -v -o "$tv" "${argv[@]}" >/dev/null 2>"$err"; } 2>"$tt" || rc=$?
         t1=$(date +%s%N)
+        rss=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): *//p' "$tv")
+        cpu=$(awk '{ s = $1 + $2 } END { printf "%.3f", s }' "$tt")
+        [[ -n $rss && $rss -gt $PEAK_KB ]] && PEAK_KB=$rss
         if [[ $rc -ne 0 ]]; then
-            STATUS="exit $rc: $(head -c 120 "$err" | head -n 1)"
+            STATUS="exit $rc: $(grep -v '^Command' "$err" | head -n 1 | head -c 100)"
             break
         fi
-        rss=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): *//p' "$tv")
-        [[ -n $rss && $rss -gt $PEAK_KIB ]] && PEAK_KIB=$rss
-        BEST_S=$(awk -v a="$BEST_S" -v b="$(( t1 - t0 ))" \
-                     'BEGIN { s = b / 1e9; if (a != "" && a < s) s = a; printf "%.4f", s }')
+        BEST_S=$(awk -v a="$BEST_S" -v s="$cpu" \
+                     'BEGIN { if (a != "" && a < s) s = a; printf "%.3f", s }')
+        BEST_WALL=$(awk -v a="$BEST_WALL" -v b="$((t1 - t0))" \
+                     'BEGIN { s = b / 1e9; if (a != "" && a < s) s = a; printf "%.3f", s }')
     done
-    rm -f "$tv" "$err"
+    rm -f "$tv" "$tt" "$err"
 }
 
-printf '\n%-8s  %-6s  %9s  %9s  %9s  %7s  %s\n' \
-    "size_MiB" "tool" "seconds" "MiB/s" "peak_MiB" "vs_walk" "targets"
-misses=0
-for s in "${SIZES[@]}"; do
-    f=$(log_path "$s")
+declare -A SEC RSS STAT BYTES
+printf 'shape\tsize_MB\ttool\tcpu_s\twall_s\tMB_per_s\tpeak_MB\tstatus\n' >"$RESULTS"
+printf '\n%-14s %8s  %-15s %8s %8s %8s %8s %7s %7s\n' \
+    "shape" "size_MB" "tool" "cpu_s" "wall_s" "MB/s" "peak_MB" "t/hash" "fold/t"
+for spec in "${SHAPES[@]}"; do
+    name=${spec%%|*}
+    [[ -n ${LOG[$name]:-} ]] || continue
+    f=${LOG[$name]}
     bytes=$(stat -c %s "$f")
+    BYTES[$name]=$bytes
     cat "$f" >/dev/null                  # warm the page cache
-    base_s=""
-    for ((i = 0; i < ${#TOOLS[@]}; i++)); do
-        IFS='|' read -r name t_ratio t_mibs t_rss tpl <<<"${TOOLS[i]}"
-        measure "$f" "$tpl"
-        if [[ $STATUS != ok ]]; then
-            printf '%-8s  %-6s  %s\n' "$s" "$name" "$STATUS"
-            [[ $i -eq 0 ]] && base_s=none
-            continue
+    for t in "${TOOLS[@]}"; do
+        tool=${t%%|*} tpl=${t#*|}
+        want_tool "$tool" || continue
+        runs=$RUNS
+        if [[ $tool == ghc-events-fold ]]; then
+            if [[ -n $FOLD_NOTE ]]; then
+                STAT[$name,$tool]="skipped"
+                printf '%-14s %8.1f  %-15s %s\n' "$name" "$(awk -v b="$bytes" 'BEGIN{print b/1e6}')" \
+                    "$tool" "skipped: $FOLD_NOTE"
+                continue
+            fi
+            [[ $bytes -gt 200000000 ]] && runs=1
         fi
-        [[ $i -eq 0 ]] && base_s=$BEST_S
-        read -r mibs peak ratio verdict < <(awk -v b="$bytes" -v t="$BEST_S" -v k="$PEAK_KIB" \
-            -v base="$base_s" -v first="$((i == 0))" \
-            -v tr="$t_ratio" -v tmb="$t_mibs" -v tm="$t_rss" -v size="$s" 'BEGIN {
-                mibs = t > 0 ? b / 1048576 / t : 0
-                peak = k / 1024
-                if (base == "none" || t <= 0) { ratio = "-"; r = -1 }
-                else { r = base / t; ratio = sprintf("%.2f", r) }
-                if (first) verdict = "baseline"
-                else {
-                    verdict = ""
-                    if (tr != "" && r >= 0 && r < tr) verdict = verdict "slow,"
-                    # MiB/s targets are for multi-GB logs: on small ones the
-                    # fixed cost (printing the tree) dominates
-                    if (tmb != "" && size >= 1024 && mibs < tmb) verdict = verdict "slow,"
-                    if (tm != "" && peak >= tm) verdict = verdict "rss,"
-                    verdict = verdict == "" ? "ok" : "MISS:" substr(verdict, 1, length(verdict) - 1)
-                }
-                printf "%.1f %.1f %s %s\n", mibs, peak, ratio, verdict
-            }')
-        [[ $verdict == MISS* ]] && misses=$((misses + 1))
-        printf '%-8s  %-6s  %9s  %9s  %9s  %7s  %s\n' \
-            "$s" "$name" "$BEST_S" "$mibs" "$peak" "$ratio" "$verdict"
+        measure "$f" "$tpl" "$runs"
+        SEC[$name,$tool]=$BEST_S RSS[$name,$tool]=$((PEAK_KB * 1024)) STAT[$name,$tool]=$STATUS
+        read -r mb mbs peak vs_hash vs_fold < <(awk -v b="$bytes" -v t="$BEST_S" -v k="$PEAK_KB" \
+            -v h="${SEC[$name,naive_hash]:-}" -v g="${SEC[$name,ghc-events-fold]:-}" 'BEGIN {
+                printf "%.1f %s %.1f %s %s\n", b / 1e6,
+                    (t > 0 ? sprintf("%.1f", b / 1e6 / t) : "-"), k * 1024 / 1e6,
+                    (t > 0 && h > 0) ? sprintf("%.2f", t / h) : "-",
+                    (t > 0 && g > 0) ? sprintf("%.2f", g / t) : "-" }')
+        if [[ $STATUS == ok ]]; then
+            printf '%-14s %8s  %-15s %8s %8s %8s %8s %7s %7s\n' \
+                "$name" "$mb" "$tool" "$BEST_S" "$BEST_WALL" "$mbs" "$peak" "$vs_hash" "$vs_fold"
+        else
+            printf '%-14s %8s  %-15s %s (peak %s MB)\n' "$name" "$mb" "$tool" "$STATUS" "$peak"
+        fi
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$mb" "$tool" "${BEST_S:--}" \
+            "${BEST_WALL:--}" "$mbs" \
+            "$peak" "$STATUS" >>"$RESULTS"
     done
 done
+
+# ---- goals --------------------------------------------------------------
 echo
-echo "best of $RUNS runs; MiB = 2^20 bytes; vs_walk = walk seconds / tool seconds;"
-echo "targets: info vs_walk >= 0.5 and peak RSS < 32 MiB; report >= 1000 MiB/s on logs"
-echo "of 1 GiB and more, and peak RSS < 256 MiB (the tree's bound). Misses: $misses"
+echo "Goals (issue 14), $mode sizes:"
+fails=0
+goal() {    # goal TEXT VERDICT DETAIL
+    printf '  %-4s  %-62s %s\n' "$2" "$1" "$3"
+    [[ $2 == FAIL ]] && fails=$((fails + 1))
+    return 0
+}
+ratio_goal() {    # ratio_goal TEXT SHAPE A B MAX: PASS when SEC[A] <= MAX * SEC[B]
+    local a=${SEC[$2,$3]:-} b=${SEC[$2,$4]:-}
+    if [[ ${STAT[$2,$3]:-} != ok || ${STAT[$2,$4]:-} != ok || -z $a || -z $b ]]; then
+        goal "$1" "-" "not measured"
+        return
+    fi
+    read -r v d < <(awk -v a="$a" -v b="$b" -v m="$5" \
+        'BEGIN { printf "%s %.2f\n", (a <= m * b) ? "PASS" : "FAIL", a / b }')
+    goal "$1" "$v" "($3 $a s = $d x $4 $b s)"
+}
+if [[ -n ${LOG[hard]:-} ]]; then
+    ratio_goal "hard: report <= ${GOAL_HARD_VS_HASH}x the naive hash" hard report naive_hash "$GOAL_HARD_VS_HASH"
+    ratio_goal "hard: report >= ${GOAL_HARD_VS_FOLD}x faster than the ghc-events fold" hard report \
+        ghc-events-fold "$(awk -v g="$GOAL_HARD_VS_FOLD" 'BEGIN { print 1 / g }')"
+fi
+[[ -n ${LOG[synth1g]:-} ]] &&
+    ratio_goal "synth1g: report no slower than the naive hash" synth1g report naive_hash 1
+if [[ -n ${LOG[repeat]:-} ]]; then
+    s=${SEC[repeat,report]:-}
+    if [[ ${STAT[repeat,report]:-} != ok || -z $s ]]; then
+        goal "repeat: report >= $GOAL_REPEAT_MBS MB/s" "-" "not measured"
+    else
+        mbs=$(awk -v b="${BYTES[repeat]}" -v t="$s" 'BEGIN { printf "%.0f", b / 1e6 / t }')
+        if [[ $FULL != 1 ]]; then
+            goal "repeat: report >= $GOAL_REPEAT_MBS MB/s" "-" "($mbs MB/s; checked at full size only)"
+        else
+            goal "repeat: report >= $GOAL_REPEAT_MBS MB/s" \
+                "$([[ $mbs -ge $GOAL_REPEAT_MBS ]] && echo PASS || echo FAIL)" "($mbs MB/s)"
+        fi
+    fi
+fi
+for spec in "${SHAPES[@]}"; do
+    name=${spec%%|*}
+    [[ -n ${LOG[$name]:-} && -n ${STAT[$name,report]:-} ]] || continue
+    st=${STAT[$name,report]} rss=${RSS[$name,report]}
+    mb=$(awk -v r="$rss" 'BEGIN { printf "%.0f", r / 1e6 }')
+    if [[ $st == ok || $st == "exit 1"* ]]; then
+        v=$([[ $mb -le $RSS_LIMIT_MB ]] && echo PASS || echo FAIL)
+        goal "$name: report peak RSS <= $RSS_LIMIT_MB MB (or a clean stop)" "$v" \
+            "($mb MB$([[ $st != ok ]] && echo ", stopped: $st"))"
+    else
+        goal "$name: report peak RSS <= $RSS_LIMIT_MB MB (or a clean stop)" FAIL "($st, $mb MB)"
+    fi
+done
+echo
+echo "best of $RUNS runs (the ghc-events fold: 1 run on logs over 200 MB); MB = 10^6 bytes;"
+echo "cpu_s = user + system seconds (what MB/s and the ratios use: the machine is shared);"
+echo "t/hash = cpu_s / naive_hash's cpu_s; fold/t = ghc-events-fold's cpu_s / cpu_s."
+echo "Results: $RESULTS. Failed goals: $fails"

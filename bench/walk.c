@@ -19,152 +19,31 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../eventlog/bytes.h"
+#include "minwalk.h"
 
-#define UNDECLARED INT32_MIN
-
-typedef struct reader {
-    int fd;
-    uint8_t *buf;
-    size_t cap;
-    size_t pos, end;             /* unread bytes are buf[pos, end) */
-    uint64_t base;               /* stream offset of buf[0] */
-    int eof;
-} reader;
-
-/* Make at least n bytes available at buf + pos. 0: done, 1: the input
- * ends first, -1: read error or no memory (errno set). */
-static int need(reader *r, size_t n)
+static int walk(const char *path, mw_reader *r, uint64_t *events, uint64_t *last_time)
 {
-    if (r->end - r->pos >= n)
-        return 0;
-    if (r->pos > 0) {
-        memmove(r->buf, r->buf + r->pos, r->end - r->pos);
-        r->base += r->pos;
-        r->end -= r->pos;
-        r->pos = 0;
-    }
-    if (n > r->cap) {
-        uint8_t *b = realloc(r->buf, n);
-        if (b == NULL)
-            return -1;
-        r->buf = b;
-        r->cap = n;
-    }
-    while (r->end < n && !r->eof) {
-        ssize_t got = read(r->fd, r->buf + r->end, r->cap - r->end);
-        if (got < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        if (got == 0)
-            r->eof = 1;
-        r->end += (size_t)got;
-    }
-    return r->end >= n ? 0 : 1;
-}
-
-static uint64_t offset_of(const reader *r)
-{
-    return r->base + r->pos;
-}
-
-static int fail(const char *path, const reader *r, const char *what)
-{
-    fprintf(stderr, "walk: %s: %s at offset %llu\n", path, what,
-            (unsigned long long)offset_of(r));
-    return 1;
-}
-
-/* Expect a 4-byte marker. */
-static int expect(reader *r, uint32_t marker)
-{
-    if (need(r, 4) != 0 || be32(r->buf + r->pos) != marker)
-        return -1;
-    r->pos += 4;
-    return 0;
-}
-
-static int walk(const char *path, reader *r, int32_t *size_of, uint64_t *events,
-                uint64_t *last_time)
-{
-    /* Header: hdrb hetb (etb id size desc extra ete)* hete hdre datb. */
-    if (expect(r, 0x68647262u) || expect(r, 0x68657462u))
-        return fail(path, r, "not an eventlog (bad header magic)");
-    for (;;) {
-        if (need(r, 4) != 0)
-            return fail(path, r, "truncated header");
-        uint32_t m = be32(r->buf + r->pos);
-        if (m == 0x68657465u) {
-            r->pos += 4;
-            break;
-        }
-        if (m != 0x65746200u || need(r, 12) != 0)
-            return fail(path, r, "bad event type in header");
-        uint16_t id = be16(r->buf + r->pos + 4);
-        int16_t size = (int16_t)be16(r->buf + r->pos + 6);
-        uint32_t desc_len = be32(r->buf + r->pos + 8);
-        r->pos += 12;
-        if (need(r, (size_t)desc_len + 4) != 0)
-            return fail(path, r, "truncated header");
-        uint32_t extra_len = be32(r->buf + r->pos + desc_len);
-        r->pos += (size_t)desc_len + 4;
-        if (need(r, (size_t)extra_len + 4) != 0)
-            return fail(path, r, "truncated header");
-        r->pos += extra_len;
-        if (expect(r, 0x65746500u))
-            return fail(path, r, "bad event type in header");
-        size_of[id] = size < 0 ? -1 : size;
-    }
-    if (expect(r, 0x68647265u) || expect(r, 0x64617462u))
-        return fail(path, r, "bad header end");
-
-    /* Events: u16 type, u64 time, [u16 length], payload; u16 0xffff ends. */
+    if (mw_header(r) != 0)
+        goto fail;
     uint64_t n = 0, last = 0;
     for (;;) {
-        size_t avail = r->end - r->pos;
-        if (avail < 12) {
-            if (need(r, 12) < 0)
-                return fail(path, r, strerror(errno));
-            avail = r->end - r->pos;
-            if (avail == 0)
-                return fail(path, r, "no end marker");
-            if (avail < 2)
-                return fail(path, r, "truncated event");
-        }
-        const uint8_t *p = r->buf + r->pos;
-        uint16_t type = be16(p);
-        if (type == 0xffffu)
-            break;
-        if (avail < 10)
-            return fail(path, r, "truncated event");
-        int32_t size = size_of[type];
-        if (size == UNDECLARED)
-            return fail(path, r, "event type not in the header");
+        const uint8_t *ev;
         size_t rec;
-        if (size < 0) {
-            if (avail < 12)
-                return fail(path, r, "truncated event");
-            rec = 12 + (size_t)be16(p + 10);
-        } else {
-            rec = 10 + (size_t)size;
-        }
-        last = be64(p + 2);
-        if (avail < rec) {
-            int rc = need(r, rec);
-            if (rc < 0)
-                return fail(path, r, strerror(errno));
-            if (rc > 0)
-                return fail(path, r, "truncated event");
-        }
-        r->pos += rec;
+        int rc = mw_next(r, &ev, &rec);
+        if (rc < 0)
+            goto fail;
+        if (rc > 0)
+            break;
+        last = be64(ev + 2);
         n++;
     }
-    r->pos += 2;
     *events = n;
     *last_time = last;
     return 0;
+fail:
+    fprintf(stderr, "walk: %s: %s at offset %llu\n", path, r->error,
+            (unsigned long long)mw_offset(r));
+    return 1;
 }
 
 int main(int argc, char **argv)
@@ -194,26 +73,22 @@ int main(int argc, char **argv)
 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    reader r = { .fd = open(path, O_RDONLY), .cap = buf_size };
-    if (r.fd < 0) {
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
         fprintf(stderr, "walk: cannot open %s: %s\n", path, strerror(errno));
         return 1;
     }
-    r.buf = malloc(r.cap);
-    int32_t *size_of = malloc(sizeof *size_of * 0x10000);
+    mw_reader *r = mw_open(fd, buf_size);
     int rc = 1;
-    uint64_t events = 0, last_time = 0;
-    if (r.buf == NULL || size_of == NULL) {
+    uint64_t events = 0, last_time = 0, bytes = 0;
+    if (r == NULL) {
         fprintf(stderr, "walk: out of memory\n");
     } else {
-        for (size_t i = 0; i < 0x10000; i++)
-            size_of[i] = UNDECLARED;
-        rc = walk(path, &r, size_of, &events, &last_time);
+        rc = walk(path, r, &events, &last_time);
+        bytes = mw_offset(r);
     }
-    uint64_t bytes = offset_of(&r);
-    close(r.fd);
-    free(r.buf);
-    free(size_of);
+    close(fd);
+    mw_close(r);
     if (rc != 0)
         return 1;
     clock_gettime(CLOCK_MONOTONIC, &t1);

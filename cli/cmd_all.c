@@ -110,10 +110,12 @@ static char *default_name(const char *path)
     return s;
 }
 
-static void write_profile(all_out *a, const prof_profile *agg, const char *name)
+static void write_profile(all_out *a, prof_profile *agg, const char *name)
 {
     cli_out o;
-    prof_result *text = prof_snapshot_all(agg, 0), *json = prof_snapshot_all(agg, 1);
+    /* one copy for the JSON, then the tree itself for the text */
+    prof_result *json = prof_snapshot_all(agg, 1);
+    prof_result *text = json ? prof_snapshot_take(agg, 0) : NULL;
     if (!text || !json) {
         fprintf(stderr, "evprof: %s: out of memory building the profile\n", name);
         a->code = CLI_FAIL;

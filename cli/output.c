@@ -389,7 +389,7 @@ prof_result *cli_load_profile_more(const char *path, const cli_window *w, int al
         more->result = ev_driver_stream(d)->read;
     int nothing = cli_read_nothing(ev_driver_stream(d), *code);
     ev_driver_destroy(d);
-    prof_result *p = nothing ? NULL : prof_snapshot(agg);
+    prof_result *p = nothing ? NULL : prof_snapshot_take(agg, all);
     prof_destroy(agg);
     /* a damaged log still gets the results of everything before the
      * damage; one that yielded nothing (unreadable, not an eventlog) none */

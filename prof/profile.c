@@ -5,13 +5,15 @@
  * open-addressing table keyed by (parent node, cost-centre id). That costs
  * 4 bytes per slot instead of a hash handle per node (uthash's is 56
  * bytes), which is what keeps 1.7 million distinct stack nodes well under
- * 256 MB. Consecutive samples usually share most of their stack, so the
- * previous sample's path is kept and only the differing inner frames are
- * looked up. Cost centres (a few thousand at most) live in a uthash table
- * keyed by GHC's id.
+ * 256 MB. Consecutive samples of a capability usually share the outer
+ * part of their stack, so each capability's previous path is kept and
+ * only the differing inner frames are looked up; below the first new node
+ * every frame is new, and is created without a lookup. Cost centres (a
+ * few thousand at most) live in a uthash table keyed by GHC's id.
  */
 #include "evprof/prof.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +34,23 @@ struct child_slot {
     uint32_t parent, cc, node;
 };
 
+/* The previous sample's path on one capability, outer frame first. */
+struct cap_path {
+    uint32_t cap;
+    uint32_t depth;                 /* 0: nothing to share */
+    uint32_t start;                 /* the root or the cut node */
+    /* When the previous sample was found in the stack cache its path is
+     * the cache entry's (ids, then nodes), not ids[] and path[]. */
+    int from_cache;
+    uint64_t cache_off;             /* into sc_arena */
+    uint32_t ids[EL_MAX_STACK];
+    uint32_t path[EL_MAX_STACK + 1];
+};
+
+/* Capabilities are numbered from 0; more than this many share slots (the
+ * sharing is then only less frequent, never wrong). */
+#define CAP_PATHS 64
+
 /* Nodes while aggregating: `cc` holds GHC's id; a snapshot maps it to a
  * table index in its own copy. */
 struct prof_profile {
@@ -50,12 +69,9 @@ struct prof_profile {
     uint32_t *sc_arena;             /* the stacks' ids, as decoded */
     size_t sc_arena_len, sc_arena_cap;
     int sc_full;                    /* memory cap reached: no more inserts */
+    uint64_t walks, walks_known;    /* tree walks; of them, stacks seen before */
 
-    /* the previous sample's path, outer frame first */
-    uint32_t prev_ids[EL_MAX_STACK];
-    uint32_t prev_path[EL_MAX_STACK + 1];
-    uint32_t prev_depth;
-    uint32_t prev_start;
+    struct cap_path *cap_paths;     /* [CAP_PATHS], by capability */
 
     prof_cc *ccs;
     size_t num_ccs, cap_ccs;
@@ -140,22 +156,16 @@ static uint32_t new_node(prof_profile *p, uint32_t parent, uint32_t cc)
     return i;
 }
 
-/* The child of `parent` for cost-centre id `cc`, created if new. */
-static uint32_t child(prof_profile *p, uint32_t parent, uint32_t cc)
+/* A new child of `parent` for cost-centre id `cc`, which has none yet;
+ * k: its free slot in the child table, or SIZE_MAX to find one. */
+static uint32_t add_child(prof_profile *p, uint32_t parent, uint32_t cc, size_t k)
 {
-    size_t k = slot_of(p, parent, cc);
-
-    for (;;) {
-        const struct child_slot *sl = &p->slots[k];
-        if (!sl->node)
-            break;
-        if (sl->parent == parent && sl->cc == cc)
-            return sl->node - 1;
-        k = (k + 1) & (p->num_slots - 1);
-    }
     if ((p->num_nodes + 1) * 2 > p->num_slots) {
         if (grow_slots(p) != 0)
             return PROF_NONE;
+        k = SIZE_MAX;
+    }
+    if (k == SIZE_MAX) {
         k = slot_of(p, parent, cc);
         while (p->slots[k].node)
             k = (k + 1) & (p->num_slots - 1);
@@ -169,18 +179,46 @@ static uint32_t child(prof_profile *p, uint32_t parent, uint32_t cc)
     return i;
 }
 
+/* The child of `parent` for cost-centre id `cc`, created if new (then
+ * *created is set). */
+static uint32_t child(prof_profile *p, uint32_t parent, uint32_t cc, int *created)
+{
+    /* A path created in one go lies in consecutive nodes: the next node,
+     * next to this one in memory, is often the child (the cut marker is
+     * no one's child in the table). */
+    uint32_t next = parent + 1;
+    if (next < p->num_nodes && p->nodes[next].parent == parent && p->nodes[next].cc == cc &&
+        next != p->cut_node)
+        return next;
+
+    size_t k = slot_of(p, parent, cc);
+
+    for (;;) {
+        const struct child_slot *sl = &p->slots[k];
+        if (!sl->node)
+            break;
+        if (sl->parent == parent && sl->cc == cc)
+            return sl->node - 1;
+        k = (k + 1) & (p->num_slots - 1);
+    }
+    *created = 1;
+    return add_child(p, parent, cc, k);
+}
+
 /* ---- stack cache ------------------------------------------------------ */
 
 /* Real programs sample a limited set of distinct stacks over and over.
  * Walking a deep stack down the tree costs a random memory access per
  * frame; this cache maps the whole stack (hash, then an exact compare with
- * a stored copy) to its leaf node in about three. Its memory is capped:
- * past the cap, new stacks simply take the tree walk. */
+ * a stored copy) to its leaf node in about three. Next to the copy it
+ * keeps the stack's path of nodes, so that the capability's next sample
+ * can share its outer part. Its memory is capped: past the cap, new
+ * stacks simply take the tree walk. */
 #define SC_MAX_BYTES (64u << 20)
 
 struct sc_entry {
     uint64_t hash;          /* never 0 for a used entry */
-    uint64_t arena_off;
+    uint64_t arena_off;     /* ids (as decoded), then nodes (outer first) */
     uint32_t node;
     uint32_t depth;         /* + 256 for a cut stack */
 };
@@ -202,18 +240,18 @@ static uint64_t stack_hash(const uint32_t *s, unsigned depth, unsigned tag)
     return hash_mix64(a ^ (b >> 1) ^ hash_mix64(c) ^ (e << 1)) | 1;   /* 0 marks empty */
 }
 
-static uint32_t sc_lookup(const prof_profile *p, const uint32_t *s, unsigned depth,
-                          unsigned tag, uint64_t h)
+static const struct sc_entry *sc_lookup(const prof_profile *p, const uint32_t *s,
+                                        unsigned depth, unsigned tag, uint64_t h)
 {
     if (!p->sc_size)
-        return PROF_NONE;
+        return NULL;
     for (size_t k = h & (p->sc_size - 1);; k = (k + 1) & (p->sc_size - 1)) {
         const struct sc_entry *en = &p->sc_table[k];
         if (!en->hash)
-            return PROF_NONE;
+            return NULL;
         if (en->hash == h && en->depth == depth + tag &&
             memcmp(p->sc_arena + en->arena_off, s, depth * sizeof *s) == 0)
-            return en->node;
+            return en;
     }
 }
 
@@ -226,20 +264,21 @@ static void sc_put(struct sc_entry *table, size_t size, const struct sc_entry *e
 }
 
 /* Remembers stack -> node; silently does nothing once the cap is hit. */
-static void sc_insert(prof_profile *p, const uint32_t *s, unsigned depth, unsigned tag,
-                      uint64_t h, uint32_t node)
+static void sc_insert(prof_profile *p, const uint32_t *s, const uint32_t *path,
+                      unsigned depth, unsigned tag, uint64_t h, uint32_t node)
 {
     if (p->sc_full)
         return;
-    size_t bytes = (p->sc_arena_len + depth) * sizeof *p->sc_arena +
+    size_t need = 2 * (size_t)depth;        /* ids and nodes */
+    size_t bytes = (p->sc_arena_len + need) * sizeof *p->sc_arena +
                    2 * (p->sc_num + 1) * sizeof(struct sc_entry);
     if (bytes > SC_MAX_BYTES) {
         p->sc_full = 1;
         return;
     }
-    if (p->sc_arena_len + depth > p->sc_arena_cap) {
+    if (p->sc_arena_len + need > p->sc_arena_cap) {
         size_t cap = p->sc_arena_cap ? p->sc_arena_cap * 2 : 65536;
-        while (cap < p->sc_arena_len + depth)
+        while (cap < p->sc_arena_len + need)
             cap *= 2;
         uint32_t *a = realloc(p->sc_arena, cap * sizeof *a);
         if (!a) {
@@ -264,9 +303,11 @@ static void sc_insert(prof_profile *p, const uint32_t *s, unsigned depth, unsign
         p->sc_size = n;
     }
     struct sc_entry en = { h, p->sc_arena_len, node, depth + tag };
-    if (depth)      /* an empty stack has no arena yet: no NULL to memcpy */
+    if (depth) {    /* an empty stack has no arena yet: no NULL to memcpy */
         memcpy(p->sc_arena + p->sc_arena_len, s, depth * sizeof *s);
-    p->sc_arena_len += depth;
+        memcpy(p->sc_arena + p->sc_arena_len + depth, path, depth * sizeof *path);
+    }
+    p->sc_arena_len += need;
     sc_put(p->sc_table, p->sc_size, &en);
     p->sc_num++;
 }
@@ -285,11 +326,11 @@ prof_profile *prof_create(const prof_filter *filter)
         prof_filter_init(&p->filter);
     tx_strpool_init(&p->strings);
     p->cut_node = PROF_NONE;
-    if (grow_slots(p) != 0 || new_node(p, PROF_NONE, 0) != 0) {
+    p->cap_paths = calloc(CAP_PATHS, sizeof *p->cap_paths);
+    if (!p->cap_paths || grow_slots(p) != 0 || new_node(p, PROF_NONE, 0) != 0) {
         prof_destroy(p);
         return NULL;
     }
-    p->prev_start = 0;
     p->info.program = "";
     p->info.rts_version = "";
     p->info.first_time = UINT64_MAX;
@@ -308,6 +349,7 @@ void prof_destroy(prof_profile *p)
     }
     free(p->nodes);
     free(p->slots);
+    free(p->cap_paths);
     free(p->sc_table);
     free(p->sc_arena);
     free(p->ccs);
@@ -399,36 +441,86 @@ static int add_sample(prof_profile *p, const el_event *ev)
         p->info.cut_samples++;
     }
 
+    /* the same stack as the capability's previous sample (a function
+     * that runs for several ticks): no hashing, nothing new to touch */
+    uint32_t cap = ev->u.prof_sample.cap;
+    struct cap_path *cp = &p->cap_paths[cap % CAP_PATHS];
+    if (cp->cap == cap && cp->start == start && cp->depth == depth) {
+        uint32_t leaf = PROF_NONE;
+        if (depth == 0) {
+            leaf = start;
+        } else if (cp->from_cache) {
+            const uint32_t *ids = p->sc_arena + cp->cache_off;
+            if (memcmp(ids, s, depth * sizeof *s) == 0)
+                leaf = ids[2 * depth - 1];      /* the path's last node */
+        } else {
+            unsigned j = 0;
+            while (j < depth && cp->ids[j] == s[depth - 1 - j])
+                j++;
+            if (j == depth)
+                leaf = cp->path[depth];
+        }
+        if (leaf != PROF_NONE) {
+            p->nodes[leaf].ticks++;
+            return 0;
+        }
+    }
+
     unsigned tag = start ? 256u : 0u; /* cut stacks and whole ones differ */
     uint64_t h = stack_hash(s, depth, tag);
-    uint32_t leaf = sc_lookup(p, s, depth, tag, h);
-    if (leaf != PROF_NONE) {
-        p->nodes[leaf].ticks++;
+    const struct sc_entry *hit = sc_lookup(p, s, depth, tag, h);
+    if (hit) {
+        p->nodes[hit->node].ticks++;
+        cp->cap = cap;
+        cp->start = start;
+        cp->depth = depth;
+        cp->from_cache = 1;
+        cp->cache_off = hit->arena_off;
         return 0;
     }
 
+    /* the outer frames shared with the capability's previous sample */
     unsigned k = 0;
-    if (start == p->prev_start) {
-        unsigned lim = depth < p->prev_depth ? depth : p->prev_depth;
-        while (k < lim && p->prev_ids[k] == s[depth - 1 - k])
-            k++;
+    if (cp->cap == cap && cp->start == start) {
+        unsigned lim = depth < cp->depth ? depth : cp->depth;
+        if (cp->from_cache) {
+            const uint32_t *ids = p->sc_arena + cp->cache_off, *path = ids + cp->depth;
+            while (k < lim && ids[cp->depth - 1 - k] == s[depth - 1 - k]) {
+                cp->ids[k] = s[depth - 1 - k];
+                cp->path[k + 1] = path[k];
+                k++;
+            }
+        } else {
+            while (k < lim && cp->ids[k] == s[depth - 1 - k])
+                k++;
+        }
     }
-    uint32_t node = k ? p->prev_path[k] : start;
-    p->prev_path[0] = start;
+    uint32_t node = k ? cp->path[k] : start;
+    cp->cap = cap;
+    cp->start = start;
+    cp->depth = 0;
+    cp->from_cache = 0;
+    cp->path[0] = start;
+    /* below the first new node every node is new: no lookups */
+    int created = 0;
     for (unsigned j = k; j < depth; j++) {
         uint32_t id = s[depth - 1 - j];
-        node = child(p, node, id);
-        if (node == PROF_NONE) {
-            p->prev_depth = 0;
+        node = created ? add_child(p, node, id, SIZE_MAX) : child(p, node, id, &created);
+        if (node == PROF_NONE)
             return -1;
-        }
-        p->prev_ids[j] = id;
-        p->prev_path[j + 1] = node;
+        cp->ids[j] = id;
+        cp->path[j + 1] = node;
     }
-    p->prev_depth = depth;
-    p->prev_start = start;
+    cp->depth = depth;
     p->nodes[node].ticks++;
-    sc_insert(p, s, depth, tag, h, node);
+    /* A stack that made new nodes is new. When stacks the cache misses
+     * are nearly always new (logs of rarely repeating stacks), a new stack
+     * is most likely a one-off: it goes into the cache when seen again,
+     * not now, which saves the copy and its memory. */
+    p->walks++;
+    p->walks_known += !created;
+    if (!created || p->walks < 4096 || p->walks_known * 8 >= p->walks)
+        sc_insert(p, s, cp->path + 1, depth, tag, h, node);
     return 0;
 }
 
@@ -684,6 +776,8 @@ static void undef_free(undef_entry **t)
     }
 }
 
+static prof_result *snapshot(prof_profile *p, int all, int take);
+
 prof_result *prof_snapshot(const prof_profile *p)
 {
     return p ? prof_snapshot_all(p, p->filter.all) : NULL;
@@ -691,12 +785,36 @@ prof_result *prof_snapshot(const prof_profile *p)
 
 prof_result *prof_snapshot_all(const prof_profile *p, int all)
 {
+    return snapshot((prof_profile *)p, all, 0);   /* take = 0: p is only read */
+}
+
+prof_result *prof_snapshot_take(prof_profile *p, int all)
+{
+    return snapshot(p, all, 1);
+}
+
+/* take: the last snapshot; the lookup tables go first and the nodes move
+ * into the result instead of being copied, so the peak memory is the
+ * tree's once, as without snapshots. */
+static prof_result *snapshot(prof_profile *p, int all, int take)
+{
     prof_result *r;
     undef_entry *undef = NULL;
     prof_node **kids = NULL;
 
     if (!p || p->failed || !(r = calloc(1, sizeof *r)))
         return NULL;
+    if (take) {
+        free(p->slots);
+        free(p->sc_table);
+        free(p->sc_arena);
+        p->slots = NULL;
+        p->sc_table = NULL;
+        p->sc_arena = NULL;
+        p->num_slots = p->sc_size = p->sc_num = 0;
+        p->sc_arena_len = p->sc_arena_cap = 0;
+        p->failed = 1;      /* no events after this */
+    }
     r->filter = p->filter;
     r->filter.all = all;
     tx_strpool_init(&r->strings);
@@ -727,9 +845,15 @@ prof_result *prof_snapshot_all(const prof_profile *p, int all)
 
     /* nodes: ids -> table indices; undefined ids get a placeholder */
     r->num_nodes = p->num_nodes;
-    if (!(r->nodes = malloc(p->num_nodes * sizeof *r->nodes)))
-        goto nomem;
-    memcpy(r->nodes, p->nodes, p->num_nodes * sizeof *r->nodes);
+    if (take) {
+        r->nodes = p->nodes;
+        p->nodes = NULL;
+        p->num_nodes = p->cap_nodes = 0;
+    } else {
+        if (!(r->nodes = malloc(p->num_nodes * sizeof *r->nodes)))
+            goto nomem;
+        memcpy(r->nodes, p->nodes, p->num_nodes * sizeof *r->nodes);
+    }
     for (size_t i = 1; i < r->num_nodes; i++) {
         prof_node *nd = &r->nodes[i];
         if ((uint32_t)i == p->cut_node)

@@ -611,6 +611,129 @@ static void test_depth_zero_first(void **state)
 /* --json: valid JSON whatever the labels hold (checked by a strict
  * parser in tests/cli/report.sh); here: the text report pads by code
  * points and prints the labels in their visible form (a tab as \t). */
+/* ---- interning: random stacks against a plain count ----------------- */
+
+static uint64_t mix_state;
+
+static uint32_t mix_next(uint32_t n)
+{
+    uint64_t z = (mix_state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return (uint32_t)((z ^ (z >> 31)) % n);
+}
+
+/* A stack as the oracle keeps it: [0] length, [1] 1 when cut at 255,
+ * then the ids outermost first. */
+#define KEY_WORDS (2 + EL_MAX_STACK)
+
+static int cmp_key(const void *a, const void *b)
+{
+    const uint32_t *x = a, *y = b;
+    if (x[0] != y[0] || x[1] != y[1])
+        return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : (x[1] < y[1] ? -1 : 1);
+    return memcmp(x + 2, y + 2, x[0] * sizeof *x);
+}
+
+/* Samples on three interleaved capabilities: first a run of stacks that
+ * are nearly all new (the capability's previous stack with inner frames
+ * replaced), then stacks drawn again and again from those seen, some cut
+ * at 255 frames; ids from 0 (a cost centre id 0 is not the cut marker). Every stack's ticks must be the number of its samples,
+ * whatever the stack cache and the shared prefixes did. */
+static void test_interning_random_stacks(void **state)
+{
+    (void)state;
+    enum { N = 30000, FRESH = 12000, CAPS = 3 };
+    uint32_t *keys = calloc((size_t)N * KEY_WORDS, sizeof *keys);
+    uint32_t cur[CAPS][EL_MAX_STACK];         /* innermost first */
+    unsigned cur_depth[CAPS] = { 0 };
+    uint32_t stack[EL_MAX_STACK];
+    assert_non_null(keys);
+    mix_state = 14;
+    prof_profile *p = prof_create(NULL);
+    assert_non_null(p);
+    for (unsigned i = 0; i < N; i++) {
+        unsigned cap = i % CAPS, depth;
+        if (i < FRESH || mix_next(10) == 0) {
+            /* the capability's stack, inner frames replaced; 1 in 50 cut,
+             * the first too (its marker node is then next to the root) */
+            unsigned cd = cur_depth[cap];
+            depth = i == 0 || mix_next(50) == 0 ? EL_MAX_STACK : 1 + mix_next(30);
+            unsigned keep = cd ? mix_next(cd < depth ? cd : depth) : 0;
+            for (unsigned j = 0; j < depth; j++)
+                stack[depth - 1 - j] = j < keep ? cur[cap][cd - 1 - j] : mix_next(40);
+        } else {
+            /* a stack sampled before, on any capability */
+            const uint32_t *k = keys + (size_t)mix_next(i) * KEY_WORDS;
+            depth = k[0];
+            for (unsigned j = 0; j < depth; j++)
+                stack[depth - 1 - j] = k[2 + j];
+        }
+        memcpy(cur[cap], stack, depth * sizeof *stack);
+        cur_depth[cap] = depth;
+        uint32_t *k = keys + (size_t)i * KEY_WORDS;
+        k[0] = depth;
+        k[1] = depth == EL_MAX_STACK;
+        for (unsigned j = 0; j < depth; j++)
+            k[2 + j] = stack[depth - 1 - j];
+        el_event ev = { .type = EL_PROF_SAMPLE_COST_CENTRE, .time = 1000 + i, .decoded = 1 };
+        ev.u.prof_sample.cap = cap;
+        ev.u.prof_sample.ticks = i;
+        ev.u.prof_sample.depth = (uint8_t)depth;
+        ev.u.prof_sample.stack = stack;
+        assert_int_equal(prof_add_event(p, &ev), 0);
+    }
+    prof_result *r = prof_snapshot(p);
+    assert_non_null(r);
+
+    qsort(keys, N, KEY_WORDS * sizeof *keys, cmp_key);
+    size_t distinct = 0;
+    for (size_t i = 0; i < N; i++)
+        distinct += i == 0 || cmp_key(keys + (i - 1) * KEY_WORDS, keys + i * KEY_WORDS) != 0;
+    size_t with_ticks = 0;
+    uint64_t total = 0;
+    uint32_t key[KEY_WORDS];
+    for (uint32_t n = 1; n < prof_num_nodes(r); n++) {
+        const prof_node *nd = prof_node_at(r, n);
+        if (!nd->ticks)
+            continue;
+        with_ticks++;
+        total += nd->ticks;
+        /* the node's path, outermost first; a cut stack hangs under the
+         * synthetic marker frame */
+        unsigned len = 0;
+        uint32_t path[EL_MAX_STACK + 1];
+        int cut = 0;
+        for (uint32_t a = n; a != 0; a = prof_node_at(r, a)->parent) {
+            const prof_cc *cc = prof_cc_at(r, prof_node_at(r, a)->cc);
+            if (cc->synthetic) {
+                cut = 1;
+                continue;
+            }
+            assert_true(len <= EL_MAX_STACK);
+            path[len++] = cc->id;
+        }
+        memset(key, 0, sizeof key);
+        key[0] = len;
+        key[1] = (uint32_t)cut;
+        for (unsigned j = 0; j < len; j++)
+            key[2 + j] = path[len - 1 - j];
+        const uint32_t *lo = bsearch(key, keys, N, KEY_WORDS * sizeof *keys, cmp_key);
+        assert_non_null(lo);
+        size_t first = (size_t)(lo - keys) / KEY_WORDS, last = first;
+        while (first > 0 && cmp_key(keys + (first - 1) * KEY_WORDS, key) == 0)
+            first--;
+        while (last + 1 < N && cmp_key(keys + (last + 1) * KEY_WORDS, key) == 0)
+            last++;
+        assert_int_equal(nd->ticks, last - first + 1);
+    }
+    assert_int_equal(with_ticks, distinct);
+    assert_int_equal(total, N);
+    prof_result_destroy(r);
+    prof_destroy(p);
+    free(keys);
+}
+
 static void test_text_report_odd_names(void **state)
 {
     (void)state;
@@ -821,6 +944,7 @@ int main(void)
         cmocka_unit_test(test_text_report_odd_names),
         cmocka_unit_test(test_snapshots_do_not_destroy),
         cmocka_unit_test(test_cc_totals),
+        cmocka_unit_test(test_interning_random_stacks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

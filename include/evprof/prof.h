@@ -95,6 +95,10 @@ prof_result *prof_snapshot(const prof_profile *p);
  * only dropped when the snapshot is taken, so one aggregate gives both
  * the -p report (all = 0) and the -pj JSON (all = 1). */
 prof_result *prof_snapshot_all(const prof_profile *p, int all);
+/* The last snapshot: the tree moves into the result instead of being
+ * copied (peak memory: the tree once). p takes no more events and can
+ * only be destroyed (prof_failed is 1). */
+prof_result *prof_snapshot_take(prof_profile *p, int all);
 void prof_result_destroy(prof_result *r);   /* accepts NULL */
 
 /* ---- results ------------------------------------------------------------ */
