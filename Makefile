@@ -2,6 +2,9 @@
 #
 #   make run     build, then run evprof on the example log
 #   make test    build, then run every test (ctest)
+#   make install build, then install the binary, man page, libraries,
+#                headers, pkg-config and CMake files under PREFIX
+#                (default /usr/local; DESTDIR=... stages them, as usual)
 #   make golden  rewrite tests/golden/ from the current output (after an
 #                intended change; review with git diff tests/golden)
 #   make asan    the same tests with AddressSanitizer + UBSan (build-asan/)
@@ -26,8 +29,9 @@ FUZZ_MAX_LEN ?= 65536
 # seeds larger than this stay out of the fuzzing corpus
 FUZZ_SEED_MAX ?= 1048576
 SHARED_CORPUS ?= ../shared/corpus
+PREFIX      ?= /usr/local
 
-.PHONY: all deps configure build run test golden asan fuzz fuzz-cli bench clean
+.PHONY: all deps configure build run test install golden asan fuzz fuzz-cli bench clean
 
 all: build
 
@@ -45,6 +49,9 @@ run: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 golden: build
 	bash tests/cli/golden.sh $(BUILD)/evprof --update
