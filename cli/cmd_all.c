@@ -19,6 +19,7 @@
  * data for are not written (a line on stderr says which).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,45 @@ static char *default_name(const char *path)
     return s;
 }
 
+/* The call graph is laid out by Graphviz on a second thread while the
+ * other outputs are written (the snapshot is only read; Graphviz is used
+ * by this thread alone); its SVG waits in memory. */
+typedef struct graph_job {
+    const prof_result *r;
+    const char *name;
+    char *svg;
+    size_t len;
+    cg_status st;
+    char err[512];
+} graph_job;
+
+static void *graph_thread(void *arg)
+{
+    graph_job *job = arg;
+    cg_opts go;
+    cg_opts_init(&go);
+    cg_graph *g;
+    FILE *m = open_memstream(&job->svg, &job->len);
+    if (!m) {
+        job->st = CG_ERR_NOMEM;
+        snprintf(job->err, sizeof job->err, "out of memory");
+        return NULL;
+    }
+    job->st = cg_build(job->r, &go, &g, job->err, sizeof job->err);
+    if (job->st == CG_OK) {
+        cg_write_opts wo;
+        cg_write_opts_init(&wo);
+        wo.source_name = job->name;
+        job->st = cg_write(g, &wo, CG_FORMAT_SVG, m, job->err, sizeof job->err);
+        cg_destroy(g);
+    }
+    if (fclose(m) != 0 && job->st == CG_OK) {
+        job->st = CG_ERR_WRITE;
+        snprintf(job->err, sizeof job->err, "out of memory");
+    }
+    return NULL;
+}
+
 static void write_profile(all_out *a, prof_profile *agg, const char *name)
 {
     cli_out o;
@@ -126,6 +166,12 @@ static void write_profile(all_out *a, prof_profile *agg, const char *name)
              "+RTS -p -l");
         goto done;
     }
+    graph_job job = { .r = text, .name = name };
+    pthread_t th;
+    int threaded = pthread_create(&th, NULL, graph_thread, &job) == 0;
+    if (!threaded)
+        graph_thread(&job);
+
     prof_report_opts ro;
     prof_report_opts_init(&ro);
     ro.source_name = name;
@@ -136,25 +182,15 @@ static void write_profile(all_out *a, prof_profile *agg, const char *name)
     if (open_out(a, &o, ".folded") == 0)
         close_out(a, &o, prof_report_folded(text, NULL, o.f) == 0);
 
-    cg_opts go;
-    cg_opts_init(&go);
-    char err[512];
-    cg_graph *g;
-    if (cg_build(text, &go, &g, err, sizeof err) != CG_OK) {
-        fprintf(stderr, "evprof: %s: %s\n", name, err);
+    if (threaded)
+        pthread_join(th, NULL);
+    if (job.st != CG_OK) {
+        fprintf(stderr, "evprof: %s: %s\n", name, job.err);
         a->code = CLI_FAIL;
-        goto done;
+    } else if (open_out(a, &o, ".svg") == 0) {
+        close_out(a, &o, fwrite(job.svg, 1, job.len, o.f) == job.len);
     }
-    cg_write_opts wo;
-    cg_write_opts_init(&wo);
-    wo.source_name = name;
-    if (open_out(a, &o, ".svg") == 0) {
-        cg_status st = cg_write(g, &wo, CG_FORMAT_SVG, o.f, err, sizeof err);
-        if (st != CG_OK && st != CG_ERR_WRITE)
-            fprintf(stderr, "evprof: %s: %s\n", name, err);
-        close_out(a, &o, st == CG_OK);
-    }
-    cg_destroy(g);
+    free(job.svg);
 done:
     prof_result_destroy(text);
     prof_result_destroy(json);
