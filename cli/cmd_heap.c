@@ -21,6 +21,7 @@ static const cli_opt opts[] = {
     { OPT_FROM, 0, "from", "SECONDS", "only censuses taken at or after this time: seconds on "
       "the log's clock, which starts when the RTS starts" },
     { OPT_TO, 0, "to", "SECONDS", "only censuses taken before this time" },
+    CLI_FOLLOW_OPTS,
     CLI_OUTPUT_OPT,
     { 0 },
 };
@@ -179,7 +180,8 @@ int cmd_heap(int argc, char **argv)
         return CLI_FAIL;
     }
     int code;
-    ev_driver *d = cli_read(path, &(cli_analysis){ &heap_analysis_ops, c.h }, 1, &code);
+    ev_driver *d =
+        cli_read_src(&w.src, path, &(cli_analysis){ &heap_analysis_ops, c.h }, 1, &code);
     if (!d) {
         if (opened)
             cli_out_close(&out, 0);

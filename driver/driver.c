@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "driver/internal.h"
 #include "driver/order.h"
 
 #define PROGRESS_STEP ((uint64_t)4 << 20)
@@ -123,6 +124,8 @@ static int on_event(void *ctx, const el_event *ev, const el_decoder *dec)
         d->next_progress = ev->offset + PROGRESS_STEP;
     }
     d->stream.read.events++;
+    if (ev->time > d->stream.last_time)
+        d->stream.last_time = ev->time;
     if ((mask & d->ordered) && ev_order_add(d->order, ev) != 0) {
         d->stream.stopped = 1;
         d->stream.driver_stop = "out of memory keeping events for the time-ordered replay";
@@ -163,41 +166,49 @@ static uint16_t *selected_types(const ev_driver *d, size_t *n)
     return t;
 }
 
-static const ev_stream *run(ev_driver *d, const char *path, const void *buf, size_t len)
+int ev_driver_begin(ev_driver *d, const char *path, el_read_opts *ro, uint16_t **types)
 {
-    el_read_opts ro = { 0 };
     size_t ntypes;
-    uint16_t *types;
 
+    memset(ro, 0, sizeof *ro);
+    *types = NULL;
     memset(&d->stream, 0, sizeof d->stream);
     d->stream.path = path;
     if (d->ran) {
         d->stream.read.status = d->stream.read.error.status = EL_ERR_IO;
         d->stream.read.error.type = -1;
         strcpy(d->stream.read.error.msg, "internal error: a driver runs once");
-        return &d->stream;
+        return -1;
     }
     d->ran = 1;
     if (d->ordered && !(d->order = ev_order_create()))
         goto nomem;
-    types = selected_types(d, &ntypes);
-    if (!d->every && !types)
+    *types = selected_types(d, &ntypes);
+    if (!d->every && !*types)
         goto nomem;
-    ro.fields = types;
-    ro.num_fields = ntypes;
-    ro.only_selected = types != NULL;
-    ro.no_resync = d->opts.no_resync;
+    ro->fields = *types;
+    ro->num_fields = ntypes;
+    ro->only_selected = *types != NULL;
+    ro->no_resync = d->opts.no_resync;
+    return 0;
 
-    if (path) {
-        struct stat sb;
-        if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
-            d->stream.total_bytes = (uint64_t)sb.st_size;
-        d->stream.read = el_read_path_opts(path, &ro, on_event, d, &d->decoder);
-    } else {
-        d->stream.total_bytes = len;
-        d->stream.read = el_read_mem_opts(buf, len, &ro, on_event, d, &d->decoder);
-    }
-    free(types);
+nomem:
+    d->stream.read.status = d->stream.read.error.status = EL_ERR_NOMEM;
+    d->stream.read.error.type = -1;
+    strcpy(d->stream.read.error.msg, "out of memory");
+    return -1;
+}
+
+el_event_fn ev_driver_event_fn(void) { return on_event; }
+
+el_decoder **ev_driver_decoder_slot(ev_driver *d) { return &d->decoder; }
+
+const ev_driver_opts *ev_driver_get_opts(const ev_driver *d) { return &d->opts; }
+
+ev_stream *ev_driver_stream_mut(ev_driver *d) { return &d->stream; }
+
+const ev_stream *ev_driver_end(ev_driver *d)
+{
     d->stream.decoder = d->decoder && el_decoder_header_done(d->decoder) ? d->decoder : NULL;
 
     if (d->ordered && !d->stream.stopped && d->stream.decoder) {
@@ -216,12 +227,33 @@ static const ev_stream *run(ev_driver *d, const char *path, const void *buf, siz
         if (d->an[i].ops->end)
             d->an[i].ops->end(d->an[i].self, &d->stream);
     return &d->stream;
+}
 
-nomem:
-    d->stream.read.status = d->stream.read.error.status = EL_ERR_NOMEM;
-    d->stream.read.error.type = -1;
-    strcpy(d->stream.read.error.msg, "out of memory");
-    return &d->stream;
+static int is_live(const ev_driver *d)
+{
+    return d->opts.follow || d->opts.on_tick || d->opts.interrupt;
+}
+
+static const ev_stream *run(ev_driver *d, const char *path, const void *buf, size_t len)
+{
+    el_read_opts ro;
+    uint16_t *types;
+
+    if (path && is_live(d))
+        return ev_driver_run_live_path(d, path);
+    if (ev_driver_begin(d, path, &ro, &types) != 0)
+        return &d->stream;
+    if (path) {
+        struct stat sb;
+        if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+            d->stream.total_bytes = (uint64_t)sb.st_size;
+        d->stream.read = el_read_path_opts(path, &ro, on_event, d, &d->decoder);
+    } else {
+        d->stream.total_bytes = len;
+        d->stream.read = el_read_mem_opts(buf, len, &ro, on_event, d, &d->decoder);
+    }
+    free(types);
+    return ev_driver_end(d);
 }
 
 const ev_stream *ev_driver_run_path(ev_driver *d, const char *path)

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Plays a finished eventlog as a running program would write it, for the
+live tests (tests/cli/live_follow.sh) and measurements (docs/LIVE.md).
+
+  feed_log.py file LOG OUT [--seed N]   append to OUT in random-sized chunks
+                                        with pauses (OUT may not exist yet)
+  feed_log.py fifo LOG FIFO [--seed N]  the same into a FIFO (opens it: blocks
+                                        until the reader opens it)
+  feed_log.py socket LOG PATH [--seed N]
+                                        plays eventlog-socket: listens on a
+                                        Unix socket, sends the log to the one
+                                        client that connects, then closes;
+                                        anything the client sends is ignored
+  feed_log.py stream LOG OUT --seconds S --rate BYTES_PER_S
+                                        a long synthetic stream: the header
+                                        of LOG, then its events (between the
+                                        header's end and the end marker)
+                                        repeated as they are (times restart
+                                        each round), written
+                                        to OUT (a FIFO) for S seconds, then
+                                        the end marker
+"""
+import os
+import random
+import socket
+import struct
+import sys
+import time
+
+
+def chunks(data, rng, max_chunk=65536, max_pause=0.02):
+    i = 0
+    while i < len(data):
+        n = rng.randint(1, max_chunk)
+        yield data[i:i + n]
+        i += n
+        if rng.random() < 0.5:
+            time.sleep(rng.random() * max_pause)
+
+
+def opt(name, default, cast=str):
+    if name in sys.argv:
+        return cast(sys.argv[sys.argv.index(name) + 1])
+    return default
+
+
+def main():
+    mode, log, out = sys.argv[1:4]
+    rng = random.Random(opt("--seed", 1, int))
+    data = open(log, "rb").read()
+    if mode == "file":
+        time.sleep(0.2)                 # the reader starts before the file exists
+        with open(out, "ab", buffering=0) as f:
+            for c in chunks(data, rng):
+                f.write(c)
+    elif mode == "fifo":
+        with open(out, "wb", buffering=0) as f:
+            for c in chunks(data, rng):
+                f.write(c)
+    elif mode == "socket":
+        srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        srv.bind(out)
+        srv.listen(1)
+        conn, _ = srv.accept()
+        for c in chunks(data, rng):
+            conn.sendall(c)
+        conn.close()
+        srv.close()
+        os.unlink(out)
+    elif mode == "stream":
+        stream(data, out, opt("--seconds", 60.0, float), opt("--rate", 4e6, float))
+    else:
+        sys.exit("feed_log.py: unknown mode " + mode)
+
+
+def stream(data, out, seconds, rate):
+    """The header, then the data section of the log again and again, at
+    about `rate` bytes per second: the aggregates see the same cost centres
+    and stacks again, the stream grows without end."""
+    end = data.find(b"hdre")
+    dat = data.find(b"datb", end) + 4
+    body = data[dat:len(data) - 2]       # without the 0xffff end marker
+    with open(out, "wb", buffering=0) as f:
+        f.write(data[:dat])
+        start = time.time()
+        sent = 0
+        while time.time() - start < seconds:
+            f.write(body)
+            sent += len(body)
+            ahead = sent / rate - (time.time() - start)
+            if ahead > 0:
+                time.sleep(ahead)
+        f.write(struct.pack(">H", 0xFFFF))
+
+
+if __name__ == "__main__":
+    main()
