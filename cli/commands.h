@@ -16,5 +16,6 @@ int cmd_graph(int argc, char **argv);
 int cmd_ticky(int argc, char **argv);
 int cmd_gc(int argc, char **argv);
 int cmd_heap(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 
 #endif

@@ -23,6 +23,7 @@ static const command commands[] = {
     { "ticky", cmd_ticky, "ticky-ticky counters as GHC's +RTS -r table, CSV, JSON, series" },
     { "gc", cmd_gc, "the +RTS -s memory and GC summary, for the run or a window" },
     { "heap", cmd_heap, "heap profile: GHC's .hp file or a summary of its bands" },
+    { "top", cmd_top, "a running program live: top cost centres, memory, GC, heap, ticky" },
     { "info", cmd_info, "what the log holds: program, RTS, time span, event counts" },
     { "dump", cmd_dump, "print every event, one per line" },
 };

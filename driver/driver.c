@@ -209,6 +209,7 @@ ev_stream *ev_driver_stream_mut(ev_driver *d) { return &d->stream; }
 
 const ev_stream *ev_driver_end(ev_driver *d)
 {
+    d->stream.done = 1;
     d->stream.decoder = d->decoder && el_decoder_header_done(d->decoder) ? d->decoder : NULL;
 
     if (d->ordered && !d->stream.stopped && d->stream.decoder) {

@@ -6,7 +6,7 @@
 # missing); otherwise it prints what to install.
 set -u
 
-required="build-essential cmake libgraphviz-dev uthash-dev libcmocka-dev pkg-config python3"
+required="build-essential cmake libgraphviz-dev uthash-dev libcmocka-dev pkg-config python3 libncurses-dev"
 optional="clang libclang-rt-14-dev"
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -48,6 +48,7 @@ typedef struct ev_stream {
     const char *driver_stop;    /* or by the driver itself: why (out of memory) */
     const el_decoder *decoder;  /* the header's event types; NULL before the header */
     /* live sources (driver/live.c) */
+    int done;                   /* the read is over (set before the analyses' end) */
     int interrupted;            /* the interrupt flag stopped the read: results so far */
     int idle_timed_out;         /* --follow: the file stopped growing for idle_timeout */
     uint64_t wall_ns;           /* wall time since the run started (live runs) */
