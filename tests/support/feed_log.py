@@ -2,6 +2,8 @@
 """Plays a finished eventlog as a running program would write it, for the
 live tests (tests/cli/live_follow.sh) and measurements (docs/LIVE.md).
 
+  Options: --seed N, --max-chunk BYTES (65536), --max-pause SECONDS (0.02)
+
   feed_log.py file LOG OUT [--seed N]   append to OUT in random-sized chunks
                                         with pauses (OUT may not exist yet)
   feed_log.py fifo LOG FIFO [--seed N]  the same into a FIFO (opens it: blocks
@@ -28,7 +30,12 @@ import sys
 import time
 
 
-def chunks(data, rng, max_chunk=65536, max_pause=0.02):
+MAX_CHUNK = 65536
+MAX_PAUSE = 0.02
+
+
+def chunks(data, rng):
+    max_chunk, max_pause = MAX_CHUNK, MAX_PAUSE
     i = 0
     while i < len(data):
         n = rng.randint(1, max_chunk)
@@ -47,6 +54,9 @@ def opt(name, default, cast=str):
 def main():
     mode, log, out = sys.argv[1:4]
     rng = random.Random(opt("--seed", 1, int))
+    global MAX_CHUNK, MAX_PAUSE
+    MAX_CHUNK = opt("--max-chunk", 65536, int)
+    MAX_PAUSE = opt("--max-pause", 0.02, float)
     data = open(log, "rb").read()
     if mode == "file":
         time.sleep(0.2)                 # the reader starts before the file exists
