@@ -116,17 +116,20 @@ static void frame_lines(const top_ctx *c, const live_frame *f, line_fn out, void
     out(octx, 0, "elapsed %.1f s  log %.3f s  %llu events (%.0f/s)  %s read", f->wall_s,
         f->log_s, (unsigned long long)f->events, f->events_per_s,
         bytes_str(a, sizeof a, (double)f->bytes));
-    if (f->mem.has_heap || f->mem.allocated || f->mem.gcs)
-        out(octx, 0, "memory: heap %s  live %s  alloc %s (+%s, %s/s)  GCs %llu (+%llu, "
-            "pause %.1f ms, max %.1f ms)", bytes_str(a, sizeof a, (double)f->mem.heap_size),
+    if (f->mem.has_heap || f->mem.allocated || f->mem.gcs) {
+        out(octx, 0, "memory: heap %s  live %s  allocated %s (+%s, %s/s)",
+            bytes_str(a, sizeof a, (double)f->mem.heap_size),
             bytes_str(b, sizeof b, (double)f->mem.live_bytes),
             bytes_str(d, sizeof d, (double)f->mem.allocated),
             bytes_str(e, sizeof e, (double)f->mem.alloc_interval),
-            bytes_str(g, sizeof g, f->mem.alloc_rate), (unsigned long long)f->mem.gcs,
+            bytes_str(g, sizeof g, f->mem.alloc_rate));
+        out(octx, 0, "GC: %llu collections (+%llu), pause %.1f ms in the interval (max %.1f ms),"
+            " %.1f ms in all", (unsigned long long)f->mem.gcs,
             (unsigned long long)f->mem.gcs_interval, (double)f->mem.pause_interval_ns / 1e6,
-            (double)f->mem.max_pause_interval_ns / 1e6);
-    else
+            (double)f->mem.max_pause_interval_ns / 1e6, (double)f->mem.pause_ns / 1e6);
+    } else {
         out(octx, 0, "memory: no GC events yet");
+    }
     out(octx, 0, "ticks %llu (+%llu in %.1f s)  sort: %s", (unsigned long long)f->ticks,
         (unsigned long long)f->ticks_interval, f->interval_s, live_sort_name(c->sort));
     out(octx, 0, "");

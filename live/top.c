@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "evprof/gc.h"
 #include "evprof/heap.h"
@@ -90,6 +91,7 @@ typedef struct mem_state {
     uint64_t *alloc_by_cap;     /* HEAP_ALLOCATED: each capability's running total */
     size_t n_caps;
     uint64_t heap_size, live_bytes;
+    uint64_t alloc_time;        /* the latest HEAP_ALLOCATED's time */
     int has_heap;
     ticky_ctr *ticky;
     size_t n_ticky, cap_ticky;
@@ -117,7 +119,7 @@ struct live_top {
 
     /* the previous frame */
     prev_map prev;
-    uint64_t prev_ticks, prev_events, prev_alloc, prev_wall_ns, prev_log_ns;
+    uint64_t prev_ticks, prev_events, prev_alloc, prev_wall_ns, prev_alloc_time;
 
     /* the current frame and what it points to */
     live_frame f;
@@ -197,6 +199,8 @@ static int mem_event(void *self, const el_event *ev, const ev_stream *s)
             m->n_caps = n;
         }
         m->alloc_by_cap[cap] = ev->u.heap.bytes;
+        if (ev->time > m->alloc_time)
+            m->alloc_time = ev->time;
         break;
     }
     case EL_HEAP_SIZE:
@@ -540,6 +544,12 @@ const live_frame *live_top_frame(live_top *t, const ev_stream *s)
     f->events_interval = s->read.events - t->prev_events;
     f->events_per_s = f->interval_s > 0 ? (double)f->events_interval / f->interval_s : 0;
     f->finished = s->done;
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) == 0) {
+        f->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+                   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+        f->max_rss_kb = (uint64_t)ru.ru_maxrss;
+    }
     f->end_marker = s->read.status == EL_END;
 
     int failed = build_ccs(t) != 0;
@@ -553,8 +563,10 @@ const live_frame *live_top_frame(live_top *t, const ev_stream *s)
     m->live_bytes = t->mem.live_bytes;
     m->allocated = alloc;
     m->alloc_interval = alloc >= t->prev_alloc ? alloc - t->prev_alloc : 0;
-    uint64_t log_span = s->last_time > t->prev_log_ns ? s->last_time - t->prev_log_ns : 0;
-    m->alloc_rate = log_span ? (double)m->alloc_interval / ((double)log_span / 1e9) : 0;
+    /* over the log's time between the interval's last HEAP_ALLOCATED and
+     * the previous interval's (wall time would show GHC's buffering) */
+    uint64_t span = t->mem.alloc_time > t->prev_alloc_time ? t->mem.alloc_time - t->prev_alloc_time : 0;
+    m->alloc_rate = span ? (double)m->alloc_interval / ((double)span / 1e9) : 0;
     m->gcs = t->gcs;
     m->gcs_interval = t->gcs - t->prev_gcs;
     m->pause_ns = t->pause_ns;
@@ -570,8 +582,7 @@ const live_frame *live_top_frame(live_top *t, const ev_stream *s)
     t->max_pause_since = 0;
     t->prev_events = s->read.events;
     t->prev_wall_ns = wall;
-    if (s->last_time > t->prev_log_ns)
-        t->prev_log_ns = s->last_time;
+    t->prev_alloc_time = t->mem.alloc_time;
     return failed || t->mem.failed ? NULL : f;
 }
 
@@ -593,11 +604,11 @@ int live_frame_json(const live_frame *f, FILE *out)
 {
     fprintf(out, "{\"seq\":%llu,\"wall_s\":%.3f,\"interval_s\":%.3f,\"log_s\":%.6f,"
             "\"bytes\":%llu,\"events\":%llu,\"events_interval\":%llu,\"events_per_s\":%.0f,"
-            "\"finished\":%s,\"end_marker\":%s,",
+            "\"cpu_s\":%.3f,\"max_rss_kb\":%llu,\"finished\":%s,\"end_marker\":%s,",
             (unsigned long long)f->seq, f->wall_s, f->interval_s, f->log_s,
             (unsigned long long)f->bytes, (unsigned long long)f->events,
-            (unsigned long long)f->events_interval, f->events_per_s,
-            f->finished ? "true" : "false", f->end_marker ? "true" : "false");
+            (unsigned long long)f->events_interval, f->events_per_s, f->cpu_s,
+            (unsigned long long)f->max_rss_kb, f->finished ? "true" : "false", f->end_marker ? "true" : "false");
     fprintf(out, "\"ticks\":%llu,\"ticks_interval\":%llu,\"tick_interval_ns\":%llu,"
             "\"cost_centres\":%llu,\"top\":[",
             (unsigned long long)f->ticks, (unsigned long long)f->ticks_interval,

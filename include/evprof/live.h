@@ -63,7 +63,9 @@ typedef struct live_mem {
     uint64_t live_bytes;        /* latest HEAP_LIVE (after the last major GC) */
     uint64_t allocated;         /* all capabilities' HEAP_ALLOCATED, summed */
     uint64_t alloc_interval;    /* bytes allocated in the interval */
-    double alloc_rate;          /* bytes per second of the log's clock over the interval */
+    double alloc_rate;          /* bytes per second of the log's clock, between the
+                                   previous frame's latest HEAP_ALLOCATED (the RTS
+                                   start for the first) and this one's; 0 without */
     uint64_t gcs, gcs_interval; /* collections */
     uint64_t pause_ns, pause_interval_ns;   /* summed pauses of the leaders */
     uint64_t max_pause_interval_ns;
@@ -85,8 +87,11 @@ typedef struct live_frame {
     double wall_s;              /* since the read started */
     double interval_s;          /* wall seconds since the previous frame */
     double log_s;               /* the latest event time, seconds on the log's clock */
-    uint64_t bytes, events, events_interval;
+    uint64_t bytes;
+    uint64_t events, events_interval;   /* events of the types the model reads */
     double events_per_s;        /* over the interval */
+    double cpu_s;               /* CPU time this process has used so far (getrusage) */
+    uint64_t max_rss_kb;        /* and its largest resident set, KiB */
     int finished;               /* the read is over */
     int end_marker;             /* ... and the log ended with its end marker */
 

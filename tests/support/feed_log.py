@@ -13,6 +13,11 @@ live tests (tests/cli/live_follow.sh) and measurements (docs/LIVE.md).
                                         Unix socket, sends the log to the one
                                         client that connects, then closes;
                                         anything the client sends is ignored
+  feed_log.py play LOG OUT --rate BYTES_PER_S
+                                        the whole log into OUT (a FIFO) in
+                                        1 MiB pieces at about that rate: a
+                                        long log of bench/gen_eventlog played
+                                        as a busy program would write it
   feed_log.py stream LOG OUT --seconds S --rate BYTES_PER_S
                                         a long synthetic stream: the header
                                         of LOG, then its events (between the
@@ -57,7 +62,7 @@ def main():
     global MAX_CHUNK, MAX_PAUSE
     MAX_CHUNK = opt("--max-chunk", 65536, int)
     MAX_PAUSE = opt("--max-pause", 0.02, float)
-    data = open(log, "rb").read()
+    data = open(log, "rb").read() if mode != "play" else b""
     if mode == "file":
         time.sleep(0.2)                 # the reader starts before the file exists
         with open(out, "ab", buffering=0) as f:
@@ -77,16 +82,36 @@ def main():
         conn.close()
         srv.close()
         os.unlink(out)
+    elif mode == "play":
+        play(open(log, "rb"), out, opt("--rate", 20e6, float))
     elif mode == "stream":
         stream(data, out, opt("--seconds", 60.0, float), opt("--rate", 4e6, float))
     else:
         sys.exit("feed_log.py: unknown mode " + mode)
 
 
+def play(src, out, rate):
+    with open(out, "wb", buffering=0) as f:
+        start = time.time()
+        sent = 0
+        while True:
+            piece = src.read(1 << 20)
+            if not piece:
+                break
+            f.write(piece)
+            sent += len(piece)
+            ahead = sent / rate - (time.time() - start)
+            if ahead > 0:
+                time.sleep(ahead)
+
+
 def stream(data, out, seconds, rate):
     """The header, then the data section of the log again and again, at
     about `rate` bytes per second: the aggregates see the same cost centres
-    and stacks again, the stream grows without end."""
+    and stacks again, the stream grows without end. The definitions
+    (cost centres, program arguments) come again in every round, which a
+    real program never does: the profile keeps each copy of their strings,
+    so use `play` on a long generated log to measure memory."""
     end = data.find(b"hdre")
     dat = data.find(b"datb", end) + 4
     body = data[dat:len(data) - 2]       # without the 0xffff end marker
