@@ -247,10 +247,10 @@ static void keys(top_ctx *c)
 
 static void check_child(top_ctx *c, const ev_stream *s)
 {
-    if (!c->child || c->child_done)
+    if (!c->child)
         return;
     int st;
-    if (waitpid(c->child, &st, WNOHANG) == c->child) {
+    if (!c->child_done && waitpid(c->child, &st, WNOHANG) == c->child) {
         c->child_done = 1;
         c->child_status = st;
     }
@@ -595,6 +595,9 @@ int cmd_top(int argc, char **argv)
     int code = CLI_OK;
     if (!c.quit && !c.write_failed && (!interrupted || s->read.bytes > 0))
         code = cli_report_stream(connect ? connect : prog ? fifo : a.pos[0], s);
+    if (c.child && c.child_done && s->read.bytes == 0)
+        fprintf(stderr, "evprof top: %s ended without writing an eventlog (is it a GHC program "
+                "built with -rtsopts?)\n", prog[0]);
     if (c.save) {
         if (fclose(c.save) != 0 || c.save_failed) {
             fprintf(stderr, "evprof top: %s: cannot write\n", save);

@@ -138,5 +138,45 @@ check "--connect to nobody: says why" grep -q 'cannot connect' "$tmp/err"
 "$evprof" report --connect "unix:$tmp/x.sock" "$log" >/dev/null 2>"$tmp/err"
 check "--connect and FILE: usage error" [ $? -eq 2 ]
 
+# evprof top on a finished file, a FIFO and a socket: the last NDJSON
+# frame's totals are the report's
+log=tests/data/ghc/par-N2-p.eventlog
+"$evprof" report "$log" >"$tmp/report"
+want=$(sed -n 's/.*(\([0-9]*\) ticks @.*/\1/p' "$tmp/report")
+last_ticks() { tail -1 "$1" | python3 -c 'import json,sys; f=json.loads(sys.stdin.read()); print(f["ticks"] if f["finished"] and f["end_marker"] else -1)'; }
+"$evprof" top --ndjson "$log" >"$tmp/top.json" 2>"$tmp/err"
+check "top FILE: exit 0" [ $? -eq 0 ]
+check "top FILE: final ticks $want" [ "$(last_ticks "$tmp/top.json")" = "$want" ]
+rm -f "$tmp/fifo"; mkfifo "$tmp/fifo"
+$feed fifo "$log" "$tmp/fifo" --max-pause 0.2 &
+timeout 60 "$evprof" top --ndjson --interval 0.1 "$tmp/fifo" >"$tmp/top.json" 2>"$tmp/err"
+check "top FIFO: exit 0" [ $? -eq 0 ]
+wait
+check "top FIFO: several frames" [ "$(wc -l <"$tmp/top.json")" -ge 3 ]
+check "top FIFO: final ticks $want" [ "$(last_ticks "$tmp/top.json")" = "$want" ]
+$feed socket "$log" "$tmp/top.sock" &
+timeout 60 "$evprof" top --ndjson --connect "unix:$tmp/top.sock" >"$tmp/top.json" 2>"$tmp/err" &
+toppid=$!
+wait $toppid
+check "top --connect: exit 0" [ $? -eq 0 ]
+wait
+check "top --connect: final ticks $want" [ "$(last_ticks "$tmp/top.json")" = "$want" ]
+"$evprof" top --plain "$log" >"$tmp/top.txt" 2>"$tmp/err"
+check "top --plain: the cost centres" grep -q '^crunch  *Main' "$tmp/top.txt"
+check "top --plain: the end" grep -q '\[ended\]' "$tmp/top.txt"
+
+# top -- PROG: a program that never writes its log ends top with its status
+start=$(date +%s)
+timeout 20 "$evprof" top --ndjson -- false >/dev/null 2>"$tmp/err"
+rc=$?
+check "top -- false: exit 1 (got $rc)" [ $rc -eq 1 ]
+check "top -- false: says why" grep -q 'ended without writing an eventlog' "$tmp/err"
+timeout 20 "$evprof" top --ndjson -- "$tmp/no-such-prog" >/dev/null 2>"$tmp/err"
+check "top -- missing program: exit 127" [ $? -eq 127 ]
+"$evprof" top --ndjson >/dev/null 2>&1
+check "top without a source: usage error" [ $? -eq 2 ]
+"$evprof" top --ndjson "$log" -- prog >/dev/null 2>&1
+check "top FILE -- PROG: usage error" [ $? -eq 2 ]
+
 echo "live_follow: $passed passed, $failed failed"
 [ $failed -eq 0 ]
