@@ -73,6 +73,18 @@ for c in $cases; do
     check "$cmd $log: socket: same output" same "$tmp/batch" "$tmp/out" "unix:$sock"
 done
 
+# graph (DOT: the text of the graph) from a growing file
+# (the file's name is in the graph's label and changes its wrapping: the
+# batch run reads the finished file under the same name)
+log=tests/data/ghc/mutual-p.eventlog
+rm -f "$tmp/grow.eventlog"
+$feed file "$log" "$tmp/grow.eventlog" --seed 7 &
+timeout 60 "$evprof" graph -f dot --follow "$tmp/grow.eventlog" >"$tmp/out" 2>"$tmp/err"
+check "graph --follow: exit 0" [ $? -eq 0 ]
+wait
+"$evprof" graph -f dot "$tmp/grow.eventlog" >"$tmp/batch" 2>/dev/null
+check "graph --follow: same DOT" cmp -s "$tmp/batch" "$tmp/out"
+
 # Ctrl-C while following a file that never ends: the result so far, 130
 log=tests/data/ghc-9.0.2/nfib-N2.eventlog
 size=$(stat -c %s "$log")
