@@ -177,6 +177,31 @@ check "top --connect: final ticks $want" [ "$(last_ticks "$tmp/top.json")" = "$w
 check "top --plain: the cost centres" grep -q '^crunch  *Main' "$tmp/top.txt"
 check "top --plain: the end" grep -q '\[ended\]' "$tmp/top.txt"
 
+# the heap line is the last census of `evprof heap`, the ticky rows the
+# counters of `evprof ticky`
+"$evprof" top --ndjson -n 100 tests/data/heap/leak-hc.eventlog >"$tmp/top.json"
+"$evprof" heap -f csv tests/data/heap/leak-hc.eventlog >"$tmp/heap.csv"
+check "top: the last census's bands" python3 - "$tmp/top.json" "$tmp/heap.csv" <<'PY'
+import csv, json, sys
+f = json.loads(open(sys.argv[1]).readlines()[-1])
+rows = list(csv.DictReader(open(sys.argv[2])))
+last = max(int(r["census"]) for r in rows)
+want = {r["band"]: int(r["bytes"]) for r in rows if int(r["census"]) == last}
+got = {b["name"]: b["bytes"] for b in f["heap"]["bands"]}
+sys.exit(not (got == want and f["heap"]["total"] == sum(want.values())))
+PY
+"$evprof" top --ndjson -n 100 tests/data/ghc-events/ticky-new.eventlog >"$tmp/top.json"
+"$evprof" ticky -f json tests/data/ghc-events/ticky-new.eventlog >"$tmp/ticky.json"
+check "top: the ticky counters' entries and allocations" python3 - "$tmp/top.json" "$tmp/ticky.json" <<'PY'
+import json, sys
+f = json.loads(open(sys.argv[1]).readlines()[-1])
+t = json.load(open(sys.argv[2]))
+rows = t["counters"] if isinstance(t, dict) and "counters" in t else t
+want = {r["name"]: (r["entries"], r["alloc"]) for r in rows if r["entries"] or r["alloc"]}
+got = {r["name"]: (r["entries"], r["allocs"]) for r in f["ticky"]}
+sys.exit(not (got == want and len(got) > 0))
+PY
+
 # top -- PROG: a program that never writes its log ends top with its status
 start=$(date +%s)
 timeout 20 "$evprof" top --ndjson -- false >/dev/null 2>"$tmp/err"
