@@ -241,6 +241,8 @@ static void keys(top_ctx *c)
             if (c->have_frame)
                 c->frame = live_top_resort(c->model, c->sort);
             draw(c);
+        } else if (ch == KEY_RESIZE) {
+            draw(c);
         }
     }
 }
@@ -553,6 +555,7 @@ int cmd_top(int argc, char **argv)
         cbreak();
         noecho();
         nodelay(stdscr, TRUE);
+        keypad(stdscr, TRUE);
         curs_set(0);
         mvaddstr(0, 0, "evprof top: waiting for the log...");
         refresh();
@@ -566,12 +569,13 @@ int cmd_top(int argc, char **argv)
     if (c.view == VIEW_CURSES && !stop_flag) {
         nodelay(stdscr, FALSE);
         int ch;
-        while ((ch = getch()) != 'q' && ch != 'Q' && ch != ERR)
+        while ((ch = getch()) != 'q' && ch != 'Q' && ch != ERR && !stop_flag) {
             if (ch == 's' || ch == 'S') {
                 c.sort = (live_sort)((c.sort + 1) % LIVE_SORT_COUNT);
                 c.frame = live_top_resort(c.model, c.sort);
-                draw(&c);
             }
+            draw(&c);
+        }
     }
     if (c.view == VIEW_CURSES)
         endwin();
