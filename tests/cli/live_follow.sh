@@ -202,6 +202,19 @@ got = {r["name"]: (r["entries"], r["allocs"]) for r in f["ticky"]}
 sys.exit(not (got == want and len(got) > 0))
 PY
 
+# Ctrl-C in top: a last frame with the figures so far, exit 130
+"$evprof" top --ndjson --interval 0.2 "$tmp/half.eventlog" >"$tmp/top.json" 2>"$tmp/err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+check "top, Ctrl-C: exit 130 (got $rc)" [ $rc -eq 130 ]
+check "top, Ctrl-C: the last frame is finished, without the end marker" python3 -c '
+import json, sys
+f = json.loads(open(sys.argv[1]).readlines()[-1])
+sys.exit(not (f["finished"] and not f["end_marker"] and f["ticks"] > 0))' "$tmp/top.json"
+
 # top -- PROG: a program that never writes its log ends top with its status
 start=$(date +%s)
 timeout 20 "$evprof" top --ndjson -- false >/dev/null 2>"$tmp/err"
