@@ -36,7 +36,7 @@
 #endif
 
 /* exit codes */
-enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_INTERRUPTED = 130 /* Ctrl-C: results so far */ };
 
 typedef struct cli_opt {
     int id;                 /* > 0, returned by cli_next; 0 ends the table */

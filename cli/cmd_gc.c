@@ -87,7 +87,8 @@ int cmd_gc(int argc, char **argv)
         return CLI_FAIL;
     }
     int code;
-    ev_driver *d = cli_read(path, &(cli_analysis){ &gc_analysis_ops, s }, 1, &code);
+    ev_driver *d =
+        cli_read_src(&w.src, path, &(cli_analysis){ &gc_analysis_ops, s }, 1, &code);
     if (!d) {
         gc_destroy(s);
         return code;

@@ -26,6 +26,7 @@ static const cli_opt opts[] = {
       "(one pair)" },
     { OPT_CLOCK, 0, "clock", "CLOCK", "the censuses' times: elapsed (the default: the log's "
       "clock) or mutator (an estimate of the mutator CPU seconds GHC's own .hp uses)" },
+    CLI_FOLLOW_OPTS,
     CLI_OUTPUT_OPT,
     { 0 },
 };
@@ -196,7 +197,7 @@ int cmd_heap(int argc, char **argv)
     int code;
     const ev_analysis_ops *ops =
         ho.clock == HEAP_CLOCK_MUTATOR ? &heap_analysis_ordered_ops : &heap_analysis_ops;
-    ev_driver *d = cli_read(path, &(cli_analysis){ ops, c.h }, 1, &code);
+    ev_driver *d = cli_read_src(&w.src, path, &(cli_analysis){ ops, c.h }, 1, &code);
     if (!d) {
         if (opened)
             cli_out_close(&out, 0);

@@ -27,6 +27,9 @@ void cli_window_init(cli_window *w)
     w->spans = NULL;
     w->num_spans = 0;
     w->focus = w->ignore = NULL;
+    w->src.follow = 0;
+    w->src.idle_timeout = 0;
+    w->src.connect = NULL;
 }
 
 static int parse_seconds(const cli_args *a, const char *name, uint64_t *ns)
@@ -91,6 +94,16 @@ int cli_window_done(const cli_args *a, int next_result, cli_window *w, const cha
 {
     if (next_result != CLI_END)
         return cli_done_code(next_result);
+    if (w->src.connect) {
+        if (!cli_want_pos(a, 0, 0, "FILE"))
+            return CLI_USAGE;
+        *path = w->src.connect;
+        return -1;
+    }
+    if (w->src.idle_timeout > 0 && !w->src.follow) {
+        cli_usage_error(a->cmd, "--idle-timeout applies to --follow");
+        return CLI_USAGE;
+    }
     if (!cli_want_pos(a, 1, 1, "FILE"))
         return CLI_USAGE;
     if (!w->from_marker && !w->to_marker && w->from_ns >= w->to_ns) {
@@ -305,6 +318,24 @@ int cli_window_option(cli_window *w, const cli_args *a, int id)
         return 1;
     case OPT_OUTPUT:
         w->output = a->value;
+        return 1;
+    case OPT_FOLLOW:
+        w->src.follow = 1;
+        return 1;
+    case OPT_IDLE_TIMEOUT: {
+        uint64_t ns;
+        if (parse_seconds(a, "idle-timeout", &ns) < 0)
+            return -1;
+        w->src.idle_timeout = (double)ns / 1e9;
+        return 1;
+    }
+    case OPT_CONNECT:
+        if (!ev_connect_addr_valid(a->value)) {
+            cli_usage_error(a->cmd, "--connect wants unix:PATH or tcp:HOST:PORT, not '%s'",
+                            a->value);
+            return -1;
+        }
+        w->src.connect = a->value;
         return 1;
     default:
         return 0;
@@ -615,7 +646,7 @@ prof_result *cli_load_profile_more(const char *path, const cli_window *w, int al
     size_t n = 2;
     if (more && more->extra_ops)
         an[n++] = (cli_analysis){ more->extra_ops, more->extra };
-    ev_driver *d = cli_read(path, an, n, code);
+    ev_driver *d = cli_read_src(&w->src, path, an, n, code);
     if (!d) {
         prof_destroy(agg);
         return NULL;

@@ -10,7 +10,7 @@
 
 /* Option ids of the shared options; commands number their own below 1000. */
 enum { OPT_FROM = 1000, OPT_TO, OPT_CAP, OPT_ALL, OPT_OUTPUT, OPT_BETWEEN, OPT_FOCUS,
-       OPT_IGNORE };
+       OPT_IGNORE, OPT_FOLLOW, OPT_IDLE_TIMEOUT, OPT_CONNECT };
 
 /* The selection, the same on every reading command (one implementation:
  * cli_window_option parses, cli_window_resolve finds the marks, the
@@ -35,14 +35,31 @@ enum { OPT_FROM = 1000, OPT_TO, OPT_CAP, OPT_ALL, OPT_OUTPUT, OPT_BETWEEN, OPT_F
     { OPT_IGNORE, 0, "ignore", "REGEX", "drop the stacks through a cost centre whose "    \
       "Module.label matches" }
 
-/* The whole selection of the profile commands. */
-#define CLI_WINDOW_OPTS CLI_TIME_OPTS, CLI_CAP_OPT, CLI_FOCUS_OPTS
+/* Live sources (docs/LIVE.md): on every command that reads through
+ * cli_read_src / cli_load_profile. */
+#define CLI_FOLLOW_OPTS                                                              \
+    { OPT_FOLLOW, 0, "follow", NULL, "the log is still being written: wait for more at "   \
+      "its end until the end marker (Ctrl-C: the result so far, exit 130)" },         \
+    { OPT_IDLE_TIMEOUT, 0, "idle-timeout", "SECONDS", "with --follow: stop waiting when "    \
+      "the file has not grown for SECONDS" },                                        \
+    { OPT_CONNECT, 0, "connect", "ADDR", "read a running program's eventlog-socket "        \
+      "stream (unix:PATH or tcp:HOST:PORT) instead of FILE" }
+
+/* The whole selection of the profile commands, and the live sources. */
+#define CLI_WINDOW_OPTS CLI_TIME_OPTS, CLI_CAP_OPT, CLI_FOCUS_OPTS, CLI_FOLLOW_OPTS
 
 #define CLI_OUTPUT_OPT                                                               \
     { OPT_OUTPUT, 'o', "output", "FILE", "write to FILE instead of standard output, " \
       "whole or not at all (devices and FIFOs: straight)" }
 
 typedef prof_span cli_span;    /* [from_ns, to_ns) */
+
+/* Where the log comes from, beyond a plain FILE. */
+typedef struct cli_source {
+    int follow;                 /* --follow */
+    double idle_timeout;        /* seconds; 0: none */
+    const char *connect;        /* --connect ADDR, or NULL */
+} cli_source;
 
 typedef struct cli_window {
     uint64_t from_ns, to_ns;    /* to_ns UINT64_MAX: open */
@@ -56,6 +73,7 @@ typedef struct cli_window {
     cli_span *spans;            /* after resolve: the windows (NULL: [from_ns, to_ns)) */
     size_t num_spans;
     const char *focus, *ignore; /* regexes on Module.label, or NULL */
+    cli_source src;
 } cli_window;
 
 void cli_window_init(cli_window *w);
@@ -78,8 +96,9 @@ int cli_window_prof_filter(const cli_window *w, prof_filter *f);
 int cli_window_single(cli_window *w, const cli_cmd_help *cmd);
 /* After the option loop of a command with the shared options: the exit
  * code when parsing stopped (help, usage error), when there is not exactly
- * one FILE, when --from is not before --to, or when a mark is not in the
- * log (cli_window_resolve); -1 to go on, with *path set. */
+ * one FILE (none with --connect: *path is then the address), when --from
+ * is not before --to, or when a mark is not in the log
+ * (cli_window_resolve); -1 to go on, with *path set. */
 int cli_window_done(const cli_args *a, int next_result, cli_window *w, const char **path);
 
 /* Takes a shared option (id >= 1000). Returns 1 when taken, 0 when `id`

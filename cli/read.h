@@ -2,6 +2,7 @@
 #ifndef EVPROF_CLI_READ_H
 #define EVPROF_CLI_READ_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "evprof/driver.h"
@@ -16,6 +17,18 @@ typedef struct cli_analysis {
  * *code to the exit code so far. Returns the driver (its stream:
  * ev_driver_stream; the caller destroys it), or NULL when out of memory. */
 ev_driver *cli_read(const char *path, const cli_analysis *an, size_t n, int *code);
+
+/* The same from a live source (--follow, --connect; NULL: a plain read).
+ * While it reads, Ctrl-C stops the read: *code is then CLI_INTERRUPTED
+ * and the analyses hold the results so far. */
+struct cli_source;
+ev_driver *cli_read_src(const struct cli_source *src, const char *path, const cli_analysis *an,
+                        size_t n, int *code);
+
+/* Installs the SIGINT handler that sets the interrupt flag (old: the
+ * previous action, for sigaction to restore). Returns 0 or -1. */
+int cli_catch_interrupt(struct sigaction *old);
+const volatile sig_atomic_t *cli_interrupt_flag(void);
 
 /* Prints a stream's problems as above; returns the exit code they deserve. */
 int cli_report_stream(const char *path, const ev_stream *s);

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "driver/internal.h"
 #include "driver/order.h"
 
 #define PROGRESS_STEP ((uint64_t)4 << 20)
@@ -129,6 +130,8 @@ static int on_event(void *ctx, const el_event *ev, const el_decoder *dec)
         d->next_progress = ev->offset + PROGRESS_STEP;
     }
     d->stream.read.events++;
+    if (ev->time > d->stream.last_time)
+        d->stream.last_time = ev->time;
     if (d->order) {
         if (d->spooling && ev_spool_put(&d->spool, ev->offset, ev->record, ev->size) != 0) {
             d->stream.stopped = 1;
@@ -184,67 +187,61 @@ static uint16_t *selected_types(const ev_driver *d, size_t *n)
     return t;
 }
 
-static const ev_stream *run(ev_driver *d, const char *path, int fd, const void *buf,
-                            size_t len)
+int ev_driver_begin(ev_driver *d, const char *path, el_read_opts *ro, uint16_t **types)
 {
-    el_read_opts ro = { 0 };
     size_t ntypes;
-    uint16_t *types;
 
+    memset(ro, 0, sizeof *ro);
+    *types = NULL;
     memset(&d->stream, 0, sizeof d->stream);
     d->stream.path = path;
     if (d->ran) {
         d->stream.read.status = d->stream.read.error.status = EL_ERR_IO;
         d->stream.read.error.type = -1;
         strcpy(d->stream.read.error.msg, "internal error: a driver runs once");
-        return &d->stream;
+        return -1;
     }
     d->ran = 1;
     if (d->ordered && !(d->order = ev_order_create()))
         goto nomem;
-    types = selected_types(d, &ntypes);
-    if (!d->all_fields && !types)
+    *types = selected_types(d, &ntypes);
+    if (!d->all_fields && !*types)
         goto nomem;
-    ro.fields = types;
-    ro.num_fields = ntypes;
-    ro.only_selected = types != NULL && !d->every;
-    ro.no_resync = d->opts.no_resync;
+    ro->fields = *types;
+    ro->num_fields = ntypes;
+    ro->only_selected = *types != NULL && !d->every;
+    ro->no_resync = d->opts.no_resync;
+    return 0;
 
-    if (fd >= 0) {
-        struct stat sb;
-        if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
-            d->stream.total_bytes = (uint64_t)sb.st_size;
-        if (d->ordered) {   /* spooled like a pipe: the descriptor is the caller's */
-            ev_spool_init_pipe(&d->spool);
-            d->spooling = 1;
-            ro.only_selected = 0;
-        }
-        d->stream.read = el_read_fd_opts(fd, &ro, on_event, d, &d->decoder);
-    } else if (path) {
-        struct stat sb;
-        int regular = strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
-        if (regular)
-            d->stream.total_bytes = (uint64_t)sb.st_size;
-        if (d->ordered) {
-            /* the replay reads the file again by offset; a pipe is spooled,
-             * every record of it, so that a run's records are all there */
-            int rfd = regular ? open(path, O_RDONLY) : -1;
-            if (rfd >= 0) {
-                ev_spool_init_fd(&d->spool, rfd, 1);
-            } else {
-                ev_spool_init_pipe(&d->spool);
-                d->spooling = 1;
-                ro.only_selected = 0;
-            }
-        }
-        d->stream.read = el_read_path_opts(path, &ro, on_event, d, &d->decoder);
-    } else {
-        d->stream.total_bytes = len;
-        if (d->ordered)
-            ev_spool_init_mem(&d->spool, buf, len);
-        d->stream.read = el_read_mem_opts(buf, len, &ro, on_event, d, &d->decoder);
-    }
-    free(types);
+nomem:
+    d->stream.read.status = d->stream.read.error.status = EL_ERR_NOMEM;
+    d->stream.read.error.type = -1;
+    strcpy(d->stream.read.error.msg, "out of memory");
+    return -1;
+}
+
+void ev_driver_spool_stream(ev_driver *d, el_read_opts *ro)
+{
+    if (!d->ordered)
+        return;
+    /* a stream is read once: every record goes into the spool, so that
+     * the time-ordered replay finds each run's records again */
+    ev_spool_init_pipe(&d->spool);
+    d->spooling = 1;
+    ro->only_selected = 0;
+}
+
+el_event_fn ev_driver_event_fn(void) { return on_event; }
+
+el_decoder **ev_driver_decoder_slot(ev_driver *d) { return &d->decoder; }
+
+const ev_driver_opts *ev_driver_get_opts(const ev_driver *d) { return &d->opts; }
+
+ev_stream *ev_driver_stream_mut(ev_driver *d) { return &d->stream; }
+
+const ev_stream *ev_driver_end(ev_driver *d)
+{
+    d->stream.done = 1;
     d->stream.decoder = d->decoder && el_decoder_header_done(d->decoder) ? d->decoder : NULL;
 
     if (d->ordered && d->spooling && !d->stream.stopped && ev_spool_flush(&d->spool) != 0) {
@@ -271,25 +268,52 @@ static const ev_stream *run(ev_driver *d, const char *path, int fd, const void *
         if (d->an[i].ops->end)
             d->an[i].ops->end(d->an[i].self, &d->stream);
     return &d->stream;
+}
 
-nomem:
-    d->stream.read.status = d->stream.read.error.status = EL_ERR_NOMEM;
-    d->stream.read.error.type = -1;
-    strcpy(d->stream.read.error.msg, "out of memory");
-    return &d->stream;
+static int is_live(const ev_driver *d)
+{
+    return d->opts.follow || d->opts.on_tick || d->opts.interrupt;
+}
+
+static const ev_stream *run(ev_driver *d, const char *path, const void *buf, size_t len)
+{
+    el_read_opts ro;
+    uint16_t *types;
+
+    if (path && is_live(d))
+        return ev_driver_run_live_path(d, path);
+    if (ev_driver_begin(d, path, &ro, &types) != 0)
+        return &d->stream;
+    if (path) {
+        struct stat sb;
+        int regular = strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+        if (regular)
+            d->stream.total_bytes = (uint64_t)sb.st_size;
+        if (d->ordered) {
+            /* the replay reads the file again by offset; a pipe is spooled */
+            int rfd = regular ? open(path, O_RDONLY) : -1;
+            if (rfd >= 0)
+                ev_spool_init_fd(&d->spool, rfd, 1);
+            else
+                ev_driver_spool_stream(d, &ro);
+        }
+        d->stream.read = el_read_path_opts(path, &ro, on_event, d, &d->decoder);
+    } else {
+        d->stream.total_bytes = len;
+        if (d->ordered)
+            ev_spool_init_mem(&d->spool, buf, len);
+        d->stream.read = el_read_mem_opts(buf, len, &ro, on_event, d, &d->decoder);
+    }
+    free(types);
+    return ev_driver_end(d);
 }
 
 const ev_stream *ev_driver_run_path(ev_driver *d, const char *path)
 {
-    return run(d, path, -1, NULL, 0);
-}
-
-const ev_stream *ev_driver_run_fd(ev_driver *d, int fd, const char *name)
-{
-    return run(d, name, fd, NULL, 0);
+    return run(d, path, NULL, 0);
 }
 
 const ev_stream *ev_driver_run_mem(ev_driver *d, const void *buf, size_t len)
 {
-    return run(d, NULL, -1, buf, len);
+    return run(d, NULL, buf, len);
 }

@@ -7,7 +7,7 @@
 set -u
 
 required="build-essential cmake libgraphviz-dev uthash-dev libcmocka-dev pkg-config python3
-          protobuf-c-compiler libprotobuf-c-dev zlib1g-dev libcurl4-openssl-dev"
+          protobuf-c-compiler libprotobuf-c-dev zlib1g-dev libcurl4-openssl-dev libncurses-dev"
 optional="clang libclang-rt-14-dev"
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -24,6 +24,7 @@
 #ifndef EVPROF_DRIVER_H
 #define EVPROF_DRIVER_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -47,6 +48,12 @@ typedef struct ev_stream {
     const char *stopped_by;     /* by this analysis (its name; it knows why), */
     const char *driver_stop;    /* or by the driver itself: why (out of memory) */
     const el_decoder *decoder;  /* the header's event types; NULL before the header */
+    /* live sources (driver/live.c) */
+    int done;                   /* the read is over (set before the analyses' end) */
+    int interrupted;            /* the interrupt flag stopped the read: results so far */
+    int idle_timed_out;         /* --follow: the file stopped growing for idle_timeout */
+    uint64_t wall_ns;           /* wall time since the run started (live runs) */
+    uint64_t last_time;         /* the latest event time read so far (ns) */
 } ev_stream;
 
 /* Flags of an analysis. */
@@ -85,10 +92,31 @@ typedef struct ev_driver ev_driver;
 /* Called as the read goes on: about every 4 MiB of input and at the end. */
 typedef void (*ev_progress_fn)(void *ctx, const ev_stream *s);
 
+/* Raw bytes as they are read (a copy of the stream, e.g. top --save). */
+typedef void (*ev_bytes_fn)(void *ctx, const void *buf, size_t len);
+
 typedef struct ev_driver_opts {
     int no_resync;              /* stop at the first damage instead of skipping its block */
     ev_progress_fn progress;    /* may be NULL */
     void *progress_ctx;
+
+    /* Live sources (see "Live sources" below). */
+    int follow;                 /* a regular file: at its end wait for more data,
+                                   until the end marker (also waits for a missing
+                                   or empty file to appear and fill) */
+    double idle_timeout;        /* seconds; > 0: a followed file that has not grown
+                                   for this long ends the read (as a cut log) */
+    double tick_interval;       /* seconds between on_tick calls; 0: 1 second */
+    ev_progress_fn on_tick;     /* live runs: called every tick_interval of wall
+                                   time, between events or while waiting, and once
+                                   when the read is over; may be NULL */
+    void *tick_ctx;
+    /* When *interrupt becomes non-zero (a SIGINT handler sets it), a live
+     * read stops between two events or while waiting: the stream says
+     * `interrupted`, every event before it was delivered. May be NULL. */
+    const volatile sig_atomic_t *interrupt;
+    ev_bytes_fn on_bytes;       /* may be NULL */
+    void *bytes_ctx;
 } ev_driver_opts;
 
 void ev_driver_opts_init(ev_driver_opts *o);
@@ -107,9 +135,34 @@ int ev_driver_attach(ev_driver *d, const ev_analysis_ops *ops, void *self);
  * A driver runs once. */
 const ev_stream *ev_driver_run_path(ev_driver *d, const char *path);
 const ev_stream *ev_driver_run_mem(ev_driver *d, const void *buf, size_t len);
-/* From an open descriptor (read from where it stands, not closed); `name`
- * is the stream's path for messages (may be NULL). */
+
+/* ---- Live sources (driver/live.c) ----------------------------------------
+ * A live run reads with read(2) as the data comes, delivers each event as
+ * soon as its record is complete, calls on_tick on wall time and checks
+ * the interrupt flag between events and while waiting (never more than
+ * 100 ms without a look). Events are delivered in stream order: per
+ * capability block, not in time order across capabilities; an EV_ORDERED
+ * analysis is still fed after the read.
+ *
+ * ev_driver_run_path with opts.follow (or opts.on_tick / opts.interrupt)
+ * set reads live: a regular file is followed to its end marker (inotify
+ * on Linux, a 50 ms poll elsewhere), a FIFO or a terminal until the
+ * writer closes it. */
+
+/* A file descriptor read live until end of file (a pipe, a socket,
+ * standard input) or, for a regular file with opts.follow, as above.
+ * `name` names it in the stream. The fd stays open. */
 const ev_stream *ev_driver_run_fd(ev_driver *d, int fd, const char *name);
+
+/* Connects to the eventlog stream of a program using the eventlog-socket
+ * library (it listens; each client gets the log from a fresh header) and
+ * reads it live until the program closes it. `addr` is "unix:PATH" or
+ * "tcp:HOST:PORT". Nothing is ever sent. A failed connection is an
+ * EL_ERR_IO read status with the reason. */
+const ev_stream *ev_driver_run_connect(ev_driver *d, const char *addr);
+
+/* 1 when `addr` has the form ev_driver_run_connect takes. */
+int ev_connect_addr_valid(const char *addr);
 
 /* The facts so far (also during a run, from an analysis or progress). */
 const ev_stream *ev_driver_stream(const ev_driver *d);

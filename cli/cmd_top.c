@@ -1,0 +1,651 @@
+/* evprof top: a running program's profile, refreshed every interval: a
+ * full-screen view (ncurses) in a terminal, plain lines otherwise, or one
+ * JSON object per interval (--ndjson). The figures are live/top.c's. */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE
+#endif
+#include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "evprof/driver.h"
+#include "evprof/live.h"
+#include "output.h"
+#include "read.h"
+
+enum { OPT_INTERVAL = 1, OPT_NDJSON, OPT_TOP, OPT_SORT, OPT_SAVE, OPT_PLAIN, OPT_PROG_OUT };
+
+static const cli_opt opts[] = {
+    { OPT_INTERVAL, 'i', "interval", "SECONDS", "refresh every SECONDS (default 1)" },
+    { OPT_NDJSON, 0, "ndjson", NULL, "one JSON object per interval on standard output "
+      "(fields: docs/LIVE.md)" },
+    { OPT_PLAIN, 0, "plain", NULL, "plain lines per interval even in a terminal" },
+    { OPT_TOP, 'n', "top", "N", "rows per list (default 10)" },
+    { OPT_SORT, 's', "sort", "KEY", "cost centres by 'interval' (default), 'total' or "
+      "'inherited' ticks" },
+    { OPT_CONNECT, 0, "connect", "ADDR", "read a running program's eventlog-socket stream "
+      "(unix:PATH or tcp:HOST:PORT)" },
+    { OPT_IDLE_TIMEOUT, 0, "idle-timeout", "SECONDS", "stop when the file has not grown for "
+      "SECONDS" },
+    CLI_TIME_OPTS,
+    CLI_CAP_OPT,
+    CLI_FOCUS_OPTS,
+    { OPT_SAVE, 0, "save", "FILE", "also write the log as read to FILE" },
+    { OPT_PROG_OUT, 0, "program-output", "FILE", "-- PROG: its standard output and error go "
+      "to FILE (default: standard error, /dev/null under the full-screen view)" },
+    { 0 },
+};
+
+static const cli_cmd_help help = {
+    "top", "[OPTIONS] [FILE | - | --connect ADDR | -- PROG ARGS...]",
+    "What a running program does now: the cost centres with the most ticks in the\n"
+    "last interval and since the start, memory and GC, the heap profile's largest\n"
+    "bands and the busiest ticky counters, refreshed every interval. It follows its\n"
+    "input as --follow does until the log's end marker.\n"
+    "`evprof top -- PROG ARGS` runs PROG with +RTS -l -ol<private FIFO> -RTS (and\n"
+    "--eventlog-flush-interval on GHC 9.2 and later; PROG must be built with\n"
+    "-rtsopts) and exits with its status.",
+    opts,
+    "Keys in the full-screen view: q quits, p pauses, s changes the sort.\n"
+    "Intervals are by arrival: GHC writes each capability's events when its buffer\n"
+    "fills (before 9.2, only then), so an interval shows what was written in it.\n"
+    "See docs/LIVE.md.\n",
+};
+
+/* Ctrl-C and q: the driver sees the flag between events or while waiting */
+static volatile sig_atomic_t stop_flag;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
+typedef enum view_kind { VIEW_CURSES, VIEW_PLAIN, VIEW_NDJSON } view_kind;
+
+typedef struct top_ctx {
+    live_top *model;
+    view_kind view;
+    double interval;
+    uint64_t last_frame_ns;
+    int have_frame;
+    int paused;
+    int quit;                   /* q was pressed */
+    live_sort sort;
+    const char *source;
+    pid_t child;                /* -- PROG, else 0 */
+    int child_status;
+    int child_done;
+    int child_gone_ticks;       /* ticks since the child ended without writing */
+    FILE *save;
+    int save_failed;
+    int write_failed;
+    const live_frame *frame;
+} top_ctx;
+
+/* ---- numbers ------------------------------------------------------------- */
+
+static const char *bytes_str(char *buf, size_t size, double v)
+{
+    static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    int u = 0;
+    while (v >= 1024 && u < 4) {
+        v /= 1024;
+        u++;
+    }
+    snprintf(buf, size, u ? "%.1f %s" : "%.0f %s", v, unit[u]);
+    return buf;
+}
+
+/* The view's lines, the same for curses and plain text. */
+typedef void (*line_fn)(void *ctx, int bold, const char *fmt, ...);
+
+static void frame_lines(const top_ctx *c, const live_frame *f, line_fn out, void *octx)
+{
+    char a[32], b[32], d[32], e[32], g[32];
+
+    out(octx, 1, "evprof top - %s%s%s", c->source, f->finished ? "  [ended]" : "",
+        c->paused ? "  [paused]" : "");
+    out(octx, 0, "elapsed %.1f s  log %.3f s  %llu events (%.0f/s)  %s read", f->wall_s,
+        f->log_s, (unsigned long long)f->events, f->events_per_s,
+        bytes_str(a, sizeof a, (double)f->bytes));
+    if (f->mem.has_heap || f->mem.allocated || f->mem.gcs) {
+        out(octx, 0, "memory: heap %s  live %s  allocated %s (+%s, %s/s)",
+            bytes_str(a, sizeof a, (double)f->mem.heap_size),
+            bytes_str(b, sizeof b, (double)f->mem.live_bytes),
+            bytes_str(d, sizeof d, (double)f->mem.allocated),
+            bytes_str(e, sizeof e, (double)f->mem.alloc_interval),
+            bytes_str(g, sizeof g, f->mem.alloc_rate));
+        out(octx, 0, "GC: %llu collections (+%llu), pause %.1f ms in the interval (max %.1f ms),"
+            " %.1f ms in all", (unsigned long long)f->mem.gcs,
+            (unsigned long long)f->mem.gcs_interval, (double)f->mem.pause_interval_ns / 1e6,
+            (double)f->mem.max_pause_interval_ns / 1e6, (double)f->mem.pause_ns / 1e6);
+    } else {
+        out(octx, 0, "memory: no GC events yet");
+    }
+    out(octx, 0, "ticks %llu (+%llu in %.1f s)  sort: %s", (unsigned long long)f->ticks,
+        (unsigned long long)f->ticks_interval, f->interval_s, live_sort_name(c->sort));
+    out(octx, 0, "");
+    if (f->n_ccs) {
+        out(octx, 1, "%-30s %-20s %8s %8s %6s %9s %6s", "COST CENTRE", "MODULE", "INTERVAL",
+            "TICKS", "%time", "INHERITED", "%inh");
+        for (size_t i = 0; i < f->n_ccs; i++) {
+            const live_cc_row *r = &f->ccs[i];
+            double t = f->ticks ? 100.0 * (double)r->ticks / (double)f->ticks : 0;
+            double h = f->ticks ? 100.0 * (double)r->inherited / (double)f->ticks : 0;
+            out(octx, 0, "%-30.30s %-20.20s %8llu %8llu %6.1f %9llu %6.1f", r->label, r->module,
+                (unsigned long long)r->interval, (unsigned long long)r->ticks, t,
+                (unsigned long long)r->inherited, h);
+        }
+    } else {
+        out(octx, 0, "no time-profile samples yet (a -prof build run with +RTS -p -l)");
+    }
+    if (f->has_heap_profile) {
+        out(octx, 0, "");
+        out(octx, 1, "HEAP CENSUS at %.3f s: %s", f->census_s,
+            bytes_str(a, sizeof a, (double)f->census_total));
+        for (size_t i = 0; i < f->n_bands; i++)
+            out(octx, 0, "  %10s  %.60s", bytes_str(a, sizeof a, (double)f->bands[i].bytes),
+                f->bands[i].name);
+    }
+    if (f->n_ticky) {
+        out(octx, 0, "");
+        out(octx, 1, "%-40s %12s %14s %12s", "TICKY COUNTER", "ENTRIES +", "ENTRIES", "ALLOCS");
+        for (size_t i = 0; i < f->n_ticky; i++)
+            out(octx, 0, "%-40.40s %12llu %14llu %12llu", f->ticky[i].name,
+                (unsigned long long)f->ticky[i].entries_interval,
+                (unsigned long long)f->ticky[i].entries,
+                (unsigned long long)f->ticky[i].allocs);
+    }
+}
+
+static void plain_line(void *ctx, int bold, const char *fmt, ...)
+{
+    FILE *out = ctx;
+    va_list ap;
+    (void)bold;
+    va_start(ap, fmt);
+    vfprintf(out, fmt, ap);
+    va_end(ap);
+    fputc('\n', out);
+}
+
+typedef struct curses_pos {
+    int row;
+} curses_pos;
+
+static void curses_line(void *ctx, int bold, const char *fmt, ...)
+{
+    curses_pos *p = ctx;
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (p->row >= LINES - 1)
+        return;
+    if (bold)
+        attron(A_BOLD);
+    mvaddnstr(p->row, 0, buf, COLS);
+    if (bold)
+        attroff(A_BOLD);
+    clrtoeol();
+    p->row++;
+}
+
+static void draw(top_ctx *c)
+{
+    if (!c->frame)
+        return;
+    if (c->view == VIEW_NDJSON) {
+        if (live_frame_json(c->frame, stdout) != 0 || fflush(stdout) != 0)
+            c->write_failed = 1;
+    } else if (c->view == VIEW_PLAIN) {
+        frame_lines(c, c->frame, plain_line, stdout);
+        fputc('\n', stdout);
+        if (fflush(stdout) != 0)
+            c->write_failed = 1;
+    } else {
+        curses_pos p = { 0 };
+        frame_lines(c, c->frame, curses_line, &p);
+        move(p.row, 0);
+        clrtobot();
+        mvaddstr(LINES - 1, 0, c->frame->finished ? "q: quit" : "q: quit  p: pause  s: sort");
+        refresh();
+    }
+    if (c->write_failed)
+        stop_flag = 1;          /* nobody reads the output any more */
+}
+
+static uint64_t ns_of(double s) { return (uint64_t)(s * 1e9); }
+
+static void keys(top_ctx *c)
+{
+    int ch;
+    while ((ch = getch()) != ERR) {
+        if (ch == 'q' || ch == 'Q') {
+            c->quit = 1;
+            stop_flag = 1;
+        } else if (ch == 'p' || ch == 'P') {
+            c->paused = !c->paused;
+            draw(c);
+        } else if (ch == 's' || ch == 'S') {
+            c->sort = (live_sort)((c->sort + 1) % LIVE_SORT_COUNT);
+            if (c->have_frame)
+                c->frame = live_top_resort(c->model, c->sort);
+            draw(c);
+        } else if (ch == KEY_RESIZE) {
+            draw(c);
+        }
+    }
+}
+
+static void check_child(top_ctx *c, const ev_stream *s)
+{
+    if (!c->child)
+        return;
+    int st;
+    if (!c->child_done && waitpid(c->child, &st, WNOHANG) == c->child) {
+        c->child_done = 1;
+        c->child_status = st;
+    }
+    /* it ended without ever opening the FIFO: nothing will come */
+    if (c->child_done && s->read.bytes == 0 && ++c->child_gone_ticks > 3)
+        stop_flag = 1;
+}
+
+static void on_tick(void *ctx, const ev_stream *s)
+{
+    top_ctx *c = ctx;
+    check_child(c, s);
+    if (c->view == VIEW_CURSES)
+        keys(c);
+    if (c->paused && !s->done)
+        return;
+    if (!s->done && c->have_frame && s->wall_ns - c->last_frame_ns < ns_of(c->interval) - 5000000)
+        return;
+    if (!s->done && !c->have_frame && s->wall_ns < ns_of(c->interval) - 5000000)
+        return;
+    c->frame = live_top_frame(c->model, s);
+    c->last_frame_ns = s->wall_ns;
+    c->have_frame = 1;
+    if (!c->frame) {
+        stop_flag = 1;
+        return;
+    }
+    draw(c);
+}
+
+static void save_bytes(void *ctx, const void *buf, size_t len)
+{
+    top_ctx *c = ctx;
+    if (c->save && !c->save_failed && fwrite(buf, 1, len, c->save) != len)
+        c->save_failed = 1;
+}
+
+/* ---- -- PROG ------------------------------------------------------------- */
+
+/* 1 when PROG's RTS takes --eventlog-flush-interval (GHC 9.2 and later),
+ * from `PROG +RTS --info`. */
+static int rts_has_flush_interval(char **prog)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return 0;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return 0;
+    }
+    if (pid == 0) {
+        dup2(fds[1], STDOUT_FILENO);
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, STDERR_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        char *argv[] = { prog[0], (char *)"+RTS", (char *)"--info", (char *)"-RTS", NULL };
+        execvp(prog[0], argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    char buf[8192];
+    size_t n = 0;
+    ssize_t k;
+    while (n < sizeof buf - 1 && (k = read(fds[0], buf + n, sizeof buf - 1 - n)) > 0)
+        n += (size_t)k;
+    buf[n] = '\0';
+    close(fds[0]);
+    waitpid(pid, NULL, 0);
+    const char *v = strstr(buf, "(\"GHC version\", \"");
+    int major = 0, minor = 0;
+    if (v && sscanf(v + strlen("(\"GHC version\", \""), "%d.%d", &major, &minor) == 2)
+        return major > 9 || (major == 9 && minor >= 2);
+    return 0;
+}
+
+/* Starts PROG ARGS +RTS -l -ol<fifo> [...] -RTS. Returns its pid or -1. */
+static pid_t start_program(char **prog, int nprog, const char *fifo, double interval,
+                           const char *out_path, int quiet)
+{
+    int flush = rts_has_flush_interval(prog);
+    char **argv = calloc((size_t)nprog + 6, sizeof *argv);
+    char ol[4096 + 8], fl[64];
+    if (!argv)
+        return -1;
+    snprintf(ol, sizeof ol, "-ol%s", fifo);
+    snprintf(fl, sizeof fl, "--eventlog-flush-interval=%g", interval > 0.1 ? interval / 2 : 0.05);
+    int n = 0;
+    for (int i = 0; i < nprog; i++)
+        argv[n++] = prog[i];
+    argv[n++] = (char *)"+RTS";
+    argv[n++] = (char *)"-l";
+    argv[n++] = ol;
+    if (flush)
+        argv[n++] = fl;
+    argv[n++] = (char *)"-RTS";
+    argv[n] = NULL;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = -1;
+        if (out_path)
+            fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+        else if (quiet)
+            fd = open("/dev/null", O_WRONLY);
+        else
+            fd = dup(STDERR_FILENO);    /* keep standard output for the figures */
+        if (fd >= 0) {
+            dup2(fd, STDOUT_FILENO);
+            if (out_path || quiet)
+                dup2(fd, STDERR_FILENO);
+            close(fd);
+        }
+        signal(SIGINT, SIG_DFL);
+        execvp(argv[0], argv);
+        fprintf(stderr, "evprof top: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    free(argv);
+    return pid;
+}
+
+static int exit_code_of(int status)
+{
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    if (WIFSIGNALED(status))
+        return 128 + WTERMSIG(status);
+    return CLI_FAIL;
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+int cmd_top(int argc, char **argv)
+{
+    cli_args a;
+    int id, ndjson = 0, plain = 0;
+    double interval = 1, idle = 0;
+    unsigned long n;
+    live_opts lo;
+    const char *connect = NULL, *save = NULL, *prog_out = NULL;
+
+    live_opts_init(&lo);
+    /* everything after "--" is the program to run */
+    int nopt = argc;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--") == 0) {
+            nopt = i;
+            break;
+        }
+    char **prog = nopt < argc ? argv + nopt + 1 : NULL;
+    int nprog = nopt < argc ? argc - nopt - 1 : 0;
+
+    cli_window w;
+    cli_window_init(&w);
+    cli_args_init(&a, &help, nopt, argv);
+    while ((id = cli_next(&a)) > 0) {
+        switch (id) {
+        case OPT_FROM:
+        case OPT_TO:
+        case OPT_BETWEEN:
+        case OPT_CAP:
+        case OPT_FOCUS:
+        case OPT_IGNORE:
+            if (cli_window_option(&w, &a, id) < 0)
+                return CLI_USAGE;
+            break;
+        case OPT_INTERVAL:
+            if (cli_parse_number(&a, "interval", 0.05, 3600, &interval) != 0)
+                return CLI_USAGE;
+            break;
+        case OPT_NDJSON:
+            ndjson = 1;
+            break;
+        case OPT_PLAIN:
+            plain = 1;
+            break;
+        case OPT_TOP:
+            if (cli_parse_count(&a, "top", 1, 1000, &n) != 0)
+                return CLI_USAGE;
+            lo.top_n = (unsigned)n;
+            break;
+        case OPT_SORT: {
+            int found = 0;
+            for (int s = 0; s < LIVE_SORT_COUNT; s++)
+                if (strcmp(a.value, live_sort_name((live_sort)s)) == 0) {
+                    lo.sort = (live_sort)s;
+                    found = 1;
+                }
+            if (!found) {
+                cli_usage_error(&help, "--sort wants interval, total or inherited, not '%s'",
+                                a.value);
+                return CLI_USAGE;
+            }
+            break;
+        }
+        case OPT_CONNECT:
+            if (!ev_connect_addr_valid(a.value)) {
+                cli_usage_error(&help, "--connect wants unix:PATH or tcp:HOST:PORT, not '%s'",
+                                a.value);
+                return CLI_USAGE;
+            }
+            connect = a.value;
+            break;
+        case OPT_IDLE_TIMEOUT:
+            if (cli_parse_number(&a, "idle-timeout", 0.01, 1e9, &idle) != 0)
+                return CLI_USAGE;
+            break;
+        case OPT_SAVE:
+            save = a.value;
+            break;
+        case OPT_PROG_OUT:
+            prog_out = a.value;
+            break;
+        }
+    }
+    if (id != CLI_END)
+        return cli_done_code(id);
+    int sources = (a.npos > 0) + (connect != NULL) + (prog != NULL);
+    if (a.npos > 1) {
+        cli_usage_error(&help, "unexpected argument '%s'", a.pos[1]);
+        return CLI_USAGE;
+    }
+    if (sources != 1) {
+        cli_usage_error(&help, sources ? "give one of FILE, --connect ADDR and -- PROG"
+                                       : "missing FILE, --connect ADDR or -- PROG");
+        return CLI_USAGE;
+    }
+    if (prog && nprog == 0) {
+        cli_usage_error(&help, "missing PROG after --");
+        return CLI_USAGE;
+    }
+    /* the selection: marks need the whole file first (not a live stream) */
+    if (w.from_marker || w.to_marker || w.between) {
+        if (a.npos != 1 || strcmp(a.pos[0], "-") == 0) {
+            cli_usage_error(&help, "marker windows need a FILE (the log is read twice)");
+            return CLI_USAGE;
+        }
+        int rc = cli_window_resolve(&w, a.pos[0]);
+        if (rc != CLI_OK)
+            return rc;
+    }
+    prof_filter pf;
+    prof_filter_init(&pf);
+    if (cli_window_prof_filter(&w, &pf) != 0)
+        return CLI_USAGE;
+    lo.samples = &pf;
+
+    top_ctx c;
+    memset(&c, 0, sizeof c);
+    c.interval = interval;
+    c.sort = lo.sort;
+    c.view = ndjson ? VIEW_NDJSON : plain || !isatty(STDOUT_FILENO) ? VIEW_PLAIN : VIEW_CURSES;
+    c.source = connect ? connect : prog ? prog[0] : cli_display_path(a.pos[0]);
+    if (!(c.model = live_top_create(&lo))) {
+        fprintf(stderr, "evprof: out of memory\n");
+        return CLI_FAIL;
+    }
+    if (save && !(c.save = fopen(save, "wb"))) {
+        fprintf(stderr, "evprof top: %s: cannot create: %s\n", save, strerror(errno));
+        live_top_destroy(c.model);
+        return CLI_FAIL;
+    }
+
+    char dir[] = "/tmp/evprof-top-XXXXXX";
+    char fifo[sizeof dir + 16] = "";
+    if (prog) {
+        if (!mkdtemp(dir)) {
+            fprintf(stderr, "evprof top: cannot make a directory for the FIFO: %s\n",
+                    strerror(errno));
+            live_top_destroy(c.model);
+            if (c.save)
+                fclose(c.save);
+            return CLI_FAIL;
+        }
+        snprintf(fifo, sizeof fifo, "%s/eventlog", dir);
+        if (mkfifo(fifo, 0600) != 0) {
+            fprintf(stderr, "evprof top: cannot make the FIFO %s: %s\n", fifo, strerror(errno));
+            rmdir(dir);
+            live_top_destroy(c.model);
+            if (c.save)
+                fclose(c.save);
+            return CLI_FAIL;
+        }
+        c.child = start_program(prog, nprog, fifo, interval, prog_out, c.view == VIEW_CURSES);
+        if (c.child < 0) {
+            fprintf(stderr, "evprof top: cannot start %s: %s\n", prog[0], strerror(errno));
+            unlink(fifo);
+            rmdir(dir);
+            live_top_destroy(c.model);
+            if (c.save)
+                fclose(c.save);
+            return CLI_FAIL;
+        }
+    }
+
+    ev_driver_opts o;
+    ev_driver_opts_init(&o);
+    o.follow = 1;
+    o.idle_timeout = idle;
+    o.tick_interval = interval < 0.1 ? interval : 0.1;   /* keys and the child: 10 times a second */
+    o.on_tick = on_tick;
+    o.tick_ctx = &c;
+    o.interrupt = &stop_flag;
+    o.on_bytes = save_bytes;
+    o.bytes_ctx = &c;
+    ev_driver *d = ev_driver_create(&o);
+    if (!d || live_top_attach(c.model, d) != 0) {
+        fprintf(stderr, "evprof: out of memory\n");
+        ev_driver_destroy(d);
+        live_top_destroy(c.model);
+        return CLI_FAIL;
+    }
+
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    stop_flag = 0;
+    sigaction(SIGINT, &sa, &old);
+    if (c.view == VIEW_CURSES) {
+        initscr();
+        cbreak();
+        noecho();
+        nodelay(stdscr, TRUE);
+        keypad(stdscr, TRUE);
+        curs_set(0);
+        mvaddstr(0, 0, "evprof top: waiting for the log...");
+        refresh();
+    }
+
+    const ev_stream *s = connect ? ev_driver_run_connect(d, connect)
+                         : prog  ? ev_driver_run_path(d, fifo)
+                                 : ev_driver_run_path(d, a.pos[0]);
+
+    /* in a terminal the final figures stay until q */
+    if (c.view == VIEW_CURSES && !stop_flag) {
+        nodelay(stdscr, FALSE);
+        int ch;
+        while ((ch = getch()) != 'q' && ch != 'Q' && ch != ERR && !stop_flag) {
+            if (ch == 's' || ch == 'S') {
+                c.sort = (live_sort)((c.sort + 1) % LIVE_SORT_COUNT);
+                c.frame = live_top_resort(c.model, c.sort);
+            }
+            draw(&c);
+        }
+    }
+    if (c.view == VIEW_CURSES)
+        endwin();
+    sigaction(SIGINT, &old, NULL);
+
+    int interrupted = stop_flag != 0;
+    if (c.child) {
+        if (!c.child_done) {
+            if (interrupted)
+                kill(c.child, SIGTERM);
+            if (waitpid(c.child, &c.child_status, 0) == c.child)
+                c.child_done = 1;
+        }
+        unlink(fifo);
+        rmdir(dir);
+    }
+    /* the last frame, once more after the full-screen view is gone */
+    if (c.view == VIEW_CURSES && c.frame)
+        frame_lines(&c, c.frame, plain_line, stdout);
+
+    int code = CLI_OK;
+    if (!c.quit && !c.write_failed && (!interrupted || s->read.bytes > 0))
+        code = cli_report_stream(connect ? connect : prog ? fifo : a.pos[0], s);
+    if (c.child && c.child_done && s->read.bytes == 0)
+        fprintf(stderr, "evprof top: %s ended without writing an eventlog (is it a GHC program "
+                "built with -rtsopts?)\n", prog[0]);
+    if (c.save) {
+        if (fclose(c.save) != 0 || c.save_failed) {
+            fprintf(stderr, "evprof top: %s: cannot write\n", save);
+            code = CLI_FAIL;
+        }
+    }
+    if (c.write_failed)
+        code = CLI_FAIL;
+    if (c.child && c.child_done)
+        code = exit_code_of(c.child_status);
+    else if (c.quit)
+        code = CLI_OK;
+    else if (interrupted && !c.write_failed)
+        code = CLI_INTERRUPTED;
+    ev_driver_destroy(d);
+    live_top_destroy(c.model);
+    return code;
+}

@@ -1,0 +1,142 @@
+/* evprof: the live model behind `evprof top`: what a running program did
+ * in the last interval and since the start, from one read of its log.
+ *
+ * A live_top attaches its analyses to a driver (the time profile, the GC
+ * summary, the heap profile, and a small one of its own for heap size,
+ * live data, allocation and ticky counters). At each refresh, from the
+ * driver's on_tick, live_top_frame() takes snapshots (time in proportion
+ * to the aggregates, never to the log) and gives the figures of the
+ * interval since the previous frame and since the start:
+ *
+ *     live_top *t = live_top_create(NULL);
+ *     live_top_attach(t, driver);
+ *     // in on_tick(ctx, stream):
+ *     const live_frame *f = live_top_frame(t, stream);
+ *     live_frame_json(f, stdout);             // one NDJSON line
+ *
+ * Intervals are by arrival: an interval holds the events that were read
+ * during it (see docs/LIVE.md, "Time order"). Cumulative figures are the
+ * batch analyses' own: at the end of the log, the last frame's ticks per
+ * cost centre equal those of `evprof report` on the complete log.
+ */
+#ifndef EVPROF_LIVE_H
+#define EVPROF_LIVE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "evprof/driver.h"
+#include "evprof/prof.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum live_sort {
+    LIVE_SORT_INTERVAL = 0,     /* individual ticks in the last interval (default) */
+    LIVE_SORT_TOTAL,            /* individual ticks since the start */
+    LIVE_SORT_INHERITED,        /* inherited ticks since the start */
+    LIVE_SORT_COUNT
+} live_sort;
+
+const char *live_sort_name(live_sort s);    /* "interval", "total", "inherited" */
+
+typedef struct live_opts {
+    unsigned top_n;             /* rows per list (cost centres, bands, ticky); 0: 10 */
+    live_sort sort;
+    const prof_filter *samples; /* which samples the cost-centre lists count (time
+                                   windows, capability, focus/ignore); NULL: all */
+} live_opts;
+
+void live_opts_init(live_opts *o);
+
+/* A cost centre, with the report's label and module (owned by the frame). */
+typedef struct live_cc_row {
+    uint32_t id;                /* GHC's cost-centre id */
+    const char *label, *module;
+    uint64_t ticks, interval;               /* individual: since the start, last interval */
+    uint64_t inherited, inherited_interval; /* this cc and what it called (a recursive
+                                               cc counted once), likewise */
+} live_cc_row;
+
+/* Memory and GC: the latest values and the interval's changes. */
+typedef struct live_mem {
+    int has_heap;               /* HEAP_SIZE / HEAP_LIVE seen */
+    uint64_t heap_size;         /* latest HEAP_SIZE */
+    uint64_t live_bytes;        /* latest HEAP_LIVE (after the last major GC) */
+    uint64_t allocated;         /* all capabilities' HEAP_ALLOCATED, summed */
+    uint64_t alloc_interval;    /* bytes allocated in the interval */
+    double alloc_rate;          /* bytes per second of the log's clock, between the
+                                   previous frame's latest HEAP_ALLOCATED (the RTS
+                                   start for the first) and this one's; 0 without */
+    uint64_t gcs, gcs_interval; /* collections */
+    uint64_t pause_ns, pause_interval_ns;   /* summed pauses of the leaders */
+    uint64_t max_pause_interval_ns;
+} live_mem;
+
+typedef struct live_band {
+    const char *name;
+    uint64_t bytes;             /* in the latest census */
+} live_band;
+
+typedef struct live_ticky_row {
+    const char *name;
+    uint64_t entries, entries_interval;
+    uint64_t allocs, allocs_interval;
+} live_ticky_row;
+
+typedef struct live_frame {
+    uint64_t seq;               /* 1, 2, ... */
+    double wall_s;              /* since the read started */
+    double interval_s;          /* wall seconds since the previous frame */
+    double log_s;               /* the latest event time, seconds on the log's clock */
+    uint64_t bytes;
+    uint64_t events, events_interval;   /* events of the types the model reads */
+    double events_per_s;        /* over the interval */
+    double cpu_s;               /* CPU time this process has used so far (getrusage) */
+    uint64_t max_rss_kb;        /* and its largest resident set, KiB */
+    int finished;               /* the read is over */
+    int end_marker;             /* ... and the log ended with its end marker */
+
+    uint64_t ticks, ticks_interval;     /* counted as the report counts them */
+    uint64_t tick_interval_ns;          /* the sampling interval (PROF_BEGIN) */
+    size_t n_ccs;
+    const live_cc_row *ccs;             /* top_n, in the sort order */
+    size_t n_ccs_all;                   /* cost centres with ticks */
+
+    live_mem mem;
+
+    int has_heap_profile;
+    double census_s;                    /* time of the latest census */
+    uint64_t census_total;
+    size_t n_bands;
+    const live_band *bands;             /* top_n of the latest census, largest first */
+
+    size_t n_ticky;
+    const live_ticky_row *ticky;        /* top_n by entries in the interval, then total */
+} live_frame;
+
+typedef struct live_top live_top;
+
+/* NULL opts: the defaults. NULL when out of memory. */
+live_top *live_top_create(const live_opts *o);
+void live_top_destroy(live_top *t);        /* accepts NULL */
+
+/* Attaches the model's analyses to a driver before its run. 0 or -1. */
+int live_top_attach(live_top *t, ev_driver *d);
+
+/* A new frame: the interval ends now (s: the driver's stream). The frame
+ * is owned by t and valid until the next call. NULL when out of memory. */
+const live_frame *live_top_frame(live_top *t, const ev_stream *s);
+
+/* The current frame again, sorted another way (the `s` key of top). */
+const live_frame *live_top_resort(live_top *t, live_sort sort);
+
+/* One JSON object on one line (NDJSON): see docs/LIVE.md for the fields.
+ * Returns 0, or -1 on a write error. */
+int live_frame_json(const live_frame *f, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

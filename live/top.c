@@ -1,0 +1,661 @@
+/* The live model of `evprof top`: see include/evprof/live.h.
+ *
+ * Memory: the attached aggregates (profile tree, GC summary, heap bands,
+ * ticky counters) plus, per cost centre, the totals of the previous frame;
+ * nothing grows with the length of the stream. */
+#include "evprof/live.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "evprof/gc.h"
+#include "evprof/heap.h"
+#include "evprof/prof.h"
+#include "evprof/textout.h"
+#include "util/hash.h"
+
+#define DEFAULT_TOP 10
+
+static const char *const sort_names[] = { "interval", "total", "inherited" };
+_Static_assert(sizeof sort_names / sizeof sort_names[0] == LIVE_SORT_COUNT, "sort names");
+
+const char *live_sort_name(live_sort s)
+{
+    return (unsigned)s < LIVE_SORT_COUNT ? sort_names[s] : "?";
+}
+
+void live_opts_init(live_opts *o)
+{
+    o->top_n = DEFAULT_TOP;
+    o->sort = LIVE_SORT_INTERVAL;
+}
+
+/* ---- previous totals by cost-centre id (open addressing) ---------------- */
+
+typedef struct prev_slot {
+    uint32_t id;
+    uint8_t used;
+    uint64_t ticks, inherited;
+} prev_slot;
+
+typedef struct prev_map {
+    prev_slot *slot;
+    size_t cap, n;              /* cap: a power of two */
+} prev_map;
+
+static prev_slot *prev_find(prev_map *m, uint32_t id, int add)
+{
+    if (add && (m->n + 1) * 2 > m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 64;
+        prev_slot *s = calloc(cap, sizeof *s);
+        if (!s)
+            return NULL;
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->slot[i].used) {
+                size_t k = hash_mix64(m->slot[i].id) & (cap - 1);
+                while (s[k].used)
+                    k = (k + 1) & (cap - 1);
+                s[k] = m->slot[i];
+            }
+        free(m->slot);
+        m->slot = s;
+        m->cap = cap;
+    }
+    if (!m->cap)
+        return NULL;
+    size_t k = hash_mix64(id) & (m->cap - 1);
+    while (m->slot[k].used) {
+        if (m->slot[k].id == id)
+            return &m->slot[k];
+        k = (k + 1) & (m->cap - 1);
+    }
+    if (!add)
+        return NULL;
+    m->slot[k].used = 1;
+    m->slot[k].id = id;
+    m->n++;
+    return &m->slot[k];
+}
+
+/* ---- memory and ticky: a small analysis of its own ---------------------- */
+
+typedef struct ticky_ctr {
+    uint64_t id;
+    char *name;
+    uint64_t entries, allocs;
+    uint64_t prev_entries, prev_allocs;
+} ticky_ctr;
+
+typedef struct mem_state {
+    uint64_t *alloc_by_cap;     /* HEAP_ALLOCATED: each capability's running total */
+    size_t n_caps;
+    uint64_t heap_size, live_bytes;
+    uint64_t alloc_time;        /* the latest HEAP_ALLOCATED's time */
+    int has_heap;
+    ticky_ctr *ticky;
+    size_t n_ticky, cap_ticky;
+    size_t *ticky_index;        /* open addressing by id: index + 1, 0 empty */
+    size_t ticky_slots;
+    int failed;
+} mem_state;
+
+struct live_top {
+    live_opts o;
+    prof_profile *prof;
+    gc_summary *gc;
+    heap_profile *heap;
+    mem_state mem;
+
+    /* GC collections, from gc_on_collection */
+    uint64_t gcs, pause_ns, max_pause_since;
+    uint64_t prev_gcs, prev_pause_ns;
+
+    /* the latest heap census (band index, bytes) */
+    heap_sample *census;
+    size_t census_n, census_cap;
+    uint64_t census_time, census_total;
+    int has_census;
+
+    /* the previous frame */
+    prev_map prev;
+    uint64_t prev_ticks, prev_events, prev_alloc, prev_wall_ns, prev_alloc_time;
+
+    /* the current frame and what it points to */
+    live_frame f;
+    prof_result *res;           /* kept for the labels */
+    live_cc_row *rows;          /* every cc with ticks */
+    size_t n_rows;
+    live_cc_row *top;           /* top_n of rows in the sort order */
+    live_band *bands;
+    live_ticky_row *ticky_rows;
+};
+
+static ticky_ctr *ticky_get(mem_state *m, uint64_t id, int add)
+{
+    if (add && (m->n_ticky + 1) * 2 > m->ticky_slots) {
+        size_t slots = m->ticky_slots ? m->ticky_slots * 2 : 256;
+        size_t *ix = calloc(slots, sizeof *ix);
+        if (!ix)
+            return NULL;
+        for (size_t i = 0; i < m->n_ticky; i++) {
+            size_t k = hash_mix64(m->ticky[i].id) & (slots - 1);
+            while (ix[k])
+                k = (k + 1) & (slots - 1);
+            ix[k] = i + 1;
+        }
+        free(m->ticky_index);
+        m->ticky_index = ix;
+        m->ticky_slots = slots;
+    }
+    if (!m->ticky_slots)
+        return NULL;
+    size_t k = hash_mix64(id) & (m->ticky_slots - 1);
+    while (m->ticky_index[k]) {
+        if (m->ticky[m->ticky_index[k] - 1].id == id)
+            return &m->ticky[m->ticky_index[k] - 1];
+        k = (k + 1) & (m->ticky_slots - 1);
+    }
+    if (!add)
+        return NULL;
+    if (m->n_ticky == m->cap_ticky) {
+        size_t cap = m->cap_ticky ? m->cap_ticky * 2 : 64;
+        ticky_ctr *t = realloc(m->ticky, cap * sizeof *t);
+        if (!t)
+            return NULL;
+        m->ticky = t;
+        m->cap_ticky = cap;
+    }
+    ticky_ctr *c = &m->ticky[m->n_ticky++];
+    memset(c, 0, sizeof *c);
+    c->id = id;
+    m->ticky_index[k] = m->n_ticky;
+    return c;
+}
+
+static const uint16_t mem_types[] = {
+    EL_HEAP_ALLOCATED, EL_HEAP_SIZE, EL_HEAP_LIVE, EL_TICKY_COUNTER_DEF,
+    EL_TICKY_COUNTER_SAMPLE,
+};
+
+static int mem_event(void *self, const el_event *ev, const ev_stream *s)
+{
+    mem_state *m = self;
+    (void)s;
+    if (!ev->decoded || m->failed)
+        return 0;
+    switch (ev->type) {
+    case EL_HEAP_ALLOCATED: {
+        size_t cap = ev->cap == EL_NO_CAP ? 0 : ev->cap;
+        if (cap >= m->n_caps) {
+            size_t n = cap + 1;
+            uint64_t *a = realloc(m->alloc_by_cap, n * sizeof *a);
+            if (!a) {
+                m->failed = 1;
+                return 0;
+            }
+            memset(a + m->n_caps, 0, (n - m->n_caps) * sizeof *a);
+            m->alloc_by_cap = a;
+            m->n_caps = n;
+        }
+        m->alloc_by_cap[cap] = ev->u.heap.bytes;
+        if (ev->time > m->alloc_time)
+            m->alloc_time = ev->time;
+        break;
+    }
+    case EL_HEAP_SIZE:
+        m->heap_size = ev->u.heap.bytes;
+        m->has_heap = 1;
+        break;
+    case EL_HEAP_LIVE:
+        m->live_bytes = ev->u.heap.bytes;
+        m->has_heap = 1;
+        break;
+    case EL_TICKY_COUNTER_DEF: {
+        ticky_ctr *c = ticky_get(m, ev->u.ticky_def.id, 1);
+        if (!c) {
+            m->failed = 1;
+            return 0;
+        }
+        free(c->name);
+        c->name = strndup(ev->u.ticky_def.name.ptr, ev->u.ticky_def.name.len);
+        break;
+    }
+    case EL_TICKY_COUNTER_SAMPLE: {
+        /* samples are deltas since the counter's previous sample */
+        ticky_ctr *c = ticky_get(m, ev->u.ticky_sample.id, 1);
+        if (!c) {
+            m->failed = 1;
+            return 0;
+        }
+        c->entries += ev->u.ticky_sample.entries;
+        c->allocs += ev->u.ticky_sample.allocs;
+        break;
+    }
+    }
+    return 0;
+}
+
+static const ev_analysis_ops mem_ops = {
+    "live memory and ticky", mem_types, sizeof mem_types / sizeof mem_types[0], 0,
+    mem_event, NULL, NULL, NULL,
+};
+
+static void on_collection(void *ctx, const gc_collection *c)
+{
+    live_top *t = ctx;
+    t->gcs++;
+    if (c->has_pause && c->end_ns >= c->start_ns) {
+        uint64_t p = c->end_ns - c->start_ns;
+        t->pause_ns += p;
+        if (p > t->max_pause_since)
+            t->max_pause_since = p;
+    }
+}
+
+static int on_census(void *ctx, const heap_profile *h, const heap_census *c)
+{
+    live_top *t = ctx;
+    (void)h;
+    if (c->n > t->census_cap) {
+        heap_sample *s = realloc(t->census, c->n * sizeof *s);
+        if (!s)
+            return 0;           /* keep the older census */
+        t->census = s;
+        t->census_cap = c->n;
+    }
+    memcpy(t->census, c->samples, c->n * sizeof *c->samples);
+    t->census_n = c->n;
+    t->census_time = c->time;
+    t->census_total = c->total;
+    t->has_census = 1;
+    return 0;
+}
+
+live_top *live_top_create(const live_opts *o)
+{
+    live_top *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    if (o)
+        t->o = *o;
+    else
+        live_opts_init(&t->o);
+    if (!t->o.top_n)
+        t->o.top_n = DEFAULT_TOP;
+    t->prof = prof_create(o ? o->samples : NULL);
+    t->gc = gc_create(NULL);
+    t->heap = heap_create(NULL, on_census, t);
+    if (!t->prof || !t->gc || !t->heap) {
+        live_top_destroy(t);
+        return NULL;
+    }
+    gc_on_collection(t->gc, on_collection, t);
+    return t;
+}
+
+void live_top_destroy(live_top *t)
+{
+    if (!t)
+        return;
+    prof_destroy(t->prof);
+    gc_destroy(t->gc);
+    heap_destroy(t->heap);
+    prof_result_destroy(t->res);
+    for (size_t i = 0; i < t->mem.n_ticky; i++)
+        free(t->mem.ticky[i].name);
+    free(t->mem.ticky);
+    free(t->mem.ticky_index);
+    free(t->mem.alloc_by_cap);
+    free(t->census);
+    free(t->prev.slot);
+    free(t->rows);
+    free(t->top);
+    free(t->bands);
+    free(t->ticky_rows);
+    free(t);
+}
+
+int live_top_attach(live_top *t, ev_driver *d)
+{
+    if (ev_driver_attach(d, &prof_analysis_ops, t->prof) != 0 ||
+        ev_driver_attach(d, &gc_analysis_ops, t->gc) != 0 ||
+        ev_driver_attach(d, &heap_analysis_ops, t->heap) != 0 ||
+        ev_driver_attach(d, &mem_ops, &t->mem) != 0)
+        return -1;
+    return 0;
+}
+
+/* ---- the cost centres of a snapshot ------------------------------------- */
+
+typedef struct walk_ctx {
+    const prof_result *r;
+    uint64_t *ticks, *inherited;    /* by cc index */
+    uint32_t *on_path;              /* how often the cc is on the current path */
+} walk_ctx;
+
+static int walk_enter(void *ctx, uint32_t node)
+{
+    walk_ctx *w = ctx;
+    const prof_node *n = prof_node_at(w->r, node);
+    w->ticks[n->cc] += n->ticks;
+    if (w->on_path[n->cc]++ == 0)
+        w->inherited[n->cc] += n->inherited;    /* outermost occurrence only */
+    return 0;
+}
+
+static int walk_leave(void *ctx, uint32_t node)
+{
+    walk_ctx *w = ctx;
+    w->on_path[prof_node_at(w->r, node)->cc]--;
+    return 0;
+}
+
+/* -1 when a comes before b in the `sort` order: the key descending, then
+ * total ticks, inherited ticks, id. */
+static int cmp_rows(const live_cc_row *a, const live_cc_row *b, live_sort sort)
+{
+    uint64_t ka, kb;
+    switch (sort) {
+    case LIVE_SORT_TOTAL:
+        ka = a->ticks, kb = b->ticks;
+        break;
+    case LIVE_SORT_INHERITED:
+        ka = a->inherited, kb = b->inherited;
+        break;
+    default:
+        ka = a->interval, kb = b->interval;
+        break;
+    }
+    if (ka != kb)
+        return ka > kb ? -1 : 1;
+    if (a->ticks != b->ticks)
+        return a->ticks > b->ticks ? -1 : 1;
+    if (a->inherited != b->inherited)
+        return a->inherited > b->inherited ? -1 : 1;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* The top_n rows in t->o.sort order, by insertion into a short sorted
+ * list (top_n is small; the row table stays in cc order). */
+static void sort_top(live_top *t)
+{
+    size_t n = 0, k = t->o.top_n;
+    for (size_t i = 0; i < t->n_rows; i++) {
+        const live_cc_row *r = &t->rows[i];
+        if (n == k && cmp_rows(r, &t->top[n - 1], t->o.sort) >= 0)
+            continue;
+        size_t j = n < k ? n++ : n - 1;
+        while (j > 0 && cmp_rows(r, &t->top[j - 1], t->o.sort) < 0) {
+            t->top[j] = t->top[j - 1];
+            j--;
+        }
+        t->top[j] = *r;
+    }
+    t->f.ccs = t->top;
+    t->f.n_ccs = n;
+}
+
+static int build_ccs(live_top *t)
+{
+    prof_result *r = prof_snapshot(t->prof);
+    if (!r)
+        return -1;
+    size_t ncc = prof_num_ccs(r);
+    walk_ctx w = { r, calloc(ncc + 1, sizeof(uint64_t)), calloc(ncc + 1, sizeof(uint64_t)),
+                   calloc(ncc + 1, sizeof(uint32_t)) };
+    live_cc_row *rows = malloc((ncc + 1) * sizeof *rows);
+    live_cc_row *top = malloc((t->o.top_n + 1) * sizeof *top);
+    if (!w.ticks || !w.inherited || !w.on_path || !rows || !top) {
+        free(w.ticks), free(w.inherited), free(w.on_path), free(rows), free(top);
+        prof_result_destroy(r);
+        return -1;
+    }
+    prof_walk(r, walk_enter, walk_leave, &w);
+    size_t n = 0;
+    int failed = 0;
+    for (uint32_t i = 0; i < ncc; i++) {
+        const prof_cc *cc = prof_cc_at(r, i);
+        if (!w.inherited[i] || cc->synthetic)
+            continue;
+        live_cc_row *row = &rows[n++];
+        row->id = cc->id;
+        row->label = cc->label;
+        row->module = cc->module;
+        row->ticks = w.ticks[i];
+        row->inherited = w.inherited[i];
+        prev_slot *p = prev_find(&t->prev, cc->id, 1);
+        if (!p) {
+            failed = 1;
+            row->interval = row->inherited_interval = 0;
+            continue;
+        }
+        row->interval = row->ticks >= p->ticks ? row->ticks - p->ticks : 0;
+        row->inherited_interval = row->inherited >= p->inherited ? row->inherited - p->inherited : 0;
+        p->ticks = row->ticks;
+        p->inherited = row->inherited;
+    }
+    free(w.ticks), free(w.inherited), free(w.on_path);
+    const prof_info *in = prof_get_info(r);
+    t->f.ticks = in->total_ticks;
+    t->f.ticks_interval = in->total_ticks - t->prev_ticks;
+    t->prev_ticks = in->total_ticks;
+    t->f.tick_interval_ns = in->interval_ns;
+    prof_result_destroy(t->res);
+    t->res = r;
+    free(t->rows);
+    free(t->top);
+    t->rows = rows;
+    t->n_rows = n;
+    t->top = top;
+    t->f.n_ccs_all = n;
+    sort_top(t);
+    return failed ? -1 : 0;
+}
+
+/* ---- heap bands and ticky ----------------------------------------------- */
+
+static int cmp_band(const void *pa, const void *pb)
+{
+    const live_band *a = pa, *b = pb;
+    if (a->bytes != b->bytes)
+        return a->bytes > b->bytes ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+static void build_bands(live_top *t)
+{
+    t->f.has_heap_profile = t->has_census;
+    t->f.n_bands = 0;
+    if (!t->has_census)
+        return;
+    live_band *b = realloc(t->bands, (t->census_n + 1) * sizeof *b);
+    if (!b)
+        return;
+    t->bands = b;
+    size_t n = 0;
+    for (size_t i = 0; i < t->census_n; i++) {
+        const heap_band *hb = heap_band_at(t->heap, t->census[i].band);
+        if (!hb)
+            continue;
+        b[n].name = hb->name;
+        b[n].bytes = t->census[i].bytes;
+        n++;
+    }
+    qsort(b, n, sizeof *b, cmp_band);
+    t->f.bands = b;
+    t->f.n_bands = n < t->o.top_n ? n : t->o.top_n;
+    t->f.census_s = (double)t->census_time / 1e9;
+    t->f.census_total = t->census_total;
+}
+
+static int cmp_ticky(const void *pa, const void *pb)
+{
+    const live_ticky_row *a = pa, *b = pb;
+    if (a->entries_interval != b->entries_interval)
+        return a->entries_interval > b->entries_interval ? -1 : 1;
+    if (a->entries != b->entries)
+        return a->entries > b->entries ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+static void build_ticky(live_top *t)
+{
+    mem_state *m = &t->mem;
+    t->f.n_ticky = 0;
+    if (!m->n_ticky)
+        return;
+    live_ticky_row *r = realloc(t->ticky_rows, m->n_ticky * sizeof *r);
+    if (!r)
+        return;
+    t->ticky_rows = r;
+    size_t n = 0;
+    for (size_t i = 0; i < m->n_ticky; i++) {
+        ticky_ctr *c = &m->ticky[i];
+        if (!c->entries && !c->allocs)
+            continue;
+        r[n].name = c->name ? c->name : "<undefined counter>";
+        r[n].entries = c->entries;
+        r[n].allocs = c->allocs;
+        r[n].entries_interval = c->entries - c->prev_entries;
+        r[n].allocs_interval = c->allocs - c->prev_allocs;
+        c->prev_entries = c->entries;
+        c->prev_allocs = c->allocs;
+        n++;
+    }
+    qsort(r, n, sizeof *r, cmp_ticky);
+    t->f.ticky = r;
+    t->f.n_ticky = n < t->o.top_n ? n : t->o.top_n;
+}
+
+/* ---- frames ------------------------------------------------------------- */
+
+const live_frame *live_top_frame(live_top *t, const ev_stream *s)
+{
+    live_frame *f = &t->f;
+    uint64_t wall = s->wall_ns;
+
+    f->seq++;
+    f->wall_s = (double)wall / 1e9;
+    f->interval_s = (double)(wall - t->prev_wall_ns) / 1e9;
+    f->log_s = (double)s->last_time / 1e9;
+    f->bytes = s->read.bytes;
+    f->events = s->read.events;
+    f->events_interval = s->read.events - t->prev_events;
+    f->events_per_s = f->interval_s > 0 ? (double)f->events_interval / f->interval_s : 0;
+    f->finished = s->done;
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) == 0) {
+        f->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+                   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+        f->max_rss_kb = (uint64_t)ru.ru_maxrss;
+    }
+    f->end_marker = s->read.status == EL_END;
+
+    int failed = build_ccs(t) != 0;
+
+    live_mem *m = &f->mem;
+    uint64_t alloc = 0;
+    for (size_t i = 0; i < t->mem.n_caps; i++)
+        alloc += t->mem.alloc_by_cap[i];
+    m->has_heap = t->mem.has_heap;
+    m->heap_size = t->mem.heap_size;
+    m->live_bytes = t->mem.live_bytes;
+    m->allocated = alloc;
+    m->alloc_interval = alloc >= t->prev_alloc ? alloc - t->prev_alloc : 0;
+    /* over the log's time between the interval's last HEAP_ALLOCATED and
+     * the previous interval's (wall time would show GHC's buffering) */
+    uint64_t span = t->mem.alloc_time > t->prev_alloc_time ? t->mem.alloc_time - t->prev_alloc_time : 0;
+    m->alloc_rate = span ? (double)m->alloc_interval / ((double)span / 1e9) : 0;
+    m->gcs = t->gcs;
+    m->gcs_interval = t->gcs - t->prev_gcs;
+    m->pause_ns = t->pause_ns;
+    m->pause_interval_ns = t->pause_ns - t->prev_pause_ns;
+    m->max_pause_interval_ns = t->max_pause_since;
+
+    build_bands(t);
+    build_ticky(t);
+
+    t->prev_alloc = alloc;
+    t->prev_gcs = t->gcs;
+    t->prev_pause_ns = t->pause_ns;
+    t->max_pause_since = 0;
+    t->prev_events = s->read.events;
+    t->prev_wall_ns = wall;
+    t->prev_alloc_time = t->mem.alloc_time;
+    return failed || t->mem.failed ? NULL : f;
+}
+
+const live_frame *live_top_resort(live_top *t, live_sort sort)
+{
+    t->o.sort = sort;
+    sort_top(t);
+    return &t->f;
+}
+
+/* ---- NDJSON ------------------------------------------------------------- */
+
+static void jstr(FILE *out, const char *s)
+{
+    tx_json_str(out, s, strlen(s));
+}
+
+int live_frame_json(const live_frame *f, FILE *out)
+{
+    fprintf(out, "{\"seq\":%llu,\"wall_s\":%.3f,\"interval_s\":%.3f,\"log_s\":%.6f,"
+            "\"bytes\":%llu,\"events\":%llu,\"events_interval\":%llu,\"events_per_s\":%.0f,"
+            "\"cpu_s\":%.3f,\"max_rss_kb\":%llu,\"finished\":%s,\"end_marker\":%s,",
+            (unsigned long long)f->seq, f->wall_s, f->interval_s, f->log_s,
+            (unsigned long long)f->bytes, (unsigned long long)f->events,
+            (unsigned long long)f->events_interval, f->events_per_s, f->cpu_s,
+            (unsigned long long)f->max_rss_kb, f->finished ? "true" : "false", f->end_marker ? "true" : "false");
+    fprintf(out, "\"ticks\":%llu,\"ticks_interval\":%llu,\"tick_interval_ns\":%llu,"
+            "\"cost_centres\":%llu,\"top\":[",
+            (unsigned long long)f->ticks, (unsigned long long)f->ticks_interval,
+            (unsigned long long)f->tick_interval_ns, (unsigned long long)f->n_ccs_all);
+    for (size_t i = 0; i < f->n_ccs; i++) {
+        const live_cc_row *r = &f->ccs[i];
+        fprintf(out, "%s{\"id\":%u,\"label\":", i ? "," : "", r->id);
+        jstr(out, r->label);
+        fputs(",\"module\":", out);
+        jstr(out, r->module);
+        fprintf(out, ",\"ticks\":%llu,\"ticks_interval\":%llu,\"inherited\":%llu,"
+                "\"inherited_interval\":%llu}",
+                (unsigned long long)r->ticks, (unsigned long long)r->interval,
+                (unsigned long long)r->inherited, (unsigned long long)r->inherited_interval);
+    }
+    const live_mem *m = &f->mem;
+    fprintf(out, "],\"gc\":{\"heap_size\":%llu,\"live_bytes\":%llu,\"allocated\":%llu,"
+            "\"allocated_interval\":%llu,\"alloc_rate\":%.0f,\"collections\":%llu,"
+            "\"collections_interval\":%llu,\"pause_ns\":%llu,\"pause_interval_ns\":%llu,"
+            "\"max_pause_interval_ns\":%llu}",
+            (unsigned long long)m->heap_size, (unsigned long long)m->live_bytes,
+            (unsigned long long)m->allocated, (unsigned long long)m->alloc_interval,
+            m->alloc_rate, (unsigned long long)m->gcs, (unsigned long long)m->gcs_interval,
+            (unsigned long long)m->pause_ns, (unsigned long long)m->pause_interval_ns,
+            (unsigned long long)m->max_pause_interval_ns);
+    if (f->has_heap_profile) {
+        fprintf(out, ",\"heap\":{\"census_s\":%.6f,\"total\":%llu,\"bands\":[", f->census_s,
+                (unsigned long long)f->census_total);
+        for (size_t i = 0; i < f->n_bands; i++) {
+            fprintf(out, "%s{\"name\":", i ? "," : "");
+            jstr(out, f->bands[i].name);
+            fprintf(out, ",\"bytes\":%llu}", (unsigned long long)f->bands[i].bytes);
+        }
+        fputs("]}", out);
+    } else {
+        fputs(",\"heap\":null", out);
+    }
+    fputs(",\"ticky\":[", out);
+    for (size_t i = 0; i < f->n_ticky; i++) {
+        const live_ticky_row *r = &f->ticky[i];
+        fprintf(out, "%s{\"name\":", i ? "," : "");
+        jstr(out, r->name);
+        fprintf(out, ",\"entries\":%llu,\"entries_interval\":%llu,\"allocs\":%llu,"
+                "\"allocs_interval\":%llu}",
+                (unsigned long long)r->entries, (unsigned long long)r->entries_interval,
+                (unsigned long long)r->allocs, (unsigned long long)r->allocs_interval);
+    }
+    fputs("]}\n", out);
+    return ferror(out) ? -1 : 0;
+}
