@@ -25,6 +25,7 @@ static const cli_opt opts[] = {
       "(default: from -o's extension)" },
     CLI_TIME_OPTS,
     CLI_CAP_OPT,
+    CLI_FOLLOW_OPTS,
     CLI_OUTPUT_OPT,
     { 0 },
 };
