@@ -190,12 +190,26 @@ static int plain_key(tx_json *j, const char *key)
 
 /* As tx_json_str (evprof/textout.h), and also < > & U+2028 U+2029 as
  * \\u escapes. */
+/* ASCII that html_safe_str writes as is */
+static int html_plain(unsigned c)
+{
+    return c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&';
+}
+
 static void html_safe_str(FILE *out, const char *str, size_t len)
 {
     const unsigned char *s = (const unsigned char *)str;
     putc('"', out);
     for (size_t i = 0; i < len;) {
         unsigned c = s[i];
+        if (html_plain(c)) {
+            size_t run = i + 1;        /* plain ASCII: written as a run */
+            while (run < len && html_plain(s[run]))
+                run++;
+            fwrite(s + i, 1, run - i, out);
+            i = run;
+            continue;
+        }
         uint32_t cp = c;
         size_t n = c < 0x80 ? 1 : tx_utf8_next(s + i, len - i, &cp);
         if (n == 0) {
