@@ -3,6 +3,7 @@
 #define EVPROF_DIFF_INTERNAL_H
 
 #include "evprof/diff.h"
+#include "evprof/json.h"
 
 struct diff_prof {
     const prof_result *base, *cur;  /* borrowed */
@@ -13,7 +14,8 @@ struct diff_prof {
     diff_info info;
 };
 
-/* A JSON number, or null when it is not finite. */
-void diff_json_num(FILE *out, double v);
+/* A JSON number, the shortest that reads back as v, or null when v is
+ * not finite. */
+void diff_json_num(tx_json *j, double v);
 
 #endif

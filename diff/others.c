@@ -30,19 +30,50 @@ static void sources_text(const diff_report_opts *o, const char *title, FILE *out
     fputs("\n\n", out);
 }
 
-static void sources_json(const diff_report_opts *o, const char *kind, FILE *out)
+/* The document's start: {"kind", "base": {"source"}, "new": {"source"}, in
+ * the flat object that the caller closes (json_end). */
+static void sources_json(tx_json *j, const diff_report_opts *o, const char *kind, FILE *out)
 {
-    fprintf(out, "{\n\"kind\": \"%s\",\n\"base\": {\"source\": ", kind);
-    if (o->base_name)
-        tx_json_str(out, o->base_name, strlen(o->base_name));
-    else
-        fputs("null", out);
-    fputs("},\n\"new\": {\"source\": ", out);
-    if (o->new_name)
-        tx_json_str(out, o->new_name, strlen(o->new_name));
-    else
-        fputs("null", out);
-    fputs("}", out);
+    tx_json_init(j, out, 2, 0);
+    tx_json_object(j, TX_JSON_FLAT);
+    tx_json_key(j, "kind");
+    tx_json_cstr(j, kind);
+    for (int side = 0; side < 2; side++) {
+        tx_json_key(j, side ? "new" : "base");
+        tx_json_object(j, TX_JSON_INLINE);
+        tx_json_key(j, "source");
+        tx_json_cstr(j, side ? o->new_name : o->base_name);
+        tx_json_end(j);
+    }
+}
+
+static diff_status json_end(tx_json *j)
+{
+    tx_json_end(j);
+    tx_json_space(j, "\n");
+    return tx_json_finish(j) != 0 ? DIFF_ERR_WRITE : DIFF_OK;
+}
+
+/* a figure compared: "base", "new", "delta", "change_pct" */
+static void json_compare(tx_json *j, double base, double cur)
+{
+    tx_json_key(j, "base");
+    diff_json_num(j, base);
+    tx_json_key(j, "new");
+    diff_json_num(j, cur);
+    tx_json_key(j, "delta");
+    diff_json_num(j, cur - base);
+    tx_json_key(j, "change_pct");
+    diff_json_num(j, diff_pct(base, cur));
+}
+
+/* a list of rows, each on a line of its own; [ and ] too when empty */
+static void json_rows(tx_json *j, const char *key, size_t n)
+{
+    tx_json_key(j, key);
+    tx_json_array(j, TX_JSON_BLOCK);
+    if (n == 0)
+        tx_json_space(j, "\n");
 }
 
 /* ---- figures ---------------------------------------------------------- */
@@ -109,21 +140,34 @@ static int figures_text(const figure *f, size_t n, FILE *out)
     return ferror(out) ? -1 : 0;
 }
 
-static void figures_json(const figure *f, size_t n, FILE *out)
+static void figures_json(tx_json *j, const figure *f, size_t n)
 {
-    fputs(",\n\"figures\": [", out);
+    json_rows(j, "figures", n);
     for (size_t i = 0; i < n; i++) {
-        fprintf(out, "%s\n  {\"name\": \"%s\", \"base\": ", i ? "," : "", f[i].key);
-        diff_json_num(out, f[i].base);
-        fputs(", \"new\": ", out);
-        diff_json_num(out, f[i].cur);
-        fputs(", \"delta\": ", out);
-        diff_json_num(out, f[i].cur - f[i].base);
-        fputs(", \"change_pct\": ", out);
-        diff_json_num(out, diff_pct(f[i].base, f[i].cur));
-        fputs("}", out);
+        tx_json_object(j, TX_JSON_INLINE);
+        tx_json_key(j, "name");
+        tx_json_cstr(j, f[i].key);
+        json_compare(j, f[i].base, f[i].cur);
+        tx_json_end(j);
     }
-    fputs("\n]\n}\n", out);
+    tx_json_end(j);
+}
+
+/* "totals": {key: {"base", "new"}, ...} */
+static void totals_json(tx_json *j, const figure *f, size_t n)
+{
+    tx_json_key(j, "totals");
+    tx_json_object(j, TX_JSON_INLINE);
+    for (size_t i = 0; i < n; i++) {
+        tx_json_key(j, f[i].key);
+        tx_json_object(j, TX_JSON_INLINE);
+        tx_json_key(j, "base");
+        diff_json_num(j, f[i].base);
+        tx_json_key(j, "new");
+        diff_json_num(j, f[i].cur);
+        tx_json_end(j);
+    }
+    tx_json_end(j);
 }
 
 /* ---- GC ----------------------------------------------------------------- */
@@ -207,10 +251,11 @@ diff_status diff_gc_json(const gc_result *base, const gc_result *cur, const diff
     figure *f = gc_figures(base, cur, &n);
     if (!f)
         return DIFF_ERR_NOMEM;
-    sources_json(o, "gc", out);
-    figures_json(f, n, out);
+    tx_json j;
+    sources_json(&j, o, "gc", out);
+    figures_json(&j, f, n);
     free(f);
-    return ferror(out) ? DIFF_ERR_WRITE : DIFF_OK;
+    return json_end(&j);
 }
 
 /* ---- named rows: heap bands, ticky counters --------------------------------- */
@@ -342,29 +387,25 @@ static void pairs_text(const pairs_layout *l, const pair *p, size_t n, FILE *out
     }
 }
 
-static void pairs_json(const pairs_layout *l, const char *list, const pair *p, size_t n,
-                       FILE *out)
+static void pairs_json(tx_json *j, const pairs_layout *l, const char *list, const pair *p,
+                       size_t n)
 {
-    fprintf(out, ",\n\"%s\": [", list);
+    json_rows(j, list, n);
     for (size_t i = 0; i < n; i++) {
-        fputs(i ? ",\n  {\"name\": " : "\n  {\"name\": ", out);
-        tx_json_str(out, p[i].name, p[i].len);
-        fprintf(out, ", \"change\": \"%s\"",
-                !p[i].in_base ? "added" : !p[i].in_new ? "removed" : "same");
+        tx_json_object(j, TX_JSON_INLINE);
+        tx_json_key(j, "name");
+        tx_json_string(j, p[i].name, p[i].len);
+        tx_json_key(j, "change");
+        tx_json_cstr(j, !p[i].in_base ? "added" : !p[i].in_new ? "removed" : "same");
         for (int k = 0; k < 2; k++) {
-            fprintf(out, ", \"%s\": {\"base\": ", l->key[k]);
-            diff_json_num(out, p[i].base[k]);
-            fputs(", \"new\": ", out);
-            diff_json_num(out, p[i].cur[k]);
-            fputs(", \"delta\": ", out);
-            diff_json_num(out, p[i].cur[k] - p[i].base[k]);
-            fputs(", \"change_pct\": ", out);
-            diff_json_num(out, diff_pct(p[i].base[k], p[i].cur[k]));
-            fputs("}", out);
+            tx_json_key(j, l->key[k]);
+            tx_json_object(j, TX_JSON_INLINE);
+            json_compare(j, p[i].base[k], p[i].cur[k]);
+            tx_json_end(j);
         }
-        fputs("}", out);
+        tx_json_end(j);
     }
-    fputs("\n]\n}\n", out);
+    tx_json_end(j);
 }
 
 /* ---- heap ----------------------------------------------------------------- */
@@ -448,20 +489,13 @@ diff_status diff_heap_json(const heap_profile *base, const heap_profile *cur,
         free(f);
         return DIFF_ERR_NOMEM;
     }
-    sources_json(o, "heap", out);
-    fputs(",\n\"totals\": {", out);
-    for (size_t i = 0; i < nf; i++) {
-        fprintf(out, "%s\"%s\": {\"base\": ", i ? ", " : "", f[i].key);
-        diff_json_num(out, f[i].base);
-        fputs(", \"new\": ", out);
-        diff_json_num(out, f[i].cur);
-        fputs("}", out);
-    }
-    fputs("}", out);
-    pairs_json(&heap_layout, "bands", p, n, out);
+    tx_json j;
+    sources_json(&j, o, "heap", out);
+    totals_json(&j, f, nf);
+    pairs_json(&j, &heap_layout, "bands", p, n);
     free(p);
     free(f);
-    return ferror(out) ? DIFF_ERR_WRITE : DIFF_OK;
+    return json_end(&j);
 }
 
 /* ---- ticky ---------------------------------------------------------------- */
@@ -535,17 +569,10 @@ diff_status diff_ticky_json(const ticky_set *base, const ticky_set *cur,
         return DIFF_ERR_NOMEM;
     figure f[2];
     ticky_sums(p, n, f);
-    sources_json(o, "ticky", out);
-    fputs(",\n\"totals\": {", out);
-    for (size_t i = 0; i < 2; i++) {
-        fprintf(out, "%s\"%s\": {\"base\": ", i ? ", " : "", f[i].key);
-        diff_json_num(out, f[i].base);
-        fputs(", \"new\": ", out);
-        diff_json_num(out, f[i].cur);
-        fputs("}", out);
-    }
-    fputs("}", out);
-    pairs_json(&ticky_layout, "counters", p, n, out);
+    tx_json j;
+    sources_json(&j, o, "ticky", out);
+    totals_json(&j, f, 2);
+    pairs_json(&j, &ticky_layout, "counters", p, n);
     free(p);
-    return ferror(out) ? DIFF_ERR_WRITE : DIFF_OK;
+    return json_end(&j);
 }

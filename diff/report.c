@@ -38,22 +38,19 @@ void diff_fmt_pct(char *buf, size_t size, double base, double cur)
         snprintf(buf, size, "%+.1f%%", p);
 }
 
-void diff_json_num(FILE *out, double v)
+void diff_json_num(tx_json *j, double v)
 {
-    if (!isfinite(v))
-        fputs("null", out);
-    else if (v == floor(v) && fabs(v) < 1e15)
-        fprintf(out, "%.0f", v);
-    else {
-        /* the shortest form that reads back as the same double */
-        char buf[40];
-        for (int prec = 15; prec <= 17; prec++) {
-            snprintf(buf, sizeof buf, "%.*g", prec, v);
-            if (strtod(buf, NULL) == v)
-                break;
-        }
-        fputs(buf, out);
+    /* the shortest form that reads back as the same double (an integer
+     * below 10^15 in full) */
+    int prec = 15;
+    char buf[40];
+    while (isfinite(v) && prec < 17) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+        prec++;
     }
+    tx_json_double(j, v, prec);
 }
 
 static const char *name_or(const char *name, const char *dflt)
@@ -254,24 +251,33 @@ diff_status diff_report_text(const diff_prof *d, const diff_report_opts *o, FILE
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static void json_str(FILE *out, const char *s)
+static void json_side(tx_json *j, const char *key, const char *name, uint64_t total)
 {
-    tx_json_str(out, s, strlen(s));
-}
-
-static void json_side(FILE *out, const char *key, const char *name, uint64_t total)
-{
-    fprintf(out, "\"%s\": {\"source\": ", key);
-    if (name)
-        json_str(out, name);
-    else
-        fputs("null", out);
-    fprintf(out, ", \"total_ticks\": %" PRIu64 "}", total);
+    tx_json_key(j, key);
+    tx_json_object(j, TX_JSON_INLINE);
+    tx_json_key(j, "source");
+    tx_json_cstr(j, name);
+    tx_json_key(j, "total_ticks");
+    tx_json_uint(j, total);
+    tx_json_end(j);
 }
 
 static const char *change_name(diff_change c)
 {
     return c == DIFF_ADDED ? "added" : c == DIFF_REMOVED ? "removed" : "same";
+}
+
+/* a figure compared: "base", "new" (ticks), "delta", "change_pct" */
+static void json_compare(tx_json *j, double base, uint64_t cur, double delta)
+{
+    tx_json_key(j, "base");
+    diff_json_num(j, base);
+    tx_json_key(j, "new");
+    tx_json_uint(j, cur);
+    tx_json_key(j, "delta");
+    diff_json_num(j, delta);
+    tx_json_key(j, "change_pct");
+    diff_json_num(j, diff_pct(base, (double)cur));
 }
 
 diff_status diff_report_json(const diff_prof *d, const diff_report_opts *o, FILE *out)
@@ -288,39 +294,48 @@ diff_status diff_report_json(const diff_prof *d, const diff_report_opts *o, FILE
         return DIFF_ERR_NOMEM;
     double base_total = (double)in->base_total * in->scale;
 
-    fputs("{\n\"kind\": \"time profile\",\n", out);
-    json_side(out, "base", o->base_name, in->base_total);
-    fputs(",\n", out);
-    json_side(out, "new", o->new_name, in->new_total);
-    fprintf(out, ",\n\"normalized\": %s,\n\"scale\": ", in->normalized ? "true" : "false");
-    diff_json_num(out, in->scale);
-    fputs(",\n\"total\": {\"base\": ", out);
-    diff_json_num(out, base_total);
-    fprintf(out, ", \"new\": %" PRIu64 ", \"delta\": ", in->new_total);
-    diff_json_num(out, (double)in->new_total - base_total);
-    fputs(", \"change_pct\": ", out);
-    diff_json_num(out, diff_pct(base_total, (double)in->new_total));
-    fprintf(out, "},\n\"added\": %zu,\n\"removed\": %zu,\n\"cost_centres\": [", in->added,
-            in->removed);
+    tx_json j;
+    tx_json_init(&j, out, 2, 0);
+    tx_json_object(&j, TX_JSON_FLAT);
+    tx_json_key(&j, "kind");
+    tx_json_cstr(&j, "time profile");
+    json_side(&j, "base", o->base_name, in->base_total);
+    json_side(&j, "new", o->new_name, in->new_total);
+    tx_json_key(&j, "normalized");
+    tx_json_bool(&j, in->normalized);
+    tx_json_key(&j, "scale");
+    diff_json_num(&j, in->scale);
+    tx_json_key(&j, "total");
+    tx_json_object(&j, TX_JSON_INLINE);
+    json_compare(&j, base_total, in->new_total, (double)in->new_total - base_total);
+    tx_json_end(&j);
+    tx_json_key(&j, "added");
+    tx_json_uint(&j, in->added);
+    tx_json_key(&j, "removed");
+    tx_json_uint(&j, in->removed);
+    tx_json_key(&j, "cost_centres");
+    tx_json_array(&j, TX_JSON_BLOCK);
+    if (n == 0)
+        tx_json_space(&j, "\n");        /* [ and ] on lines of their own */
     for (size_t i = 0; i < n; i++) {
         const diff_cc *c = &d->ccs[v[i]];
-        fputs(i ? ",\n  {\"label\": " : "\n  {\"label\": ", out);
-        json_str(out, c->label);
-        fputs(", \"module\": ", out);
-        json_str(out, c->module);
-        fputs(", \"src_loc\": ", out);
-        json_str(out, c->srcloc);
-        fputs(", \"base\": ", out);
-        diff_json_num(out, c->base);
-        fprintf(out, ", \"new\": %" PRIu64 ", \"delta\": ", c->new_ticks);
-        diff_json_num(out, c->delta);
-        fputs(", \"change_pct\": ", out);
-        diff_json_num(out, diff_pct(c->base, (double)c->new_ticks));
-        fprintf(out, ", \"change\": \"%s\"}", change_name(c->change));
+        tx_json_object(&j, TX_JSON_INLINE);
+        tx_json_key(&j, "label");
+        tx_json_cstr(&j, c->label);
+        tx_json_key(&j, "module");
+        tx_json_cstr(&j, c->module);
+        tx_json_key(&j, "src_loc");
+        tx_json_cstr(&j, c->srcloc);
+        json_compare(&j, c->base, c->new_ticks, c->delta);
+        tx_json_key(&j, "change");
+        tx_json_cstr(&j, change_name(c->change));
+        tx_json_end(&j);
     }
-    fputs("\n]\n}\n", out);
+    tx_json_end(&j);
+    tx_json_end(&j);
+    tx_json_space(&j, "\n");
     free(v);
-    return ferror(out) ? DIFF_ERR_WRITE : DIFF_OK;
+    return tx_json_finish(&j) != 0 ? DIFF_ERR_WRITE : DIFF_OK;
 }
 
 /* ---- folded ---------------------------------------------------------------- */

@@ -12,15 +12,10 @@
 #include "evprof/html.h"
 #include "evprof/ticky.h"
 
-/* ---- JSON inside <script type="application/json"> (html/json.c) ------
- * Always valid JSON, and inert in an HTML script block: every '<' is
- * written \u003c (so no "</script" and no "<!--" can appear), U+2028 and
- * U+2029 as escapes, control bytes and DEL as \u00XX, and bytes that are
- * not UTF-8 as U+FFFD. */
-void html_json_str(FILE *f, const char *s, size_t len);
-void html_json_cstr(FILE *f, const char *s);           /* NULL: null */
-void html_json_u64(FILE *f, uint64_t v);
-void html_json_num(FILE *f, double v);                 /* not finite: null */
+/* ---- text (html/text.c) ----------------------------------------------
+ * The page's JSON is written by tx_json in its html-safe mode
+ * (evprof/json.h): '<' '>' '&' U+2028 U+2029 as \u escapes, so that no
+ * "</script" nor "<!--" can appear in the data block. */
 /* Text for HTML markup (element content or a quoted attribute): & < > " '
  * as references, control bytes dropped, bad UTF-8 as U+FFFD. */
 void html_text(FILE *f, const char *s, size_t len);

@@ -7,6 +7,7 @@
 #include "evprof/gc.h"
 #include "evprof/graph.h"
 #include "evprof/heap.h"
+#include "evprof/json.h"
 #include "evprof/prof.h"
 #include "evprof/ticky.h"
 #include "html/internal.h"
@@ -106,14 +107,6 @@ int html_page_attach(html_page *pg, ev_driver *d)
 
 /* ---- helpers ---------------------------------------------------------------- */
 
-static void key(FILE *f, int *first, const char *k)
-{
-    if (!*first)
-        putc(',', f);
-    *first = 0;
-    fprintf(f, "\"%s\":", k);
-}
-
 /* A FILE's bytes in memory (open_memstream), for Graphviz's SVG and the
  * GC report. */
 typedef struct membuf {
@@ -141,17 +134,19 @@ static int mem_close(membuf *m)
 /* ---- summary ---------------------------------------------------------------- */
 
 /* program, args, rts args from the NUL-separated argv as logged */
-static void w_args(FILE *f, int *first, const html_facts *fa)
+static void w_args(tx_json *j, const html_facts *fa)
 {
     const char *p = fa->program_args, *end = p ? p + fa->args_len : NULL;
-    int in_rts = 0, n = 0, fa_first = 1, fr_first = 1;
-    key(f, first, "program");
+    int in_rts = 0, n = 0;
+    tx_json_key(j, "program");
     if (!p || p == end) {
-        fputs("null", f);
-        key(f, first, "args");
-        fputs("[]", f);
-        key(f, first, "rts_args");
-        fputs("[]", f);
+        tx_json_null(j);
+        tx_json_key(j, "args");
+        tx_json_array(j, TX_JSON_INLINE);
+        tx_json_end(j);
+        tx_json_key(j, "rts_args");
+        tx_json_array(j, TX_JSON_INLINE);
+        tx_json_end(j);
         return;
     }
     /* argv[0]'s base name, as GHC's reports name the program */
@@ -160,11 +155,11 @@ static void w_args(FILE *f, int *first, const html_facts *fa)
     for (size_t i = 0; i < l0; i++)
         if (p[i] == '/')
             base = p + i + 1;
-    html_json_str(f, base, l0 - (size_t)(base - p));
+    tx_json_string(j, base, l0 - (size_t)(base - p));
     /* two passes: args then rts args */
     for (int pass = 0; pass < 2; pass++) {
-        key(f, first, pass == 0 ? "args" : "rts_args");
-        putc('[', f);
+        tx_json_key(j, pass == 0 ? "args" : "rts_args");
+        tx_json_array(j, TX_JSON_INLINE);
         in_rts = 0;
         n = 0;
         for (const char *q = p; q < end; n++) {
@@ -175,32 +170,20 @@ static void w_args(FILE *f, int *first, const html_facts *fa)
                 } else if (l == 4 && memcmp(q, "-RTS", 4) == 0) {
                     in_rts = 0;
                 } else if (in_rts == pass) {
-                    int *fl = pass == 0 ? &fa_first : &fr_first;
-                    if (!*fl)
-                        putc(',', f);
-                    *fl = 0;
-                    html_json_str(f, q, l);
+                    tx_json_string(j, q, l);
                 }
             }
             q += l + 1;
         }
-        putc(']', f);
+        tx_json_end(j);
     }
 }
 
-static void w_damage(FILE *f, const ev_stream *s)
+static void w_damage(tx_json *j, const ev_stream *s)
 {
     const el_read_result *r = &s->read;
-    int first = 1;
     char buf[400];
-    putc('[', f);
-#define ITEM()                                                                                     \
-    do {                                                                                           \
-        if (!first)                                                                                \
-            putc(',', f);                                                                          \
-        first = 0;                                                                                 \
-        html_json_cstr(f, buf);                                                                           \
-    } while (0)
+    tx_json_array(j, TX_JSON_INLINE);
     if (r->status != EL_END && r->status != EL_OK) {
         if (r->error.type >= 0)
             snprintf(buf, sizeof buf, "%s at byte %llu (event type %d %s): the page shows "
@@ -209,53 +192,51 @@ static void w_damage(FILE *f, const ev_stream *s)
         else
             snprintf(buf, sizeof buf, "%s at byte %llu: the page shows everything before it",
                      r->error.msg, (unsigned long long)r->error.offset);
-        ITEM();
+        tx_json_cstr(j, buf);
     }
     if (r->damage.blocks) {
         snprintf(buf, sizeof buf, "%llu damaged block%s (%llu bytes) skipped, the first at "
                  "byte %llu: %s", (unsigned long long)r->damage.blocks,
                  r->damage.blocks == 1 ? "" : "s", (unsigned long long)r->damage.bytes,
                  (unsigned long long)r->damage.first.offset, r->damage.first.msg);
-        ITEM();
+        tx_json_cstr(j, buf);
     }
     if (r->status == EL_OK && r->missing_end) {
         snprintf(buf, sizeof buf, "no end marker: the program did not close its eventlog "
                  "(killed, or still running): the log may be cut");
-        ITEM();
+        tx_json_cstr(j, buf);
     }
     if (s->stopped) {
         snprintf(buf, sizeof buf, "the read stopped early (%s)",
                  s->driver_stop ? s->driver_stop : s->stopped_by ? s->stopped_by : "?");
-        ITEM();
+        tx_json_cstr(j, buf);
     }
-#undef ITEM
-    putc(']', f);
+    tx_json_end(j);
 }
 
-static void w_summary(FILE *f, const html_page *pg, const ev_stream *s, const char *name,
+static void w_summary(tx_json *j, const html_page *pg, const ev_stream *s, const char *name,
                       const html_contents *c)
 {
     const html_facts *fa = &pg->facts;
-    int first = 1;
-    putc('{', f);
-    key(f, &first, "source");
-    html_json_cstr(f, name);
-    w_args(f, &first, fa);
-    key(f, &first, "rts");
+    tx_json_object(j, TX_JSON_INLINE);
+    tx_json_key(j, "source");
+    tx_json_cstr(j, name);
+    w_args(j, fa);
+    tx_json_key(j, "rts");
     if (fa->rts)
-        html_json_str(f, fa->rts, fa->rts_len);
+        tx_json_string(j, fa->rts, fa->rts_len);
     else
-        fputs("null", f);
-    key(f, &first, "caps");
-    html_json_u64(f, fa->caps ? fa->caps : fa->startup_caps);
+        tx_json_null(j);
+    tx_json_key(j, "caps");
+    tx_json_uint(j, fa->caps ? fa->caps : fa->startup_caps);
     if (fa->has_pid) {
-        key(f, &first, "pid");
-        html_json_u64(f, fa->pid);
+        tx_json_key(j, "pid");
+        tx_json_uint(j, fa->pid);
     }
-    key(f, &first, "first_ns");
-    html_json_u64(f, s->read.has_time_span ? s->read.first_time : 0);
-    key(f, &first, "last_ns");
-    html_json_u64(f, s->read.has_time_span ? s->read.last_time : 0);
+    tx_json_key(j, "first_ns");
+    tx_json_uint(j, s->read.has_time_span ? s->read.first_time : 0);
+    tx_json_key(j, "last_ns");
+    tx_json_uint(j, s->read.has_time_span ? s->read.last_time : 0);
     if (fa->has_wall) {
         /* the wall clock at the log's time 0 */
         double start = (double)fa->wall_sec + fa->wall_nsec / 1e9 - (double)fa->wall_time / 1e9;
@@ -263,20 +244,26 @@ static void w_summary(FILE *f, const html_page *pg, const ev_stream *s, const ch
         struct tm tm;
         char buf[64];
         if (gmtime_r(&t, &tm) && strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm)) {
-            key(f, &first, "wall_start");
-            html_json_cstr(f, buf);
+            tx_json_key(j, "wall_start");
+            tx_json_cstr(j, buf);
         }
     }
-    key(f, &first, "bytes");
-    html_json_u64(f, s->read.bytes);
-    key(f, &first, "events");
-    html_json_u64(f, s->read.events);
-    key(f, &first, "damage");
-    w_damage(f, s);
-    key(f, &first, "holds");
-    fprintf(f, "{\"prof\":%d,\"heap\":%d,\"gc\":%d,\"ticky\":%d}", c->prof, c->heap, c->gc,
-            c->ticky);
-    putc('}', f);
+    tx_json_key(j, "bytes");
+    tx_json_uint(j, s->read.bytes);
+    tx_json_key(j, "events");
+    tx_json_uint(j, s->read.events);
+    tx_json_key(j, "damage");
+    w_damage(j, s);
+    tx_json_key(j, "holds");
+    tx_json_object(j, TX_JSON_INLINE);
+    static const char *const parts[] = { "prof", "heap", "gc", "ticky" };
+    const int holds[] = { c->prof, c->heap, c->gc, c->ticky };
+    for (int i = 0; i < 4; i++) {
+        tx_json_key(j, parts[i]);
+        tx_json_int(j, holds[i]);
+    }
+    tx_json_end(j);
+    tx_json_end(j);
 }
 
 /* ---- time profile ------------------------------------------------------------- */
@@ -288,7 +275,6 @@ typedef struct prof_walk_ctx {
     uint32_t next;
     uint32_t *active;       /* per cc: frames of it on the current stack */
     uint64_t *self, *inh;   /* per cc */
-    FILE *f;
     int pass;               /* 0: flat totals; 1: write the parents; 2: ccs; ... */
     uint32_t *ccmap;        /* cc -> index sent, UINT32_MAX: none */
 } prof_walk_ctx;
@@ -336,7 +322,7 @@ static int heavy_cmp(const void *a, const void *b)
 /* The tree sent: every node with ticks, or the max_nodes heaviest (a
  * node's parent is at least as heavy and shallower, so it is kept first:
  * the kept nodes are a tree). Returns -1 without memory. */
-static int w_prof(FILE *f, const html_page *pg, const prof_result *r, html_contents *c)
+static int w_prof(tx_json *j, const html_page *pg, const prof_result *r, html_contents *c)
 {
     size_t nn = prof_num_nodes(r), nc = prof_num_ccs(r);
     const prof_info *in = prof_get_info(r);
@@ -377,7 +363,7 @@ static int w_prof(FILE *f, const html_page *pg, const prof_result *r, html_conte
     for (size_t i = 0; i < nn; i++)
         c->nodes_all += i == 0 || prof_node_at(r, (uint32_t)i)->inherited > 0;
 
-    prof_walk_ctx w = { r, keep, out, 0, active, self, inh, f, 0, ccmap };
+    prof_walk_ctx w = { r, keep, out, 0, active, self, inh, 0, ccmap };
     if (nn) {
         prof_walk(r, flat_enter, flat_leave, &w);
         prof_walk(r, order_enter, NULL, &w);
@@ -410,73 +396,67 @@ static int w_prof(FILE *f, const html_page *pg, const prof_result *r, html_conte
         if (ccmap[i] != UINT32_MAX)
             ccorder[ccmap[i]] = (uint32_t)i;
 
-    int first = 1;
-    putc('{', f);
-    key(f, &first, "total");
-    html_json_u64(f, in->total_ticks);
-    key(f, &first, "interval_ns");
-    html_json_u64(f, in->interval_ns);
-    key(f, &first, "samples");
-    html_json_u64(f, in->all_samples);
-    key(f, &first, "ignored");
-    html_json_u64(f, in->ignored_ticks);
-    key(f, &first, "nodes_all");
-    html_json_u64(f, c->nodes_all);
-    key(f, &first, "ccs");
-    putc('[', f);
+    tx_json_object(j, TX_JSON_INLINE);
+    tx_json_key(j, "total");
+    tx_json_uint(j, in->total_ticks);
+    tx_json_key(j, "interval_ns");
+    tx_json_uint(j, in->interval_ns);
+    tx_json_key(j, "samples");
+    tx_json_uint(j, in->all_samples);
+    tx_json_key(j, "ignored");
+    tx_json_uint(j, in->ignored_ticks);
+    tx_json_key(j, "nodes_all");
+    tx_json_uint(j, c->nodes_all);
+    tx_json_key(j, "ccs");
+    tx_json_array(j, TX_JSON_INLINE);
     for (uint32_t i = 0; i < nsent; i++) {
         const prof_cc *cc = prof_cc_at(r, ccorder[i]);
-        fputs(i ? ",[" : "[", f);
-        html_json_cstr(f, cc->label);
-        putc(',', f);
-        html_json_cstr(f, cc->module);
-        putc(',', f);
-        html_json_cstr(f, cc->srcloc);
-        fprintf(f, ",%d]", cc->is_caf ? 1 : 0);
+        tx_json_array(j, TX_JSON_INLINE);
+        tx_json_cstr(j, cc->label);
+        tx_json_cstr(j, cc->module);
+        tx_json_cstr(j, cc->srcloc);
+        tx_json_int(j, cc->is_caf ? 1 : 0);
+        tx_json_end(j);
     }
-    putc(']', f);
+    tx_json_end(j);
     /* the tree, column by column: parent (index sent, -1 root), cc, ticks,
      * inherited */
     for (int col = 0; col < 4; col++) {
         static const char *const names[] = { "parent", "cc", "ticks", "inh" };
-        key(f, &first, names[col]);
-        putc('[', f);
+        tx_json_key(j, names[col]);
+        tx_json_array(j, TX_JSON_INLINE);
         for (uint32_t i = 0; i < cand; i++) {
             const prof_node *nd = prof_node_at(r, byout[i]);
-            if (i)
-                putc(',', f);
             switch (col) {
             case 0:
-                fprintf(f, "%ld", nd->parent == PROF_NONE ? -1L : (long)out[nd->parent]);
+                tx_json_int(j, nd->parent == PROF_NONE ? -1 : (int64_t)out[nd->parent]);
                 break;
             case 1:
-                fprintf(f, "%u", ccmap[nd->cc]);
+                tx_json_uint(j, ccmap[nd->cc]);
                 break;
             case 2:
-                html_json_u64(f, nd->ticks);
+                tx_json_uint(j, nd->ticks);
                 break;
             default:
-                html_json_u64(f, nd->inherited);
+                tx_json_uint(j, nd->inherited);
             }
         }
-        putc(']', f);
+        tx_json_end(j);
     }
     /* flat: [cc sent, self, inherited (each stack once)] */
-    key(f, &first, "flat");
-    putc('[', f);
-    int ff = 1;
+    tx_json_key(j, "flat");
+    tx_json_array(j, TX_JSON_INLINE);
     for (size_t i = 0; i < nc; i++) {
         if (!self[i] && !inh[i])
             continue;
-        fprintf(f, "%s[%u,", ff ? "" : ",", ccmap[i]);
-        ff = 0;
-        html_json_u64(f, self[i]);
-        putc(',', f);
-        html_json_u64(f, inh[i]);
-        putc(']', f);
+        tx_json_array(j, TX_JSON_INLINE);
+        tx_json_uint(j, ccmap[i]);
+        tx_json_uint(j, self[i]);
+        tx_json_uint(j, inh[i]);
+        tx_json_end(j);
     }
-    putc(']', f);
-    putc('}', f);
+    tx_json_end(j);
+    tx_json_end(j);
     free(ccorder);
     free(byout);
     rc = 0;
@@ -493,7 +473,7 @@ done:
 
 /* ---- heap --------------------------------------------------------------------- */
 
-static int w_heap(FILE *f, const html_page *pg)
+static int w_heap(tx_json *j, const html_page *pg)
 {
     const heap_profile *h = pg->heap;
     const heap_info *in = heap_get_info(h);
@@ -510,45 +490,39 @@ static int w_heap(FILE *f, const html_page *pg)
         slot[i] = -1;
     for (size_t i = 0; i < top; i++)
         slot[by[i]] = (int32_t)i;
-    int first = 1;
-    putc('{', f);
-    key(f, &first, "breakdown");
-    html_json_cstr(f, heap_breakdown_name(in->breakdown));
-    key(f, &first, "flag");
-    html_json_cstr(f, heap_breakdown_flag(in->breakdown));
-    key(f, &first, "censuses");
-    html_json_u64(f, in->censuses);
-    key(f, &first, "kept");
-    html_json_u64(f, pg->cens.n);
-    key(f, &first, "dropped");
-    html_json_u64(f, in->dropped);
-    key(f, &first, "all_bands");
-    html_json_u64(f, nby);
-    key(f, &first, "peak_total");
-    html_json_u64(f, in->peak_total);
-    key(f, &first, "bands");
-    putc('[', f);
+    tx_json_object(j, TX_JSON_INLINE);
+    tx_json_key(j, "breakdown");
+    tx_json_cstr(j, heap_breakdown_name(in->breakdown));
+    tx_json_key(j, "flag");
+    tx_json_cstr(j, heap_breakdown_flag(in->breakdown));
+    tx_json_key(j, "censuses");
+    tx_json_uint(j, in->censuses);
+    tx_json_key(j, "kept");
+    tx_json_uint(j, pg->cens.n);
+    tx_json_key(j, "dropped");
+    tx_json_uint(j, in->dropped);
+    tx_json_key(j, "all_bands");
+    tx_json_uint(j, nby);
+    tx_json_key(j, "peak_total");
+    tx_json_uint(j, in->peak_total);
+    tx_json_key(j, "bands");
+    tx_json_array(j, TX_JSON_INLINE);
     for (size_t i = 0; i < top; i++) {
         const heap_band *b = heap_band_at(h, by[i]);
-        fputs(i ? ",[" : "[", f);
-        html_json_str(f, b->name, b->len);
-        putc(',', f);
-        html_json_u64(f, b->peak);
-        putc(',', f);
-        html_json_u64(f, b->peak_time);
-        putc(',', f);
-        html_json_u64(f, in->censuses ? b->sum / in->censuses : 0);
-        putc(']', f);
+        tx_json_array(j, TX_JSON_INLINE);
+        tx_json_string(j, b->name, b->len);
+        tx_json_uint(j, b->peak);
+        tx_json_uint(j, b->peak_time);
+        tx_json_uint(j, in->censuses ? b->sum / in->censuses : 0);
+        tx_json_end(j);
     }
-    putc(']', f);
-    key(f, &first, "times");
-    putc('[', f);
+    tx_json_end(j);
+    tx_json_key(j, "times");
+    tx_json_array(j, TX_JSON_INLINE);
     for (size_t k = 0; k < pg->cens.n; k++) {
-        if (k)
-            putc(',', f);
-        html_json_u64(f, pg->cens.c[k].time);
+        tx_json_uint(j, pg->cens.c[k].time);
     }
-    putc(']', f);
+    tx_json_end(j);
     /* values[band][census]; the last row is every other band */
     uint64_t *row = calloc(pg->cens.n ? pg->cens.n : 1, sizeof *row);
     if (!row) {
@@ -556,29 +530,27 @@ static int w_heap(FILE *f, const html_page *pg)
         free(slot);
         return -1;
     }
-    key(f, &first, "values");
-    putc('[', f);
+    tx_json_key(j, "values");
+    tx_json_array(j, TX_JSON_INLINE);
     for (size_t bi = 0; bi <= top; bi++) {
         for (size_t k = 0; k < pg->cens.n; k++) {
             const hc_census *c = &pg->cens.c[k];
             uint64_t v = 0;
-            for (size_t j = 0; j < c->n; j++) {
-                int32_t s = c->samples[j].band < nb ? slot[c->samples[j].band] : -1;
+            for (size_t q = 0; q < c->n; q++) {
+                int32_t s = c->samples[q].band < nb ? slot[c->samples[q].band] : -1;
                 if (bi < top ? s == (int32_t)bi : s < 0)
-                    v += c->samples[j].bytes;
+                    v += c->samples[q].bytes;
             }
             row[k] = v;
         }
-        fputs(bi ? ",[" : "[", f);
+        tx_json_array(j, TX_JSON_INLINE);
         for (size_t k = 0; k < pg->cens.n; k++) {
-            if (k)
-                putc(',', f);
-            html_json_u64(f, row[k]);
+            tx_json_uint(j, row[k]);
         }
-        putc(']', f);
+        tx_json_end(j);
     }
-    putc(']', f);
-    putc('}', f);
+    tx_json_end(j);
+    tx_json_end(j);
     free(row);
     free(by);
     free(slot);
@@ -587,26 +559,25 @@ static int w_heap(FILE *f, const html_page *pg)
 
 /* ---- GC ------------------------------------------------------------------------- */
 
-static int w_gc(FILE *f, const html_page *pg, const gc_summary *gs, const char *name)
+static int w_gc(tx_json *j, const html_page *pg, const gc_summary *gs, const char *name)
 {
     const gc_result *r = gc_get_result(gs);
-    int first = 1;
-    putc('{', f);
-    key(f, &first, "series");
-    fputs("{\"t\":[", f);
+    tx_json_object(j, TX_JSON_INLINE);
+    tx_json_key(j, "series");
+    tx_json_object(j, TX_JSON_INLINE);
     for (int col = 0; col < 4; col++) {
-        if (col)
-            fprintf(f, "],\"%s\":[", col == 1 ? "size" : col == 2 ? "live" : "alloc");
+        static const char *const names[] = { "t", "size", "live", "alloc" };
+        tx_json_key(j, names[col]);
+        tx_json_array(j, TX_JSON_INLINE);
         for (size_t i = 0; i < pg->gcs.n; i++) {
             const hs_point *p = &pg->gcs.pts[i];
-            if (i)
-                putc(',', f);
-            html_json_u64(f, col == 0 ? p->t : col == 1 ? p->size : col == 2 ? p->live : p->alloc);
+            tx_json_uint(j, col == 0 ? p->t : col == 1 ? p->size : col == 2 ? p->live : p->alloc);
         }
+        tx_json_end(j);
     }
-    fputs("]}", f);
-    key(f, &first, "series_events");
-    html_json_u64(f, pg->gcs.events);
+    tx_json_end(j);
+    tx_json_key(j, "series_events");
+    tx_json_uint(j, pg->gcs.events);
     if (r) {
         membuf m;
         gc_report_opts ro;
@@ -619,42 +590,41 @@ static int w_gc(FILE *f, const html_page *pg, const gc_summary *gs, const char *
             free(m.p);
             return -1;
         }
-        key(f, &first, "report");
-        html_json_str(f, m.p, m.n);
+        tx_json_key(j, "report");
+        tx_json_string(j, m.p, m.n);
         free(m.p);
-        key(f, &first, "collections");
-        html_json_u64(f, r->collections);
-        key(f, &first, "max_live");
-        html_json_u64(f, r->max_live_bytes);
-        key(f, &first, "allocated");
-        html_json_u64(f, r->allocated_bytes);
-        key(f, &first, "productivity");
-        html_json_num(f, r->productivity);
-        key(f, &first, "caps");
-        putc('[', f);
+        tx_json_key(j, "collections");
+        tx_json_uint(j, r->collections);
+        tx_json_key(j, "max_live");
+        tx_json_uint(j, r->max_live_bytes);
+        tx_json_key(j, "allocated");
+        tx_json_uint(j, r->allocated_bytes);
+        tx_json_key(j, "productivity");
+        tx_json_double(j, r->productivity, 6);
+        tx_json_key(j, "caps");
+        tx_json_array(j, TX_JSON_INLINE);
         for (uint32_t i = 0; i < r->n_caps; i++) {
             const gc_cap *c = &r->caps[i];
-            fprintf(f, "%s[%u,", i ? "," : "", c->cap);
-            html_json_u64(f, c->allocated_bytes);
-            putc(',', f);
-            html_json_u64(f, c->mutator_ns);
-            putc(',', f);
-            html_json_u64(f, c->gc_ns);
-            putc(',', f);
-            html_json_u64(f, c->idle_ns);
-            fprintf(f, ",%u,%u,", c->gcs, c->led);
-            html_json_u64(f, c->max_pause_ns);
-            putc(']', f);
+            tx_json_array(j, TX_JSON_INLINE);
+            tx_json_uint(j, c->cap);
+            tx_json_uint(j, c->allocated_bytes);
+            tx_json_uint(j, c->mutator_ns);
+            tx_json_uint(j, c->gc_ns);
+            tx_json_uint(j, c->idle_ns);
+            tx_json_uint(j, c->gcs);
+            tx_json_uint(j, c->led);
+            tx_json_uint(j, c->max_pause_ns);
+            tx_json_end(j);
         }
-        putc(']', f);
+        tx_json_end(j);
     }
-    putc('}', f);
+    tx_json_end(j);
     return 0;
 }
 
 /* ---- ticky ---------------------------------------------------------------------- */
 
-static int w_ticky(FILE *f, const html_page *pg)
+static int w_ticky(tx_json *j, const html_page *pg)
 {
     const ticky_set *t = pg->tk.set;
     ticky_view_opts vo;
@@ -665,70 +635,61 @@ static int w_ticky(FILE *f, const html_page *pg)
     if (ticky_view_build(t, &vo, &v) != 0)
         return -1;
     const ticky_info *in = ticky_get_info(t);
-    int first = 1;
-    putc('{', f);
-    key(f, &first, "counters_all");
-    html_json_u64(f, in->counters);
-    key(f, &first, "samples");
-    html_json_u64(f, in->samples);
-    key(f, &first, "batches");
-    html_json_u64(f, in->batches);
-    key(f, &first, "totals");
-    fputs("[", f);
-    html_json_u64(f, v.entries);
-    putc(',', f);
-    html_json_u64(f, v.alloc);
-    putc(',', f);
-    html_json_u64(f, v.allocd);
-    putc(']', f);
+    tx_json_object(j, TX_JSON_INLINE);
+    tx_json_key(j, "counters_all");
+    tx_json_uint(j, in->counters);
+    tx_json_key(j, "samples");
+    tx_json_uint(j, in->samples);
+    tx_json_key(j, "batches");
+    tx_json_uint(j, in->batches);
+    tx_json_key(j, "totals");
+    tx_json_array(j, TX_JSON_INLINE);
+    tx_json_uint(j, v.entries);
+    tx_json_uint(j, v.alloc);
+    tx_json_uint(j, v.allocd);
+    tx_json_end(j);
     /* rows: [name, argument kinds, entries, alloc, alloc'd, series index] */
-    key(f, &first, "counters");
-    putc('[', f);
+    tx_json_key(j, "counters");
+    tx_json_array(j, TX_JSON_INLINE);
     uint32_t nser = 0;
     for (size_t i = 0; i < v.shown; i++) {
         const ticky_counter *c = ticky_counter_at(t, v.order[i]);
-        fputs(i ? ",[" : "[", f);
-        html_json_str(f, c->name, c->name_len);
-        putc(',', f);
-        html_json_str(f, c->args, c->args_len);
-        putc(',', f);
-        html_json_u64(f, c->entries);
-        putc(',', f);
-        html_json_u64(f, c->alloc);
-        putc(',', f);
-        html_json_u64(f, c->allocd);
+        tx_json_array(j, TX_JSON_INLINE);
+        tx_json_string(j, c->name, c->name_len);
+        tx_json_string(j, c->args, c->args_len);
+        tx_json_uint(j, c->entries);
+        tx_json_uint(j, c->alloc);
+        tx_json_uint(j, c->allocd);
         const tk_series *s = c->has_id && !pg->tk.nomem ? html_ticky_series(&pg->tk, c->id)
                                                         : NULL;
         if (s && s->n > 1 && nser < pg->o.series_counters)
-            fprintf(f, ",%u]", nser++);
+            tx_json_uint(j, nser++);
         else
-            fputs(",-1]", f);
+            tx_json_int(j, -1);
+        tx_json_end(j);
     }
-    putc(']', f);
+    tx_json_end(j);
     /* series: [[times], [entries], [alloc]] in the order of their index */
-    key(f, &first, "series");
-    putc('[', f);
+    tx_json_key(j, "series");
+    tx_json_array(j, TX_JSON_INLINE);
     uint32_t k = 0;
     for (size_t i = 0; i < v.shown && k < nser; i++) {
         const ticky_counter *c = ticky_counter_at(t, v.order[i]);
         const tk_series *s = c->has_id ? html_ticky_series(&pg->tk, c->id) : NULL;
         if (!s || s->n <= 1)
             continue;
-        fputs(k++ ? ",[" : "[", f);
+        tx_json_array(j, TX_JSON_INLINE);
         for (int col = 0; col < 3; col++) {
             const uint64_t *a = col == 0 ? s->t : col == 1 ? s->entries : s->alloc;
-            fputs(col ? ",[" : "[", f);
-            for (uint32_t j = 0; j < s->n; j++) {
-                if (j)
-                    putc(',', f);
-                html_json_u64(f, a[j]);
-            }
-            putc(']', f);
+            tx_json_array(j, TX_JSON_INLINE);
+            for (uint32_t q = 0; q < s->n; q++)
+                tx_json_uint(j, a[q]);
+            tx_json_end(j);
         }
-        putc(']', f);
+        tx_json_end(j);
     }
-    putc(']', f);
-    putc('}', f);
+    tx_json_end(j);
+    tx_json_end(j);
     ticky_view_free(&v);
     return 0;
 }
@@ -846,33 +807,44 @@ int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents 
             if (svg)
                 fwrite(svg, 1, svg_len, out);
         } else if (n == 4 && memcmp(m, "DATA", 4) == 0) {
-            int first = 1;
-            putc('{', out);
-            key(out, &first, "version");
-            fputs("1", out);
+            tx_json j;
+            tx_json_init(&j, out, 0, 1);
+            tx_json_set_html_safe(&j, 1);   /* the JSON sits in a <script> element */
+            tx_json_object(&j, TX_JSON_INLINE);
+            tx_json_key(&j, "version");
+            tx_json_uint(&j, 1);
             if (c.prof) {
-                key(out, &first, "prof");
-                if (w_prof(out, pg, r, &c) != 0)
+                tx_json_key(&j, "prof");
+                if (w_prof(&j, pg, r, &c) != 0)
                     goto nomem;
             }
-            key(out, &first, "summary");
-            w_summary(out, pg, s, name, &c);
-            key(out, &first, "graph");
-            fputs(svg ? "1" : c.prof ? "\"failed\"" : "0", out);
+            tx_json_key(&j, "summary");
+            w_summary(&j, pg, s, name, &c);
+            tx_json_key(&j, "graph");
+            if (svg)
+                tx_json_uint(&j, 1);
+            else if (c.prof)
+                tx_json_cstr(&j, "failed");
+            else
+                tx_json_uint(&j, 0);
             if (c.heap) {
-                key(out, &first, "heap");
-                if (w_heap(out, pg) != 0)
+                tx_json_key(&j, "heap");
+                if (w_heap(&j, pg) != 0)
                     goto nomem;
             }
-            key(out, &first, "gc");
-            if (w_gc(out, pg, gs, name) != 0)
+            tx_json_key(&j, "gc");
+            if (w_gc(&j, pg, gs, name) != 0)
                 goto nomem;
             if (c.ticky) {
-                key(out, &first, "ticky");
-                if (w_ticky(out, pg) != 0)
+                tx_json_key(&j, "ticky");
+                if (w_ticky(&j, pg) != 0)
                     goto nomem;
             }
-            putc('}', out);
+            tx_json_end(&j);
+            if (tx_json_finish(&j) != 0) {
+                snprintf(err, errsize, "write error (page data)");
+                goto done;
+            }
         }
     }
     if (ferror(out)) {

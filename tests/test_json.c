@@ -111,6 +111,53 @@ static void indent_zero_and_space(void **state)
     expect(&m, 0, "{\n\"cost_centres\": [\n1, 2],\n\"p\": false\n}");
 }
 
+/* GHC-like lines: the flat object's keys unindented, its rows indented
+ * once; an empty block array keeps [ and ] on lines of their own with
+ * tx_json_space */
+static void flat(void **state)
+{
+    (void)state;
+    mem m;
+    tx_json *j = start(&m, 2, 0);
+    tx_json_object(j, TX_JSON_FLAT);
+    tx_json_key(j, "kind");
+    tx_json_cstr(j, "gc");
+    tx_json_key(j, "base");
+    tx_json_object(j, TX_JSON_INLINE);
+    tx_json_key(j, "source");
+    tx_json_null(j);
+    tx_json_end(j);
+    tx_json_key(j, "rows");
+    tx_json_array(j, TX_JSON_BLOCK);
+    tx_json_object(j, TX_JSON_INLINE);
+    tx_json_key(j, "n");
+    tx_json_uint(j, 1);
+    tx_json_end(j);
+    tx_json_array(j, TX_JSON_FLAT);     /* flat inside a block */
+    tx_json_uint(j, 2);
+    tx_json_end(j);
+    tx_json_end(j);
+    tx_json_key(j, "none");
+    tx_json_array(j, TX_JSON_BLOCK);
+    tx_json_space(j, "\n");
+    tx_json_end(j);
+    tx_json_end(j);
+    tx_json_space(j, "\n");
+    expect(&m, 0,
+           "{\n"
+           "\"kind\": \"gc\",\n"
+           "\"base\": {\"source\": null},\n"
+           "\"rows\": [\n"
+           "  {\"n\": 1},\n"
+           "  [\n"
+           "  2\n"
+           "  ]\n"
+           "],\n"
+           "\"none\": [\n"
+           "]\n"
+           "}\n");
+}
+
 static void compact(void **state)
 {
     (void)state;
@@ -184,6 +231,41 @@ static void escaping(void **state)
            "\"bad\":\"a\\ufffd\\ufffd(b\\ufffd\\ufffd\","
            "\"utf8\":\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\","
            "\"nul\":\"a\\u0000b\",\"null\":null}");
+}
+
+/* for JSON in an HTML <script> element: < > & U+2028 U+2029 escaped in
+ * strings and keys (the short key too, which takes a faster path), the
+ * rest as in the default mode */
+static void html_safe(void **state)
+{
+    (void)state;
+    const char *hostile = "</script><!--&\xe2\x80\xa8\xe2\x80\xa9\xe2\x80\xaa";
+    mem m;
+    tx_json *j = start(&m, 0, 1);
+    tx_json_set_html_safe(j, 1);
+    tx_json_object(j, TX_JSON_INLINE);
+    tx_json_key(j, "<k>");
+    tx_json_cstr(j, hostile);
+    tx_json_key(j, "k\"\n&");
+    tx_json_string(j, "q\"b\\\x01\x7f\t\r\xc2\x85", 10);
+    tx_json_key(j, "bad");
+    tx_json_string(j, "a\xff<\xe2\x80", 5);
+    tx_json_key(j, "utf8");
+    tx_json_cstr(j, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+    tx_json_end(j);
+    expect(&m, 0,
+           "{\"\\u003ck\\u003e\":"
+           "\"\\u003c/script\\u003e\\u003c!--\\u0026\\u2028\\u2029\xe2\x80\xaa\","
+           "\"k\\\"\\n\\u0026\":\"q\\\"b\\\\\\u0001\\u007f\\t\\r\\u0085\","
+           "\"bad\":\"a\\ufffd\\u003c\\ufffd\\ufffd\","
+           "\"utf8\":\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"}");
+
+    /* off by default: the same text as is */
+    j = start(&m, 0, 1);
+    tx_json_array(j, TX_JSON_INLINE);
+    tx_json_cstr(j, "</script>&\xe2\x80\xa8");
+    tx_json_end(j);
+    expect(&m, 0, "[\"</script>&\xe2\x80\xa8\"]");
 }
 
 /* keys and documents longer than what the writer gathers before writing */
@@ -361,10 +443,12 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(block_and_inline),
         cmocka_unit_test(indent_zero_and_space),
+        cmocka_unit_test(flat),
         cmocka_unit_test(compact),
         cmocka_unit_test(scalar_document),
         cmocka_unit_test(deep),
         cmocka_unit_test(escaping),
+        cmocka_unit_test(html_safe),
         cmocka_unit_test(long_output),
         cmocka_unit_test(numbers),
         cmocka_unit_test(misuse),

@@ -11,6 +11,7 @@ enum {
     L_BLOCK = 2,
     L_ITEMS = 4,        /* an item was written */
     L_KEYED = 8,        /* an object's key waits for its value */
+    L_FLAT = 16,        /* a block whose items are not indented further */
 };
 
 /* Bytes gathered in j->buf and written when it fills, before a string
@@ -45,17 +46,26 @@ void tx_json_init(tx_json *j, FILE *out, unsigned indent, int compact)
     j->out = out;
     j->indent = indent;
     j->compact = compact != 0;
+    j->html_safe = 0;
+    j->flat = 0;
     j->failed = 0;
     j->done = 0;
     j->depth = 0;
     j->len = 0;
 }
 
-static void newline_indent(tx_json *j, unsigned levels)
+void tx_json_set_html_safe(tx_json *j, int on)
+{
+    j->html_safe = on != 0;
+}
+
+/* A new line, indented for an item (or closing bracket) at `depth`: flat
+ * containers add no level. */
+static void newline_indent(tx_json *j, unsigned depth)
 {
     static const char spaces[64] = "                                                                ";
     put(j, "\n", 1);
-    for (size_t n = (size_t)levels * j->indent; n > 0;) {
+    for (size_t n = (size_t)(depth - j->flat) * j->indent; n > 0;) {
         size_t k = n < sizeof spaces ? n : sizeof spaces;
         put(j, spaces, k);
         n -= k;
@@ -121,7 +131,10 @@ static void open_container(tx_json *j, int layout, unsigned char kind, char brac
         j->failed = 1;
         return;
     }
-    j->level[j->depth++] = (unsigned char)(kind | (layout == TX_JSON_BLOCK ? L_BLOCK : 0));
+    j->level[j->depth++] = (unsigned char)(kind | (layout == TX_JSON_BLOCK ? L_BLOCK : 0) |
+                                           (layout == TX_JSON_FLAT ? L_BLOCK | L_FLAT : 0));
+    if (layout == TX_JSON_FLAT)
+        j->flat++;
     put(j, &bracket, 1);
 }
 
@@ -144,6 +157,8 @@ void tx_json_end(tx_json *j)
         return;
     }
     unsigned char l = j->level[--j->depth];
+    if (l & L_FLAT)
+        j->flat--;
     if ((l & L_BLOCK) && (l & L_ITEMS))
         newline_indent(j, j->depth);
     put(j, l & L_OBJECT ? "}" : "]", 1);
@@ -160,7 +175,8 @@ static int plain_key(tx_json *j, const char *key)
         return 0;
     b[n++] = '"';
     for (const char *k = key; *k; k++) {
-        if (*k < 0x20 || *k > 0x7e || *k == '"' || *k == '\\' || n + 3 >= sizeof j->buf)
+        if (*k < 0x20 || *k > 0x7e || *k == '"' || *k == '\\' || n + 3 >= sizeof j->buf ||
+            (j->html_safe && (*k == '<' || *k == '>' || *k == '&')))
             return 0;
         b[n++] = *k;
     }
@@ -172,13 +188,74 @@ static int plain_key(tx_json *j, const char *key)
     return 1;
 }
 
+/* As tx_json_str (evprof/textout.h), and also < > & U+2028 U+2029 as
+ * \\u escapes. */
+/* ASCII that html_safe_str writes as is */
+static int html_plain(unsigned c)
+{
+    return c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&';
+}
+
+static void html_safe_str(FILE *out, const char *str, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    putc('"', out);
+    for (size_t i = 0; i < len;) {
+        unsigned c = s[i];
+        if (html_plain(c)) {
+            size_t run = i + 1;        /* plain ASCII: written as a run */
+            while (run < len && html_plain(s[run]))
+                run++;
+            fwrite(s + i, 1, run - i, out);
+            i = run;
+            continue;
+        }
+        uint32_t cp = c;
+        size_t n = c < 0x80 ? 1 : tx_utf8_next(s + i, len - i, &cp);
+        if (n == 0) {
+            fputs("\\ufffd", out);
+            i++;
+            continue;
+        }
+        if (c == '"' || c == '\\') {
+            putc('\\', out);
+            putc((int)c, out);
+        } else if (c == '\n') {
+            fputs("\\n", out);
+        } else if (c == '\t') {
+            fputs("\\t", out);
+        } else if (c == '\r') {
+            fputs("\\r", out);
+        } else if (c == '\b') {
+            fputs("\\b", out);
+        } else if (c == '\f') {
+            fputs("\\f", out);
+        } else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == '<' || cp == '>' ||
+                   cp == '&' || cp == 0x2028 || cp == 0x2029) {
+            fprintf(out, "\\u%04x", (unsigned)cp);
+        } else {
+            fwrite(s + i, 1, n, out);
+        }
+        i += n;
+    }
+    putc('"', out);
+}
+
+static void write_str(tx_json *j, const char *s, size_t len)
+{
+    flush(j);
+    if (j->html_safe)
+        html_safe_str(j->out, s, len);
+    else
+        tx_json_str(j->out, s, len);
+}
+
 void tx_json_key(tx_json *j, const char *key)
 {
     if (item(j, 1) != 0)
         return;
     if (!plain_key(j, key)) {
-        flush(j);
-        tx_json_str(j->out, key, strlen(key));
+        write_str(j, key, strlen(key));
         put(j, j->compact ? ":" : ": ", j->compact ? 1 : 2);
     }
     j->level[j->depth - 1] |= L_KEYED;
@@ -188,8 +265,7 @@ void tx_json_string(tx_json *j, const char *s, size_t len)
 {
     if (item(j, 0) != 0)
         return;
-    flush(j);
-    tx_json_str(j->out, s, len);
+    write_str(j, s, len);
     value_done(j);
 }
 

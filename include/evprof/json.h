@@ -15,8 +15,16 @@
  *     its own indented by `indent` spaces per level, the closing bracket on
  *     a line of its own (an empty block container is "[]" or "{}");
  *   - a key is followed by ": " (compact writer: ":");
+ *   - a container is TX_JSON_FLAT: as TX_JSON_BLOCK, but its items stand at
+ *     the container's own indentation (GHC's one key a line, unindented,
+ *     around arrays whose items are indented);
  *   - tx_json_space writes whitespace as is, for the rest (a newline before
  *     the first item of an inline array, the newline at the end).
+ *
+ * For JSON inside an HTML <script> element, tx_json_set_html_safe makes
+ * every string and key also escape '<', '>' and '&' as \u003c \u003e
+ * \u0026 and U+2028, U+2029 as \u2028 \u2029: the text then holds no
+ * "</script" nor "<!--", and reads the same as JavaScript.
  *
  * The writer gathers small items and writes them to the FILE in pieces:
  * between tx_json_init and tx_json_finish (or tx_json_flush) the document
@@ -47,16 +55,18 @@ extern "C" {
  * each, and the document around them. */
 #define TX_JSON_MAX_DEPTH 1024
 
-enum { TX_JSON_INLINE = 0, TX_JSON_BLOCK = 1 };
+enum { TX_JSON_INLINE = 0, TX_JSON_BLOCK = 1, TX_JSON_FLAT = 2 };
 
 /* The fields are the writer's own: use the functions. */
 typedef struct tx_json {
     FILE *out;
     unsigned indent;        /* spaces per level in block containers */
     int compact;            /* no space after ',' and ':' */
+    int html_safe;          /* strings escape < > & U+2028 U+2029 */
     int failed;             /* misuse (sticky); write errors are the FILE's */
     int done;               /* the top-level value is complete */
     unsigned depth;
+    unsigned flat;          /* open TX_JSON_FLAT containers */
     unsigned char level[TX_JSON_MAX_DEPTH];
     size_t len;             /* bytes in buf */
     char buf[1024];         /* small items gathered before they are written */
@@ -64,7 +74,10 @@ typedef struct tx_json {
 
 void tx_json_init(tx_json *j, FILE *out, unsigned indent, int compact);
 
-/* Open a container (layout: TX_JSON_INLINE or TX_JSON_BLOCK) as the next
+/* Off (0) by default; on (1): see above. Set it before the first string. */
+void tx_json_set_html_safe(tx_json *j, int on);
+
+/* Open a container (layout: TX_JSON_INLINE, TX_JSON_BLOCK or TX_JSON_FLAT) as the next
  * value; tx_json_end closes the innermost one. */
 void tx_json_object(tx_json *j, int layout);
 void tx_json_array(tx_json *j, int layout);
