@@ -32,7 +32,10 @@
 #include "util/strpool.h"
 
 /* A slot of the child table holds its key, so a probe does not have to
- * visit the node (a cache miss per probe on big trees). node + 1; 0 empty. */
+ * visit the node (a cache miss per probe on big trees). node + 1; 0 empty.
+ * Not util/htab.h (whose slot holds a hash and an index, and whose probe
+ * visits the caller's item to compare keys): this is the measured hot
+ * path, see the top of the file. */
 struct child_slot {
     uint32_t parent, cc, node;
 };
@@ -267,6 +270,8 @@ static uint32_t child(prof_profile *p, uint32_t parent, uint32_t cc, int *create
  * stacks simply take the tree walk. */
 #define SC_MAX_BYTES (64u << 20)
 
+/* Not util/htab.h: one probe per sample, measured; the entry keeps the
+ * full 64-bit hash and the arena offset next to each other. */
 struct sc_entry {
     uint64_t hash;          /* never 0 for a used entry */
     uint64_t arena_off;     /* ids (as decoded), then nodes (outer first) */
