@@ -12,106 +12,36 @@
 #include <string.h>
 
 #include "util/hash.h"
+#include "util/htab.h"
 
 void diff_opts_init(diff_opts *o)
 {
     o->normalize = 0;
 }
 
-/* ---- a small open-addressing table: 64-bit key -> index ----------------- */
-
-typedef struct table {
-    uint64_t *keys;
-    uint32_t *vals;             /* PROF_NONE: empty */
-    size_t cap, used;
-} table;
-
-static int table_grow(table *t)
-{
-    size_t cap = t->cap ? t->cap * 2 : 256;
-    uint64_t *k = malloc(cap * sizeof *k);
-    uint32_t *v = malloc(cap * sizeof *v);
-    if (!k || !v) {
-        free(k);
-        free(v);
-        return -1;
-    }
-    for (size_t i = 0; i < cap; i++)
-        v[i] = PROF_NONE;
-    for (size_t i = 0; i < t->cap; i++) {
-        if (t->vals[i] == PROF_NONE)
-            continue;
-        size_t j = hash_mix64(t->keys[i]) & (cap - 1);
-        while (v[j] != PROF_NONE)
-            j = (j + 1) & (cap - 1);
-        k[j] = t->keys[i];
-        v[j] = t->vals[i];
-    }
-    free(t->keys);
-    free(t->vals);
-    t->keys = k;
-    t->vals = v;
-    t->cap = cap;
-    return 0;
-}
-
-/* The slot of `key` (found, or where it goes); SIZE_MAX without memory.
- * `eq` (NULL: equal keys) tells keys that are hashes of strings apart. */
-static size_t table_slot(table *t, uint64_t key,
-                         int (*eq)(void *ctx, uint32_t val, uint64_t key), void *ctx)
-{
-    if ((t->used + 1) * 2 > t->cap && table_grow(t) != 0)
-        return SIZE_MAX;
-    size_t j = hash_mix64(key) & (t->cap - 1);
-    while (t->vals[j] != PROF_NONE) {
-        if (eq ? eq(ctx, t->vals[j], key) : t->keys[j] == key)
-            return j;
-        j = (j + 1) & (t->cap - 1);
-    }
-    return j;
-}
-
 /* ---- building ----------------------------------------------------------- */
-
-static uint64_t hash_str(uint64_t h, const char *s)
-{
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-    return (h ^ 0xff) * 0x100000001b3ull;    /* a separator between fields */
-}
 
 static uint64_t cc_hash(const prof_cc *cc)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    h = hash_str(h, cc->module);
-    h = hash_str(h, cc->label);
-    return hash_str(h, cc->srcloc);
+    uint64_t h = hash_bytes(cc->module, strlen(cc->module), 0);
+    h = hash_bytes(cc->label, strlen(cc->label), h);
+    return hash_bytes(cc->srcloc, strlen(cc->srcloc), h);
 }
 
-typedef struct cc_probe {
-    diff_prof *d;
-    const prof_cc *cc;
-} cc_probe;
-
-static int cc_eq(void *ctx, uint32_t val, uint64_t key)
+static int cc_eq(const void *ccs, uint32_t i, const void *key)
 {
-    cc_probe *p = ctx;
-    const diff_cc *c = &p->d->ccs[val];
-    (void)key;
-    return strcmp(c->module, p->cc->module) == 0 && strcmp(c->label, p->cc->label) == 0 &&
-           strcmp(c->srcloc, p->cc->srcloc) == 0;
+    const diff_cc *c = &((const diff_cc *)ccs)[i];
+    const prof_cc *k = key;
+    return strcmp(c->module, k->module) == 0 && strcmp(c->label, k->label) == 0 &&
+           strcmp(c->srcloc, k->srcloc) == 0;
 }
 
 /* The paired cost centre of `cc`, made when new; PROF_NONE without memory. */
-static uint32_t pair_cc(diff_prof *d, table *t, const prof_cc *cc, int side)
+static uint32_t pair_cc(diff_prof *d, tx_htab *t, const prof_cc *cc, int side)
 {
     uint64_t h = cc_hash(cc);
-    cc_probe probe = { d, cc };
-    size_t j = table_slot(t, h, cc_eq, &probe);
-    if (j == SIZE_MAX)
-        return PROF_NONE;
-    uint32_t i = t->vals[j];
-    if (i == PROF_NONE) {
+    uint32_t i = tx_htab_find(t, h, cc_eq, d->ccs, cc);
+    if (i == TX_HTAB_NONE) {
         if (d->num_ccs == d->cap_ccs) {
             size_t cap = d->cap_ccs ? d->cap_ccs * 2 : 64;
             diff_cc *n = realloc(d->ccs, cap * sizeof *n);
@@ -120,14 +50,13 @@ static uint32_t pair_cc(diff_prof *d, table *t, const prof_cc *cc, int side)
             d->ccs = n;
             d->cap_ccs = cap;
         }
+        if (tx_htab_insert(t, h, (uint32_t)d->num_ccs) != 0)
+            return PROF_NONE;
         i = (uint32_t)d->num_ccs++;
         memset(&d->ccs[i], 0, sizeof d->ccs[i]);
         d->ccs[i].label = cc->label;
         d->ccs[i].module = cc->module;
         d->ccs[i].srcloc = cc->srcloc;
-        t->keys[j] = h;
-        t->vals[j] = i;
-        t->used++;
     }
     if (side == 0 && !d->ccs[i].base_cc)
         d->ccs[i].base_cc = cc;
@@ -162,9 +91,15 @@ typedef struct merge_ctx {
     int side;
     uint32_t *map;              /* the run's node -> merged node */
     uint32_t *ccmap;            /* the run's cost centre -> paired one */
-    table *stacks;
+    tx_htab *stacks;            /* (merged parent, paired cc) -> merged node */
     int failed;
 } merge_ctx;
+
+static int node_eq(const void *nodes, uint32_t i, const void *key)
+{
+    const diff_node *nd = &((const diff_node *)nodes)[i], *k = key;
+    return nd->parent == k->parent && nd->cc == k->cc;
+}
 
 static int merge_visit(void *ctx, uint32_t n)
 {
@@ -179,17 +114,13 @@ static int merge_visit(void *ctx, uint32_t n)
             goto nomem;
     } else {
         uint32_t parent = m->map[nd->parent];
-        uint64_t key = (uint64_t)parent << 32 | cc;
-        size_t j = table_slot(m->stacks, key, NULL, NULL);
-        if (j == SIZE_MAX)
-            goto nomem;
-        at = m->stacks->vals[j];
-        if (at == PROF_NONE) {
-            if ((at = new_node(d, cc, parent)) == PROF_NONE)
+        uint64_t h = hash_mix64((uint64_t)parent << 32 | cc);
+        diff_node key = { .cc = cc, .parent = parent };
+        at = tx_htab_find(m->stacks, h, node_eq, d->nodes, &key);
+        if (at == TX_HTAB_NONE) {
+            if ((at = new_node(d, cc, parent)) == PROF_NONE ||
+                tx_htab_insert(m->stacks, h, at) != 0)
                 goto nomem;
-            m->stacks->keys[j] = key;
-            m->stacks->vals[j] = at;
-            m->stacks->used++;
         }
     }
     m->map[n] = at;
@@ -206,7 +137,7 @@ nomem:
     return -1;
 }
 
-static int merge(diff_prof *d, const prof_result *r, int side, uint32_t *ccmap, table *stacks)
+static int merge(diff_prof *d, const prof_result *r, int side, uint32_t *ccmap, tx_htab *stacks)
 {
     size_t nn = prof_num_nodes(r);
     merge_ctx m = { d, r, side, malloc((nn ? nn : 1) * sizeof(uint32_t)), ccmap, stacks, 0 };
@@ -282,7 +213,7 @@ static int pair_moved(diff_prof *d, uint32_t *map[2], const size_t nc[2])
 /* Pairs every cost centre of both runs; map[side][its index] = the pair. */
 static int pair_all(diff_prof *d, uint32_t *map[2])
 {
-    table t = { 0 };
+    tx_htab t = { 0 };          /* (module, label, srcloc) -> paired cc */
     size_t nc[2] = { prof_num_ccs(d->base), prof_num_ccs(d->cur) };
     int rc = -1;
     for (int side = 0; side < 2; side++) {
@@ -293,8 +224,7 @@ static int pair_all(diff_prof *d, uint32_t *map[2])
     }
     rc = pair_moved(d, map, nc);
 out:
-    free(t.keys);
-    free(t.vals);
+    tx_htab_free(&t);
     return rc;
 }
 
@@ -371,7 +301,7 @@ diff_status diff_prof_create(const prof_result *base, const prof_result *cur, co
     }
     *out = NULL;
     diff_prof *d = calloc(1, sizeof *d);
-    table stacks = { 0 };
+    tx_htab stacks = { 0 };
     if (!d)
         return DIFF_ERR_NOMEM;
     d->base = base;
@@ -383,8 +313,7 @@ diff_status diff_prof_create(const prof_result *base, const prof_result *cur, co
              finish_tree(d) == 0 ? 0 : -1;
     free(map[0]);
     free(map[1]);
-    free(stacks.keys);
-    free(stacks.vals);
+    tx_htab_free(&stacks);
     if (rc != 0) {
         diff_prof_destroy(d);
         return DIFF_ERR_NOMEM;

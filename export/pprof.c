@@ -11,6 +11,7 @@
 #include "export/srcloc.h"
 #include "profile.pb-c.h"
 #include "util/hash.h"
+#include "util/htab.h"
 #include "util/strpool.h"
 
 typedef Perftools__Profiles__Profile pb_profile;
@@ -41,8 +42,7 @@ typedef struct builder {
     strpool pool;
     char **strs;                /* the string table; strs[0] = "" */
     size_t num_strs, strs_size;
-    uint32_t *slots;            /* string index + 1; 0 empty */
-    size_t num_slots;
+    tx_htab by_str;             /* string -> its index */
     pb_function *funcs;         /* function i has id i + 1; so has location i */
     size_t num_funcs, funcs_size;
     pb_sample *samples;
@@ -58,30 +58,16 @@ typedef struct builder {
     int failed;
 } builder;
 
-static uint64_t str_hash(const char *s, size_t len)
-{
-    uint64_t h = hash_mix64(len);
-    for (size_t i = 0; i < len; i++)
-        h = hash_mix64(h ^ (unsigned char)s[i]);
-    return h;
-}
+typedef struct str_key {
+    const char *s;
+    size_t len;
+} str_key;
 
-static int grow_str_slots(builder *b)
+static int str_eq(const void *strs, uint32_t i, const void *key)
 {
-    size_t n = b->num_slots ? b->num_slots * 2 : 256;
-    uint32_t *slots = calloc(n, sizeof *slots);
-    if (!slots)
-        return -1;
-    for (size_t i = 0; i < b->num_strs; i++) {
-        size_t j = str_hash(b->strs[i], strlen(b->strs[i])) & (n - 1);
-        while (slots[j])
-            j = (j + 1) & (n - 1);
-        slots[j] = (uint32_t)i + 1;
-    }
-    free(b->slots);
-    b->slots = slots;
-    b->num_slots = n;
-    return 0;
+    const char *c = ((char *const *)strs)[i];
+    const str_key *k = key;
+    return strncmp(c, k->s, k->len) == 0 && c[k->len] == '\0';
 }
 
 /* The string table index of s[0..len); 0 for "" (and on failure, which
@@ -90,23 +76,18 @@ static int64_t str_index(builder *b, const char *s, size_t len)
 {
     if (b->failed)
         return 0;
-    if ((b->num_strs + 1) * 2 > b->num_slots && grow_str_slots(b) != 0)
-        goto nomem;
-    size_t mask = b->num_slots - 1;
-    size_t j = str_hash(s, len) & mask;
-    for (; b->slots[j]; j = (j + 1) & mask) {
-        const char *c = b->strs[b->slots[j] - 1];
-        if (strncmp(c, s, len) == 0 && c[len] == '\0')
-            return b->slots[j] - 1;
-    }
+    uint64_t h = hash_bytes(s, len, 0);
+    str_key key = { s, len };
+    uint32_t found = tx_htab_find(&b->by_str, h, str_eq, b->strs, &key);
+    if (found != TX_HTAB_NONE)
+        return found;
     if (len > UINT32_MAX || reserve(&b->strs, &b->strs_size, b->num_strs, sizeof *b->strs) != 0)
         goto nomem;
     const char *copy = tx_strpool_add(&b->pool, s, (uint32_t)len);
-    if (!copy)
+    if (!copy || tx_htab_insert(&b->by_str, h, (uint32_t)b->num_strs) != 0)
         goto nomem;
     b->strs[b->num_strs] = (char *)copy;
-    b->slots[j] = (uint32_t)++b->num_strs;
-    return (int64_t)b->num_strs - 1;
+    return (int64_t)b->num_strs++;
 nomem:
     b->failed = 1;
     return 0;
@@ -130,7 +111,7 @@ static void builder_free(builder *b)
 {
     tx_strpool_destroy(&b->pool);
     free(b->strs);
-    free(b->slots);
+    tx_htab_free(&b->by_str);
     free(b->funcs);
     free(b->samples);
     free(b->sample_locs);

@@ -10,6 +10,7 @@
 #include "evprof/textout.h"
 #include "export/srcloc.h"
 #include "util/hash.h"
+#include "util/htab.h"
 
 #define NO_STACK UINT32_MAX
 #define DEFAULT_TICK_NS 1000000u    /* GHC's default -V, when the log has no 168 */
@@ -29,8 +30,7 @@ struct speedscope_timeline {
     size_t arena_len, arena_size;
     size_t *offsets;        /* per stack id */
     size_t num_stacks, stacks_size;
-    uint32_t *slots;        /* open addressing: stack id + 1, 0 empty */
-    size_t num_slots;       /* a power of two */
+    tx_htab by_stack;       /* stack -> its id */
     cap_samples *caps;      /* one per capability seen; by capno after finish */
     size_t num_caps, caps_size;
     size_t last_cap;        /* index of the last capability looked up */
@@ -60,49 +60,31 @@ void speedscope_timeline_destroy(speedscope_timeline *t)
     free(t->caps);
     free(t->arena);
     free(t->offsets);
-    free(t->slots);
+    tx_htab_free(&t->by_stack);
     free(t);
 }
 
-static uint64_t stack_hash(const uint32_t *s, unsigned depth)
-{
-    uint64_t h = hash_mix64(depth + 1);
-    for (unsigned i = 0; i < depth; i++)
-        h = hash_mix64(h ^ s[i]);
-    return h;
-}
+typedef struct stack_key {
+    const uint32_t *s;
+    unsigned depth;
+} stack_key;
 
-static int grow_slots(speedscope_timeline *t)
+static int stack_eq(const void *ctx, uint32_t id, const void *key)
 {
-    size_t n = t->num_slots ? t->num_slots * 2 : 1024;
-    uint32_t *slots = calloc(n, sizeof *slots);
-    if (!slots)
-        return -1;
-    for (size_t id = 0; id < t->num_stacks; id++) {
-        const uint32_t *s = t->arena + t->offsets[id];
-        size_t j = stack_hash(s + 1, s[0]) & (n - 1);
-        while (slots[j])
-            j = (j + 1) & (n - 1);
-        slots[j] = (uint32_t)id + 1;
-    }
-    free(t->slots);
-    t->slots = slots;
-    t->num_slots = n;
-    return 0;
+    const speedscope_timeline *t = ctx;
+    const stack_key *k = key;
+    const uint32_t *c = t->arena + t->offsets[id];
+    return c[0] == k->depth && (k->depth == 0 || memcmp(c + 1, k->s, k->depth * sizeof *k->s) == 0);
 }
 
 /* The id of the stack s[0..depth), added when new; NO_STACK without memory. */
 static uint32_t intern(speedscope_timeline *t, const uint32_t *s, unsigned depth)
 {
-    if ((t->num_stacks + 1) * 2 > t->num_slots && grow_slots(t) != 0)
-        return NO_STACK;
-    size_t mask = t->num_slots - 1;
-    size_t j = stack_hash(s, depth) & mask;
-    for (; t->slots[j]; j = (j + 1) & mask) {
-        const uint32_t *c = t->arena + t->offsets[t->slots[j] - 1];
-        if (c[0] == depth && (depth == 0 || memcmp(c + 1, s, depth * sizeof *s) == 0))
-            return t->slots[j] - 1;
-    }
+    uint64_t h = hash_u32s(s, depth, 0);
+    stack_key key = { s, depth };
+    uint32_t found = tx_htab_find(&t->by_stack, h, stack_eq, t, &key);
+    if (found != TX_HTAB_NONE)
+        return found;
     if (t->num_stacks + 1 >= NO_STACK)
         return NO_STACK;
     if (t->arena_len + depth + 1 > t->arena_size) {
@@ -123,13 +105,14 @@ static uint32_t intern(speedscope_timeline *t, const uint32_t *s, unsigned depth
         t->offsets = o;
         t->stacks_size = size;
     }
+    if (tx_htab_insert(&t->by_stack, h, (uint32_t)t->num_stacks) != 0)
+        return NO_STACK;
     uint32_t id = (uint32_t)t->num_stacks++;
     t->offsets[id] = t->arena_len;
     t->arena[t->arena_len] = depth;
     if (depth)
         memcpy(t->arena + t->arena_len + 1, s, depth * sizeof *s);
     t->arena_len += depth + 1;
-    t->slots[j] = id + 1;
     return id;
 }
 

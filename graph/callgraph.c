@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "util/hash.h"
+#include "util/htab.h"
 #include "graph/internal.h"
 
 #define NONE UINT32_MAX
@@ -65,8 +66,7 @@ typedef struct builder {
 
     edge_acc *edges;
     size_t num_edges, cap_edges;
-    uint32_t *eslots;           /* edge + 1; 0 empty */
-    size_t num_eslots;          /* power of two */
+    tx_htab edge_tab;           /* (from, to, residual) -> index into edges */
 
     uint64_t shown;
     int failed;
@@ -82,55 +82,48 @@ void cg_opts_init(cg_opts *o)
     o->ignore = NULL;
 }
 
-static uint64_t hash_str(uint64_t h, const char *s)
-{
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-    return (h ^ 0xff) * 0x100000001b3ull;      /* the terminator: "ab","c" != "a","bc" */
-}
-
 /* ---- cost centres -> graph nodes ------------------------------------- */
+
+static int group_eq(const void *items, uint32_t i, const void *key)
+{
+    const group *g = &((const group *)items)[i];
+    const prof_cc *cc = key;
+    return strcmp(g->label, cc->label) == 0 && strcmp(g->module, cc->module) == 0;
+}
 
 static int make_groups(builder *b)
 {
     size_t n = prof_num_ccs(b->p);
-    size_t size = 16;
-    while (size < 2 * n)
-        size *= 2;
-    uint32_t *table = calloc(size, sizeof *table);      /* group + 1 */
+    tx_htab table = { 0 };      /* (label, module) -> group */
     b->gid = malloc((n ? n : 1) * sizeof *b->gid);
     b->groups = calloc(n ? n : 1, sizeof *b->groups);
-    if (!table || !b->gid || !b->groups) {
-        free(table);
+    if (!b->gid || !b->groups || tx_htab_reserve(&table, n) != 0) {
+        tx_htab_free(&table);
         return -1;
     }
     for (uint32_t i = 0; i < n; i++) {
         const prof_cc *cc = prof_cc_at(b->p, i);
-        size_t k = hash_mix64(hash_str(hash_str(0xcbf29ce484222325ull, cc->label), cc->module)) &
-                   (size - 1);
-        for (;; k = (k + 1) & (size - 1)) {
-            if (!table[k]) {
-                group *g = &b->groups[b->num_groups];
-                g->label = cc->label;
-                g->module = cc->module;
-                g->srcloc = cc->srcloc;
-                g->num_ccs = 1;
-                g->kept = NONE;
-                table[k] = ++b->num_groups;
-                b->gid[i] = b->num_groups - 1;
-                break;
-            }
-            group *g = &b->groups[table[k] - 1];
-            if (strcmp(g->label, cc->label) == 0 && strcmp(g->module, cc->module) == 0) {
-                g->num_ccs++;
-                if (g->srcloc && strcmp(g->srcloc, cc->srcloc) != 0)
-                    g->srcloc = NULL;
-                b->gid[i] = table[k] - 1;
-                break;
-            }
+        uint64_t h = hash_bytes(cc->label, strlen(cc->label), 0);
+        h = hash_bytes(cc->module, strlen(cc->module), h);
+        uint32_t k = tx_htab_find(&table, h, group_eq, b->groups, cc);
+        if (k == TX_HTAB_NONE) {
+            group *g = &b->groups[b->num_groups];
+            g->label = cc->label;
+            g->module = cc->module;
+            g->srcloc = cc->srcloc;
+            g->num_ccs = 1;
+            g->kept = NONE;
+            tx_htab_insert(&table, h, b->num_groups);     /* reserved: cannot fail */
+            b->gid[i] = b->num_groups++;
+            continue;
         }
+        group *g = &b->groups[k];
+        g->num_ccs++;
+        if (g->srcloc && strcmp(g->srcloc, cc->srcloc) != 0)
+            g->srcloc = NULL;
+        b->gid[i] = k;
     }
-    free(table);
+    tx_htab_free(&table);
     return 0;
 }
 
@@ -212,36 +205,19 @@ static uint64_t edge_key(uint32_t from, uint32_t to, uint8_t residual)
     return hash_mix64(((uint64_t)from << 32 | to) ^ (uint64_t)residual << 63);
 }
 
-static int grow_eslots(builder *b)
+static int edge_eq(const void *items, uint32_t i, const void *key)
 {
-    size_t n = b->num_eslots ? b->num_eslots * 2 : 1024;
-    uint32_t *s = calloc(n, sizeof *s);
-    if (!s)
-        return -1;
-    for (size_t i = 0; i < b->num_edges; i++) {
-        const edge_acc *e = &b->edges[i];
-        size_t k = edge_key(e->from, e->to, e->residual) & (n - 1);
-        while (s[k])
-            k = (k + 1) & (n - 1);
-        s[k] = (uint32_t)i + 1;
-    }
-    free(b->eslots);
-    b->eslots = s;
-    b->num_eslots = n;
-    return 0;
+    const edge_acc *x = &((const edge_acc *)items)[i], *k = key;
+    return x->from == k->from && x->to == k->to && x->residual == k->residual;
 }
 
 static uint32_t edge_of(builder *b, uint32_t from, uint32_t to, uint8_t residual)
 {
-    size_t mask = b->num_eslots - 1, k = edge_key(from, to, residual) & mask;
-    for (;; k = (k + 1) & mask) {
-        uint32_t e = b->eslots[k];
-        if (!e)
-            break;
-        const edge_acc *x = &b->edges[e - 1];
-        if (x->from == from && x->to == to && x->residual == residual)
-            return e - 1;
-    }
+    uint64_t h = edge_key(from, to, residual);
+    edge_acc key = { .from = from, .to = to, .residual = residual };
+    uint32_t found = tx_htab_find(&b->edge_tab, h, edge_eq, b->edges, &key);
+    if (found != TX_HTAB_NONE)
+        return found;
     if (b->num_edges == b->cap_edges) {
         size_t cap = b->cap_edges ? b->cap_edges * 2 : 256;
         edge_acc *ne = realloc(b->edges, cap * sizeof *ne);
@@ -250,21 +226,14 @@ static uint32_t edge_of(builder *b, uint32_t from, uint32_t to, uint8_t residual
         b->edges = ne;
         b->cap_edges = cap;
     }
-    if ((b->num_edges + 1) * 2 > b->num_eslots) {
-        if (grow_eslots(b) != 0)
-            return NONE;
-        mask = b->num_eslots - 1;
-        k = edge_key(from, to, residual) & mask;
-        while (b->eslots[k])
-            k = (k + 1) & mask;
-    }
+    if (tx_htab_insert(&b->edge_tab, h, (uint32_t)b->num_edges) != 0)
+        return NONE;
     edge_acc *e = &b->edges[b->num_edges];
     memset(e, 0, sizeof *e);
     e->from = from;
     e->to = to;
     e->residual = residual;
-    b->eslots[k] = (uint32_t)++b->num_edges;
-    return (uint32_t)b->num_edges - 1;
+    return (uint32_t)b->num_edges++;
 }
 
 static int edges_enter(void *ctx, uint32_t n)
@@ -484,7 +453,7 @@ static void builder_free(builder *b)
     free(b->anc_depth);
     free(b->edge_at);
     free(b->edges);
-    free(b->eslots);
+    tx_htab_free(&b->edge_tab);
 }
 
 static char *dup_or_null(const char *s, int *failed)
@@ -597,8 +566,6 @@ cg_status cg_build(const prof_result *p, const cg_opts *o, cg_graph **out, char 
     g->num_nodes = n_order;
 
     /* 2: the edges among them */
-    if (grow_eslots(&b) != 0)
-        goto fail;
     if (n_order && prof_walk(b.p, edges_enter, edges_leave, &b) != 0)
         goto fail;
     g->edges = malloc((b.num_edges ? b.num_edges : 1) * sizeof *g->edges);

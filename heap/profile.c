@@ -21,9 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <uthash.h>
 
 #include "heap/internal.h"
+#include "util/hash.h"
+#include "util/htab.h"
 #include "util/strpool.h"
 
 /* ---- tables ----------------------------------------------------------- */
@@ -33,27 +34,19 @@ typedef struct cc_def {
     const char *label, *module;
     uint32_t label_len, module_len;
     int caf;                    /* label is "CAF": GHC prints <module>.CAF */
-    UT_hash_handle hh;
 } cc_def;
 
 typedef struct ipe_def {
     uint64_t info;
     const char *name;
     uint32_t len;
-    UT_hash_handle hh;
 } ipe_def;
 
 /* Per-band state the public heap_band does not show. */
 typedef struct band_aux {
-    uint32_t hash;
     uint64_t stamp;             /* the open census that has an entry for it */
     uint32_t slot;              /* that entry's index */
 } band_aux;
-
-typedef struct band_slot {
-    uint32_t hash;
-    uint32_t band1;             /* band index + 1; 0: empty */
-} band_slot;
 
 typedef struct kept_census {    /* a biographical census waiting for the end */
     uint64_t time, era, seq;
@@ -68,15 +61,18 @@ struct heap_profile {
     int finished;
 
     strpool strings;
-    cc_def *ccs;
-    ipe_def *ipes;
+    cc_def *ccs;                /* cost-centre definitions, by_cc: id -> index */
+    size_t num_ccs, cap_ccs;
+    tx_htab by_cc;
+    ipe_def *ipes;              /* IPE entries, by_ipe: info pointer -> index */
+    size_t num_ipes, cap_ipes;
+    tx_htab by_ipe;
     int keep_ipe;               /* store IPE entries (-hi or breakdown unknown) */
 
     heap_band *bands;
     band_aux *aux;              /* cap_aux entries, parallel to bands */
     size_t num_bands, cap_bands, cap_aux;
-    band_slot *slots;
-    size_t num_slots;           /* power of two */
+    tx_htab by_name;            /* band name -> index */
 
     char *name_buf;             /* -hc names: length + 1 bytes */
     char *scratch;              /* IPE names and the JOB line are built here */
@@ -109,16 +105,6 @@ struct heap_profile {
 
     heap_info info;
 };
-
-static uint32_t hash_bytes(const char *s, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ull;     /* FNV-1a, folded */
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 0x100000001b3ull;
-    }
-    return (uint32_t)(h ^ (h >> 32));
-}
 
 static int grow(void **arr, size_t *cap, size_t need, size_t elem)
 {
@@ -184,20 +170,14 @@ void heap_destroy(heap_profile *h)
 {
     if (!h)
         return;
-    cc_def *c, *ct;
-    HASH_ITER(hh, h->ccs, c, ct) {
-        HASH_DEL(h->ccs, c);
-        free(c);
-    }
-    ipe_def *e, *et;
-    HASH_ITER(hh, h->ipes, e, et) {
-        HASH_DEL(h->ipes, e);
-        free(e);
-    }
+    free(h->ccs);
+    tx_htab_free(&h->by_cc);
+    free(h->ipes);
+    tx_htab_free(&h->by_ipe);
     tx_strpool_destroy(&h->strings);
     free(h->bands);
     free(h->aux);
-    free(h->slots);
+    tx_htab_free(&h->by_name);
     free(h->name_buf);
     free(h->scratch);
     free(h->cur);
@@ -218,45 +198,50 @@ uint64_t heap_window_to(const heap_profile *h) { return h->opts.to_ns; }
 
 /* ---- bands ------------------------------------------------------------ */
 
-static int grow_slots(heap_profile *h)
+typedef struct name_key {
+    const char *name;
+    size_t len;
+} name_key;
+
+static int band_eq(const void *items, uint32_t i, const void *key)
 {
-    size_t n = h->num_slots ? h->num_slots * 2 : 256;
-    band_slot *s = calloc(n, sizeof *s);
-    if (!s)
-        return -1;
-    for (size_t i = 0; i < h->num_slots; i++) {
-        band_slot o = h->slots[i];
-        if (!o.band1)
-            continue;
-        size_t k = o.hash & (n - 1);
-        while (s[k].band1)
-            k = (k + 1) & (n - 1);
-        s[k] = o;
-    }
-    free(h->slots);
-    h->slots = s;
-    h->num_slots = n;
-    return 0;
+    const heap_band *b = &((const heap_band *)items)[i];
+    const name_key *k = key;
+    return b->len == k->len && memcmp(b->name, k->name, k->len) == 0;
+}
+
+static int cc_eq(const void *items, uint32_t i, const void *key)
+{
+    return ((const cc_def *)items)[i].id == *(const uint32_t *)key;
+}
+
+static int ipe_eq(const void *items, uint32_t i, const void *key)
+{
+    return ((const ipe_def *)items)[i].info == *(const uint64_t *)key;
+}
+
+static cc_def *find_cc(const heap_profile *h, uint32_t id)
+{
+    uint32_t i = tx_htab_find(&h->by_cc, hash_mix64(id), cc_eq, h->ccs, &id);
+    return i == TX_HTAB_NONE ? NULL : &h->ccs[i];
+}
+
+static ipe_def *find_ipe(const heap_profile *h, uint64_t info)
+{
+    uint32_t i = tx_htab_find(&h->by_ipe, hash_mix64(info), ipe_eq, h->ipes, &info);
+    return i == TX_HTAB_NONE ? NULL : &h->ipes[i];
 }
 
 /* The band of this name, created if new. *created says which. Returns
  * UINT32_MAX when memory ran out. */
 static uint32_t band_of(heap_profile *h, const char *name, size_t len, int *created)
 {
-    uint32_t hash = hash_bytes(name, len);
+    uint64_t hash = hash_bytes(name, len, 0);
+    name_key key = { name, len };
+    uint32_t found = tx_htab_find(&h->by_name, hash, band_eq, h->bands, &key);
     *created = 0;
-    if (h->num_slots) {
-        for (size_t k = hash & (h->num_slots - 1);; k = (k + 1) & (h->num_slots - 1)) {
-            band_slot s = h->slots[k];
-            if (!s.band1)
-                break;
-            const heap_band *b = &h->bands[s.band1 - 1];
-            if (s.hash == hash && b->len == len && memcmp(b->name, name, len) == 0)
-                return s.band1 - 1;
-        }
-    }
-    if ((h->num_bands + 1) * 2 > h->num_slots && grow_slots(h) != 0)
-        return UINT32_MAX;
+    if (found != TX_HTAB_NONE)
+        return found;
     if (h->num_bands >= UINT32_MAX - 1 ||
         grow((void **)&h->bands, &h->cap_bands, h->num_bands + 1, sizeof *h->bands) != 0)
         return UINT32_MAX;
@@ -268,21 +253,15 @@ static uint32_t band_of(heap_profile *h, const char *name, size_t len, int *crea
         h->cap_aux = h->cap_bands;
     }
     const char *copy = tx_strpool_add(&h->strings, name, (uint32_t)len);
-    if (!copy)
+    if (!copy || tx_htab_insert(&h->by_name, hash, (uint32_t)h->num_bands) != 0)
         return UINT32_MAX;
     uint32_t i = (uint32_t)h->num_bands++;
     heap_band *b = &h->bands[i];
     memset(b, 0, sizeof *b);
     b->name = copy;
     b->len = (uint32_t)len;
-    h->aux[i].hash = hash;
     h->aux[i].stamp = 0;
     h->aux[i].slot = 0;
-    size_t k = hash & (h->num_slots - 1);
-    while (h->slots[k].band1)
-        k = (k + 1) & (h->num_slots - 1);
-    h->slots[k].hash = hash;
-    h->slots[k].band1 = i + 1;
     *created = 1;
     return i;
 }
@@ -372,8 +351,7 @@ static size_t ccs_name(heap_profile *h, const uint32_t *stack, unsigned depth)
     } while (0)
     for (unsigned i = 0; i < depth; i++) {
         uint32_t id = stack[i];
-        cc_def *c;
-        HASH_FIND(hh, h->ccs, &id, sizeof id, c);
+        const cc_def *c = find_cc(h, id);
         if (!c) {
             h->info.undefined_ccs++;
             int n = snprintf(undef, sizeof undef, "<undefined cc %u>", id);
@@ -641,13 +619,15 @@ static int define_cc(heap_profile *h, const el_event *ev)
 {
     uint32_t id = ev->u.cost_centre.id;
     el_str l = ev->u.cost_centre.label, m = ev->u.cost_centre.module;
-    cc_def *c;
-    HASH_FIND(hh, h->ccs, &id, sizeof id, c);
+    cc_def *c = find_cc(h, id);
     if (!c) {
-        if (!(c = calloc(1, sizeof *c)))
+        if (h->num_ccs >= UINT32_MAX - 1 ||
+            grow((void **)&h->ccs, &h->cap_ccs, h->num_ccs + 1, sizeof *h->ccs) != 0 ||
+            tx_htab_insert(&h->by_cc, hash_mix64(id), (uint32_t)h->num_ccs) != 0)
             return -1;
+        c = &h->ccs[h->num_ccs++];
+        memset(c, 0, sizeof *c);
         c->id = id;
-        HASH_ADD(hh, h->ccs, id, sizeof c->id, c);
     }
     c->label = tx_strpool_add(&h->strings, l.ptr, l.len);
     c->module = tx_strpool_add(&h->strings, m.ptr, m.len);
@@ -682,13 +662,15 @@ static int define_ipe(heap_profile *h, const el_event *ev)
     if (!name)
         return -1;
     uint64_t info = ev->u.ipe.info;
-    ipe_def *e;
-    HASH_FIND(hh, h->ipes, &info, sizeof info, e);
+    ipe_def *e = find_ipe(h, info);
     if (!e) {
-        if (!(e = calloc(1, sizeof *e)))
+        if (h->num_ipes >= UINT32_MAX - 1 ||
+            grow((void **)&h->ipes, &h->cap_ipes, h->num_ipes + 1, sizeof *h->ipes) != 0 ||
+            tx_htab_insert(&h->by_ipe, hash_mix64(info), (uint32_t)h->num_ipes) != 0)
             return -1;
+        e = &h->ipes[h->num_ipes++];
+        memset(e, 0, sizeof *e);
         e->info = info;
-        HASH_ADD(hh, h->ipes, info, sizeof e->info, e);
     }
     e->name = name;
     e->len = (uint32_t)n;
@@ -781,8 +763,7 @@ heap_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder
         el_str l = ev->u.heap_sample_data.label;
         uint64_t info;
         if (in->breakdown == HEAP_BY_INFO_TABLE && hex_value(l.ptr, l.len, &info)) {
-            ipe_def *e;
-            HASH_FIND(hh, h->ipes, &info, sizeof info, e);
+            const ipe_def *e = find_ipe(h, info);
             if (e)
                 return add_sample(h, e->name, e->len, ev->u.heap_sample_data.residency, 0);
             return add_sample(h, l.ptr, l.len, ev->u.heap_sample_data.residency, 1);

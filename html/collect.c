@@ -6,6 +6,7 @@
 
 #include "html/internal.h"
 #include "util/hash.h"
+#include "util/htab.h"
 
 /* ---- GC time series ------------------------------------------------------ */
 
@@ -173,10 +174,8 @@ int html_ticky_init(html_ticky *t, uint32_t points)
 {
     memset(t, 0, sizeof *t);
     t->points = points < 2 ? 2 : points + (points & 1);
-    t->mask = 255;
     t->set = ticky_create();
-    t->s = calloc(t->mask + 1, sizeof *t->s);
-    if (!t->set || !t->s) {
+    if (!t->set) {
         html_ticky_free(t);
         return -1;
     }
@@ -185,46 +184,44 @@ int html_ticky_init(html_ticky *t, uint32_t points)
 
 void html_ticky_free(html_ticky *t)
 {
-    if (t->s)
-        for (size_t i = 0; i <= t->mask; i++)
-            free(t->s[i].t);
+    for (size_t i = 0; i < t->n; i++)
+        free(t->s[i].t);
     free(t->s);
+    tx_htab_free(&t->by_id);
     ticky_destroy(t->set);
     t->s = NULL;
     t->set = NULL;
 }
 
-/* The slot of id (a series with cap 0 when new), or NULL without memory. */
+static int series_eq(const void *items, uint32_t i, const void *key)
+{
+    return ((const tk_series *)items)[i].id == *(const uint64_t *)key;
+}
+
+/* The series of id (made empty when new), or NULL without memory. */
 static tk_series *tk_slot(html_ticky *t, uint64_t id)
 {
-    size_t i = (size_t)hash_mix64(id) & t->mask;
-    while (t->s[i].cap && t->s[i].id != id)
-        i = (i + 1) & t->mask;
-    if (t->s[i].cap)
+    uint64_t h = hash_mix64(id);
+    uint32_t i = tx_htab_find(&t->by_id, h, series_eq, t->s, &id);
+    if (i != TX_HTAB_NONE)
         return &t->s[i];
-    if ((t->n + 1) * 2 > t->mask + 1) {
-        size_t mask = t->mask * 2 + 1;
-        tk_series *s = calloc(mask + 1, sizeof *s);
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 64;
+        tk_series *s = realloc(t->s, cap * sizeof *s);
         if (!s)
             return NULL;
-        for (size_t k = 0; k <= t->mask; k++) {
-            if (!t->s[k].cap)
-                continue;
-            size_t j = (size_t)hash_mix64(t->s[k].id) & mask;
-            while (s[j].cap)
-                j = (j + 1) & mask;
-            s[j] = t->s[k];
-        }
-        free(t->s);
         t->s = s;
-        t->mask = mask;
-        return tk_slot(t, id);
+        t->cap = cap;
     }
-    tk_series *s = &t->s[i];
     /* one allocation for the three columns */
-    s->t = malloc(3 * (size_t)t->points * sizeof *s->t);
-    if (!s->t)
+    uint64_t *cols = malloc(3 * (size_t)t->points * sizeof *cols);
+    if (!cols || t->n >= TX_HTAB_NONE || tx_htab_insert(&t->by_id, h, (uint32_t)t->n) != 0) {
+        free(cols);
         return NULL;
+    }
+    tk_series *s = &t->s[t->n];
+    memset(s, 0, sizeof *s);
+    s->t = cols;
     s->entries = s->t + t->points;
     s->alloc = s->entries + t->points;
     s->id = id;
@@ -281,10 +278,8 @@ static int tk_event(void *self, const el_event *ev, const ev_stream *st)
 
 const tk_series *html_ticky_series(const html_ticky *t, uint64_t id)
 {
-    size_t i = (size_t)hash_mix64(id) & t->mask;
-    while (t->s[i].cap && t->s[i].id != id)
-        i = (i + 1) & t->mask;
-    return t->s[i].cap ? &t->s[i] : NULL;
+    uint32_t i = tx_htab_find(&t->by_id, hash_mix64(id), series_eq, t->s, &id);
+    return i == TX_HTAB_NONE ? NULL : &t->s[i];
 }
 
 static const uint16_t tk_types[] = {

@@ -11,6 +11,7 @@
 #include "evprof/heap.h"
 #include "evprof/html.h"
 #include "evprof/ticky.h"
+#include "util/htab.h"
 
 /* ---- text (html/text.c) ----------------------------------------------
  * The page's JSON is written by tx_json in its html-safe mode
@@ -81,8 +82,9 @@ typedef struct tk_series {
 typedef struct html_ticky {
     ticky_set *set;
     uint32_t points;
-    tk_series *s;                   /* open addressing on id */
-    size_t n, mask;
+    tk_series *s;                   /* by first sample; by_id: counter id -> index */
+    size_t n, cap;
+    tx_htab by_id;
     int nomem;
 } html_ticky;
 

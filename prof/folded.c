@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hash.h"
+#include "util/htab.h"
+
 void prof_folded_opts_init(prof_folded_opts *o)
 {
     o->frame = PROF_FRAME_NAME;
@@ -116,8 +119,7 @@ typedef struct folded {
     /* merging paths that print alike (only when frame texts coincide) */
     uint32_t *canon;            /* per node: the first node printing alike */
     uint64_t *sum;              /* per canonical node: ticks of its class */
-    struct mslot { uint32_t parent, cls, node; } *slots;   /* node + 1; 0 empty */
-    size_t num_slots;
+    tx_htab merge;              /* (canonical parent, class) -> canonical node */
 
     /* the line being built: frames of the current path */
     char *line;
@@ -126,24 +128,6 @@ typedef struct folded {
     size_t *depth_start;        /* where the path of the node at each depth starts */
     int failed;
 } folded;
-
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    x ^= x >> 33;
-    return x;
-}
-
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-    return mix64(h);
-}
 
 /* A node whose stack starts afresh: MAIN, and the marker under which
  * stacks cut at 255 frames hang (their outer frames, MAIN included, are
@@ -155,6 +139,14 @@ static int is_root(const prof_result *p, uint32_t n)
            (nd->parent == 0 && prof_cc_at(p, nd->cc)->synthetic);
 }
 
+/* Does cost centre j print as cost centre *key does? */
+static int frame_eq(const void *ctx, uint32_t j, const void *key)
+{
+    const folded *f = ctx;
+    uint32_t i = *(const uint32_t *)key;
+    return f->frame_len[j] == f->frame_len[i] && memcmp(f->frame[j], f->frame[i], f->frame_len[i]) == 0;
+}
+
 /* Frame texts of every cost centre and the classes of equal texts. */
 static int make_frames(folded *f, prof_frame_format fmt)
 {
@@ -162,68 +154,66 @@ static int make_frames(folded *f, prof_frame_format fmt)
     f->frame = calloc(n ? n : 1, sizeof *f->frame);
     f->frame_len = calloc(n ? n : 1, sizeof *f->frame_len);
     f->cls = calloc(n ? n : 1, sizeof *f->cls);
-    size_t size = 16;
-    while (size < 2 * n)
-        size *= 2;
-    uint32_t *table = calloc(size, sizeof *table);    /* cc + 1; 0 empty */
-    if (!f->frame || !f->frame_len || !f->cls || !table) {
-        free(table);
+    tx_htab table = { 0 };      /* frame text -> its first cost centre */
+    if (!f->frame || !f->frame_len || !f->cls || tx_htab_reserve(&table, n) != 0) {
+        tx_htab_free(&table);
         return -1;
     }
     for (uint32_t i = 0; i < n; i++) {
         const prof_cc *cc = prof_cc_at(f->p, i);
         size_t len = prof_folded_frame(cc, fmt, NULL, 0);
         if (len >= UINT32_MAX || !(f->frame[i] = malloc(len + 1))) {
-            free(table);
+            tx_htab_free(&table);
             return -1;
         }
         prof_folded_frame(cc, fmt, f->frame[i], len + 1);
         f->frame_len[i] = (uint32_t)len;
-        size_t k = hash_bytes(f->frame[i], len) & (size - 1);
-        for (;; k = (k + 1) & (size - 1)) {
-            uint32_t j = table[k];
-            if (!j) {
-                table[k] = i + 1;
-                f->cls[i] = f->num_cls++;
-                break;
-            }
-            j--;
-            if (f->frame_len[j] == len && memcmp(f->frame[j], f->frame[i], len) == 0) {
-                f->cls[i] = f->cls[j];
-                break;
-            }
+        uint64_t h = hash_bytes(f->frame[i], len, 0);
+        uint32_t j = tx_htab_find(&table, h, frame_eq, f, &i);
+        if (j != TX_HTAB_NONE) {
+            f->cls[i] = f->cls[j];
+        } else {
+            tx_htab_insert(&table, h, i);       /* reserved: cannot fail */
+            f->cls[i] = f->num_cls++;
         }
     }
-    free(table);
+    tx_htab_free(&table);
     return 0;
 }
 
 /* Pass 1 (only when frame texts coincide): the first node of each
  * distinct printed path, in tree order, collects the ticks of all. */
+typedef struct merge_key {
+    uint32_t parent, cls;
+} merge_key;
+
+/* The canonical parent of node n's path (PROF_NONE at a root). */
+static uint32_t canon_parent(const folded *f, uint32_t n)
+{
+    return is_root(f->p, n) ? PROF_NONE : f->canon[prof_node_at(f->p, n)->parent];
+}
+
+static int merge_eq(const void *ctx, uint32_t m, const void *key)
+{
+    const folded *f = ctx;
+    const merge_key *k = key;
+    return f->cls[prof_node_at(f->p, m)->cc] == k->cls && canon_parent(f, m) == k->parent;
+}
+
 static int merge_visit(void *ctx, uint32_t n)
 {
     folded *f = ctx;
     const prof_node *nd = prof_node_at(f->p, n);
-    uint32_t parent = is_root(f->p, n) ? PROF_NONE : f->canon[nd->parent];
-    uint32_t cls = f->cls[nd->cc];
-    size_t mask = f->num_slots - 1;
-    size_t k = mix64((uint64_t)parent << 32 | cls) & mask;
+    merge_key key = { canon_parent(f, n), f->cls[nd->cc] };
+    uint64_t h = hash_mix64((uint64_t)key.parent << 32 | key.cls);
+    uint32_t m = tx_htab_find(&f->merge, h, merge_eq, f, &key);
 
-    for (;; k = (k + 1) & mask) {
-        struct mslot *s = &f->slots[k];
-        if (!s->node) {
-            s->parent = parent;
-            s->cls = cls;
-            s->node = n + 1;
-            f->canon[n] = n;
-            break;
-        }
-        if (s->parent == parent && s->cls == cls) {
-            f->canon[n] = s->node - 1;
-            break;
-        }
+    if (m == TX_HTAB_NONE) {
+        tx_htab_insert(&f->merge, h, n);        /* reserved: cannot fail */
+        m = n;
     }
-    f->sum[f->canon[n]] += nd->ticks;
+    f->canon[n] = m;
+    f->sum[m] += nd->ticks;
     return 0;
 }
 
@@ -311,17 +301,12 @@ int prof_report_folded(const prof_result *p, const prof_folded_opts *o, FILE *ou
         goto done;
 
     if (f.num_cls < num_ccs) {
-        f.num_slots = 16;
-        while (f.num_slots < 2 * num_nodes)
-            f.num_slots *= 2;
         f.canon = malloc(num_nodes * sizeof *f.canon);
         f.sum = calloc(num_nodes, sizeof *f.sum);
-        f.slots = calloc(f.num_slots, sizeof *f.slots);
-        if (!f.canon || !f.sum || !f.slots)
+        if (!f.canon || !f.sum || tx_htab_reserve(&f.merge, num_nodes) != 0)
             goto done;
         prof_walk(f.p, merge_visit, NULL, &f);
-        free(f.slots);
-        f.slots = NULL;
+        tx_htab_free(&f.merge);
     }
     if (prof_walk(f.p, print_visit, NULL, &f) != 0)
         goto done;
@@ -336,7 +321,7 @@ done:
     free(f.cls);
     free(f.canon);
     free(f.sum);
-    free(f.slots);
+    tx_htab_free(&f.merge);
     free(f.line);
     free(f.depth_len);
     free(f.depth_start);

@@ -9,7 +9,15 @@
  * part of their stack, so each capability's previous path is kept and
  * only the differing inner frames are looked up; below the first new node
  * every frame is new, and is created without a lookup. Cost centres (a
- * few thousand at most) live in a uthash table keyed by GHC's id.
+ * few thousand at most) are found by GHC's id through util/htab.h.
+ *
+ * The child table and the stack cache are this file's own tables, not
+ * util/htab.h: they are the hot path (a probe per frame of every sample
+ * not in the cache, one cache probe per sample), measured on the bench
+ * logs. The child slot holds the whole key (parent, cc) so that a probe
+ * never visits the node, and a cache entry holds the stack's full 64-bit
+ * hash and its arena offset; the general table's (hash, index) slot plus
+ * an equality callback would add a visit to the caller's array per probe.
  */
 #include "evprof/prof.h"
 
@@ -19,19 +27,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <uthash.h>
-
 #include "util/hash.h"
+#include "util/htab.h"
 #include "util/strpool.h"
 
-typedef struct cc_entry {
-    uint32_t id;
-    uint32_t index;             /* into p->ccs */
-    UT_hash_handle hh;
-} cc_entry;
-
 /* A slot of the child table holds its key, so a probe does not have to
- * visit the node (a cache miss per probe on big trees). node + 1; 0 empty. */
+ * visit the node (a cache miss per probe on big trees). node + 1; 0 empty.
+ * Not util/htab.h (whose slot holds a hash and an index, and whose probe
+ * visits the caller's item to compare keys): this is the measured hot
+ * path, see the top of the file. */
 struct child_slot {
     uint32_t parent, cc, node;
 };
@@ -77,7 +81,7 @@ struct prof_profile {
 
     prof_cc *ccs;
     size_t num_ccs, cap_ccs;
-    cc_entry *cc_by_id;
+    tx_htab cc_by_id;           /* GHC's id -> index into ccs */
     strpool strings;
 
     prof_info info;
@@ -266,6 +270,8 @@ static uint32_t child(prof_profile *p, uint32_t parent, uint32_t cc, int *create
  * stacks simply take the tree walk. */
 #define SC_MAX_BYTES (64u << 20)
 
+/* Not util/htab.h: one probe per sample, measured; the entry keeps the
+ * full 64-bit hash and the arena offset next to each other. */
 struct sc_entry {
     uint64_t hash;          /* never 0 for a used entry */
     uint64_t arena_off;     /* ids (as decoded), then nodes (outer first) */
@@ -273,21 +279,10 @@ struct sc_entry {
     uint32_t depth;         /* + 256 for a cut stack */
 };
 
-/* Four independent lanes, so the multiplies overlap. */
+/* util/hash.h's four-lane stack hash; 0 marks an empty cache entry. */
 static uint64_t stack_hash(const uint32_t *s, unsigned depth, unsigned tag)
 {
-    uint64_t a = 0x9e3779b97f4a7c15ull ^ tag, b = 0xc2b2ae3d27d4eb4full,
-             c = 0x165667b19e3779f9ull, e = 0x27d4eb2f165667c5ull ^ depth;
-    unsigned i = 0;
-    for (; i + 4 <= depth; i += 4) {
-        a = (a ^ s[i]) * 0xff51afd7ed558ccdull;
-        b = (b ^ s[i + 1]) * 0xc4ceb9fe1a85ec53ull;
-        c = (c ^ s[i + 2]) * 0xff51afd7ed558ccdull;
-        e = (e ^ s[i + 3]) * 0xc4ceb9fe1a85ec53ull;
-    }
-    for (; i < depth; i++)
-        a = (a ^ s[i]) * 0xff51afd7ed558ccdull;
-    return hash_mix64(a ^ (b >> 1) ^ hash_mix64(c) ^ (e << 1)) | 1;   /* 0 marks empty */
+    return hash_u32s(s, depth, tag) | 1;
 }
 
 static const struct sc_entry *sc_lookup(const prof_profile *p, const uint32_t *s,
@@ -399,15 +394,10 @@ prof_profile *prof_create(const prof_filter *filter)
 
 void prof_destroy(prof_profile *p)
 {
-    cc_entry *e, *tmp;
-
     if (!p)
         return;
     free((void *)p->filter.spans);
-    HASH_ITER(hh, p->cc_by_id, e, tmp) {
-        HASH_DEL(p->cc_by_id, e);
-        free(e);
-    }
+    tx_htab_free(&p->cc_by_id);
     free(p->nodes);
     free(p->slots);
     free(p->cap_paths);
@@ -439,8 +429,6 @@ static int is_builtin(const char *label, const char *module, const char *src)
 /* A new cost-centre record; NULL when out of memory. */
 static prof_cc *add_cc(prof_profile *p, uint32_t id)
 {
-    cc_entry *e;
-
     if (p->num_ccs == p->cap_ccs) {
         size_t cap = p->cap_ccs ? p->cap_ccs * 2 : 256;
         prof_cc *n = realloc(p->ccs, cap * sizeof *n);
@@ -449,23 +437,30 @@ static prof_cc *add_cc(prof_profile *p, uint32_t id)
         p->ccs = n;
         p->cap_ccs = cap;
     }
-    e = malloc(sizeof *e);
-    if (!e)
+    if (tx_htab_insert(&p->cc_by_id, hash_mix64(id), (uint32_t)p->num_ccs) != 0)
         return NULL;
-    e->id = id;
-    e->index = (uint32_t)p->num_ccs;
-    HASH_ADD(hh, p->cc_by_id, id, sizeof e->id, e);
     prof_cc *cc = &p->ccs[p->num_ccs++];
     memset(cc, 0, sizeof *cc);
     cc->id = id;
     return cc;
 }
 
+static int cc_id_eq(const void *items, uint32_t i, const void *key)
+{
+    return ((const prof_cc *)items)[i].id == *(const uint32_t *)key;
+}
+
+/* The index of the cost centre with GHC's id `id` in `ccs`, or
+ * TX_HTAB_NONE. */
+static uint32_t cc_index(const tx_htab *t, const prof_cc *ccs, uint32_t id)
+{
+    return tx_htab_find(t, hash_mix64(id), cc_id_eq, ccs, &id);
+}
+
 static prof_cc *find_cc(prof_profile *p, uint32_t id)
 {
-    cc_entry *e;
-    HASH_FIND(hh, p->cc_by_id, &id, sizeof id, e);
-    return e ? &p->ccs[e->index] : NULL;
+    uint32_t i = cc_index(&p->cc_by_id, p->ccs, id);
+    return i == TX_HTAB_NONE ? NULL : &p->ccs[i];
 }
 
 static int define_cc(prof_profile *p, const el_event *ev)
@@ -821,21 +816,6 @@ static int copy_info(prof_result *r, const prof_profile *p)
     return 0;
 }
 
-/* Undefined ids met while mapping nodes: id -> result index. */
-typedef struct undef_entry {
-    uint32_t id, index;
-    UT_hash_handle hh;
-} undef_entry;
-
-static void undef_free(undef_entry **t)
-{
-    undef_entry *e, *tmp;
-    HASH_ITER(hh, *t, e, tmp) {
-        HASH_DEL(*t, e);
-        free(e);
-    }
-}
-
 int prof_match_ccs(const prof_result *r, const char *pattern, uint8_t *match, uint8_t bit,
                    char *err, size_t errsize)
 {
@@ -934,7 +914,7 @@ prof_result *prof_snapshot_take(prof_profile *p, int all)
 static prof_result *snapshot(prof_profile *p, int all, int take)
 {
     prof_result *r;
-    undef_entry *undef = NULL;
+    tx_htab undef = { 0 };      /* undefined ids met: id -> index into r->ccs */
     prof_node **kids = NULL;
 
     if (!p || p->failed || !(r = calloc(1, sizeof *r)))
@@ -995,28 +975,24 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
         prof_node *nd = &r->nodes[i];
         if ((uint32_t)i == p->cut_node)
             continue;
-        cc_entry *e;
-        HASH_FIND(hh, p->cc_by_id, &nd->cc, sizeof nd->cc, e);
-        if (e) {
-            nd->cc = e->index;
+        uint32_t k = cc_index(&p->cc_by_id, p->ccs, nd->cc);
+        if (k != TX_HTAB_NONE) {
+            nd->cc = k;
             continue;
         }
-        undef_entry *u;
-        HASH_FIND(hh, undef, &nd->cc, sizeof nd->cc, u);
-        if (!u) {
+        k = cc_index(&undef, r->ccs, nd->cc);
+        if (k == TX_HTAB_NONE) {
             char label[48];
             snprintf(label, sizeof label, "<undefined cc %u>", nd->cc);
             prof_cc *cc = result_cc(r, nd->cc, label, "<unknown>", "<no 161 event: GHC #24148>");
-            if (!cc || !(u = malloc(sizeof *u)))
+            k = (uint32_t)(r->num_ccs - 1);
+            if (!cc || tx_htab_insert(&undef, hash_mix64(nd->cc), k) != 0)
                 goto nomem;
-            u->id = nd->cc;
-            u->index = (uint32_t)(r->num_ccs - 1);
-            HASH_ADD(hh, undef, id, sizeof u->id, u);
             r->info.undefined_ccs++;
         }
-        nd->cc = u->index;
+        nd->cc = k;
     }
-    undef_free(&undef);
+    tx_htab_free(&undef);
     r->nodes[0].cc = main_index;
     if (p->cut_node != PROF_NONE) {
         prof_cc *cc = result_cc(r, 0, "<stack cut at 255 frames>", "<evprof>", "<root frames lost>");
@@ -1110,7 +1086,7 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
 
 nomem:
     free(kids);
-    undef_free(&undef);
+    tx_htab_free(&undef);
     prof_result_destroy(r);
     return NULL;
 }

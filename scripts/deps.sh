@@ -6,7 +6,7 @@
 # missing); otherwise it prints what to install.
 set -u
 
-required="build-essential cmake libgraphviz-dev uthash-dev libcmocka-dev pkg-config python3
+required="build-essential cmake libgraphviz-dev libcmocka-dev pkg-config python3
           protobuf-c-compiler libprotobuf-c-dev zlib1g-dev libcurl4-openssl-dev libncurses-dev"
 optional="clang libclang-rt-14-dev"
 

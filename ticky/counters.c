@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "util/hash.h"
 
 /* ---- strings: a chunked arena ------------------------------------------ */
 
@@ -42,44 +43,15 @@ char *ticky_strdup_(ticky_set *t, const char *s, size_t len)
 
 /* ---- the id table ------------------------------------------------------ */
 
-static size_t hash_id(uint64_t id)
+static int id_eq(const void *items, uint32_t i, const void *key)
 {
-    id ^= id >> 33;
-    id *= 0xff51afd7ed558ccdull;
-    id ^= id >> 33;
-    id *= 0xc4ceb9fe1a85ec53ull;
-    id ^= id >> 33;
-    return (size_t)id;
-}
-
-static uint32_t *find_slot(uint32_t *slots, size_t nslots, const tk_counter *c, uint64_t id)
-{
-    size_t mask = nslots - 1;
-    for (size_t i = hash_id(id) & mask;; i = (i + 1) & mask)
-        if (slots[i] == 0 || c[slots[i] - 1].pub.id == id)
-            return &slots[i];
-}
-
-static int grow_slots(ticky_set *t)
-{
-    size_t n = t->nslots ? t->nslots * 2 : 256;
-    uint32_t *s = calloc(n, sizeof *s);
-    if (!s)
-        return -1;
-    for (size_t i = 0; i < t->n; i++)
-        *find_slot(s, n, t->c, t->c[i].pub.id) = (uint32_t)(i + 1);
-    free(t->slots);
-    t->slots = s;
-    t->nslots = n;
-    return 0;
+    return ((const tk_counter *)items)[i].pub.id == *(const uint64_t *)key;
 }
 
 static tk_counter *lookup(const ticky_set *t, uint64_t id)
 {
-    if (!t->nslots)
-        return NULL;
-    uint32_t s = *find_slot(t->slots, t->nslots, t->c, id);
-    return s ? &t->c[s - 1] : NULL;
+    uint32_t i = tx_htab_find(&t->by_id, hash_mix64(id), id_eq, t->c, &id);
+    return i == TX_HTAB_NONE ? NULL : &t->c[i];
 }
 
 tk_counter *ticky_counter_get_(ticky_set *t, uint64_t id)
@@ -88,10 +60,6 @@ tk_counter *ticky_counter_get_(ticky_set *t, uint64_t id)
     if (c)
         return c;
     if (t->failed || t->n >= UINT32_MAX - 1) {
-        t->failed = 1;
-        return NULL;
-    }
-    if ((t->n + 1) * 2 > t->nslots && grow_slots(t) != 0) {
         t->failed = 1;
         return NULL;
     }
@@ -111,7 +79,10 @@ tk_counter *ticky_counter_get_(ticky_set *t, uint64_t id)
     c->pub.has_id = 1;
     c->pub.name = c->pub.kinds = c->pub.args = "";
     c->rank = TK_NOT_SHOWN;
-    *find_slot(t->slots, t->nslots, t->c, id) = (uint32_t)(t->n + 1);
+    if (tx_htab_insert(&t->by_id, hash_mix64(id), (uint32_t)t->n) != 0) {
+        t->failed = 1;
+        return NULL;
+    }
     t->n++;
     t->info.counters++;
     return c;
@@ -136,7 +107,7 @@ void ticky_destroy(ticky_set *t)
         free(ch);
     }
     free(t->c);
-    free(t->slots);
+    tx_htab_free(&t->by_id);
     free(t->touched);
     free(t->rows);
     free(t);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "evprof/ticky.h"
+#include "util/htab.h"
 
 #define TK_NOT_SHOWN UINT32_MAX
 
@@ -43,8 +44,7 @@ typedef struct tk_batch {
 struct ticky_set {
     tk_counter *c;
     size_t n, cap;
-    uint32_t *slots;                /* open addressing: counter index + 1, 0 empty */
-    size_t nslots;                  /* power of two, at most half full */
+    tx_htab by_id;                  /* counter id -> index into c */
     tk_chunk *strings;
     uint64_t from_ns, to_ns;
     ticky_info info;

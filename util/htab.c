@@ -1,0 +1,51 @@
+/* The general hash table: see htab.h. */
+#include "util/htab.h"
+
+#include <stdlib.h>
+
+static void place(tx_htab_slot *slots, size_t cap, tx_htab_slot s)
+{
+    size_t k = s.hash & (cap - 1);
+    while (slots[k].item)
+        k = (k + 1) & (cap - 1);
+    slots[k] = s;
+}
+
+/* Rehashes into `cap` slots from the stored hashes: no item is visited. */
+static int resize(tx_htab *t, size_t cap)
+{
+    tx_htab_slot *s = calloc(cap, sizeof *s);
+    if (!s)
+        return -1;
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->slots[i].item)
+            place(s, cap, t->slots[i]);
+    free(t->slots);
+    t->slots = s;
+    t->cap = cap;
+    return 0;
+}
+
+int tx_htab_reserve(tx_htab *t, size_t n)
+{
+    size_t cap = t->cap ? t->cap : 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    return cap == t->cap ? 0 : resize(t, cap);
+}
+
+int tx_htab_insert(tx_htab *t, uint64_t hash, uint32_t item)
+{
+    if ((t->count + 1) * 2 > t->cap && tx_htab_reserve(t, t->count + 1) != 0)
+        return -1;
+    place(t->slots, t->cap, (tx_htab_slot){ (uint32_t)hash, item + 1 });
+    t->count++;
+    return 0;
+}
+
+void tx_htab_free(tx_htab *t)
+{
+    free(t->slots);
+    t->slots = NULL;
+    t->cap = t->count = 0;
+}

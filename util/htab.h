@@ -1,0 +1,66 @@
+/* The one general hash table of evprof (private to the library): open
+ * addressing over u32 indices into the caller's own array of items.
+ *
+ * Each slot keeps the low 32 bits of the item's hash next to its index, so
+ * a probe rarely touches the caller's data: the caller's equality callback
+ * runs only when those bits match. The table grows at half full. Keys live
+ * in the caller's items; the table never copies them. Usage:
+ *
+ *     uint64_t h = hash_bytes(name, len, 0);
+ *     uint32_t i = tx_htab_find(&t, h, name_eq, items, &key);
+ *     if (i == TX_HTAB_NONE) { i = append_item(...); tx_htab_insert(&t, h, i); }
+ *
+ * Hashes must be mixed (util/hash.h): the slot is the hash's low bits.
+ * The time profile's child table and stack cache are not built on it:
+ * see prof/profile.c. */
+#ifndef EVPROF_UTIL_HTAB_H
+#define EVPROF_UTIL_HTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TX_HTAB_NONE UINT32_MAX
+
+typedef struct tx_htab_slot {
+    uint32_t hash;          /* the item's hash, low 32 bits */
+    uint32_t item;          /* index + 1; 0 empty */
+} tx_htab_slot;
+
+/* Zero-initialised: empty, no memory. */
+typedef struct tx_htab {
+    tx_htab_slot *slots;
+    size_t cap;             /* a power of two, or 0 */
+    size_t count;
+} tx_htab;
+
+/* Is item `item` of `items` the one `key` names? */
+typedef int (*tx_htab_eq_fn)(const void *items, uint32_t item, const void *key);
+
+/* The index of the item equal to `key`, or TX_HTAB_NONE. Inline, so that
+ * a constant `eq` is inlined into the probe loop. */
+static inline uint32_t tx_htab_find(const tx_htab *t, uint64_t hash, tx_htab_eq_fn eq,
+                                    const void *items, const void *key)
+{
+    if (!t->cap)
+        return TX_HTAB_NONE;
+    size_t mask = t->cap - 1;
+    for (size_t k = (size_t)hash & mask;; k = (k + 1) & mask) {
+        tx_htab_slot s = t->slots[k];
+        if (!s.item)
+            return TX_HTAB_NONE;
+        if (s.hash == (uint32_t)hash && eq(items, s.item - 1, key))
+            return s.item - 1;
+    }
+}
+
+/* Adds item `item` (not yet in the table, < TX_HTAB_NONE) under `hash`;
+ * 0, or -1 without memory (the table is then unchanged). */
+int tx_htab_insert(tx_htab *t, uint64_t hash, uint32_t item);
+
+/* Room for `n` items without growing; 0, or -1 without memory. */
+int tx_htab_reserve(tx_htab *t, size_t n);
+
+/* Frees the slots; the table is empty again. */
+void tx_htab_free(tx_htab *t);
+
+#endif
