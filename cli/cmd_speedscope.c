@@ -15,7 +15,7 @@ static const cli_opt opts[] = {
 };
 
 static const cli_cmd_help help = {
-    "speedscope", "[OPTIONS] FILE",
+    "speedscope", "[OPTIONS] FILE...",
     "The time profile of a program run with +RTS -p -l in speedscope's own file\n"
     "format (https://www.speedscope.app): one sampled profile per capability whose\n"
     "samples are in time order and end at their events' timestamps, so the \"Time\n"
