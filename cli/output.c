@@ -717,7 +717,7 @@ prof_result *cli_load_profiles(const char *const *paths, size_t n, const cli_win
         const char *name = cli_display_path(paths[i]);
         if (prof_begin_log(agg) != 0)
             break;
-        if (more && more->begin_log && more->begin_log(more->extra, i, paths[i]) != 0) {
+        if (more && more->begin_log && more->begin_log(more->extra, agg, i, paths[i]) != 0) {
             fprintf(stderr, "evprof: out of memory\n");
             worst = CLI_FAIL;
             break;

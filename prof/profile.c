@@ -935,6 +935,15 @@ static int runs_sample(prof_profile *p, const el_event *ev)
     return add_sample(p, &e);
 }
 
+void prof_log_ids(const prof_profile *p, const uint32_t *ids, unsigned depth, uint32_t *out)
+{
+    const struct prof_runs *r = p->runs;
+    for (unsigned j = 0; j < depth; j++) {
+        const struct id_slot *sl = runs_translating(p) && r->map_size ? map_slot(r, ids[j]) : NULL;
+        out[j] = sl && sl->used ? sl->global : ids[j];
+    }
+}
+
 /* The current log's time span inside the filter's from/to. */
 static uint64_t log_span(const prof_profile *p)
 {

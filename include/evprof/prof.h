@@ -115,6 +115,10 @@ int prof_failed(const prof_profile *p);
  * are the last log's, its span sums in span_sum_ns. Without this
  * call, one log as before. Returns 0, or -1 out of memory (sticky). */
 int prof_begin_log(prof_profile *p);
+/* The ids of the current log as the profile's tree holds them (after the
+ * profile has taken the sample that names them; unchanged for one log),
+ * for a consumer beside the profile that keeps raw stacks. */
+void prof_log_ids(const prof_profile *p, const uint32_t *ids, unsigned depth, uint32_t *out);
 
 /* The same as an analysis of the driver (driver.h); its snapshot is a
  * prof_result. It sets the time span at the end of the read. */
