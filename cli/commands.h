@@ -21,5 +21,6 @@ int cmd_speedscope(int argc, char **argv);
 int cmd_pprof(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_html(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

@@ -27,6 +27,7 @@ static const command commands[] = {
     { "gc", cmd_gc, "the +RTS -s memory and GC summary, for the run or a window" },
     { "heap", cmd_heap, "heap profile: GHC's .hp file or a summary of its bands" },
     { "diff", cmd_diff, "compare two runs: time profile, GC, heap or ticky, with deltas" },
+    { "merge", cmd_merge, "one eventlog from several runs (ghc-events' merge)" },
     { "info", cmd_info, "what the log holds: program, RTS, time span, event counts" },
     { "dump", cmd_dump, "print every event, one per line" },
     { "all", cmd_all, "one read, every output the log supports, into a directory" },
