@@ -42,7 +42,9 @@ static const cli_cmd_help help = {
     opts,
     "Ticks count the samples whose stack is exactly the row's path. Entry counts\n"
     "and allocation are not in the eventlog (GHC issue 24106), so the report shows\n"
-    "ticks instead. Children are ordered by inherited ticks, then label.\n",
+    "ticks instead. Children are ordered by inherited ticks, then label.\n"
+    "Several FILEs: their sum, cost centres matched by module, label and source\n"
+    "location (the runs of a fleet or a test suite); see docs/ECOSYSTEM.md.\n",
 };
 
 int cmd_report(int argc, char **argv)
