@@ -504,7 +504,8 @@ int cmd_merge(int argc, char **argv)
     for (int i = 0; i < a.npos; i++) {
         m.path = a.pos[i];
         m.log = (uint32_t)i;
-        memset(m.map, 0, m.map_size * sizeof *m.map);
+        if (m.map)
+            memset(m.map, 0, m.map_size * sizeof *m.map);
         m.map_num = 0;
         if (each_event(a.pos[i], merge_event, &m) != 0)
             goto done;

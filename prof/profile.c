@@ -888,7 +888,8 @@ int prof_begin_log(prof_profile *p)
             if (p->nodes[i].cc >= r->next_id)
                 r->next_id = p->nodes[i].cc + 1;
     }
-    memset(r->map, 0, r->map_size * sizeof *r->map);
+    if (r->map)
+        memset(r->map, 0, r->map_size * sizeof *r->map);
     r->map_num = 0;
     return 0;
 }
