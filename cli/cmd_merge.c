@@ -31,8 +31,8 @@ static const cli_cmd_help help = {
     "are dropped, new ones get fresh ids, stacks of 163 and 167 follow). Times\n"
     "are kept: each log's clock starts at its own RTS start.",
     opts,
-    "A type declared by two logs with different sizes is refused. Thread ids\n"
-    "are kept. See docs/ECOSYSTEM.md, \"Many runs\".\n",
+    "Thread ids are numbered after the previous logs' too. A type declared by\n"
+    "two logs with different sizes is refused. See docs/ECOSYSTEM.md.\n",
 };
 
 /* ---- reading ------------------------------------------------------------ */
@@ -87,7 +87,7 @@ static int each_event(const char *path, event_fn fn, void *ctx)
 /* ---- pass 1: the header and the numbers each log uses ------------------- */
 
 typedef struct log_facts {
-    uint32_t max_cap, max_capset, max_cc;   /* + 1; 0: none */
+    uint32_t max_cap, max_capset, max_cc, max_thread;   /* + 1; 0: none */
 } log_facts;
 
 typedef struct types {
@@ -128,15 +128,26 @@ static void put32(uint8_t *p, uint32_t v)
  * capset u32 at capset_at; -1 none. */
 typedef struct fields {
     int cap_at, cap2_at, capset_at;
+    int thread_at;      /* u32 thread id */
+    int blocker_at;     /* STOP_THREAD's blocking thread: an id when not 0 */
 } fields;
 
 static fields fields_of(uint16_t type)
 {
-    fields f = { -1, -1, -1 };
+    fields f = { -1, -1, -1, -1, -1 };
     switch (type) {
     case EL_MIGRATE_THREAD:
     case EL_THREAD_WAKEUP:
+        f.thread_at = 0;
         f.cap_at = 4;
+        break;
+    case EL_CREATE_THREAD: case EL_RUN_THREAD: case EL_THREAD_RUNNABLE:
+    case EL_CREATE_SPARK_THREAD: case EL_THREAD_LABEL:
+        f.thread_at = 0;
+        break;
+    case EL_STOP_THREAD:
+        f.thread_at = 0;
+        f.blocker_at = 6;
         break;
     case EL_CAP_CREATE: case EL_CAP_DELETE: case EL_CAP_DISABLE: case EL_CAP_ENABLE:
         f.cap_at = 0;
@@ -213,6 +224,10 @@ static int scan_event(void *ctx, const el_decoder *d, const el_event *ev)
         at_least(&f->max_cap, get16(p + fl.cap2_at));
     if (fl.capset_at >= 0 && (uint32_t)fl.capset_at + 4 <= len)
         at_least(&f->max_capset, get32(p + fl.capset_at));
+    if (fl.thread_at >= 0 && (uint32_t)fl.thread_at + 4 <= len)
+        at_least(&f->max_thread, get32(p + fl.thread_at));
+    if (fl.blocker_at >= 0 && (uint32_t)fl.blocker_at + 4 <= len)
+        at_least(&f->max_thread, get32(p + fl.blocker_at));
     if (ev->type == EL_PROF_SAMPLE_COST_CENTRE && len >= 4)
         at_least(&f->max_cap, get32(p));
     if (ev->type == EL_HEAP_PROF_COST_CENTRE && len >= 4)
@@ -246,6 +261,7 @@ typedef struct merger {
     uint32_t log;
     uint16_t cap_off;
     uint32_t capset_off;
+    uint32_t thread_off;
     uint32_t next_id;
     name_slot *names;
     size_t names_size, names_num;
@@ -389,6 +405,10 @@ static int merge_event(void *ctx, const el_decoder *d, const el_event *ev)
         put16(p + fl.cap2_at, (uint16_t)(get16(p + fl.cap2_at) + m->cap_off));
     if (fl.capset_at >= 0 && (uint32_t)fl.capset_at + 4 <= len)
         put32(p + fl.capset_at, get32(p + fl.capset_at) + m->capset_off);
+    if (fl.thread_at >= 0 && (uint32_t)fl.thread_at + 4 <= len)
+        put32(p + fl.thread_at, get32(p + fl.thread_at) + m->thread_off);
+    if (fl.blocker_at >= 0 && (uint32_t)fl.blocker_at + 4 <= len && get32(p + fl.blocker_at))
+        put32(p + fl.blocker_at, get32(p + fl.blocker_at) + m->thread_off);
     if (ev->type == EL_PROF_SAMPLE_COST_CENTRE && len >= 4)
         put32(p, get32(p) + m->cap_off);
     if (ev->type == EL_HEAP_PROF_COST_CENTRE && len >= 4 && ev->decoded) {
@@ -473,17 +493,20 @@ int cmd_merge(int argc, char **argv)
         fprintf(stderr, "evprof: out of memory\n");
         goto done;
     }
-    uint64_t caps = 0, capsets = 0;
+    uint64_t caps = 0, capsets = 0, threads = 0;
     for (int i = 0; i < a.npos; i++) {
         scan s = { t, &facts[i], a.pos[i], 0, 0 };
         if (each_event(a.pos[i], scan_event, &s) != 0)
             goto done;
         caps += facts[i].max_cap;
         capsets += facts[i].max_capset;
+        threads += facts[i].max_thread;
     }
-    if (caps > 0xfffe || capsets > UINT32_MAX) {
-        fprintf(stderr, "evprof: the logs have %llu capabilities in all: more than an eventlog "
-                "numbers (65534); not merged\n", (unsigned long long)caps);
+    if (caps > 0xfffe || capsets > UINT32_MAX || threads > UINT32_MAX) {
+        fprintf(stderr, "evprof: the logs number %llu capabilities, %llu capsets and %llu "
+                "threads in all: more than an eventlog numbers; not merged\n",
+                (unsigned long long)caps, (unsigned long long)capsets,
+                (unsigned long long)threads);
         goto done;
     }
     if (cli_out_open(&out, output) != 0)
@@ -514,6 +537,7 @@ int cmd_merge(int argc, char **argv)
         m.in_block = 0;
         m.cap_off = (uint16_t)(m.cap_off + facts[i].max_cap);
         m.capset_off += facts[i].max_capset;
+        m.thread_off += facts[i].max_thread;
     }
     if (el_writer_finish(m.w) != EL_WRITER_OK) {
         fprintf(stderr, "evprof: cannot write the merged log: %s\n", el_writer_error_msg(m.w));

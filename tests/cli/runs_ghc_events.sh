@@ -3,7 +3,8 @@
 # eventlog tools): tests/support/ghc_events_count.hs, built here with ghc
 # and Debian's libghc-ghc-events-dev, reads each merged log; its sample
 # count is the sum of the logs' (each read by ghc-events too), its
-# capabilities the sum, its event count evprof info's. Exit 77 (SKIPPED)
+# capabilities and threads the sums (kept apart), its event count at most
+# evprof info's (which counts the block markers). Exit 77 (SKIPPED)
 # without ghc or ghc-events.
 # Usage: tests/cli/runs_ghc_events.sh path/to/evprof   (run from the project root)
 set -u
@@ -36,11 +37,12 @@ pairs=("$data/deep-p.eventlog $data/deep-pj.eventlog"
        "$data/chain-p.eventlog $data/odd-p.eventlog $data/par-N2-p.eventlog")
 for pair in "${pairs[@]}"; do
     read -r -a logs <<<"$pair"
-    samples=0 caps=0
+    samples=0 caps=0 threads=0
     for f in "${logs[@]}"; do
         out=$("$count" "$f") || bad "ghc-events reads $f"
         samples=$((samples + $(field samples <<<"$out")))
         caps=$((caps + $(field capabilities <<<"$out")))
+        threads=$((threads + $(field threads <<<"$out")))
     done
     "$evprof" merge "${logs[@]}" -o "$tmp/m.eventlog" || bad "merge $pair"
     if out=$("$count" "$tmp/m.eventlog"); then
@@ -51,6 +53,8 @@ for pair in "${pairs[@]}"; do
     fi
     check "merge($pair): ghc-events counts $samples samples" test "$(field samples <<<"$out")" = "$samples"
     check "merge($pair): ghc-events sees $caps capabilities" test "$(field capabilities <<<"$out")" = "$caps"
+    check "merge($pair): ghc-events sees $threads threads, kept apart" \
+        test "$(field threads <<<"$out")" = "$threads"
     n=$("$evprof" info "$tmp/m.eventlog" | sed -n 's/^events: *\([0-9]*\).*/\1/p')
     check "merge($pair): ghc-events counts evprof's $n events (less the block markers)" \
         test "$(field events <<<"$out")" -le "$n"

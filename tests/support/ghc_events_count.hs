@@ -1,5 +1,5 @@
 -- Reads an eventlog with ghc-events (the Haskell library GHC's own tools
--- use) and prints its event count and capability count, or fails with
+-- use) and prints its counts of events, capabilities, samples and threads, or fails with
 -- ghc-events' message: the reader tests/cli/runs.sh runs on `evprof merge`.
 import GHC.RTS.Events
 import System.Environment (getArgs)
@@ -14,7 +14,9 @@ main = do
     Left err -> putStrLn ("ghc-events: " ++ err) >> exitFailure
     Right (EventLog _ (Data evs)) -> do
       let caps = L.nub [c | Event { evCap = Just c } <- evs]
+          threads = L.nub [t | Event { evSpec = CreateThread t } <- evs]
           samples = length [() | Event { evSpec = ProfSampleCostCentre {} } <- evs]
       putStrLn ("events " ++ show (length evs))
       putStrLn ("capabilities " ++ show (length caps))
       putStrLn ("samples " ++ show samples)
+      putStrLn ("threads " ++ show (length threads))
