@@ -21,7 +21,7 @@ static const cli_opt opts[] = {
 };
 
 static const cli_cmd_help help = {
-    "folded", "[OPTIONS] FILE",
+    "folded", "[OPTIONS] FILE...",
     "The time profile of a program run with +RTS -p -l as folded stacks: one line\n"
     "per distinct stack, frames from MAIN to the leaf joined by ';', a space, and\n"
     "the stack's own ticks. Feed it to flamegraph.pl, inferno-flamegraph, or open\n"
@@ -57,14 +57,15 @@ int cmd_folded(int argc, char **argv)
             return CLI_USAGE;
         }
     }
-    const char *path;
-    int done = cli_window_done(&a, id, &w, &path);
+    const char *const *paths;
+    size_t num_paths;
+    int done = cli_window_done_logs(&a, id, &w, &paths, &num_paths);
     if (done >= 0)
         return done;
-    const char *name = cli_display_path(path);
+    const char *name = cli_display_path(paths[0]);
 
     int code, no_samples = 0;
-    prof_result *p = cli_load_profile(path, &w, w.all, &code, &no_samples);
+    prof_result *p = cli_load_profiles(paths, num_paths, &w, w.all, NULL, &code, &no_samples);
     if (!p)
         return code;
 

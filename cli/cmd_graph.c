@@ -43,7 +43,7 @@ static const cli_opt opts[] = {
 };
 
 static const cli_cmd_help help = {
-    "graph", "[OPTIONS] FILE",
+    "graph", "[OPTIONS] FILE...",
     "The call graph of the cost centres of a program run with +RTS -p -l: one box\n"
     "per cost centre (label and module) with its own (self) and cumulative ticks,\n"
     "an arrow per caller -> callee carrying the ticks of the stacks that make that\n"
@@ -145,8 +145,9 @@ int cmd_graph(int argc, char **argv)
             break;
         }
     }
-    const char *path;
-    int done = cli_window_done(&a, id, &w, &path);
+    const char *const *paths;
+    size_t num_paths;
+    int done = cli_window_done_logs(&a, id, &w, &paths, &num_paths);
     if (done >= 0)
         return done;
     int to_stdout = !w.output || strcmp(w.output, "-") == 0;
@@ -157,7 +158,7 @@ int cmd_graph(int argc, char **argv)
                         cg_format_name(fmt));
         return CLI_USAGE;
     }
-    const char *name = cli_display_path(path);
+    const char *name = cli_display_path(paths[0]);
 
     /* the graph applies focus/ignore itself (prof_match_ccs, the one
      * matcher), to show what they keep out of the whole profile */
@@ -165,7 +166,7 @@ int cmd_graph(int argc, char **argv)
     go.ignore = w.ignore;
     w.focus = w.ignore = NULL;
     int code, no_samples = 0;
-    prof_result *p = cli_load_profile(path, &w, w.all, &code, &no_samples);
+    prof_result *p = cli_load_profiles(paths, num_paths, &w, w.all, NULL, &code, &no_samples);
     if (!p)
         return code;
 

@@ -30,7 +30,7 @@ static const cli_opt opts[] = {
 };
 
 static const cli_cmd_help help = {
-    "pprof", "[OPTIONS] FILE",
+    "pprof", "[OPTIONS] FILE...",
     "The time profile of a program run with +RTS -p -l as a gzip-compressed pprof\n"
     "profile (perftools.profiles.Profile): read it with 'go tool pprof', or send\n"
     "it to Pyroscope, Parca or Grafana. Sample types samples/count and\n"
@@ -145,10 +145,16 @@ int cmd_pprof(int argc, char **argv)
         else if (id == OPT_APP)
             app = a.value;
     }
-    const char *path;
-    int done = cli_window_done(&a, id, &w, &path);
+    const char *const *paths;
+    size_t num_paths;
+    int done = cli_window_done_logs(&a, id, &w, &paths, &num_paths);
     if (done >= 0)
         return done;
+    const char *path = paths[0];
+    if (num_paths > 1 && heap) {
+        cli_usage_error(&help, "--heap takes one log (a census is one moment of one run)");
+        return CLI_USAGE;
+    }
     if (census && !heap) {
         cli_usage_error(&help, "--census needs --heap");
         return CLI_USAGE;
@@ -170,12 +176,18 @@ int cmd_pprof(int argc, char **argv)
     if (!heap) {
         int no_samples = 0;
         cli_load_more more = { .quiet = 1 };
-        prof_result *p = cli_load_profile_more(path, &w, w.all, &more, &code, &no_samples);
+        prof_result *p = cli_load_profiles(paths, num_paths, &w, w.all, &more, &code,
+                                          &no_samples);
         if (!p)
             return code;
         if (no_samples && strcmp(path, "-") == 0) {
             fprintf(stderr, "evprof: %s: no time-profile samples (event 167); for a heap "
                     "profile read from standard input, give --heap\n", name);
+            prof_result_destroy(p);
+            return CLI_FAIL;
+        }
+        if (no_samples && num_paths > 1) {
+            fprintf(stderr, "evprof: no time-profile samples (event 167) in these logs\n");
             prof_result_destroy(p);
             return CLI_FAIL;
         }

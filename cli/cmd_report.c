@@ -35,14 +35,16 @@ static const cli_opt opts[] = {
 };
 
 static const cli_cmd_help help = {
-    "report", "[OPTIONS] FILE",
+    "report", "[OPTIONS] FILE...",
     "The time profile of a program run with +RTS -p -l (a -prof build), rebuilt\n"
     "from its PROF_SAMPLE_COST_CENTRE events in the layout of GHC's .prof file.\n"
     "`evprof FILE` runs this command.",
     opts,
     "Ticks count the samples whose stack is exactly the row's path. Entry counts\n"
     "and allocation are not in the eventlog (GHC issue 24106), so the report shows\n"
-    "ticks instead. Children are ordered by inherited ticks, then label.\n",
+    "ticks instead. Children are ordered by inherited ticks, then label.\n"
+    "Several FILEs: their sum, cost centres matched by module, label and source\n"
+    "location (the runs of a fleet or a test suite); see docs/ECOSYSTEM.md.\n",
 };
 
 int cmd_report(int argc, char **argv)
@@ -83,17 +85,18 @@ int cmd_report(int argc, char **argv)
             break;
         }
     }
-    const char *path;
-    int done = cli_window_done(&a, id, &w, &path);
+    const char *const *paths;
+    size_t num_paths;
+    int done = cli_window_done_logs(&a, id, &w, &paths, &num_paths);
     if (done >= 0)
         return done;
     if ((fmt = cli_format_resolve(&help, &formats, fmt, w.output)) < 0)
         return CLI_USAGE;
     int json = fmt == FMT_JSON;
-    ro.source_name = cli_display_path(path);
+    ro.source_name = cli_display_path(paths[0]);
 
     int code, no_samples = 0;
-    prof_result *p = cli_load_profile(path, &w, w.all || json, &code, &no_samples);
+    prof_result *p = cli_load_profiles(paths, num_paths, &w, w.all || json, NULL, &code, &no_samples);
     if (!p)
         return code;
 

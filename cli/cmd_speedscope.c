@@ -15,7 +15,7 @@ static const cli_opt opts[] = {
 };
 
 static const cli_cmd_help help = {
-    "speedscope", "[OPTIONS] FILE",
+    "speedscope", "[OPTIONS] FILE...",
     "The time profile of a program run with +RTS -p -l in speedscope's own file\n"
     "format (https://www.speedscope.app): one sampled profile per capability whose\n"
     "samples are in time order and end at their events' timestamps, so the \"Time\n"
@@ -26,8 +26,17 @@ static const cli_cmd_help help = {
     "DONT_CARE) too, as with 'evprof report --all': a capability's samples are its\n"
     "ticks there. Weights are nanoseconds: the time since the capability's\n"
     "previous sample; a gap of more than two ticks is an empty sample. Memory: 12\n"
-    "bytes per sample plus the distinct stacks. See docs/ECOSYSTEM.md.\n",
+    "bytes per sample plus the distinct stacks. Several logs: one profile per log\n"
+    "and capability, named \"LOG capability N\", cost centres matched by name.\n"
+    "See docs/ECOSYSTEM.md.\n",
 };
+
+/* Several logs: one group of profiles each, named by the log. */
+static int begin_log(void *extra, const prof_profile *agg, size_t i, const char *path)
+{
+    (void)i;
+    return speedscope_timeline_begin_log(extra, agg, cli_display_path(path));
+}
 
 int cmd_speedscope(int argc, char **argv)
 {
@@ -40,11 +49,12 @@ int cmd_speedscope(int argc, char **argv)
     while ((id = cli_next(&a)) > 0)
         if (cli_window_option(&w, &a, id) < 0)
             return CLI_USAGE;
-    const char *path;
-    int done = cli_window_done(&a, id, &w, &path);
+    const char *const *paths;
+    size_t num_paths;
+    int done = cli_window_done_logs(&a, id, &w, &paths, &num_paths);
     if (done >= 0)
         return done;
-    const char *name = cli_display_path(path);
+    const char *name = num_paths > 1 ? "" : cli_display_path(paths[0]);
 
     prof_filter f;
     prof_filter_init(&f);
@@ -56,9 +66,10 @@ int cmd_speedscope(int argc, char **argv)
         fprintf(stderr, "evprof: out of memory\n");
         return CLI_FAIL;
     }
-    cli_load_more more = { .extra_ops = &speedscope_timeline_ops, .extra = t };
+    cli_load_more more = { .extra_ops = &speedscope_timeline_ops, .extra = t,
+                           .begin_log = begin_log };
     int code, no_samples = 0;
-    prof_result *p = cli_load_profile_more(path, &w, 1, &more, &code, &no_samples);
+    prof_result *p = cli_load_profiles(paths, num_paths, &w, 1, &more, &code, &no_samples);
     if (!p) {
         speedscope_timeline_destroy(t);
         return code;

@@ -124,6 +124,42 @@ int cli_window_done(const cli_args *a, int next_result, cli_window *w, const cha
     return -1;
 }
 
+int cli_window_done_logs(const cli_args *a, int next_result, cli_window *w,
+                         const char *const **paths, size_t *n)
+{
+    const char *one;
+    if (next_result == CLI_END && a->npos > 1) {
+        /* several logs: the checks of one, for each */
+        if (!w->from_marker && !w->to_marker && w->from_ns >= w->to_ns) {
+            cli_usage_error(a->cmd, "--from must be before --to");
+            return CLI_USAGE;
+        }
+        if (w->from_marker || w->to_marker || w->between) {
+            cli_usage_error(a->cmd, "marker windows (marker:LABEL, --between) take one log; "
+                            "with several logs give --from/--to in seconds");
+            return CLI_USAGE;
+        }
+        int stdin_seen = 0;
+        for (int i = 0; i < a->npos; i++) {
+            if (cli_out_same_file(a->cmd, w->output, a->pos[i]))
+                return CLI_USAGE;
+            if (strcmp(a->pos[i], "-") == 0 && stdin_seen++) {
+                cli_usage_error(a->cmd, "standard input ('-') can be read only once");
+                return CLI_USAGE;
+            }
+        }
+        *paths = (const char *const *)a->pos;
+        *n = (size_t)a->npos;
+        return -1;
+    }
+    int done = cli_window_done(a, next_result, w, &one);
+    if (done >= 0)
+        return done;
+    *paths = (const char *const *)a->pos;
+    *n = 1;
+    return -1;
+}
+
 /* ---- marks ---------------------------------------------------------- */
 
 static cli_span *spans_owned;   /* the windows live as long as the command */
@@ -686,6 +722,80 @@ prof_result *cli_load_profile_more(const char *path, const cli_window *w, int al
     if (in->undefined_ccs)
         fprintf(stderr, "evprof: %s: warning: %llu cost-centre ids are used by samples but "
                 "never defined (GHC issue 24148); shown as <undefined cc N>\n", name,
+                (unsigned long long)in->undefined_ccs);
+    return p;
+}
+
+prof_result *cli_load_profiles(const char *const *paths, size_t n, const cli_window *w, int all,
+                               cli_load_more *more, int *code, int *no_samples)
+{
+    if (n == 1)
+        return cli_load_profile_more(paths[0], w, all, more, code, no_samples);
+    prof_filter f;
+    prof_filter_init(&f);
+    f.all = all;
+    if ((*code = cli_window_prof_filter(w, &f)) != 0)
+        return NULL;
+    prof_profile *agg = prof_create(&f);
+    if (!agg) {
+        fprintf(stderr, "evprof: out of memory\n");
+        *code = CLI_FAIL;
+        return NULL;
+    }
+    int worst = CLI_OK;
+    uint64_t samples = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *name = cli_display_path(paths[i]);
+        if (prof_begin_log(agg) != 0)
+            break;
+        if (more && more->begin_log && more->begin_log(more->extra, agg, i, paths[i]) != 0) {
+            fprintf(stderr, "evprof: out of memory\n");
+            worst = CLI_FAIL;
+            break;
+        }
+        cli_analysis an[2] = { { &prof_analysis_ops, agg } };
+        size_t k = 1;
+        if (more && more->extra_ops)
+            an[k++] = (cli_analysis){ more->extra_ops, more->extra };
+        int c;
+        ev_driver *d = cli_read(paths[i], an, k, &c);
+        if (!d) {
+            prof_destroy(agg);
+            *code = c;
+            return NULL;
+        }
+        if (more)
+            more->result = ev_driver_stream(d)->read;
+        int nothing = cli_read_nothing(ev_driver_stream(d), c);
+        ev_driver_destroy(d);
+        if (nothing) {
+            /* one unreadable log spoils the sum: no profile */
+            prof_destroy(agg);
+            *code = c;
+            return NULL;
+        }
+        if (c != CLI_OK)
+            worst = c;
+        prof_result *one = prof_snapshot_all(agg, all);
+        uint64_t now = one ? prof_get_info(one)->all_samples : samples;
+        if (now == samples && !(more && more->quiet))
+            fprintf(stderr, "evprof: %s: no time-profile samples (event 167)\n", name);
+        samples = now;
+        prof_result_destroy(one);
+    }
+    prof_result *p = prof_failed(agg) ? NULL : prof_snapshot_take(agg, all);
+    prof_destroy(agg);
+    if (!p) {
+        fprintf(stderr, "evprof: out of memory building the profile\n");
+        *code = CLI_FAIL;
+        return NULL;
+    }
+    *code = worst;
+    const prof_info *in = prof_get_info(p);
+    *no_samples = in->all_samples == 0;
+    if (in->undefined_ccs)
+        fprintf(stderr, "evprof: warning: %llu cost-centre ids are used by samples but never "
+                "defined in their log (GHC issue 24148); shown as <undefined cc N>\n",
                 (unsigned long long)in->undefined_ccs);
     return p;
 }

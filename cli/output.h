@@ -101,6 +101,13 @@ int cli_window_single(cli_window *w, const cli_cmd_help *cmd);
  * (cli_window_resolve); -1 to go on, with *path set. */
 int cli_window_done(const cli_args *a, int next_result, cli_window *w, const char **path);
 
+/* cli_window_done for the profile commands, which take one FILE or more
+ * (the profile of several runs, summed): *paths, *n the logs. With several,
+ * marker windows are refused (each log has its own marks) and standard
+ * input may appear once. */
+int cli_window_done_logs(const cli_args *a, int next_result, cli_window *w,
+                         const char *const **paths, size_t *n);
+
 /* Takes a shared option (id >= 1000). Returns 1 when taken, 0 when `id`
  * is not a shared option, -1 after printing a usage error. */
 int cli_window_option(cli_window *w, const cli_args *a, int id);
@@ -122,10 +129,18 @@ typedef struct cli_load_more {
     const struct ev_analysis_ops *extra_ops;
     void *extra;
     int quiet;
-    el_read_result result;      /* out */
+    el_read_result result;      /* out (the last log's) */
+    /* several logs: called before log i (may be NULL); non-zero: no memory */
+    int (*begin_log)(void *extra, const prof_profile *agg, size_t i, const char *path);
 } cli_load_more;
 struct prof_result *cli_load_profile_more(const char *path, const cli_window *w, int all,
                                           cli_load_more *more, int *code, int *no_samples);
+
+/* The profile of several logs aggregated (prof_begin_log): cost centres
+ * matched by name, ticks summed. One log: cli_load_profile_more, the same
+ * output as ever. A log that yields nothing fails the whole. */
+struct prof_result *cli_load_profiles(const char *const *paths, size_t n, const cli_window *w,
+                                      int all, cli_load_more *more, int *code, int *no_samples);
 
 /* An output, opened as a shell's `>` would find it but never half-written:
  * stdout ("-" or NULL); a device, FIFO or socket (also at the end of a

@@ -406,6 +406,8 @@ int pprof_time_profile(const prof_result *p, pprof_meta *m, pprof_buf *out)
     if (in->first_time > in->last_time)    /* no events */
         from = to = 0;
     m->duration_nanos = to > from ? (int64_t)(to - from) : 0;
+    if (in->num_logs > 1)   /* several runs: their spans add up (the time is the last's) */
+        m->duration_nanos = (int64_t)in->span_sum_ns;
     m->has_wall_clock = in->has_wall_clock;
     m->time_nanos = in->has_wall_clock
         ? wall_at(in->wall_sec, in->wall_nsec, in->wall_time_ns, from) : 0;

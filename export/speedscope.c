@@ -16,6 +16,7 @@
 #define DEFAULT_TICK_NS 1000000u    /* GHC's default -V, when the log has no 168 */
 
 typedef struct cap_samples {
+    uint32_t log;           /* several logs: which (speedscope_timeline_begin_log) */
     uint32_t capno;         /* the samples' own cap field */
     uint32_t *stack;        /* interned stack id per sample */
     uint64_t *time;         /* event time per sample (ns) */
@@ -35,6 +36,11 @@ struct speedscope_timeline {
     size_t num_caps, caps_size;
     size_t last_cap;        /* index of the last capability looked up */
     int failed;
+    /* several logs: the current one, its ids translated by the profile */
+    uint32_t log, num_logs;
+    const prof_profile *profile;
+    char **log_names;
+    uint32_t ids[EL_MAX_STACK];
 };
 
 speedscope_timeline *speedscope_timeline_create(const prof_filter *filter)
@@ -58,6 +64,9 @@ void speedscope_timeline_destroy(speedscope_timeline *t)
         free(t->caps[i].time);
     }
     free(t->caps);
+    for (uint32_t i = 0; i < t->num_logs; i++)
+        free(t->log_names[i]);
+    free(t->log_names);
     free(t->arena);
     free(t->offsets);
     tx_htab_free(&t->by_stack);
@@ -134,10 +143,11 @@ static int reserve_caps(speedscope_timeline *t)
  * costs one more entry, not an array up to its value. */
 static cap_samples *cap_at(speedscope_timeline *t, uint32_t capno)
 {
-    if (t->last_cap < t->num_caps && t->caps[t->last_cap].capno == capno)
+    if (t->last_cap < t->num_caps && t->caps[t->last_cap].capno == capno &&
+        t->caps[t->last_cap].log == t->log)
         return &t->caps[t->last_cap];
     for (size_t i = 0; i < t->num_caps; i++)
-        if (t->caps[i].capno == capno) {
+        if (t->caps[i].capno == capno && t->caps[i].log == t->log) {
             t->last_cap = i;
             return &t->caps[i];
         }
@@ -146,6 +156,7 @@ static cap_samples *cap_at(speedscope_timeline *t, uint32_t capno)
     cap_samples *c = &t->caps[t->num_caps];
     memset(c, 0, sizeof *c);
     c->capno = capno;
+    c->log = t->log;
     t->last_cap = t->num_caps++;
     return c;
 }
@@ -182,7 +193,12 @@ int speedscope_timeline_add_event(speedscope_timeline *t, const el_event *ev)
     uint32_t capno = ev->u.prof_sample.cap;
     if (!prof_filter_keeps(f, ev->time, capno))
         return 0;
-    uint32_t id = intern(t, ev->u.prof_sample.stack, ev->u.prof_sample.depth);
+    const uint32_t *stack = ev->u.prof_sample.stack;
+    if (t->profile) {
+        prof_log_ids(t->profile, stack, ev->u.prof_sample.depth, t->ids);
+        stack = t->ids;
+    }
+    uint32_t id = intern(t, stack, ev->u.prof_sample.depth);
     cap_samples *c = id == NO_STACK ? NULL : cap_at(t, capno);
     if (!c || push_sample(c, id, ev->time) != 0) {
         t->failed = 1;
@@ -237,6 +253,8 @@ static int sort_cap(cap_samples *c)
 static int cmp_capno(const void *a, const void *b)
 {
     const cap_samples *x = a, *y = b;
+    if (x->log != y->log)
+        return x->log < y->log ? -1 : 1;
     return x->capno < y->capno ? -1 : x->capno > y->capno;
 }
 
@@ -252,6 +270,20 @@ int speedscope_timeline_finish(speedscope_timeline *t)
             t->failed = 1;
             return -1;
         }
+    return 0;
+}
+
+int speedscope_timeline_begin_log(speedscope_timeline *t, const prof_profile *p,
+                                  const char *name)
+{
+    char **n = realloc(t->log_names, (t->num_logs + 1) * sizeof *n);
+    if (!n)
+        return -1;
+    t->log_names = n;
+    if (!(n[t->num_logs] = strdup(name ? name : ""))) 
+        return -1;
+    t->log = t->num_logs++;
+    t->profile = p;
     return 0;
 }
 
@@ -501,6 +533,8 @@ static void emit_weight(writer *w, uint32_t stack, uint64_t weight)
     tx_json_uint(&w->json, weight);
 }
 
+static int write_log(writer *wp, uint32_t log, const char *name);
+
 int speedscope_write(const prof_result *p, const speedscope_timeline *t,
                      const speedscope_opts *o, FILE *out)
 {
@@ -516,21 +550,7 @@ int speedscope_write(const prof_result *p, const speedscope_timeline *t,
         return -1;
     }
 
-    /* one time axis for every capability */
-    uint64_t start = UINT64_MAX, end = 0;
-    for (size_t c = 0; c < t->num_caps; c++) {
-        const cap_samples *cs = &t->caps[c];
-        if (!cs->n)
-            continue;
-        uint64_t s = cs->time[0] > w.tick ? cs->time[0] - w.tick : 0;
-        if (s < start)
-            start = s;
-        if (cs->time[cs->n - 1] > end)
-            end = cs->time[cs->n - 1];
-    }
-    if (start == UINT64_MAX)
-        start = end = 0;
-
+    int rc = 0;
     const char *name = o && o->name ? o->name : "";
     tx_json *j = &w.json;
     tx_json_init(j, out, 0, 1);
@@ -543,12 +563,52 @@ int speedscope_write(const prof_result *p, const speedscope_timeline *t,
     tx_json_cstr(j, name);
     tx_json_key(j, "activeProfileIndex");
     tx_json_uint(j, 0);
-    int rc = write_frames(&w);
+    rc = write_frames(&w);
     tx_json_key(j, "profiles");
     tx_json_array(j, TX_JSON_INLINE);
+    /* several logs: a group of profiles each, named by the log */
+    for (uint32_t log = 0; log < (t->num_logs > 1 ? t->num_logs : 1) && rc == 0; log++) {
+        const char *group = t->num_logs > 1 ? t->log_names[log] : name;
+        rc = write_log(&w, log, group);
+    }
+    tx_json_end(j);
+    tx_json_end(j);
+    tx_json_space(j, "\n");
+    free(w.frames);
+    free(w.extra_ids);
+    free(w.drop);
+    if (tx_json_finish(j) != 0)
+        rc = -1;
+    return rc;
+}
+
+/* The profiles (one per capability) of one log. */
+static int write_log(writer *wp, uint32_t log, const char *name)
+{
+    writer *w = wp;
+    const speedscope_timeline *t = w->t;
+    tx_json *j = &wp->json;
+    int rc = 0;
+    /* one time axis for every capability */
+    uint64_t start = UINT64_MAX, end = 0;
+    for (size_t c = 0; c < t->num_caps; c++) {
+        const cap_samples *cs = &t->caps[c];
+        if (cs->log != log)
+            continue;
+        if (!cs->n)
+            continue;
+        uint64_t s = cs->time[0] > w->tick ? cs->time[0] - w->tick : 0;
+        if (s < start)
+            start = s;
+        if (cs->time[cs->n - 1] > end)
+            end = cs->time[cs->n - 1];
+    }
+    if (start == UINT64_MAX)
+        start = end = 0;
+
     for (size_t c = 0; c < t->num_caps && rc == 0; c++) {
         const cap_samples *cs = &t->caps[c];
-        if (!cs->n)
+        if (!cs->n || cs->log != log)
             continue;
         tx_json_object(j, TX_JSON_INLINE);
         tx_json_key(j, "type");
@@ -577,22 +637,14 @@ int speedscope_write(const prof_result *p, const speedscope_timeline *t,
         tx_json_uint(j, end);
         tx_json_key(j, "samples");
         tx_json_array(j, TX_JSON_INLINE);
-        walk_cap(&w, cs, start, emit_stack);
+        walk_cap(w, cs, start, emit_stack);
         tx_json_end(j);
         tx_json_key(j, "weights");
         tx_json_array(j, TX_JSON_INLINE);
-        walk_cap(&w, cs, start, emit_weight);
+        walk_cap(w, cs, start, emit_weight);
         tx_json_end(j);
         tx_json_end(j);
     }
-    tx_json_end(j);
-    tx_json_end(j);
-    tx_json_space(j, "\n");
-    free(w.frames);
-    free(w.extra_ids);
-    free(w.drop);
-    if (tx_json_finish(j) != 0)
-        rc = -1;
     return rc;
 }
 

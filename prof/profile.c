@@ -88,7 +88,16 @@ struct prof_profile {
     uint32_t cap_creates;
     uint32_t max_sample_cap;
     const char **argv_store;
+    struct prof_runs *runs;     /* several logs (prof_begin_log); NULL: one */
 };
+
+struct prof_runs;
+static void runs_free(struct prof_runs *r);
+static int runs_translating(const prof_profile *p);
+static int runs_define(prof_profile *p, const el_event *ev);
+static int runs_sample(prof_profile *p, const el_event *ev);
+static void runs_info(const prof_profile *p, prof_info *in);
+static uint64_t log_span(const prof_profile *p);
 
 void prof_filter_init(prof_filter *f)
 {
@@ -405,6 +414,7 @@ void prof_destroy(prof_profile *p)
     free(p->sc_arena);
     free(p->ccs);
     free(p->argv_store);
+    runs_free(p->runs);
     tx_strpool_destroy(&p->strings);
     free(p);
 }
@@ -658,10 +668,10 @@ int prof_add_event(prof_profile *p, const el_event *ev)
             p->info.filtered_ticks++;
             break;
         }
-        rc = add_sample(p, ev);
+        rc = runs_translating(p) ? runs_sample(p, ev) : add_sample(p, ev);
         break;
     case EL_HEAP_PROF_COST_CENTRE:
-        rc = define_cc(p, ev);
+        rc = runs_translating(p) ? runs_define(p, ev) : define_cc(p, ev);
         break;
     case EL_PROF_BEGIN:
         p->info.interval_ns = ev->u.prof_begin.interval_ns;
@@ -698,6 +708,259 @@ void prof_set_time_span(prof_profile *p, uint64_t first, uint64_t last)
         p->info.first_time = first;
     if (last > p->info.last_time)
         p->info.last_time = last;
+}
+
+/* ---- several logs ----------------------------------------------------- */
+
+/* Logs of several runs (a fleet, a test suite) aggregate into one tree.
+ * Their cost-centre ids differ between builds, so from the second log on
+ * each 161 definition is matched by (module, label, source location)
+ * against the cost centres already known, and the log's own ids are
+ * translated through a map that each log starts afresh. The first log
+ * keeps GHC's ids (so one log gives what it always gave); later logs'
+ * new cost centres, and the ids their samples name without a definition
+ * in that log (a placeholder per log), get fresh ids above every id seen. */
+struct id_slot {
+    uint32_t ghc, global;
+    int used;
+};
+
+struct prof_runs {
+    uint32_t num_logs;
+    uint32_t next_id;           /* the next fresh id */
+    uint32_t max_caps;          /* the earlier logs' capabilities, the max */
+    uint64_t span_sum;          /* the earlier logs' time spans, summed */
+    struct id_slot *map;        /* this log: GHC id -> id in the tree */
+    size_t map_size, map_num;   /* power of two */
+    uint32_t *names;            /* cost-centre index + 1, by (module,label,src); 0 empty */
+    size_t names_size, names_num;
+    uint32_t stack[EL_MAX_STACK];
+};
+
+static void runs_free(struct prof_runs *r)
+{
+    if (!r)
+        return;
+    free(r->map);
+    free(r->names);
+    free(r);
+}
+
+static int runs_translating(const prof_profile *p)
+{
+    return p->runs && p->runs->num_logs > 1;
+}
+
+static uint64_t name_hash(const char *module, const char *label, const char *src)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    const char *parts[3] = { module, label, src };
+    for (int k = 0; k < 3; k++) {
+        for (const char *c = parts[k]; c && *c; c++)
+            h = (h ^ (uint8_t)*c) * 0x100000001b3ull;
+        h = hash_mix64(h ^ (uint64_t)(k + 1));
+    }
+    return h;
+}
+
+static int same_name(const prof_cc *cc, const char *module, const char *label, const char *src)
+{
+    return strcmp(cc->module, module) == 0 && strcmp(cc->label, label) == 0 &&
+           strcmp(cc->srcloc, src) == 0;
+}
+
+/* The index of the defined cost centre named so, or PROF_NONE. */
+static uint32_t names_find(const prof_profile *p, const char *module, const char *label,
+                           const char *src)
+{
+    const struct prof_runs *r = p->runs;
+    if (!r->names_size)
+        return PROF_NONE;
+    for (size_t k = name_hash(module, label, src) & (r->names_size - 1);;
+         k = (k + 1) & (r->names_size - 1)) {
+        uint32_t i = r->names[k];
+        if (!i)
+            return PROF_NONE;
+        if (same_name(&p->ccs[i - 1], module, label, src))
+            return i - 1;
+    }
+}
+
+static int names_add(prof_profile *p, uint32_t index)
+{
+    struct prof_runs *r = p->runs;
+    if ((r->names_num + 1) * 2 > r->names_size) {
+        size_t n = r->names_size ? r->names_size * 2 : 1024;
+        uint32_t *t = calloc(n, sizeof *t);
+        if (!t)
+            return -1;
+        uint32_t *old = r->names;
+        size_t old_size = r->names_size;
+        r->names = t;
+        r->names_size = n;
+        r->names_num = 0;
+        for (size_t k = 0; k < old_size; k++)
+            if (old[k])
+                (void)names_add(p, old[k] - 1);     /* fits: no growth */
+        free(old);
+    }
+    const prof_cc *cc = &p->ccs[index];
+    size_t k = name_hash(cc->module, cc->label, cc->srcloc) & (r->names_size - 1);
+    while (r->names[k])
+        k = (k + 1) & (r->names_size - 1);
+    r->names[k] = index + 1;
+    r->names_num++;
+    return 0;
+}
+
+static struct id_slot *map_slot(const struct prof_runs *r, uint32_t ghc)
+{
+    for (size_t k = hash_mix64(ghc) & (r->map_size - 1);; k = (k + 1) & (r->map_size - 1))
+        if (!r->map[k].used || r->map[k].ghc == ghc)
+            return &r->map[k];
+}
+
+static int map_put(struct prof_runs *r, uint32_t ghc, uint32_t global)
+{
+    if ((r->map_num + 1) * 2 > r->map_size) {
+        size_t n = r->map_size ? r->map_size * 2 : 1024;
+        struct id_slot *old = r->map;
+        size_t old_size = r->map_size;
+        if (!(r->map = calloc(n, sizeof *r->map))) {
+            r->map = old;
+            return -1;
+        }
+        r->map_size = n;
+        for (size_t k = 0; k < old_size; k++)
+            if (old[k].used)
+                *map_slot(r, old[k].ghc) = old[k];
+        free(old);
+    }
+    struct id_slot *s = map_slot(r, ghc);
+    if (!s->used)
+        r->map_num++;
+    s->used = 1;
+    s->ghc = ghc;
+    s->global = global;
+    return 0;
+}
+
+int prof_begin_log(prof_profile *p)
+{
+    if (p->failed)
+        return -1;
+    if (!p->runs && !(p->runs = calloc(1, sizeof *p->runs))) {
+        p->failed = 1;
+        return -1;
+    }
+    struct prof_runs *r = p->runs;
+    if (r->num_logs++ == 0)
+        return 0;           /* the first log: GHC's ids as they are */
+    uint32_t caps = p->cap_creates ? p->cap_creates : p->max_sample_cap;
+    if (caps > r->max_caps)
+        r->max_caps = caps;
+    p->cap_creates = 0;
+    p->max_sample_cap = 0;
+    /* the facts of time are each log's own: its span adds up */
+    r->span_sum += log_span(p);
+    p->info.first_time = UINT64_MAX;
+    p->info.last_time = 0;
+    p->info.has_wall_clock = 0;
+    if (r->num_logs == 2) {
+        /* fresh ids start above every id the first log used; its defined
+         * cost centres are the names the next logs match */
+        for (size_t i = 0; i < p->num_ccs; i++) {
+            if (p->ccs[i].id >= r->next_id)
+                r->next_id = p->ccs[i].id + 1;
+            if (p->ccs[i].defined && names_find(p, p->ccs[i].module, p->ccs[i].label,
+                                                p->ccs[i].srcloc) == PROF_NONE &&
+                names_add(p, (uint32_t)i) != 0) {
+                p->failed = 1;
+                return -1;
+            }
+        }
+        for (size_t i = 1; i < p->num_nodes; i++)
+            if (p->nodes[i].cc >= r->next_id)
+                r->next_id = p->nodes[i].cc + 1;
+    }
+    if (r->map)
+        memset(r->map, 0, r->map_size * sizeof *r->map);
+    r->map_num = 0;
+    return 0;
+}
+
+static int runs_define(prof_profile *p, const el_event *ev)
+{
+    struct prof_runs *r = p->runs;
+    el_event e = *ev;
+    char *s[3];
+    const el_str *f[3] = { &ev->u.cost_centre.module, &ev->u.cost_centre.label,
+                           &ev->u.cost_centre.srcloc };
+    for (int k = 0; k < 3; k++)
+        s[k] = (char *)tx_strpool_add(&p->strings, f[k]->ptr, f[k]->len);
+    if (!s[0] || !s[1] || !s[2])
+        return -1;
+    uint32_t i = names_find(p, s[0], s[1], s[2]);
+    if (i != PROF_NONE)
+        return map_put(r, ev->u.cost_centre.id, p->ccs[i].id);
+    if (r->next_id == PROF_NONE)
+        return -1;
+    e.u.cost_centre.id = r->next_id++;
+    if (define_cc(p, &e) != 0 || names_add(p, (uint32_t)(p->num_ccs - 1)) != 0)
+        return -1;
+    return map_put(r, ev->u.cost_centre.id, e.u.cost_centre.id);
+}
+
+static int runs_sample(prof_profile *p, const el_event *ev)
+{
+    struct prof_runs *r = p->runs;
+    el_event e = *ev;
+    for (unsigned j = 0; j < ev->u.prof_sample.depth; j++) {
+        uint32_t id = ev->u.prof_sample.stack[j];
+        struct id_slot *sl = r->map_size ? map_slot(r, id) : NULL;
+        if (sl && sl->used) {
+            r->stack[j] = sl->global;
+            continue;
+        }
+        /* never defined in this log: a placeholder of its own */
+        if (r->next_id == PROF_NONE || map_put(r, id, r->next_id) != 0)
+            return -1;
+        r->stack[j] = r->next_id++;
+    }
+    e.u.prof_sample.stack = r->stack;
+    return add_sample(p, &e);
+}
+
+void prof_log_ids(const prof_profile *p, const uint32_t *ids, unsigned depth, uint32_t *out)
+{
+    const struct prof_runs *r = p->runs;
+    for (unsigned j = 0; j < depth; j++) {
+        const struct id_slot *sl = runs_translating(p) && r->map_size ? map_slot(r, ids[j]) : NULL;
+        out[j] = sl && sl->used ? sl->global : ids[j];
+    }
+}
+
+/* The current log's time span inside the filter's from/to. */
+static uint64_t log_span(const prof_profile *p)
+{
+    if (p->info.first_time > p->info.last_time)
+        return 0;
+    uint64_t from = p->info.first_time > p->filter.from_ns ? p->info.first_time : p->filter.from_ns;
+    uint64_t to = p->info.last_time < p->filter.to_ns ? p->info.last_time : p->filter.to_ns;
+    return to > from ? to - from : 0;
+}
+
+/* A snapshot's facts of several logs: capabilities the most of any log,
+ * the spans summed. */
+static void runs_info(const prof_profile *p, prof_info *in)
+{
+    in->num_logs = p->runs && p->runs->num_logs ? p->runs->num_logs : 1;
+    in->span_sum_ns = log_span(p);
+    if (!p->runs)
+        return;
+    in->span_sum_ns += p->runs->span_sum;
+    if (p->runs->max_caps > in->capabilities)
+        in->capabilities = p->runs->max_caps;
 }
 
 /* ---- snapshot --------------------------------------------------------- */
@@ -1080,6 +1343,7 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
 
     r->info.capabilities = p->cap_creates ? p->cap_creates
                          : p->max_sample_cap ? p->max_sample_cap : 1;
+    runs_info(p, &r->info);
     if (r->info.first_time == UINT64_MAX)
         r->info.first_time = 0;
     return r;

@@ -322,6 +322,9 @@ int prof_report_text(const prof_result *p, const prof_report_opts *o, FILE *out)
         tx_put(out, in->args[i], strlen(in->args[i]));
     }
     fputs("\n\n", out);
+    if (in->num_logs > 1)
+        fprintf(out, "\t%u logs summed: the ticks and the total time are their sums, the "
+                "processors the most of any log\n\n", in->num_logs);
     fprintf(out, "\ttotal time  = %11.2f secs   (%" PRIu64 " ticks @ %" PRIu64 " us, %u processor%s)\n",
             total_secs(in), in->total_ticks, in->interval_ns / 1000, in->capabilities,
             in->capabilities > 1 ? "s" : "");

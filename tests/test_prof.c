@@ -582,6 +582,96 @@ static void test_undefined_cost_centre(void **state)
     el_writer_destroy(w);
 }
 
+/* Several logs (prof_begin_log): builds number their cost centres
+ * differently, so they are matched by module, label and source location.
+ * Log A: 3 f, 4 g, 5 h; log B (another build): 10 g, 11 f, 3 k (A's id of
+ * f for a new name), and a sample naming 77, never defined. */
+static uint8_t *two_builds(int which, size_t *len)
+{
+    el_writer *w = el_writer_create_mem();
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
+    if (which == 0) {
+        el_writer_cost_centre(w, 0, 3, "f", "Main", "a.hs:1:1", 0);
+        el_writer_cost_centre(w, 0, 4, "g", "Main", "a.hs:2:1", 0);
+        el_writer_cost_centre(w, 0, 5, "h", "Main", "a.hs:3:1", 0);
+        uint32_t fg[2] = { 4, 3 }, f[1] = { 3 }, h[1] = { 5 };
+        for (uint32_t t = 0; t < 10; t++) {     /* 10 f/g, 10 f, 10 h on cap 0 */
+            el_writer_prof_sample(w, 1000 + t, 0, t, 2, fg);
+            el_writer_prof_sample(w, 1000 + t, 0, t, 1, f);
+            el_writer_prof_sample(w, 1000 + t, 0, t, 1, h);
+        }
+    } else {
+        el_writer_cost_centre(w, 0, 10, "g", "Main", "a.hs:2:1", 0);
+        el_writer_cost_centre(w, 0, 11, "f", "Main", "a.hs:1:1", 0);
+        el_writer_cost_centre(w, 0, 3, "k", "Main", "a.hs:9:1", 0);
+        uint32_t fg[2] = { 10, 11 }, k[1] = { 3 }, u[2] = { 77, 11 };
+        for (uint32_t t = 0; t < 7; t++) {      /* 7 f/g on cap 2, 7 k, 7 f/<77> */
+            el_writer_prof_sample(w, 5000 + t, 2, t, 2, fg);
+            el_writer_prof_sample(w, 5000 + t, 0, t, 1, k);
+            el_writer_prof_sample(w, 5000 + t, 0, t, 2, u);
+        }
+    }
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    const uint8_t *bytes = el_writer_borrow_bytes(w, len);
+    uint8_t *copy = malloc(*len);
+    memcpy(copy, bytes, *len);
+    el_writer_destroy(w);
+    return copy;
+}
+
+static void test_logs_matched_by_name(void **state)
+{
+    (void)state;
+    size_t la, lb;
+    uint8_t *a = two_builds(0, &la), *b = two_builds(1, &lb);
+    built x = { prof_create(NULL), NULL, 0 };
+    assert_non_null(x.agg);
+    assert_int_equal(prof_begin_log(x.agg), 0);
+    assert_int_equal(el_read_mem(a, la, feed, &x, NULL).status, EL_END);
+    assert_int_equal(prof_begin_log(x.agg), 0);
+    assert_int_equal(el_read_mem(b, lb, feed, &x, NULL).status, EL_END);
+    /* B's ids as the tree holds them: 10 and 11 are A's g and f */
+    uint32_t in[2] = { 10, 11 }, out[2];
+    prof_log_ids(x.agg, in, 2, out);
+    assert_int_equal(out[0], 4);
+    assert_int_equal(out[1], 3);
+    prof_result *p = prof_snapshot(x.agg);
+    assert_non_null(p);
+    assert_int_equal(ticks_at(p, "f/g", 0), 17);
+    assert_int_equal(ticks_at(p, "f", 0), 10);       /* not B's k (its id 3) */
+    assert_int_equal(ticks_at(p, "k", 0), 7);
+    assert_int_equal(ticks_at(p, "h", 0), 10);
+    assert_int_equal(prof_get_info(p)->total_ticks, 51);
+    assert_int_equal(prof_get_info(p)->undefined_ccs, 1);
+    assert_int_equal(prof_get_info(p)->num_logs, 2);
+    assert_int_equal(prof_get_info(p)->capabilities, 3);    /* B's: caps 0..2 */
+    /* each log from its definitions at time 0 to its last sample */
+    assert_int_equal(prof_get_info(p)->span_sum_ns, 1009 + 5006);
+    /* f is one cost centre: one row in the per-cost-centre totals */
+    size_t n, fs = 0;
+    prof_cc_total *tot = prof_cc_totals(p, &n);
+    assert_non_null(tot);
+    for (size_t i = 0; i < n; i++)
+        fs += strcmp(prof_cc_at(p, tot[i].cc)->label, "f") == 0;
+    assert_int_equal(fs, 1);
+    free(tot);
+    prof_result_destroy(p);
+    prof_destroy(x.agg);
+
+    /* one log with prof_begin_log: GHC's ids as they are */
+    x.agg = prof_create(NULL);
+    assert_int_equal(prof_begin_log(x.agg), 0);
+    assert_int_equal(el_read_mem(b, lb, feed, &x, NULL).status, EL_END);
+    p = prof_snapshot(x.agg);
+    assert_int_equal(ticks_at(p, "f/<undefined cc 77>", 0), 7);
+    assert_int_equal(prof_get_info(p)->num_logs, 1);
+    prof_result_destroy(p);
+    prof_destroy(x.agg);
+    free(a);
+    free(b);
+}
+
 /* A first sample with an empty stack (depth 0): no NULL reaches memcpy
  * (UBSan in the sanitizer build), and the tick is counted. */
 static void test_depth_zero_first(void **state)
@@ -945,6 +1035,7 @@ int main(void)
         cmocka_unit_test(test_snapshots_do_not_destroy),
         cmocka_unit_test(test_cc_totals),
         cmocka_unit_test(test_interning_random_stacks),
+        cmocka_unit_test(test_logs_matched_by_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -105,6 +105,21 @@ void prof_destroy(prof_profile *p);      /* accepts NULL */
 int prof_add_event(prof_profile *p, const el_event *ev);
 int prof_failed(const prof_profile *p);
 
+/* Several logs into one profile (runs of one program: a fleet, a test
+ * suite): call before each log's events. Cost centres are matched by
+ * module, label and source location, since ids differ between builds: the
+ * first log keeps GHC's ids, each later log's ids are translated through a
+ * map of its own (an id that log's samples name but never define gets a
+ * placeholder of that log). Ticks add up; capabilities are the most of any
+ * log; the facts of one run (command line, date, first and last times)
+ * are the last log's, its span sums in span_sum_ns. Without this
+ * call, one log as before. Returns 0, or -1 out of memory (sticky). */
+int prof_begin_log(prof_profile *p);
+/* The ids of the current log as the profile's tree holds them (after the
+ * profile has taken the sample that names them; unchanged for one log),
+ * for a consumer beside the profile that keeps raw stacks. */
+void prof_log_ids(const prof_profile *p, const uint32_t *ids, unsigned depth, uint32_t *out);
+
 /* The same as an analysis of the driver (driver.h); its snapshot is a
  * prof_result. It sets the time span at the end of the read. */
 extern const ev_analysis_ops prof_analysis_ops;
@@ -156,6 +171,9 @@ typedef struct prof_info {
     const char *const *argv;    /* the whole command line as logged */
     uint32_t argc;
     const char *rts_version;
+    uint32_t num_logs;          /* logs aggregated (prof_begin_log); 1 for one */
+    uint64_t span_sum_ns;       /* each log's first..last event inside the filter's
+                                   from/to, summed (first_time/last_time: the last log's) */
 } prof_info;
 
 const prof_info *prof_get_info(const prof_result *r);

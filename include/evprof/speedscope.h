@@ -57,6 +57,13 @@ int speedscope_timeline_finish(speedscope_timeline *t);
 
 /* Capabilities that have samples, and the samples of one, numbered as in
  * the samples' own cap field. */
+/* Several logs (cli: fed beside a profile that prof_begin_log aggregates):
+ * call before each log; its samples' ids are translated by p
+ * (prof_log_ids) and its capabilities become profiles of their own, named
+ * "NAME capability N". Returns 0 or -1 out of memory. */
+int speedscope_timeline_begin_log(speedscope_timeline *t, const prof_profile *p,
+                                  const char *name);
+
 size_t speedscope_timeline_num_caps(const speedscope_timeline *t);
 uint64_t speedscope_timeline_samples(const speedscope_timeline *t, uint32_t cap);
 

@@ -1,0 +1,562 @@
+/* evprof merge: one eventlog from several (runs of a distributed program,
+ * a fleet, a test suite), as ghc-events' merge does: one header (the union
+ * of the event types), each log's records copied in order with their
+ * capability, capset and cost-centre numbers moved apart; times kept. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "evprof/eventlog.h"
+#include "evprof/writer.h"
+#include "output.h"
+#include "util/hash.h"
+
+static const cli_opt opts[] = {
+    { OPT_OUTPUT, 'o', "output", "FILE", "the merged eventlog (required unless standard "
+      "output is not a terminal); written whole or not at all" },
+    { 0 },
+};
+
+static const cli_cmd_help help = {
+    "merge", "[OPTIONS] FILE FILE... -o OUT",
+    "One eventlog from several, as ghc-events' merge does: one header with the\n"
+    "union of the event types, then each log's events in turn. Capabilities and\n"
+    "capsets of each log are numbered after the previous logs' (block markers,\n"
+    "CAP_*, CAPSET_*, TASK_*, the capset of RTS and heap events, the capability\n"
+    "of samples); cost centres are matched by module, label and source location\n"
+    "as 'evprof report A B' matches them (161 definitions of a name seen before\n"
+    "are dropped, new ones get fresh ids, stacks of 163 and 167 follow). Times\n"
+    "are kept: each log's clock starts at its own RTS start.",
+    opts,
+    "Thread ids are numbered after the previous logs' too. A type declared by\n"
+    "two logs with different sizes is refused. See docs/ECOSYSTEM.md.\n",
+};
+
+/* ---- reading ------------------------------------------------------------ */
+
+typedef int (*event_fn)(void *ctx, const el_decoder *d, const el_event *ev);
+
+/* Streams a log through a decoder: fn sees every event. Returns 0, or -1
+ * after a message naming the file, offset and type. */
+static int each_event(const char *path, event_fn fn, void *ctx)
+{
+    const char *name = cli_display_path(path);
+    FILE *f = strcmp(path, "-") == 0 ? NULL : fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "evprof: %s: cannot open: %s\n", name,
+                strcmp(path, "-") == 0 ? "merge reads each log twice: give files" : strerror(errno));
+        return -1;
+    }
+    el_decoder *d = el_decoder_create();
+    static uint8_t buf[1 << 20];
+    int rc = d ? 0 : -1;
+    el_status st = EL_NEED_INPUT;
+    while (rc == 0 && st == EL_NEED_INPUT) {
+        size_t n = fread(buf, 1, sizeof buf, f);
+        if (n == 0) {
+            if (ferror(f)) {
+                fprintf(stderr, "evprof: %s: cannot read: %s\n", name, strerror(errno));
+                rc = -1;
+                break;
+            }
+            st = el_decoder_finish(d);
+            break;
+        }
+        el_decoder_feed(d, buf, n);
+        el_event ev;
+        while ((st = el_decoder_next(d, &ev)) == EL_OK)
+            if (fn(ctx, d, &ev) != 0) {
+                rc = -1;
+                break;
+            }
+    }
+    if (rc == 0 && st != EL_END && st != EL_OK) {
+        char msg[300];
+        el_error_format(msg, sizeof msg, el_decoder_error(d));
+        fprintf(stderr, "evprof: %s: %s; not merged\n", name, msg);
+        rc = -1;
+    }
+    el_decoder_destroy(d);
+    fclose(f);
+    return rc;
+}
+
+/* ---- pass 1: the header and the numbers each log uses ------------------- */
+
+typedef struct log_facts {
+    uint32_t max_cap, max_capset, max_cc, max_thread;   /* + 1; 0: none */
+} log_facts;
+
+typedef struct types {
+    int32_t size[65536];
+    uint8_t declared[65536];
+    char *desc[65536];
+    const char *first[65536];   /* the log that declared it first */
+} types;
+
+typedef struct scan {
+    types *t;
+    log_facts *f;
+    const char *path;
+    int header_seen, failed;
+} scan;
+
+static void at_least(uint32_t *m, uint32_t v)
+{
+    if (v + 1 > *m)
+        *m = v + 1;
+}
+
+static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+static uint32_t get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
+static void put32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+/* Where the numbers are in a payload: cap u16 at cap_at (and cap2_at),
+ * capset u32 at capset_at; -1 none. */
+typedef struct fields {
+    int cap_at, cap2_at, capset_at;
+    int thread_at;      /* u32 thread id */
+    int blocker_at;     /* STOP_THREAD's blocking thread: an id when not 0 */
+} fields;
+
+static fields fields_of(uint16_t type)
+{
+    fields f = { -1, -1, -1, -1, -1 };
+    switch (type) {
+    case EL_MIGRATE_THREAD:
+    case EL_THREAD_WAKEUP:
+        f.thread_at = 0;
+        f.cap_at = 4;
+        break;
+    case EL_CREATE_THREAD: case EL_RUN_THREAD: case EL_THREAD_RUNNABLE:
+    case EL_CREATE_SPARK_THREAD: case EL_THREAD_LABEL:
+        f.thread_at = 0;
+        break;
+    case EL_STOP_THREAD:
+        f.thread_at = 0;
+        f.blocker_at = 6;
+        break;
+    case EL_CAP_CREATE: case EL_CAP_DELETE: case EL_CAP_DISABLE: case EL_CAP_ENABLE:
+        f.cap_at = 0;
+        break;
+    case EL_CAPSET_ASSIGN_CAP:
+    case EL_CAPSET_REMOVE_CAP:
+        f.capset_at = 0;
+        f.cap_at = 4;
+        break;
+    case EL_CAPSET_CREATE: case EL_CAPSET_DELETE: case EL_RTS_IDENTIFIER:
+    case EL_PROGRAM_ARGS: case EL_PROGRAM_ENV: case EL_OSPROCESS_PID:
+    case EL_OSPROCESS_PPID: case EL_WALL_CLOCK_TIME: case EL_HEAP_ALLOCATED:
+    case EL_HEAP_SIZE: case EL_HEAP_LIVE: case 52 /* HEAP_INFO_GHC */:
+    case EL_GC_STATS_GHC: case EL_MEM_RETURN: case EL_BLOCKS_SIZE:
+        f.capset_at = 0;
+        break;
+    case EL_TASK_CREATE:
+        f.cap_at = 8;
+        break;
+    case EL_TASK_MIGRATE:
+        f.cap_at = 8;
+        f.cap2_at = 10;
+        break;
+    default:
+        break;
+    }
+    return f;
+}
+
+/* The stack of a 163 or 167 event: where its depth byte is. */
+static int stack_at(uint16_t type)
+{
+    return type == EL_PROF_SAMPLE_COST_CENTRE ? 12
+         : type == EL_HEAP_PROF_SAMPLE_COST_CENTRE ? 10 : -1;
+}
+
+static int scan_event(void *ctx, const el_decoder *d, const el_event *ev)
+{
+    scan *s = ctx;
+    if (!s->header_seen) {
+        s->header_seen = 1;
+        types *t = s->t;
+        for (size_t i = 0; i < el_decoder_num_types(d); i++) {
+            const el_event_type *et = el_decoder_type_at(d, i);
+            if (t->declared[et->id] && t->size[et->id] != et->size) {
+                fprintf(stderr, "evprof: %s: event type %u (%s) has size %d here but %d in "
+                        "%s: the logs cannot share one header; not merged\n",
+                        cli_display_path(s->path), et->id,
+                        el_type_name(et->id) ? el_type_name(et->id) : "unknown", et->size,
+                        t->size[et->id], cli_display_path(t->first[et->id]));
+                return -1;
+            }
+            if (!t->declared[et->id]) {
+                t->declared[et->id] = 1;
+                t->size[et->id] = et->size;
+                t->first[et->id] = s->path;
+                if (!(t->desc[et->id] = strndup(et->desc.ptr, et->desc.len)))
+                    return -1;
+            }
+        }
+    }
+    log_facts *f = s->f;
+    const uint8_t *p = ev->payload;
+    uint32_t len = ev->payload_len;
+    if (ev->type == EL_BLOCK_MARKER) {
+        if (ev->u.block.cap != EL_NO_CAP)
+            at_least(&f->max_cap, ev->u.block.cap);
+        return 0;
+    }
+    fields fl = fields_of(ev->type);
+    if (fl.cap_at >= 0 && (uint32_t)fl.cap_at + 2 <= len)
+        at_least(&f->max_cap, get16(p + fl.cap_at));
+    if (fl.cap2_at >= 0 && (uint32_t)fl.cap2_at + 2 <= len)
+        at_least(&f->max_cap, get16(p + fl.cap2_at));
+    if (fl.capset_at >= 0 && (uint32_t)fl.capset_at + 4 <= len)
+        at_least(&f->max_capset, get32(p + fl.capset_at));
+    if (fl.thread_at >= 0 && (uint32_t)fl.thread_at + 4 <= len)
+        at_least(&f->max_thread, get32(p + fl.thread_at));
+    if (fl.blocker_at >= 0 && (uint32_t)fl.blocker_at + 4 <= len)
+        at_least(&f->max_thread, get32(p + fl.blocker_at));
+    if (ev->type == EL_PROF_SAMPLE_COST_CENTRE && len >= 4)
+        at_least(&f->max_cap, get32(p));
+    if (ev->type == EL_HEAP_PROF_COST_CENTRE && len >= 4)
+        at_least(&f->max_cc, get32(p));
+    int sa = stack_at(ev->type);
+    if (sa >= 0 && (uint32_t)sa < len)
+        for (uint32_t k = 0, depth = p[sa]; k < depth && (uint32_t)sa + 1 + 4 * (k + 1) <= len; k++)
+            at_least(&f->max_cc, get32(p + sa + 1 + 4 * k));
+    return 0;
+}
+
+/* ---- pass 2: the merged log ------------------------------------------- */
+
+/* Cost centres by name (module, label, src) -> merged id, and the current
+ * log's GHC id -> merged id: the same matching as prof_begin_log. */
+typedef struct name_slot {
+    uint64_t hash;
+    char *key;          /* module \0 label \0 src \0 */
+    size_t key_len;
+    uint32_t id;
+} name_slot;
+
+typedef struct id_slot {
+    uint32_t ghc, id;
+    int used;
+} id_slot;
+
+typedef struct merger {
+    el_writer *w;
+    const char *path;
+    uint32_t log;
+    uint16_t cap_off;
+    uint32_t capset_off;
+    uint32_t thread_off;
+    uint32_t next_id;
+    name_slot *names;
+    size_t names_size, names_num;
+    id_slot *map;
+    size_t map_size, map_num;
+    uint8_t *buf;
+    size_t buf_size;
+    int in_block;
+    uint64_t block_end;         /* its end time */
+    uint64_t block_stop;        /* the offset past its records */
+} merger;
+
+static id_slot *map_find(merger *m, uint32_t ghc)
+{
+    for (size_t k = hash_mix64(ghc) & (m->map_size - 1);; k = (k + 1) & (m->map_size - 1))
+        if (!m->map[k].used || m->map[k].ghc == ghc)
+            return &m->map[k];
+}
+
+static int map_put(merger *m, uint32_t ghc, uint32_t id)
+{
+    if ((m->map_num + 1) * 2 > m->map_size) {
+        size_t n = m->map_size ? m->map_size * 2 : 1024;
+        id_slot *old = m->map;
+        size_t old_size = m->map_size;
+        if (!(m->map = calloc(n, sizeof *m->map))) {
+            m->map = old;
+            return -1;
+        }
+        m->map_size = n;
+        for (size_t k = 0; k < old_size; k++)
+            if (old[k].used)
+                *map_find(m, old[k].ghc) = old[k];
+        free(old);
+    }
+    id_slot *s = map_find(m, ghc);
+    m->map_num += !s->used;
+    *s = (id_slot){ ghc, id, 1 };
+    return 0;
+}
+
+/* The merged id of a name, or creates it as `id`; *known set when it was there. */
+static int name_id(merger *m, const char *key, size_t key_len, uint32_t id, uint32_t *out,
+                   int *known)
+{
+    if ((m->names_num + 1) * 2 > m->names_size) {
+        size_t n = m->names_size ? m->names_size * 2 : 1024;
+        name_slot *t = calloc(n, sizeof *t);
+        if (!t)
+            return -1;
+        for (size_t k = 0; k < m->names_size; k++)
+            if (m->names[k].key) {
+                size_t j = m->names[k].hash & (n - 1);
+                while (t[j].key)
+                    j = (j + 1) & (n - 1);
+                t[j] = m->names[k];
+            }
+        free(m->names);
+        m->names = t;
+        m->names_size = n;
+    }
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < key_len; i++)
+        h = (h ^ (uint8_t)key[i]) * 0x100000001b3ull;
+    h = hash_mix64(h);
+    size_t k = h & (m->names_size - 1);
+    for (; m->names[k].key; k = (k + 1) & (m->names_size - 1))
+        if (m->names[k].hash == h && m->names[k].key_len == key_len &&
+            memcmp(m->names[k].key, key, key_len) == 0) {
+            *out = m->names[k].id;
+            *known = 1;
+            return 0;
+        }
+    char *copy = malloc(key_len ? key_len : 1);
+    if (!copy)
+        return -1;
+    memcpy(copy, key, key_len);
+    m->names[k] = (name_slot){ h, copy, key_len, id };
+    m->names_num++;
+    *out = id;
+    *known = 0;
+    return 0;
+}
+
+/* The merged id of the current log's id `ghc` (a placeholder when the log
+ * never defined it). The first log keeps its ids. */
+static int merged_id(merger *m, uint32_t ghc, uint32_t *out)
+{
+    if (m->log == 0) {
+        *out = ghc;
+        return 0;
+    }
+    id_slot *s = m->map_size ? map_find(m, ghc) : NULL;
+    if (s && s->used) {
+        *out = s->id;
+        return 0;
+    }
+    *out = m->next_id++;
+    return map_put(m, ghc, *out);
+}
+
+static int merge_event(void *ctx, const el_decoder *d, const el_event *ev)
+{
+    merger *m = ctx;
+    (void)d;
+    el_writer_status st = EL_WRITER_OK;
+    if (ev->type == EL_BLOCK_MARKER) {
+        if (m->in_block)
+            st = el_writer_end_block(m->w, m->block_end);
+        uint16_t cap = ev->u.block.cap;
+        if (cap != EL_NO_CAP)
+            cap = (uint16_t)(cap + m->cap_off);
+        if (st == EL_WRITER_OK)
+            st = el_writer_begin_block(m->w, cap, ev->time);
+        m->in_block = 1;
+        m->block_end = ev->u.block.end_time;
+        m->block_stop = ev->offset + ev->u.block.size;
+        goto done;
+    }
+    if (m->in_block && ev->offset >= m->block_stop) {
+        /* the block ended before this event (outside any block) */
+        st = el_writer_end_block(m->w, m->block_end);
+        m->in_block = 0;
+    }
+    if (ev->payload_len > m->buf_size) {
+        size_t n = ev->payload_len * 2u;
+        uint8_t *b = realloc(m->buf, n);
+        if (!b)
+            return -1;
+        m->buf = b;
+        m->buf_size = n;
+    }
+    uint8_t *p = m->buf;
+    uint32_t len = ev->payload_len;
+    if (len)
+        memcpy(p, ev->payload, len);
+    fields fl = fields_of(ev->type);
+    if (fl.cap_at >= 0 && (uint32_t)fl.cap_at + 2 <= len)
+        put16(p + fl.cap_at, (uint16_t)(get16(p + fl.cap_at) + m->cap_off));
+    if (fl.cap2_at >= 0 && (uint32_t)fl.cap2_at + 2 <= len)
+        put16(p + fl.cap2_at, (uint16_t)(get16(p + fl.cap2_at) + m->cap_off));
+    if (fl.capset_at >= 0 && (uint32_t)fl.capset_at + 4 <= len)
+        put32(p + fl.capset_at, get32(p + fl.capset_at) + m->capset_off);
+    if (fl.thread_at >= 0 && (uint32_t)fl.thread_at + 4 <= len)
+        put32(p + fl.thread_at, get32(p + fl.thread_at) + m->thread_off);
+    if (fl.blocker_at >= 0 && (uint32_t)fl.blocker_at + 4 <= len && get32(p + fl.blocker_at))
+        put32(p + fl.blocker_at, get32(p + fl.blocker_at) + m->thread_off);
+    if (ev->type == EL_PROF_SAMPLE_COST_CENTRE && len >= 4)
+        put32(p, get32(p) + m->cap_off);
+    if (ev->type == EL_HEAP_PROF_COST_CENTRE && len >= 4 && ev->decoded) {
+        /* module \0 label \0 src */
+        const el_str *f[3] = { &ev->u.cost_centre.module, &ev->u.cost_centre.label,
+                               &ev->u.cost_centre.srcloc };
+        size_t key_len = f[0]->len + f[1]->len + f[2]->len + 3, o = 0;
+        char *key = malloc(key_len);
+        if (!key)
+            return -1;
+        for (int k = 0; k < 3; k++) {
+            memcpy(key + o, f[k]->ptr, f[k]->len);
+            o += f[k]->len;
+            key[o++] = '\0';
+        }
+        uint32_t ghc = get32(p), id;
+        int known;
+        uint32_t fresh = m->log == 0 ? ghc : m->next_id;
+        int rc = name_id(m, key, key_len, fresh, &id, &known);
+        free(key);
+        if (rc != 0)
+            return -1;
+        if (m->log > 0) {
+            if (!known)
+                m->next_id++;
+            if (map_put(m, ghc, id) != 0)
+                return -1;
+            if (known)
+                return 0;       /* the name is defined already */
+            put32(p, id);
+        }
+    }
+    int sa = stack_at(ev->type);
+    if (sa >= 0 && (uint32_t)sa < len)
+        for (uint32_t k = 0, depth = p[sa]; k < depth && (uint32_t)sa + 1 + 4 * (k + 1) <= len; k++) {
+            uint32_t id;
+            if (merged_id(m, get32(p + sa + 1 + 4 * k), &id) != 0)
+                return -1;
+            put32(p + sa + 1 + 4 * k, id);
+        }
+    if (st == EL_WRITER_OK)
+        st = el_writer_event(m->w, ev->type, ev->time, p, len);
+done:
+    if (st != EL_WRITER_OK) {
+        fprintf(stderr, "evprof: %s: at byte %llu (event type %u): cannot write the merged "
+                "log: %s\n", cli_display_path(m->path), (unsigned long long)ev->offset,
+                ev->type, el_writer_error_msg(m->w));
+        return -1;
+    }
+    return 0;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+    cli_args a;
+    int id;
+    const char *output = NULL;
+
+    cli_args_init(&a, &help, argc, argv);
+    while ((id = cli_next(&a)) > 0)
+        if (id == OPT_OUTPUT)
+            output = a.value;
+    if (id != CLI_END)
+        return cli_done_code(id);
+    if (!cli_want_pos(&a, 1, 1 << 16, "FILE"))
+        return CLI_USAGE;
+    if ((!output || strcmp(output, "-") == 0) && isatty(STDOUT_FILENO)) {
+        cli_usage_error(&help, "not writing an eventlog to a terminal: give -o FILE");
+        return CLI_USAGE;
+    }
+    for (int i = 0; i < a.npos; i++)
+        if (cli_out_same_file(&help, output, a.pos[i]))
+            return CLI_USAGE;
+
+    int code = CLI_FAIL;
+    types *t = calloc(1, sizeof *t);
+    log_facts *facts = calloc((size_t)a.npos, sizeof *facts);
+    merger m = { 0 };
+    cli_out out = { 0 };
+    int opened = 0;
+    if (!t || !facts) {
+        fprintf(stderr, "evprof: out of memory\n");
+        goto done;
+    }
+    uint64_t caps = 0, capsets = 0, threads = 0;
+    for (int i = 0; i < a.npos; i++) {
+        scan s = { t, &facts[i], a.pos[i], 0, 0 };
+        if (each_event(a.pos[i], scan_event, &s) != 0)
+            goto done;
+        caps += facts[i].max_cap;
+        capsets += facts[i].max_capset;
+        threads += facts[i].max_thread;
+    }
+    if (caps > 0xfffe || capsets > UINT32_MAX || threads > UINT32_MAX) {
+        fprintf(stderr, "evprof: the logs number %llu capabilities, %llu capsets and %llu "
+                "threads in all: more than an eventlog numbers; not merged\n",
+                (unsigned long long)caps, (unsigned long long)capsets,
+                (unsigned long long)threads);
+        goto done;
+    }
+    if (cli_out_open(&out, output) != 0)
+        goto done;
+    opened = 1;
+    if (!(m.w = el_writer_create_file(out.f))) {
+        fprintf(stderr, "evprof: out of memory\n");
+        goto done;
+    }
+    for (uint32_t ty = 0; ty < 65536; ty++)
+        if (t->declared[ty] &&
+            el_writer_declare_type(m.w, (uint16_t)ty, t->size[ty], t->desc[ty]) != EL_WRITER_OK) {
+            fprintf(stderr, "evprof: cannot declare event type %u: %s\n", ty,
+                    el_writer_error_msg(m.w));
+            goto done;
+        }
+    m.next_id = facts[0].max_cc;    /* fresh ids above the first log's */
+    for (int i = 0; i < a.npos; i++) {
+        m.path = a.pos[i];
+        m.log = (uint32_t)i;
+        if (m.map)
+            memset(m.map, 0, m.map_size * sizeof *m.map);
+        m.map_num = 0;
+        if (each_event(a.pos[i], merge_event, &m) != 0)
+            goto done;
+        if (m.in_block && el_writer_end_block(m.w, m.block_end) != EL_WRITER_OK)
+            goto done;
+        m.in_block = 0;
+        m.cap_off = (uint16_t)(m.cap_off + facts[i].max_cap);
+        m.capset_off += facts[i].max_capset;
+        m.thread_off += facts[i].max_thread;
+    }
+    if (el_writer_finish(m.w) != EL_WRITER_OK) {
+        fprintf(stderr, "evprof: cannot write the merged log: %s\n", el_writer_error_msg(m.w));
+        goto done;
+    }
+    code = CLI_OK;
+done:
+    el_writer_destroy(m.w);
+    if (opened && cli_out_close(&out, code == CLI_OK) != 0)
+        code = CLI_FAIL;
+    for (size_t k = 0; k < m.names_size; k++)
+        free(m.names[k].key);
+    free(m.names);
+    free(m.map);
+    free(m.buf);
+    if (t)
+        for (uint32_t ty = 0; ty < 65536; ty++)
+            free(t->desc[ty]);
+    free(t);
+    free(facts);
+    return code;
+}
