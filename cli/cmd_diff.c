@@ -68,40 +68,6 @@ static const cli_cmd_help help = {
 typedef enum kind { K_AUTO, K_TIME, K_GC, K_HEAP, K_TICKY } kind;
 typedef enum out_format { F_TEXT, F_JSON, F_FOLDED, F_GRAPH } out_format;
 
-/* What a log holds, found in the same read. */
-typedef struct holds {
-    int heap, ticky, gc;
-} holds;
-
-static int holds_event(void *self, const el_event *ev, const ev_stream *s)
-{
-    holds *k = self;
-    (void)s;
-    switch (ev->type) {
-    case EL_HEAP_PROF_SAMPLE_BEGIN:
-    case EL_HEAP_BIO_PROF_SAMPLE_BEGIN:
-        k->heap = 1;
-        break;
-    case EL_TICKY_COUNTER_DEF:
-    case EL_TICKY_COUNTER_SAMPLE:
-        k->ticky = 1;
-        break;
-    default:
-        k->gc = 1;
-        break;
-    }
-    return 0;
-}
-
-static const uint16_t holds_types[] = {
-    EL_HEAP_PROF_SAMPLE_BEGIN, EL_HEAP_BIO_PROF_SAMPLE_BEGIN, EL_TICKY_COUNTER_DEF,
-    EL_TICKY_COUNTER_SAMPLE, EL_GC_START, EL_GC_STATS_GHC, EL_HEAP_ALLOCATED,
-};
-static const ev_analysis_ops holds_ops = {
-    "holds", holds_types, sizeof holds_types / sizeof holds_types[0], 0, holds_event, NULL,
-    NULL, NULL,
-};
-
 /* One run, read once with every analysis the comparison may need. */
 typedef struct side {
     const char *path, *name;
@@ -109,7 +75,7 @@ typedef struct side {
     gc_summary *gc;             /* a finished snapshot */
     heap_profile *heap;         /* a finished snapshot */
     ticky_set *ticky;
-    holds h;
+    cli_holds h;                /* what else it holds (heap_begin not counted) */
     int code;
 } side;
 
@@ -155,7 +121,7 @@ static int load(side *s, kind k, const cli_window *shared)
     heap_profile *h = k == K_AUTO || k == K_HEAP ? heap_create(&ho, NULL, NULL) : NULL;
     cli_analysis an[4];
     size_t n = 0;
-    an[n++] = (cli_analysis){ &holds_ops, &s->h };
+    an[n++] = (cli_analysis){ &cli_holds_ops, &s->h };
     if (p)
         an[n++] = (cli_analysis){ &prof_analysis_ops, p };
     if (g)

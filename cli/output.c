@@ -618,43 +618,6 @@ int cli_out_close(cli_out *o, int ok)
     return rc;
 }
 
-/* What else a log holds, to name the command that fits a log without
- * samples: a small analysis beside the profile's. */
-typedef struct kinds {
-    int heap, ticky, gc;
-} kinds;
-
-static int kinds_event(void *self, const el_event *ev, const ev_stream *s)
-{
-    kinds *k = self;
-    (void)s;
-    switch (ev->type) {
-    case EL_HEAP_PROF_BEGIN:
-    case EL_HEAP_PROF_SAMPLE_BEGIN:
-    case EL_HEAP_BIO_PROF_SAMPLE_BEGIN:
-        k->heap = 1;
-        break;
-    case EL_TICKY_COUNTER_DEF:
-    case EL_TICKY_COUNTER_SAMPLE:
-        k->ticky = 1;
-        break;
-    default:
-        k->gc = 1;
-        break;
-    }
-    return 0;
-}
-
-static const uint16_t kinds_types[] = {
-    EL_HEAP_PROF_BEGIN, EL_HEAP_PROF_SAMPLE_BEGIN, EL_HEAP_BIO_PROF_SAMPLE_BEGIN,
-    EL_TICKY_COUNTER_DEF, EL_TICKY_COUNTER_SAMPLE, EL_GC_START, EL_GC_STATS_GHC,
-    EL_HEAP_ALLOCATED,
-};
-static const ev_analysis_ops kinds_ops = {
-    "kinds", kinds_types, sizeof kinds_types / sizeof kinds_types[0], 0, kinds_event, NULL,
-    NULL, NULL,
-};
-
 prof_result *cli_load_profile(const char *path, const cli_window *w, int all, int *code,
                               int *no_samples)
 {
@@ -677,8 +640,8 @@ prof_result *cli_load_profile_more(const char *path, const cli_window *w, int al
         *code = CLI_FAIL;
         return NULL;
     }
-    kinds c = { 0, 0, 0 };
-    cli_analysis an[3] = { { &prof_analysis_ops, agg }, { &kinds_ops, &c } };
+    cli_holds c = { 0, 0, 0, 0 };
+    cli_analysis an[3] = { { &prof_analysis_ops, agg }, { &cli_holds_ops, &c } };
     size_t n = 2;
     if (more && more->extra_ops)
         an[n++] = (cli_analysis){ more->extra_ops, more->extra };
@@ -709,7 +672,7 @@ prof_result *cli_load_profile_more(const char *path, const cli_window *w, int al
     if (*no_samples && !(more && more->quiet)) {
         fprintf(stderr, "evprof: %s: no time-profile samples (event 167): build with -prof and "
                 "run with +RTS -p -l (see 'evprof info %s')\n", name, arg);
-        if (c.heap)
+        if (c.heap || c.heap_begin)
             fprintf(stderr, "evprof: %s: it holds a heap profile: try 'evprof heap %s'\n",
                     name, arg);
         if (c.ticky)

@@ -153,3 +153,38 @@ int cli_read_nothing(const ev_stream *s, int code)
 {
     return s->read.events == 0 && code != CLI_OK && code != CLI_INTERRUPTED;
 }
+
+/* ---- what else a log holds ---------------------------------------------- */
+
+static int holds_event(void *self, const el_event *ev, const ev_stream *s)
+{
+    cli_holds *k = self;
+    (void)s;
+    switch (ev->type) {
+    case EL_HEAP_PROF_BEGIN:
+        k->heap_begin = 1;
+        break;
+    case EL_HEAP_PROF_SAMPLE_BEGIN:
+    case EL_HEAP_BIO_PROF_SAMPLE_BEGIN:
+        k->heap = 1;
+        break;
+    case EL_TICKY_COUNTER_DEF:
+    case EL_TICKY_COUNTER_SAMPLE:
+        k->ticky = 1;
+        break;
+    default:
+        k->gc = 1;
+        break;
+    }
+    return 0;
+}
+
+static const uint16_t holds_types[] = {
+    EL_HEAP_PROF_BEGIN, EL_HEAP_PROF_SAMPLE_BEGIN, EL_HEAP_BIO_PROF_SAMPLE_BEGIN,
+    EL_TICKY_COUNTER_DEF, EL_TICKY_COUNTER_SAMPLE, EL_GC_START, EL_GC_STATS_GHC,
+    EL_HEAP_ALLOCATED,
+};
+const ev_analysis_ops cli_holds_ops = {
+    "holds", holds_types, sizeof holds_types / sizeof holds_types[0], 0, holds_event, NULL,
+    NULL, NULL,
+};

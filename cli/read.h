@@ -33,6 +33,14 @@ const volatile sig_atomic_t *cli_interrupt_flag(void);
 /* Prints a stream's problems as above; returns the exit code they deserve. */
 int cli_report_stream(const char *path, const ev_stream *s);
 
+/* What else a log holds, found in the same read (to name the command that
+ * fits a log, or what `diff` compares): heap censuses (heap_begin: a
+ * HEAP_PROF_BEGIN, even without censuses), ticky counters, GC events. */
+typedef struct cli_holds {
+    int heap, heap_begin, ticky, gc;
+} cli_holds;
+extern const ev_analysis_ops cli_holds_ops;
+
 /* 1 when the read yielded nothing to report (unreadable, not an eventlog):
  * no output at all then. */
 int cli_read_nothing(const ev_stream *s, int code);
