@@ -435,67 +435,71 @@ static pair *heap_pairs(const heap_profile *a, const heap_profile *b, size_t *np
     return p;
 }
 
-static figure *heap_totals(const heap_profile *a, const heap_profile *b, size_t *n)
+static void heap_totals(const heap_profile *a, const heap_profile *b, figure *f)
 {
     const heap_info *x = heap_get_info(a), *y = heap_get_info(b);
-    figure *f = calloc(2, sizeof *f);
-    if (!f)
-        return NULL;
     f[0] = (figure){ "censuses", "censuses", U_COUNT, (double)x->censuses, (double)y->censuses };
     f[1] = (figure){ "peak heap (bytes, all bands)", "peak_total_bytes", U_BYTES,
                      (double)x->peak_total, (double)y->peak_total };
-    *n = 2;
-    return f;
+}
+
+/* A comparison of named rows (heap bands, ticky counters) under two
+ * totals, as text or JSON: the one writer of diff --heap and --ticky. */
+typedef struct comparison {
+    const char *title;          /* text: "heap profiles (bytes per band)" */
+    const char *kind;           /* JSON "kind" */
+    const char *list;           /* JSON key of the rows */
+    const pairs_layout *layout;
+    figure totals[2];
+    pair *rows;
+    size_t n;
+} comparison;
+
+static diff_status write_comparison(const comparison *c, const diff_report_opts *o, int json,
+                                    FILE *out)
+{
+    diff_report_opts defaults;
+    if (!o) {
+        diff_report_opts_init(&defaults);
+        o = &defaults;
+    }
+    if (json) {
+        tx_json j;
+        sources_json(&j, o, c->kind, out);
+        totals_json(&j, c->totals, 2);
+        pairs_json(&j, c->layout, c->list, c->rows, c->n);
+        return json_end(&j);
+    }
+    sources_text(o, c->title, out);
+    figures_text(c->totals, 2, out);
+    fputs("\n", out);
+    pairs_text(c->layout, c->rows, c->n, out);
+    return ferror(out) ? DIFF_ERR_WRITE : DIFF_OK;
+}
+
+static diff_status heap_compare(const heap_profile *base, const heap_profile *cur,
+                                const diff_report_opts *o, int json, FILE *out)
+{
+    comparison c = { .title = "heap profiles (bytes per band)", .kind = "heap", .list = "bands",
+                     .layout = &heap_layout };
+    if (!(c.rows = heap_pairs(base, cur, &c.n)))
+        return DIFF_ERR_NOMEM;
+    heap_totals(base, cur, c.totals);
+    diff_status st = write_comparison(&c, o, json, out);
+    free(c.rows);
+    return st;
 }
 
 diff_status diff_heap_text(const heap_profile *base, const heap_profile *cur,
                            const diff_report_opts *o, FILE *out)
 {
-    diff_report_opts defaults;
-    if (!o) {
-        diff_report_opts_init(&defaults);
-        o = &defaults;
-    }
-    size_t n, nf;
-    pair *p = heap_pairs(base, cur, &n);
-    figure *f = heap_totals(base, cur, &nf);
-    if (!p || !f) {
-        free(p);
-        free(f);
-        return DIFF_ERR_NOMEM;
-    }
-    sources_text(o, "heap profiles (bytes per band)", out);
-    figures_text(f, nf, out);
-    fputs("\n", out);
-    pairs_text(&heap_layout, p, n, out);
-    free(p);
-    free(f);
-    return ferror(out) ? DIFF_ERR_WRITE : DIFF_OK;
+    return heap_compare(base, cur, o, 0, out);
 }
 
 diff_status diff_heap_json(const heap_profile *base, const heap_profile *cur,
                            const diff_report_opts *o, FILE *out)
 {
-    diff_report_opts defaults;
-    if (!o) {
-        diff_report_opts_init(&defaults);
-        o = &defaults;
-    }
-    size_t n, nf;
-    pair *p = heap_pairs(base, cur, &n);
-    figure *f = heap_totals(base, cur, &nf);
-    if (!p || !f) {
-        free(p);
-        free(f);
-        return DIFF_ERR_NOMEM;
-    }
-    tx_json j;
-    sources_json(&j, o, "heap", out);
-    totals_json(&j, f, nf);
-    pairs_json(&j, &heap_layout, "bands", p, n);
-    free(p);
-    free(f);
-    return json_end(&j);
+    return heap_compare(base, cur, o, 1, out);
 }
 
 /* ---- ticky ---------------------------------------------------------------- */
@@ -533,46 +537,27 @@ static void ticky_sums(const pair *p, size_t n, figure *f)
         }
 }
 
+static diff_status ticky_compare(const ticky_set *base, const ticky_set *cur,
+                                 const diff_report_opts *o, int json, FILE *out)
+{
+    comparison c = { .title = "ticky counters", .kind = "ticky", .list = "counters",
+                     .layout = &ticky_layout };
+    if (!(c.rows = ticky_pairs(base, cur, &c.n)))
+        return DIFF_ERR_NOMEM;
+    ticky_sums(c.rows, c.n, c.totals);
+    diff_status st = write_comparison(&c, o, json, out);
+    free(c.rows);
+    return st;
+}
+
 diff_status diff_ticky_text(const ticky_set *base, const ticky_set *cur,
                             const diff_report_opts *o, FILE *out)
 {
-    diff_report_opts defaults;
-    if (!o) {
-        diff_report_opts_init(&defaults);
-        o = &defaults;
-    }
-    size_t n;
-    pair *p = ticky_pairs(base, cur, &n);
-    if (!p)
-        return DIFF_ERR_NOMEM;
-    figure f[2];
-    ticky_sums(p, n, f);
-    sources_text(o, "ticky counters", out);
-    figures_text(f, 2, out);
-    fputs("\n", out);
-    pairs_text(&ticky_layout, p, n, out);
-    free(p);
-    return ferror(out) ? DIFF_ERR_WRITE : DIFF_OK;
+    return ticky_compare(base, cur, o, 0, out);
 }
 
 diff_status diff_ticky_json(const ticky_set *base, const ticky_set *cur,
                             const diff_report_opts *o, FILE *out)
 {
-    diff_report_opts defaults;
-    if (!o) {
-        diff_report_opts_init(&defaults);
-        o = &defaults;
-    }
-    size_t n;
-    pair *p = ticky_pairs(base, cur, &n);
-    if (!p)
-        return DIFF_ERR_NOMEM;
-    figure f[2];
-    ticky_sums(p, n, f);
-    tx_json j;
-    sources_json(&j, o, "ticky", out);
-    totals_json(&j, f, 2);
-    pairs_json(&j, &ticky_layout, "counters", p, n);
-    free(p);
-    return json_end(&j);
+    return ticky_compare(base, cur, o, 1, out);
 }
