@@ -282,16 +282,7 @@ el_read_result el_read_path(const char *path, el_event_fn on_event, void *ctx,
 el_read_result el_read_mem(const void *buf, size_t len, el_event_fn on_event, void *ctx,
                            el_decoder **keep)
 {
-    el_read_result r = { 0 };
-    el_decoder *d = el_decoder_create();
-
-    if (!d)
-        return nomem(keep);
-    el_decoder_set_resync(d, 1);
-    r.bytes = len;
-    el_decoder_feed(d, buf, len);
-    finish(d, drain(d, on_event, ctx, &r), &r, keep);
-    return r;
+    return el_read_mem_opts(buf, len, NULL, on_event, ctx, keep);
 }
 
 el_read_result el_read_mem_opts(const void *buf, size_t len, const el_read_opts *opts,
