@@ -89,7 +89,7 @@ typedef struct prof_cc {
 typedef struct prof_node {
     uint32_t cc;            /* index into the cost-centre table */
     uint32_t parent;        /* PROF_NONE for the root */
-    uint32_t first_child;   /* ordered after prof_finish (see docs) */
+    uint32_t first_child;   /* children ordered in a snapshot (see docs) */
     uint32_t next_sibling;
     uint64_t ticks;         /* samples whose stack is exactly this path */
     uint64_t inherited;     /* ticks of this node and its descendants */
