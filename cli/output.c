@@ -155,6 +155,11 @@ int cli_window_done_logs(const cli_args *a, int next_result, cli_window *w,
     int done = cli_window_done(a, next_result, w, &one);
     if (done >= 0)
         return done;
+    if (w->src.connect) {       /* no FILE: the address names the source */
+        *paths = &w->src.connect;
+        *n = 1;
+        return -1;
+    }
     *paths = (const char *const *)a->pos;
     *n = 1;
     return -1;
