@@ -284,14 +284,20 @@ static uint32_t host_wanted(const void *ctx, uint16_t type)
 }
 
 /* The analyses that can be read in ranges: fed during the read, with
- * fork, merge and drop. */
+ * fork, merge and drop, and a fork now (an analysis may refuse for this
+ * read: the time profile of several logs translates ids as it goes). */
 static uint32_t mergeable(const ev_driver *d)
 {
     uint32_t m = 0;
     for (unsigned i = 0; i < d->n; i++) {
         const ev_analysis_ops *o = d->an[i].ops;
-        if ((d->live >> i & 1) && o->fork && o->merge && o->drop)
+        if (!(d->live >> i & 1) || !o->fork || !o->merge || !o->drop)
+            continue;
+        void *probe = o->fork(d->an[i].self);
+        if (probe) {
+            o->drop(probe);
             m |= 1u << i;
+        }
     }
     return m;
 }
@@ -340,6 +346,11 @@ static int finish_parallel(ev_driver *d, ev_par *par, int check_stream)
         (check_stream && (d->stream.read.status != EL_END || ev_stream_damaged(&d->stream) ||
                           d->stream.read.missing_end))) {
         d->stream.parallel_note = why ? why : "the sequential pass found the log irregular";
+        ev_par_discard(par);
+        return 0;
+    }
+    if (ev_par_merge_parts(par) != 0) {
+        d->stream.parallel_note = "a merge failed (out of memory, or a limit)";
         ev_par_discard(par);
         return 0;
     }

@@ -391,6 +391,7 @@ void ev_par_facts(const ev_par *par, el_read_result *r, uint64_t *last_time)
     memset(r, 0, sizeof *r);
     r->status = EL_END;
     r->bytes = par->size;
+    r->damage = *el_decoder_damage(par->header);    /* none: as a decoder starts */
     *last_time = 0;
     for (unsigned i = 0; i < par->n_ranges; i++) {
         const par_range *rg = &par->ranges[i];
@@ -407,6 +408,26 @@ void ev_par_facts(const ev_par *par, el_read_result *r, uint64_t *last_time)
     }
 }
 
+int ev_par_merge_parts(ev_par *par)
+{
+    const ev_par_host *host = par->host;
+
+    /* into the first range's partial, so that a failed merge leaves the
+     * analyses untouched (the read is then sequential) */
+    for (unsigned a = 0; a < host->n; a++) {
+        if (!(par->mask >> a & 1))
+            continue;
+        for (unsigned i = 1; i < par->n_ranges; i++) {
+            void *part = par->ranges[i].part[a];
+            if (host->ops[a]->merge(par->ranges[0].part[a], part) != 0)
+                return -1;
+            host->ops[a]->drop(part);
+            par->ranges[i].part[a] = NULL;
+        }
+    }
+    return 0;
+}
+
 int ev_par_merge(ev_par *par, unsigned *failed_analysis)
 {
     const ev_par_host *host = par->host;
@@ -415,15 +436,13 @@ int ev_par_merge(ev_par *par, unsigned *failed_analysis)
     for (unsigned a = 0; a < host->n; a++) {
         if (!(par->mask >> a & 1))
             continue;
-        for (unsigned i = 0; i < par->n_ranges; i++) {
-            void *part = par->ranges[i].part[a];
-            if (rc == 0 && host->ops[a]->merge(host->self[a], part) != 0) {
-                rc = -1;
-                *failed_analysis = a;
-            }
-            host->ops[a]->drop(part);
-            par->ranges[i].part[a] = NULL;
+        void *part = par->ranges[0].part[a];
+        if (rc == 0 && host->ops[a]->merge(host->self[a], part) != 0) {
+            rc = -1;
+            *failed_analysis = a;
         }
+        host->ops[a]->drop(part);
+        par->ranges[0].part[a] = NULL;
     }
     return rc;
 }

@@ -32,7 +32,11 @@ int ev_par_ok(ev_par *par, const char **why);
 /* The stream's facts of a clean parallel read (what the sequential read
  * would have said). */
 void ev_par_facts(const ev_par *par, el_read_result *r, uint64_t *last_time);
-/* Merges every partial into its analysis in range order and drops it.
+/* Merges the partials of ranges 1, 2, ... into range 0's, in order, and
+ * drops them. Returns 0, or -1 when a merge failed (the analyses are
+ * untouched: drop the attempt). */
+int ev_par_merge_parts(ev_par *par);
+/* Then range 0's partial (all of them) into each analysis, and drops it.
  * Returns 0, or -1 with the analysis whose merge failed. */
 int ev_par_merge(ev_par *par, unsigned *failed_analysis);
 /* The header decoder (the types), for the stream; the caller destroys it. */

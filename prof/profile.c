@@ -721,7 +721,7 @@ void prof_set_time_span(prof_profile *p, uint64_t first, uint64_t last)
 
 prof_profile *prof_fork(const prof_profile *p)
 {
-    if (p->failed || runs_translating(p))
+    if (p->failed || p->runs)
         return NULL;        /* several logs translate ids: read sequentially */
     return prof_create(&p->filter);
 }

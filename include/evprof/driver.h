@@ -97,11 +97,15 @@ typedef struct ev_analysis_ops {
      * driver feeds each partial the events of one range of whole blocks,
      * in file order, on a worker thread; `event` must touch nothing but
      * the partial (no shared state).
-     * `merge`: folds a partial into self as if self had read the partial's
-     * events after its own: the driver calls it on the coordinating thread
-     * for the ranges in file order (range 0, 1, 2, ...), each partial once.
-     * Returns 0, or non-zero (out of memory): the read then says stopped
-     * by this analysis, as `event` returning non-zero does.
+     * `merge`: folds `part` into `self` as if self had read part's events
+     * after its own. The driver calls it on the coordinating thread, in
+     * file order: range 1's partial into range 0's, then range 2's, ...,
+     * and last the sum into the attached analysis (which has read nothing
+     * in a parallel read). Returns 0, or non-zero (out of memory, a limit
+     * on the whole read passed): while partials are merged the attempt is
+     * then dropped and the read is sequential; for the last merge the read
+     * says stopped by this analysis. A partial whose `event` returned
+     * non-zero is never merged (the read is sequential then).
      * `drop`: destroys a partial (merged or not); the driver calls it for
      * every partial it forked. */
     void *(*fork)(void *self);

@@ -121,8 +121,8 @@ int prof_begin_log(prof_profile *p);
 void prof_log_ids(const prof_profile *p, const uint32_t *ids, unsigned depth, uint32_t *out);
 
 /* The parallel read (driver.h: fork, merge, drop). prof_fork: a new empty
- * profile with p's filter, or NULL (out of memory, or p translates the ids
- * of several logs). prof_merge: folds q, the profile of a later stretch of
+ * profile with p's filter, or NULL (out of memory, or p aggregates
+ * several logs: prof_begin_log). prof_merge: folds q, the profile of a later stretch of
  * the same log, into p as if p had read q's events after its own: the
  * snapshot of the result is the one sequential read's, byte for byte
  * (nodes in first-appearance order, cost centres in first-definition
