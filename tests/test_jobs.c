@@ -332,7 +332,8 @@ static void define(el_writer *w, uint64_t t, uint32_t id, int variant)
 /* Blocks of three capabilities with samples whose stacks wander (push,
  * pop, jump), definitions of cost centres before and after their first
  * samples and in any block (some twice, some never), cut stacks first met
- * late, PROF_BEGIN, program arguments (twice), RTS identifier and wall
+ * late, PROF_BEGIN, program arguments (three times, the last empty), RTS
+ * identifier and wall
  * clock in later blocks. Written to a temporary file. */
 static char *synth(uint64_t seed, enum damage_kind dmg)
 {
@@ -361,6 +362,8 @@ static char *synth(uint64_t seed, enum damage_kind dmg)
             el_writer_program_args(w, t, 0, 2, argv);
             el_writer_rts_identifier(w, t, 0, "GHC-9.0.2 rts_thr_p");
         }
+        if (b == 44)   /* no words: the program's name stays the last one given */
+            el_writer_program_args(w, t, 0, 0, NULL);
         if (b == 13)
             el_writer_wall_clock(w, t, 0, 1700000000, 5);
         if (b == 35)
