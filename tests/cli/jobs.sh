@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# -j N / --jobs N (the parallel read, issue 14): every output, message and
+# -j N / --jobs N (the parallel read, issue 14): every output (report,
+# folded, graph, speedscope, pprof, html, gc, heap, diff, ticky, all), message and
 # exit code is the same for -j 1, 2, 3 and 7, with the natural ranges and
 # with ranges of one block each (the test hook EVPROF_TEST_CHUNK_BYTES=1),
 # on real logs, on a log of three runs put together by `evprof merge`
@@ -53,6 +54,7 @@ for log in $logs; do
     cmds=("report" "report --json" "folded" "graph --format dot" "speedscope" "gc" "heap"
           "diff $d/ghc/deep-p.eventlog" "ticky")
     [ "$have_pprof" = 1 ] && cmds+=("pprof")
+    cmds+=("html -o /dev/stdout")
     for c in "${cmds[@]}"; do
         # shellcheck disable=SC2086
         run want 1 "" $c "$log"
