@@ -84,6 +84,17 @@ for log in $logs; do
     rm -rf "$tmp/all1"
 done
 
+# every log of tests/data (ghc-events' odd ones, heap, GC, ticky, escape):
+# report and folded at -j 3, one block a range
+for log in $(find $d -name '*.eventlog' | LC_ALL=C sort); do
+    for c in report folded; do
+        run want 1 "" $c "$log"
+        run got 3 1 $c "$log"
+        if cmp -s "$tmp/want.out" "$tmp/got.out" && cmp -s "$tmp/want.err" "$tmp/got.err" &&
+           cmp -s "$tmp/want.rc" "$tmp/got.rc"; then ok; else bad "$c -j 3: $log"; fi
+    done
+done
+
 # the reads really were parallel (and the damaged ones were not)
 note() { EVPROF_TEST_JOBS_NOTE=1 EVPROF_TEST_CHUNK_BYTES=1 "$evprof" "$@" 2>&1 >/dev/null |
          sed -n 's/^evprof: test: \([0-9]*\) ranges.*/\1/p'; }
