@@ -93,10 +93,12 @@ typedef struct ev_analysis_ops {
     /* A mergeable analysis (the parallel read, opts.jobs > 1) has all three;
      * one without them is read by the ordinary sequential pass.
      * `fork`: a new, empty partial aggregate with self's options (filter,
-     * windows), or NULL (out of memory: the read is then sequential). The
-     * driver feeds each partial the events of one range of whole blocks,
-     * in file order, on a worker thread; `event` must touch nothing but
-     * the partial (no shared state).
+     * windows), or NULL. The driver calls it once before the read as a
+     * probe (NULL there: this analysis is read sequentially in this run),
+     * then on the worker threads, so it may only read self (NULL there:
+     * the read is sequential). It feeds each partial the events of one
+     * range of whole blocks, in file order, on a worker thread; `event`
+     * must touch nothing but the partial (no shared state).
      * `merge`: folds `part` into `self` as if self had read part's events
      * after its own. The driver calls it on the coordinating thread, in
      * file order: range 1's partial into range 0's, then range 2's, ...,
