@@ -16,7 +16,8 @@
 #
 # Environment: BENCH_FULL (1: full sizes), BENCH_RUNS (runs per
 # measurement), BENCH_TOOLS (a subset of the tools, e.g. "report"),
-# BENCH_EVPROF (another evprof binary to measure, e.g. a build of main).
+# BENCH_EVPROF (another evprof binary to measure, e.g. a build of main),
+# BENCH_JOBS (the N of the report-jN row; default the CPUs online).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -24,6 +25,7 @@ BUILD=build-bench
 OUT=bench/out
 RUNS=${BENCH_RUNS:-3}
 FULL=${BENCH_FULL:-0}
+JOBS=${BENCH_JOBS:-$(nproc)}
 RESULTS=$BUILD/bench-results.tsv
 
 die() { echo "bench/run.sh: $*" >&2; exit 1; }
@@ -52,7 +54,10 @@ TOOLS=(
     "walk|$BUILD/bench/walk {}"
     "naive_hash|$BUILD/bench/naive_hash {}"
     "ghc-events-fold|$BUILD/ghc-events-fold/ghc-events-fold {} +RTS -A64m -RTS"
-    "report|${BENCH_EVPROF:-$BUILD/evprof} report {}"
+    # -j 1: one thread (the goals below use it); -j N: the parallel read on
+    # N threads (BENCH_JOBS, default every CPU): wall time is what it improves
+    "report|${BENCH_EVPROF:-$BUILD/evprof} report --jobs 1 {}"
+    "report-j$JOBS|${BENCH_EVPROF:-$BUILD/evprof} report --jobs $JOBS {}"
 )
 
 # The issue's goals on peak RSS (MB = 10^6 bytes) and speed.

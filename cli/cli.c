@@ -12,6 +12,37 @@
 
 static const cli_opt help_opt = { 0, 'h', "help", NULL, "show this help" };
 
+/* -j N, --jobs N: every command that reads a log with the driver takes it
+ * (the parallel read, driver.h); where the command's own table has -j
+ * (report's --json) only --jobs. */
+#define CLI_JOBS_TAKEN (-3)
+static const char *const jobs_commands[] = {
+    "report", "folded", "graph", "speedscope", "pprof", "diff", "all", "html", "heap", "gc",
+    "ticky",
+};
+static const cli_opt jobs_opt = { 0, 'j', "jobs", "N",
+                                  "read on N threads (default: the CPUs online; 1: one)" };
+static unsigned jobs_given;
+
+unsigned cli_jobs_given(void) { return jobs_given; }
+
+static int takes_jobs(const cli_cmd_help *cmd)
+{
+    for (size_t i = 0; i < sizeof jobs_commands / sizeof jobs_commands[0]; i++)
+        if (strcmp(cmd->name, jobs_commands[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int set_jobs(cli_args *a)
+{
+    unsigned long n;
+    if (cli_parse_count(a, "jobs", 1, 1024, &n) != 0)
+        return CLI_ERROR;
+    jobs_given = (unsigned)n;
+    return CLI_JOBS_TAKEN;
+}
+
 void cli_args_init(cli_args *a, const cli_cmd_help *cmd, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
@@ -50,6 +81,17 @@ static int parse_long(cli_args *a, const char *arg)
         return CLI_HELP;
     }
     const cli_opt *o = find_long(a->cmd->opts, name, len);
+    if (!o && len == 4 && memcmp(name, "jobs", 4) == 0 && takes_jobs(a->cmd)) {
+        if (eq) {
+            a->value = eq + 1;
+        } else if (a->i < a->argc) {
+            a->value = a->argv[a->i++];
+        } else {
+            cli_usage_error(a->cmd, "option '--jobs' needs a value (N)");
+            return CLI_ERROR;
+        }
+        return set_jobs(a);
+    }
     if (!o) {
         cli_usage_error(a->cmd, "unknown option '--%.*s'", (int)len, name);
         return CLI_ERROR;
@@ -81,6 +123,18 @@ static int parse_short(cli_args *a)
         return CLI_HELP;
     }
     const cli_opt *o = find_short(a->cmd->opts, c);
+    if (!o && c == 'j' && takes_jobs(a->cmd)) {
+        if (*a->cluster) {
+            a->value = a->cluster;
+        } else if (a->i < a->argc) {
+            a->value = a->argv[a->i++];
+        } else {
+            cli_usage_error(a->cmd, "option '-j' needs a value (N)");
+            return CLI_ERROR;
+        }
+        a->cluster = NULL;
+        return set_jobs(a);
+    }
     if (!o) {
         cli_usage_error(a->cmd, "unknown option '-%c'", c);
         return CLI_ERROR;
@@ -102,7 +156,17 @@ static int parse_short(cli_args *a)
     return o->id;
 }
 
+static int next_arg(cli_args *a);
+
 int cli_next(cli_args *a)
+{
+    int r;
+    while ((r = next_arg(a)) == CLI_JOBS_TAKEN)
+        ;
+    return r;
+}
+
+static int next_arg(cli_args *a)
 {
     if (a->cluster)
         return parse_short(a);
@@ -220,6 +284,12 @@ void cli_print_help(FILE *out, const cli_cmd_help *cmd)
             cmd->summary);
     for (const cli_opt *o = cmd->opts; o && o->id; o++)
         print_opt(out, o);
+    if (takes_jobs(cmd)) {
+        cli_opt j = jobs_opt;
+        if (find_short(cmd->opts, 'j'))
+            j.short_name = 0;
+        print_opt(out, &j);
+    }
     print_opt(out, &help_opt);
     if (cmd->details)
         fprintf(out, "\n%s\n", cmd->details);

@@ -74,6 +74,8 @@ typedef struct cli_args {
 } cli_args;
 
 void cli_args_init(cli_args *a, const cli_cmd_help *cmd, int argc, char **argv);
+/* -j N / --jobs N as given to a reading command (cli_next takes it), or 0. */
+unsigned cli_jobs_given(void);
 int cli_next(cli_args *a);
 /* Exit code for a cli_next result that stopped parsing (CLI_HELP → 0). */
 int cli_done_code(int next_result);

@@ -196,7 +196,8 @@ int cmd_dump(int argc, char **argv)
     st.w = &w;
     st.path = path;
     el_textbuf_init(&st.out.text);
-    ev_analysis_ops ops = { "dump", NULL, 0, EV_ORDERED, dump_event, dump_end, NULL, NULL };
+    ev_analysis_ops ops = { "dump", NULL, 0, EV_ORDERED, dump_event, dump_end, NULL, NULL,
+                            NULL, NULL, NULL };
     if (ntypes > 0) {
         ops.types = types;
         ops.num_types = (size_t)ntypes;

@@ -78,7 +78,10 @@ int cmd_html(int argc, char **argv)
     ho.source_name = name;
 
     html_page *pg = html_page_create(&ho);
-    ev_driver *d = pg ? ev_driver_create(NULL) : NULL;
+    ev_driver_opts o;
+    ev_driver_opts_init(&o);
+    cli_jobs_opts(&o);
+    ev_driver *d = pg ? ev_driver_create(&o) : NULL;
     if (!d || html_page_attach(pg, d) != 0) {
         fprintf(stderr, "evprof: out of memory\n");
         ev_driver_destroy(d);

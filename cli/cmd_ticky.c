@@ -163,6 +163,7 @@ static const uint16_t ticky_fields[] = {
 static const ev_analysis_ops pass_ops = {
     "ticky counters", ticky_fields, sizeof ticky_fields / sizeof ticky_fields[0], 0,
     pass_event, NULL, NULL, NULL,
+    NULL, NULL, NULL,   /* not mergeable */
 };
 
 static el_read_result read_events(const input *in, el_event_fn fn, void *ctx)

@@ -1,5 +1,6 @@
 /* The CLI's one way to read a log: the driver with the command's analyses. */
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
@@ -87,6 +88,7 @@ ev_driver *cli_read_src(const cli_source *src, const char *path, const cli_analy
     progress prog = { cli_display_path(path ? path : "-"), 0.0, 0 };
 
     ev_driver_opts_init(&o);
+    cli_jobs_opts(&o);
     if (live) {
         o.follow = src->follow;
         o.idle_timeout = src->idle_timeout;
@@ -118,8 +120,37 @@ ev_driver *cli_read_src(const cli_source *src, const char *path, const cli_analy
     return d;
 }
 
+/* ---- -j N ---------------------------------------------------------------- */
+
+unsigned cli_jobs(void)
+{
+    if (cli_jobs_given())
+        return cli_jobs_given();
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 64 ? 64 : (unsigned)n;
+}
+
+void cli_jobs_opts(ev_driver_opts *o)
+{
+    o->jobs = cli_jobs();
+    /* tests only (docs/evprof.1): ranges of about this many bytes */
+    const char *c = getenv("EVPROF_TEST_CHUNK_BYTES");
+    if (c && *c)
+        o->chunk_bytes = strtoull(c, NULL, 10);
+}
+
+void cli_jobs_note(const ev_stream *s)
+{
+    /* tests only: whether the read was parallel */
+    if (getenv("EVPROF_TEST_JOBS_NOTE"))
+        fprintf(stderr, "evprof: test: %u ranges%s%s\n", s->parallel_ranges,
+                s->parallel_note ? "; sequential: " : "",
+                s->parallel_note ? s->parallel_note : "");
+}
+
 int cli_report_stream(const char *path, const ev_stream *s)
 {
+    cli_jobs_note(s);
     const char *shown = cli_display_path(path);
     int code;
 
@@ -179,6 +210,25 @@ static int holds_event(void *self, const el_event *ev, const ev_stream *s)
     return 0;
 }
 
+static void *holds_fork(void *self)
+{
+    (void)self;
+    return calloc(1, sizeof(cli_holds));
+}
+
+static int holds_merge(void *self, void *part)
+{
+    cli_holds *k = self;
+    const cli_holds *q = part;
+    k->heap |= q->heap;
+    k->heap_begin |= q->heap_begin;
+    k->ticky |= q->ticky;
+    k->gc |= q->gc;
+    return 0;
+}
+
+static void holds_drop(void *part) { free(part); }
+
 static const uint16_t holds_types[] = {
     EL_HEAP_PROF_BEGIN, EL_HEAP_PROF_SAMPLE_BEGIN, EL_HEAP_BIO_PROF_SAMPLE_BEGIN,
     EL_TICKY_COUNTER_DEF, EL_TICKY_COUNTER_SAMPLE, EL_GC_START, EL_GC_STATS_GHC,
@@ -186,5 +236,5 @@ static const uint16_t holds_types[] = {
 };
 const ev_analysis_ops cli_holds_ops = {
     "holds", holds_types, sizeof holds_types / sizeof holds_types[0], 0, holds_event, NULL,
-    NULL, NULL,
+    NULL, NULL, holds_fork, holds_merge, holds_drop,
 };

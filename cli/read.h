@@ -36,6 +36,15 @@ int cli_report_stream(const char *path, const ev_stream *s);
 /* What else a log holds, found in the same read (to name the command that
  * fits a log, or what `diff` compares): heap censuses (heap_begin: a
  * HEAP_PROF_BEGIN, even without censuses), ticky counters, GC events. */
+/* -j N (cli.c parses it for the reading commands, cli_jobs_given): the threads of the
+ * parallel read; without -j, the number of online CPUs. cli_jobs_opts
+ * puts them (and the test hook $EVPROF_TEST_CHUNK_BYTES) into driver
+ * options; cli_jobs_note prints, when $EVPROF_TEST_JOBS_NOTE is set, how
+ * the read went (tests). */
+unsigned cli_jobs(void);
+void cli_jobs_opts(ev_driver_opts *o);
+void cli_jobs_note(const ev_stream *s);
+
 typedef struct cli_holds {
     int heap, heap_begin, ticky, gc;
 } cli_holds;

@@ -10,6 +10,7 @@
 
 #include "driver/internal.h"
 #include "driver/order.h"
+#include "driver/parallel.h"
 
 #define PROGRESS_STEP ((uint64_t)4 << 20)
 
@@ -275,6 +276,140 @@ static int is_live(const ev_driver *d)
     return d->opts.follow || d->opts.on_tick || d->opts.interrupt;
 }
 
+/* ---- the parallel read (parallel.c) ---------------------------------- */
+
+static uint32_t host_wanted(const void *ctx, uint16_t type)
+{
+    return wanted(ctx, type);
+}
+
+/* The analyses that can be read in ranges: fed during the read, with
+ * fork, merge and drop, and a fork now (an analysis may refuse for this
+ * read: the time profile of several logs translates ids as it goes). */
+static uint32_t mergeable(const ev_driver *d)
+{
+    uint32_t m = 0;
+    for (unsigned i = 0; i < d->n; i++) {
+        const ev_analysis_ops *o = d->an[i].ops;
+        if (!(d->live >> i & 1) || !o->fork || !o->merge || !o->drop)
+            continue;
+        void *probe = o->fork(d->an[i].self);
+        if (probe) {
+            o->drop(probe);
+            m |= 1u << i;
+        }
+    }
+    return m;
+}
+
+/* Starts the parallel read of the mergeable analyses when it applies;
+ * NULL otherwise (stream.parallel_note says why). */
+static ev_par *start_parallel(ev_driver *d, ev_par_host *host, const char *path,
+                              uint64_t size, const el_read_opts *ro)
+{
+    const char *why = NULL;
+    ev_par *par = NULL;
+
+    host->n = d->n;
+    for (unsigned i = 0; i < d->n; i++) {
+        host->ops[i] = d->an[i].ops;
+        host->self[i] = d->an[i].self;
+    }
+    host->mergeable = mergeable(d);
+    host->wanted = host_wanted;
+    host->ctx = d;
+    if (!host->mergeable) {
+        why = "no analysis is mergeable";
+    } else if (d->opts.on_bytes) {
+        why = "the bytes are copied as they are read";
+    } else if (size == 0) {
+        why = "an empty file";
+    } else {
+        /* the others take the sequential pass on this thread: one worker less */
+        int mixed = (d->live & ~host->mergeable) || d->ordered;
+        unsigned threads = d->opts.jobs - (mixed ? 1 : 0);
+        par = ev_par_start(host, path, size, ro, threads, d->opts.chunk_bytes, &d->stream,
+                           &why);
+    }
+    d->stream.parallel_note = why;
+    return par;
+}
+
+/* After the workers: a clean read is merged; anything else is dropped and
+ * the caller reads sequentially. Returns 1 when merged. */
+static int finish_parallel(ev_driver *d, ev_par *par, int check_stream)
+{
+    const char *why = NULL;
+    unsigned failed = 0;
+
+    if (!ev_par_ok(par, &why) ||
+        (check_stream && (d->stream.read.status != EL_END || ev_stream_damaged(&d->stream) ||
+                          d->stream.read.missing_end))) {
+        d->stream.parallel_note = why ? why : "the sequential pass found the log irregular";
+        ev_par_discard(par);
+        return 0;
+    }
+    if (ev_par_merge_parts(par) != 0) {
+        d->stream.parallel_note = "a merge failed (out of memory, or a limit)";
+        ev_par_discard(par);
+        return 0;
+    }
+    d->stream.parallel_ranges = ev_par_ranges(par);
+    if (ev_par_merge(par, &failed) != 0 && !d->stream.stopped) {
+        d->stream.stopped = 1;
+        d->stream.stopped_by = d->an[failed].ops->name;
+    }
+    return 1;
+}
+
+/* The second pass of a mixed read whose parallel part was dropped: the
+ * mergeable analyses read the file sequentially, as they would have in
+ * one pass with the others (at most the events the first pass handed out
+ * when it stopped). */
+typedef struct second_pass {
+    ev_driver *d;
+    uint32_t mask;
+    uint64_t limit, count, last_time;
+} second_pass;
+
+static int second_event(void *ctx, const el_event *ev, const el_decoder *dec)
+{
+    second_pass *sp = ctx;
+    ev_driver *d = sp->d;
+    uint32_t mask = wanted(d, ev->type) & sp->mask;
+
+    if (sp->count++ >= sp->limit)
+        return 1;
+    if (ev->time > sp->last_time)
+        sp->last_time = ev->time;
+    d->stream.decoder = dec;
+    while (mask) {
+        unsigned i = (unsigned)__builtin_ctz(mask);
+        mask &= mask - 1;
+        if (d->an[i].ops->event(d->an[i].self, ev, &d->stream) != 0) {
+            d->stream.stopped = 1;
+            d->stream.stopped_by = d->an[i].ops->name;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void second_read(ev_driver *d, const char *path, const el_read_opts *ro, uint32_t mask)
+{
+    second_pass sp = { d, mask, d->stream.stopped ? d->stream.read.events : UINT64_MAX, 0, 0 };
+    int was_stopped = d->stream.stopped;
+    el_read_opts o = *ro;
+
+    el_read_result r = el_read_path_opts(path, &o, second_event, &sp, NULL);
+    d->stream.decoder = NULL;
+    if (!was_stopped && d->stream.stopped) {
+        /* a mergeable analysis stopped the read: the read's facts are its */
+        d->stream.read = r;
+        d->stream.last_time = sp.last_time;
+    }
+}
+
 static const ev_stream *run(ev_driver *d, const char *path, const void *buf, size_t len)
 {
     el_read_opts ro;
@@ -289,6 +424,28 @@ static const ev_stream *run(ev_driver *d, const char *path, const void *buf, siz
         int regular = strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
         if (regular)
             d->stream.total_bytes = (uint64_t)sb.st_size;
+        ev_par_host host;
+        ev_par *par = NULL;
+        if (d->opts.jobs > 1)
+            par = regular ? start_parallel(d, &host, path, (uint64_t)sb.st_size, &ro) : NULL;
+        if (d->opts.jobs > 1 && !regular)
+            d->stream.parallel_note = "not a regular file";
+        if (par && !(d->live & ~host.mergeable) && !d->ordered) {
+            /* nothing for a sequential pass: wait for the ranges */
+            ev_par_wait(par, d->opts.progress, d->opts.progress_ctx, &d->stream);
+            if (finish_parallel(d, par, 0)) {
+                ev_par_facts(par, &d->stream.read, &d->stream.last_time);
+                d->decoder = ev_par_take_header(par);
+                ev_par_discard(par);
+                free(types);
+                return ev_driver_end(d);
+            }
+            par = NULL;     /* irregular: the sequential read below */
+            memset(&d->stream.read, 0, sizeof d->stream.read);
+        }
+        uint32_t live = d->live;
+        if (par)
+            d->live &= ~host.mergeable;     /* they are read in ranges meanwhile */
         if (d->ordered) {
             /* the replay reads the file again by offset; a pipe is spooled */
             int rfd = regular ? open(path, O_RDONLY) : -1;
@@ -298,6 +455,14 @@ static const ev_stream *run(ev_driver *d, const char *path, const void *buf, siz
                 ev_driver_spool_stream(d, &ro);
         }
         d->stream.read = el_read_path_opts(path, &ro, on_event, d, &d->decoder);
+        d->live = live;
+        if (par) {
+            ev_par_wait(par, NULL, NULL, NULL);
+            if (finish_parallel(d, par, 1))
+                ev_par_discard(par);
+            else
+                second_read(d, path, &ro, host.mergeable);
+        }
     } else {
         d->stream.total_bytes = len;
         if (d->ordered)

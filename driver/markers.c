@@ -157,6 +157,7 @@ static void markers_end(void *self, const ev_stream *s)
 static const uint16_t markers_types[] = { EL_USER_MARKER };
 const ev_analysis_ops ev_markers_ops = {
     "markers", markers_types, 1, 0, markers_event, markers_end, NULL, NULL,
+    NULL, NULL, NULL,   /* not mergeable */
 };
 
 size_t ev_markers_num_labels(const ev_markers *m)

@@ -221,6 +221,11 @@ el_decoder *el_decoder_create_for_records(const el_decoder *src)
     return d;
 }
 
+void el_decoder_set_offset(el_decoder *d, uint64_t offset)
+{
+    d->offset = offset;
+}
+
 void el_decoder_only_fields(el_decoder *d, const uint16_t *types, size_t n)
 {
     memset(d->fields, 0, sizeof d->fields);

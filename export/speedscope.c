@@ -660,4 +660,5 @@ static const uint16_t timeline_types[] = { EL_PROF_SAMPLE_COST_CENTRE };
 
 const ev_analysis_ops speedscope_timeline_ops = {
     "speedscope timeline", timeline_types, 1, 0, timeline_event, NULL, NULL, NULL,
+    NULL, NULL, NULL,   /* not mergeable */
 };

@@ -603,4 +603,5 @@ static void gc_op_release(void *snap) { gc_destroy(snap); }
 const ev_analysis_ops gc_analysis_ops = {
     "gc summary", gc_event_types, sizeof gc_event_types / sizeof gc_event_types[0], 0,
     gc_op_event, gc_op_end, gc_op_snapshot, gc_op_release,
+    NULL, NULL, NULL,   /* not mergeable */
 };

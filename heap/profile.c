@@ -956,9 +956,11 @@ static const uint16_t heap_types[] = {
 const ev_analysis_ops heap_analysis_ops = {
     "heap profile", heap_types, sizeof heap_types / sizeof heap_types[0], 0,
     heap_op_event, heap_op_end, heap_op_snapshot, heap_op_release,
+    NULL, NULL, NULL,   /* not mergeable */
 };
 
 const ev_analysis_ops heap_analysis_ordered_ops = {
     "heap profile", heap_types, sizeof heap_types / sizeof heap_types[0], EV_ORDERED,
     heap_op_event, heap_op_end, heap_op_snapshot, heap_op_release,
+    NULL, NULL, NULL,   /* not mergeable */
 };

@@ -110,6 +110,7 @@ static const uint16_t gcs_types[] = { EL_HEAP_SIZE, EL_HEAP_LIVE, EL_HEAP_ALLOCA
 const ev_analysis_ops html_gcseries_ops = {
     "gc series", gcs_types, sizeof gcs_types / sizeof gcs_types[0], 0, gcs_event, gcs_end,
     NULL, NULL,
+    NULL, NULL, NULL,   /* not mergeable */
 };
 
 /* ---- heap censuses --------------------------------------------------------- */
@@ -287,6 +288,7 @@ static const uint16_t tk_types[] = {
 };
 const ev_analysis_ops html_ticky_ops = {
     "ticky", tk_types, sizeof tk_types / sizeof tk_types[0], 0, tk_event, NULL, NULL, NULL,
+    NULL, NULL, NULL,   /* not mergeable */
 };
 
 /* ---- facts ------------------------------------------------------------------ */
@@ -363,4 +365,5 @@ static const uint16_t facts_types[] = {
 const ev_analysis_ops html_facts_ops = {
     "facts", facts_types, sizeof facts_types / sizeof facts_types[0], 0, facts_event, NULL,
     NULL, NULL,
+    NULL, NULL, NULL,   /* not mergeable */
 };

@@ -891,6 +891,7 @@ static const uint16_t info_fields[] = {
 const ev_analysis_ops info_analysis_ops = {
     "info", info_fields, sizeof info_fields / sizeof info_fields[0], EV_ALL_EVENTS,
     info_op_event, info_op_end, info_op_snapshot, info_op_release,
+    NULL, NULL, NULL,   /* not mergeable */
 };
 
 /* the facts the writers show: the stream's, or what was counted so far */

@@ -239,6 +239,7 @@ static int mem_event(void *self, const el_event *ev, const ev_stream *s)
 static const ev_analysis_ops mem_ops = {
     "live memory and ticky", mem_types, sizeof mem_types / sizeof mem_types[0], 0,
     mem_event, NULL, NULL, NULL,
+    NULL, NULL, NULL,   /* not mergeable */
 };
 
 static void on_collection(void *ctx, const gc_collection *c)

@@ -89,7 +89,11 @@ struct prof_profile {
     uint32_t max_sample_cap;
     const char **argv_store;
     struct prof_runs *runs;     /* several logs (prof_begin_log); NULL: one */
+    unsigned seen;              /* PROF_SEEN_*: facts a merge must carry over */
 };
+
+/* Facts whose last event wins: a partial that saw one passes it on. */
+enum { PROF_SEEN_INTERVAL = 1, PROF_SEEN_RTS = 2, PROF_SEEN_PROGRAM = 4 };
 
 struct prof_runs;
 static void runs_free(struct prof_runs *r);
@@ -643,6 +647,7 @@ static int keep_args(prof_profile *p, el_str args)
     if (argc) {
         const char *slash = strrchr(v[0], '/');
         p->info.program = slash ? slash + 1 : v[0];
+        p->seen |= PROF_SEEN_PROGRAM;
     }
     return 0;
 }
@@ -675,6 +680,7 @@ int prof_add_event(prof_profile *p, const el_event *ev)
         break;
     case EL_PROF_BEGIN:
         p->info.interval_ns = ev->u.prof_begin.interval_ns;
+        p->seen |= PROF_SEEN_INTERVAL;
         break;
     case EL_CAP_CREATE:
         p->cap_creates++;
@@ -685,6 +691,7 @@ int prof_add_event(prof_profile *p, const el_event *ev)
     case EL_RTS_IDENTIFIER:
         p->info.rts_version = tx_strpool_add(&p->strings, ev->u.text.str.ptr, ev->u.text.str.len);
         rc = p->info.rts_version ? 0 : -1;
+        p->seen |= PROF_SEEN_RTS;
         break;
     case EL_WALL_CLOCK_TIME:
         if (!p->info.has_wall_clock) {
@@ -708,6 +715,168 @@ void prof_set_time_span(prof_profile *p, uint64_t first, uint64_t last)
         p->info.first_time = first;
     if (last > p->info.last_time)
         p->info.last_time = last;
+}
+
+/* ---- partial profiles (the parallel read) ------------------------------ */
+
+prof_profile *prof_fork(const prof_profile *p)
+{
+    if (p->failed || p->runs)
+        return NULL;        /* several logs translate ids: read sequentially */
+    return prof_create(&p->filter);
+}
+
+/* A profile that has taken no event at all. */
+static int pristine(const prof_profile *p)
+{
+    return !p->failed && p->info.first_time == UINT64_MAX && p->num_nodes == 1 &&
+           p->nodes[0].ticks == 0 && p->num_ccs == 0 && p->cut_node == PROF_NONE &&
+           !p->argv_store && !p->seen && !p->info.has_wall_clock && !p->cap_creates &&
+           !p->max_sample_cap && !p->info.all_samples && !p->info.filtered_ticks;
+}
+
+/* A cost centre defined (again) as q's: define_cc with strings. */
+static int merge_cc(prof_profile *p, const prof_cc *qc)
+{
+    prof_cc *cc = find_cc(p, qc->id);
+
+    if (!cc && !(cc = add_cc(p, qc->id)))
+        return -1;
+    cc->label = tx_strpool_add(&p->strings, qc->label, (uint32_t)strlen(qc->label));
+    cc->module = tx_strpool_add(&p->strings, qc->module, (uint32_t)strlen(qc->module));
+    cc->srcloc = tx_strpool_add(&p->strings, qc->srcloc, (uint32_t)strlen(qc->srcloc));
+    if (!cc->label || !cc->module || !cc->srcloc)
+        return -1;
+    cc->is_caf = qc->is_caf;
+    cc->defined = 1;
+    cc->builtin = qc->builtin;
+    return 0;
+}
+
+/* q's last program arguments as the event held them (NUL-terminated
+ * words), taken as keep_args takes an event's. */
+static int merge_args(prof_profile *p, const prof_profile *q)
+{
+    size_t len = 0;
+    for (uint32_t i = 0; i < q->info.argc; i++)
+        len += strlen(q->info.argv[i]) + 1;
+    char *buf = malloc(len ? len : 1), *at = buf;
+    if (!buf)
+        return -1;
+    for (uint32_t i = 0; i < q->info.argc; i++) {
+        size_t n = strlen(q->info.argv[i]) + 1;
+        memcpy(at, q->info.argv[i], n);
+        at += n;
+    }
+    int rc = keep_args(p, (el_str){ buf, (uint32_t)len });
+    free(buf);
+    return rc;
+}
+
+/* q's tree into p's: q's nodes in q's creation order (parents first), each
+ * found or created under its parent's image. Nodes that are new to p are
+ * so appended in the order q made them, which is the order of their first
+ * sample in q's stretch of the log: after p's stretch, that is their first
+ * sample in the whole log, the order one sequential read creates them in
+ * (children lists, and so ties in a snapshot, follow it). */
+static int merge_nodes(prof_profile *p, const prof_profile *q)
+{
+    uint32_t *img = malloc(q->num_nodes * sizeof *img);
+
+    if (!img)
+        return -1;
+    img[0] = 0;
+    p->nodes[0].ticks += q->nodes[0].ticks;
+    for (size_t i = 1; i < q->num_nodes; i++) {
+        const prof_node *qn = &q->nodes[i];
+        uint32_t n;
+        if ((uint32_t)i == q->cut_node) {
+            if (p->cut_node == PROF_NONE && (p->cut_node = new_node(p, 0, 0)) == PROF_NONE) {
+                free(img);
+                return -1;
+            }
+            n = p->cut_node;
+        } else {
+            int created = 0;
+            n = child(p, img[qn->parent], qn->cc, &created);
+            if (n == PROF_NONE) {
+                free(img);
+                return -1;
+            }
+        }
+        p->nodes[n].ticks += qn->ticks;
+        img[i] = n;
+    }
+    free(img);
+    return 0;
+}
+
+int prof_merge(prof_profile *p, prof_profile *q)
+{
+    if (p->failed)
+        return -1;
+    if (q->failed || runs_translating(p) || q->runs) {
+        p->failed = 1;
+        return -1;
+    }
+    if (pristine(p)) {
+        /* the first stretch: p takes q's aggregate whole (q keeps p's
+         * empty one); the options and the several-logs state stay p's */
+        prof_profile t = *p;
+        *p = *q;
+        *q = t;
+        prof_filter qf = p->filter;     /* each keeps its own copy of the spans */
+        p->filter = t.filter;
+        q->filter = qf;
+        struct prof_runs *qr = p->runs;
+        p->runs = t.runs;
+        q->runs = qr;
+        return 0;
+    }
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < q->num_ccs; i++)
+        rc = merge_cc(p, &q->ccs[i]);
+    if (rc == 0)
+        rc = merge_nodes(p, q);
+    if (rc == 0 && q->argv_store)
+        rc = merge_args(p, q);
+    if (rc == 0 && (q->seen & PROF_SEEN_PROGRAM)) {
+        p->info.program = tx_strpool_add(&p->strings, q->info.program,
+                                         (uint32_t)strlen(q->info.program));
+        p->seen |= PROF_SEEN_PROGRAM;
+        rc = p->info.program ? 0 : -1;
+    }
+    if (rc == 0 && (q->seen & PROF_SEEN_RTS)) {
+        p->info.rts_version = tx_strpool_add(&p->strings, q->info.rts_version,
+                                             (uint32_t)strlen(q->info.rts_version));
+        p->seen |= PROF_SEEN_RTS;
+        rc = p->info.rts_version ? 0 : -1;
+    }
+    if (rc != 0) {
+        p->failed = 1;
+        return -1;
+    }
+    if (q->seen & PROF_SEEN_INTERVAL) {
+        p->info.interval_ns = q->info.interval_ns;
+        p->seen |= PROF_SEEN_INTERVAL;
+    }
+    if (!p->info.has_wall_clock && q->info.has_wall_clock) {
+        p->info.has_wall_clock = 1;
+        p->info.wall_sec = q->info.wall_sec;
+        p->info.wall_nsec = q->info.wall_nsec;
+        p->info.wall_time_ns = q->info.wall_time_ns;
+    }
+    if (q->info.first_time < p->info.first_time)
+        p->info.first_time = q->info.first_time;
+    if (q->info.last_time > p->info.last_time)
+        p->info.last_time = q->info.last_time;
+    p->info.all_samples += q->info.all_samples;
+    p->info.filtered_ticks += q->info.filtered_ticks;
+    p->info.cut_samples += q->info.cut_samples;
+    p->cap_creates += q->cap_creates;
+    if (q->max_sample_cap > p->max_sample_cap)
+        p->max_sample_cap = q->max_sample_cap;
+    return 0;
 }
 
 /* ---- several logs ----------------------------------------------------- */
@@ -1436,10 +1605,14 @@ static void prof_op_end(void *self, const ev_stream *s)
 
 static void *prof_op_snapshot(void *self) { return prof_snapshot(self); }
 static void prof_op_release(void *snap) { prof_result_destroy(snap); }
+static void *prof_op_fork(void *self) { return prof_fork(self); }
+static int prof_op_merge(void *self, void *part) { return prof_merge(self, part); }
+static void prof_op_drop(void *part) { prof_destroy(part); }
 
 const ev_analysis_ops prof_analysis_ops = {
     "time profile", prof_types, sizeof prof_types / sizeof prof_types[0], 0,
     prof_op_event, prof_op_end, prof_op_snapshot, prof_op_release,
+    prof_op_fork, prof_op_merge, prof_op_drop,
 };
 
 /* ---- accessors -------------------------------------------------------- */

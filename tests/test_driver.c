@@ -79,10 +79,10 @@ static void rec_end(void *self, const ev_stream *s)
 }
 
 static const uint16_t msg_types[] = { EL_USER_MSG };
-static const ev_analysis_ops msgs_ops = { "msgs", msg_types, 1, 0, rec_event, rec_end, NULL, NULL };
-static const ev_analysis_ops all_ops = { "all", NULL, 0, 0, rec_event, rec_end, NULL, NULL };
+static const ev_analysis_ops msgs_ops = { "msgs", msg_types, 1, 0, rec_event, rec_end, NULL, NULL, NULL, NULL, NULL };
+static const ev_analysis_ops all_ops = { "all", NULL, 0, 0, rec_event, rec_end, NULL, NULL, NULL, NULL, NULL };
 static const ev_analysis_ops ordered_ops = { "ordered", msg_types, 1, EV_ORDERED, rec_event,
-                                             rec_end, NULL, NULL };
+                                             rec_end, NULL, NULL, NULL, NULL, NULL };
 
 /* One read feeds two analyses: each sees exactly its types, in file order. */
 static void test_one_read_two_analyses(void **state)
@@ -250,9 +250,9 @@ static int big_event(void *self, const el_event *ev, const ev_stream *s)
 }
 
 static const ev_analysis_ops big_live_ops = { "live", msg_types, 1, 0, big_event, NULL,
-                                              NULL, NULL };
+                                              NULL, NULL, NULL, NULL, NULL };
 static const ev_analysis_ops big_ordered_ops = { "ordered", msg_types, 1, EV_ORDERED,
-                                                 big_event, NULL, NULL, NULL };
+                                                 big_event, NULL, NULL, NULL, NULL, NULL, NULL };
 
 static uint64_t rnd_state = 88172645463325252ull;
 static uint64_t rnd(uint64_t n)

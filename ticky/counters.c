@@ -699,4 +699,5 @@ static const uint16_t ticky_types[] = {
 const ev_analysis_ops ticky_analysis_ops = {
     "ticky counters", ticky_types, sizeof ticky_types / sizeof ticky_types[0], 0,
     ticky_op_event, NULL, ticky_op_snapshot, ticky_op_release,
+    NULL, NULL, NULL,   /* not mergeable */
 };

@@ -54,6 +54,11 @@ typedef struct ev_stream {
     int idle_timed_out;         /* --follow: the file stopped growing for idle_timeout */
     uint64_t wall_ns;           /* wall time since the run started (live runs) */
     uint64_t last_time;         /* the latest event time read so far (ns) */
+    /* the parallel read (opts.jobs > 1): the ranges the mergeable analyses
+     * were read in, 0 when they were read sequentially (one thread, or a
+     * fallback: see parallel_note) */
+    unsigned parallel_ranges;
+    const char *parallel_note;  /* why the read was not parallel, or NULL */
 } ev_stream;
 
 /* Flags of an analysis. */
@@ -85,6 +90,29 @@ typedef struct ev_analysis_ops {
      * more events. Released with `release`. Both may be NULL. */
     void *(*snapshot)(void *self);
     void (*release)(void *snapshot);
+    /* A mergeable analysis (the parallel read, opts.jobs > 1) has all three;
+     * one without them is read by the ordinary sequential pass.
+     * `fork`: a new, empty partial aggregate with self's options (filter,
+     * windows), or NULL. The driver calls it once before the read as a
+     * probe (NULL there: this analysis is read sequentially in this run),
+     * then on the worker threads, so it may only read self (NULL there:
+     * the read is sequential). It feeds each partial the events of one
+     * range of whole blocks, in file order, on a worker thread; `event`
+     * must touch nothing but the partial (no shared state).
+     * `merge`: folds `part` into `self` as if self had read part's events
+     * after its own. The driver calls it on the coordinating thread, in
+     * file order: range 1's partial into range 0's, then range 2's, ...,
+     * and last the sum into the attached analysis (which has read nothing
+     * in a parallel read). Returns 0, or non-zero (out of memory, a limit
+     * on the whole read passed): while partials are merged the attempt is
+     * then dropped and the read is sequential; for the last merge the read
+     * says stopped by this analysis. A partial whose `event` returned
+     * non-zero is never merged (the read is sequential then).
+     * `drop`: destroys a partial (merged or not); the driver calls it for
+     * every partial it forked. */
+    void *(*fork)(void *self);
+    int (*merge)(void *self, void *part);
+    void (*drop)(void *part);
 } ev_analysis_ops;
 
 typedef struct ev_driver ev_driver;
@@ -117,6 +145,22 @@ typedef struct ev_driver_opts {
     const volatile sig_atomic_t *interrupt;
     ev_bytes_fn on_bytes;       /* may be NULL */
     void *bytes_ctx;
+
+    /* The parallel read (driver/parallel.c, docs/ARCHITECTURE.md): with
+     * jobs > 1 a regular file (not live, no on_bytes) is indexed by its
+     * block markers and the mergeable analyses (fork/merge/drop) read
+     * ranges of whole blocks on up to `jobs` threads, merged in file order;
+     * the others take the ordinary pass on the calling thread at the same
+     * time. Anything irregular (damage, a cut or missing end, bytes
+     * outside blocks) and the read is the sequential one, so results,
+     * messages and the stream's facts never depend on jobs. 0 or 1: one
+     * thread. */
+    unsigned jobs;
+    /* For tests only: the size in bytes a range aims at (whole blocks, at
+     * least one); 0: the file split in `jobs` ranges of about equal
+     * bytes. 1 puts every block in a range of its own. The CLI takes it
+     * from $EVPROF_TEST_CHUNK_BYTES. */
+    uint64_t chunk_bytes;
 } ev_driver_opts;
 
 void ev_driver_opts_init(ev_driver_opts *o);

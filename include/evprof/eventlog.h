@@ -313,6 +313,13 @@ void el_decoder_destroy(el_decoder *d);   /* accepts NULL */
  * restore ev->cap themselves. NULL if `src` has no header or no memory. */
 el_decoder *el_decoder_create_for_records(const el_decoder *src);
 
+/* A decoder made by el_decoder_create_for_records reads records from the
+ * middle of a stream: its first record starts at this stream offset (the
+ * events' offsets and the blocks' ends count from it). Call it before the
+ * first feed. The parallel read (driver/parallel.c) starts one at each
+ * range of whole blocks. */
+void el_decoder_set_offset(el_decoder *d, uint64_t offset);
+
 /* Fill typed fields only for these types (BLOCK_MARKER is always decoded:
  * the decoder needs it). Other events arrive with decoded = 0, their
  * framing and raw payload; they are still checked as fully (payload

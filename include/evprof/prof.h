@@ -120,8 +120,19 @@ int prof_begin_log(prof_profile *p);
  * for a consumer beside the profile that keeps raw stacks. */
 void prof_log_ids(const prof_profile *p, const uint32_t *ids, unsigned depth, uint32_t *out);
 
+/* The parallel read (driver.h: fork, merge, drop). prof_fork: a new empty
+ * profile with p's filter, or NULL (out of memory, or p aggregates
+ * several logs: prof_begin_log). prof_merge: folds q, the profile of a later stretch of
+ * the same log, into p as if p had read q's events after its own: the
+ * snapshot of the result is the one sequential read's, byte for byte
+ * (nodes in first-appearance order, cost centres in first-definition
+ * order, last definition wins). q is left for prof_destroy only. Returns
+ * 0, or -1 out of memory (p has failed then). */
+prof_profile *prof_fork(const prof_profile *p);
+int prof_merge(prof_profile *p, prof_profile *q);
+
 /* The same as an analysis of the driver (driver.h); its snapshot is a
- * prof_result. It sets the time span at the end of the read. */
+ * prof_result. It sets the time span at the end of the read. Mergeable. */
 extern const ev_analysis_ops prof_analysis_ops;
 
 /* The log's time span when the consumer was not handed every event
