@@ -167,7 +167,8 @@ int cli_window_done_logs(const cli_args *a, int next_result, cli_window *w,
     int done = cli_window_done(a, next_result, w, &one);
     if (done >= 0)
         return done;
-    *paths = (const char *const *)a->pos;
+    /* with --connect there is no FILE: the address names the log */
+    *paths = w->src.connect ? &w->src.connect : (const char *const *)a->pos;
     *n = 1;
     return -1;
 }
