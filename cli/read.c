@@ -157,7 +157,7 @@ int cli_report_stream(const char *path, const ev_stream *s)
         if (code == CLI_OK)
             code = CLI_INTERRUPTED;
     } else {
-        if (s->idle_timed_out)
+        if (s->idle_timed_out && s->read.status != EL_ERR_IO)   /* missing: the error says it */
             fprintf(stderr, "evprof: %s: the file did not grow for the idle timeout; "
                     "reading stopped there\n", shown);
         code = cli_report_read(path, &s->read);

@@ -5,7 +5,8 @@
 # waits: exit 130, "interrupted after" on stderr, and the batch output of
 # the cut log (stdout and every -o / -d file, each whole, no temporary
 # left). --idle-timeout: the batch output, status and messages of the cut
-# log, plus the line that says the file stopped growing.
+# log, plus the line that says the file stopped growing; on a file that
+# never appears, an error and no output.
 #
 # Usage: tests/cli/follow_interrupt.sh path/to/evprof   (run from the project root)
 set -u
@@ -95,6 +96,19 @@ while IFS='|' read -r cmd args log cut; do
 done <<EOF
 $cut_cases
 EOF
+
+# a missing file waited for that never appears: an error, no output at all
+for args in report gc "heap -f csv" ticky "ticky --series" info "info -f json" dump \
+            "all -d out" "html -o out/p.html" "speedscope -o out/s.json"; do
+    d=$tmp/missing$((seed += 1))
+    # shellcheck disable=SC2086
+    run "$d" $args --follow --idle-timeout 0.3 never.eventlog
+    check "$args: a missing file: exit 1" [ "$(cat "$d/res/status")" = 1 ]
+    check "$args: a missing file: nothing on stdout" [ ! -s "$d/res/stdout" ]
+    check "$args: a missing file: no file written" [ -z "$(ls "$d/res/out")" ]
+    check "$args: a missing file: says it did not appear" \
+        grep -q 'never.eventlog: the file did not appear within the idle timeout' "$d/res/stderr"
+done
 
 echo "follow_interrupt: $passed passed, $failed failed"
 [ $failed -eq 0 ]
