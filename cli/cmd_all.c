@@ -42,6 +42,7 @@ static const cli_opt opts[] = {
     { OPT_DIR, 'd', "dir", "DIR", "write the outputs into DIR (created if missing; default .)" },
     { OPT_NAME, 'n', "name", "NAME", "file names start with NAME (default: the log's name "
       "without .eventlog)" },
+    CLI_FOLLOW_OPTS,
     { 0 },
 };
 
@@ -54,7 +55,12 @@ static const cli_cmd_help help = {
     opts,
     "Outputs the log has no data for are skipped, with a line on standard error.\n"
     "A damaged log still gets the outputs of the events before the damage, and\n"
-    "exit status 1.",
+    "exit status 1.\n"
+    "\n"
+    "--follow and --connect read the log as it is written; the files appear when\n"
+    "the read ends (end marker, writer closed, --idle-timeout), each whole; Ctrl-C\n"
+    "writes them all for the events read so far and exits 130. With --connect,\n"
+    "NAME defaults to the address's last part (give --name).",
 };
 
 typedef struct all_out {
@@ -250,22 +256,28 @@ static void write_gc(all_out *a, const gc_summary *agg, const char *name)
 int cmd_all(int argc, char **argv)
 {
     cli_args a;
+    cli_window w;
     int id;
     all_out ao = { ".", NULL, "", CLI_OK, 0 };
     const char *name_opt = NULL;
 
+    cli_window_init(&w);
     cli_args_init(&a, &help, argc, argv);
     while ((id = cli_next(&a)) > 0) {
+        int taken = cli_window_option(&w, &a, id);   /* --follow, --connect */
+        if (taken < 0)
+            return CLI_USAGE;
+        if (taken)
+            continue;
         if (id == OPT_DIR)
             ao.dir = a.value;
         else if (id == OPT_NAME)
             name_opt = a.value;
     }
-    if (id != CLI_END)
-        return cli_done_code(id);
-    if (!cli_want_pos(&a, 1, 1, "FILE"))
-        return CLI_USAGE;
-    const char *path = a.pos[0];
+    const char *path;
+    int done = cli_window_done(&a, id, &w, &path);
+    if (done >= 0)
+        return done;
     const char *name = cli_display_path(path);
     if (name_opt && (!*name_opt || strchr(name_opt, '/'))) {
         cli_usage_error(&help, "--name wants a file name without '/', not '%s'", name_opt);
@@ -309,7 +321,7 @@ int cmd_all(int argc, char **argv)
         { &prof_analysis_ops, prof }, { &gc_analysis_ops, gc }, { &heap_analysis_ops, heap },
         { &ticky_analysis_ops, ticky }, { &info_analysis_ops, info },
     };
-    d = cli_read(path, an, sizeof an / sizeof an[0], &code);
+    d = cli_read_src(&w.src, path, an, sizeof an / sizeof an[0], &code);
     if (!d || cli_read_nothing(ev_driver_stream(d), code)) {
         cli_out_close(&hp, 0);
         goto out;

@@ -31,6 +31,7 @@ static const cli_opt dump_opts[] = {
     CLI_TIME_OPTS,
     { OPT_CAP, 0, "cap", "N", "only events of capability N's blocks" },
     { OPT_TYPE, 0, "type", "ID,...", "only events of these type ids (as the header lists them)" },
+    CLI_FOLLOW_OPTS,
     { 0 },
 };
 
@@ -49,7 +50,12 @@ static const cli_cmd_help dump_help = {
     "\n"
     "A damaged or truncated log prints every event before the damage, then\n"
     "the error on standard error, and exits with status 1. A log without its\n"
-    "end marker prints everything, warns, and exits with status 0.",
+    "end marker prints everything, warns, and exits with status 0.\n"
+    "\n"
+    "--follow and --connect read the log as it is written, but the lines come\n"
+    "when the read ends (end marker, writer closed, --idle-timeout, Ctrl-C):\n"
+    "time order needs every capability's blocks, so the output is the same as\n"
+    "the dump of the finished log (after Ctrl-C: of the events read, exit 130).",
 };
 
 #define OUT_FLUSH_SIZE ((size_t)256 << 10)
@@ -203,7 +209,7 @@ int cmd_dump(int argc, char **argv)
         ops.num_types = (size_t)ntypes;
     }
     cli_analysis an = { &ops, &st };
-    ev_driver *d = cli_read(path, &an, 1, &code);
+    ev_driver *d = cli_read_src(&w.src, path, &an, 1, &code);
 
     out_flush(&st.out);
     if (!st.out.failed && fflush(stdout) != 0) {

@@ -30,6 +30,8 @@ static const cli_cmd_help help = {
     "See docs/HTML.md.\n",
 };
 
+static int attach_page(void *pg, ev_driver *d) { return html_page_attach(pg, d); }
+
 int cmd_html(int argc, char **argv)
 {
     cli_args a;
@@ -78,18 +80,16 @@ int cmd_html(int argc, char **argv)
     ho.source_name = name;
 
     html_page *pg = html_page_create(&ho);
-    ev_driver_opts o;
-    ev_driver_opts_init(&o);
-    cli_jobs_opts(&o);
-    ev_driver *d = pg ? ev_driver_create(&o) : NULL;
-    if (!d || html_page_attach(pg, d) != 0) {
-        fprintf(stderr, "evprof: out of memory\n");
-        ev_driver_destroy(d);
+    int code = CLI_FAIL;
+    /* a live source (--follow, --connect) as every reading command reads it */
+    ev_driver *d = pg ? cli_read_with(&w.src, path, attach_page, pg, &code) : NULL;
+    if (!d) {
+        if (!pg)
+            fprintf(stderr, "evprof: out of memory\n");
         html_page_destroy(pg);
         return CLI_FAIL;
     }
-    const ev_stream *s = ev_driver_run_path(d, path);
-    int code = cli_report_stream(path, s);
+    const ev_stream *s = ev_driver_stream(d);
     if (cli_read_nothing(s, code)) {
         ev_driver_destroy(d);
         html_page_destroy(pg);

@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "evprof/info.h"
 #include "format.h"
+#include "output.h"
 #include "read.h"
 
 /* ---- the command ------------------------------------------------------ */
@@ -23,6 +24,7 @@ static const cli_formats formats = { format_list, FMT_TEXT, FMT_TEXT };
 
 static const cli_opt info_opts[] = {
     { OPT_FORMAT, 'f', "format", "FMT", "output format: text (default) or json" },
+    CLI_FOLLOW_OPTS,
     { 0, 0, NULL, NULL, NULL },
 };
 
@@ -36,15 +38,23 @@ static const cli_cmd_help info_help = {
     info_opts,
     "The log is read once as a stream. A damaged or truncated log still gets\n"
     "its summary (of the events before the damage) and exit status 1; a log\n"
-    "without an end marker gets a warning and exit status 0.",
+    "without an end marker gets a warning and exit status 0. With --follow the\n"
+    "summary is printed when the log ends (Ctrl-C: the summary so far, exit 130).",
 };
 
 int cmd_info(int argc, char **argv)
 {
     cli_args a;
+    cli_window w;
     int id, fmt = -1;
+    cli_window_init(&w);
     cli_args_init(&a, &info_help, argc, argv);
     while ((id = cli_next(&a)) > 0) {
+        int taken = cli_window_option(&w, &a, id);
+        if (taken < 0)
+            return CLI_USAGE;
+        if (taken)
+            continue;
         switch (id) {
         case OPT_FORMAT:
             if ((fmt = cli_format_parse(&a, &formats)) < 0)
@@ -52,12 +62,11 @@ int cmd_info(int argc, char **argv)
             break;
         }
     }
-    if (id != CLI_END)
-        return cli_done_code(id);
-    if (!cli_want_pos(&a, 1, 1, "FILE"))
-        return CLI_USAGE;
+    const char *path;
+    int done = cli_window_done(&a, id, &w, &path);
+    if (done >= 0)
+        return done;
     int json = cli_format_resolve(&info_help, &formats, fmt, NULL) == FMT_JSON;
-    const char *path = a.pos[0];
 
     info_log *in = info_create();
     if (!in) {
@@ -65,7 +74,8 @@ int cmd_info(int argc, char **argv)
         return CLI_FAIL;
     }
     int code;
-    ev_driver *d = cli_read(path, &(cli_analysis){ &info_analysis_ops, in }, 1, &code);
+    ev_driver *d = cli_read_src(&w.src, path, &(cli_analysis){ &info_analysis_ops, in }, 1,
+                                &code);
     if (!d) {
         info_destroy(in);
         return code;

@@ -14,6 +14,7 @@
 #include "evprof/ticky.h"
 #include "format.h"
 #include "output.h"
+#include "read.h"
 
 enum { OPT_FORMAT = 1, OPT_SORT, OPT_TOP, OPT_MATCH, OPT_SERIES, OPT_CUMULATIVE };
 
@@ -41,6 +42,7 @@ static const cli_opt opts[] = {
     { OPT_TO, 0, "to", "WHEN", "only batches before WHEN" },
     { OPT_BETWEEN, 0, "between", "LABEL", "only batches between the two marks LABEL "
       "(one pair)" },
+    CLI_FOLLOW_OPTS,
     CLI_OUTPUT_OPT,
     { 0 },
 };
@@ -62,7 +64,12 @@ static const cli_cmd_help help = {
     "array, or an aligned table; a counter has a row in the batches where GHC\n"
     "sampled it (GHC skips counters that did not change). --sort, --top and --match\n"
     "choose the counters and the order of rows within a batch. Reading standard\n"
-    "input copies it to a temporary file first (the series reads the log twice).\n",
+    "input copies it to a temporary file first (the series reads the log twice).\n"
+    "\n"
+    "--follow and --connect read an eventlog as it is written (GHC's +RTS -r text\n"
+    "is written whole at exit: read it when it is there); the table comes when\n"
+    "the read ends, Ctrl-C gives the counters so far (exit 130). --series keeps\n"
+    "a copy of what it read in an unlinked temporary file to read it again.\n",
 };
 
 /* ---- input ---------------------------------------------------------------- */
@@ -71,7 +78,39 @@ typedef struct input {
     const char *path;
     const char *shown;
     int fd;                     /* stdin copied to an unlinked temporary file, or -1 */
+    uint64_t events;            /* the ticky events of the first pass */
 } input;
+
+/* An unlinked temporary file. Returns its fd, or -1 after a message. */
+static int temp_file(const char *what)
+{
+    const char *dir = getenv("TMPDIR");
+    char tmpl[4096];
+    snprintf(tmpl, sizeof tmpl, "%s/evprof-ticky-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(tmpl);
+    if (fd < 0) {
+        fprintf(stderr, "evprof: cannot create a temporary file for %s: %s\n", what,
+                strerror(errno));
+        return -1;
+    }
+    unlink(tmpl);
+    return fd;
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+    const char *b = p;
+    while (n > 0) {
+        ssize_t w = write(fd, b, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return -1;
+        b += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
 
 static int spool_stdin(input *in)
 {
@@ -80,16 +119,9 @@ static int spool_stdin(input *in)
                 "eventlog or +RTS -r file into '-'\n");
         return -1;
     }
-    const char *dir = getenv("TMPDIR");
-    char tmpl[4096];
-    snprintf(tmpl, sizeof tmpl, "%s/evprof-ticky-XXXXXX", dir && *dir ? dir : "/tmp");
-    int fd = mkstemp(tmpl);
-    if (fd < 0) {
-        fprintf(stderr, "evprof: cannot create a temporary file for standard input: %s\n",
-                strerror(errno));
+    int fd = temp_file("standard input");
+    if (fd < 0)
         return -1;
-    }
-    unlink(tmpl);
     char buf[65536];
     for (;;) {
         ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
@@ -102,17 +134,11 @@ static int spool_stdin(input *in)
         }
         if (n == 0)
             break;
-        for (ssize_t off = 0; off < n;) {
-            ssize_t w = write(fd, buf + off, (size_t)(n - off));
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w < 0) {
-                fprintf(stderr, "evprof: cannot copy standard input to a temporary file: %s\n",
-                        strerror(errno));
-                close(fd);
-                return -1;
-            }
-            off += w;
+        if (write_all(fd, buf, (size_t)n) != 0) {
+            fprintf(stderr, "evprof: cannot copy standard input to a temporary file: %s\n",
+                    strerror(errno));
+            close(fd);
+            return -1;
         }
     }
     in->fd = fd;
@@ -145,15 +171,21 @@ static int peek(const input *in, unsigned char head[4], size_t *got)
 }
 
 /* One pass over the log through the driver: a small analysis hands the
- * ticky events to fn (the table's ticky_add_event, or the series pass). */
+ * ticky events to fn (the table's ticky_add_event, or the series pass),
+ * at most `limit` of them (the second pass of a live read takes what the
+ * first took: Ctrl-C may have stopped it before the bytes' end). */
 typedef struct pass {
     el_event_fn fn;
     void *ctx;
+    uint64_t count, limit;
 } pass;
 
 static int pass_event(void *self, const el_event *ev, const ev_stream *s)
 {
     pass *p = self;
+    if (p->count >= p->limit)
+        return 0;
+    p->count++;
     return p->fn(p->ctx, ev, s->decoder);
 }
 
@@ -166,9 +198,9 @@ static const ev_analysis_ops pass_ops = {
     NULL, NULL, NULL,   /* not mergeable */
 };
 
-static el_read_result read_events(const input *in, el_event_fn fn, void *ctx)
+static el_read_result read_events(const input *in, el_event_fn fn, void *ctx, uint64_t limit)
 {
-    pass p = { fn, ctx };
+    pass p = { fn, ctx, 0, limit };
     el_read_result r = { 0 };
     if (in->fd >= 0 && lseek(in->fd, 0, SEEK_SET) != 0) {
         r.status = r.error.status = EL_ERR_IO;
@@ -206,6 +238,7 @@ static int on_series_event(void *ctx, const el_event *ev, const el_decoder *d)
 /* ---- options ---------------------------------------------------------------- */
 
 typedef struct ticky_args {
+    const char *path;           /* FILE, or --connect's address */
     cli_window w;
     ticky_view_opts view;
     ticky_format fmt;
@@ -264,17 +297,16 @@ static int parse_args(int argc, char **argv, ticky_args *o, cli_args *a)
     }
     if (id != CLI_END)
         return cli_done_code(id);
-    if (!cli_want_pos(a, 1, 1, "FILE"))
+    if (!o->w.src.connect && !cli_want_pos(a, 1, 1, "FILE"))
         return CLI_USAGE;
     if (o->cumulative && !o->series) {
         cli_usage_error(&help, "--cumulative goes with --series");
         return CLI_USAGE;
     }
-    if (cli_out_same_file(&help, o->w.output, a->pos[0]))
+    if (!o->w.src.connect && cli_out_same_file(&help, o->w.output, a->pos[0]))
         return CLI_USAGE;
     /* the shared checks: --from before --to, the marks resolved */
-    const char *path;
-    int done = cli_window_done(a, CLI_END, &o->w, &path);
+    int done = cli_window_done(a, CLI_END, &o->w, &o->path);
     if (done >= 0)
         return done;
     if ((done = cli_window_single(&o->w, &help)) >= 0)
@@ -299,6 +331,30 @@ static void warnings(const char *shown, const ticky_info *in)
     if (in->text_unterminated)
         fprintf(stderr, "evprof: %s: warning: the counter table's last row has no end of "
                 "line: the file may be cut short\n", shown);
+}
+
+/* After the read of an eventlog. */
+static int loaded(const input *in, ticky_set *t, int code, int nothing, int *stop)
+{
+    if (ticky_finish(t) != 0) {
+        fprintf(stderr, "evprof: %s: out of memory\n", in->shown);
+        return CLI_FAIL;
+    }
+    /* a damaged log still gets the table of everything before the damage;
+     * one that yielded nothing (unreadable) gets none */
+    if (nothing && code != CLI_OK)
+        return code;
+    *stop = 0;
+    const ticky_info *info = ticky_get_info(t);
+    if (info->counters == 0 && info->begin_events == 0) {
+        fprintf(stderr, "evprof: %s: no ticky counters (events 210/211): build with -ticky "
+                "(GHC 9.4 or later) and run with +RTS -lT, or read the file of +RTS -r "
+                "(see 'evprof info %s')\n", in->shown,
+                strcmp(in->path, "-") == 0 ? "-" : in->shown);
+        *stop = 1;
+        return CLI_FAIL;
+    }
+    return code;
 }
 
 /* Reads the input into t. Returns the exit code so far; *stop when there
@@ -360,27 +416,55 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
         *stop = 0;
         return CLI_OK;
     }
-    el_read_result res = read_events(in, on_event, t);
-    if (ticky_finish(t) != 0) {
-        fprintf(stderr, "evprof: %s: out of memory\n", in->shown);
-        return CLI_FAIL;
+    el_read_result res = read_events(in, on_event, t, UINT64_MAX);
+    return loaded(in, t, cli_report_read(in->path, &res), res.events == 0, stop);
+}
+
+/* A live read (--follow, --connect) of an eventlog as it comes; with
+ * --series a copy of its bytes goes into an unlinked temporary file
+ * (in->fd) for the second pass, which takes as many ticky events as this
+ * one did (in->events). */
+typedef struct spool {
+    int fd;
+    int err;                    /* the first write error, or 0 */
+} spool;
+
+static void spool_bytes(void *ctx, const void *buf, size_t len)
+{
+    spool *sp = ctx;
+    if (!sp->err && write_all(sp->fd, buf, len) != 0)
+        sp->err = errno ? errno : EIO;
+}
+
+static int load_live(input *in, ticky_args *o, ticky_set *t, int *stop)
+{
+    spool sp = { -1, 0 };
+    *stop = 1;
+    if (o->series) {
+        if ((sp.fd = temp_file("the copy of the log")) < 0)
+            return CLI_FAIL;
+        in->fd = sp.fd;
+        o->w.src.on_bytes = spool_bytes;
+        o->w.src.bytes_ctx = &sp;
     }
-    /* a damaged log still gets the table of everything before the damage;
-     * one that yielded nothing (unreadable) gets none */
-    int code = cli_report_read(in->path, &res);
-    if (res.events == 0 && code != CLI_OK)
+    pass p = { on_event, t, 0, UINT64_MAX };
+    int code;
+    ev_driver *d = cli_read_src(&o->w.src, in->path, &(cli_analysis){ &pass_ops, &p }, 1, &code);
+    if (!d)
         return code;
-    *stop = 0;
-    const ticky_info *info = ticky_get_info(t);
-    if (info->counters == 0 && info->begin_events == 0) {
-        fprintf(stderr, "evprof: %s: no ticky counters (events 210/211): build with -ticky "
-                "(GHC 9.4 or later) and run with +RTS -lT, or read the file of +RTS -r "
-                "(see 'evprof info %s')\n", in->shown,
-                strcmp(in->path, "-") == 0 ? "-" : in->shown);
-        *stop = 1;
+    const ev_stream *s = ev_driver_stream(d);
+    int nothing = cli_read_nothing(s, code);
+    if (s->read.status == EL_ERR_FORMAT && s->read.events == 0 && s->decoder == NULL)
+        fprintf(stderr, "evprof: %s: --follow and --connect read an eventlog; GHC's +RTS -r "
+                "text is read without them\n", in->shown);
+    ev_driver_destroy(d);
+    in->events = p.count;
+    if (sp.err) {
+        fprintf(stderr, "evprof: %s: cannot copy the log to a temporary file: %s\n", in->shown,
+                strerror(sp.err));
         return CLI_FAIL;
     }
-    return code;
+    return loaded(in, t, code, nothing, stop);
 }
 
 int cmd_ticky(int argc, char **argv)
@@ -391,8 +475,9 @@ int cmd_ticky(int argc, char **argv)
     if (code >= 0)
         return code;
 
-    input in = { a.pos[0], cli_display_path(a.pos[0]), -1 };
-    if (strcmp(in.path, "-") == 0 && spool_stdin(&in) != 0)
+    int live = o.w.src.follow || o.w.src.connect;
+    input in = { o.path, cli_display_path(o.path), -1, UINT64_MAX };
+    if (!live && strcmp(in.path, "-") == 0 && spool_stdin(&in) != 0)
         return CLI_FAIL;
     ticky_set *t = ticky_create();
     if (!t) {
@@ -403,7 +488,7 @@ int cmd_ticky(int argc, char **argv)
     }
     ticky_set_window(t, o.w.from_ns, o.w.to_ns);
     int stop = 0;
-    code = load(&in, &o, t, &stop);
+    code = live ? load_live(&in, &o, t, &stop) : load(&in, &o, t, &stop);
     ticky_view v = { 0 };
     if (!stop && ticky_view_build(t, &o.view, &v) != 0) {
         fprintf(stderr, "evprof: %s: out of memory\n", in.shown);
@@ -431,7 +516,7 @@ int cmd_ticky(int argc, char **argv)
             fprintf(stderr, "evprof: %s: out of memory\n", in.shown);
             ok = 0;
         } else {
-            el_read_result res = read_events(&in, on_series_event, t);
+            el_read_result res = read_events(&in, on_series_event, t, in.events);
             int stopped = ticky_series_end(t);
             /* the first pass reported any damage; a second pass that
              * fails where the first did not means the input changed */

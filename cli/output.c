@@ -30,6 +30,8 @@ void cli_window_init(cli_window *w)
     w->src.follow = 0;
     w->src.idle_timeout = 0;
     w->src.connect = NULL;
+    w->src.on_bytes = NULL;
+    w->src.bytes_ctx = NULL;
 }
 
 static int parse_seconds(const cli_args *a, const char *name, uint64_t *ns)
@@ -94,6 +96,12 @@ int cli_window_done(const cli_args *a, int next_result, cli_window *w, const cha
 {
     if (next_result != CLI_END)
         return cli_done_code(next_result);
+    if ((w->src.follow || w->src.connect) && (w->from_marker || w->to_marker || w->between)) {
+        cli_usage_error(a->cmd, "marker windows are found by reading the log first: they need "
+                        "a finished file, not --follow or --connect (give --from/--to in "
+                        "seconds)");
+        return CLI_USAGE;
+    }
     if (w->src.connect) {
         if (!cli_want_pos(a, 0, 0, "FILE"))
             return CLI_USAGE;
@@ -130,6 +138,10 @@ int cli_window_done_logs(const cli_args *a, int next_result, cli_window *w,
     const char *one;
     if (next_result == CLI_END && a->npos > 1) {
         /* several logs: the checks of one, for each */
+        if (w->src.follow || w->src.connect) {
+            cli_usage_error(a->cmd, "--follow and --connect read one live log, not several");
+            return CLI_USAGE;
+        }
         if (!w->from_marker && !w->to_marker && w->from_ns >= w->to_ns) {
             cli_usage_error(a->cmd, "--from must be before --to");
             return CLI_USAGE;
@@ -155,12 +167,8 @@ int cli_window_done_logs(const cli_args *a, int next_result, cli_window *w,
     int done = cli_window_done(a, next_result, w, &one);
     if (done >= 0)
         return done;
-    if (w->src.connect) {       /* no FILE: the address names the source */
-        *paths = &w->src.connect;
-        *n = 1;
-        return -1;
-    }
-    *paths = (const char *const *)a->pos;
+    /* with --connect there is no FILE: the address names the log */
+    *paths = w->src.connect ? &w->src.connect : (const char *const *)a->pos;
     *n = 1;
     return -1;
 }

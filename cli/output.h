@@ -59,6 +59,10 @@ typedef struct cli_source {
     int follow;                 /* --follow */
     double idle_timeout;        /* seconds; 0: none */
     const char *connect;        /* --connect ADDR, or NULL */
+    /* a live read's bytes as they come (ticky --series keeps a copy to
+     * read again); NULL: none */
+    void (*on_bytes)(void *ctx, const void *buf, size_t len);
+    void *bytes_ctx;
 } cli_source;
 
 typedef struct cli_window {

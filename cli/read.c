@@ -78,8 +78,30 @@ ev_driver *cli_read(const char *path, const cli_analysis *an, size_t n, int *cod
     return cli_read_src(NULL, path, an, n, code);
 }
 
+/* cli_read_src's analyses, attached by cli_read_with */
+typedef struct attach_list {
+    const cli_analysis *an;
+    size_t n;
+} attach_list;
+
+static int attach_all(void *ctx, ev_driver *d)
+{
+    const attach_list *l = ctx;
+    for (size_t i = 0; i < l->n; i++)
+        if (ev_driver_attach(d, l->an[i].ops, l->an[i].self) != 0)
+            return -1;
+    return 0;
+}
+
 ev_driver *cli_read_src(const cli_source *src, const char *path, const cli_analysis *an,
                         size_t n, int *code)
+{
+    attach_list l = { an, n };
+    return cli_read_with(src, path, attach_all, &l, code);
+}
+
+ev_driver *cli_read_with(const cli_source *src, const char *path,
+                         int (*attach)(void *ctx, ev_driver *d), void *ctx, int *code)
 {
     int live = src && (src->follow || src->connect);
     ev_driver_opts o;
@@ -93,17 +115,17 @@ ev_driver *cli_read_src(const cli_source *src, const char *path, const cli_analy
         o.follow = src->follow;
         o.idle_timeout = src->idle_timeout;
         o.interrupt = &interrupt_flag;
+        o.on_bytes = src->on_bytes;
+        o.bytes_ctx = src->bytes_ctx;
     } else if (isatty(STDERR_FILENO)) {
         o.progress = on_progress;
         o.progress_ctx = &prog;
     }
     ev_driver *d = ev_driver_create(&o);
-
-    for (size_t i = 0; d && i < n; i++)
-        if (ev_driver_attach(d, an[i].ops, an[i].self) != 0) {
-            ev_driver_destroy(d);
-            d = NULL;
-        }
+    if (d && attach(ctx, d) != 0) {
+        ev_driver_destroy(d);
+        d = NULL;
+    }
     if (!d) {
         fprintf(stderr, "evprof: out of memory\n");
         *code = CLI_FAIL;
@@ -166,7 +188,7 @@ int cli_report_stream(const char *path, const ev_stream *s)
         if (code == CLI_OK)
             code = CLI_INTERRUPTED;
     } else {
-        if (s->idle_timed_out)
+        if (s->idle_timed_out && s->read.status != EL_ERR_IO)   /* missing: the error says it */
             fprintf(stderr, "evprof: %s: the file did not grow for the idle timeout; "
                     "reading stopped there\n", shown);
         code = cli_report_read(path, &s->read);

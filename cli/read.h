@@ -25,6 +25,11 @@ struct cli_source;
 ev_driver *cli_read_src(const struct cli_source *src, const char *path, const cli_analysis *an,
                         size_t n, int *code);
 
+/* cli_read_src for a caller that attaches its analyses itself (html's
+ * page): attach(ctx, d) before the read; non-zero means out of memory. */
+ev_driver *cli_read_with(const struct cli_source *src, const char *path,
+                         int (*attach)(void *ctx, ev_driver *d), void *ctx, int *code);
+
 /* Installs the SIGINT handler that sets the interrupt flag (old: the
  * previous action, for sigaction to restore). Returns 0 or -1. */
 int cli_catch_interrupt(struct sigaction *old);

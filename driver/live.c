@@ -200,7 +200,10 @@ static void read_live(live *l)
             if (rc == 0) {
                 if (l->o->idle_timeout > 0 &&
                     now - l->last_growth_ns >= (uint64_t)(l->o->idle_timeout * 1e9)) {
+                    /* not a cut log: there was never a file */
                     l->s->idle_timed_out = 1;
+                    set_io_error(l, "the file did not appear within the idle timeout", ENOENT);
+                    failed = 1;
                     break;
                 }
                 wait_data(l, wait_ms);

@@ -51,7 +51,8 @@ typedef struct ev_stream {
     /* live sources (driver/live.c) */
     int done;                   /* the read is over (set before the analyses' end) */
     int interrupted;            /* the interrupt flag stopped the read: results so far */
-    int idle_timed_out;         /* --follow: the file stopped growing for idle_timeout */
+    int idle_timed_out;         /* --follow: the file stopped growing for idle_timeout
+                                   (or never appeared: then an EL_ERR_IO read) */
     uint64_t wall_ns;           /* wall time since the run started (live runs) */
     uint64_t last_time;         /* the latest event time read so far (ns) */
     /* the parallel read (opts.jobs > 1): the ranges the mergeable analyses
