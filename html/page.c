@@ -1,5 +1,6 @@
 /* evprof html: one read, every analysis, one self-contained page.
  * See include/evprof/html.h and docs/HTML.md. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -319,6 +320,53 @@ static int heavy_cmp(const void *a, const void *b)
     return x->node < y->node ? -1 : x->node > y->node;
 }
 
+/* Moves the k first of h[0..n) in heavy_cmp's order into h[0..k), in no
+ * particular order (quickselect: the page needs the set, not its order;
+ * a full sort of a few million nodes cost more than the rest of the
+ * page). Falls back to qsort on a range that does not shrink. */
+static void select_heaviest(heavy *h, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n;
+    unsigned rounds = 0;
+    while (hi - lo > 16 && k > lo && k < hi) {
+        if (++rounds > 200) {
+            qsort(h + lo, hi - lo, sizeof *h, heavy_cmp);
+            return;
+        }
+        /* the median of three as the pivot, moved to h[lo] */
+        size_t a = lo, b = lo + (hi - lo) / 2, c = hi - 1, m;
+        if (heavy_cmp(&h[a], &h[b]) < 0)
+            m = heavy_cmp(&h[b], &h[c]) < 0 ? b : heavy_cmp(&h[a], &h[c]) < 0 ? c : a;
+        else
+            m = heavy_cmp(&h[a], &h[c]) < 0 ? a : heavy_cmp(&h[b], &h[c]) < 0 ? c : b;
+        heavy t = h[lo];
+        h[lo] = h[m];
+        h[m] = t;
+        heavy pv = h[lo];
+        /* Hoare: h[lo..j] <= pv <= h[j+1..hi), lo <= j < hi - 1 */
+        size_t i = lo - 1, j = hi;
+        for (;;) {
+            do
+                i++;
+            while (heavy_cmp(&h[i], &pv) < 0);
+            do
+                j--;
+            while (heavy_cmp(&h[j], &pv) > 0);
+            if (i >= j)
+                break;
+            t = h[i];
+            h[i] = h[j];
+            h[j] = t;
+        }
+        if (k <= j + 1)
+            hi = j + 1;
+        else
+            lo = j + 1;
+    }
+    if (k > lo && k < hi)
+        qsort(h + lo, hi - lo, sizeof *h, heavy_cmp);
+}
+
 /* The tree sent: every node with ticks, or the max_nodes heaviest (a
  * node's parent is at least as heavy and shallower, so it is kept first:
  * the kept nodes are a tree). Returns -1 without memory. */
@@ -353,7 +401,7 @@ static int w_prof(tx_json *j, const html_page *pg, const prof_result *r, html_co
             if (i == 0 || nd->inherited > 0)
                 h[k++] = (heavy){ i == 0 ? UINT64_MAX : nd->inherited, nd->depth, (uint32_t)i };
         }
-        qsort(h, k, sizeof *h, heavy_cmp);
+        select_heaviest(h, k, pg->o.max_nodes);
         for (size_t i = 0; i < pg->o.max_nodes; i++)
             keep[h[i].node] = 1;
         cand = pg->o.max_nodes;
@@ -769,6 +817,68 @@ static const char *tpl_next(FILE *f, const char **tpl, size_t *n)
     return name;
 }
 
+/* The call graph is laid out by Graphviz on a second thread while this
+ * one writes the page's data (both only read the snapshot; Graphviz is
+ * used by that thread alone while it runs). */
+typedef struct graph_job {
+    const html_page *pg;
+    const prof_result *r;
+    const char *name;
+    char *svg;
+    size_t len;
+} graph_job;
+
+static void *graph_thread(void *arg)
+{
+    graph_job *job = arg;
+    job->svg = graph_svg(job->pg, job->r, job->name, &job->len);
+    return NULL;
+}
+
+/* The page's JSON (the DATA block). The call graph's thread is joined
+ * where the JSON says whether the graph was drawn. */
+static int w_data(tx_json *j, html_page *pg, const ev_stream *s, const prof_result *r,
+                  const gc_summary *gs, const char *name, html_contents *c, graph_job *job,
+                  pthread_t *th, int *threaded)
+{
+    tx_json_object(j, TX_JSON_INLINE);
+    tx_json_key(j, "version");
+    tx_json_uint(j, 1);
+    if (c->prof) {
+        tx_json_key(j, "prof");
+        if (w_prof(j, pg, r, c) != 0)
+            return -1;
+    }
+    tx_json_key(j, "summary");
+    w_summary(j, pg, s, name, c);
+    if (*threaded) {
+        pthread_join(*th, NULL);
+        *threaded = 0;
+    }
+    tx_json_key(j, "graph");
+    if (job->svg)
+        tx_json_uint(j, 1);
+    else if (c->prof)
+        tx_json_cstr(j, "failed");
+    else
+        tx_json_uint(j, 0);
+    if (c->heap) {
+        tx_json_key(j, "heap");
+        if (w_heap(j, pg) != 0)
+            return -1;
+    }
+    tx_json_key(j, "gc");
+    if (w_gc(j, pg, gs, name) != 0)
+        return -1;
+    if (c->ticky) {
+        tx_json_key(j, "ticky");
+        if (w_ticky(j, pg) != 0)
+            return -1;
+    }
+    tx_json_end(j);
+    return 0;
+}
+
 int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents *cont,
                     char *err, size_t errsize)
 {
@@ -777,8 +887,10 @@ int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents 
     const char *name = pg->o.source_name ? pg->o.source_name : "eventlog";
     prof_result *r = prof_snapshot(pg->prof);
     gc_summary *gs = gc_snapshot(pg->gc);
-    char *svg = NULL;
-    size_t svg_len = 0;
+    graph_job job = { pg, r, name, NULL, 0 };
+    pthread_t th;
+    int threaded = 0;
+    membuf data = { NULL, 0, NULL };
     int rc = -1;
     if (!r || !gs || ticky_finish(pg->tk.set) != 0) {
         snprintf(err, errsize, "out of memory building the results");
@@ -790,8 +902,28 @@ int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents 
     c.gc = gc_get_result(gs) && gc_get_result(gs)->has_gc_events;
     c.ticky = ticky_get_info(pg->tk.set)->counters > 0;
     if (c.prof) {
-        svg = graph_svg(pg, r, name, &svg_len);
-        c.graph_failed = !svg;
+        threaded = pthread_create(&th, NULL, graph_thread, &job) == 0;
+        if (!threaded)
+            graph_thread(&job);
+    }
+
+    /* the data first, into memory, while the graph is laid out */
+    if (mem_open(&data) != 0)
+        goto nomem;
+    tx_json j;
+    tx_json_init(&j, data.f, 0, 1);
+    tx_json_set_html_safe(&j, 1);   /* the JSON sits in a <script> element */
+    int drc = w_data(&j, pg, s, r, gs, name, &c, &job, &th, &threaded);
+    if (threaded) {
+        pthread_join(th, NULL);
+        threaded = 0;
+    }
+    c.graph_failed = c.prof && !job.svg;
+    if (drc != 0)
+        goto nomem;
+    if (tx_json_finish(&j) != 0 || mem_close(&data) != 0) {
+        snprintf(err, errsize, "write error (page data)");
+        goto done;
     }
 
     const char *tpl = html_page_src_html, *m;
@@ -804,47 +936,10 @@ int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents 
         } else if (n == 2 && memcmp(m, "JS", 2) == 0) {
             fputs(html_page_src_js, out);
         } else if (n == 3 && memcmp(m, "SVG", 3) == 0) {
-            if (svg)
-                fwrite(svg, 1, svg_len, out);
+            if (job.svg)
+                fwrite(job.svg, 1, job.len, out);
         } else if (n == 4 && memcmp(m, "DATA", 4) == 0) {
-            tx_json j;
-            tx_json_init(&j, out, 0, 1);
-            tx_json_set_html_safe(&j, 1);   /* the JSON sits in a <script> element */
-            tx_json_object(&j, TX_JSON_INLINE);
-            tx_json_key(&j, "version");
-            tx_json_uint(&j, 1);
-            if (c.prof) {
-                tx_json_key(&j, "prof");
-                if (w_prof(&j, pg, r, &c) != 0)
-                    goto nomem;
-            }
-            tx_json_key(&j, "summary");
-            w_summary(&j, pg, s, name, &c);
-            tx_json_key(&j, "graph");
-            if (svg)
-                tx_json_uint(&j, 1);
-            else if (c.prof)
-                tx_json_cstr(&j, "failed");
-            else
-                tx_json_uint(&j, 0);
-            if (c.heap) {
-                tx_json_key(&j, "heap");
-                if (w_heap(&j, pg) != 0)
-                    goto nomem;
-            }
-            tx_json_key(&j, "gc");
-            if (w_gc(&j, pg, gs, name) != 0)
-                goto nomem;
-            if (c.ticky) {
-                tx_json_key(&j, "ticky");
-                if (w_ticky(&j, pg) != 0)
-                    goto nomem;
-            }
-            tx_json_end(&j);
-            if (tx_json_finish(&j) != 0) {
-                snprintf(err, errsize, "write error (page data)");
-                goto done;
-            }
+            fwrite(data.p, 1, data.n, out);
         }
     }
     if (ferror(out)) {
@@ -856,9 +951,14 @@ int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents 
 nomem:
     snprintf(err, errsize, "out of memory writing the page");
 done:
+    if (threaded)
+        pthread_join(th, NULL);
+    if (data.f)
+        fclose(data.f);
     if (cont)
         *cont = c;
-    free(svg);
+    free(data.p);
+    free(job.svg);
     prof_result_destroy(r);
     gc_destroy(gs);
     return rc;
