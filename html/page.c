@@ -8,6 +8,7 @@
 #include "evprof/gc.h"
 #include "evprof/graph.h"
 #include "evprof/heap.h"
+#include "evprof/info.h"
 #include "evprof/json.h"
 #include "evprof/prof.h"
 #include "evprof/ticky.h"
@@ -26,8 +27,8 @@ struct html_page {
     heap_profile *heap;
     html_censuses cens;
     html_gcseries gcs;
-    html_ticky tk;
-    html_facts facts;
+    ticky_set *tk;          /* ticky counters, with points kept */
+    info_log *info;         /* the run's facts (info_facts_ops) */
 };
 
 void html_opts_init(html_opts *o)
@@ -68,12 +69,14 @@ html_page *html_page_create(const html_opts *o)
     gf.cap = pg->o.cap;
     int bad = html_censuses_init(&pg->cens, pg->o.max_censuses) != 0;
     bad |= html_gcseries_init(&pg->gcs, pg->o.max_points) != 0;
-    bad |= html_ticky_init(&pg->tk, pg->o.series_points) != 0;
+    pg->tk = ticky_create();
+    bad |= !pg->tk || ticky_keep_series(pg->tk, pg->o.series_points) != 0;
     pg->prof = prof_create(pg->o.samples);
     pg->o.samples = NULL;      /* the profile keeps its own copy */
     pg->gc = gc_create(&gf);
     pg->heap = heap_create(&ho, html_censuses_sink, &pg->cens);
-    if (bad || !pg->prof || !pg->gc || !pg->heap) {
+    pg->info = info_create();
+    if (bad || !pg->prof || !pg->gc || !pg->heap || !pg->info) {
         html_page_destroy(pg);
         return NULL;
     }
@@ -89,8 +92,8 @@ void html_page_destroy(html_page *pg)
     heap_destroy(pg->heap);
     html_censuses_free(&pg->cens);
     html_gcseries_free(&pg->gcs);
-    html_ticky_free(&pg->tk);
-    html_facts_free(&pg->facts);
+    ticky_destroy(pg->tk);
+    info_destroy(pg->info);
     free(pg);
 }
 
@@ -100,8 +103,8 @@ int html_page_attach(html_page *pg, ev_driver *d)
         ev_driver_attach(d, &gc_analysis_ops, pg->gc) != 0 ||
         ev_driver_attach(d, &heap_analysis_ops, pg->heap) != 0 ||
         ev_driver_attach(d, &html_gcseries_ops, &pg->gcs) != 0 ||
-        ev_driver_attach(d, &html_ticky_ops, &pg->tk) != 0 ||
-        ev_driver_attach(d, &html_facts_ops, &pg->facts) != 0)
+        ev_driver_attach(d, &ticky_analysis_ops, pg->tk) != 0 ||
+        ev_driver_attach(d, &info_facts_ops, pg->info) != 0)
         return -1;
     return 0;
 }
@@ -135,9 +138,9 @@ static int mem_close(membuf *m)
 /* ---- summary ---------------------------------------------------------------- */
 
 /* program, args, rts args from the NUL-separated argv as logged */
-static void w_args(tx_json *j, const html_facts *fa)
+static void w_args(tx_json *j, const info_facts *fa)
 {
-    const char *p = fa->program_args, *end = p ? p + fa->args_len : NULL;
+    const char *p = fa->args, *end = p ? p + fa->args_len : NULL;
     int in_rts = 0, n = 0;
     tx_json_key(j, "program");
     if (!p || p == end) {
@@ -218,7 +221,9 @@ static void w_damage(tx_json *j, const ev_stream *s)
 static void w_summary(tx_json *j, const html_page *pg, const ev_stream *s, const char *name,
                       const html_contents *c)
 {
-    const html_facts *fa = &pg->facts;
+    info_facts facts;
+    info_get_facts(pg->info, &facts);
+    const info_facts *fa = &facts;
     tx_json_object(j, TX_JSON_INLINE);
     tx_json_key(j, "source");
     tx_json_cstr(j, name);
@@ -229,7 +234,7 @@ static void w_summary(tx_json *j, const html_page *pg, const ev_stream *s, const
     else
         tx_json_null(j);
     tx_json_key(j, "caps");
-    tx_json_uint(j, fa->caps ? fa->caps : fa->startup_caps);
+    tx_json_uint(j, fa->caps_created ? fa->caps_created : fa->startup_caps);
     if (fa->has_pid) {
         tx_json_key(j, "pid");
         tx_json_uint(j, fa->pid);
@@ -240,7 +245,7 @@ static void w_summary(tx_json *j, const html_page *pg, const ev_stream *s, const
     tx_json_uint(j, s->read.has_time_span ? s->read.last_time : 0);
     if (fa->has_wall) {
         /* the wall clock at the log's time 0 */
-        double start = (double)fa->wall_sec + fa->wall_nsec / 1e9 - (double)fa->wall_time / 1e9;
+        double start = (double)fa->wall_sec + fa->wall_nsec / 1e9 - (double)fa->wall_event_time / 1e9;
         time_t t = (time_t)start;
         struct tm tm;
         char buf[64];
@@ -674,7 +679,7 @@ static int w_gc(tx_json *j, const html_page *pg, const gc_summary *gs, const cha
 
 static int w_ticky(tx_json *j, const html_page *pg)
 {
-    const ticky_set *t = pg->tk.set;
+    const ticky_set *t = pg->tk;
     ticky_view_opts vo;
     ticky_view v;
     ticky_view_opts_init(&vo);
@@ -708,9 +713,9 @@ static int w_ticky(tx_json *j, const html_page *pg)
         tx_json_uint(j, c->entries);
         tx_json_uint(j, c->alloc);
         tx_json_uint(j, c->allocd);
-        const tk_series *s = c->has_id && !pg->tk.nomem ? html_ticky_series(&pg->tk, c->id)
-                                                        : NULL;
-        if (s && s->n > 1 && nser < pg->o.series_counters)
+        ticky_points s;
+        if (c->has_id && ticky_counter_points(t, v.order[i], &s) == 0 && s.n > 1 &&
+            nser < pg->o.series_counters)
             tx_json_uint(j, nser++);
         else
             tx_json_int(j, -1);
@@ -723,14 +728,15 @@ static int w_ticky(tx_json *j, const html_page *pg)
     uint32_t k = 0;
     for (size_t i = 0; i < v.shown && k < nser; i++) {
         const ticky_counter *c = ticky_counter_at(t, v.order[i]);
-        const tk_series *s = c->has_id ? html_ticky_series(&pg->tk, c->id) : NULL;
-        if (!s || s->n <= 1)
+        ticky_points s;
+        if (!c->has_id || ticky_counter_points(t, v.order[i], &s) != 0 || s.n <= 1)
             continue;
+        k++;
         tx_json_array(j, TX_JSON_INLINE);
         for (int col = 0; col < 3; col++) {
-            const uint64_t *a = col == 0 ? s->t : col == 1 ? s->entries : s->alloc;
+            const uint64_t *a = col == 0 ? s.time : col == 1 ? s.entries : s.alloc;
             tx_json_array(j, TX_JSON_INLINE);
-            for (uint32_t q = 0; q < s->n; q++)
+            for (uint32_t q = 0; q < s.n; q++)
                 tx_json_uint(j, a[q]);
             tx_json_end(j);
         }
@@ -892,7 +898,7 @@ int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents 
     int threaded = 0;
     membuf data = { NULL, 0, NULL };
     int rc = -1;
-    if (!r || !gs || ticky_finish(pg->tk.set) != 0) {
+    if (!r || !gs || ticky_finish(pg->tk) != 0) {
         snprintf(err, errsize, "out of memory building the results");
         goto done;
     }
@@ -900,7 +906,7 @@ int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents 
     c.prof = prof_get_info(r)->all_samples > 0;
     c.heap = hi->has_begin || hi->censuses_seen;
     c.gc = gc_get_result(gs) && gc_get_result(gs)->has_gc_events;
-    c.ticky = ticky_get_info(pg->tk.set)->counters > 0;
+    c.ticky = ticky_get_info(pg->tk)->counters > 0;
     if (c.prof) {
         threaded = pthread_create(&th, NULL, graph_thread, &job) == 0;
         if (!threaded)
