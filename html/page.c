@@ -302,12 +302,41 @@ static int flat_leave(void *ctx, uint32_t n)
     return 0;
 }
 
-static int order_enter(void *ctx, uint32_t n)
+/* The first kept node of the sibling list starting at c, or PROF_NONE. */
+static uint32_t kept_from(const prof_result *r, const uint8_t *keep, uint32_t c)
 {
-    prof_walk_ctx *w = ctx;
-    if (w->keep[n])
-        w->out[n] = w->next++;
-    return 0;
+    while (c != PROF_NONE && !keep[c])
+        c = prof_node_at(r, c)->next_sibling;
+    return c;
+}
+
+/* out[n]: the place of kept node n in a walk of the tree (prof_walk's
+ * order). A kept node's parent is kept, so this walks the kept subtree
+ * alone: the kept nodes and their siblings, not the whole tree. */
+static uint32_t order_kept(const prof_result *r, const uint8_t *keep, uint32_t *out)
+{
+    uint32_t next = 0, n = 0;
+    out[0] = next++;
+    for (;;) {
+        uint32_t c = kept_from(r, keep, prof_node_at(r, n)->first_child);
+        if (c != PROF_NONE) {
+            n = c;
+            out[n] = next++;
+            continue;
+        }
+        for (;;) {
+            if (n == 0)
+                return next;
+            const prof_node *nd = prof_node_at(r, n);
+            c = kept_from(r, keep, nd->next_sibling);
+            if (c != PROF_NONE) {
+                n = c;
+                out[n] = next++;
+                break;
+            }
+            n = nd->parent;
+        }
+    }
 }
 
 typedef struct heavy {
@@ -419,7 +448,7 @@ static int w_prof(tx_json *j, const html_page *pg, const prof_result *r, html_co
     prof_walk_ctx w = { r, keep, out, 0, active, self, inh, 0, ccmap };
     if (nn) {
         prof_walk(r, flat_enter, flat_leave, &w);
-        prof_walk(r, order_enter, NULL, &w);
+        w.next = order_kept(r, keep, out);
     }
     /* the nodes in walk order: index -> node */
     uint32_t *byout = malloc((cand ? cand : 1) * sizeof *byout);
