@@ -495,6 +495,36 @@ static void keys(void **state)
             }
 }
 
+/* A raw value: the separator before it is the writer's, the text the
+ * caller's; misplaced (as a key's place in an object) it is refused. */
+static void raw(void **state)
+{
+    (void)state;
+    mem m;
+    tx_json *j = start(&m, 0, 0);
+    tx_json_object(j, TX_JSON_INLINE);
+    tx_json_key(j, "a");
+    tx_json_uint(j, 1);
+    tx_json_key(j, "tree");
+    FILE *f = tx_json_raw_begin(j);
+    assert_non_null(f);
+    fputs("{\"x\": [1, 2]}", f);
+    tx_json_raw_end(j);
+    tx_json_key(j, "b");
+    tx_json_array(j, TX_JSON_INLINE);
+    fputs("3", tx_json_raw_begin(j));
+    tx_json_raw_end(j);
+    tx_json_uint(j, 4);
+    tx_json_end(j);
+    tx_json_end(j);
+    expect(&m, 0, "{\"a\": 1, \"tree\": {\"x\": [1, 2]}, \"b\": [3, 4]}");
+
+    j = start(&m, 0, 0);
+    tx_json_object(j, TX_JSON_INLINE);
+    assert_null(tx_json_raw_begin(j));      /* a key must come first */
+    expect(&m, -1, "{");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -507,6 +537,7 @@ int main(void)
         cmocka_unit_test(escaping),
         cmocka_unit_test(html_safe),
         cmocka_unit_test(keys),
+        cmocka_unit_test(raw),
         cmocka_unit_test(long_output),
         cmocka_unit_test(numbers),
         cmocka_unit_test(misuse),

@@ -303,6 +303,20 @@ void tx_json_key(tx_json *j, const char *key)
     j->level[j->depth - 1] |= L_KEYED;
 }
 
+FILE *tx_json_raw_begin(tx_json *j)
+{
+    if (item(j, 0) != 0)
+        return NULL;
+    flush(j);
+    return j->out;
+}
+
+void tx_json_raw_end(tx_json *j)
+{
+    if (!j->failed)
+        value_done(j);
+}
+
 void tx_json_string(tx_json *j, const char *s, size_t len)
 {
     if (item(j, 0) != 0)
