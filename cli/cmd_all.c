@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -196,6 +197,9 @@ static void write_profile(all_out *a, prof_profile *agg, const char *name)
              "+RTS -p -l");
         goto done;
     }
+    /* the time zone read once here: the writers' dates (localtime_r)
+     * then only read it, whichever thread comes first */
+    tzset();
     graph_job job = { .r = text, .name = name };
     pthread_t th, ts;
     int threaded = spawn(&th, graph_thread, &job);
