@@ -16,6 +16,7 @@
 #
 # Environment: BENCH_FULL (1: full sizes), BENCH_RUNS (runs per
 # measurement), BENCH_TOOLS (a subset of the tools, e.g. "report"),
+# BENCH_OUTPUTS (0: skip the rows of all and html beside report),
 # BENCH_EVPROF (another evprof binary to measure, e.g. a build of main),
 # BENCH_JOBS (the N of the report-jN row; default the CPUs online).
 set -euo pipefail
@@ -270,6 +271,87 @@ for spec in "${SHAPES[@]}"; do
         goal "$name: report peak RSS <= $RSS_LIMIT_MB MB (or a clean stop)" FAIL "($st, $mb MB)"
     fi
 done
+# ---- all and html beside report (issues 12 and 17) ------------------------
+# `evprof all -d DIR` (every output of one read) and `evprof html -o PAGE`
+# next to `evprof report` on the same log, each measured like the tools
+# above (best of BENCH_RUNS: CPU = user + system, wall). Goals: all and
+# html within 1.3x report in CPU and in wall time, the synth1g page under
+# 10 MB (the ratios are goals at full size only: on the quick logs the
+# call graph's fixed layout time outweighs the read). BENCH_OUTPUTS=0
+# skips the block; the outputs go to $BUILD/outputs/.
+OUTPUT_SHAPES=(hard synth1g repeat)
+GOAL_ALL_VS_REPORT=1.3
+GOAL_HTML_VS_REPORT=1.3
+GOAL_PAGE_MB=10
+outputs_bench() {
+    local evprof=${BENCH_EVPROF:-$BUILD/evprof} dir=$BUILD/outputs name f t c w
+    local -A CPU WALL PEAK OK
+    [[ ${BENCH_OUTPUTS:-1} == 0 ]] && return
+    mkdir -p "$dir"
+    echo
+    echo "all and html beside report (issues 12 and 17):"
+    printf '%-14s %-8s %8s %8s %8s %8s %8s %9s\n' "shape" "command" "cpu_s" "wall_s" "peak_MB" \
+        "cpu/rep" "wall/rep" "page_MB"
+    for name in "${OUTPUT_SHAPES[@]}"; do
+        [[ -n ${LOG[$name]:-} ]] || continue
+        f=${LOG[$name]}
+        cat "$f" >/dev/null
+        for t in report all html; do
+            case $t in
+            report) measure "$f" "$evprof report {} -o $dir/$name.prof" "$RUNS" ;;
+            all) measure "$f" "$evprof all {} -d $dir/$name-all" "$RUNS" ;;
+            html) measure "$f" "$evprof html {} -o $dir/$name.html" "$RUNS" ;;
+            esac
+            CPU[$name,$t]=$BEST_S WALL[$name,$t]=$BEST_WALL PEAK[$name,$t]=$PEAK_KB
+            OK[$name,$t]=$STATUS
+            local page=-
+            [[ $t == html && $STATUS == ok ]] &&
+                page=$(awk -v b="$(stat -c %s "$dir/$name.html")" 'BEGIN { printf "%.2f", b / 1e6 }')
+            if [[ $STATUS != ok ]]; then
+                printf '%-14s %-8s %s\n' "$name" "$t" "$STATUS"
+                continue
+            fi
+            read -r c w < <(awk -v a="$BEST_S" -v b="${CPU[$name,report]}" -v x="$BEST_WALL" \
+                -v y="${WALL[$name,report]}" 'BEGIN { printf "%.2f %.2f\n", a / b, x / y }')
+            printf '%-14s %-8s %8s %8s %8.1f %8s %8s %9s\n' "$name" "$t" "$BEST_S" "$BEST_WALL" \
+                "$(awk -v k="$PEAK_KB" 'BEGIN { print k * 1024 / 1e6 }')" "$c" "$w" "$page"
+            printf '%s\t%s\t%s\t%s\t%s\t-\t%s\t%s\n' "$name" "$(awk -v b="${BYTES[$name]}" \
+                'BEGIN { printf "%.1f", b / 1e6 }')" "$t" "$BEST_S" "$BEST_WALL" \
+                "$(awk -v k="$PEAK_KB" 'BEGIN { printf "%.1f", k * 1024 / 1e6 }')" "$STATUS" \
+                >>"$RESULTS"
+        done
+    done
+    echo
+    echo "Goals (issues 12 and 17), $mode sizes:"
+    for name in "${OUTPUT_SHAPES[@]}"; do
+        [[ -n ${LOG[$name]:-} ]] || continue
+        for t in all html; do
+            local max=$GOAL_ALL_VS_REPORT
+            [[ $t == html ]] && max=$GOAL_HTML_VS_REPORT
+            if [[ ${OK[$name,$t]:-} != ok || ${OK[$name,report]:-} != ok ]]; then
+                goal "$name: $t <= ${max}x report (CPU and wall)" "-" "not measured"
+                continue
+            fi
+            read -r v d e < <(awk -v a="${CPU[$name,$t]}" -v b="${CPU[$name,report]}" \
+                -v x="${WALL[$name,$t]}" -v y="${WALL[$name,report]}" -v m="$max" 'BEGIN {
+                    printf "%s %.2f %.2f\n", (a <= m * b && x <= m * y) ? "PASS" : "FAIL",
+                        a / b, x / y }')
+            # at quick sizes the call graph's fixed Graphviz layout (about
+            # 0.4 s) outweighs the read: the goals are for large logs
+            [[ $FULL != 1 ]] && v="-" e="${e}x; checked at full size only" || e="${e}x"
+            goal "$name: $t <= ${max}x report (CPU and wall)" "$v" "(CPU ${d}x, wall ${e})"
+        done
+    done
+    if [[ ${OK[synth1g,html]:-} == ok ]]; then
+        local bytes
+        bytes=$(stat -c %s "$dir/synth1g.html")
+        goal "synth1g: html page < $GOAL_PAGE_MB MB" \
+            "$(awk -v b="$bytes" -v m="$GOAL_PAGE_MB" 'BEGIN { print b < m * 1e6 ? "PASS" : "FAIL" }')" \
+            "($(awk -v b="$bytes" 'BEGIN { printf "%.2f", b / 1e6 }') MB)"
+    fi
+}
+outputs_bench
+
 echo
 echo "best of $RUNS runs (the ghc-events fold: 1 run on logs over 200 MB); MB = 10^6 bytes;"
 echo "cpu_s = user + system seconds (what MB/s and the ratios use: the machine is shared);"

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -117,9 +118,12 @@ static char *default_name(const char *path)
     return s;
 }
 
-/* The call graph is laid out by Graphviz on a second thread while the
- * other outputs are written (the snapshot is only read; Graphviz is used
- * by this thread alone); its SVG waits in memory. */
+/* After the read, the profile's outputs are written by three threads: the
+ * call graph is laid out by Graphviz on one (Graphviz is used by that
+ * thread alone; its SVG waits in memory), the JSON and folded stacks are
+ * written on another, the .prof on this one. The snapshots are only read;
+ * files are opened and closed by this thread (cli_out), the others only
+ * write into them. */
 typedef struct graph_job {
     const prof_result *r;
     const char *name;
@@ -156,9 +160,36 @@ static void *graph_thread(void *arg)
     return NULL;
 }
 
+typedef struct stacks_job {
+    const prof_result *json, *text;
+    const prof_report_opts *ro;
+    FILE *json_f, *folded_f;       /* NULL: not opened */
+    int json_ok, folded_ok;
+} stacks_job;
+
+static void *stacks_thread(void *arg)
+{
+    stacks_job *job = arg;
+    if (job->json_f)
+        job->json_ok = prof_report_json(job->json, job->ro, job->json_f) == 0;
+    if (job->folded_f)
+        job->folded_ok = prof_report_folded(job->text, NULL, job->folded_f) == 0;
+    return NULL;
+}
+
+/* Runs fn(arg) on a thread of its own, or here when none can be made;
+ * returns whether there is a thread to join. */
+static int spawn(pthread_t *th, void *(*fn)(void *), void *arg)
+{
+    if (pthread_create(th, NULL, fn, arg) == 0)
+        return 1;
+    fn(arg);
+    return 0;
+}
+
 static void write_profile(all_out *a, prof_profile *agg, const char *name)
 {
-    cli_out o;
+    cli_out o, oj, of;
     /* one copy for the JSON, then the tree itself for the text */
     prof_result *json = prof_snapshot_all(agg, 1);
     prof_result *text = json ? prof_snapshot_take(agg, 0) : NULL;
@@ -172,21 +203,31 @@ static void write_profile(all_out *a, prof_profile *agg, const char *name)
              "+RTS -p -l");
         goto done;
     }
+    /* the time zone read once here: the writers' dates (localtime_r)
+     * then only read it, whichever thread comes first */
+    tzset();
     graph_job job = { .r = text, .name = name };
-    pthread_t th;
-    int threaded = pthread_create(&th, NULL, graph_thread, &job) == 0;
-    if (!threaded)
-        graph_thread(&job);
+    pthread_t th, ts;
+    int threaded = spawn(&th, graph_thread, &job);
 
     prof_report_opts ro;
     prof_report_opts_init(&ro);
     ro.source_name = name;
-    if (open_out(a, &o, ".prof") == 0)
+    int text_open = open_out(a, &o, ".prof") == 0;
+    stacks_job sj = { json, text, &ro, NULL, NULL, 0, 0 };
+    if (open_out(a, &oj, ".prof.json") == 0)
+        sj.json_f = oj.f;
+    if (open_out(a, &of, ".folded") == 0)
+        sj.folded_f = of.f;
+    int stacks_threaded = spawn(&ts, stacks_thread, &sj);
+    if (text_open)
         close_out(a, &o, prof_report_text(text, &ro, o.f) == 0);
-    if (open_out(a, &o, ".prof.json") == 0)
-        close_out(a, &o, prof_report_json(json, &ro, o.f) == 0);
-    if (open_out(a, &o, ".folded") == 0)
-        close_out(a, &o, prof_report_folded(text, NULL, o.f) == 0);
+    if (stacks_threaded)
+        pthread_join(ts, NULL);
+    if (sj.json_f)
+        close_out(a, &oj, sj.json_ok);
+    if (sj.folded_f)
+        close_out(a, &of, sj.folded_ok);
 
     if (threaded)
         pthread_join(th, NULL);

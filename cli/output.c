@@ -393,8 +393,12 @@ int cli_window_option(cli_window *w, const cli_args *a, int id)
 
 /* ---- output files ------------------------------------------------------ */
 
-/* The temp file that a signal must remove: one output at a time. */
-static char *volatile pending_tmp;
+/* The temp files that a signal must remove: the outputs open at the
+ * moment (`all` writes a few side by side). Opened and closed by one
+ * thread; other threads only write into the files. */
+#define MAX_PENDING 8
+static char *volatile pending_tmp[MAX_PENDING];
+static int num_pending;
 static const int fatal_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ };
 #define N_FATAL (sizeof fatal_signals / sizeof fatal_signals[0])
 static struct sigaction saved_actions[N_FATAL];
@@ -402,23 +406,33 @@ static int guarded[N_FATAL];
 
 static void on_fatal_signal(int sig)
 {
-    char *tmp = pending_tmp;
-    if (tmp)
-        unlink(tmp);
+    for (size_t i = 0; i < MAX_PENDING; i++) {
+        char *tmp = pending_tmp[i];
+        if (tmp)
+            unlink(tmp);
+    }
     /* die of the signal itself, so that the exit status says which */
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
-static void guard_tmp(char *tmp)
+/* Returns -1 when MAX_PENDING outputs are open already. */
+static int guard_tmp(char *tmp)
 {
+    size_t slot = 0;
+    while (slot < MAX_PENDING && pending_tmp[slot])
+        slot++;
+    if (slot == MAX_PENDING)
+        return -1;
+    pending_tmp[slot] = tmp;
+    if (num_pending++ > 0)
+        return 0;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_fatal_signal;
     sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < N_FATAL; i++)
         sigaddset(&sa.sa_mask, fatal_signals[i]);
-    pending_tmp = tmp;
     for (size_t i = 0; i < N_FATAL; i++) {
         /* a signal ignored from the start (nohup, a background job's
          * SIGINT) stays ignored */
@@ -426,14 +440,20 @@ static void guard_tmp(char *tmp)
                      saved_actions[i].sa_handler != SIG_IGN &&
                      sigaction(fatal_signals[i], &sa, NULL) == 0;
     }
+    return 0;
 }
 
-static void unguard_tmp(void)
+static void unguard_tmp(const char *tmp)
 {
-    for (size_t i = 0; i < N_FATAL; i++)
-        if (guarded[i])
-            sigaction(fatal_signals[i], &saved_actions[i], NULL);
-    pending_tmp = NULL;
+    for (size_t i = 0; i < MAX_PENDING; i++)
+        if (pending_tmp[i] == tmp) {
+            pending_tmp[i] = NULL;
+            if (--num_pending == 0)
+                for (size_t k = 0; k < N_FATAL; k++)
+                    if (guarded[k])
+                        sigaction(fatal_signals[k], &saved_actions[k], NULL);
+            return;
+        }
 }
 
 /* The file a chain of symlinks ends at, as a shell redirection finds it
@@ -523,7 +543,10 @@ int cli_out_open(cli_out *o, const char *path)
         goto fail;
     }
     snprintf(o->tmp, n, "%s.evprof-XXXXXX", o->target);
-    guard_tmp(o->tmp);
+    if (guard_tmp(o->tmp) != 0) {
+        fprintf(stderr, "evprof: %s: too many outputs open at once\n", cli_display_path(path));
+        goto fail;
+    }
     fd = mkstemp(o->tmp);
     if (fd >= 0 && !o->in_place) {
         if (exists) {
@@ -543,7 +566,7 @@ int cli_out_open(cli_out *o, const char *path)
             close(fd);
             unlink(o->tmp);
         }
-        unguard_tmp();
+        unguard_tmp(o->tmp);
         goto fail;
     }
     return 0;
@@ -620,7 +643,7 @@ int cli_out_close(cli_out *o, int ok)
         }
         if (!ok || o->in_place)
             unlink(o->tmp);
-        unguard_tmp();
+        unguard_tmp(o->tmp);
         if (!ok && !o->quiet)
             fprintf(stderr, "evprof: %s: not written (the run failed)\n", cli_display_path(o->path));
     }

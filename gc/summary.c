@@ -119,7 +119,7 @@ static uint64_t overlap(const gc_summary *s, uint64_t a, uint64_t b)
 
 /* ---- tables ------------------------------------------------------------ */
 
-static cap_state *cap_slot(gc_summary *s, uint16_t cap)
+static cap_state *cap_slot_grow(gc_summary *s, uint16_t cap)
 {
     if (cap == EL_NO_CAP)
         return &s->nocap;
@@ -138,6 +138,18 @@ static cap_state *cap_slot(gc_summary *s, uint16_t cap)
     }
     s->caps[cap].seen = 1;
     return &s->caps[cap];
+}
+
+/* The state of a capability (EL_NO_CAP: events outside blocks), made
+ * when new; NULL when out of memory. Inline: every RUN_THREAD and
+ * STOP_THREAD, most of a -l log, comes here. */
+static inline cap_state *cap_slot(gc_summary *s, uint16_t cap)
+{
+    if (cap < s->ncaps && cap != EL_NO_CAP) {
+        s->caps[cap].seen = 1;
+        return &s->caps[cap];
+    }
+    return cap_slot_grow(s, cap);
 }
 
 static gc_gen *gen_slot(gc_summary *s, uint32_t gen)

@@ -1,5 +1,6 @@
 /* evprof html: one read, every analysis, one self-contained page.
  * See include/evprof/html.h and docs/HTML.md. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -7,6 +8,7 @@
 #include "evprof/gc.h"
 #include "evprof/graph.h"
 #include "evprof/heap.h"
+#include "evprof/info.h"
 #include "evprof/json.h"
 #include "evprof/prof.h"
 #include "evprof/ticky.h"
@@ -25,8 +27,8 @@ struct html_page {
     heap_profile *heap;
     html_censuses cens;
     html_gcseries gcs;
-    html_ticky tk;
-    html_facts facts;
+    ticky_set *tk;          /* ticky counters, with points kept */
+    info_log *info;         /* the run's facts (info_facts_ops) */
 };
 
 void html_opts_init(html_opts *o)
@@ -67,12 +69,14 @@ html_page *html_page_create(const html_opts *o)
     gf.cap = pg->o.cap;
     int bad = html_censuses_init(&pg->cens, pg->o.max_censuses) != 0;
     bad |= html_gcseries_init(&pg->gcs, pg->o.max_points) != 0;
-    bad |= html_ticky_init(&pg->tk, pg->o.series_points) != 0;
+    pg->tk = ticky_create();
+    bad |= !pg->tk || ticky_keep_series(pg->tk, pg->o.series_points) != 0;
     pg->prof = prof_create(pg->o.samples);
     pg->o.samples = NULL;      /* the profile keeps its own copy */
     pg->gc = gc_create(&gf);
     pg->heap = heap_create(&ho, html_censuses_sink, &pg->cens);
-    if (bad || !pg->prof || !pg->gc || !pg->heap) {
+    pg->info = info_create();
+    if (bad || !pg->prof || !pg->gc || !pg->heap || !pg->info) {
         html_page_destroy(pg);
         return NULL;
     }
@@ -88,8 +92,8 @@ void html_page_destroy(html_page *pg)
     heap_destroy(pg->heap);
     html_censuses_free(&pg->cens);
     html_gcseries_free(&pg->gcs);
-    html_ticky_free(&pg->tk);
-    html_facts_free(&pg->facts);
+    ticky_destroy(pg->tk);
+    info_destroy(pg->info);
     free(pg);
 }
 
@@ -99,8 +103,8 @@ int html_page_attach(html_page *pg, ev_driver *d)
         ev_driver_attach(d, &gc_analysis_ops, pg->gc) != 0 ||
         ev_driver_attach(d, &heap_analysis_ops, pg->heap) != 0 ||
         ev_driver_attach(d, &html_gcseries_ops, &pg->gcs) != 0 ||
-        ev_driver_attach(d, &html_ticky_ops, &pg->tk) != 0 ||
-        ev_driver_attach(d, &html_facts_ops, &pg->facts) != 0)
+        ev_driver_attach(d, &ticky_analysis_ops, pg->tk) != 0 ||
+        ev_driver_attach(d, &info_facts_ops, pg->info) != 0)
         return -1;
     return 0;
 }
@@ -134,9 +138,9 @@ static int mem_close(membuf *m)
 /* ---- summary ---------------------------------------------------------------- */
 
 /* program, args, rts args from the NUL-separated argv as logged */
-static void w_args(tx_json *j, const html_facts *fa)
+static void w_args(tx_json *j, const info_facts *fa)
 {
-    const char *p = fa->program_args, *end = p ? p + fa->args_len : NULL;
+    const char *p = fa->args, *end = p ? p + fa->args_len : NULL;
     int in_rts = 0, n = 0;
     tx_json_key(j, "program");
     if (!p || p == end) {
@@ -217,7 +221,9 @@ static void w_damage(tx_json *j, const ev_stream *s)
 static void w_summary(tx_json *j, const html_page *pg, const ev_stream *s, const char *name,
                       const html_contents *c)
 {
-    const html_facts *fa = &pg->facts;
+    info_facts facts;
+    info_get_facts(pg->info, &facts);
+    const info_facts *fa = &facts;
     tx_json_object(j, TX_JSON_INLINE);
     tx_json_key(j, "source");
     tx_json_cstr(j, name);
@@ -228,7 +234,7 @@ static void w_summary(tx_json *j, const html_page *pg, const ev_stream *s, const
     else
         tx_json_null(j);
     tx_json_key(j, "caps");
-    tx_json_uint(j, fa->caps ? fa->caps : fa->startup_caps);
+    tx_json_uint(j, fa->caps_created ? fa->caps_created : fa->startup_caps);
     if (fa->has_pid) {
         tx_json_key(j, "pid");
         tx_json_uint(j, fa->pid);
@@ -239,7 +245,7 @@ static void w_summary(tx_json *j, const html_page *pg, const ev_stream *s, const
     tx_json_uint(j, s->read.has_time_span ? s->read.last_time : 0);
     if (fa->has_wall) {
         /* the wall clock at the log's time 0 */
-        double start = (double)fa->wall_sec + fa->wall_nsec / 1e9 - (double)fa->wall_time / 1e9;
+        double start = (double)fa->wall_sec + fa->wall_nsec / 1e9 - (double)fa->wall_event_time / 1e9;
         time_t t = (time_t)start;
         struct tm tm;
         char buf[64];
@@ -296,12 +302,41 @@ static int flat_leave(void *ctx, uint32_t n)
     return 0;
 }
 
-static int order_enter(void *ctx, uint32_t n)
+/* The first kept node of the sibling list starting at c, or PROF_NONE. */
+static uint32_t kept_from(const prof_result *r, const uint8_t *keep, uint32_t c)
 {
-    prof_walk_ctx *w = ctx;
-    if (w->keep[n])
-        w->out[n] = w->next++;
-    return 0;
+    while (c != PROF_NONE && !keep[c])
+        c = prof_node_at(r, c)->next_sibling;
+    return c;
+}
+
+/* out[n]: the place of kept node n in a walk of the tree (prof_walk's
+ * order). A kept node's parent is kept, so this walks the kept subtree
+ * alone: the kept nodes and their siblings, not the whole tree. */
+static uint32_t order_kept(const prof_result *r, const uint8_t *keep, uint32_t *out)
+{
+    uint32_t next = 0, n = 0;
+    out[0] = next++;
+    for (;;) {
+        uint32_t c = kept_from(r, keep, prof_node_at(r, n)->first_child);
+        if (c != PROF_NONE) {
+            n = c;
+            out[n] = next++;
+            continue;
+        }
+        for (;;) {
+            if (n == 0)
+                return next;
+            const prof_node *nd = prof_node_at(r, n);
+            c = kept_from(r, keep, nd->next_sibling);
+            if (c != PROF_NONE) {
+                n = c;
+                out[n] = next++;
+                break;
+            }
+            n = nd->parent;
+        }
+    }
 }
 
 typedef struct heavy {
@@ -317,6 +352,53 @@ static int heavy_cmp(const void *a, const void *b)
     if (x->depth != y->depth)
         return x->depth < y->depth ? -1 : 1;
     return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* Moves the k first of h[0..n) in heavy_cmp's order into h[0..k), in no
+ * particular order (quickselect: the page needs the set, not its order;
+ * a full sort of a few million nodes cost more than the rest of the
+ * page). Falls back to qsort on a range that does not shrink. */
+static void select_heaviest(heavy *h, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n;
+    unsigned rounds = 0;
+    while (hi - lo > 16 && k > lo && k < hi) {
+        if (++rounds > 200) {
+            qsort(h + lo, hi - lo, sizeof *h, heavy_cmp);
+            return;
+        }
+        /* the median of three as the pivot, moved to h[lo] */
+        size_t a = lo, b = lo + (hi - lo) / 2, c = hi - 1, m;
+        if (heavy_cmp(&h[a], &h[b]) < 0)
+            m = heavy_cmp(&h[b], &h[c]) < 0 ? b : heavy_cmp(&h[a], &h[c]) < 0 ? c : a;
+        else
+            m = heavy_cmp(&h[a], &h[c]) < 0 ? a : heavy_cmp(&h[b], &h[c]) < 0 ? c : b;
+        heavy t = h[lo];
+        h[lo] = h[m];
+        h[m] = t;
+        heavy pv = h[lo];
+        /* Hoare: h[lo..j] <= pv <= h[j+1..hi), lo <= j < hi - 1 */
+        size_t i = lo - 1, j = hi;
+        for (;;) {
+            do
+                i++;
+            while (heavy_cmp(&h[i], &pv) < 0);
+            do
+                j--;
+            while (heavy_cmp(&h[j], &pv) > 0);
+            if (i >= j)
+                break;
+            t = h[i];
+            h[i] = h[j];
+            h[j] = t;
+        }
+        if (k <= j + 1)
+            hi = j + 1;
+        else
+            lo = j + 1;
+    }
+    if (k > lo && k < hi)
+        qsort(h + lo, hi - lo, sizeof *h, heavy_cmp);
 }
 
 /* The tree sent: every node with ticks, or the max_nodes heaviest (a
@@ -353,7 +435,7 @@ static int w_prof(tx_json *j, const html_page *pg, const prof_result *r, html_co
             if (i == 0 || nd->inherited > 0)
                 h[k++] = (heavy){ i == 0 ? UINT64_MAX : nd->inherited, nd->depth, (uint32_t)i };
         }
-        qsort(h, k, sizeof *h, heavy_cmp);
+        select_heaviest(h, k, pg->o.max_nodes);
         for (size_t i = 0; i < pg->o.max_nodes; i++)
             keep[h[i].node] = 1;
         cand = pg->o.max_nodes;
@@ -366,7 +448,7 @@ static int w_prof(tx_json *j, const html_page *pg, const prof_result *r, html_co
     prof_walk_ctx w = { r, keep, out, 0, active, self, inh, 0, ccmap };
     if (nn) {
         prof_walk(r, flat_enter, flat_leave, &w);
-        prof_walk(r, order_enter, NULL, &w);
+        w.next = order_kept(r, keep, out);
     }
     /* the nodes in walk order: index -> node */
     uint32_t *byout = malloc((cand ? cand : 1) * sizeof *byout);
@@ -626,7 +708,7 @@ static int w_gc(tx_json *j, const html_page *pg, const gc_summary *gs, const cha
 
 static int w_ticky(tx_json *j, const html_page *pg)
 {
-    const ticky_set *t = pg->tk.set;
+    const ticky_set *t = pg->tk;
     ticky_view_opts vo;
     ticky_view v;
     ticky_view_opts_init(&vo);
@@ -660,9 +742,9 @@ static int w_ticky(tx_json *j, const html_page *pg)
         tx_json_uint(j, c->entries);
         tx_json_uint(j, c->alloc);
         tx_json_uint(j, c->allocd);
-        const tk_series *s = c->has_id && !pg->tk.nomem ? html_ticky_series(&pg->tk, c->id)
-                                                        : NULL;
-        if (s && s->n > 1 && nser < pg->o.series_counters)
+        ticky_points s;
+        if (c->has_id && ticky_counter_points(t, v.order[i], &s) == 0 && s.n > 1 &&
+            nser < pg->o.series_counters)
             tx_json_uint(j, nser++);
         else
             tx_json_int(j, -1);
@@ -675,14 +757,15 @@ static int w_ticky(tx_json *j, const html_page *pg)
     uint32_t k = 0;
     for (size_t i = 0; i < v.shown && k < nser; i++) {
         const ticky_counter *c = ticky_counter_at(t, v.order[i]);
-        const tk_series *s = c->has_id ? html_ticky_series(&pg->tk, c->id) : NULL;
-        if (!s || s->n <= 1)
+        ticky_points s;
+        if (!c->has_id || ticky_counter_points(t, v.order[i], &s) != 0 || s.n <= 1)
             continue;
+        k++;
         tx_json_array(j, TX_JSON_INLINE);
         for (int col = 0; col < 3; col++) {
-            const uint64_t *a = col == 0 ? s->t : col == 1 ? s->entries : s->alloc;
+            const uint64_t *a = col == 0 ? s.time : col == 1 ? s.entries : s.alloc;
             tx_json_array(j, TX_JSON_INLINE);
-            for (uint32_t q = 0; q < s->n; q++)
+            for (uint32_t q = 0; q < s.n; q++)
                 tx_json_uint(j, a[q]);
             tx_json_end(j);
         }
@@ -769,6 +852,68 @@ static const char *tpl_next(FILE *f, const char **tpl, size_t *n)
     return name;
 }
 
+/* The call graph is laid out by Graphviz on a second thread while this
+ * one writes the page's data (both only read the snapshot; Graphviz is
+ * used by that thread alone while it runs). */
+typedef struct graph_job {
+    const html_page *pg;
+    const prof_result *r;
+    const char *name;
+    char *svg;
+    size_t len;
+} graph_job;
+
+static void *graph_thread(void *arg)
+{
+    graph_job *job = arg;
+    job->svg = graph_svg(job->pg, job->r, job->name, &job->len);
+    return NULL;
+}
+
+/* The page's JSON (the DATA block). The call graph's thread is joined
+ * where the JSON says whether the graph was drawn. */
+static int w_data(tx_json *j, html_page *pg, const ev_stream *s, const prof_result *r,
+                  const gc_summary *gs, const char *name, html_contents *c, graph_job *job,
+                  pthread_t *th, int *threaded)
+{
+    tx_json_object(j, TX_JSON_INLINE);
+    tx_json_key(j, "version");
+    tx_json_uint(j, 1);
+    if (c->prof) {
+        tx_json_key(j, "prof");
+        if (w_prof(j, pg, r, c) != 0)
+            return -1;
+    }
+    tx_json_key(j, "summary");
+    w_summary(j, pg, s, name, c);
+    if (*threaded) {
+        pthread_join(*th, NULL);
+        *threaded = 0;
+    }
+    tx_json_key(j, "graph");
+    if (job->svg)
+        tx_json_uint(j, 1);
+    else if (c->prof)
+        tx_json_cstr(j, "failed");
+    else
+        tx_json_uint(j, 0);
+    if (c->heap) {
+        tx_json_key(j, "heap");
+        if (w_heap(j, pg) != 0)
+            return -1;
+    }
+    tx_json_key(j, "gc");
+    if (w_gc(j, pg, gs, name) != 0)
+        return -1;
+    if (c->ticky) {
+        tx_json_key(j, "ticky");
+        if (w_ticky(j, pg) != 0)
+            return -1;
+    }
+    tx_json_end(j);
+    return 0;
+}
+
 int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents *cont,
                     char *err, size_t errsize)
 {
@@ -777,10 +922,12 @@ int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents 
     const char *name = pg->o.source_name ? pg->o.source_name : "eventlog";
     prof_result *r = prof_snapshot(pg->prof);
     gc_summary *gs = gc_snapshot(pg->gc);
-    char *svg = NULL;
-    size_t svg_len = 0;
+    graph_job job = { pg, r, name, NULL, 0 };
+    pthread_t th;
+    int threaded = 0;
+    membuf data = { NULL, 0, NULL };
     int rc = -1;
-    if (!r || !gs || ticky_finish(pg->tk.set) != 0) {
+    if (!r || !gs || ticky_finish(pg->tk) != 0) {
         snprintf(err, errsize, "out of memory building the results");
         goto done;
     }
@@ -788,10 +935,30 @@ int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents 
     c.prof = prof_get_info(r)->all_samples > 0;
     c.heap = hi->has_begin || hi->censuses_seen;
     c.gc = gc_get_result(gs) && gc_get_result(gs)->has_gc_events;
-    c.ticky = ticky_get_info(pg->tk.set)->counters > 0;
+    c.ticky = ticky_get_info(pg->tk)->counters > 0;
     if (c.prof) {
-        svg = graph_svg(pg, r, name, &svg_len);
-        c.graph_failed = !svg;
+        threaded = pthread_create(&th, NULL, graph_thread, &job) == 0;
+        if (!threaded)
+            graph_thread(&job);
+    }
+
+    /* the data first, into memory, while the graph is laid out */
+    if (mem_open(&data) != 0)
+        goto nomem;
+    tx_json j;
+    tx_json_init(&j, data.f, 0, 1);
+    tx_json_set_html_safe(&j, 1);   /* the JSON sits in a <script> element */
+    int drc = w_data(&j, pg, s, r, gs, name, &c, &job, &th, &threaded);
+    if (threaded) {
+        pthread_join(th, NULL);
+        threaded = 0;
+    }
+    c.graph_failed = c.prof && !job.svg;
+    if (drc != 0)
+        goto nomem;
+    if (tx_json_finish(&j) != 0 || mem_close(&data) != 0) {
+        snprintf(err, errsize, "write error (page data)");
+        goto done;
     }
 
     const char *tpl = html_page_src_html, *m;
@@ -804,47 +971,10 @@ int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents 
         } else if (n == 2 && memcmp(m, "JS", 2) == 0) {
             fputs(html_page_src_js, out);
         } else if (n == 3 && memcmp(m, "SVG", 3) == 0) {
-            if (svg)
-                fwrite(svg, 1, svg_len, out);
+            if (job.svg)
+                fwrite(job.svg, 1, job.len, out);
         } else if (n == 4 && memcmp(m, "DATA", 4) == 0) {
-            tx_json j;
-            tx_json_init(&j, out, 0, 1);
-            tx_json_set_html_safe(&j, 1);   /* the JSON sits in a <script> element */
-            tx_json_object(&j, TX_JSON_INLINE);
-            tx_json_key(&j, "version");
-            tx_json_uint(&j, 1);
-            if (c.prof) {
-                tx_json_key(&j, "prof");
-                if (w_prof(&j, pg, r, &c) != 0)
-                    goto nomem;
-            }
-            tx_json_key(&j, "summary");
-            w_summary(&j, pg, s, name, &c);
-            tx_json_key(&j, "graph");
-            if (svg)
-                tx_json_uint(&j, 1);
-            else if (c.prof)
-                tx_json_cstr(&j, "failed");
-            else
-                tx_json_uint(&j, 0);
-            if (c.heap) {
-                tx_json_key(&j, "heap");
-                if (w_heap(&j, pg) != 0)
-                    goto nomem;
-            }
-            tx_json_key(&j, "gc");
-            if (w_gc(&j, pg, gs, name) != 0)
-                goto nomem;
-            if (c.ticky) {
-                tx_json_key(&j, "ticky");
-                if (w_ticky(&j, pg) != 0)
-                    goto nomem;
-            }
-            tx_json_end(&j);
-            if (tx_json_finish(&j) != 0) {
-                snprintf(err, errsize, "write error (page data)");
-                goto done;
-            }
+            fwrite(data.p, 1, data.n, out);
         }
     }
     if (ferror(out)) {
@@ -856,9 +986,14 @@ int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents 
 nomem:
     snprintf(err, errsize, "out of memory writing the page");
 done:
+    if (threaded)
+        pthread_join(th, NULL);
+    if (data.f)
+        fclose(data.f);
     if (cont)
         *cont = c;
-    free(svg);
+    free(data.p);
+    free(job.svg);
     prof_result_destroy(r);
     gc_destroy(gs);
     return rc;

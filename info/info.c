@@ -63,6 +63,9 @@ struct info_log {
     int has_prof_interval;          /* PROF_BEGIN (168) */
     uint64_t prof_interval_ns;
 
+    int has_pid;                    /* OSPROCESS_PID (32) */
+    uint32_t pid;
+
     int has_heap_begin;             /* HEAP_PROF_BEGIN (160) */
     uint32_t heap_breakdown;
     uint64_t heap_period_ns;
@@ -117,7 +120,8 @@ static void see_time(info *in, uint64_t t)
     }
 }
 
-int info_add_event(info_log *in, const el_event *ev)
+/* inline into the driver's entry: `all` and `info` call it for every event */
+static inline int add_event(info *in, const el_event *ev)
 {
     type_stat *ts = &in->types[ev->type];
     in->events++;
@@ -164,6 +168,12 @@ int info_add_event(info_log *in, const el_event *ev)
             in->wall_event_time = ev->time;
         }
         break;
+    case EL_OSPROCESS_PID:
+        if (!in->has_pid) {
+            in->has_pid = 1;
+            in->pid = ev->u.pid.pid;
+        }
+        break;
     case EL_PROF_BEGIN:
         in->has_prof_interval = 1;
         in->prof_interval_ns = ev->u.prof_begin.interval_ns;
@@ -179,6 +189,27 @@ int info_add_event(info_log *in, const el_event *ev)
         break;
     }
     return 0;
+}
+
+int info_add_event(info_log *in, const el_event *ev) { return add_event(in, ev); }
+
+void info_get_facts(const info_log *in, info_facts *f)
+{
+    memset(f, 0, sizeof *f);
+    f->rts = in->rts.ptr;
+    f->rts_len = in->rts.len;
+    f->args = in->args.ptr;
+    f->args_len = in->args.len;
+    f->has_wall = in->has_wall;
+    f->wall_sec = in->wall_sec;
+    f->wall_nsec = in->wall_nsec;
+    f->wall_event_time = in->wall_event_time;
+    for (size_t i = 0; i < CAP_BITMAP_BYTES; i++)
+        f->caps_created += (unsigned)__builtin_popcount(in->caps_created[i]);
+    f->has_startup = in->has_startup;
+    f->startup_caps = in->startup_caps;
+    f->has_pid = in->has_pid;
+    f->pid = in->pid;
 }
 
 /* ---- derived facts ---------------------------------------------------- */
@@ -875,7 +906,7 @@ static int info_op_event(void *self, const el_event *ev, const ev_stream *s)
     info *in = self;
     if (!in->header_seen)
         info_set_header(in, s->decoder);
-    return info_add_event(in, ev);
+    return add_event(in, ev);
 }
 
 static void info_op_end(void *self, const ev_stream *s) { info_set_stream(self, s); }
@@ -886,12 +917,21 @@ static void info_op_release(void *snap) { info_destroy(snap); }
 static const uint16_t info_fields[] = {
     EL_BLOCK_MARKER, EL_CAP_CREATE, EL_PROF_SAMPLE_COST_CENTRE, EL_STARTUP,
     EL_RTS_IDENTIFIER, EL_PROGRAM_ARGS, EL_WALL_CLOCK_TIME, EL_PROF_BEGIN, EL_HEAP_PROF_BEGIN,
-    EL_USER_MARKER,
+    EL_USER_MARKER, EL_OSPROCESS_PID,
 };
 const ev_analysis_ops info_analysis_ops = {
     "info", info_fields, sizeof info_fields / sizeof info_fields[0], EV_ALL_EVENTS,
     info_op_event, info_op_end, info_op_snapshot, info_op_release,
     NULL, NULL, NULL,   /* not mergeable */
+};
+
+static const uint16_t facts_fields[] = {
+    EL_CAP_CREATE, EL_STARTUP, EL_RTS_IDENTIFIER, EL_PROGRAM_ARGS, EL_WALL_CLOCK_TIME,
+    EL_OSPROCESS_PID,
+};
+const ev_analysis_ops info_facts_ops = {
+    "info facts", facts_fields, sizeof facts_fields / sizeof facts_fields[0], 0,
+    info_op_event, info_op_end, info_op_snapshot, info_op_release,
 };
 
 /* the facts the writers show: the stream's, or what was counted so far */

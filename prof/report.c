@@ -392,26 +392,73 @@ int prof_report_text(const prof_result *p, const prof_report_opts *o, FILE *out)
 
 /* ---- JSON (-pj) -------------------------------------------------------- */
 
+/* The tree, as tx_json writes inline objects (", " between items, ": "
+ * after a key) but gathered in a buffer of its own and written to the
+ * FILE in 64 KiB pieces: two containers, five keys and five numbers per
+ * stack through the general writer were most of the JSON's time. */
+typedef struct tree_out {
+    FILE *f;
+    size_t len;
+    char b[65536];
+} tree_out;
+
+static void tree_put(tree_out *t, const char *s, size_t n)
+{
+    if (t->len + n > sizeof t->b) {
+        fwrite(t->b, 1, t->len, t->f);
+        t->len = 0;
+    }
+    memcpy(t->b + t->len, s, n);
+    t->len += n;
+}
+
+static void tree_uint(tree_out *t, uint64_t v)
+{
+    char d[20], *e = d + sizeof d, *s = e;
+    do
+        *--s = (char)('0' + v % 10);
+    while (v /= 10);
+    tree_put(t, s, (size_t)(e - s));
+}
+
+#define TREE_LIT(t, s) tree_put(t, s, sizeof s - 1)
+
 static void json_node(const prof_result *p, const prof_report_opts *o, uint32_t i,
-                      tx_json *j)
+                      tree_out *t)
 {
     const prof_node *nd = prof_node_at(p, i);
-    tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "id");
-    tx_json_uint(j, prof_cc_at(p, nd->cc)->id);
-    tx_json_key(j, "entries");
-    tx_json_uint(j, 0);
-    tx_json_key(j, "alloc");
-    tx_json_uint(j, 0);
-    tx_json_key(j, "ticks");
-    tx_json_uint(j, nd->ticks);
-    tx_json_key(j, "children");
-    tx_json_array(j, TX_JSON_INLINE);
+    TREE_LIT(t, "{\"id\": ");
+    tree_uint(t, prof_cc_at(p, nd->cc)->id);
+    TREE_LIT(t, ", \"entries\": 0, \"alloc\": 0, \"ticks\": ");
+    tree_uint(t, nd->ticks);
+    TREE_LIT(t, ", \"children\": [");
+    int first = 1;
     for (uint32_t k = nd->first_child; k != PROF_NONE; k = prof_node_at(p, k)->next_sibling)
-        if (shown(prof_node_at(p, k), prof_get_info(p), o))
-            json_node(p, o, k, j);
-    tx_json_end(j);
-    tx_json_end(j);
+        if (shown(prof_node_at(p, k), prof_get_info(p), o)) {
+            if (!first)
+                TREE_LIT(t, ", ");
+            first = 0;
+            json_node(p, o, k, t);
+        }
+    TREE_LIT(t, "]}");
+}
+
+static void json_tree(const prof_result *p, const prof_report_opts *o, tx_json *j)
+{
+    tree_out *t = malloc(sizeof *t);
+    FILE *f = t ? tx_json_raw_begin(j) : NULL;
+    if (!f) {
+        free(t);
+        tx_json_null(j);        /* the document stays whole; finish reports it */
+        j->failed = 1;
+        return;
+    }
+    t->f = f;
+    t->len = 0;
+    json_node(p, o, 0, t);
+    fwrite(t->b, 1, t->len, f);
+    free(t);
+    tx_json_raw_end(j);
 }
 
 /* prof_cc_total reused with the id in `ticks` */
@@ -497,7 +544,7 @@ int prof_report_json(const prof_result *p, const prof_report_opts *o, FILE *out)
     free(order);
     tx_json_end(j);
     tx_json_key(j, "profile");
-    json_node(p, o, 0, j);
+    json_tree(p, o, j);
     tx_json_end(j);
     tx_json_space(j, "\n");
     int rc = tx_json_finish(j);

@@ -177,12 +177,66 @@ static void test_snapshot(void **state)
     free(log);
 }
 
+/* The run's facts (info_get_facts), through info_facts_ops, which reads
+ * only their few types: first PID and wall clock, capabilities created,
+ * program and RTS; no counting of the other events. */
+static void test_facts(void **state)
+{
+    (void)state;
+    el_writer *w = el_writer_create_mem();
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    el_writer_rts_identifier(w, 1000, 0, "GHC-9.0.2 rts_thr_p");
+    static const char *const argv[] = { "./prog", "a" };
+    el_writer_program_args(w, 1000, 0, 2, argv);
+    el_writer_os_pid(w, 1000, 0, 4242);
+    el_writer_os_pid(w, 1000, 0, 7);
+    el_writer_wall_clock(w, 1500, 0, 1700000000, 250);
+    el_writer_wall_clock(w, 1600, 0, 1, 1);
+    el_writer_cap_create(w, 1000, 0);
+    el_writer_cap_create(w, 1000, 3);
+    el_writer_begin_block(w, 0, 2000);
+    el_writer_user_msg(w, 2000, "hello");
+    el_writer_end_block(w, 2003);
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    size_t len;
+    const uint8_t *log = el_writer_borrow_bytes(w, &len);
+
+    for (int facts_only = 0; facts_only < 2; facts_only++) {
+        info_log *in = info_create();
+        ev_driver *d = ev_driver_create(NULL);
+        ev_driver_attach(d, facts_only ? &info_facts_ops : &info_analysis_ops, in);
+        const ev_stream *s = ev_driver_run_mem(d, log, len);
+        assert_int_equal(s->read.status, EL_END);
+        info_facts f;
+        info_get_facts(in, &f);
+        assert_int_equal(f.rts_len, strlen("GHC-9.0.2 rts_thr_p"));
+        assert_memory_equal(f.rts, "GHC-9.0.2 rts_thr_p", f.rts_len);
+        assert_int_equal(f.args_len, sizeof "./prog\0a");
+        assert_memory_equal(f.args, "./prog\0a", f.args_len);
+        assert_true(f.has_pid);
+        assert_int_equal(f.pid, 4242);
+        assert_true(f.has_wall);
+        assert_int_equal(f.wall_sec, 1700000000);
+        assert_int_equal(f.wall_nsec, 250);
+        assert_int_equal(f.wall_event_time, 1500);
+        assert_int_equal(f.caps_created, 2);
+        assert_false(f.has_startup);
+        /* the facts-only subscription reads a handful of events, not all */
+        const ev_analysis_ops *ops = facts_only ? &info_facts_ops : &info_analysis_ops;
+        assert_int_equal((ops->flags & EV_ALL_EVENTS) != 0, !facts_only);
+        ev_driver_destroy(d);
+        info_destroy(in);
+    }
+    el_writer_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counts),
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_snapshot),
+        cmocka_unit_test(test_facts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

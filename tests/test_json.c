@@ -438,6 +438,93 @@ static void write_error(void **state)
     fclose(f);
 }
 
+/* Keys of every length up to 100 at every buffer position the writer
+ * may be at: plain ones as they are, with '<' or '&' as is unless
+ * html_safe, where they become \\u escapes. */
+static void keys(void **state)
+{
+    (void)state;
+    char key[101], want[400];
+    for (int html = 0; html < 2; html++)
+        for (size_t len = 0; len <= 100; len += (len < 40 ? 1 : 7))
+            for (int special = 0; special < 2; special++) {
+                mem m;
+                tx_json *j = start(&m, 0, 1);
+                tx_json_set_html_safe(j, html);
+                tx_json_object(j, TX_JSON_INLINE);
+                /* values of many lengths move the key across the buffer's end */
+                for (int i = 0; i < 60; i++) {
+                    for (size_t k = 0; k < len; k++)
+                        key[k] = (char)('a' + (k + (size_t)i) % 26);
+                    if (special && len)
+                        key[len / 2] = i % 2 ? '<' : '&';
+                    key[len] = '\0';
+                    tx_json_key(j, key);
+                    tx_json_uint(j, (uint64_t)i * 12345);
+                    tx_json_key(j, i % 2 ? "x" : "y");
+                    tx_json_uint(j, 7);
+                }
+                tx_json_end(j);
+                int rc;
+                char *text = done(&m, &rc);
+                assert_int_equal(rc, 0);
+                /* rebuild what is expected, pair by pair */
+                size_t at = 1;
+                assert_int_equal(text[0], '{');
+                for (int i = 0; i < 60; i++) {
+                    size_t w = 0;
+                    want[w++] = i ? ',' : '"';
+                    if (i)
+                        want[w++] = '"';
+                    for (size_t k = 0; k < len; k++) {
+                        char c = (char)('a' + (k + (size_t)i) % 26);
+                        if (special && k == len / 2)
+                            c = i % 2 ? '<' : '&';
+                        if (html && (c == '<' || c == '&'))
+                            w += (size_t)sprintf(want + w, "\\u%04x", (unsigned)c);
+                        else
+                            want[w++] = c;
+                    }
+                    w += (size_t)sprintf(want + w, "\":%llu,\"%s\":7",
+                                         (unsigned long long)i * 12345, i % 2 ? "x" : "y");
+                    assert_memory_equal(text + at, want, w);
+                    at += w;
+                }
+                assert_string_equal(text + at, "}");
+                free(text);
+            }
+}
+
+/* A raw value: the separator before it is the writer's, the text the
+ * caller's; misplaced (as a key's place in an object) it is refused. */
+static void raw(void **state)
+{
+    (void)state;
+    mem m;
+    tx_json *j = start(&m, 0, 0);
+    tx_json_object(j, TX_JSON_INLINE);
+    tx_json_key(j, "a");
+    tx_json_uint(j, 1);
+    tx_json_key(j, "tree");
+    FILE *f = tx_json_raw_begin(j);
+    assert_non_null(f);
+    fputs("{\"x\": [1, 2]}", f);
+    tx_json_raw_end(j);
+    tx_json_key(j, "b");
+    tx_json_array(j, TX_JSON_INLINE);
+    fputs("3", tx_json_raw_begin(j));
+    tx_json_raw_end(j);
+    tx_json_uint(j, 4);
+    tx_json_end(j);
+    tx_json_end(j);
+    expect(&m, 0, "{\"a\": 1, \"tree\": {\"x\": [1, 2]}, \"b\": [3, 4]}");
+
+    j = start(&m, 0, 0);
+    tx_json_object(j, TX_JSON_INLINE);
+    assert_null(tx_json_raw_begin(j));      /* a key must come first */
+    expect(&m, -1, "{");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -449,6 +536,8 @@ int main(void)
         cmocka_unit_test(deep),
         cmocka_unit_test(escaping),
         cmocka_unit_test(html_safe),
+        cmocka_unit_test(keys),
+        cmocka_unit_test(raw),
         cmocka_unit_test(long_output),
         cmocka_unit_test(numbers),
         cmocka_unit_test(misuse),

@@ -679,6 +679,57 @@ static void test_view(void **state)
 }
 
 /* No BEGIN_SAMPLE: a batch opens at a repeated counter or after a gap. */
+/* Kept points (ticky_keep_series): counter 1 sampled 9 times with 4
+ * points kept: pairs merge when full, sums exact, the time of the last
+ * sample of each point; counter 2 once; a snapshot has the same points. */
+static void test_kept_points(void **state)
+{
+    (void)state;
+    el_writer *w = el_writer_create_mem();
+    el_writer_declare_ghc(w, EL_GHC_9_2);
+    el_writer_ticky_def(w, 10, EL_TICKY_DEF_BASIC, 1, 0, "", "one", 0, NULL);
+    el_writer_ticky_def(w, 10, EL_TICKY_DEF_BASIC, 2, 0, "", "two", 0, NULL);
+    for (uint64_t k = 1; k <= 9; k++) {
+        el_writer_ticky_begin(w, 1000 * k);
+        el_writer_ticky_sample(w, 1000 * k + 1, 1, k, 10 * k, 0);
+        if (k == 5)
+            el_writer_ticky_sample(w, 1000 * k + 2, 2, 100, 200, 0);
+    }
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    size_t len;
+    const uint8_t *buf = el_writer_borrow_bytes(w, &len);
+    ticky_set *t = ticky_create();
+    assert_int_equal(ticky_keep_series(t, 4), 0);
+    el_read_mem(buf, len, feed, t, NULL);
+    assert_int_equal(ticky_keep_series(t, 4), -1);     /* too late */
+    ticky_set *snap = ticky_snapshot(t);
+    assert_non_null(snap);
+    assert_int_equal(ticky_finish(t), 0);
+    for (int pass = 0; pass < 2; pass++) {
+        const ticky_set *x = pass ? snap : t;
+        ticky_points p;
+        /* 9 samples into 4 points: widths 1 1 1 1 -> 2 2 -> (2 2 2 2) ->
+         * 4 4 then a point of width 4 holding sample 9 */
+        assert_int_equal(ticky_counter_points(x, 0, &p), 0);
+        assert_int_equal(p.n, 3);
+        static const uint64_t tm[] = { 4001, 8001, 9001 }, en[] = { 10, 26, 9 };
+        for (uint32_t i = 0; i < 3; i++) {
+            assert_int_equal(p.time[i], tm[i]);
+            assert_int_equal(p.entries[i], en[i]);
+            assert_int_equal(p.alloc[i], 10 * en[i]);
+        }
+        assert_int_equal(ticky_counter_points(x, 1, &p), 0);
+        assert_int_equal(p.n, 1);
+        assert_int_equal(p.time[0], 5002);
+        assert_int_equal(p.entries[0], 100);
+        assert_int_equal(ticky_counter_points(x, 2, &p), 0);   /* no such counter */
+        assert_int_equal(p.n, 0);
+    }
+    ticky_destroy(snap);
+    ticky_destroy(t);
+    el_writer_destroy(w);
+}
+
 static void test_implicit_batches(void **state)
 {
     (void)state;
@@ -968,6 +1019,7 @@ int main(void)
         cmocka_unit_test(test_synthetic_series),
         cmocka_unit_test(test_view),
         cmocka_unit_test(test_implicit_batches),
+        cmocka_unit_test(test_kept_points),
         cmocka_unit_test(test_writers_exact),
         cmocka_unit_test(test_short_sample),
         cmocka_unit_test(test_broken_definition_string),

@@ -106,6 +106,8 @@ void ticky_destroy(ticky_set *t)
         next = ch->next;
         free(ch);
     }
+    for (size_t i = 0; i < t->n; i++)
+        free(t->c[i].pts);
     free(t->c);
     tx_htab_free(&t->by_id);
     free(t->touched);
@@ -349,6 +351,69 @@ static void begin_sample(ticky_set *t, const el_event *ev)
     open_batch(t, ev->time);
 }
 
+int ticky_keep_series(ticky_set *t, uint32_t points)
+{
+    if (!t || t->n || t->finished)
+        return -1;
+    t->keep_points = points < 2 ? 2 : points + (points & 1);
+    return 0;
+}
+
+/* A sample into its counter's kept points: the open point takes it (sums,
+ * the later time) until it holds pwidth samples; when the columns are
+ * full, adjacent pairs are summed into one and the width doubles. */
+static void keep_point(ticky_set *t, tk_counter *c, uint64_t time, uint64_t entries,
+                       uint64_t alloc)
+{
+    uint32_t cap = t->keep_points;
+    if (!c->pts) {
+        if (t->points_failed)
+            return;
+        if (!(c->pts = malloc(3 * (size_t)cap * sizeof *c->pts))) {
+            t->points_failed = 1;       /* the points stop; the counters go on */
+            return;
+        }
+        c->pwidth = 1;
+    }
+    uint64_t *tm = c->pts, *en = tm + cap, *al = en + cap;
+    if (c->ppending && c->ppending < c->pwidth) {
+        tm[c->pn - 1] = time;
+        en[c->pn - 1] += entries;
+        al[c->pn - 1] += alloc;
+        c->ppending++;
+        return;
+    }
+    if (c->pn == cap) {
+        for (uint32_t i = 0; i < c->pn / 2; i++) {
+            tm[i] = tm[2 * i + 1];
+            en[i] = en[2 * i] + en[2 * i + 1];
+            al[i] = al[2 * i] + al[2 * i + 1];
+        }
+        c->pn /= 2;
+        c->pwidth *= 2;
+    }
+    tm[c->pn] = time;
+    en[c->pn] = entries;
+    al[c->pn] = alloc;
+    c->pn++;
+    c->ppending = 1;
+}
+
+int ticky_counter_points(const ticky_set *t, size_t i, ticky_points *p)
+{
+    memset(p, 0, sizeof *p);
+    if (t->points_failed)
+        return -1;
+    if (i >= t->n || !t->c[i].pts)
+        return 0;
+    const tk_counter *c = &t->c[i];
+    p->n = c->pn;
+    p->time = c->pts;
+    p->entries = c->pts + t->keep_points;
+    p->alloc = c->pts + 2 * (size_t)t->keep_points;
+    return 0;
+}
+
 static int sample(ticky_set *t, const el_event *ev)
 {
     tk_counter *c;
@@ -378,6 +443,8 @@ static int sample(ticky_set *t, const el_event *ev)
         c->pub.alloc += a;
         c->pub.allocd += d;
         c->pub.samples++;
+        if (t->keep_points)
+            keep_point(t, c, ev->time, e, a);
         return 0;
     }
     if (c->rank == TK_NOT_SHOWN)
@@ -658,11 +725,20 @@ ticky_set *ticky_snapshot(const ticky_set *t)
         return NULL;
     c->from_ns = t->from_ns;
     c->to_ns = t->to_ns;
+    c->keep_points = t->keep_points;
+    c->points_failed = t->points_failed;
     for (size_t i = 0; i < t->n; i++) {
         tk_counter *k = ticky_counter_get_(c, t->c[i].pub.id);
         if (!k)
             goto nomem;
         *k = t->c[i];
+        k->pts = NULL;
+        if (t->c[i].pts) {
+            size_t bytes = 3 * (size_t)t->keep_points * sizeof *k->pts;
+            if (!(k->pts = malloc(bytes)))
+                goto nomem;
+            memcpy(k->pts, t->c[i].pts, bytes);
+        }
         ticky_counter *p = &k->pub;
         if (copy_str(c, &p->name, p->name_len) || copy_str(c, &p->kinds, p->kinds_len) ||
             copy_str(c, &p->args, p->args_len) || copy_str(c, &p->json, p->json_len))

@@ -18,6 +18,11 @@ typedef struct tk_counter {
     uint64_t c_entries, c_alloc, c_allocd;   /* series: running totals */
     uint32_t rank;                  /* series: place in the view, or TK_NOT_SHOWN */
     uint8_t touched;                /* series: has a row in the open batch */
+    /* kept points (ticky_keep_series): time, entries and alloc columns of
+     * keep_points each; pwidth samples per point, ppending in the open one */
+    uint64_t *pts;
+    uint32_t pn;
+    uint64_t pwidth, ppending;
 } tk_counter;
 
 typedef struct tk_chunk {
@@ -51,6 +56,8 @@ struct ticky_set {
     tk_batch b;
     int failed;                     /* out of memory (sticky) */
     int finished;
+    uint32_t keep_points;           /* ticky_keep_series; 0: none */
+    int points_failed;              /* a point column could not be allocated */
     /* the series pass */
     int series;                     /* in the second pass */
     int stopped;                    /* the callback asked to stop */

@@ -16,6 +16,7 @@
 #ifndef EVPROF_INFO_H
 #define EVPROF_INFO_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "evprof/driver.h"
@@ -42,6 +43,32 @@ int info_failed(const info_log *in);
 /* As an analysis of the driver: every event counted; its end sets the
  * stream's facts; its snapshot is info_snapshot's (release: info_destroy). */
 extern const ev_analysis_ops info_analysis_ops;
+
+/* The run's facts as logged (first of each unless said): what a summary
+ * of the run shows. Strings point into `in` (valid until it is
+ * destroyed); NULL when the log has none. */
+typedef struct info_facts {
+    const char *rts;                /* RTS_IDENTIFIER (29) */
+    size_t rts_len;
+    const char *args;               /* PROGRAM_ARGS (30): argv, NUL-separated */
+    size_t args_len;
+    int has_wall;                   /* WALL_CLOCK_TIME (43): the wall clock */
+    uint64_t wall_sec;
+    uint32_t wall_nsec;
+    uint64_t wall_event_time;       /* at this time of the log */
+    unsigned caps_created;          /* capabilities in CAP_CREATE (45) */
+    int has_startup;                /* STARTUP (17, old GHC), the last */
+    unsigned startup_caps;
+    int has_pid;                    /* OSPROCESS_PID (32) */
+    uint32_t pid;
+} info_facts;
+
+void info_get_facts(const info_log *in, info_facts *f);
+
+/* The same analysis reading only the events of info_facts (no counts per
+ * type, no time span): for a summary beside other analyses, at the cost
+ * of those few events instead of every event. */
+extern const ev_analysis_ops info_facts_ops;
 
 /* A copy of the figures so far (status "still being read" until the
  * stream's end was set). NULL when out of memory. */

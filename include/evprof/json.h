@@ -109,6 +109,15 @@ void tx_json_decimal(tx_json *j, uint64_t units, unsigned decimals);
  * written as is, where it stands. */
 void tx_json_space(tx_json *j, const char *ws);
 
+/* A value the caller writes itself, as JSON text, straight into the FILE
+ * that tx_json_raw_begin returns (the separator before the value is
+ * written and the writer's buffer flushed); tx_json_raw_end says it is
+ * complete. For a large value of a fixed shape (the time profile's tree)
+ * written faster than item by item; the text is the caller's to make
+ * valid. NULL (and nothing written) where no value may come. */
+FILE *tx_json_raw_begin(tx_json *j);
+void tx_json_raw_end(tx_json *j);
+
 /* Writes what the writer holds to the FILE (see below). */
 void tx_json_flush(tx_json *j);
 

@@ -124,6 +124,24 @@ int ticky_finish(ticky_set *t);
 ticky_set *ticky_snapshot(const ticky_set *t);
 int ticky_finished(const ticky_set *t);
 
+/* Keep, per counter, at most `points` points of its samples over time
+ * (an even number, at least 2): each point sums the entries and
+ * allocation of adjacent samples and has the time of the last; when a
+ * counter's points are full, adjacent pairs are summed into one (exact
+ * sums, coarser time). points x 24 bytes per counter sampled. Call
+ * before adding events; 0, or -1 when it is too late. */
+int ticky_keep_series(ticky_set *t, uint32_t points);
+
+typedef struct ticky_points {
+    uint32_t n;                  /* 0: none kept */
+    const uint64_t *time, *entries, *alloc;   /* n each, in time order */
+} ticky_points;
+
+/* The kept points of the counter at index i (ticky_counter_at's), valid
+ * until the set changes. 0, or -1 when memory ran out keeping points
+ * (then no counter's points are whole: show none). */
+int ticky_counter_points(const ticky_set *t, size_t i, ticky_points *p);
+
 /* The same as an analysis of the driver; its snapshot is ticky_snapshot's
  * (release: ticky_destroy). */
 extern const ev_analysis_ops ticky_analysis_ops;

@@ -183,6 +183,27 @@ for sig in TERM HUP INT; do
     wait "$feeder" 2>/dev/null
 done
 
+# evprof all has several outputs open at once: a signal removes every
+# temp file. NAME.folded is a FIFO nobody reads, so opening it blocks with
+# NAME.prof and NAME.prof.json open.
+mkdir "$tmp/allsig"
+mkfifo "$tmp/allsig/deep-p.folded"
+dfl "$evprof" all -d "$tmp/allsig" "$log" 2>/dev/null &
+pid=$!
+for _ in $(seq 100); do
+    compgen -G "$tmp/allsig/deep-p.prof.json.evprof-*" >/dev/null && break
+    sleep 0.1
+done
+check "all: two temp files while running" \
+    compgen -G "$tmp/allsig/deep-p.prof.evprof-*" >/dev/null
+check "all: the JSON's temp file" compgen -G "$tmp/allsig/deep-p.prof.json.evprof-*" >/dev/null
+kill -TERM "$pid"
+wait "$pid" 2>/dev/null
+status=$?
+check "all: killed by SIGTERM (status $status)" [ "$status" -eq 143 ]
+check "all: no temp file left" no_temp
+check "all: no .prof" [ ! -e "$tmp/allsig/deep-p.prof" ]
+
 # a signal ignored from the start (nohup) stays ignored: the run finishes
 rm -f "$tmp/slow.fifo" "$tmp/nohup.hp"
 mkfifo "$tmp/slow.fifo"
