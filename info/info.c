@@ -932,6 +932,7 @@ static const uint16_t facts_fields[] = {
 const ev_analysis_ops info_facts_ops = {
     "info facts", facts_fields, sizeof facts_fields / sizeof facts_fields[0], 0,
     info_op_event, info_op_end, info_op_snapshot, info_op_release,
+    NULL, NULL, NULL,   /* not mergeable */
 };
 
 /* the facts the writers show: the stream's, or what was counted so far */
