@@ -42,6 +42,7 @@ static const cli_opt opts[] = {
     { OPT_DIR, 'd', "dir", "DIR", "write the outputs into DIR (created if missing; default .)" },
     { OPT_NAME, 'n', "name", "NAME", "file names start with NAME (default: the log's name "
       "without .eventlog)" },
+    CLI_MEMORY_OPT,
     { 0 },
 };
 
@@ -260,6 +261,8 @@ int cmd_all(int argc, char **argv)
             ao.dir = a.value;
         else if (id == OPT_NAME)
             name_opt = a.value;
+        else if (id == OPT_MEMORY_LIMIT && cli_memory_option(&a) < 0)
+            return CLI_USAGE;
     }
     if (id != CLI_END)
         return cli_done_code(id);

@@ -31,6 +31,7 @@ static const cli_opt dump_opts[] = {
     CLI_TIME_OPTS,
     { OPT_CAP, 0, "cap", "N", "only events of capability N's blocks" },
     { OPT_TYPE, 0, "type", "ID,...", "only events of these type ids (as the header lists them)" },
+    CLI_MEMORY_OPT,
     { 0 },
 };
 

@@ -78,7 +78,10 @@ int cmd_html(int argc, char **argv)
     ho.source_name = name;
 
     html_page *pg = html_page_create(&ho);
-    ev_driver *d = pg ? ev_driver_create(NULL) : NULL;
+    ev_driver_opts o;
+    ev_driver_opts_init(&o);
+    o.budget = cli_budget();
+    ev_driver *d = pg ? ev_driver_create(&o) : NULL;
     if (!d || html_page_attach(pg, d) != 0) {
         fprintf(stderr, "evprof: out of memory\n");
         ev_driver_destroy(d);
@@ -86,6 +89,11 @@ int cmd_html(int argc, char **argv)
         return CLI_FAIL;
     }
     const ev_stream *s = ev_driver_run_path(d, path);
+    if (cli_memory_stopped(path, s, NULL, 0)) {
+        ev_driver_destroy(d);
+        html_page_destroy(pg);
+        return CLI_FAIL;
+    }
     int code = cli_report_stream(path, s);
     if (cli_read_nothing(s, code)) {
         ev_driver_destroy(d);

@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "evprof/info.h"
 #include "format.h"
+#include "output.h"
 #include "read.h"
 
 /* ---- the command ------------------------------------------------------ */
@@ -23,6 +24,7 @@ static const cli_formats formats = { format_list, FMT_TEXT, FMT_TEXT };
 
 static const cli_opt info_opts[] = {
     { OPT_FORMAT, 'f', "format", "FMT", "output format: text (default) or json" },
+    CLI_MEMORY_OPT,
     { 0, 0, NULL, NULL, NULL },
 };
 
@@ -48,6 +50,10 @@ int cmd_info(int argc, char **argv)
         switch (id) {
         case OPT_FORMAT:
             if ((fmt = cli_format_parse(&a, &formats)) < 0)
+                return CLI_USAGE;
+            break;
+        case OPT_MEMORY_LIMIT:
+            if (cli_memory_option(&a) < 0)
                 return CLI_USAGE;
             break;
         }

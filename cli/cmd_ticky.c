@@ -41,6 +41,7 @@ static const cli_opt opts[] = {
     { OPT_TO, 0, "to", "WHEN", "only batches before WHEN" },
     { OPT_BETWEEN, 0, "between", "LABEL", "only batches between the two marks LABEL "
       "(one pair)" },
+    CLI_MEMORY_OPT,
     CLI_OUTPUT_OPT,
     { 0 },
 };

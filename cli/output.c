@@ -358,6 +358,8 @@ int cli_window_option(cli_window *w, const cli_args *a, int id)
     case OPT_FOLLOW:
         w->src.follow = 1;
         return 1;
+    case OPT_MEMORY_LIMIT:
+        return cli_memory_option(a);
     case OPT_IDLE_TIMEOUT: {
         uint64_t ns;
         if (parse_seconds(a, "idle-timeout", &ns) < 0)

@@ -1,6 +1,7 @@
 /* The CLI's one way to read a log: the driver with the command's analyses. */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/output.h"
 #include "cli/read.h"
+#include "evprof/prof.h"
 
 /* Progress on a terminal for a long read: one line on stderr, rewritten
  * at most every 0.2 s, erased at the end. Only for files of 256 MiB and
@@ -72,6 +74,94 @@ int cli_catch_interrupt(struct sigaction *old)
 
 const volatile sig_atomic_t *cli_interrupt_flag(void) { return &interrupt_flag; }
 
+/* ---- --memory-limit ------------------------------------------------------ */
+
+/* The process's one budget: every read of the command charges it (the
+ * logs of a sum add up), created at the first read, freed at exit. */
+static uint64_t memory_limit;       /* --memory-limit; 0: the default */
+static ev_budget *budget;
+
+int cli_memory_option(const cli_args *a)
+{
+    uint64_t v;
+    if (ev_budget_parse_size(a->value, &v) != 0) {
+        cli_usage_error(a->cmd, "--memory-limit: '%s' is not a size: bytes, or a whole number "
+                        "with K, M or G (binary: 512M, 2G)", a->value);
+        return -1;
+    }
+    memory_limit = v;
+    return 1;
+}
+
+static void free_budget(void)
+{
+    ev_budget_destroy(budget);
+    budget = NULL;
+}
+
+ev_budget *cli_budget(void)
+{
+    if (budget)
+        return budget;
+    uint64_t limit = memory_limit ? memory_limit : ev_budget_default_limit();
+    if (!(budget = ev_budget_create(limit)))
+        return NULL;
+    atexit(free_budget);
+    /* what reading takes whatever the log: the program, the decoder and
+     * a file's 16 MiB mapping window (a limit below it stops at once) */
+    if (ev_budget_try(budget, CLI_READ_BASE_BYTES) != 0)
+        (void)ev_budget_try(budget, limit);     /* it is all taken */
+    return budget;
+}
+
+/* "256 MiB" */
+static void put_size(FILE *f, uint64_t b)
+{
+    if (b >= (1u << 30) && b % (1u << 30) == 0)
+        fprintf(f, "%llu GiB", (unsigned long long)(b >> 30));
+    else if (b >= (1u << 20) && b % (1u << 20) == 0)
+        fprintf(f, "%llu MiB", (unsigned long long)(b >> 20));
+    else if (b >= (1u << 10) && b % (1u << 10) == 0)
+        fprintf(f, "%llu KiB", (unsigned long long)(b >> 10));
+    else
+        fprintf(f, "%llu bytes", (unsigned long long)b);
+}
+
+/* The one message of a read stopped at the memory limit: where, the
+ * limit, what the aggregates hold so far, and what bounds them. */
+int cli_memory_stopped(const char *path, const ev_stream *s, const cli_analysis *an, size_t n)
+{
+    FILE *e = stderr;
+    if (!s->stopped || s->driver_stop || !ev_budget_reached(s->budget))
+        return 0;
+    fprintf(e, "evprof: %s: stopped at byte %llu of the log: the memory limit (", cli_display_path(path),
+            (unsigned long long)(s->stopped_by ? s->stop_offset : s->read.bytes));
+    put_size(e, ev_budget_limit(s->budget));
+    fputs(", --memory-limit) is reached", e);
+    if (ev_budget_limit(s->budget) <= CLI_READ_BASE_BYTES) {
+        fputs(", below what reading takes (", e);
+        put_size(e, CLI_READ_BASE_BYTES);
+        fputs(")", e);
+    }
+    int prof = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (an[i].ops != &prof_analysis_ops)
+            continue;
+        prof_counts c;
+        prof_count(an[i].self, &c);
+        fprintf(e, "; the time profile holds %llu cost centres, %llu distinct stacks, "
+                "%llu tree nodes in %.1f MiB", (unsigned long long)c.ccs,
+                (unsigned long long)c.stacks, (unsigned long long)c.nodes,
+                (double)c.bytes / (1 << 20));
+        prof = 1;
+    }
+    fputs(". ", e);
+    if (prof)
+        fputs("--max-depth bounds the tree and --threshold the report; ", e);
+    fputs("raise --memory-limit to read the whole log\n", e);
+    return 1;
+}
+
 ev_driver *cli_read(const char *path, const cli_analysis *an, size_t n, int *code)
 {
     return cli_read_src(NULL, path, an, n, code);
@@ -87,6 +177,7 @@ ev_driver *cli_read_src(const cli_source *src, const char *path, const cli_analy
     progress prog = { cli_display_path(path ? path : "-"), 0.0, 0 };
 
     ev_driver_opts_init(&o);
+    o.budget = cli_budget();
     if (live) {
         o.follow = src->follow;
         o.idle_timeout = src->idle_timeout;
@@ -114,6 +205,12 @@ ev_driver *cli_read_src(const cli_source *src, const char *path, const cli_analy
         sigaction(SIGINT, &old, NULL);
     if (prog.shown)
         fputs("\r\033[K", stderr);
+    if (cli_memory_stopped(path, s, an, n)) {
+        /* no result: a profile cut at the limit would look whole */
+        ev_driver_destroy(d);
+        *code = CLI_FAIL;
+        return NULL;
+    }
     *code = cli_report_stream(path, s);
     return d;
 }

@@ -89,6 +89,13 @@ struct prof_profile {
     uint32_t max_sample_cap;
     const char **argv_store;
     struct prof_runs *runs;     /* several logs (prof_begin_log); NULL: one */
+
+    /* The memory budget (budget.h) and what this profile has charged to
+     * it: every growth of the nodes, child table, stack cache, cost-centre
+     * table and strings, so that a read stops at the limit. */
+    ev_budget *budget;
+    size_t charged;
+    int over_budget;            /* a charge failed: failed is set too */
 };
 
 struct prof_runs;
@@ -162,6 +169,66 @@ void prof_report_opts_init(prof_report_opts *o)
     o->source_name = NULL;
 }
 
+/* ---- memory budget -------------------------------------------------------- */
+
+/* Charges bytes about to be allocated; -1 when the budget refuses them. */
+static int charge(prof_profile *p, size_t bytes)
+{
+    if (ev_budget_charge(p->budget, bytes) != 0) {
+        p->over_budget = 1;
+        return -1;
+    }
+    p->charged += bytes;
+    return 0;
+}
+
+/* The same for the stack cache, which can do without: no stop. */
+static int charge_optional(prof_profile *p, size_t bytes)
+{
+    if (ev_budget_try(p->budget, bytes) != 0)
+        return -1;
+    p->charged += bytes;
+    return 0;
+}
+
+static void uncharge(prof_profile *p, size_t bytes)
+{
+    ev_budget_release(p->budget, bytes);
+    p->charged -= bytes;
+}
+
+void prof_set_budget(prof_profile *p, ev_budget *b)
+{
+    if (p->budget == b)
+        return;
+    ev_budget_release(p->budget, p->charged);
+    p->budget = b;
+    if (ev_budget_charge(b, p->charged) != 0) {
+        p->budget = NULL;       /* nothing of it charged: nothing to give back */
+        p->over_budget = p->failed = 1;
+    }
+}
+
+/* A string kept in the profile's pool, its new chunk charged. */
+static const char *pool_add(prof_profile *p, const char *str, uint32_t len)
+{
+    size_t grow = tx_strpool_growth(&p->strings, len);
+    if (grow && charge(p, grow) != 0)
+        return NULL;
+    return tx_strpool_add(&p->strings, str, len);
+}
+
+void prof_count(const prof_profile *p, prof_counts *c)
+{
+    c->ccs = p->num_ccs;
+    c->nodes = p->num_nodes;
+    c->stacks = 0;
+    for (size_t i = 0; i < p->num_nodes; i++)
+        c->stacks += p->nodes[i].ticks != 0;
+    c->bytes = p->charged;
+    c->over_budget = p->over_budget;
+}
+
 /* ---- nodes ------------------------------------------------------------ */
 
 static size_t slot_of(const prof_profile *p, uint32_t parent, uint32_t cc)
@@ -172,10 +239,14 @@ static size_t slot_of(const prof_profile *p, uint32_t parent, uint32_t cc)
 static int grow_slots(prof_profile *p)
 {
     size_t n = p->num_slots ? p->num_slots * 2 : 1024;
+    if (charge(p, n * sizeof(struct child_slot)) != 0)
+        return -1;
     struct child_slot *s = calloc(n, sizeof *s);
 
-    if (!s)
+    if (!s) {
+        uncharge(p, n * sizeof *s);
         return -1;
+    }
     for (size_t i = 0; i < p->num_slots; i++) {
         const struct child_slot *o = &p->slots[i];
         if (!o->node)
@@ -186,20 +257,32 @@ static int grow_slots(prof_profile *p)
         s[k] = *o;
     }
     free(p->slots);
+    uncharge(p, p->num_slots * sizeof *s);
     p->slots = s;
     p->num_slots = n;
     return 0;
 }
 
+/* Node arrays up to this many nodes (40 MB) grow by doubling. */
+#define NODES_DOUBLING ((size_t)1 << 20)
+
 static uint32_t new_node(prof_profile *p, uint32_t parent, uint32_t cc)
 {
     if (p->num_nodes == p->cap_nodes) {
-        size_t cap = p->cap_nodes ? p->cap_nodes * 2 : 1024;
+        /* doubled while small, then by a quarter: a big array grows in
+         * place or by remapping, so the spare capacity stays small */
+        size_t cap = p->cap_nodes < 1024 ? 1024
+                   : p->cap_nodes < NODES_DOUBLING ? p->cap_nodes * 2
+                   : p->cap_nodes + p->cap_nodes / 4;
         if (cap >= PROF_NONE)
             return PROF_NONE;
-        prof_node *n = realloc(p->nodes, cap * sizeof *n);
-        if (!n)
+        if (charge(p, (cap - p->cap_nodes) * sizeof(prof_node)) != 0)
             return PROF_NONE;
+        prof_node *n = realloc(p->nodes, cap * sizeof *n);
+        if (!n) {
+            uncharge(p, (cap - p->cap_nodes) * sizeof *n);
+            return PROF_NONE;
+        }
         p->nodes = n;
         p->cap_nodes = cap;
     }
@@ -334,8 +417,15 @@ static void sc_insert(prof_profile *p, const uint32_t *s, const uint32_t *path,
         size_t cap = p->sc_arena_cap ? p->sc_arena_cap * 2 : 65536;
         while (cap < p->sc_arena_len + need)
             cap *= 2;
+        if (cap > SC_MAX_BYTES / sizeof *p->sc_arena)       /* never past the cap */
+            cap = SC_MAX_BYTES / sizeof *p->sc_arena;
+        if (charge_optional(p, (cap - p->sc_arena_cap) * sizeof *p->sc_arena) != 0) {
+            p->sc_full = 1;
+            return;
+        }
         uint32_t *a = realloc(p->sc_arena, cap * sizeof *a);
         if (!a) {
+            uncharge(p, (cap - p->sc_arena_cap) * sizeof *a);
             p->sc_full = 1;
             return;
         }
@@ -344,8 +434,13 @@ static void sc_insert(prof_profile *p, const uint32_t *s, const uint32_t *path,
     }
     if ((p->sc_num + 1) * 2 > p->sc_size) {     /* at most half full */
         size_t n = p->sc_size ? p->sc_size * 2 : 2048;
+        if (charge_optional(p, n * sizeof(struct sc_entry)) != 0) {
+            p->sc_full = 1;
+            return;
+        }
         struct sc_entry *t = calloc(n, sizeof *t);
         if (!t) {
+            uncharge(p, n * sizeof *t);
             p->sc_full = 1;
             return;
         }
@@ -353,6 +448,7 @@ static void sc_insert(prof_profile *p, const uint32_t *s, const uint32_t *path,
             if (p->sc_table[i].hash)
                 sc_put(t, n, &p->sc_table[i]);
         free(p->sc_table);
+        uncharge(p, p->sc_size * sizeof *t);
         p->sc_table = t;
         p->sc_size = n;
     }
@@ -416,6 +512,7 @@ void prof_destroy(prof_profile *p)
     free(p->argv_store);
     runs_free(p->runs);
     tx_strpool_destroy(&p->strings);
+    ev_budget_release(p->budget, p->charged);
     free(p);
 }
 
@@ -441,14 +538,29 @@ static prof_cc *add_cc(prof_profile *p, uint32_t id)
 {
     if (p->num_ccs == p->cap_ccs) {
         size_t cap = p->cap_ccs ? p->cap_ccs * 2 : 256;
-        prof_cc *n = realloc(p->ccs, cap * sizeof *n);
-        if (!n)
+        if (charge(p, (cap - p->cap_ccs) * sizeof(prof_cc)) != 0)
             return NULL;
+        prof_cc *n = realloc(p->ccs, cap * sizeof *n);
+        if (!n) {
+            uncharge(p, (cap - p->cap_ccs) * sizeof *n);
+            return NULL;
+        }
         p->ccs = n;
         p->cap_ccs = cap;
     }
-    if (tx_htab_insert(&p->cc_by_id, hash_mix64(id), (uint32_t)p->num_ccs) != 0)
+    /* the id table doubles at half full (util/htab.c) */
+    size_t old_slots = p->cc_by_id.cap;
+    size_t new_slots = (p->cc_by_id.count + 1) * 2 > old_slots ? (old_slots ? old_slots * 2 : 16)
+                                                               : old_slots;
+    if (new_slots != old_slots && charge(p, new_slots * sizeof(tx_htab_slot)) != 0)
         return NULL;
+    if (tx_htab_insert(&p->cc_by_id, hash_mix64(id), (uint32_t)p->num_ccs) != 0) {
+        if (new_slots != old_slots)
+            uncharge(p, new_slots * sizeof(tx_htab_slot));
+        return NULL;
+    }
+    if (new_slots != old_slots)
+        uncharge(p, old_slots * sizeof(tx_htab_slot));
     prof_cc *cc = &p->ccs[p->num_ccs++];
     memset(cc, 0, sizeof *cc);
     cc->id = id;
@@ -479,9 +591,9 @@ static int define_cc(prof_profile *p, const el_event *ev)
 
     if (!cc && !(cc = add_cc(p, ev->u.cost_centre.id)))
         return -1;
-    cc->label = tx_strpool_add(&p->strings, ev->u.cost_centre.label.ptr, ev->u.cost_centre.label.len);
-    cc->module = tx_strpool_add(&p->strings, ev->u.cost_centre.module.ptr, ev->u.cost_centre.module.len);
-    cc->srcloc = tx_strpool_add(&p->strings, ev->u.cost_centre.srcloc.ptr, ev->u.cost_centre.srcloc.len);
+    cc->label = pool_add(p, ev->u.cost_centre.label.ptr, ev->u.cost_centre.label.len);
+    cc->module = pool_add(p, ev->u.cost_centre.module.ptr, ev->u.cost_centre.module.len);
+    cc->srcloc = pool_add(p, ev->u.cost_centre.srcloc.ptr, ev->u.cost_centre.srcloc.len);
     if (!cc->label || !cc->module || !cc->srcloc)
         return -1;
     cc->is_caf = ev->u.cost_centre.flags & 1;
@@ -607,7 +719,7 @@ static int keep_args(prof_profile *p, el_str args)
         const char *a = args.ptr + i;
         const char *nul = memchr(a, '\0', args.len - i);
         uint32_t len = nul ? (uint32_t)(nul - a) : args.len - i;
-        if (!(v[argc++] = tx_strpool_add(&p->strings, a, len))) {
+        if (!(v[argc++] = pool_add(p, a, len))) {
             free(v);
             return -1;
         }
@@ -683,7 +795,7 @@ int prof_add_event(prof_profile *p, const el_event *ev)
         rc = keep_args(p, ev->u.text.str);
         break;
     case EL_RTS_IDENTIFIER:
-        p->info.rts_version = tx_strpool_add(&p->strings, ev->u.text.str.ptr, ev->u.text.str.len);
+        p->info.rts_version = pool_add(p, ev->u.text.str.ptr, ev->u.text.str.len);
         rc = p->info.rts_version ? 0 : -1;
         break;
     case EL_WALL_CLOCK_TIME:
@@ -897,7 +1009,7 @@ static int runs_define(prof_profile *p, const el_event *ev)
     const el_str *f[3] = { &ev->u.cost_centre.module, &ev->u.cost_centre.label,
                            &ev->u.cost_centre.srcloc };
     for (int k = 0; k < 3; k++)
-        s[k] = (char *)tx_strpool_add(&p->strings, f[k]->ptr, f[k]->len);
+        s[k] = (char *)pool_add(p, f[k]->ptr, f[k]->len);
     if (!s[0] || !s[1] || !s[2])
         return -1;
     uint32_t i = names_find(p, s[0], s[1], s[2]);
@@ -1183,6 +1295,8 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
     if (!p || p->failed || !(r = calloc(1, sizeof *r)))
         return NULL;
     if (take) {
+        uncharge(p, p->num_slots * sizeof *p->slots + p->sc_size * sizeof *p->sc_table +
+                    p->sc_arena_cap * sizeof *p->sc_arena);
         free(p->slots);
         free(p->sc_table);
         free(p->sc_arena);
@@ -1198,20 +1312,37 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
     r->filter.spans = NULL;     /* the profile's; a result needs only the sums */
     r->filter.num_spans = 0;
     tx_strpool_init(&r->strings);
+    if (take) {
+        /* the cost centres and their strings move too (every string of
+         * the profile is in its pool, which the result then owns) */
+        r->strings = p->strings;
+        tx_strpool_init(&p->strings);
+        r->ccs = p->ccs;
+        r->num_ccs = p->num_ccs;
+        r->cap_ccs = p->cap_ccs;
+        p->ccs = NULL;
+        p->cap_ccs = 0;     /* num_ccs stays: the id table indexes r->ccs now */
+    }
+    /* the profile's cost centres: p->ccs, or r->ccs once taken */
+#define PCCS (take ? (const prof_cc *)r->ccs : (const prof_cc *)p->ccs)
     if (copy_info(r, p) != 0)
         goto nomem;
 
     /* cost centres: the profile's, in its order (indices stay) */
     uint32_t main_index = PROF_NONE;
     for (size_t i = 0; i < p->num_ccs; i++) {
-        const prof_cc *src = &p->ccs[i];
-        prof_cc *cc = result_cc(r, src->id, src->label ? src->label : "",
-                                src->module ? src->module : "", src->srcloc ? src->srcloc : "");
-        if (!cc)
-            goto nomem;
-        cc->is_caf = src->is_caf;
-        cc->builtin = src->builtin;
-        cc->defined = src->defined;
+        prof_cc *cc;
+        if (take) {
+            cc = &r->ccs[i];
+        } else {
+            const prof_cc *src = &p->ccs[i];
+            cc = result_cc(r, src->id, src->label, src->module, src->srcloc);
+            if (!cc)
+                goto nomem;
+            cc->is_caf = src->is_caf;
+            cc->builtin = src->builtin;
+            cc->defined = src->defined;
+        }
         if (strcmp(cc->label, "MAIN") == 0 && strcmp(cc->module, "MAIN") == 0)
             main_index = (uint32_t)i;
     }
@@ -1238,7 +1369,7 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
         prof_node *nd = &r->nodes[i];
         if ((uint32_t)i == p->cut_node)
             continue;
-        uint32_t k = cc_index(&p->cc_by_id, p->ccs, nd->cc);
+        uint32_t k = cc_index(&p->cc_by_id, PCCS, nd->cc);
         if (k != TX_HTAB_NONE) {
             nd->cc = k;
             continue;
@@ -1341,6 +1472,7 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
         if (r->ccs[i].synthetic)
             r->ccs[i].id = ++max_id;
 
+#undef PCCS
     r->info.capabilities = p->cap_creates ? p->cap_creates
                          : p->max_sample_cap ? p->max_sample_cap : 1;
     runs_info(p, &r->info);
@@ -1424,8 +1556,10 @@ static const uint16_t prof_types[] = {
 
 static int prof_op_event(void *self, const el_event *ev, const ev_stream *s)
 {
-    (void)s;
-    return prof_add_event(self, ev) != 0;
+    prof_profile *p = self;
+    if (s->budget != p->budget && s->budget)
+        prof_set_budget(p, s->budget);
+    return prof_add_event(p, ev) != 0;
 }
 
 static void prof_op_end(void *self, const ev_stream *s)

@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "evprof/budget.h"
 #include "evprof/eventlog.h"
 
 #ifdef __cplusplus
@@ -46,6 +47,7 @@ typedef struct ev_stream {
     uint64_t total_bytes;       /* the source's size when known, else 0 */
     int stopped;                /* the read was stopped before the end: */
     const char *stopped_by;     /* by this analysis (its name; it knows why), */
+    uint64_t stop_offset;       /* at the event of this byte offset (stopped_by), */
     const char *driver_stop;    /* or by the driver itself: why (out of memory) */
     const el_decoder *decoder;  /* the header's event types; NULL before the header */
     /* live sources (driver/live.c) */
@@ -54,6 +56,10 @@ typedef struct ev_stream {
     int idle_timed_out;         /* --follow: the file stopped growing for idle_timeout */
     uint64_t wall_ns;           /* wall time since the run started (live runs) */
     uint64_t last_time;         /* the latest event time read so far (ns) */
+    /* The read's memory budget (ev_driver_opts.budget; NULL: none).
+     * Analyses charge it where their aggregate grows (budget.h); a charge
+     * that fails makes their `event` return non-zero, which stops the read. */
+    ev_budget *budget;
 } ev_stream;
 
 /* Flags of an analysis. */
@@ -117,6 +123,9 @@ typedef struct ev_driver_opts {
     const volatile sig_atomic_t *interrupt;
     ev_bytes_fn on_bytes;       /* may be NULL */
     void *bytes_ctx;
+    /* The memory budget the analyses charge (borrowed; NULL: no limit):
+     * handed to them in ev_stream.budget. */
+    ev_budget *budget;
 } ev_driver_opts;
 
 void ev_driver_opts_init(ev_driver_opts *o);

@@ -105,6 +105,24 @@ void prof_destroy(prof_profile *p);      /* accepts NULL */
 int prof_add_event(prof_profile *p, const el_event *ev);
 int prof_failed(const prof_profile *p);
 
+/* The memory budget the profile charges as it grows (budget.h; borrowed,
+ * it must outlive the profile; NULL: none). What the profile holds is
+ * charged at once. A charge the budget refuses fails the event (-1, and
+ * prof_failed) and sets over_budget in prof_count. Attached to a driver
+ * the profile takes the read's budget (ev_stream.budget) by itself. */
+void prof_set_budget(prof_profile *p, ev_budget *b);
+
+/* What the aggregate holds: for the message of a read stopped at the
+ * memory limit. */
+typedef struct prof_counts {
+    uint64_t ccs;           /* cost centres defined (or named) */
+    uint64_t stacks;        /* distinct stacks with ticks */
+    uint64_t nodes;         /* tree nodes (MAIN and the cut marker included) */
+    uint64_t bytes;         /* charged to the budget */
+    int over_budget;        /* a charge was refused */
+} prof_counts;
+void prof_count(const prof_profile *p, prof_counts *c);
+
 /* Several logs into one profile (runs of one program: a fleet, a test
  * suite): call before each log's events. Cost centres are matched by
  * module, label and source location, since ids differ between builds: the
