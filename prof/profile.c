@@ -95,6 +95,7 @@ struct prof_profile {
      * table and strings, so that a read stops at the limit. */
     ev_budget *budget;
     size_t charged;
+    size_t sc_charged;          /* of it, the stack cache's */
     int over_budget;            /* a charge failed: failed is set too */
 };
 
@@ -188,6 +189,7 @@ static int charge_optional(prof_profile *p, size_t bytes)
     if (ev_budget_try(p->budget, bytes) != 0)
         return -1;
     p->charged += bytes;
+    p->sc_charged += bytes;
     return 0;
 }
 
@@ -195,6 +197,12 @@ static void uncharge(prof_profile *p, size_t bytes)
 {
     ev_budget_release(p->budget, bytes);
     p->charged -= bytes;
+}
+
+static void uncharge_sc(prof_profile *p, size_t bytes)
+{
+    uncharge(p, bytes);
+    p->sc_charged -= bytes;
 }
 
 void prof_set_budget(prof_profile *p, ev_budget *b)
@@ -306,7 +314,7 @@ static uint32_t new_node(prof_profile *p, uint32_t parent, uint32_t cc)
  * k: its free slot in the child table, or SIZE_MAX to find one. */
 static uint32_t add_child(prof_profile *p, uint32_t parent, uint32_t cc, size_t k)
 {
-    if ((p->num_nodes + 1) * 2 > p->num_slots) {
+    if ((p->num_nodes + 1) * 4 > p->num_slots * 3) {     /* at most 3/4 full */
         if (grow_slots(p) != 0)
             return PROF_NONE;
         k = SIZE_MAX;
@@ -362,6 +370,19 @@ static uint32_t child(prof_profile *p, uint32_t parent, uint32_t cc, int *create
  * stacks simply take the tree walk. */
 #define SC_MAX_BYTES (64u << 20)
 
+/* The cache's cap: SC_MAX_BYTES, and never more than a quarter of what
+ * the budget leaves to it and the tree, so that the tree keeps the rest
+ * (the cache's charges are optional: refused, they only stop caching). */
+static size_t sc_max_bytes(const prof_profile *p)
+{
+    uint64_t limit = ev_budget_limit(p->budget);
+    if (!limit)
+        return SC_MAX_BYTES;
+    uint64_t others = ev_budget_used(p->budget) - p->sc_charged;
+    uint64_t avail = limit > others ? (limit - others) / 4 : 0;
+    return avail < SC_MAX_BYTES ? (size_t)avail : SC_MAX_BYTES;
+}
+
 /* Not util/htab.h: one probe per sample, measured; the entry keeps the
  * full 64-bit hash and the arena offset next to each other. */
 struct sc_entry {
@@ -409,7 +430,8 @@ static void sc_insert(prof_profile *p, const uint32_t *s, const uint32_t *path,
     size_t need = 2 * (size_t)depth;        /* ids and nodes */
     size_t bytes = (p->sc_arena_len + need) * sizeof *p->sc_arena +
                    2 * (p->sc_num + 1) * sizeof(struct sc_entry);
-    if (bytes > SC_MAX_BYTES) {
+    size_t max = sc_max_bytes(p);
+    if (bytes > max) {
         p->sc_full = 1;
         return;
     }
@@ -417,15 +439,15 @@ static void sc_insert(prof_profile *p, const uint32_t *s, const uint32_t *path,
         size_t cap = p->sc_arena_cap ? p->sc_arena_cap * 2 : 65536;
         while (cap < p->sc_arena_len + need)
             cap *= 2;
-        if (cap > SC_MAX_BYTES / sizeof *p->sc_arena)       /* never past the cap */
-            cap = SC_MAX_BYTES / sizeof *p->sc_arena;
+        if (cap > max / sizeof *p->sc_arena)        /* never past the cap */
+            cap = max / sizeof *p->sc_arena;
         if (charge_optional(p, (cap - p->sc_arena_cap) * sizeof *p->sc_arena) != 0) {
             p->sc_full = 1;
             return;
         }
         uint32_t *a = realloc(p->sc_arena, cap * sizeof *a);
         if (!a) {
-            uncharge(p, (cap - p->sc_arena_cap) * sizeof *a);
+            uncharge_sc(p, (cap - p->sc_arena_cap) * sizeof *a);
             p->sc_full = 1;
             return;
         }
@@ -440,7 +462,7 @@ static void sc_insert(prof_profile *p, const uint32_t *s, const uint32_t *path,
         }
         struct sc_entry *t = calloc(n, sizeof *t);
         if (!t) {
-            uncharge(p, n * sizeof *t);
+            uncharge_sc(p, n * sizeof *t);
             p->sc_full = 1;
             return;
         }
@@ -448,7 +470,7 @@ static void sc_insert(prof_profile *p, const uint32_t *s, const uint32_t *path,
             if (p->sc_table[i].hash)
                 sc_put(t, n, &p->sc_table[i]);
         free(p->sc_table);
-        uncharge(p, p->sc_size * sizeof *t);
+        uncharge_sc(p, p->sc_size * sizeof *t);
         p->sc_table = t;
         p->sc_size = n;
     }
@@ -1295,8 +1317,8 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
     if (!p || p->failed || !(r = calloc(1, sizeof *r)))
         return NULL;
     if (take) {
-        uncharge(p, p->num_slots * sizeof *p->slots + p->sc_size * sizeof *p->sc_table +
-                    p->sc_arena_cap * sizeof *p->sc_arena);
+        uncharge(p, p->num_slots * sizeof *p->slots);
+        uncharge_sc(p, p->sc_size * sizeof *p->sc_table + p->sc_arena_cap * sizeof *p->sc_arena);
         free(p->slots);
         free(p->sc_table);
         free(p->sc_arena);
