@@ -27,6 +27,7 @@ void cli_window_init(cli_window *w)
     w->spans = NULL;
     w->num_spans = 0;
     w->focus = w->ignore = NULL;
+    w->max_depth = 0;
     w->src.follow = 0;
     w->src.idle_timeout = 0;
     w->src.connect = NULL;
@@ -304,6 +305,7 @@ int cli_window_prof_filter(const cli_window *w, prof_filter *f)
     f->num_spans = w->spans ? w->num_spans : 0;
     f->focus = w->focus;
     f->ignore = w->ignore;
+    f->max_depth = w->max_depth;
     if (prof_filter_check(f, err, sizeof err) != 0) {
         fprintf(stderr, "evprof: bad regular expression %s\n", err);
         return CLI_USAGE;

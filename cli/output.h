@@ -80,6 +80,7 @@ typedef struct cli_window {
     cli_span *spans;            /* after resolve: the windows (NULL: [from_ns, to_ns)) */
     size_t num_spans;
     const char *focus, *ignore; /* regexes on Module.label, or NULL */
+    uint32_t max_depth;         /* report --max-depth: bounds the aggregate (prof_filter) */
     cli_source src;
 } cli_window;
 

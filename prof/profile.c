@@ -78,6 +78,7 @@ struct prof_profile {
     uint64_t walks, walks_known;    /* tree walks; of them, stacks seen before */
 
     struct cap_path *cap_paths;     /* [CAP_PATHS], by capability */
+    uint32_t short_stack[EL_MAX_STACK];     /* a stack cut to filter.max_depth */
 
     prof_cc *ccs;
     size_t num_ccs, cap_ccs;
@@ -117,6 +118,7 @@ void prof_filter_init(prof_filter *f)
     f->num_spans = 0;
     f->focus = NULL;
     f->ignore = NULL;
+    f->max_depth = 0;
 }
 
 static int check_regex(const char *pattern, char *err, size_t errsize)
@@ -496,6 +498,8 @@ prof_profile *prof_create(const prof_filter *filter)
         p->filter = *filter;
     else
         prof_filter_init(&p->filter);
+    if (p->filter.focus || p->filter.ignore)
+        p->filter.max_depth = 0;    /* they need every frame */
     tx_strpool_init(&p->strings);
     if (p->filter.spans) {
         prof_span *sp = malloc((p->filter.num_spans ? p->filter.num_spans : 1) * sizeof *sp);
@@ -639,6 +643,22 @@ static int add_sample(prof_profile *p, const el_event *ev)
             return -1;
         start = p->cut_node;
         p->info.cut_samples++;
+    }
+
+    /* --max-depth N: the outer frames down to depth N + 1 (the report's
+     * hidden subtrees are counted there) and the innermost frame below
+     * them (its individual ticks, for the summary by cost centre). A
+     * stack that coincides with a real one shares its nodes: both give
+     * the innermost cost centre a tick and every shown frame the same
+     * inherited tick. */
+    if (p->filter.max_depth) {
+        unsigned keep = p->filter.max_depth + 1 - (start ? 1u : 0u);
+        if (depth > keep + 1) {
+            p->short_stack[0] = s[0];
+            memcpy(p->short_stack + 1, s + depth - keep, keep * sizeof *s);
+            s = p->short_stack;
+            depth = keep + 1;
+        }
     }
 
     /* the same stack as the capability's previous sample (a function

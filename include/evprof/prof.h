@@ -58,6 +58,17 @@ typedef struct prof_filter {
      * prof_filter_check. NULL: none. */
     const char *focus;
     const char *ignore;
+    /* > 0: the aggregate keeps only what a report with this --max-depth
+     * shows (prof_report_opts.max_depth): a stack deeper than max_depth + 1
+     * frames below MAIN keeps its outer max_depth + 1 frames and its
+     * innermost one, the frames between dropped while aggregating. The
+     * tree then has at most max_depth + 2 levels; the report of the same
+     * max_depth (text and JSON: rows, ticks, inherited ticks, the summary
+     * of individual ticks per cost centre, the count of hidden subtrees)
+     * is the same as from the whole tree. Ignored under focus/ignore
+     * (which look at every frame). Folded stacks, graphs and other
+     * depths need 0 (the default). */
+    uint32_t max_depth;
 } prof_filter;
 
 void prof_filter_init(prof_filter *f);   /* everything, GHC -p rules */
