@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/output.h"
 #include "cli/read.h"
+#include "evprof/heap.h"
 #include "evprof/prof.h"
 
 /* Progress on a terminal for a long read: one line on stderr, rewritten
@@ -155,9 +156,19 @@ int cli_memory_stopped(const char *path, const ev_stream *s, const cli_analysis 
                 (double)c.bytes / (1 << 20));
         prof = 1;
     }
+    for (size_t i = 0; i < n; i++) {
+        if (an[i].ops != &heap_analysis_ops && an[i].ops != &heap_analysis_ordered_ops)
+            continue;
+        heap_counts c;
+        heap_count(an[i].self, &c);
+        fprintf(e, "; the heap profile holds %llu bands, %llu cost centres, %llu censuses, "
+                "%llu samples of biographical censuses in %.1f MiB", (unsigned long long)c.bands,
+                (unsigned long long)c.ccs, (unsigned long long)c.censuses,
+                (unsigned long long)c.kept_samples, (double)c.bytes / (1 << 20));
+    }
     fputs(". ", e);
     if (prof)
-        fputs("--max-depth bounds the tree and --threshold the report; ", e);
+        fputs("report --max-depth N bounds the tree and --threshold PCT the report; ", e);
     fputs("raise --memory-limit to read the whole log\n", e);
     return 1;
 }

@@ -1,11 +1,14 @@
-/* The memory budget (include/evprof/budget.h) and the time profile that
- * charges it: a limit reached stops the read, with the counts of what the
- * profile holds; charges from several threads add up exactly. */
+/* Memory that cannot run away: the budget (include/evprof/budget.h) and
+ * the time profile that charges it (a limit reached stops the read, with
+ * the counts of what the profile holds; charges from several threads add
+ * up exactly), and the aggregate bounded by --max-depth (the same report
+ * as from the whole tree). */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +16,7 @@
 
 #include "evprof/budget.h"
 #include "evprof/driver.h"
+#include "evprof/heap.h"
 #include "evprof/prof.h"
 #include "evprof/writer.h"
 
@@ -255,6 +259,174 @@ static void test_cost_centres_charged(void **state)
     free(log);
 }
 
+
+/* ---- --max-depth bounds the aggregate ------------------------------------ */
+
+static uint32_t rnd(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return (uint32_t)(*x >> 11);
+}
+
+/* Random stacks of depth 0..40 and some of 255 (cut by GHC), over 12 cost
+ * centres (so that recursion and coinciding shortened stacks are common),
+ * one undefined id never used deep, several capabilities. */
+static uint8_t *deep_log(size_t *len)
+{
+    el_writer *w = el_writer_create_mem();
+    el_writer_declare_ghc(w, EL_GHC_9_0);
+    el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
+    el_writer_cost_centre(w, 0, 2, "GC", "GC", "<built-in>", 0);
+    char label[16];
+    for (uint32_t id = 3; id < 15; id++) {
+        snprintf(label, sizeof label, "f%u", id);
+        el_writer_cost_centre(w, 0, id, label, id % 2 ? "A" : "B", "x.hs:1:1", 0);
+    }
+    el_writer_prof_begin(w, 0, 1000000);
+    uint64_t x = 88172645463325252ull;
+    uint32_t s[255];
+    for (uint32_t i = 0; i < 8000; i++) {
+        unsigned depth = rnd(&x) % 50 == 0 ? 255 : rnd(&x) % 41;
+        for (unsigned k = 0; k < depth; k++)
+            s[k] = 3 + rnd(&x) % (k < 3 ? 12 : 4);      /* outer frames vary less */
+        if (depth == 1 && rnd(&x) % 4 == 0)
+            s[0] = 2;                                   /* MAIN/GC, dropped by -p */
+        el_writer_prof_sample(w, 1000 + i, i % 3, i, depth, s);
+    }
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    const uint8_t *bytes = el_writer_borrow_bytes(w, len);
+    uint8_t *copy = malloc(*len);
+    memcpy(copy, bytes, *len);
+    el_writer_destroy(w);
+    return copy;
+}
+
+static char *report_of(const uint8_t *log, size_t len, uint32_t agg_depth, int json, int all,
+                       double threshold, uint32_t max_depth, size_t *nodes)
+{
+    prof_filter f;
+    prof_filter_init(&f);
+    f.all = all;
+    f.max_depth = agg_depth;
+    ev_driver *d = ev_driver_create(NULL);
+    prof_profile *p = prof_create(&f);
+    ev_driver_attach(d, &prof_analysis_ops, p);
+    assert_int_equal(ev_driver_run_mem(d, log, len)->read.status, EL_END);
+    prof_result *r = prof_snapshot_take(p, all);
+    assert_non_null(r);
+    *nodes = prof_num_nodes(r);
+    prof_report_opts o;
+    prof_report_opts_init(&o);
+    o.max_depth = max_depth;
+    o.threshold_pct = threshold;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    assert_int_equal(json ? prof_report_json(r, &o, out) : prof_report_text(r, &o, out), 0);
+    fclose(out);
+    prof_result_destroy(r);
+    prof_destroy(p);
+    ev_driver_destroy(d);
+    return text;
+}
+
+static void test_max_depth_bounds_aggregate(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *log = deep_log(&len);
+    static const uint32_t depths[] = { 1, 2, 3, 5, 20, 39, 40, 41, 253, 254, 255 };
+    size_t whole_nodes = 0;
+    for (size_t i = 0; i < sizeof depths / sizeof depths[0]; i++) {
+        for (int v = 0; v < 4; v++) {
+            int json = v & 1, all = v >> 1;
+            double th = v == 2 ? 2.0 : 0.0;
+            size_t n1, n2;
+            char *whole = report_of(log, len, 0, json, all, th, depths[i], &n1);
+            char *bounded = report_of(log, len, depths[i], json, all, th, depths[i], &n2);
+            if (strcmp(whole, bounded) != 0)
+                fail_msg("--max-depth %u (json %d, all %d): the bounded aggregate reports "
+                         "otherwise", depths[i], json, all);
+            assert_true(n2 <= n1);
+            whole_nodes = n1;
+            if (depths[i] <= 5)
+                assert_true(n2 * 4 < n1);       /* and it is smaller */
+            free(whole);
+            free(bounded);
+        }
+    }
+    assert_true(whole_nodes > 50000);
+    free(log);
+}
+
+/* ---- the heap profile charges too ----------------------------------------- */
+
+/* A -hy-like log of `censuses` censuses, each with `bands` new band names
+ * (164 samples): the band table grows with the log. */
+static uint8_t *heap_log(uint32_t censuses, uint32_t bands, size_t *len)
+{
+    el_writer *w = el_writer_create_mem();
+    el_writer_declare_ghc(w, EL_GHC_9_0);
+    el_writer_heap_prof_begin(w, 0, 0, 100000000, 5 /* -hy */, NULL);
+    char name[48];
+    uint64_t t = 1000;
+    for (uint32_t c = 0; c < censuses; c++) {
+        el_writer_heap_sample_begin(w, t++, c);
+        for (uint32_t b = 0; b < bands; b++) {
+            snprintf(name, sizeof name, "Type_%u_of_census_%u", b, c);
+            el_writer_heap_sample_string(w, t++, 0, 1024 + b, name);
+        }
+        el_writer_heap_sample_end(w, t++, c);
+    }
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    const uint8_t *bytes = el_writer_borrow_bytes(w, len);
+    uint8_t *copy = malloc(*len);
+    memcpy(copy, bytes, *len);
+    el_writer_destroy(w);
+    return copy;
+}
+
+static void test_heap_stops_at_limit(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *log = heap_log(100, 1000, &len);       /* 100 000 bands */
+    for (int limited = 1; limited >= 0; limited--) {
+        ev_budget *b = ev_budget_create(limited ? 1u << 20 : 256u << 20);
+        ev_driver_opts o;
+        ev_driver_opts_init(&o);
+        o.budget = b;
+        ev_driver *d = ev_driver_create(&o);
+        heap_opts ho;
+        heap_opts_init(&ho);
+        heap_profile *h = heap_create(&ho, NULL, NULL);
+        assert_int_equal(ev_driver_attach(d, &heap_analysis_ops, h), 0);
+        const ev_stream *s = ev_driver_run_mem(d, log, len);
+        heap_counts c;
+        heap_count(h, &c);
+        if (limited) {
+            assert_true(s->stopped);
+            assert_string_equal(s->stopped_by, heap_analysis_ops.name);
+            assert_true(c.over_budget);
+            assert_true(c.bands > 1000 && c.bands < 100000);
+            assert_true(c.bytes <= 1u << 20 && c.bytes > (1u << 20) / 2);
+        } else {
+            assert_false(s->stopped);
+            assert_false(c.over_budget);
+            assert_int_equal(c.bands, 100000);
+            assert_int_equal(c.censuses, 100);
+            assert_int_equal(c.bytes, ev_budget_used(b));
+        }
+        ev_driver_destroy(d);
+        heap_destroy(h);
+        assert_int_equal(ev_budget_used(b), 0);
+        ev_budget_destroy(b);
+    }
+    free(log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -265,6 +437,8 @@ int main(void)
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_profile_stops_at_limit),
         cmocka_unit_test(test_cost_centres_charged),
+        cmocka_unit_test(test_max_depth_bounds_aggregate),
+        cmocka_unit_test(test_heap_stops_at_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
