@@ -14,6 +14,7 @@
 #include "evprof/ticky.h"
 #include "format.h"
 #include "output.h"
+#include "read.h"
 
 enum { OPT_FORMAT = 1, OPT_SORT, OPT_TOP, OPT_MATCH, OPT_SERIES, OPT_CUMULATIVE };
 
@@ -361,6 +362,15 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
         return CLI_OK;
     }
     el_read_result res = read_events(in, on_event, t);
+    ticky_counts tc;
+    ticky_count(t, &tc);
+    if (tc.over_budget) {
+        /* stopped at --memory-limit: no table (it would look whole) */
+        cli_memory_message(in->path, res.bytes, cli_budget(),
+                           &(cli_analysis){ &ticky_analysis_ops, t }, 1);
+        *stop = 1;
+        return CLI_FAIL;
+    }
     if (ticky_finish(t) != 0) {
         fprintf(stderr, "evprof: %s: out of memory\n", in->shown);
         return CLI_FAIL;
@@ -402,6 +412,7 @@ int cmd_ticky(int argc, char **argv)
         return CLI_FAIL;
     }
     ticky_set_window(t, o.w.from_ns, o.w.to_ns);
+    ticky_set_budget(t, cli_budget());
     int stop = 0;
     code = load(&in, &o, t, &stop);
     ticky_view v = { 0 };

@@ -11,6 +11,7 @@
 #include "cli/read.h"
 #include "evprof/heap.h"
 #include "evprof/prof.h"
+#include "evprof/ticky.h"
 
 /* Progress on a terminal for a long read: one line on stderr, rewritten
  * at most every 0.2 s, erased at the end. Only for files of 256 MiB and
@@ -132,14 +133,21 @@ static void put_size(FILE *f, uint64_t b)
  * limit, what the aggregates hold so far, and what bounds them. */
 int cli_memory_stopped(const char *path, const ev_stream *s, const cli_analysis *an, size_t n)
 {
-    FILE *e = stderr;
     if (!s->stopped || s->driver_stop || !ev_budget_reached(s->budget))
         return 0;
-    fprintf(e, "evprof: %s: stopped at byte %llu of the log: the memory limit (", cli_display_path(path),
-            (unsigned long long)(s->stopped_by ? s->stop_offset : s->read.bytes));
-    put_size(e, ev_budget_limit(s->budget));
+    cli_memory_message(path, s->stopped_by ? s->stop_offset : s->read.bytes, s->budget, an, n);
+    return 1;
+}
+
+void cli_memory_message(const char *path, uint64_t offset, const ev_budget *b,
+                        const cli_analysis *an, size_t n)
+{
+    FILE *e = stderr;
+    fprintf(e, "evprof: %s: stopped at byte %llu of the log: the memory limit (",
+            cli_display_path(path), (unsigned long long)offset);
+    put_size(e, ev_budget_limit(b));
     fputs(", --memory-limit) is reached", e);
-    if (ev_budget_limit(s->budget) <= CLI_READ_BASE_BYTES) {
+    if (ev_budget_limit(b) <= CLI_READ_BASE_BYTES) {
         fputs(", below what reading takes (", e);
         put_size(e, CLI_READ_BASE_BYTES);
         fputs(")", e);
@@ -166,11 +174,18 @@ int cli_memory_stopped(const char *path, const ev_stream *s, const cli_analysis 
                 (unsigned long long)c.ccs, (unsigned long long)c.censuses,
                 (unsigned long long)c.kept_samples, (double)c.bytes / (1 << 20));
     }
+    for (size_t i = 0; i < n; i++) {
+        if (an[i].ops != &ticky_analysis_ops)
+            continue;
+        ticky_counts c;
+        ticky_count(an[i].self, &c);
+        fprintf(e, "; the ticky counters: %llu in %.1f MiB", (unsigned long long)c.counters,
+                (double)c.bytes / (1 << 20));
+    }
     fputs(". ", e);
     if (prof)
         fputs("report --max-depth N bounds the tree and --threshold PCT the report; ", e);
     fputs("raise --memory-limit to read the whole log\n", e);
-    return 1;
 }
 
 ev_driver *cli_read(const char *path, const cli_analysis *an, size_t n, int *code)

@@ -42,6 +42,9 @@ ev_budget *cli_budget(void);
  * memory limit, prints that one message (the counts of the analyses in
  * an[0..n) it knows) and returns 1; else 0. */
 int cli_memory_stopped(const char *path, const ev_stream *s, const cli_analysis *an, size_t n);
+/* That message, for a read at `offset` (a command's own reading loop). */
+void cli_memory_message(const char *path, uint64_t offset, const ev_budget *b,
+                        const cli_analysis *an, size_t n);
 
 /* Installs the SIGINT handler that sets the interrupt flag (old: the
  * previous action, for sigaction to restore). Returns 0 or -1. */

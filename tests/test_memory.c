@@ -18,6 +18,7 @@
 #include "evprof/driver.h"
 #include "evprof/heap.h"
 #include "evprof/prof.h"
+#include "evprof/ticky.h"
 #include "evprof/writer.h"
 
 static void test_charge_and_limit(void **state)
@@ -427,6 +428,51 @@ static void test_heap_stops_at_limit(void **state)
     free(log);
 }
 
+/* ---- ticky counters charge too --------------------------------------------- */
+
+static void test_ticky_stops_at_limit(void **state)
+{
+    (void)state;
+    el_writer *w = el_writer_create_mem();
+    el_writer_declare_ghc(w, EL_GHC_9_2);
+    char name[48];
+    for (uint64_t id = 1; id <= 50000; id++) {
+        snprintf(name, sizeof name, "f_%llu{v r123} (Main)", (unsigned long long)id);
+        el_writer_ticky_def(w, id, EL_TICKY_DEF_BASIC, id, 2, "pi", name, 0, NULL);
+    }
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    size_t len;
+    const uint8_t *log = el_writer_borrow_bytes(w, &len);
+    for (int limited = 1; limited >= 0; limited--) {
+        ev_budget *b = ev_budget_create(limited ? 1u << 20 : 256u << 20);
+        ev_driver_opts o;
+        ev_driver_opts_init(&o);
+        o.budget = b;
+        ev_driver *d = ev_driver_create(&o);
+        ticky_set *t = ticky_create();
+        assert_int_equal(ev_driver_attach(d, &ticky_analysis_ops, t), 0);
+        const ev_stream *s = ev_driver_run_mem(d, log, len);
+        ticky_counts c;
+        ticky_count(t, &c);
+        if (limited) {
+            assert_true(s->stopped);
+            assert_true(c.over_budget);
+            assert_true(c.counters > 1000 && c.counters < 50000);
+            assert_true(c.bytes <= 1u << 20);
+        } else {
+            assert_false(s->stopped);
+            assert_false(c.over_budget);
+            assert_int_equal(c.counters, 50000);
+            assert_int_equal(c.bytes, ev_budget_used(b));
+        }
+        ev_driver_destroy(d);
+        ticky_destroy(t);
+        assert_int_equal(ev_budget_used(b), 0);
+        ev_budget_destroy(b);
+    }
+    el_writer_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -439,6 +485,7 @@ int main(void)
         cmocka_unit_test(test_cost_centres_charged),
         cmocka_unit_test(test_max_depth_bounds_aggregate),
         cmocka_unit_test(test_heap_stops_at_limit),
+        cmocka_unit_test(test_ticky_stops_at_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -50,6 +50,11 @@ struct ticky_set {
     ticky_info info;
     tk_batch b;
     int failed;                     /* out of memory (sticky) */
+    /* the memory budget (budget.h) and what the set charged to it: the
+     * counters, their id table and strings */
+    ev_budget *budget;
+    size_t charged;
+    int over_budget;
     int finished;
     /* the series pass */
     int series;                     /* in the second pass */

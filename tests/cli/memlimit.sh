@@ -29,7 +29,7 @@ check "log made" test -s "$log"
 check "40M: exit 1" [ $? -eq 1 ]
 check "40M: nothing on stdout" [ ! -s "$tmp/out" ]
 check "40M: one line on stderr" [ "$(wc -l <"$tmp/err")" -eq 1 ]
-check "40M: the message" grep -qE "^evprof: $log: stopped at byte [1-9][0-9]* of the log: the memory limit \(40 MiB, --memory-limit\) is reached; the time profile holds 1410 cost centres, [1-9][0-9]* distinct stacks, [1-9][0-9]* tree nodes in [0-9.]+ MiB\. --max-depth bounds the tree and --threshold the report; raise --memory-limit to read the whole log$" "$tmp/err"
+check "40M: the message" grep -qE "^evprof: $log: stopped at byte [1-9][0-9]* of the log: the memory limit \(40 MiB, --memory-limit\) is reached; the time profile holds 1410 cost centres, [1-9][0-9]* distinct stacks, [1-9][0-9]* tree nodes in [0-9.]+ MiB\. report --max-depth N bounds the tree and --threshold PCT the report; raise --memory-limit to read the whole log$" "$tmp/err"
 off=$(sed -E 's/.*stopped at byte ([0-9]+).*/\1/' "$tmp/err")
 check "40M: the offset is inside the log" [ "$off" -lt "$(stat -c %s "$log")" ]
 
@@ -90,6 +90,23 @@ check "all 40M: no outputs" [ -z "$(ls "$tmp/all" 2>/dev/null)" ]
 check "html 40M: exit 1" [ $? -eq 1 ]
 check "html 40M: the message" grep -q "the memory limit (40 MiB, --memory-limit) is reached" "$tmp/err"
 check "html 40M: no page" [ ! -e "$tmp/page.html" ]
+# the heap profile and the ticky counters charge the budget too
+hlog=tests/data/ghc-9.0.2/nfib-hc.eventlog
+tlog=tests/data/ghc-events/ticky-json.eventlog
+"$evprof" heap --memory-limit 1M -o "$tmp/h.hp" "$hlog" >/dev/null 2>"$tmp/err"
+check "heap 1M: exit 1" [ $? -eq 1 ]
+check "heap 1M: the message" grep -q "is reached, below what reading takes (32 MiB); the heap profile holds 0 bands" "$tmp/err"
+check "heap 1M: no .hp" [ ! -e "$tmp/h.hp" ]
+"$evprof" heap "$hlog" >"$tmp/h1" 2>/dev/null
+"$evprof" heap --memory-limit 1G "$hlog" >"$tmp/h2" 2>/dev/null
+check "heap 1G: same" cmp -s "$tmp/h1" "$tmp/h2"
+"$evprof" ticky --memory-limit 1M "$tlog" >"$tmp/out" 2>"$tmp/err"
+check "ticky 1M: exit 1" [ $? -eq 1 ]
+check "ticky 1M: the message" grep -q "is reached, below what reading takes (32 MiB); the ticky counters: 0 in" "$tmp/err"
+check "ticky 1M: no table" [ ! -s "$tmp/out" ]
+"$evprof" ticky "$tlog" >"$tmp/t1" 2>/dev/null
+"$evprof" ticky --memory-limit 1G "$tlog" >"$tmp/t2" 2>/dev/null
+check "ticky 1G: same" cmp -s "$tmp/t1" "$tmp/t2"
 "$evprof" info --memory-limit 1G "$log" >/dev/null
 check "info 1G: exit 0" [ $? -eq 0 ]
 
