@@ -59,10 +59,13 @@ TOOLS=(
     # N threads (BENCH_JOBS, default every CPU): wall time is what it improves
     "report|${BENCH_EVPROF:-$BUILD/evprof} report --jobs 1 {}"
     "report-j$JOBS|${BENCH_EVPROF:-$BUILD/evprof} report --jobs $JOBS {}"
+    # the hostile shapes only: under a 256 MiB limit, fit or stop cleanly
+    "report-256M|${BENCH_EVPROF:-$BUILD/evprof} report --memory-limit 256M {}"
 )
 
 # The issue's goals on peak RSS (MB = 10^6 bytes) and speed.
 RSS_LIMIT_MB=256
+MEMORY_LIMIT_BYTES=$((256 << 20))   # report-256M: --memory-limit 256M
 GOAL_HARD_VS_HASH=3         # report seconds <= 3x the naive hash's
 GOAL_HARD_VS_FOLD=5         # report at least 5x faster than the fold
 GOAL_REPEAT_MBS=1000        # report >= 1 GB/s on repeating stacks (full size)
@@ -148,7 +151,7 @@ measure() {
     for w in "${words[@]}"; do
         if [[ $w == "{}" ]]; then argv+=("$file"); else argv+=("$w"); fi
     done
-    BEST_S="" BEST_WALL="" PEAK_KB=0 STATUS=ok
+    BEST_S="" BEST_WALL="" PEAK_KB=0 STATUS=ok ERRLINE=""
     if [[ ! -x ${argv[0]} ]]; then
         STATUS="missing"
         return
@@ -163,6 +166,7 @@ measure() {
         cpu=$(awk '{ s = $1 + $2 } END { printf "%.3f", s }' "$tt")
         [[ -n $rss && $rss -gt $PEAK_KB ]] && PEAK_KB=$rss
         if [[ $rc -ne 0 ]]; then
+            ERRLINE=$(grep -v '^Command' "$err" | head -n 1)
             STATUS="exit $rc: $(grep -v '^Command' "$err" | head -n 1 | head -c 100)"
             break
         fi
@@ -174,7 +178,7 @@ measure() {
     rm -f "$tv" "$tt" "$err"
 }
 
-declare -A SEC RSS STAT BYTES
+declare -A SEC RSS STAT BYTES ERR
 printf 'shape\tsize_MB\ttool\tcpu_s\twall_s\tMB_per_s\tpeak_MB\tstatus\n' >"$RESULTS"
 printf '\n%-14s %8s  %-15s %8s %8s %8s %8s %7s %7s\n' \
     "shape" "size_MB" "tool" "cpu_s" "wall_s" "MB/s" "peak_MB" "t/hash" "fold/t"
@@ -188,6 +192,7 @@ for spec in "${SHAPES[@]}"; do
     for t in "${TOOLS[@]}"; do
         tool=${t%%|*} tpl=${t#*|}
         want_tool "$tool" || continue
+        [[ $tool == report-256M && $name != hostile-* ]] && continue
         runs=$RUNS
         if [[ $tool == ghc-events-fold ]]; then
             if [[ -n $FOLD_NOTE ]]; then
@@ -200,6 +205,7 @@ for spec in "${SHAPES[@]}"; do
         fi
         measure "$f" "$tpl" "$runs"
         SEC[$name,$tool]=$BEST_S RSS[$name,$tool]=$((PEAK_KB * 1024)) STAT[$name,$tool]=$STATUS
+        ERR[$name,$tool]=$ERRLINE
         read -r mb mbs peak vs_hash vs_fold < <(awk -v b="$bytes" -v t="$BEST_S" -v k="$PEAK_KB" \
             -v h="${SEC[$name,naive_hash]:-}" -v g="${SEC[$name,ghc-events-fold]:-}" 'BEGIN {
                 printf "%.1f %s %.1f %s %s\n", b / 1e6,
@@ -260,6 +266,22 @@ if [[ -n ${LOG[repeat]:-} ]]; then
 fi
 for spec in "${SHAPES[@]}"; do
     name=${spec%%|*}
+    if [[ $name == hostile-* && -n ${LOG[$name]:-} && -n ${STAT[$name,report-256M]:-} ]]; then
+        # the hostile shapes: report --memory-limit 256M fits in 256 MB, or
+        # stops cleanly (exit 1, the memory-limit message) within 256 MiB
+        st=${STAT[$name,report-256M]} rss=${RSS[$name,report-256M]}
+        mb=$(awk -v r="$rss" 'BEGIN { printf "%.0f", r / 1e6 }')
+        text="$name: report --memory-limit 256M fits or stops cleanly"
+        if [[ $st == ok ]]; then
+            goal "$text" "$([[ $mb -le $RSS_LIMIT_MB ]] && echo PASS || echo FAIL)" "(fits: $mb MB)"
+        elif [[ $st == "exit 1"* && ${ERR[$name,report-256M]} == *"the memory limit (256 MiB, --memory-limit) is reached"* ]]; then
+            goal "$text" "$([[ $rss -le $MEMORY_LIMIT_BYTES ]] && echo PASS || echo FAIL)" \
+                "(stopped: exit 1 with the message, peak $mb MB = $((rss >> 20)) MiB)"
+        else
+            goal "$text" FAIL "($st, $mb MB)"
+        fi
+        continue
+    fi
     [[ -n ${LOG[$name]:-} && -n ${STAT[$name,report]:-} ]] || continue
     st=${STAT[$name,report]} rss=${RSS[$name,report]}
     mb=$(awk -v r="$rss" 'BEGIN { printf "%.0f", r / 1e6 }')

@@ -44,6 +44,7 @@ static const cli_opt opts[] = {
     { OPT_NAME, 'n', "name", "NAME", "file names start with NAME (default: the log's name "
       "without .eventlog)" },
     CLI_FOLLOW_OPTS,
+    CLI_MEMORY_OPT,
     { 0 },
 };
 
@@ -314,6 +315,8 @@ int cmd_all(int argc, char **argv)
             ao.dir = a.value;
         else if (id == OPT_NAME)
             name_opt = a.value;
+        else if (id == OPT_MEMORY_LIMIT && cli_memory_option(&a) < 0)
+            return CLI_USAGE;
     }
     const char *path;
     int done = cli_window_done(&a, id, &w, &path);

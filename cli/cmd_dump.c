@@ -32,6 +32,7 @@ static const cli_opt dump_opts[] = {
     { OPT_CAP, 0, "cap", "N", "only events of capability N's blocks" },
     { OPT_TYPE, 0, "type", "ID,...", "only events of these type ids (as the header lists them)" },
     CLI_FOLLOW_OPTS,
+    CLI_MEMORY_OPT,
     { 0 },
 };
 

@@ -26,6 +26,7 @@ static const cli_opt opts[] = {
     CLI_TIME_OPTS,
     CLI_CAP_OPT,
     CLI_FOLLOW_OPTS,
+    CLI_MEMORY_OPT,
     CLI_OUTPUT_OPT,
     { 0 },
 };

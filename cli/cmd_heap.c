@@ -27,6 +27,7 @@ static const cli_opt opts[] = {
     { OPT_CLOCK, 0, "clock", "CLOCK", "the censuses' times: elapsed (the default: the log's "
       "clock) or mutator (an estimate of the mutator CPU seconds GHC's own .hp uses)" },
     CLI_FOLLOW_OPTS,
+    CLI_MEMORY_OPT,
     CLI_OUTPUT_OPT,
     { 0 },
 };

@@ -25,6 +25,7 @@ static const cli_formats formats = { format_list, FMT_TEXT, FMT_TEXT };
 static const cli_opt info_opts[] = {
     { OPT_FORMAT, 'f', "format", "FMT", "output format: text (default) or json" },
     CLI_FOLLOW_OPTS,
+    CLI_MEMORY_OPT,
     { 0, 0, NULL, NULL, NULL },
 };
 
@@ -58,6 +59,10 @@ int cmd_info(int argc, char **argv)
         switch (id) {
         case OPT_FORMAT:
             if ((fmt = cli_format_parse(&a, &formats)) < 0)
+                return CLI_USAGE;
+            break;
+        case OPT_MEMORY_LIMIT:
+            if (cli_memory_option(&a) < 0)
                 return CLI_USAGE;
             break;
         }

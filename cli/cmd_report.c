@@ -29,7 +29,8 @@ static const cli_opt opts[] = {
       "too, as +RTS -pa does" },
     CLI_WINDOW_OPTS,
     { OPT_THRESHOLD, 't', "threshold", "PCT", "hide subtrees with less than PCT% of the ticks" },
-    { OPT_MAX_DEPTH, 'd', "max-depth", "N", "hide stack frames deeper than N below MAIN" },
+    { OPT_MAX_DEPTH, 'd', "max-depth", "N", "hide stack frames deeper than N below MAIN (and "
+      "keep no deeper ones while reading: bounds the memory too)" },
     CLI_OUTPUT_OPT,
     { 0 },
 };
@@ -82,6 +83,7 @@ int cmd_report(int argc, char **argv)
             if (cli_parse_count(&a, "max-depth", 0, 1000000, &n) != 0)
                 return CLI_USAGE;
             ro.max_depth = (uint32_t)n;
+            w.max_depth = ro.max_depth;     /* the aggregate keeps only what is shown */
             break;
         }
     }

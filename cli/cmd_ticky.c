@@ -43,6 +43,7 @@ static const cli_opt opts[] = {
     { OPT_BETWEEN, 0, "between", "LABEL", "only batches between the two marks LABEL "
       "(one pair)" },
     CLI_FOLLOW_OPTS,
+    CLI_MEMORY_OPT,
     CLI_OUTPUT_OPT,
     { 0 },
 };
@@ -334,8 +335,18 @@ static void warnings(const char *shown, const ticky_info *in)
 }
 
 /* After the read of an eventlog. */
-static int loaded(const input *in, ticky_set *t, int code, int nothing, int *stop)
+static int loaded(const input *in, ticky_set *t, int code, int nothing, uint64_t bytes,
+                  int *stop)
 {
+    ticky_counts tc;
+    ticky_count(t, &tc);
+    if (tc.over_budget) {
+        /* stopped at --memory-limit: no table (it would look whole) */
+        cli_memory_message(in->path, bytes, cli_budget(),
+                           &(cli_analysis){ &ticky_analysis_ops, t }, 1);
+        *stop = 1;
+        return CLI_FAIL;
+    }
     if (ticky_finish(t) != 0) {
         fprintf(stderr, "evprof: %s: out of memory\n", in->shown);
         return CLI_FAIL;
@@ -417,7 +428,7 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
         return CLI_OK;
     }
     el_read_result res = read_events(in, on_event, t, UINT64_MAX);
-    return loaded(in, t, cli_report_read(in->path, &res), res.events == 0, stop);
+    return loaded(in, t, cli_report_read(in->path, &res), res.events == 0, res.bytes, stop);
 }
 
 /* A live read (--follow, --connect) of an eventlog as it comes; with
@@ -457,6 +468,7 @@ static int load_live(input *in, ticky_args *o, ticky_set *t, int *stop)
     if (s->read.status == EL_ERR_FORMAT && s->read.events == 0 && s->decoder == NULL)
         fprintf(stderr, "evprof: %s: --follow and --connect read an eventlog; GHC's +RTS -r "
                 "text is read without them\n", in->shown);
+    uint64_t bytes = s->read.bytes;
     ev_driver_destroy(d);
     in->events = p.count;
     if (sp.err) {
@@ -464,7 +476,7 @@ static int load_live(input *in, ticky_args *o, ticky_set *t, int *stop)
                 strerror(sp.err));
         return CLI_FAIL;
     }
-    return loaded(in, t, code, nothing, stop);
+    return loaded(in, t, code, nothing, bytes, stop);
 }
 
 int cmd_ticky(int argc, char **argv)
@@ -487,6 +499,7 @@ int cmd_ticky(int argc, char **argv)
         return CLI_FAIL;
     }
     ticky_set_window(t, o.w.from_ns, o.w.to_ns);
+    ticky_set_budget(t, cli_budget());
     int stop = 0;
     code = live ? load_live(&in, &o, t, &stop) : load(&in, &o, t, &stop);
     ticky_view v = { 0 };

@@ -40,6 +40,7 @@ static const cli_opt opts[] = {
     CLI_TIME_OPTS,
     CLI_CAP_OPT,
     CLI_FOCUS_OPTS,
+    CLI_MEMORY_OPT,
     { OPT_SAVE, 0, "save", "FILE", "also write the log as read to FILE" },
     { OPT_PROG_OUT, 0, "program-output", "FILE", "-- PROG: its standard output and error go "
       "to FILE (default: standard error, /dev/null under the full-screen view)" },

@@ -27,6 +27,7 @@ void cli_window_init(cli_window *w)
     w->spans = NULL;
     w->num_spans = 0;
     w->focus = w->ignore = NULL;
+    w->max_depth = 0;
     w->src.follow = 0;
     w->src.idle_timeout = 0;
     w->src.connect = NULL;
@@ -317,6 +318,7 @@ int cli_window_prof_filter(const cli_window *w, prof_filter *f)
     f->num_spans = w->spans ? w->num_spans : 0;
     f->focus = w->focus;
     f->ignore = w->ignore;
+    f->max_depth = w->max_depth;
     if (prof_filter_check(f, err, sizeof err) != 0) {
         fprintf(stderr, "evprof: bad regular expression %s\n", err);
         return CLI_USAGE;
@@ -371,6 +373,8 @@ int cli_window_option(cli_window *w, const cli_args *a, int id)
     case OPT_FOLLOW:
         w->src.follow = 1;
         return 1;
+    case OPT_MEMORY_LIMIT:
+        return cli_memory_option(a);
     case OPT_IDLE_TIMEOUT: {
         uint64_t ns;
         if (parse_seconds(a, "idle-timeout", &ns) < 0)

@@ -10,7 +10,7 @@
 
 /* Option ids of the shared options; commands number their own below 1000. */
 enum { OPT_FROM = 1000, OPT_TO, OPT_CAP, OPT_ALL, OPT_OUTPUT, OPT_BETWEEN, OPT_FOCUS,
-       OPT_IGNORE, OPT_FOLLOW, OPT_IDLE_TIMEOUT, OPT_CONNECT };
+       OPT_IGNORE, OPT_FOLLOW, OPT_IDLE_TIMEOUT, OPT_CONNECT, OPT_MEMORY_LIMIT };
 
 /* The selection, the same on every reading command (one implementation:
  * cli_window_option parses, cli_window_resolve finds the marks, the
@@ -45,8 +45,15 @@ enum { OPT_FROM = 1000, OPT_TO, OPT_CAP, OPT_ALL, OPT_OUTPUT, OPT_BETWEEN, OPT_F
     { OPT_CONNECT, 0, "connect", "ADDR", "read a running program's eventlog-socket "        \
       "stream (unix:PATH or tcp:HOST:PORT) instead of FILE" }
 
-/* The whole selection of the profile commands, and the live sources. */
-#define CLI_WINDOW_OPTS CLI_TIME_OPTS, CLI_CAP_OPT, CLI_FOCUS_OPTS, CLI_FOLLOW_OPTS
+/* Every reading command (cli_window_option takes it; cli/read.h). */
+#define CLI_MEMORY_OPT                                                               \
+    { OPT_MEMORY_LIMIT, 0, "memory-limit", "SIZE", "stop (exit 1, no output) with what "   \
+      "the log holds so far when the analyses' memory would pass SIZE: bytes or a "  \
+      "number with K, M or G (binary); default half of the physical memory" }
+
+/* The whole selection of the profile commands, the live sources and the
+ * memory limit. */
+#define CLI_WINDOW_OPTS CLI_TIME_OPTS, CLI_CAP_OPT, CLI_FOCUS_OPTS, CLI_FOLLOW_OPTS, CLI_MEMORY_OPT
 
 #define CLI_OUTPUT_OPT                                                               \
     { OPT_OUTPUT, 'o', "output", "FILE", "write to FILE instead of standard output, " \
@@ -77,6 +84,7 @@ typedef struct cli_window {
     cli_span *spans;            /* after resolve: the windows (NULL: [from_ns, to_ns)) */
     size_t num_spans;
     const char *focus, *ignore; /* regexes on Module.label, or NULL */
+    uint32_t max_depth;         /* report --max-depth: bounds the aggregate (prof_filter) */
     cli_source src;
 } cli_window;
 

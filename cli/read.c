@@ -1,7 +1,7 @@
 /* The CLI's one way to read a log: the driver with the command's analyses. */
 #include <signal.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 #include <string.h>
@@ -9,6 +9,9 @@
 #include "cli/cli.h"
 #include "cli/output.h"
 #include "cli/read.h"
+#include "evprof/heap.h"
+#include "evprof/prof.h"
+#include "evprof/ticky.h"
 
 /* Progress on a terminal for a long read: one line on stderr, rewritten
  * at most every 0.2 s, erased at the end. Only for files of 256 MiB and
@@ -73,6 +76,118 @@ int cli_catch_interrupt(struct sigaction *old)
 
 const volatile sig_atomic_t *cli_interrupt_flag(void) { return &interrupt_flag; }
 
+/* ---- --memory-limit ------------------------------------------------------ */
+
+/* The process's one budget: every read of the command charges it (the
+ * logs of a sum add up), created at the first read, freed at exit. */
+static uint64_t memory_limit;       /* --memory-limit; 0: the default */
+static ev_budget *budget;
+
+int cli_memory_option(const cli_args *a)
+{
+    uint64_t v;
+    if (ev_budget_parse_size(a->value, &v) != 0) {
+        cli_usage_error(a->cmd, "--memory-limit: '%s' is not a size: bytes, or a whole number "
+                        "with K, M or G (binary: 512M, 2G)", a->value);
+        return -1;
+    }
+    memory_limit = v;
+    return 1;
+}
+
+static void free_budget(void)
+{
+    ev_budget_destroy(budget);
+    budget = NULL;
+}
+
+ev_budget *cli_budget(void)
+{
+    if (budget)
+        return budget;
+    uint64_t limit = memory_limit ? memory_limit : ev_budget_default_limit();
+    if (!(budget = ev_budget_create(limit)))
+        return NULL;
+    atexit(free_budget);
+    /* what reading takes whatever the log: the program, the decoder and
+     * a file's 16 MiB mapping window (a limit below it stops at once) */
+    if (ev_budget_try(budget, CLI_READ_BASE_BYTES) != 0)
+        (void)ev_budget_try(budget, limit);     /* it is all taken */
+    return budget;
+}
+
+/* "256 MiB" */
+static void put_size(FILE *f, uint64_t b)
+{
+    if (b >= (1u << 30) && b % (1u << 30) == 0)
+        fprintf(f, "%llu GiB", (unsigned long long)(b >> 30));
+    else if (b >= (1u << 20) && b % (1u << 20) == 0)
+        fprintf(f, "%llu MiB", (unsigned long long)(b >> 20));
+    else if (b >= (1u << 10) && b % (1u << 10) == 0)
+        fprintf(f, "%llu KiB", (unsigned long long)(b >> 10));
+    else
+        fprintf(f, "%llu bytes", (unsigned long long)b);
+}
+
+/* The one message of a read stopped at the memory limit: where, the
+ * limit, what the aggregates hold so far, and what bounds them. */
+int cli_memory_stopped(const char *path, const ev_stream *s, const cli_analysis *an, size_t n)
+{
+    if (!s->stopped || s->driver_stop || !ev_budget_reached(s->budget))
+        return 0;
+    cli_memory_message(path, s->stopped_by ? s->stop_offset : s->read.bytes, s->budget, an, n);
+    return 1;
+}
+
+void cli_memory_message(const char *path, uint64_t offset, const ev_budget *b,
+                        const cli_analysis *an, size_t n)
+{
+    FILE *e = stderr;
+    fprintf(e, "evprof: %s: stopped at byte %llu of the log: the memory limit (",
+            cli_display_path(path), (unsigned long long)offset);
+    put_size(e, ev_budget_limit(b));
+    fputs(", --memory-limit) is reached", e);
+    if (ev_budget_limit(b) <= CLI_READ_BASE_BYTES) {
+        fputs(", below what reading takes (", e);
+        put_size(e, CLI_READ_BASE_BYTES);
+        fputs(")", e);
+    }
+    int prof = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (an[i].ops != &prof_analysis_ops)
+            continue;
+        prof_counts c;
+        prof_count(an[i].self, &c);
+        fprintf(e, "; the time profile holds %llu cost centres, %llu distinct stacks, "
+                "%llu tree nodes in %.1f MiB", (unsigned long long)c.ccs,
+                (unsigned long long)c.stacks, (unsigned long long)c.nodes,
+                (double)c.bytes / (1 << 20));
+        prof = 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (an[i].ops != &heap_analysis_ops && an[i].ops != &heap_analysis_ordered_ops)
+            continue;
+        heap_counts c;
+        heap_count(an[i].self, &c);
+        fprintf(e, "; the heap profile holds %llu bands, %llu cost centres, %llu censuses, "
+                "%llu samples of biographical censuses in %.1f MiB", (unsigned long long)c.bands,
+                (unsigned long long)c.ccs, (unsigned long long)c.censuses,
+                (unsigned long long)c.kept_samples, (double)c.bytes / (1 << 20));
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (an[i].ops != &ticky_analysis_ops)
+            continue;
+        ticky_counts c;
+        ticky_count(an[i].self, &c);
+        fprintf(e, "; the ticky counters: %llu in %.1f MiB", (unsigned long long)c.counters,
+                (double)c.bytes / (1 << 20));
+    }
+    fputs(". ", e);
+    if (prof)
+        fputs("report --max-depth N bounds the tree and --threshold PCT the report; ", e);
+    fputs("raise --memory-limit to read the whole log\n", e);
+}
+
 ev_driver *cli_read(const char *path, const cli_analysis *an, size_t n, int *code)
 {
     return cli_read_src(NULL, path, an, n, code);
@@ -93,15 +208,27 @@ static int attach_all(void *ctx, ev_driver *d)
     return 0;
 }
 
+static ev_driver *read_with(const cli_source *src, const char *path,
+                            int (*attach)(void *ctx, ev_driver *d), void *ctx,
+                            const cli_analysis *an, size_t n, int *code);
+
 ev_driver *cli_read_src(const cli_source *src, const char *path, const cli_analysis *an,
                         size_t n, int *code)
 {
     attach_list l = { an, n };
-    return cli_read_with(src, path, attach_all, &l, code);
+    return read_with(src, path, attach_all, &l, an, n, code);
 }
 
 ev_driver *cli_read_with(const cli_source *src, const char *path,
                          int (*attach)(void *ctx, ev_driver *d), void *ctx, int *code)
+{
+    return read_with(src, path, attach, ctx, NULL, 0, code);
+}
+
+/* an[0..n): the analyses whose counts the memory-limit message gives */
+static ev_driver *read_with(const cli_source *src, const char *path,
+                            int (*attach)(void *ctx, ev_driver *d), void *ctx,
+                            const cli_analysis *an, size_t n, int *code)
 {
     int live = src && (src->follow || src->connect);
     ev_driver_opts o;
@@ -111,6 +238,7 @@ ev_driver *cli_read_with(const cli_source *src, const char *path,
 
     ev_driver_opts_init(&o);
     cli_jobs_opts(&o);
+    o.budget = cli_budget();
     if (live) {
         o.follow = src->follow;
         o.idle_timeout = src->idle_timeout;
@@ -138,6 +266,12 @@ ev_driver *cli_read_with(const cli_source *src, const char *path,
         sigaction(SIGINT, &old, NULL);
     if (prog.shown)
         fputs("\r\033[K", stderr);
+    if (cli_memory_stopped(path, s, an, n)) {
+        /* no result: a profile cut at the limit would look whole */
+        ev_driver_destroy(d);
+        *code = CLI_FAIL;
+        return NULL;
+    }
     *code = cli_report_stream(path, s);
     return d;
 }

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stddef.h>
 
+#include "cli/cli.h"
 #include "evprof/driver.h"
 
 typedef struct cli_analysis {
@@ -29,6 +30,25 @@ ev_driver *cli_read_src(const struct cli_source *src, const char *path, const cl
  * page): attach(ctx, d) before the read; non-zero means out of memory. */
 ev_driver *cli_read_with(const struct cli_source *src, const char *path,
                          int (*attach)(void *ctx, ev_driver *d), void *ctx, int *code);
+/* --memory-limit SIZE (every reading command): takes the option's value.
+ * Returns 1, or -1 after a usage error. */
+int cli_memory_option(const cli_args *a);
+/* The budget every read charges (ev_driver_opts.budget): --memory-limit,
+ * else half of the physical memory, less CLI_READ_BASE_BYTES charged at
+ * once for what reading takes whatever the log. A read that an analysis
+ * stops at the limit prints one message (where, the limit, what the
+ * aggregates hold, what bounds them) and cli_read returns NULL with
+ * *code CLI_FAIL: no result, no output. NULL when out of memory (no
+ * limit then). */
+#define CLI_READ_BASE_BYTES ((size_t)32 << 20)
+ev_budget *cli_budget(void);
+/* For a command that runs its own driver: when the read stopped at the
+ * memory limit, prints that one message (the counts of the analyses in
+ * an[0..n) it knows) and returns 1; else 0. */
+int cli_memory_stopped(const char *path, const ev_stream *s, const cli_analysis *an, size_t n);
+/* That message, for a read at `offset` (a command's own reading loop). */
+void cli_memory_message(const char *path, uint64_t offset, const ev_budget *b,
+                        const cli_analysis *an, size_t n);
 
 /* Installs the SIGINT handler that sets the interrupt flag (old: the
  * previous action, for sigaction to restore). Returns 0 or -1. */

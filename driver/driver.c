@@ -113,6 +113,7 @@ static int feed(ev_driver *d, uint32_t mask, const el_event *ev)
         if (d->an[i].ops->event(d->an[i].self, ev, &d->stream) != 0) {
             d->stream.stopped = 1;
             d->stream.stopped_by = d->an[i].ops->name;
+            d->stream.stop_offset = ev->offset;
             return 1;
         }
     }
@@ -196,6 +197,7 @@ int ev_driver_begin(ev_driver *d, const char *path, el_read_opts *ro, uint16_t *
     *types = NULL;
     memset(&d->stream, 0, sizeof d->stream);
     d->stream.path = path;
+    d->stream.budget = d->opts.budget;
     if (d->ran) {
         d->stream.read.status = d->stream.read.error.status = EL_ERR_IO;
         d->stream.read.error.type = -1;

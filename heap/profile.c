@@ -104,18 +104,93 @@ struct heap_profile {
     size_t kept_samples_n, kept_samples_cap;
 
     heap_info info;
+
+    /* The memory budget (budget.h) and what this profile charged to it:
+     * every growth of its tables, strings and kept censuses. */
+    ev_budget *budget;
+    size_t charged;
+    int over_budget;
 };
 
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
+static int charge(heap_profile *h, size_t bytes)
+{
+    if (ev_budget_charge(h->budget, bytes) != 0) {
+        h->over_budget = 1;
+        return -1;
+    }
+    h->charged += bytes;
+    return 0;
+}
+
+static void uncharge(heap_profile *h, size_t bytes)
+{
+    ev_budget_release(h->budget, bytes);
+    h->charged -= bytes;
+}
+
+void heap_set_budget(heap_profile *h, ev_budget *b)
+{
+    if (h->budget == b)
+        return;
+    ev_budget_release(h->budget, h->charged);
+    h->budget = b;
+    if (ev_budget_charge(b, h->charged) != 0) {
+        h->budget = NULL;
+        h->over_budget = 1;
+        if (h->status == HEAP_OK)
+            h->status = HEAP_ERR_NOMEM;
+    }
+}
+
+void heap_count(const heap_profile *h, heap_counts *c)
+{
+    c->bands = h->num_bands;
+    c->ccs = h->num_ccs;
+    c->censuses = h->info.censuses;
+    c->kept_samples = h->kept_samples_n;
+    c->bytes = h->charged;
+    c->over_budget = h->over_budget;
+}
+
+/* A string in the pool, its new chunk charged. */
+static const char *pool_add(heap_profile *h, const char *str, uint32_t len)
+{
+    size_t more = tx_strpool_growth(&h->strings, len);
+    if (more && charge(h, more) != 0)
+        return NULL;
+    return tx_strpool_add(&h->strings, str, len);
+}
+
+/* tx_htab_insert with the table's doubling charged. */
+static int htab_add(heap_profile *h, tx_htab *t, uint64_t hash, uint32_t item)
+{
+    size_t old = t->cap, now = (t->count + 1) * 2 > old ? (old ? old * 2 : 16) : old;
+    if (now != old && charge(h, now * sizeof(tx_htab_slot)) != 0)
+        return -1;
+    if (tx_htab_insert(t, hash, item) != 0) {
+        if (now != old)
+            uncharge(h, now * sizeof(tx_htab_slot));
+        return -1;
+    }
+    if (now != old)
+        uncharge(h, old * sizeof(tx_htab_slot));
+    return 0;
+}
+
+static int grow(heap_profile *h, void **arr, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
         return 0;
     size_t n = *cap ? *cap : 16;
     while (n < need)
         n *= 2;
-    void *a = realloc(*arr, n * elem);
-    if (!a)
+    if (charge(h, (n - *cap) * elem) != 0)
         return -1;
+    void *a = realloc(*arr, n * elem);
+    if (!a) {
+        uncharge(h, (n - *cap) * elem);
+        return -1;
+    }
     *arr = a;
     *cap = n;
     return 0;
@@ -183,6 +258,7 @@ void heap_destroy(heap_profile *h)
     free(h->cur);
     free(h->kept);
     free(h->kept_samples);
+    ev_budget_release(h->budget, h->charged);
     free(h);
 }
 
@@ -243,17 +319,19 @@ static uint32_t band_of(heap_profile *h, const char *name, size_t len, int *crea
     if (found != TX_HTAB_NONE)
         return found;
     if (h->num_bands >= UINT32_MAX - 1 ||
-        grow((void **)&h->bands, &h->cap_bands, h->num_bands + 1, sizeof *h->bands) != 0)
+        grow(h, (void **)&h->bands, &h->cap_bands, h->num_bands + 1, sizeof *h->bands) != 0)
         return UINT32_MAX;
     if (h->cap_aux < h->cap_bands) {
+        if (charge(h, (h->cap_bands - h->cap_aux) * sizeof(band_aux)) != 0)
+            return UINT32_MAX;
         band_aux *aux = realloc(h->aux, h->cap_bands * sizeof *aux);
         if (!aux)
             return UINT32_MAX;
         h->aux = aux;
         h->cap_aux = h->cap_bands;
     }
-    const char *copy = tx_strpool_add(&h->strings, name, (uint32_t)len);
-    if (!copy || tx_htab_insert(&h->by_name, hash, (uint32_t)h->num_bands) != 0)
+    const char *copy = pool_add(h, name, (uint32_t)len);
+    if (!copy || htab_add(h, &h->by_name, hash, (uint32_t)h->num_bands) != 0)
         return UINT32_MAX;
     uint32_t i = (uint32_t)h->num_bands++;
     heap_band *b = &h->bands[i];
@@ -411,7 +489,7 @@ static heap_status add_sample(heap_profile *h, const char *name, size_t len, uin
         h->cur[a->slot].bytes += bytes;
         return HEAP_OK;
     }
-    if (grow((void **)&h->cur, &h->cur_cap, h->cur_n + 1, sizeof *h->cur) != 0)
+    if (grow(h, (void **)&h->cur, &h->cur_cap, h->cur_n + 1, sizeof *h->cur) != 0)
         return fail(h, HEAP_ERR_NOMEM);
     a->stamp = h->seq;
     a->slot = (uint32_t)h->cur_n;
@@ -478,8 +556,8 @@ static heap_status close_open(heap_profile *h)
     if (h->open && h->open_keep) {
         if (!h->open_bio) {
             st = emit(h, h->open_time, h->open_era, 0, h->cur, h->cur_n);
-        } else if (grow((void **)&h->kept, &h->kept_cap, h->kept_n + 1, sizeof *h->kept) != 0 ||
-                   grow((void **)&h->kept_samples, &h->kept_samples_cap,
+        } else if (grow(h, (void **)&h->kept, &h->kept_cap, h->kept_n + 1, sizeof *h->kept) != 0 ||
+                   grow(h, (void **)&h->kept_samples, &h->kept_samples_cap,
                         h->kept_samples_n + h->cur_n, sizeof *h->kept_samples) != 0) {
             st = fail(h, HEAP_ERR_NOMEM);
         } else {
@@ -542,7 +620,7 @@ static int take_args(heap_profile *h, el_str args)
     /* the JOB line in the first half of the scratch buffer, the RTS
      * options in the second; neither is longer than the list plus " +RTS" */
     size_t half = n + 8;
-    if (grow((void **)&h->scratch, &h->scratch_cap, 2 * half, 1) != 0)
+    if (grow(h, (void **)&h->scratch, &h->scratch_cap, 2 * half, 1) != 0)
         return -1;
     char *job = h->scratch, *rts = h->scratch + half;
     size_t jl = 0, rl = 0;
@@ -600,8 +678,8 @@ static int take_args(heap_profile *h, el_str args)
     jl += 5;
     memmove(job + jl, rts, rl);
     jl += rl;
-    const char *j = tx_strpool_add(&h->strings, job, (uint32_t)jl);
-    const char *p = j ? tx_strpool_add(&h->strings, prog, (uint32_t)prog_len) : NULL;
+    const char *j = pool_add(h, job, (uint32_t)jl);
+    const char *p = j ? pool_add(h, prog, (uint32_t)prog_len) : NULL;
     if (!j || !p)
         return -1;
     h->info.job = j;
@@ -622,15 +700,15 @@ static int define_cc(heap_profile *h, const el_event *ev)
     cc_def *c = find_cc(h, id);
     if (!c) {
         if (h->num_ccs >= UINT32_MAX - 1 ||
-            grow((void **)&h->ccs, &h->cap_ccs, h->num_ccs + 1, sizeof *h->ccs) != 0 ||
-            tx_htab_insert(&h->by_cc, hash_mix64(id), (uint32_t)h->num_ccs) != 0)
+            grow(h, (void **)&h->ccs, &h->cap_ccs, h->num_ccs + 1, sizeof *h->ccs) != 0 ||
+            htab_add(h, &h->by_cc, hash_mix64(id), (uint32_t)h->num_ccs) != 0)
             return -1;
         c = &h->ccs[h->num_ccs++];
         memset(c, 0, sizeof *c);
         c->id = id;
     }
-    c->label = tx_strpool_add(&h->strings, l.ptr, l.len);
-    c->module = tx_strpool_add(&h->strings, m.ptr, m.len);
+    c->label = pool_add(h, l.ptr, l.len);
+    c->module = pool_add(h, m.ptr, m.len);
     if (!c->label || !c->module)
         return -1;
     c->label_len = l.len;
@@ -648,7 +726,7 @@ static int define_ipe(heap_profile *h, const el_event *ev)
     if (!loc.len)
         loc = ev->u.ipe.module;
     size_t n = (size_t)t.len + (loc.len ? (size_t)loc.len + 3 : 0);
-    if (grow((void **)&h->scratch, &h->scratch_cap, n + 1, 1) != 0)
+    if (grow(h, (void **)&h->scratch, &h->scratch_cap, n + 1, 1) != 0)
         return -1;
     char *tmp = h->scratch;
     memcpy(tmp, t.ptr, t.len);
@@ -658,15 +736,15 @@ static int define_ipe(heap_profile *h, const el_event *ev)
         memcpy(tmp + t.len + 2, loc.ptr, loc.len);
         tmp[n - 1] = ')';
     }
-    const char *name = tx_strpool_add(&h->strings, tmp, (uint32_t)n);
+    const char *name = pool_add(h, tmp, (uint32_t)n);
     if (!name)
         return -1;
     uint64_t info = ev->u.ipe.info;
     ipe_def *e = find_ipe(h, info);
     if (!e) {
         if (h->num_ipes >= UINT32_MAX - 1 ||
-            grow((void **)&h->ipes, &h->cap_ipes, h->num_ipes + 1, sizeof *h->ipes) != 0 ||
-            tx_htab_insert(&h->by_ipe, hash_mix64(info), (uint32_t)h->num_ipes) != 0)
+            grow(h, (void **)&h->ipes, &h->cap_ipes, h->num_ipes + 1, sizeof *h->ipes) != 0 ||
+            htab_add(h, &h->by_ipe, hash_mix64(info), (uint32_t)h->num_ipes) != 0)
             return -1;
         e = &h->ipes[h->num_ipes++];
         memset(e, 0, sizeof *e);
@@ -774,7 +852,7 @@ heap_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder
         return take_args(h, ev->u.text.str) == 0 ? HEAP_OK : fail(h, HEAP_ERR_NOMEM);
     case EL_RTS_IDENTIFIER:
         if (!in->rts_version) {
-            in->rts_version = tx_strpool_add(&h->strings, ev->u.text.str.ptr, ev->u.text.str.len);
+            in->rts_version = pool_add(h, ev->u.text.str.ptr, ev->u.text.str.len);
             if (!in->rts_version)
                 return fail(h, HEAP_ERR_NOMEM);
         }
@@ -935,7 +1013,10 @@ int heap_finished(const heap_profile *h) { return h->finished; }
 
 static int heap_op_event(void *self, const el_event *ev, const ev_stream *s)
 {
-    return heap_add_event(self, ev, s->decoder) != HEAP_OK;
+    heap_profile *h = self;
+    if (s->budget != h->budget && s->budget)
+        heap_set_budget(h, s->budget);
+    return heap_add_event(h, ev, s->decoder) != HEAP_OK;
 }
 
 static void heap_op_end(void *self, const ev_stream *s)

@@ -78,6 +78,7 @@ struct prof_profile {
     uint64_t walks, walks_known;    /* tree walks; of them, stacks seen before */
 
     struct cap_path *cap_paths;     /* [CAP_PATHS], by capability */
+    uint32_t short_stack[EL_MAX_STACK];     /* a stack cut to filter.max_depth */
 
     prof_cc *ccs;
     size_t num_ccs, cap_ccs;
@@ -90,6 +91,14 @@ struct prof_profile {
     const char **argv_store;
     struct prof_runs *runs;     /* several logs (prof_begin_log); NULL: one */
     unsigned seen;              /* PROF_SEEN_*: facts a merge must carry over */
+
+    /* The memory budget (budget.h) and what this profile has charged to
+     * it: every growth of the nodes, child table, stack cache, cost-centre
+     * table and strings, so that a read stops at the limit. */
+    ev_budget *budget;
+    size_t charged;
+    size_t sc_charged;          /* of it, the stack cache's */
+    int over_budget;            /* a charge failed: failed is set too */
 };
 
 /* Facts whose last event wins: a partial that saw one passes it on. */
@@ -113,6 +122,7 @@ void prof_filter_init(prof_filter *f)
     f->num_spans = 0;
     f->focus = NULL;
     f->ignore = NULL;
+    f->max_depth = 0;
 }
 
 static int check_regex(const char *pattern, char *err, size_t errsize)
@@ -166,6 +176,73 @@ void prof_report_opts_init(prof_report_opts *o)
     o->source_name = NULL;
 }
 
+/* ---- memory budget -------------------------------------------------------- */
+
+/* Charges bytes about to be allocated; -1 when the budget refuses them. */
+static int charge(prof_profile *p, size_t bytes)
+{
+    if (ev_budget_charge(p->budget, bytes) != 0) {
+        p->over_budget = 1;
+        return -1;
+    }
+    p->charged += bytes;
+    return 0;
+}
+
+/* The same for the stack cache, which can do without: no stop. */
+static int charge_optional(prof_profile *p, size_t bytes)
+{
+    if (ev_budget_try(p->budget, bytes) != 0)
+        return -1;
+    p->charged += bytes;
+    p->sc_charged += bytes;
+    return 0;
+}
+
+static void uncharge(prof_profile *p, size_t bytes)
+{
+    ev_budget_release(p->budget, bytes);
+    p->charged -= bytes;
+}
+
+static void uncharge_sc(prof_profile *p, size_t bytes)
+{
+    uncharge(p, bytes);
+    p->sc_charged -= bytes;
+}
+
+void prof_set_budget(prof_profile *p, ev_budget *b)
+{
+    if (p->budget == b)
+        return;
+    ev_budget_release(p->budget, p->charged);
+    p->budget = b;
+    if (ev_budget_charge(b, p->charged) != 0) {
+        p->budget = NULL;       /* nothing of it charged: nothing to give back */
+        p->over_budget = p->failed = 1;
+    }
+}
+
+/* A string kept in the profile's pool, its new chunk charged. */
+static const char *pool_add(prof_profile *p, const char *str, uint32_t len)
+{
+    size_t grow = tx_strpool_growth(&p->strings, len);
+    if (grow && charge(p, grow) != 0)
+        return NULL;
+    return tx_strpool_add(&p->strings, str, len);
+}
+
+void prof_count(const prof_profile *p, prof_counts *c)
+{
+    c->ccs = p->num_ccs;
+    c->nodes = p->num_nodes;
+    c->stacks = 0;
+    for (size_t i = 0; i < p->num_nodes; i++)
+        c->stacks += p->nodes[i].ticks != 0;
+    c->bytes = p->charged;
+    c->over_budget = p->over_budget;
+}
+
 /* ---- nodes ------------------------------------------------------------ */
 
 static size_t slot_of(const prof_profile *p, uint32_t parent, uint32_t cc)
@@ -176,10 +253,14 @@ static size_t slot_of(const prof_profile *p, uint32_t parent, uint32_t cc)
 static int grow_slots(prof_profile *p)
 {
     size_t n = p->num_slots ? p->num_slots * 2 : 1024;
+    if (charge(p, n * sizeof(struct child_slot)) != 0)
+        return -1;
     struct child_slot *s = calloc(n, sizeof *s);
 
-    if (!s)
+    if (!s) {
+        uncharge(p, n * sizeof *s);
         return -1;
+    }
     for (size_t i = 0; i < p->num_slots; i++) {
         const struct child_slot *o = &p->slots[i];
         if (!o->node)
@@ -190,20 +271,32 @@ static int grow_slots(prof_profile *p)
         s[k] = *o;
     }
     free(p->slots);
+    uncharge(p, p->num_slots * sizeof *s);
     p->slots = s;
     p->num_slots = n;
     return 0;
 }
 
+/* Node arrays up to this many nodes (40 MB) grow by doubling. */
+#define NODES_DOUBLING ((size_t)1 << 20)
+
 static uint32_t new_node(prof_profile *p, uint32_t parent, uint32_t cc)
 {
     if (p->num_nodes == p->cap_nodes) {
-        size_t cap = p->cap_nodes ? p->cap_nodes * 2 : 1024;
+        /* doubled while small, then by a quarter: a big array grows in
+         * place or by remapping, so the spare capacity stays small */
+        size_t cap = p->cap_nodes < 1024 ? 1024
+                   : p->cap_nodes < NODES_DOUBLING ? p->cap_nodes * 2
+                   : p->cap_nodes + p->cap_nodes / 4;
         if (cap >= PROF_NONE)
             return PROF_NONE;
-        prof_node *n = realloc(p->nodes, cap * sizeof *n);
-        if (!n)
+        if (charge(p, (cap - p->cap_nodes) * sizeof(prof_node)) != 0)
             return PROF_NONE;
+        prof_node *n = realloc(p->nodes, cap * sizeof *n);
+        if (!n) {
+            uncharge(p, (cap - p->cap_nodes) * sizeof *n);
+            return PROF_NONE;
+        }
         p->nodes = n;
         p->cap_nodes = cap;
     }
@@ -227,7 +320,7 @@ static uint32_t new_node(prof_profile *p, uint32_t parent, uint32_t cc)
  * k: its free slot in the child table, or SIZE_MAX to find one. */
 static uint32_t add_child(prof_profile *p, uint32_t parent, uint32_t cc, size_t k)
 {
-    if ((p->num_nodes + 1) * 2 > p->num_slots) {
+    if ((p->num_nodes + 1) * 4 > p->num_slots * 3) {     /* at most 3/4 full */
         if (grow_slots(p) != 0)
             return PROF_NONE;
         k = SIZE_MAX;
@@ -283,6 +376,19 @@ static uint32_t child(prof_profile *p, uint32_t parent, uint32_t cc, int *create
  * stacks simply take the tree walk. */
 #define SC_MAX_BYTES (64u << 20)
 
+/* The cache's cap: SC_MAX_BYTES, and never more than a quarter of what
+ * the budget leaves to it and the tree, so that the tree keeps the rest
+ * (the cache's charges are optional: refused, they only stop caching). */
+static size_t sc_max_bytes(const prof_profile *p)
+{
+    uint64_t limit = ev_budget_limit(p->budget);
+    if (!limit)
+        return SC_MAX_BYTES;
+    uint64_t others = ev_budget_used(p->budget) - p->sc_charged;
+    uint64_t avail = limit > others ? (limit - others) / 4 : 0;
+    return avail < SC_MAX_BYTES ? (size_t)avail : SC_MAX_BYTES;
+}
+
 /* Not util/htab.h: one probe per sample, measured; the entry keeps the
  * full 64-bit hash and the arena offset next to each other. */
 struct sc_entry {
@@ -330,7 +436,8 @@ static void sc_insert(prof_profile *p, const uint32_t *s, const uint32_t *path,
     size_t need = 2 * (size_t)depth;        /* ids and nodes */
     size_t bytes = (p->sc_arena_len + need) * sizeof *p->sc_arena +
                    2 * (p->sc_num + 1) * sizeof(struct sc_entry);
-    if (bytes > SC_MAX_BYTES) {
+    size_t max = sc_max_bytes(p);
+    if (bytes > max) {
         p->sc_full = 1;
         return;
     }
@@ -338,8 +445,15 @@ static void sc_insert(prof_profile *p, const uint32_t *s, const uint32_t *path,
         size_t cap = p->sc_arena_cap ? p->sc_arena_cap * 2 : 65536;
         while (cap < p->sc_arena_len + need)
             cap *= 2;
+        if (cap > max / sizeof *p->sc_arena)        /* never past the cap */
+            cap = max / sizeof *p->sc_arena;
+        if (charge_optional(p, (cap - p->sc_arena_cap) * sizeof *p->sc_arena) != 0) {
+            p->sc_full = 1;
+            return;
+        }
         uint32_t *a = realloc(p->sc_arena, cap * sizeof *a);
         if (!a) {
+            uncharge_sc(p, (cap - p->sc_arena_cap) * sizeof *a);
             p->sc_full = 1;
             return;
         }
@@ -348,8 +462,13 @@ static void sc_insert(prof_profile *p, const uint32_t *s, const uint32_t *path,
     }
     if ((p->sc_num + 1) * 2 > p->sc_size) {     /* at most half full */
         size_t n = p->sc_size ? p->sc_size * 2 : 2048;
+        if (charge_optional(p, n * sizeof(struct sc_entry)) != 0) {
+            p->sc_full = 1;
+            return;
+        }
         struct sc_entry *t = calloc(n, sizeof *t);
         if (!t) {
+            uncharge_sc(p, n * sizeof *t);
             p->sc_full = 1;
             return;
         }
@@ -357,6 +476,7 @@ static void sc_insert(prof_profile *p, const uint32_t *s, const uint32_t *path,
             if (p->sc_table[i].hash)
                 sc_put(t, n, &p->sc_table[i]);
         free(p->sc_table);
+        uncharge_sc(p, p->sc_size * sizeof *t);
         p->sc_table = t;
         p->sc_size = n;
     }
@@ -382,6 +502,8 @@ prof_profile *prof_create(const prof_filter *filter)
         p->filter = *filter;
     else
         prof_filter_init(&p->filter);
+    if (p->filter.focus || p->filter.ignore)
+        p->filter.max_depth = 0;    /* they need every frame */
     tx_strpool_init(&p->strings);
     if (p->filter.spans) {
         prof_span *sp = malloc((p->filter.num_spans ? p->filter.num_spans : 1) * sizeof *sp);
@@ -420,6 +542,7 @@ void prof_destroy(prof_profile *p)
     free(p->argv_store);
     runs_free(p->runs);
     tx_strpool_destroy(&p->strings);
+    ev_budget_release(p->budget, p->charged);
     free(p);
 }
 
@@ -445,14 +568,29 @@ static prof_cc *add_cc(prof_profile *p, uint32_t id)
 {
     if (p->num_ccs == p->cap_ccs) {
         size_t cap = p->cap_ccs ? p->cap_ccs * 2 : 256;
-        prof_cc *n = realloc(p->ccs, cap * sizeof *n);
-        if (!n)
+        if (charge(p, (cap - p->cap_ccs) * sizeof(prof_cc)) != 0)
             return NULL;
+        prof_cc *n = realloc(p->ccs, cap * sizeof *n);
+        if (!n) {
+            uncharge(p, (cap - p->cap_ccs) * sizeof *n);
+            return NULL;
+        }
         p->ccs = n;
         p->cap_ccs = cap;
     }
-    if (tx_htab_insert(&p->cc_by_id, hash_mix64(id), (uint32_t)p->num_ccs) != 0)
+    /* the id table doubles at half full (util/htab.c) */
+    size_t old_slots = p->cc_by_id.cap;
+    size_t new_slots = (p->cc_by_id.count + 1) * 2 > old_slots ? (old_slots ? old_slots * 2 : 16)
+                                                               : old_slots;
+    if (new_slots != old_slots && charge(p, new_slots * sizeof(tx_htab_slot)) != 0)
         return NULL;
+    if (tx_htab_insert(&p->cc_by_id, hash_mix64(id), (uint32_t)p->num_ccs) != 0) {
+        if (new_slots != old_slots)
+            uncharge(p, new_slots * sizeof(tx_htab_slot));
+        return NULL;
+    }
+    if (new_slots != old_slots)
+        uncharge(p, old_slots * sizeof(tx_htab_slot));
     prof_cc *cc = &p->ccs[p->num_ccs++];
     memset(cc, 0, sizeof *cc);
     cc->id = id;
@@ -483,9 +621,9 @@ static int define_cc(prof_profile *p, const el_event *ev)
 
     if (!cc && !(cc = add_cc(p, ev->u.cost_centre.id)))
         return -1;
-    cc->label = tx_strpool_add(&p->strings, ev->u.cost_centre.label.ptr, ev->u.cost_centre.label.len);
-    cc->module = tx_strpool_add(&p->strings, ev->u.cost_centre.module.ptr, ev->u.cost_centre.module.len);
-    cc->srcloc = tx_strpool_add(&p->strings, ev->u.cost_centre.srcloc.ptr, ev->u.cost_centre.srcloc.len);
+    cc->label = pool_add(p, ev->u.cost_centre.label.ptr, ev->u.cost_centre.label.len);
+    cc->module = pool_add(p, ev->u.cost_centre.module.ptr, ev->u.cost_centre.module.len);
+    cc->srcloc = pool_add(p, ev->u.cost_centre.srcloc.ptr, ev->u.cost_centre.srcloc.len);
     if (!cc->label || !cc->module || !cc->srcloc)
         return -1;
     cc->is_caf = ev->u.cost_centre.flags & 1;
@@ -509,6 +647,22 @@ static int add_sample(prof_profile *p, const el_event *ev)
             return -1;
         start = p->cut_node;
         p->info.cut_samples++;
+    }
+
+    /* --max-depth N: the outer frames down to depth N + 1 (the report's
+     * hidden subtrees are counted there) and the innermost frame below
+     * them (its individual ticks, for the summary by cost centre). A
+     * stack that coincides with a real one shares its nodes: both give
+     * the innermost cost centre a tick and every shown frame the same
+     * inherited tick. */
+    if (p->filter.max_depth) {
+        unsigned keep = p->filter.max_depth + 1 - (start ? 1u : 0u);
+        if (depth > keep + 1) {
+            p->short_stack[0] = s[0];
+            memcpy(p->short_stack + 1, s + depth - keep, keep * sizeof *s);
+            s = p->short_stack;
+            depth = keep + 1;
+        }
     }
 
     /* the same stack as the capability's previous sample (a function
@@ -611,7 +765,7 @@ static int keep_args(prof_profile *p, el_str args)
         const char *a = args.ptr + i;
         const char *nul = memchr(a, '\0', args.len - i);
         uint32_t len = nul ? (uint32_t)(nul - a) : args.len - i;
-        if (!(v[argc++] = tx_strpool_add(&p->strings, a, len))) {
+        if (!(v[argc++] = pool_add(p, a, len))) {
             free(v);
             return -1;
         }
@@ -689,7 +843,7 @@ int prof_add_event(prof_profile *p, const el_event *ev)
         rc = keep_args(p, ev->u.text.str);
         break;
     case EL_RTS_IDENTIFIER:
-        p->info.rts_version = tx_strpool_add(&p->strings, ev->u.text.str.ptr, ev->u.text.str.len);
+        p->info.rts_version = pool_add(p, ev->u.text.str.ptr, ev->u.text.str.len);
         rc = p->info.rts_version ? 0 : -1;
         p->seen |= PROF_SEEN_RTS;
         break;
@@ -723,7 +877,15 @@ prof_profile *prof_fork(const prof_profile *p)
 {
     if (p->failed || p->runs)
         return NULL;        /* several logs translate ids: read sequentially */
-    return prof_create(&p->filter);
+    prof_profile *q = prof_create(&p->filter);
+    if (q && p->budget) {
+        prof_set_budget(q, p->budget);  /* the partials share the read's budget */
+        if (q->failed) {
+            prof_destroy(q);
+            return NULL;
+        }
+    }
+    return q;
 }
 
 /* A profile that has taken no event at all. */
@@ -742,9 +904,9 @@ static int merge_cc(prof_profile *p, const prof_cc *qc)
 
     if (!cc && !(cc = add_cc(p, qc->id)))
         return -1;
-    cc->label = tx_strpool_add(&p->strings, qc->label, (uint32_t)strlen(qc->label));
-    cc->module = tx_strpool_add(&p->strings, qc->module, (uint32_t)strlen(qc->module));
-    cc->srcloc = tx_strpool_add(&p->strings, qc->srcloc, (uint32_t)strlen(qc->srcloc));
+    cc->label = pool_add(p, qc->label, (uint32_t)strlen(qc->label));
+    cc->module = pool_add(p, qc->module, (uint32_t)strlen(qc->module));
+    cc->srcloc = pool_add(p, qc->srcloc, (uint32_t)strlen(qc->srcloc));
     if (!cc->label || !cc->module || !cc->srcloc)
         return -1;
     cc->is_caf = qc->is_caf;
@@ -841,13 +1003,13 @@ int prof_merge(prof_profile *p, prof_profile *q)
     if (rc == 0 && q->argv_store)
         rc = merge_args(p, q);
     if (rc == 0 && (q->seen & PROF_SEEN_PROGRAM)) {
-        p->info.program = tx_strpool_add(&p->strings, q->info.program,
+        p->info.program = pool_add(p, q->info.program,
                                          (uint32_t)strlen(q->info.program));
         p->seen |= PROF_SEEN_PROGRAM;
         rc = p->info.program ? 0 : -1;
     }
     if (rc == 0 && (q->seen & PROF_SEEN_RTS)) {
-        p->info.rts_version = tx_strpool_add(&p->strings, q->info.rts_version,
+        p->info.rts_version = pool_add(p, q->info.rts_version,
                                              (uint32_t)strlen(q->info.rts_version));
         p->seen |= PROF_SEEN_RTS;
         rc = p->info.rts_version ? 0 : -1;
@@ -1066,7 +1228,7 @@ static int runs_define(prof_profile *p, const el_event *ev)
     const el_str *f[3] = { &ev->u.cost_centre.module, &ev->u.cost_centre.label,
                            &ev->u.cost_centre.srcloc };
     for (int k = 0; k < 3; k++)
-        s[k] = (char *)tx_strpool_add(&p->strings, f[k]->ptr, f[k]->len);
+        s[k] = (char *)pool_add(p, f[k]->ptr, f[k]->len);
     if (!s[0] || !s[1] || !s[2])
         return -1;
     uint32_t i = names_find(p, s[0], s[1], s[2]);
@@ -1352,6 +1514,8 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
     if (!p || p->failed || !(r = calloc(1, sizeof *r)))
         return NULL;
     if (take) {
+        uncharge(p, p->num_slots * sizeof *p->slots);
+        uncharge_sc(p, p->sc_size * sizeof *p->sc_table + p->sc_arena_cap * sizeof *p->sc_arena);
         free(p->slots);
         free(p->sc_table);
         free(p->sc_arena);
@@ -1367,20 +1531,37 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
     r->filter.spans = NULL;     /* the profile's; a result needs only the sums */
     r->filter.num_spans = 0;
     tx_strpool_init(&r->strings);
+    if (take) {
+        /* the cost centres and their strings move too (every string of
+         * the profile is in its pool, which the result then owns) */
+        r->strings = p->strings;
+        tx_strpool_init(&p->strings);
+        r->ccs = p->ccs;
+        r->num_ccs = p->num_ccs;
+        r->cap_ccs = p->cap_ccs;
+        p->ccs = NULL;
+        p->cap_ccs = 0;     /* num_ccs stays: the id table indexes r->ccs now */
+    }
+    /* the profile's cost centres: p->ccs, or r->ccs once taken */
+#define PCCS (take ? (const prof_cc *)r->ccs : (const prof_cc *)p->ccs)
     if (copy_info(r, p) != 0)
         goto nomem;
 
     /* cost centres: the profile's, in its order (indices stay) */
     uint32_t main_index = PROF_NONE;
     for (size_t i = 0; i < p->num_ccs; i++) {
-        const prof_cc *src = &p->ccs[i];
-        prof_cc *cc = result_cc(r, src->id, src->label ? src->label : "",
-                                src->module ? src->module : "", src->srcloc ? src->srcloc : "");
-        if (!cc)
-            goto nomem;
-        cc->is_caf = src->is_caf;
-        cc->builtin = src->builtin;
-        cc->defined = src->defined;
+        prof_cc *cc;
+        if (take) {
+            cc = &r->ccs[i];
+        } else {
+            const prof_cc *src = &p->ccs[i];
+            cc = result_cc(r, src->id, src->label, src->module, src->srcloc);
+            if (!cc)
+                goto nomem;
+            cc->is_caf = src->is_caf;
+            cc->builtin = src->builtin;
+            cc->defined = src->defined;
+        }
         if (strcmp(cc->label, "MAIN") == 0 && strcmp(cc->module, "MAIN") == 0)
             main_index = (uint32_t)i;
     }
@@ -1407,7 +1588,7 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
         prof_node *nd = &r->nodes[i];
         if ((uint32_t)i == p->cut_node)
             continue;
-        uint32_t k = cc_index(&p->cc_by_id, p->ccs, nd->cc);
+        uint32_t k = cc_index(&p->cc_by_id, PCCS, nd->cc);
         if (k != TX_HTAB_NONE) {
             nd->cc = k;
             continue;
@@ -1510,6 +1691,7 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
         if (r->ccs[i].synthetic)
             r->ccs[i].id = ++max_id;
 
+#undef PCCS
     r->info.capabilities = p->cap_creates ? p->cap_creates
                          : p->max_sample_cap ? p->max_sample_cap : 1;
     runs_info(p, &r->info);
@@ -1593,8 +1775,10 @@ static const uint16_t prof_types[] = {
 
 static int prof_op_event(void *self, const el_event *ev, const ev_stream *s)
 {
-    (void)s;
-    return prof_add_event(self, ev) != 0;
+    prof_profile *p = self;
+    if (s->budget != p->budget && s->budget)
+        prof_set_budget(p, s->budget);
+    return prof_add_event(p, ev) != 0;
 }
 
 static void prof_op_end(void *self, const ev_stream *s)

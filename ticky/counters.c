@@ -7,6 +7,37 @@
 #include "internal.h"
 #include "util/hash.h"
 
+/* ---- the memory budget ------------------------------------------------- */
+
+static int charge(ticky_set *t, size_t bytes)
+{
+    if (ev_budget_charge(t->budget, bytes) != 0) {
+        t->over_budget = t->failed = 1;
+        return -1;
+    }
+    t->charged += bytes;
+    return 0;
+}
+
+void ticky_set_budget(ticky_set *t, ev_budget *b)
+{
+    if (t->budget == b)
+        return;
+    ev_budget_release(t->budget, t->charged);
+    t->budget = b;
+    if (ev_budget_charge(b, t->charged) != 0) {
+        t->budget = NULL;
+        t->over_budget = t->failed = 1;
+    }
+}
+
+void ticky_count(const ticky_set *t, ticky_counts *c)
+{
+    c->counters = t->n;
+    c->bytes = t->charged;
+    c->over_budget = t->over_budget;
+}
+
 /* ---- strings: a chunked arena ------------------------------------------ */
 
 #define CHUNK_SIZE 65536u
@@ -16,6 +47,8 @@ char *ticky_strdup_(ticky_set *t, const char *s, size_t len)
     tk_chunk *ch = t->strings;
     if (!ch || ch->cap - ch->used < len + 1) {
         size_t cap = len + 1 > CHUNK_SIZE ? len + 1 : CHUNK_SIZE;
+        if (charge(t, sizeof *ch + cap) != 0)
+            return NULL;
         ch = malloc(sizeof *ch + cap);
         if (!ch) {
             t->failed = 1;
@@ -65,6 +98,8 @@ tk_counter *ticky_counter_get_(ticky_set *t, uint64_t id)
     }
     if (t->n == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 64;
+        if (charge(t, (cap - t->cap) * sizeof(tk_counter)) != 0)
+            return NULL;
         tk_counter *nc = realloc(t->c, cap * sizeof *nc);
         if (!nc) {
             t->failed = 1;
@@ -79,9 +114,17 @@ tk_counter *ticky_counter_get_(ticky_set *t, uint64_t id)
     c->pub.has_id = 1;
     c->pub.name = c->pub.kinds = c->pub.args = "";
     c->rank = TK_NOT_SHOWN;
+    size_t old = t->by_id.cap;      /* the id table doubles at half full */
+    size_t now = (t->by_id.count + 1) * 2 > old ? (old ? old * 2 : 16) : old;
+    if (now != old && charge(t, now * sizeof(tx_htab_slot)) != 0)
+        return NULL;
     if (tx_htab_insert(&t->by_id, hash_mix64(id), (uint32_t)t->n) != 0) {
         t->failed = 1;
         return NULL;
+    }
+    if (now != old) {
+        ev_budget_release(t->budget, old * sizeof(tx_htab_slot));
+        t->charged -= old * sizeof(tx_htab_slot);
     }
     t->n++;
     t->info.counters++;
@@ -112,6 +155,7 @@ void ticky_destroy(ticky_set *t)
     tx_htab_free(&t->by_id);
     free(t->touched);
     free(t->rows);
+    ev_budget_release(t->budget, t->charged);
     free(t);
 }
 
@@ -761,8 +805,10 @@ int ticky_finished(const ticky_set *t) { return t->finished; }
 
 static int ticky_op_event(void *self, const el_event *ev, const ev_stream *s)
 {
-    (void)s;
-    return ticky_add_event(self, ev) != 0;
+    ticky_set *t = self;
+    if (s->budget != t->budget && s->budget)
+        ticky_set_budget(t, s->budget);
+    return ticky_add_event(t, ev) != 0;
 }
 
 static void *ticky_op_snapshot(void *self) { return ticky_snapshot(self); }

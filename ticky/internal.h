@@ -55,6 +55,11 @@ struct ticky_set {
     ticky_info info;
     tk_batch b;
     int failed;                     /* out of memory (sticky) */
+    /* the memory budget (budget.h) and what the set charged to it: the
+     * counters, their id table and strings */
+    ev_budget *budget;
+    size_t charged;
+    int over_budget;
     int finished;
     uint32_t keep_points;           /* ticky_keep_series; 0: none */
     int points_failed;              /* a point column could not be allocated */

@@ -27,6 +27,14 @@ void tx_strpool_destroy(strpool *sp)
     tx_strpool_init(sp);
 }
 
+size_t tx_strpool_growth(const strpool *sp, uint32_t len)
+{
+    size_t need = (size_t)len + 1;
+    if (sp->head && sp->cap - sp->used >= need)
+        return 0;
+    return sizeof(strpool_chunk) + (need > CHUNK_SIZE ? need : CHUNK_SIZE);
+}
+
 const char *tx_strpool_add(strpool *sp, const char *s, uint32_t len)
 {
     size_t need = (size_t)len + 1;

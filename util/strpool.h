@@ -14,6 +14,9 @@ typedef struct strpool {
 
 void tx_strpool_init(strpool *sp);
 void tx_strpool_destroy(strpool *sp);
+/* The bytes a new chunk takes if adding `len` bytes needs one, else 0
+ * (for a memory budget: charge before adding). */
+size_t tx_strpool_growth(const strpool *sp, uint32_t len);
 /* A copy of `len` bytes plus a NUL, owned by the pool; NULL if out of memory. */
 const char *tx_strpool_add(strpool *sp, const char *s, uint32_t len);
 

@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "evprof/budget.h"
 #include "evprof/eventlog.h"
 
 #ifdef __cplusplus
@@ -46,6 +47,7 @@ typedef struct ev_stream {
     uint64_t total_bytes;       /* the source's size when known, else 0 */
     int stopped;                /* the read was stopped before the end: */
     const char *stopped_by;     /* by this analysis (its name; it knows why), */
+    uint64_t stop_offset;       /* at the event of this byte offset (stopped_by), */
     const char *driver_stop;    /* or by the driver itself: why (out of memory) */
     const el_decoder *decoder;  /* the header's event types; NULL before the header */
     /* live sources (driver/live.c) */
@@ -60,6 +62,10 @@ typedef struct ev_stream {
      * fallback: see parallel_note) */
     unsigned parallel_ranges;
     const char *parallel_note;  /* why the read was not parallel, or NULL */
+    /* The read's memory budget (ev_driver_opts.budget; NULL: none).
+     * Analyses charge it where their aggregate grows (budget.h); a charge
+     * that fails makes their `event` return non-zero, which stops the read. */
+    ev_budget *budget;
 } ev_stream;
 
 /* Flags of an analysis. */
@@ -162,6 +168,9 @@ typedef struct ev_driver_opts {
      * bytes. 1 puts every block in a range of its own. The CLI takes it
      * from $EVPROF_TEST_CHUNK_BYTES. */
     uint64_t chunk_bytes;
+    /* The memory budget the analyses charge (borrowed; NULL: no limit):
+     * handed to them in ev_stream.budget. */
+    ev_budget *budget;
 } ev_driver_opts;
 
 void ev_driver_opts_init(ev_driver_opts *o);

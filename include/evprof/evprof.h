@@ -26,6 +26,7 @@
 #include "evprof/eventlog.h"    /* the reader: decoder, sources, el_read_* */
 #include "evprof/show.h"        /* events as `ghc-events show` prints them */
 #include "evprof/writer.h"      /* writing eventlogs */
+#include "evprof/budget.h"      /* the memory budget analyses charge (--memory-limit) */
 #include "evprof/driver.h"      /* one read feeding every attached analysis */
 #include "evprof/prof.h"        /* the time profile (+RTS -p) */
 #include "evprof/heap.h"        /* heap profiles (+RTS -h*) */

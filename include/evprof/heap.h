@@ -108,6 +108,25 @@ void heap_destroy(heap_profile *h);   /* accepts NULL */
  * open (el_decoder_damage): that census is dropped. */
 heap_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder *d);
 
+/* The memory budget the profile charges as its tables, strings and kept
+ * biographical censuses grow (budget.h; borrowed; NULL: none). A charge
+ * the budget refuses fails the event (HEAP_ERR_NOMEM, sticky) and sets
+ * over_budget below. Attached to a driver the profile takes the read's
+ * budget (ev_stream.budget) by itself. */
+void heap_set_budget(heap_profile *h, ev_budget *b);
+
+/* What the profile holds: for the message of a read stopped at the
+ * memory limit. */
+typedef struct heap_counts {
+    uint64_t bands;         /* distinct bands (names) */
+    uint64_t ccs;           /* cost-centre definitions kept for -hc names */
+    uint64_t censuses;      /* complete censuses handed out */
+    uint64_t kept_samples;  /* samples of biographical censuses kept for the end */
+    uint64_t bytes;         /* charged to the budget */
+    int over_budget;
+} heap_counts;
+void heap_count(const heap_profile *h, heap_counts *c);
+
 /* No more events. `r` is the read's result (NULL: none): its time span
  * (the .hp's closing empty sample is written at its end), whether the log
  * ended with its end marker, and the damaged blocks the reader skipped.

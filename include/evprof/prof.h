@@ -58,6 +58,17 @@ typedef struct prof_filter {
      * prof_filter_check. NULL: none. */
     const char *focus;
     const char *ignore;
+    /* > 0: the aggregate keeps only what a report with this --max-depth
+     * shows (prof_report_opts.max_depth): a stack deeper than max_depth + 1
+     * frames below MAIN keeps its outer max_depth + 1 frames and its
+     * innermost one, the frames between dropped while aggregating. The
+     * tree then has at most max_depth + 2 levels; the report of the same
+     * max_depth (text and JSON: rows, ticks, inherited ticks, the summary
+     * of individual ticks per cost centre, the count of hidden subtrees)
+     * is the same as from the whole tree. Ignored under focus/ignore
+     * (which look at every frame). Folded stacks, graphs and other
+     * depths need 0 (the default). */
+    uint32_t max_depth;
 } prof_filter;
 
 void prof_filter_init(prof_filter *f);   /* everything, GHC -p rules */
@@ -104,6 +115,24 @@ void prof_destroy(prof_profile *p);      /* accepts NULL */
  * prof_failed; a failed profile gives no snapshot). */
 int prof_add_event(prof_profile *p, const el_event *ev);
 int prof_failed(const prof_profile *p);
+
+/* The memory budget the profile charges as it grows (budget.h; borrowed,
+ * it must outlive the profile; NULL: none). What the profile holds is
+ * charged at once. A charge the budget refuses fails the event (-1, and
+ * prof_failed) and sets over_budget in prof_count. Attached to a driver
+ * the profile takes the read's budget (ev_stream.budget) by itself. */
+void prof_set_budget(prof_profile *p, ev_budget *b);
+
+/* What the aggregate holds: for the message of a read stopped at the
+ * memory limit. */
+typedef struct prof_counts {
+    uint64_t ccs;           /* cost centres defined (or named) */
+    uint64_t stacks;        /* distinct stacks with ticks */
+    uint64_t nodes;         /* tree nodes (MAIN and the cut marker included) */
+    uint64_t bytes;         /* charged to the budget */
+    int over_budget;        /* a charge was refused */
+} prof_counts;
+void prof_count(const prof_profile *p, prof_counts *c);
 
 /* Several logs into one profile (runs of one program: a fleet, a test
  * suite): call before each log's events. Cost centres are matched by

@@ -112,6 +112,18 @@ void ticky_set_window(ticky_set *t, uint64_t from_ns, uint64_t to_ns);
  * ignored. Returns 0, or -1 when memory ran out (sticky). */
 int ticky_add_event(ticky_set *t, const el_event *ev);
 
+/* The memory budget the set charges as its counters and strings grow
+ * (budget.h; borrowed; NULL: none). A refused charge fails the event
+ * (-1, sticky) and sets over_budget below. Attached to a driver the set
+ * takes the read's budget (ev_stream.budget) by itself. */
+void ticky_set_budget(ticky_set *t, ev_budget *b);
+typedef struct ticky_counts {
+    uint64_t counters;      /* counters defined or sampled */
+    uint64_t bytes;         /* charged to the budget */
+    int over_budget;
+} ticky_counts;
+void ticky_count(const ticky_set *t, ticky_counts *c);
+
 /* Done adding: placeholder names for undefined counters. 0 or -1 (no
  * memory). Counters keep their order of first appearance. A finished set
  * refuses events (-1). */
