@@ -36,7 +36,7 @@ static const cli_opt opts[] = {
     { OPT_TICKY, 0, "ticky", NULL, "compare the ticky counters by name" },
     { OPT_ALL, 'a', "all", NULL, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE samples "
       "too, as +RTS -pa does" },
-    CLI_TIME_OPTS, CLI_CAP_OPT, CLI_FOCUS_OPTS,    /* finished logs: no --follow */
+    CLI_TIME_OPTS, CLI_CAP_OPT, CLI_FOCUS_OPTS, CLI_MEMORY_OPT, /* finished logs: no --follow */
     { OPT_THRESHOLD, 't', "threshold", "PCT", "text: hide subtrees with less than PCT% of the "
       "ticks in both runs" },
     { OPT_MAX_DEPTH, 'd', "max-depth", "N", "text: hide stack frames deeper than N below MAIN" },
