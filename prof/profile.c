@@ -1158,11 +1158,18 @@ void prof_result_destroy(prof_result *r)
     free(r);
 }
 
-static int cmp_children(const prof_node *x, const prof_node *y, const prof_cc *ccs)
+/* Children are ordered by inherited ticks descending, then by label,
+ * module and id of their cost centres. The names are compared once, in a
+ * sort of the cost centres that gives each its rank (equal names and ids:
+ * equal ranks), so that ordering children compares two integers. */
+typedef struct kid {
+    uint64_t inherited;
+    uint32_t rank;
+    uint32_t node;
+} kid;
+
+static int cmp_cc_names(const prof_cc *cx, const prof_cc *cy)
 {
-    if (x->inherited != y->inherited)
-        return x->inherited > y->inherited ? -1 : 1;
-    const prof_cc *cx = &ccs[x->cc], *cy = &ccs[y->cc];
     int c = strcmp(cx->label, cy->label);
     if (c)
         return c;
@@ -1172,18 +1179,62 @@ static int cmp_children(const prof_node *x, const prof_node *y, const prof_cc *c
     return cx->id < cy->id ? -1 : cx->id > cy->id;
 }
 
-/* Stable merge sort of a[0..n) with scratch tmp[0..n) (qsort takes no
- * context for the cost-centre names). */
-static void sort_children(prof_node **a, prof_node **tmp, size_t n, const prof_cc *ccs)
+typedef struct named {
+    const prof_cc *cc;
+    uint32_t index;
+} named;
+
+static int cmp_named(const void *a, const void *b)
 {
-    if (n < 2)
+    const named *x = a, *y = b;
+    int c = cmp_cc_names(x->cc, y->cc);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* rank[i] of cost centre i in ccs[0..n); -1 when out of memory */
+static int rank_names(const prof_cc *ccs, size_t n, uint32_t *rank)
+{
+    named *by = malloc((n ? n : 1) * sizeof *by);
+    if (!by)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        by[i] = (named){ &ccs[i], (uint32_t)i };
+    qsort(by, n, sizeof *by, cmp_named);
+    uint32_t r = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && cmp_cc_names(by[i - 1].cc, by[i].cc) != 0)
+            r++;
+        rank[by[i].index] = r;
+    }
+    free(by);
+    return 0;
+}
+
+static int kid_before(const kid *x, const kid *y)
+{
+    return x->inherited != y->inherited ? x->inherited > y->inherited : x->rank < y->rank;
+}
+
+/* Stable sort of a[0..n) with scratch tmp[0..n): insertion for short
+ * runs, merging above. */
+static void sort_kids(kid *a, kid *tmp, size_t n)
+{
+    if (n <= 16) {
+        for (size_t i = 1; i < n; i++) {
+            kid x = a[i];
+            size_t j = i;
+            for (; j > 0 && kid_before(&x, &a[j - 1]); j--)
+                a[j] = a[j - 1];
+            a[j] = x;
+        }
         return;
+    }
     size_t h = n / 2;
-    sort_children(a, tmp, h, ccs);
-    sort_children(a + h, tmp, n - h, ccs);
+    sort_kids(a, tmp, h);
+    sort_kids(a + h, tmp, n - h);
     size_t i = 0, j = h, k = 0;
     while (i < h && j < n)
-        tmp[k++] = cmp_children(a[j], a[i], ccs) < 0 ? a[j++] : a[i++];
+        tmp[k++] = kid_before(&a[j], &a[i]) ? a[j++] : a[i++];
     while (i < h)
         tmp[k++] = a[i++];
     while (j < n)
@@ -1347,7 +1398,8 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
 {
     prof_result *r;
     tx_htab undef = { 0 };      /* undefined ids met: id -> index into r->ccs */
-    prof_node **kids = NULL;
+    kid *kids = NULL;
+    uint32_t *rank = NULL;
 
     if (!p || p->failed || !(r = calloc(1, sizeof *r)))
         return NULL;
@@ -1477,29 +1529,36 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
             }
 
     /* order children: inherited ticks descending, then label, module, id */
+    if (!(rank = malloc((r->num_ccs ? r->num_ccs : 1) * sizeof *rank)) ||
+        rank_names(r->ccs, r->num_ccs, rank) != 0)
+        goto nomem;
     size_t cap_kids = 0;
     for (size_t i = 0; i < r->num_nodes; i++) {
         size_t n = 0;
         for (uint32_t c = r->nodes[i].first_child; c != PROF_NONE; c = r->nodes[c].next_sibling) {
             if (n == cap_kids) {
                 size_t cap = cap_kids ? cap_kids * 2 : 64;
-                prof_node **nk = realloc(kids, 2 * cap * sizeof *nk);
+                kid *nk = realloc(kids, 2 * cap * sizeof *nk);
                 if (!nk)
                     goto nomem;
                 kids = nk;
                 cap_kids = cap;
             }
-            kids[n++] = &r->nodes[c];
+            const prof_node *nd = &r->nodes[c];
+            kids[n++] = (kid){ nd->inherited, rank[nd->cc], c };
         }
         if (n < 2)
             continue;
-        sort_children(kids, kids + cap_kids, n, r->ccs);
-        r->nodes[i].first_child = (uint32_t)(kids[0] - r->nodes);
+        sort_kids(kids, kids + cap_kids, n);
+        r->nodes[i].first_child = kids[0].node;
         for (size_t k = 0; k + 1 < n; k++)
-            kids[k]->next_sibling = (uint32_t)(kids[k + 1] - r->nodes);
-        kids[n - 1]->next_sibling = PROF_NONE;
+            r->nodes[kids[k].node].next_sibling = kids[k + 1].node;
+        r->nodes[kids[n - 1].node].next_sibling = PROF_NONE;
     }
     free(kids);
+    free(rank);
+    kids = NULL;
+    rank = NULL;
 
     /* synthetic frames get ids above GHC's, so JSON ids stay unique */
     uint32_t max_id = 0;
@@ -1519,6 +1578,7 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
 
 nomem:
     free(kids);
+    free(rank);
     tx_htab_free(&undef);
     prof_result_destroy(r);
     return NULL;
