@@ -1320,11 +1320,18 @@ void prof_result_destroy(prof_result *r)
     free(r);
 }
 
-static int cmp_children(const prof_node *x, const prof_node *y, const prof_cc *ccs)
+/* Children are ordered by inherited ticks descending, then by label,
+ * module and id of their cost centres. The names are compared once, in a
+ * sort of the cost centres that gives each its rank (equal names and ids:
+ * equal ranks), so that ordering children compares two integers. */
+typedef struct kid {
+    uint64_t inherited;
+    uint32_t rank;
+    uint32_t node;
+} kid;
+
+static int cmp_cc_names(const prof_cc *cx, const prof_cc *cy)
 {
-    if (x->inherited != y->inherited)
-        return x->inherited > y->inherited ? -1 : 1;
-    const prof_cc *cx = &ccs[x->cc], *cy = &ccs[y->cc];
     int c = strcmp(cx->label, cy->label);
     if (c)
         return c;
@@ -1334,18 +1341,62 @@ static int cmp_children(const prof_node *x, const prof_node *y, const prof_cc *c
     return cx->id < cy->id ? -1 : cx->id > cy->id;
 }
 
-/* Stable merge sort of a[0..n) with scratch tmp[0..n) (qsort takes no
- * context for the cost-centre names). */
-static void sort_children(prof_node **a, prof_node **tmp, size_t n, const prof_cc *ccs)
+typedef struct named {
+    const prof_cc *cc;
+    uint32_t index;
+} named;
+
+static int cmp_named(const void *a, const void *b)
 {
-    if (n < 2)
+    const named *x = a, *y = b;
+    int c = cmp_cc_names(x->cc, y->cc);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* rank[i] of cost centre i in ccs[0..n); -1 when out of memory */
+static int rank_names(const prof_cc *ccs, size_t n, uint32_t *rank)
+{
+    named *by = malloc((n ? n : 1) * sizeof *by);
+    if (!by)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        by[i] = (named){ &ccs[i], (uint32_t)i };
+    qsort(by, n, sizeof *by, cmp_named);
+    uint32_t r = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && cmp_cc_names(by[i - 1].cc, by[i].cc) != 0)
+            r++;
+        rank[by[i].index] = r;
+    }
+    free(by);
+    return 0;
+}
+
+static int kid_before(const kid *x, const kid *y)
+{
+    return x->inherited != y->inherited ? x->inherited > y->inherited : x->rank < y->rank;
+}
+
+/* Stable sort of a[0..n) with scratch tmp[0..n): insertion for short
+ * runs, merging above. */
+static void sort_kids(kid *a, kid *tmp, size_t n)
+{
+    if (n <= 16) {
+        for (size_t i = 1; i < n; i++) {
+            kid x = a[i];
+            size_t j = i;
+            for (; j > 0 && kid_before(&x, &a[j - 1]); j--)
+                a[j] = a[j - 1];
+            a[j] = x;
+        }
         return;
+    }
     size_t h = n / 2;
-    sort_children(a, tmp, h, ccs);
-    sort_children(a + h, tmp, n - h, ccs);
+    sort_kids(a, tmp, h);
+    sort_kids(a + h, tmp, n - h);
     size_t i = 0, j = h, k = 0;
     while (i < h && j < n)
-        tmp[k++] = cmp_children(a[j], a[i], ccs) < 0 ? a[j++] : a[i++];
+        tmp[k++] = kid_before(&a[j], &a[i]) ? a[j++] : a[i++];
     while (i < h)
         tmp[k++] = a[i++];
     while (j < n)
@@ -1509,7 +1560,9 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
 {
     prof_result *r;
     tx_htab undef = { 0 };      /* undefined ids met: id -> index into r->ccs */
-    prof_node **kids = NULL;
+    kid *kids = NULL;
+    uint32_t *rank = NULL;
+    uint32_t *end = NULL;       /* per parent: where its children end in kids */
 
     if (!p || p->failed || !(r = calloc(1, sizeof *r)))
         return NULL;
@@ -1637,50 +1690,60 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
         r->nodes[r->nodes[i].parent].inherited += r->nodes[i].inherited;
     r->info.total_ticks = total;
 
-    /* unlink ignored built-in nodes that carry nothing now */
-    uint32_t *link = &r->nodes[0].first_child;
-    while (*link != PROF_NONE) {
-        prof_node *nd = &r->nodes[*link];
-        if (!r->filter.all && r->ccs[nd->cc].builtin && nd->inherited == 0)
-            *link = nd->next_sibling;
-        else
-            link = &nd->next_sibling;
+    /* Children are listed afresh, in order: inherited ticks descending,
+     * then label, module, id. Each node is its parent's child (new_node
+     * links every node), except those that go: without --all, the
+     * built-in stacks under MAIN left without ticks; under focus/ignore,
+     * every stack left without ticks. The children of each parent are
+     * gathered by a counting sort on the parent, one pass in table order
+     * rather than a walk of every sibling list through a big table. */
+    int focused = r->filter.focus || r->filter.ignore;
+    size_t nn = r->num_nodes;
+    if (!(rank = malloc((r->num_ccs ? r->num_ccs : 1) * sizeof *rank)) ||
+        rank_names(r->ccs, r->num_ccs, rank) != 0 ||
+        !(end = calloc(nn + 1, sizeof *end)))
+        goto nomem;
+    for (size_t i = 1; i < nn; i++) {
+        const prof_node *nd = &r->nodes[i];
+        int goes = nd->inherited == 0 &&
+                   (focused || (nd->parent == 0 && !r->filter.all && r->ccs[nd->cc].builtin));
+        if (!goes)
+            end[nd->parent + 1]++;
     }
-    /* under focus/ignore, the stacks left without ticks go */
-    if (r->filter.focus || r->filter.ignore)
-        for (size_t i = 0; i < r->num_nodes; i++)
-            for (link = &r->nodes[i].first_child; *link != PROF_NONE;) {
-                prof_node *nd = &r->nodes[*link];
-                if (nd->inherited == 0)
-                    *link = nd->next_sibling;
-                else
-                    link = &nd->next_sibling;
-            }
-
-    /* order children: inherited ticks descending, then label, module, id */
-    size_t cap_kids = 0;
-    for (size_t i = 0; i < r->num_nodes; i++) {
-        size_t n = 0;
-        for (uint32_t c = r->nodes[i].first_child; c != PROF_NONE; c = r->nodes[c].next_sibling) {
-            if (n == cap_kids) {
-                size_t cap = cap_kids ? cap_kids * 2 : 64;
-                prof_node **nk = realloc(kids, 2 * cap * sizeof *nk);
-                if (!nk)
-                    goto nomem;
-                kids = nk;
-                cap_kids = cap;
-            }
-            kids[n++] = &r->nodes[c];
-        }
-        if (n < 2)
+    for (size_t i = 0; i < nn; i++)
+        end[i + 1] += end[i];
+    size_t num_kids = end[nn], max_kids = 0;
+    for (size_t i = 0; i < nn; i++)
+        if (end[i + 1] - end[i] > max_kids)
+            max_kids = end[i + 1] - end[i];
+    if (!(kids = malloc((num_kids + max_kids + 1) * sizeof *kids)))
+        goto nomem;
+    for (size_t i = 1; i < nn; i++) {       /* end[p] moves to p's end */
+        const prof_node *nd = &r->nodes[i];
+        int goes = nd->inherited == 0 &&
+                   (focused || (nd->parent == 0 && !r->filter.all && r->ccs[nd->cc].builtin));
+        if (!goes)
+            kids[end[nd->parent]++] = (kid){ nd->inherited, rank[nd->cc], (uint32_t)i };
+    }
+    for (size_t i = 0, from = 0; i < nn; from = end[i], i++) {
+        size_t n = end[i] - from;
+        kid *k = kids + from;
+        if (n == 0) {
+            r->nodes[i].first_child = PROF_NONE;
             continue;
-        sort_children(kids, kids + cap_kids, n, r->ccs);
-        r->nodes[i].first_child = (uint32_t)(kids[0] - r->nodes);
-        for (size_t k = 0; k + 1 < n; k++)
-            kids[k]->next_sibling = (uint32_t)(kids[k + 1] - r->nodes);
-        kids[n - 1]->next_sibling = PROF_NONE;
+        }
+        sort_kids(k, kids + num_kids, n);
+        r->nodes[i].first_child = k[0].node;
+        for (size_t j = 0; j + 1 < n; j++)
+            r->nodes[k[j].node].next_sibling = k[j + 1].node;
+        r->nodes[k[n - 1].node].next_sibling = PROF_NONE;
     }
     free(kids);
+    free(rank);
+    free(end);
+    kids = NULL;
+    rank = NULL;
+    end = NULL;
 
     /* synthetic frames get ids above GHC's, so JSON ids stay unique */
     uint32_t max_id = 0;
@@ -1701,6 +1764,8 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
 
 nomem:
     free(kids);
+    free(rank);
+    free(end);
     tx_htab_free(&undef);
     prof_result_destroy(r);
     return NULL;

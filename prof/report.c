@@ -152,149 +152,247 @@ static int summary(const prof_result *p, FILE *out)
     return 0;
 }
 
-/* A row is built in `line` and written with one fwrite. Percentages of
- * small tick counts repeat across rows: their "%5.1f" text is formatted
- * once (by snprintf, so exactly as printf rounds) and kept. */
-#define PCT_CACHE 4096
+/* The tree's rows are written into one output buffer, flushed with a
+ * fwrite when it fills. What a row repeats is made once: the visible form
+ * of each cost centre's label, and its module and source columns padded
+ * and joined (the "tail"), once the widths are known. */
+#define OUT_CHUNK (1u << 20)
+
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
+typedef struct cc_text {
+    uint32_t label, label_len, label_w;     /* visible label in ctx.names */
+    uint32_t tail, tail_len;                /* " module  src  " in ctx.tails */
+    uint32_t module_w, src_w;
+} cc_text;
 
 typedef struct tree_ctx {
-    const prof_result *p;
     const prof_info *in;
     const prof_report_opts *o;
+    const prof_node *nodes;         /* the result's node table */
     FILE *out;
     size_t wl, wm, ws;
     int tw;
     uint64_t hidden;
-    char *line;
-    size_t line_len, line_cap;
-    char (*pct)[8];                 /* [ticks] -> "%5.1f", "" until made */
-    uint32_t (*w)[3];               /* per cost centre: label, module, src widths */
+    uint32_t *order;                /* shown nodes, in print order */
+    size_t num_order;
+    cc_text *cc;
+    char *names, *tails;
+    char *buf;
+    size_t len, cap;
     int failed;
 } tree_ctx;
 
-/* room for n more bytes in the line; 0 when there is */
-static int reserve(tree_ctx *c, size_t n)
+static const char spaces[256] =
+    "                                                                "
+    "                                                                "
+    "                                                                "
+    "                                                                ";
+
+static char *put_spaces(char *d, size_t n)
 {
-    if (c->line_len + n > c->line_cap) {
-        size_t cap = c->line_cap ? c->line_cap : 1024;
-        while (cap < c->line_len + n)
-            cap *= 2;
-        char *l = realloc(c->line, cap);
-        if (!l) {
-            c->failed = 1;
-            return -1;
+    while (n > sizeof spaces) {
+        memcpy(d, spaces, sizeof spaces);
+        d += sizeof spaces;
+        n -= sizeof spaces;
+    }
+    memcpy(d, spaces, n);
+    return d + n;
+}
+
+/* "%5.1f" of v (0 <= v < 1000), as printf rounds it: the tenths are
+ * rounded from v * 10 unless it lies within 1e-6 of a half, where only
+ * printf's exact decimal expansion decides. 5 bytes (more only from
+ * snprintf, for values the fast path does not take). */
+static char *put_pct(char *d, double v)
+{
+    if (v >= 0.0 && v < 999.0) {
+        double x = v * 10.0, f = (double)(unsigned)x, frac = x - f;
+        if (frac < 0.5 - 1e-6 || frac > 0.5 + 1e-6) {
+            unsigned q = (unsigned)f + (frac > 0.5);
+            unsigned ip = q / 10;
+            d[0] = ip >= 100 ? (char)('0' + ip / 100) : ' ';
+            d[1] = ip >= 10 ? (char)('0' + ip / 10 % 10) : ' ';
+            d[2] = (char)('0' + ip % 10);
+            d[3] = '.';
+            d[4] = (char)('0' + q % 10);
+            return d + 5;
         }
-        c->line = l;
-        c->line_cap = cap;
+    }
+    char tmp[32];
+    int n = snprintf(tmp, sizeof tmp, "%5.1f", v);
+    memcpy(d, tmp, (size_t)n);
+    return d + n;
+}
+
+/* v right-aligned in tw columns (what "%*" PRIu64 prints) */
+static char *put_ticks(char *d, uint64_t v, int tw)
+{
+    char tmp[24];
+    int n = 0;
+    do
+        tmp[sizeof tmp - 1 - n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    if (n < tw)
+        d = put_spaces(d, (size_t)(tw - n));
+    memcpy(d, tmp + sizeof tmp - n, (size_t)n);
+    return d + n;
+}
+
+/* The visible forms of the labels, the widths of the three columns. */
+static int cc_texts(tree_ctx *c, const prof_result *p)
+{
+    size_t n = prof_num_ccs(p), size = 0;
+    for (size_t i = 0; i < n; i++)
+        size += 4 * strlen(prof_cc_at(p, (uint32_t)i)->label) + 1;
+    c->cc = malloc((n ? n : 1) * sizeof *c->cc);
+    c->names = malloc(size ? size : 1);
+    if (!c->cc || !c->names)
+        return -1;
+    size_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        const prof_cc *cc = prof_cc_at(p, (uint32_t)i);
+        cc_text *t = &c->cc[i];
+        size_t len = strlen(cc->label);
+        t->label = (uint32_t)at;
+        t->label_len = (uint32_t)tx_vis(c->names + at, size - at, cc->label, len);
+        at += t->label_len + 1;
+        t->label_w = (uint32_t)tx_vis_width(cc->label, len);
+        t->module_w = (uint32_t)tx_width(cc->module);
+        t->src_w = (uint32_t)tx_width(cc->srcloc);
     }
     return 0;
 }
 
-static void put(tree_ctx *c, const char *s, size_t n)
+/* The tails, once the module and source widths are known: " ", the
+ * module padded to wm, " ", the source padded to ws, "  ". */
+static int cc_tails(tree_ctx *c, const prof_result *p)
 {
-    if (reserve(c, n) != 0)
-        return;
-    memcpy(c->line + c->line_len, s, n);
-    c->line_len += n;
+    size_t n = prof_num_ccs(p), size = 0;
+    for (size_t i = 0; i < n; i++) {
+        const prof_cc *cc = prof_cc_at(p, (uint32_t)i);
+        size += 4 * (strlen(cc->module) + strlen(cc->srcloc)) + c->wm + c->ws + 6;
+    }
+    c->tails = malloc(size ? size : 1);
+    if (!c->tails)
+        return -1;
+    size_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        const prof_cc *cc = prof_cc_at(p, (uint32_t)i);
+        cc_text *t = &c->cc[i];
+        char *d = c->tails + at;
+        *d++ = ' ';
+        d += tx_vis(d, size - (size_t)(d - c->tails), cc->module, strlen(cc->module));
+        if (t->module_w < c->wm)
+            d = put_spaces(d, c->wm - t->module_w);
+        *d++ = ' ';
+        d += tx_vis(d, size - (size_t)(d - c->tails), cc->srcloc, strlen(cc->srcloc));
+        if (t->src_w < c->ws)
+            d = put_spaces(d, c->ws - t->src_w);
+        *d++ = ' ';
+        *d++ = ' ';
+        t->tail = (uint32_t)at;
+        t->tail_len = (uint32_t)(d - (c->tails + at));
+        at += t->tail_len;
+    }
+    return 0;
 }
 
-/* a string from the log, in its visible form (4 bytes a byte at most) */
-static void put_vis(tree_ctx *c, const char *s)
+/* One walk in print order: the shown nodes into c->order, the hidden
+ * subtrees counted, the column widths. Iterative: stacks may be deep. */
+static int walk_shown(tree_ctx *c, const prof_result *p)
 {
-    size_t len = strlen(s);
-    if (reserve(c, 4 * len + 1) != 0)
-        return;
-    c->line_len += tx_vis(c->line + c->line_len, c->line_cap - c->line_len, s, len);
-}
-
-static void put_spaces(tree_ctx *c, size_t n)
-{
-    static const char spaces[64] = "                                                                ";
-    while (n) {
-        size_t k = n < sizeof spaces ? n : sizeof spaces;
-        put(c, spaces, k);
-        n -= k;
+    const prof_node *nodes = c->nodes;
+    size_t num = prof_num_nodes(p);
+    c->order = malloc((num ? num : 1) * sizeof *c->order);
+    if (!c->order)
+        return -1;
+    uint32_t n = 0;         /* the root is always shown */
+    for (;;) {
+        const prof_node *nd = &nodes[n];
+        const cc_text *t = &c->cc[nd->cc];
+        c->order[c->num_order++] = n;
+        if (nd->depth + t->label_w > c->wl) c->wl = nd->depth + t->label_w;
+        if (t->module_w > c->wm) c->wm = t->module_w;
+        if (t->src_w > c->ws) c->ws = t->src_w;
+        /* next: the first shown child, else the next shown sibling of
+         * this node or of an ancestor */
+        uint32_t k = nd->first_child;
+        for (;;) {
+            while (k != PROF_NONE && !shown(&nodes[k], c->in, c->o)) {
+                c->hidden++;
+                k = nodes[k].next_sibling;
+            }
+            if (k != PROF_NONE || n == 0)
+                break;
+            k = nodes[n].next_sibling;
+            n = nodes[n].parent;
+        }
+        if (k == PROF_NONE)
+            return 0;
+        n = k;
     }
 }
 
-/* s (w code points wide, visible), then spaces to `width` code points */
-static void put_padded(tree_ctx *c, const char *s, size_t w, size_t width)
+static void flush(tree_ctx *c)
 {
-    put_vis(c, s);
-    if (w < width)
-        put_spaces(c, width - w);
+    if (c->len && fwrite(c->buf, 1, c->len, c->out) != c->len)
+        c->failed = 1;
+    c->len = 0;
 }
 
-static void put_pct(tree_ctx *c, uint64_t ticks, int is_root)
+static void rows(tree_ctx *c)
 {
-    char buf[32];
-    double v = is_root && c->in->total_ticks ? 100.0 : pct(ticks, c->in->total_ticks);
-    if (!is_root && ticks < PCT_CACHE && c->pct) {
-        char *slot = c->pct[ticks];
-        if (!slot[0])
-            snprintf(slot, 8, "%5.1f", v);
-        put(c, slot, strlen(slot));
-        return;
+    const uint64_t total = c->in->total_ticks;
+    const int tw = c->tw;
+    for (size_t i = 0; i < c->num_order && !c->failed; i++) {
+        /* the nodes lie anywhere in a big table: fetch ahead */
+        if (i + 16 < c->num_order)
+            PREFETCH(&c->nodes[c->order[i + 16]]);
+        if (i + 8 < c->num_order)
+            PREFETCH(&c->cc[c->nodes[c->order[i + 8]].cc]);
+        uint32_t n = c->order[i];
+        const prof_node *nd = &c->nodes[n];
+        const cc_text *t = &c->cc[nd->cc];
+        /* the row: wl columns, the tail, two numbers of at most 32 bytes
+         * each with their spaces, the newline */
+        size_t room = c->wl + t->label_len + t->tail_len + 2 * (size_t)tw + 64;
+        if (c->len + room > c->cap) {
+            flush(c);
+            if (room > c->cap) {
+                char *b = realloc(c->buf, room);
+                if (!b) {
+                    c->failed = 1;
+                    return;
+                }
+                c->buf = b;
+                c->cap = room;
+            }
+        }
+        char *d = c->buf + c->len;
+        d = put_spaces(d, nd->depth);
+        memcpy(d, c->names + t->label, t->label_len);
+        d += t->label_len;
+        if (nd->depth + t->label_w < c->wl)
+            d = put_spaces(d, c->wl - nd->depth - t->label_w);
+        memcpy(d, c->tails + t->tail, t->tail_len);
+        d += t->tail_len;
+        d = put_pct(d, pct(nd->ticks, total));
+        *d++ = ' ';
+        d = put_ticks(d, nd->ticks, tw);
+        memcpy(d, "   ", 3);
+        d += 3;
+        d = put_pct(d, n == 0 && total ? 100.0 : pct(nd->inherited, total));
+        *d++ = ' ';
+        d = put_ticks(d, nd->inherited, tw);
+        *d++ = '\n';
+        c->len = (size_t)(d - c->buf);
     }
-    int n = snprintf(buf, sizeof buf, "%5.1f", v);
-    put(c, buf, (size_t)n);
-}
-
-/* v right-aligned in c->tw columns (what "%*" PRIu64 prints) */
-static void put_ticks(tree_ctx *c, uint64_t v)
-{
-    char buf[24];
-    int n = 0;
-    do
-        buf[sizeof buf - 1 - n++] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    if (n < c->tw)
-        put_spaces(c, (size_t)(c->tw - n));
-    put(c, buf + sizeof buf - n, (size_t)n);
-}
-
-static void widths(tree_ctx *c, uint32_t i)
-{
-    const prof_node *nd = prof_node_at(c->p, i);
-    if (!shown(nd, c->in, c->o))
-        return;
-    const uint32_t *w = c->w[nd->cc];
-    if (nd->depth + w[0] > c->wl) c->wl = nd->depth + w[0];
-    if (w[1] > c->wm) c->wm = w[1];
-    if (w[2] > c->ws) c->ws = w[2];
-    for (uint32_t k = nd->first_child; k != PROF_NONE; k = prof_node_at(c->p, k)->next_sibling)
-        widths(c, k);
-}
-
-static void rows(tree_ctx *c, uint32_t i)
-{
-    const prof_node *nd = prof_node_at(c->p, i);
-    if (!shown(nd, c->in, c->o)) {
-        c->hidden++;
-        return;
-    }
-    const prof_cc *cc = prof_cc_at(c->p, nd->cc);
-    const uint32_t *w = c->w[nd->cc];
-    c->line_len = 0;
-    put_spaces(c, nd->depth);
-    put_padded(c, cc->label, w[0], c->wl - nd->depth);
-    put(c, " ", 1);
-    put_padded(c, cc->module, w[1], c->wm);
-    put(c, " ", 1);
-    put_padded(c, cc->srcloc, w[2], c->ws);
-    put(c, "  ", 2);
-    put_pct(c, nd->ticks, 0);
-    put(c, " ", 1);
-    put_ticks(c, nd->ticks);
-    put(c, "   ", 3);
-    put_pct(c, nd->inherited, i == 0);
-    put(c, " ", 1);
-    put_ticks(c, nd->inherited);
-    put(c, "\n", 1);
-    if (!c->failed)
-        fwrite(c->line, 1, c->line_len, c->out);
-    for (uint32_t k = nd->first_child; k != PROF_NONE; k = prof_node_at(c->p, k)->next_sibling)
-        rows(c, k);
+    flush(c);
 }
 
 int prof_report_text(const prof_result *p, const prof_report_opts *o, FILE *out)
@@ -334,31 +432,33 @@ int prof_report_text(const prof_result *p, const prof_report_opts *o, FILE *out)
     if (summary(p, out) != 0)
         return -1;
 
-    tree_ctx c = { p, in, o, out, 11, 6, 3, 5, 0, NULL, 0, 0, NULL, NULL, 0 };
-    c.pct = calloc(PCT_CACHE, sizeof *c.pct);   /* NULL: format every time */
-    c.w = malloc((prof_num_ccs(p) + 1) * sizeof *c.w);
-    if (!c.w) {
-        free(c.pct);
-        return -1;
+    tree_ctx c = { 0 };
+    c.in = in;
+    c.o = o;
+    c.nodes = prof_node_at(p, 0);   /* the table is contiguous */
+    c.out = out;
+    c.wl = 11;
+    c.wm = 6;
+    c.ws = 3;
+    c.tw = digits(in->total_ticks) > 5 ? digits(in->total_ticks) : 5;
+    c.cap = OUT_CHUNK;
+    c.buf = malloc(c.cap);
+    if (!c.buf || cc_texts(&c, p) != 0 || walk_shown(&c, p) != 0 || cc_tails(&c, p) != 0)
+        c.failed = 1;
+    if (!c.failed) {
+        int col = 5 + 1 + c.tw;
+        fprintf(out, "%-*s %-*s %-*s  %*s   %*s\n", (int)c.wl, "", (int)c.wm, "", (int)c.ws,
+                "", col, "individual", col, "inherited");
+        fprintf(out, "%-*s %-*s %-*s  %5s %*s   %5s %*s\n\n", (int)c.wl, "COST CENTRE",
+                (int)c.wm, "MODULE", (int)c.ws, "SRC", "%time", c.tw, "ticks", "%time", c.tw,
+                "ticks");
+        rows(&c);
     }
-    for (uint32_t i = 0; i < prof_num_ccs(p); i++) {
-        const prof_cc *cc = prof_cc_at(p, i);
-        c.w[i][0] = (uint32_t)tx_width(cc->label);
-        c.w[i][1] = (uint32_t)tx_width(cc->module);
-        c.w[i][2] = (uint32_t)tx_width(cc->srcloc);
-    }
-    if (digits(in->total_ticks) > c.tw)
-        c.tw = digits(in->total_ticks);
-    widths(&c, 0);
-    int col = 5 + 1 + c.tw;
-    fprintf(out, "%-*s %-*s %-*s  %*s   %*s\n", (int)c.wl, "", (int)c.wm, "", (int)c.ws, "",
-            col, "individual", col, "inherited");
-    fprintf(out, "%-*s %-*s %-*s  %5s %*s   %5s %*s\n\n", (int)c.wl, "COST CENTRE", (int)c.wm,
-            "MODULE", (int)c.ws, "SRC", "%time", c.tw, "ticks", "%time", c.tw, "ticks");
-    rows(&c, 0);
-    free(c.line);
-    free(c.pct);
-    free(c.w);
+    free(c.buf);
+    free(c.order);
+    free(c.cc);
+    free(c.names);
+    free(c.tails);
     if (c.failed)
         return -1;
 

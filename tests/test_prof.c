@@ -869,6 +869,106 @@ static void test_text_report_odd_names(void **state)
 }
 
 
+/* The text report's percentages are made without printf (prof/report.c):
+ * they must print as "%5.1f" does, also on the halves (i/20 % of 2000
+ * ticks: 0.05, 0.15, ...) where the binary value alone decides. MAIN
+ * has c1..c59 with i ticks, c60 with the rest, and one stack 255 frames
+ * deep (a full stack: shown as cut, under its marker; indentation wider
+ * than the writer's buffer of spaces). */
+static uint8_t *halves_log(size_t *len)
+{
+    el_writer *w = el_writer_create_mem();
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
+    char label[16], src[16];
+    for (uint32_t i = 1; i <= 60; i++) {
+        snprintf(label, sizeof label, "c%u", i);
+        snprintf(src, sizeof src, "a.hs:%u:1", i);
+        el_writer_cost_centre(w, 0, 1 + i, label, "M", src, 0);
+    }
+    el_writer_cost_centre(w, 0, 62, "deep_and_rather_long_label", "M", "b.hs:1:1", 0);
+    el_writer_prof_begin(w, 0, 1000000);
+    uint64_t tick = 0;
+    for (uint32_t i = 1; i <= 60; i++) {
+        uint32_t st[1] = { 1 + i };
+        for (uint32_t k = 0; k < (i < 60 ? i : 2000 - 1770 - 1); k++, tick++)
+            el_writer_prof_sample(w, tick * 1000 + 1, 0, tick, 1, st);
+    }
+    uint32_t deep[255];
+    for (size_t k = 0; k < 255; k++)
+        deep[k] = 62;
+    el_writer_prof_sample(w, tick * 1000 + 1, 0, tick, 255, deep);
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    const uint8_t *bytes = el_writer_borrow_bytes(w, len);
+    uint8_t *copy = malloc(*len);
+    memcpy(copy, bytes, *len);
+    el_writer_destroy(w);
+    return copy;
+}
+
+static char *text_report(const prof_result *r, double threshold)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    prof_report_opts o;
+    prof_report_opts_init(&o);
+    o.threshold_pct = threshold;
+    assert_int_equal(prof_report_text(r, &o, out), 0);
+    fclose(out);
+    return text;
+}
+
+static void test_text_report_percentages(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *log = halves_log(&len);
+    prof_result *r = synthetic_profile(log, len, NULL);
+    assert_int_equal(prof_get_info(r)->total_ticks, 2000);
+    char *text = text_report(r, 0.0);
+    const char *line = strstr(text, "\n\nMAIN");
+    assert_non_null(line);
+    line += 2;
+    size_t rows = 0, row_len = 0;
+    for (; *line && *line != '\n'; line = strchr(line, '\n') + 1) {
+        const char *end = strchr(line, '\n');
+        /* the last four fields: %time ticks %time ticks */
+        char p1[16], p2[16], want[32];
+        unsigned long long t1, t2;
+        const char *f = end;
+        for (int k = 0; k < 4; k++) {
+            while (f[-1] == ' ')
+                f--;
+            while (f[-1] != ' ')
+                f--;
+        }
+        assert_int_equal(sscanf(f, "%15s %llu %15s %llu", p1, &t1, p2, &t2), 4);
+        snprintf(want, sizeof want, "%.1f", (double)t1 / 2000.0 * 100.0);
+        if (strcmp(p1, want) != 0)
+            fail_msg("individual %llu ticks: %s, printf says %s", t1, p1, want);
+        snprintf(want, sizeof want, "%.1f", rows == 0 ? 100.0 : (double)t2 / 2000.0 * 100.0);
+        if (strcmp(p2, want) != 0)
+            fail_msg("inherited %llu ticks: %s, printf says %s", t2, p2, want);
+        /* rows are as wide as each other (ASCII names) */
+        if (rows == 0)
+            row_len = (size_t)(end - line);
+        assert_int_equal((size_t)(end - line), row_len);
+        rows++;
+    }
+    assert_int_equal(rows, 1 + 60 + 1 + 255);   /* MAIN, c1..c60, the cut marker, the stack */
+    free(text);
+
+    /* --threshold 1: c1..c19 (under 1%) and the cut marker are hidden */
+    text = text_report(r, 1.0);
+    assert_non_null(strstr(text, "\n20 subtrees hidden by --threshold/--max-depth.\n"));
+    assert_null(strstr(text, " c19 "));
+    assert_non_null(strstr(text, " c20 "));
+    free(text);
+    prof_result_destroy(r);
+    free(log);
+}
+
 /* ---- snapshots -------------------------------------------------------- */
 
 static char *report_of(const prof_result *r)
@@ -1032,6 +1132,7 @@ int main(void)
         cmocka_unit_test(test_undefined_cost_centre),
         cmocka_unit_test(test_depth_zero_first),
         cmocka_unit_test(test_text_report_odd_names),
+        cmocka_unit_test(test_text_report_percentages),
         cmocka_unit_test(test_snapshots_do_not_destroy),
         cmocka_unit_test(test_cc_totals),
         cmocka_unit_test(test_interning_random_stacks),
