@@ -385,15 +385,8 @@ static int second_event(void *ctx, const el_event *ev, const el_decoder *dec)
     if (ev->time > sp->last_time)
         sp->last_time = ev->time;
     d->stream.decoder = dec;
-    while (mask) {
-        unsigned i = (unsigned)__builtin_ctz(mask);
-        mask &= mask - 1;
-        if (d->an[i].ops->event(d->an[i].self, ev, &d->stream) != 0) {
-            d->stream.stopped = 1;
-            d->stream.stopped_by = d->an[i].ops->name;
-            return 1;
-        }
-    }
+    if (mask && feed(d, mask, ev) != 0)
+        return 1;
     return 0;
 }
 
