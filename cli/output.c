@@ -707,8 +707,14 @@ prof_result *cli_load_profile_more(const char *path, const cli_window *w, int al
     }
     const prof_info *in = prof_get_info(p);
     *no_samples = in->all_samples == 0;
-    /* the file as a command line names it: "-" stays "-", the rest escaped */
+    /* the source as a command line names it: "-" stays "-", a socket is
+     * --connect ADDR, the rest escaped */
+    char connect_arg[512];
     const char *arg = strcmp(path, "-") == 0 ? "-" : name;
+    if (w->src.connect && strcmp(path, w->src.connect) == 0) {
+        snprintf(connect_arg, sizeof connect_arg, "--connect %s", name);
+        arg = connect_arg;
+    }
     if (*no_samples && !(more && more->quiet)) {
         fprintf(stderr, "evprof: %s: no time-profile samples (event 167): build with -prof and "
                 "run with +RTS -p -l (see 'evprof info %s')\n", name, arg);

@@ -44,6 +44,13 @@ for cmd in report folded graph gc; do
         bash -c "! grep -q -- 'evprof: --' '$tmp/err'"
 done
 
+# a log without samples: the hints name the source as a command takes it
+$feed socket "$(realpath tests/data/ghc-9.0.2/nfib-hc.eventlog)" "$tmp/hc.sock" &
+timeout 60 "$evprof" report --follow --connect "unix:$tmp/hc.sock" >/dev/null 2>"$tmp/err"
+wait
+check "report --connect, no samples: the hint says --connect ADDR" \
+    grep -q "try 'evprof heap --connect unix:$tmp/hc.sock'" "$tmp/err"
+
 finish() {
     echo "live_socket_ghc: $passed passed, $failed failed"
     [ $failed -eq 0 ]
