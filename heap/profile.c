@@ -23,6 +23,7 @@
 
 
 #include "heap/internal.h"
+#include "util/account.h"
 #include "util/hash.h"
 #include "util/htab.h"
 #include "util/strpool.h"
@@ -107,39 +108,23 @@ struct heap_profile {
 
     /* The memory budget (budget.h) and what this profile charged to it:
      * every growth of its tables, strings and kept censuses. */
-    ev_budget *budget;
-    size_t charged;
-    int over_budget;
+    ev_account mem;
 };
 
 static int charge(heap_profile *h, size_t bytes)
 {
-    if (ev_budget_charge(h->budget, bytes) != 0) {
-        h->over_budget = 1;
-        return -1;
-    }
-    h->charged += bytes;
-    return 0;
+    return ev_account_charge(&h->mem, bytes);
 }
 
 static void uncharge(heap_profile *h, size_t bytes)
 {
-    ev_budget_release(h->budget, bytes);
-    h->charged -= bytes;
+    ev_account_release(&h->mem, bytes);
 }
 
 void heap_set_budget(heap_profile *h, ev_budget *b)
 {
-    if (h->budget == b)
-        return;
-    ev_budget_release(h->budget, h->charged);
-    h->budget = b;
-    if (ev_budget_charge(b, h->charged) != 0) {
-        h->budget = NULL;
-        h->over_budget = 1;
-        if (h->status == HEAP_OK)
-            h->status = HEAP_ERR_NOMEM;
-    }
+    if (ev_account_move(&h->mem, b) != 0 && h->status == HEAP_OK)
+        h->status = HEAP_ERR_NOMEM;
 }
 
 void heap_count(const heap_profile *h, heap_counts *c)
@@ -148,8 +133,8 @@ void heap_count(const heap_profile *h, heap_counts *c)
     c->ccs = h->num_ccs;
     c->censuses = h->info.censuses;
     c->kept_samples = h->kept_samples_n;
-    c->bytes = h->charged;
-    c->over_budget = h->over_budget;
+    c->bytes = h->mem.charged;
+    c->over_budget = h->mem.refused;
 }
 
 /* A string in the pool, its new chunk charged. */
@@ -258,7 +243,7 @@ void heap_destroy(heap_profile *h)
     free(h->cur);
     free(h->kept);
     free(h->kept_samples);
-    ev_budget_release(h->budget, h->charged);
+    ev_budget_release(h->mem.budget, h->mem.charged);
     free(h);
 }
 
@@ -1014,7 +999,7 @@ int heap_finished(const heap_profile *h) { return h->finished; }
 static int heap_op_event(void *self, const el_event *ev, const ev_stream *s)
 {
     heap_profile *h = self;
-    if (s->budget != h->budget && s->budget)
+    if (s->budget != h->mem.budget && s->budget)
         heap_set_budget(h, s->budget);
     return heap_add_event(h, ev, s->decoder) != HEAP_OK;
 }

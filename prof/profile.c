@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/account.h"
 #include "util/hash.h"
 #include "util/htab.h"
 #include "util/strpool.h"
@@ -95,10 +96,8 @@ struct prof_profile {
     /* The memory budget (budget.h) and what this profile has charged to
      * it: every growth of the nodes, child table, stack cache, cost-centre
      * table and strings, so that a read stops at the limit. */
-    ev_budget *budget;
-    size_t charged;
-    size_t sc_charged;          /* of it, the stack cache's */
-    int over_budget;            /* a charge failed: failed is set too */
+    ev_account mem;             /* a refused charge sets failed too */
+    size_t sc_charged;          /* of mem.charged, the stack cache's */
 };
 
 /* Facts whose last event wins: a partial that saw one passes it on. */
@@ -181,28 +180,22 @@ void prof_report_opts_init(prof_report_opts *o)
 /* Charges bytes about to be allocated; -1 when the budget refuses them. */
 static int charge(prof_profile *p, size_t bytes)
 {
-    if (ev_budget_charge(p->budget, bytes) != 0) {
-        p->over_budget = 1;
-        return -1;
-    }
-    p->charged += bytes;
-    return 0;
+    return ev_account_charge(&p->mem, bytes);
 }
 
 /* The same for the stack cache, which can do without: no stop. */
 static int charge_optional(prof_profile *p, size_t bytes)
 {
-    if (ev_budget_try(p->budget, bytes) != 0)
+    if (ev_budget_try(p->mem.budget, bytes) != 0)
         return -1;
-    p->charged += bytes;
+    p->mem.charged += bytes;
     p->sc_charged += bytes;
     return 0;
 }
 
 static void uncharge(prof_profile *p, size_t bytes)
 {
-    ev_budget_release(p->budget, bytes);
-    p->charged -= bytes;
+    ev_account_release(&p->mem, bytes);
 }
 
 static void uncharge_sc(prof_profile *p, size_t bytes)
@@ -213,14 +206,8 @@ static void uncharge_sc(prof_profile *p, size_t bytes)
 
 void prof_set_budget(prof_profile *p, ev_budget *b)
 {
-    if (p->budget == b)
-        return;
-    ev_budget_release(p->budget, p->charged);
-    p->budget = b;
-    if (ev_budget_charge(b, p->charged) != 0) {
-        p->budget = NULL;       /* nothing of it charged: nothing to give back */
-        p->over_budget = p->failed = 1;
-    }
+    if (ev_account_move(&p->mem, b) != 0)
+        p->failed = 1;
 }
 
 /* A string kept in the profile's pool, its new chunk charged. */
@@ -239,8 +226,8 @@ void prof_count(const prof_profile *p, prof_counts *c)
     c->stacks = 0;
     for (size_t i = 0; i < p->num_nodes; i++)
         c->stacks += p->nodes[i].ticks != 0;
-    c->bytes = p->charged;
-    c->over_budget = p->over_budget;
+    c->bytes = p->mem.charged;
+    c->over_budget = p->mem.refused;
 }
 
 /* ---- nodes ------------------------------------------------------------ */
@@ -381,10 +368,10 @@ static uint32_t child(prof_profile *p, uint32_t parent, uint32_t cc, int *create
  * (the cache's charges are optional: refused, they only stop caching). */
 static size_t sc_max_bytes(const prof_profile *p)
 {
-    uint64_t limit = ev_budget_limit(p->budget);
+    uint64_t limit = ev_budget_limit(p->mem.budget);
     if (!limit)
         return SC_MAX_BYTES;
-    uint64_t others = ev_budget_used(p->budget) - p->sc_charged;
+    uint64_t others = ev_budget_used(p->mem.budget) - p->sc_charged;
     uint64_t avail = limit > others ? (limit - others) / 4 : 0;
     return avail < SC_MAX_BYTES ? (size_t)avail : SC_MAX_BYTES;
 }
@@ -542,7 +529,7 @@ void prof_destroy(prof_profile *p)
     free(p->argv_store);
     runs_free(p->runs);
     tx_strpool_destroy(&p->strings);
-    ev_budget_release(p->budget, p->charged);
+    ev_budget_release(p->mem.budget, p->mem.charged);
     free(p);
 }
 
@@ -878,8 +865,8 @@ prof_profile *prof_fork(const prof_profile *p)
     if (p->failed || p->runs)
         return NULL;        /* several logs translate ids: read sequentially */
     prof_profile *q = prof_create(&p->filter);
-    if (q && p->budget) {
-        prof_set_budget(q, p->budget);  /* the partials share the read's budget */
+    if (q && p->mem.budget) {
+        prof_set_budget(q, p->mem.budget);  /* the partials share the read's budget */
         if (q->failed) {
             prof_destroy(q);
             return NULL;
@@ -1841,7 +1828,7 @@ static const uint16_t prof_types[] = {
 static int prof_op_event(void *self, const el_event *ev, const ev_stream *s)
 {
     prof_profile *p = self;
-    if (s->budget != p->budget && s->budget)
+    if (s->budget != p->mem.budget && s->budget)
         prof_set_budget(p, s->budget);
     return prof_add_event(p, ev) != 0;
 }

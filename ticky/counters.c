@@ -11,31 +11,24 @@
 
 static int charge(ticky_set *t, size_t bytes)
 {
-    if (ev_budget_charge(t->budget, bytes) != 0) {
-        t->over_budget = t->failed = 1;
+    if (ev_account_charge(&t->mem, bytes) != 0) {
+        t->failed = 1;
         return -1;
     }
-    t->charged += bytes;
     return 0;
 }
 
 void ticky_set_budget(ticky_set *t, ev_budget *b)
 {
-    if (t->budget == b)
-        return;
-    ev_budget_release(t->budget, t->charged);
-    t->budget = b;
-    if (ev_budget_charge(b, t->charged) != 0) {
-        t->budget = NULL;
-        t->over_budget = t->failed = 1;
-    }
+    if (ev_account_move(&t->mem, b) != 0)
+        t->failed = 1;
 }
 
 void ticky_count(const ticky_set *t, ticky_counts *c)
 {
     c->counters = t->n;
-    c->bytes = t->charged;
-    c->over_budget = t->over_budget;
+    c->bytes = t->mem.charged;
+    c->over_budget = t->mem.refused;
 }
 
 /* ---- strings: a chunked arena ------------------------------------------ */
@@ -123,8 +116,7 @@ tk_counter *ticky_counter_get_(ticky_set *t, uint64_t id)
         return NULL;
     }
     if (now != old) {
-        ev_budget_release(t->budget, old * sizeof(tx_htab_slot));
-        t->charged -= old * sizeof(tx_htab_slot);
+        ev_account_release(&t->mem, old * sizeof(tx_htab_slot));
     }
     t->n++;
     t->info.counters++;
@@ -155,7 +147,7 @@ void ticky_destroy(ticky_set *t)
     tx_htab_free(&t->by_id);
     free(t->touched);
     free(t->rows);
-    ev_budget_release(t->budget, t->charged);
+    ev_budget_release(t->mem.budget, t->mem.charged);
     free(t);
 }
 
@@ -806,7 +798,7 @@ int ticky_finished(const ticky_set *t) { return t->finished; }
 static int ticky_op_event(void *self, const el_event *ev, const ev_stream *s)
 {
     ticky_set *t = self;
-    if (s->budget != t->budget && s->budget)
+    if (s->budget != t->mem.budget && s->budget)
         ticky_set_budget(t, s->budget);
     return ticky_add_event(t, ev) != 0;
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "evprof/ticky.h"
+#include "util/account.h"
 #include "util/htab.h"
 
 #define TK_NOT_SHOWN UINT32_MAX
@@ -57,9 +58,7 @@ struct ticky_set {
     int failed;                     /* out of memory (sticky) */
     /* the memory budget (budget.h) and what the set charged to it: the
      * counters, their id table and strings */
-    ev_budget *budget;
-    size_t charged;
-    int over_budget;
+    ev_account mem;
     int finished;
     uint32_t keep_points;           /* ticky_keep_series; 0: none */
     int points_failed;              /* a point column could not be allocated */
