@@ -106,8 +106,13 @@ check "report --connect tcp: = the batch report of the sent bytes" cmp -s "$tmp/
 
 # top --ndjson over a Unix socket; the program runs until top has shown
 # ticks from a buffer written mid-run, then is interrupted (SIGINT: the RTS
-# shuts down normally, writing the rest of its buffers and the end marker)
-(cd "$tmp" && EVSOCK_UNIX="$tmp/b.sock" EVSOCK_COPY="$tmp/b.sent" exec timeout -s INT 150 \
+# shuts down normally, writing the rest of its buffers and the end marker).
+# The interrupt must reach the program once: a second SIGINT while the RTS
+# shuts down makes it exit at once, without its last buffers. Plain
+# `timeout` passes a signal it gets to the child and then to its whole
+# process group, so the child may get it twice (seen in CI on a loaded
+# machine); --foreground passes it to the child only.
+(cd "$tmp" && EVSOCK_UNIX="$tmp/b.sock" EVSOCK_COPY="$tmp/b.sent" exec timeout --foreground -s INT 150 \
     ./prog 1000000 $rts >"$tmp/b.out" 2>"$tmp/b.err") &
 prog_pid=$!
 pids+=($prog_pid)

@@ -49,8 +49,6 @@ static bool write_all(void *buf, size_t size)
     bool ok = true;
 
     pthread_mutex_lock(&lock);
-    if (copy && fwrite(buf, 1, size, copy) != size)
-        ok = false;
     if (times) {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -66,6 +64,10 @@ static bool write_all(void *buf, size_t size)
             ok = false;         /* the client went away: the RTS drops the rest */
             break;
         }
+        /* the copy gets what was sent, flushed at once: if the program
+           dies, it still holds every byte the client got */
+        if (copy && (fwrite(p, 1, (size_t)n, copy) != (size_t)n || fflush(copy) != 0))
+            ok = false;
         p += n;
         size -= (size_t)n;
     }
