@@ -509,6 +509,9 @@ int cli_out_same_file(const cli_cmd_help *cmd, const char *output, const char *i
     return 1;
 }
 
+/* the stdio buffer of an output file */
+#define OUT_BUFFER_BYTES (256u << 10)
+
 int cli_out_open(cli_out *o, const char *path)
 {
     memset(o, 0, sizeof *o);
@@ -572,6 +575,13 @@ int cli_out_open(cli_out *o, const char *path)
         }
         unguard_tmp(o->tmp);
         goto fail;
+    }
+    /* outputs run to hundreds of MB (the folded stacks of a 1 GB log are
+     * 690 MB): stdio's 4 KiB buffer made that 170k write calls; 256 KiB
+     * makes it 2.6k (without the memory, stdio's own buffer) */
+    if ((o->buf = malloc(OUT_BUFFER_BYTES)) && setvbuf(o->f, o->buf, _IOFBF, OUT_BUFFER_BYTES) != 0) {
+        free(o->buf);
+        o->buf = NULL;
     }
     return 0;
 fail:
@@ -638,6 +648,8 @@ int cli_out_close(cli_out *o, int ok)
         ok = 0;
         rc = -1;
     }
+    free(o->buf);
+    o->buf = NULL;
     if (o->tmp) {
         if (ok && !o->in_place && rename(o->tmp, o->target) != 0) {
             fprintf(stderr, "evprof: %s: cannot rename %s: %s\n", cli_display_path(o->path), o->tmp,

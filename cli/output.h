@@ -168,6 +168,7 @@ typedef struct cli_out {
     char *tmp;          /* the temp file, or NULL when written straight */
     int in_place;       /* copy tmp into target instead of renaming */
     int quiet;          /* a discarded output is not worth a message */
+    char *buf;          /* f's buffer (a temp file's), freed after fclose */
 } cli_out;
 
 /* Returns 0, or -1 with a message on stderr. */
