@@ -169,6 +169,8 @@ void cli_memory_message(const char *path, uint64_t offset, const ev_budget *b,
             continue;
         heap_counts c;
         heap_count(an[i].self, &c);
+        if (n > 1 && !c.censuses && !c.bands && !c.kept_samples)
+            continue;       /* one of several, without heap samples: noise */
         fprintf(e, "; the heap profile holds %llu bands, %llu cost centres, %llu censuses, "
                 "%llu samples of biographical censuses in %.1f MiB", (unsigned long long)c.bands,
                 (unsigned long long)c.ccs, (unsigned long long)c.censuses,
@@ -179,6 +181,8 @@ void cli_memory_message(const char *path, uint64_t offset, const ev_budget *b,
             continue;
         ticky_counts c;
         ticky_count(an[i].self, &c);
+        if (n > 1 && !c.counters)
+            continue;
         fprintf(e, "; the ticky counters: %llu in %.1f MiB", (unsigned long long)c.counters,
                 (double)c.bytes / (1 << 20));
     }
@@ -266,6 +270,14 @@ static ev_driver *read_with(const cli_source *src, const char *path,
         sigaction(SIGINT, &old, NULL);
     if (prog.shown)
         fputs("\r\033[K", stderr);
+    cli_analysis attached[EV_MAX_ANALYSES];
+    if (!an) {
+        /* attached by the caller's function: the driver knows them */
+        for (n = 0; n < EV_MAX_ANALYSES &&
+             ev_driver_analysis(d, (unsigned)n, &attached[n].ops, &attached[n].self) == 0; n++)
+            ;
+        an = attached;
+    }
     if (cli_memory_stopped(path, s, an, n)) {
         /* no result: a profile cut at the limit would look whole */
         ev_driver_destroy(d);

@@ -68,6 +68,15 @@ void ev_driver_destroy(ev_driver *d)
     free(d);
 }
 
+int ev_driver_analysis(const ev_driver *d, unsigned i, const ev_analysis_ops **ops, void **self)
+{
+    if (!d || i >= d->n)
+        return -1;
+    *ops = d->an[i].ops;
+    *self = d->an[i].self;
+    return 0;
+}
+
 int ev_driver_attach(ev_driver *d, const ev_analysis_ops *ops, void *self)
 {
     if (d->ran || d->n == EV_MAX_ANALYSES || !ops || !ops->event)

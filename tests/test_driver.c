@@ -111,6 +111,17 @@ static void test_one_read_two_analyses(void **state)
     assert_int_equal(s->read.first_time, 50);
     assert_int_equal(s->read.last_time, 201);
     assert_non_null(s->decoder);
+    /* the attached analyses, in order */
+    const ev_analysis_ops *ops;
+    void *self;
+    assert_int_equal(ev_driver_analysis(d, 0, &ops, &self), 0);
+    assert_ptr_equal(ops, &msgs_ops);
+    assert_ptr_equal(self, &msgs);
+    assert_int_equal(ev_driver_analysis(d, 1, &ops, &self), 0);
+    assert_ptr_equal(ops, &all_ops);
+    assert_ptr_equal(self, &all);
+    assert_int_equal(ev_driver_analysis(d, 2, &ops, &self), -1);
+    assert_int_equal(ev_driver_analysis(NULL, 0, &ops, &self), -1);
     /* a driver runs once */
     assert_int_equal(ev_driver_attach(d, &all_ops, &all), -1);
     ev_driver_destroy(d);

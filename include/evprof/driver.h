@@ -183,6 +183,9 @@ void ev_driver_destroy(ev_driver *d);   /* accepts NULL; never destroys analyses
 /* Attaches an analysis (borrowed: it must outlive the run). Returns 0, or
  * -1 when EV_MAX_ANALYSES are attached already or a run has started. */
 int ev_driver_attach(ev_driver *d, const ev_analysis_ops *ops, void *self);
+/* The i-th attached analysis (in the order attached): 0 with *ops and
+ * *self set, or -1 when i is not below the number attached. */
+int ev_driver_analysis(const ev_driver *d, unsigned i, const ev_analysis_ops **ops, void **self);
 
 /* Reads the whole source once and feeds every attached analysis; returns
  * the stream's facts (owned by the driver, valid until it is destroyed).

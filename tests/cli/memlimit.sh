@@ -84,12 +84,16 @@ for cmd in report folded speedscope pprof "all -d $tmp/all" diff; do
     [ "$cmd" = diff ] && extra=$log
     "$evprof" $cmd --memory-limit 40M "$log" $extra >"$tmp/out" 2>"$tmp/err"
     check "$cmd 40M: exit 1" [ $? -eq 1 ]
+    case $cmd in all*) cp "$tmp/err" "$tmp/err.all" ;; esac
     check "$cmd 40M: the message" grep -q "the memory limit (40 MiB, --memory-limit) is reached; the time profile holds" "$tmp/err"
 done
 check "all 40M: no outputs" [ -z "$(ls "$tmp/all" 2>/dev/null)" ]
 "$evprof" html --memory-limit 40M -o "$tmp/page.html" "$log" 2>"$tmp/err"
 check "html 40M: exit 1" [ $? -eq 1 ]
-check "html 40M: the message" grep -q "the memory limit (40 MiB, --memory-limit) is reached" "$tmp/err"
+check "html 40M: the message, with the profile's counts" grep -q "the memory limit (40 MiB, --memory-limit) is reached; the time profile holds 1410 cost centres, [1-9][0-9]* distinct stacks" "$tmp/err"
+# all reads heap, ticky and GC too: the ones with nothing in them are not named
+check "all 40M: no empty heap or ticky counts" \
+    bash -c "! grep -q 'heap profile holds 0 bands\|ticky counters: 0' '$tmp/err.all'"
 check "html 40M: no page" [ ! -e "$tmp/page.html" ]
 # the heap profile and the ticky counters charge the budget too
 hlog=tests/data/ghc-9.0.2/nfib-hc.eventlog
