@@ -474,6 +474,10 @@ int cmd_top(int argc, char **argv)
         case OPT_PROG_OUT:
             prog_out = a.value;
             break;
+        case OPT_MEMORY_LIMIT:
+            if (cli_memory_option(&a) < 0)
+                return CLI_USAGE;
+            break;
         }
     }
     if (id != CLI_END)
@@ -566,6 +570,7 @@ int cmd_top(int argc, char **argv)
     o.interrupt = &stop_flag;
     o.on_bytes = save_bytes;
     o.bytes_ctx = &c;
+    o.budget = cli_budget();
     ev_driver *d = ev_driver_create(&o);
     if (!d || live_top_attach(c.model, d) != 0) {
         fprintf(stderr, "evprof: out of memory\n");
@@ -627,8 +632,14 @@ int cmd_top(int argc, char **argv)
         frame_lines(&c, c.frame, plain_line, stdout);
 
     int code = CLI_OK;
-    if (!c.quit && !c.write_failed && (!interrupted || s->read.bytes > 0))
-        code = cli_report_stream(connect ? connect : prog ? fifo : a.pos[0], s);
+    const char *src_name = connect ? connect : prog ? fifo : a.pos[0];
+    /* the memory limit: the frames so far were shown, the message says why
+     * they end (a last frame would need memory past the limit) */
+    int mem_stopped = cli_memory_stopped_driver(src_name, d);
+    if (mem_stopped)
+        code = CLI_FAIL;
+    else if (!c.quit && !c.write_failed && (!interrupted || s->read.bytes > 0))
+        code = cli_report_stream(src_name, s);
     if (c.child && c.child_done && s->read.bytes == 0)
         fprintf(stderr, "evprof top: %s ended without writing an eventlog (is it a GHC program "
                 "built with -rtsopts?)\n", prog[0]);
@@ -638,9 +649,11 @@ int cmd_top(int argc, char **argv)
             code = CLI_FAIL;
         }
     }
-    if (c.write_failed)
+    if (c.write_failed || mem_stopped)
         code = CLI_FAIL;
-    if (c.child && c.child_done)
+    if (mem_stopped)
+        ;
+    else if (c.child && c.child_done)
         code = exit_code_of(c.child_status);
     else if (c.quit)
         code = CLI_OK;

@@ -139,6 +139,16 @@ int cli_memory_stopped(const char *path, const ev_stream *s, const cli_analysis 
     return 1;
 }
 
+int cli_memory_stopped_driver(const char *path, const ev_driver *d)
+{
+    cli_analysis an[EV_MAX_ANALYSES];
+    size_t n = 0;
+    while (n < EV_MAX_ANALYSES &&
+           ev_driver_analysis(d, (unsigned)n, &an[n].ops, &an[n].self) == 0)
+        n++;
+    return cli_memory_stopped(path, ev_driver_stream(d), an, n);
+}
+
 void cli_memory_message(const char *path, uint64_t offset, const ev_budget *b,
                         const cli_analysis *an, size_t n)
 {
@@ -270,15 +280,7 @@ static ev_driver *read_with(const cli_source *src, const char *path,
         sigaction(SIGINT, &old, NULL);
     if (prog.shown)
         fputs("\r\033[K", stderr);
-    cli_analysis attached[EV_MAX_ANALYSES];
-    if (!an) {
-        /* attached by the caller's function: the driver knows them */
-        for (n = 0; n < EV_MAX_ANALYSES &&
-             ev_driver_analysis(d, (unsigned)n, &attached[n].ops, &attached[n].self) == 0; n++)
-            ;
-        an = attached;
-    }
-    if (cli_memory_stopped(path, s, an, n)) {
+    if (an ? cli_memory_stopped(path, s, an, n) : cli_memory_stopped_driver(path, d)) {
         /* no result: a profile cut at the limit would look whole */
         ev_driver_destroy(d);
         *code = CLI_FAIL;

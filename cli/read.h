@@ -46,6 +46,8 @@ ev_budget *cli_budget(void);
  * memory limit, prints that one message (the counts of the analyses in
  * an[0..n) it knows) and returns 1; else 0. */
 int cli_memory_stopped(const char *path, const ev_stream *s, const cli_analysis *an, size_t n);
+/* The same for the analyses attached to d (all of them, in order). */
+int cli_memory_stopped_driver(const char *path, const ev_driver *d);
 /* That message, for a read at `offset` (a command's own reading loop). */
 void cli_memory_message(const char *path, uint64_t offset, const ev_budget *b,
                         const cli_analysis *an, size_t n);

@@ -95,6 +95,15 @@ check "html 40M: the message, with the profile's counts" grep -q "the memory lim
 check "all 40M: no empty heap or ticky counts" \
     bash -c "! grep -q 'heap profile holds 0 bands\|ticky counters: 0' '$tmp/err.all'"
 check "html 40M: no page" [ ! -e "$tmp/page.html" ]
+# top: the frames so far, then the message and exit 1 (no last frame: it
+# would need memory past the limit); a bad size is a usage error
+timeout 120 "$evprof" top --ndjson --interval 0.2 --memory-limit 40M "$log" >"$tmp/top.json" 2>"$tmp/err"
+check "top 40M: exit 1 (got $?)" [ $? -eq 1 ]
+check "top 40M: the message" grep -q "the memory limit (40 MiB, --memory-limit) is reached; the time profile holds 1410 cost centres" "$tmp/err"
+timeout 120 "$evprof" top --ndjson --interval 0.2 --memory-limit 1G "$log" >"$tmp/top.json" 2>"$tmp/err"
+check "top 1G: exit 0, a last frame" [ $? -eq 0 -a -s "$tmp/top.json" ]
+"$evprof" top --ndjson --memory-limit lots "$log" >/dev/null 2>&1
+check "top: a bad size is a usage error" [ $? -eq 2 ]
 # the heap profile and the ticky counters charge the budget too
 hlog=tests/data/ghc-9.0.2/nfib-hc.eventlog
 tlog=tests/data/ghc-events/ticky-json.eventlog
