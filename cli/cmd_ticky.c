@@ -398,7 +398,17 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
         }
         ticky_text_error err;
         ticky_status st = ticky_read_text(t, f, &err);
+        long at = ftell(f);
         fclose(f);
+        ticky_counts tc;
+        ticky_count(t, &tc);
+        if (tc.over_budget) {
+            /* stopped at --memory-limit: no table (it would look whole) */
+            cli_memory_message(in->path, at > 0 ? (uint64_t)at : 0, cli_budget(),
+                               &(cli_analysis){ &ticky_analysis_ops, t }, 1);
+            *stop = 1;
+            return CLI_FAIL;
+        }
         if (ticky_finish(t) != 0) {
             fprintf(stderr, "evprof: %s: out of memory\n", in->shown);
             return CLI_FAIL;

@@ -118,6 +118,11 @@ check "heap 1G: same" cmp -s "$tmp/h1" "$tmp/h2"
 check "ticky 1M: exit 1" [ $? -eq 1 ]
 check "ticky 1M: the message" grep -q "is reached, below what reading takes (32 MiB); the ticky counters: 0 in" "$tmp/err"
 check "ticky 1M: no table" [ ! -s "$tmp/out" ]
+# GHC's +RTS -r table too
+"$evprof" ticky --memory-limit 1M tests/data/ticky/big.ticky >"$tmp/out" 2>"$tmp/err"
+check "ticky -r table 1M: exit 1" [ $? -eq 1 ]
+check "ticky -r table 1M: the message" grep -q "is reached, below what reading takes (32 MiB); the ticky counters" "$tmp/err"
+check "ticky -r table 1M: no table" [ ! -s "$tmp/out" ]
 "$evprof" ticky "$tlog" >"$tmp/t1" 2>/dev/null
 "$evprof" ticky --memory-limit 1G "$tlog" >"$tmp/t2" 2>/dev/null
 check "ticky 1G: same" cmp -s "$tmp/t1" "$tmp/t2"
