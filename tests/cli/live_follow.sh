@@ -26,6 +26,24 @@ gc:tests/data/ghc-9.0.2/nfib-s.eventlog
 heap:tests/data/heap/leak-hc.eventlog
 heap:tests/data/ghc-9.0.2/nfib-hy.eventlog"
 
+# waits until evprof (pid) has read the whole of file (its file position),
+# so that a signal comes while it waits for more: a fixed sleep was not
+# always enough on a loaded machine under sanitizers
+read_all() {
+    local pid=$1 file size i fd pos
+    file=$(realpath "$2")
+    size=$(stat -c %s "$file")
+    for i in $(seq 400); do
+        for fd in /proc/"$pid"/fd/*; do
+            [ "$(readlink "$fd" 2>/dev/null)" = "$file" ] || continue
+            pos=$(sed -n 's/^pos:[[:space:]]*//p' /proc/"$pid"/fdinfo/"${fd##*/}" 2>/dev/null)
+            [ "${pos:-0}" -ge "$size" ] && { sleep 0.2; return 0; }
+        done
+        sleep 0.05
+    done
+    return 1
+}
+
 # the heap summary names its source: compare with the name taken out
 norm() { sed -e "s|$2|LOG|g" -e 's|<stdin>|LOG|g' -e "s|unix:$tmp/ghc_eventlog.sock|LOG|g" "$1"; }
 same() { cmp -s <(norm "$1" "$log") <(norm "$2" "$3"); }
@@ -91,7 +109,7 @@ size=$(stat -c %s "$log")
 head -c $((size * 95 / 100)) "$log" >"$tmp/half.eventlog"   # cut inside a sample
 "$evprof" report --follow "$tmp/half.eventlog" >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-sleep 1
+read_all $pid "$tmp/half.eventlog"
 kill -INT $pid
 wait $pid
 rc=$?
@@ -109,7 +127,7 @@ check "Ctrl-C: ticks so far ($ticks_half) between 1 and $ticks_all" \
 # Ctrl-C with -o: the file appears whole
 "$evprof" report --follow "$tmp/half.eventlog" -o "$tmp/r.prof" 2>"$tmp/err" &
 pid=$!
-sleep 1
+read_all $pid "$tmp/half.eventlog"
 kill -INT $pid
 wait $pid
 rc=$?
@@ -205,7 +223,7 @@ PY
 # Ctrl-C in top: a last frame with the figures so far, exit 130
 "$evprof" top --ndjson --interval 0.2 "$tmp/half.eventlog" >"$tmp/top.json" 2>"$tmp/err" &
 pid=$!
-sleep 1
+read_all $pid "$tmp/half.eventlog"
 kill -INT $pid
 wait $pid
 rc=$?
