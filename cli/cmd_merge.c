@@ -485,7 +485,7 @@ int cmd_merge(int argc, char **argv)
 
     int code = CLI_FAIL;
     types *t = calloc(1, sizeof *t);
-    log_facts *facts = calloc((size_t)a.npos, sizeof *facts);
+    log_facts *facts = calloc(a.npos > 0 ? (size_t)a.npos : 1, sizeof *facts);
     merger m = { 0 };
     cli_out out = { 0 };
     int opened = 0;

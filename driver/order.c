@@ -411,8 +411,8 @@ int ev_order_replay(ev_order *o, const el_decoder *header, const ev_spool *src,
         sift_down(heap, n, i);
     while (n > 0) {
         order_run *r = &heap[0];
-        const uint8_t *rec;
-        uint32_t size;
+        const uint8_t *rec = NULL;
+        uint32_t size = 0;
         if ((rc = run_record(&rp, r, &rec, &size)) != 0)
             break;
         uint16_t cap = r->pos < r->block_end ? r->block_cap : EL_NO_CAP;
