@@ -307,6 +307,10 @@ void cli_jobs_opts(ev_driver_opts *o)
     const char *c = getenv("EVPROF_TEST_CHUNK_BYTES");
     if (c && *c)
         o->chunk_bytes = strtoull(c, NULL, 10);
+    /* tests only: the most bytes of records held for replay */
+    const char *h = getenv("EVPROF_TEST_HOLD_BYTES");
+    if (h && *h)
+        o->hold_bytes = strtoull(h, NULL, 10);
 }
 
 void cli_jobs_note(const ev_stream *s)

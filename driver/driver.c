@@ -327,9 +327,15 @@ static ev_par *start_parallel(ev_driver *d, ev_par_host *host, const char *path,
         host->self[i] = d->an[i].self;
     }
     host->mergeable = mergeable(d);
+    /* The others, when each takes a few types (not every event) and none
+     * needs time order: the ranges hold their records, replayed here in
+     * file order after the workers (held in bounded memory; past it they
+     * are read sequentially, as in a mixed read). */
+    uint32_t rest = d->live & ~host->mergeable;
+    host->deferred = !d->ordered && !(rest & d->every) ? rest : 0;
     host->wanted = host_wanted;
     host->ctx = d;
-    if (!host->mergeable) {
+    if (!host->mergeable && !host->deferred) {
         why = "no analysis is mergeable";
     } else if (d->opts.on_bytes) {
         why = "the bytes are copied as they are read";
@@ -337,10 +343,12 @@ static ev_par *start_parallel(ev_driver *d, ev_par_host *host, const char *path,
         why = "an empty file";
     } else {
         /* the others take the sequential pass on this thread: one worker less */
-        int mixed = (d->live & ~host->mergeable) || d->ordered;
+        int mixed = (d->live & ~(host->mergeable | host->deferred)) || d->ordered;
         unsigned threads = d->opts.jobs - (mixed ? 1 : 0);
-        par = ev_par_start(host, path, size, ro, threads, d->opts.chunk_bytes, &d->stream,
-                           &why);
+        par = ev_par_start(host, path, size, ro, threads, d->opts.chunk_bytes,
+                           d->opts.hold_bytes, &d->stream, &why);
+        if (par)
+            host->deferred = ev_par_deferred(par);
     }
     d->stream.parallel_note = why;
     return par;
@@ -414,6 +422,37 @@ static void second_read(ev_driver *d, const char *path, const el_read_opts *ro, 
     }
 }
 
+/* The replay of the held records to the deferred analyses. */
+typedef struct replay_ctx {
+    ev_driver *d;
+    uint32_t mask;
+} replay_ctx;
+
+static int replay_event(void *ctx, const el_event *ev)
+{
+    replay_ctx *c = ctx;
+    uint32_t mask = wanted(c->d, ev->type) & c->mask;
+    return mask ? feed(c->d, mask, ev) : 0;
+}
+
+/* After a clean parallel read: the deferred analyses get their records
+ * (or, without the memory to replay, read the file themselves). */
+static void replay_deferred(ev_driver *d, ev_par *par, const char *path, const el_read_opts *ro,
+                            uint32_t mask)
+{
+    replay_ctx c = { d, mask };
+    d->stream.decoder = ev_par_header(par);
+    int rc = ev_par_replay(par, replay_event, &c);
+    d->stream.decoder = NULL;
+    if (rc == -1) {
+        second_read(d, path, ro, mask);     /* nothing was fed */
+    } else if (rc == -2 && !d->stream.stopped) {
+        d->stream.stopped = 1;
+        d->stream.driver_stop = "an event read before did not decode again for the analyses "
+                                "read after the ranges (did the file change during the read?)";
+    }
+}
+
 static const ev_stream *run(ev_driver *d, const char *path, const void *buf, size_t len)
 {
     el_read_opts ro;
@@ -434,11 +473,15 @@ static const ev_stream *run(ev_driver *d, const char *path, const void *buf, siz
             par = regular ? start_parallel(d, &host, path, (uint64_t)sb.st_size, &ro) : NULL;
         if (d->opts.jobs > 1 && !regular)
             d->stream.parallel_note = "not a regular file";
-        if (par && !(d->live & ~host.mergeable) && !d->ordered) {
-            /* nothing for a sequential pass: wait for the ranges */
-            ev_par_wait(par, d->opts.progress, d->opts.progress_ctx, &d->stream);
+        int overflow = 0;
+        if (par && !(d->live & ~(host.mergeable | host.deferred)) && !d->ordered &&
+            !(overflow = ev_par_wait(par, d->opts.progress, d->opts.progress_ctx, &d->stream))) {
+            /* nothing for a sequential pass: the ranges, then the held
+             * records of the deferred analyses */
             if (finish_parallel(d, par, 0)) {
                 ev_par_facts(par, &d->stream.read, &d->stream.last_time);
+                if (host.deferred)
+                    replay_deferred(d, par, path, &ro, host.deferred);
                 d->decoder = ev_par_take_header(par);
                 ev_par_discard(par);
                 free(types);
@@ -447,6 +490,8 @@ static const ev_stream *run(ev_driver *d, const char *path, const void *buf, siz
             par = NULL;     /* irregular: the sequential read below */
             memset(&d->stream.read, 0, sizeof d->stream.read);
         }
+        /* else too many records to hold: the deferred analyses take the
+         * sequential pass below while the workers finish (a mixed read) */
         uint32_t live = d->live;
         if (par)
             d->live &= ~host.mergeable;     /* they are read in ranges meanwhile */
@@ -462,10 +507,13 @@ static const ev_stream *run(ev_driver *d, const char *path, const void *buf, siz
         d->live = live;
         if (par) {
             ev_par_wait(par, NULL, NULL, NULL);
-            if (finish_parallel(d, par, 1))
+            if (finish_parallel(d, par, 1)) {
+                if (overflow)   /* tests see it (EVPROF_TEST_JOBS_NOTE) */
+                    d->stream.parallel_note = "too many records to hold: the others read on";
                 ev_par_discard(par);
-            else
+            } else {
                 second_read(d, path, &ro, host.mergeable);
+            }
         }
     } else {
         d->stream.total_bytes = len;

@@ -2,10 +2,12 @@
  * size, so a regular file is indexed first (one small pread per block),
  * cut into ranges of whole blocks, and each range is decoded on a worker
  * thread into partial aggregates of the mergeable analyses (ops fork /
- * merge / drop), merged in file order at the end. The other analyses
- * (EV_ORDERED ones, those without merge) take the ordinary sequential
- * pass on the calling thread meanwhile (driver.c), so `all` and `html`
- * use both cores too.
+ * merge / drop), merged in file order at the end. The records of the
+ * analyses that cannot merge but take a few types (GC, heap) are held by
+ * the ranges and replayed in file order after them, when a sample of the
+ * file says they fit in bounded memory. The rest (EV_ORDERED ones, every
+ * event, too many records) take the ordinary sequential pass on the
+ * calling thread meanwhile (driver.c).
  *
  * Exactness first: a range decoder starts at a block marker with the
  * header's event types and must end exactly at the range's end (the last
@@ -32,6 +34,7 @@
 #include "eventlog/bytes.h"
 
 #define PAR_BUF ((size_t)1 << 20)       /* a worker's read buffer */
+#define PAR_HOLD_MAX ((uint64_t)64 << 20) /* records held for replay, all ranges */
 #define PAR_MAX_THREADS 64
 #define END_MARKER 0xffffu
 #define BLOCK_MARKER_SIZE 24u           /* id, time, size, end time, cap */
@@ -42,7 +45,16 @@ typedef struct par_range {
     uint64_t events, last_time, t_first, t_last;
     int has_span;
     int failed;
+    uint8_t *held;                      /* records for the deferred analyses */
+    size_t held_len, held_cap;
 } par_range;
+
+/* A held record: this head, then the record's bytes. */
+typedef struct held_head {
+    uint64_t offset;
+    uint32_t size;
+    uint16_t cap;
+} held_head;
 
 struct ev_par {
     const ev_par_host *host;
@@ -51,6 +63,13 @@ struct ev_par {
     el_decoder *header;         /* the header's types and the fields to decode */
     int only_selected;
     uint32_t mask;              /* analyses read in ranges */
+    uint32_t deferred;          /* analyses whose records the ranges hold */
+    ev_budget *budget;          /* what holding may take (a cache's try) */
+    atomic_uint_fast64_t held_bytes;
+    atomic_int hold_full;       /* holding stopped: too many records */
+    uint64_t hold_max;          /* the most bytes held, all ranges */
+    uint64_t *blocks;           /* where each block starts */
+    size_t n_blocks;
     par_range *ranges;
     unsigned n_ranges;
     pthread_t threads[PAR_MAX_THREADS];
@@ -200,12 +219,75 @@ static int index_blocks(ev_par *par, uint64_t data_start, unsigned want_ranges,
         }
     par->ranges[r].end = par->size;     /* the last one reads the end marker */
     par->n_ranges = r + 1;
-    free(starts);
+    free(par->blocks);
+    par->blocks = starts;               /* kept for the sample (holding_fits) */
+    par->n_blocks = n;
     return 0;
 
 fail:
     free(starts);
     return -1;
+}
+
+/* ---- how much the deferred analyses would hold -------------------------- */
+
+#define SAMPLE_BLOCKS 16
+#define SAMPLE_MAX ((size_t)4 << 20)    /* bytes read of a sampled block */
+
+/* The bytes of records the deferred analyses want in the block at `at`
+ * (at most SAMPLE_MAX of it read); *read: the bytes looked at. */
+static uint64_t sample_block(ev_par *par, uint64_t at, uint8_t *buf, uint64_t *read)
+{
+    uint8_t h[BLOCK_MARKER_SIZE];
+    uint64_t held = 0;
+    el_event ev;
+
+    *read = 0;
+    if (pread_all(par->fd, h, sizeof h, at) != 0)
+        return 0;
+    uint64_t size = be32(h + 10);
+    size_t len = size < SAMPLE_MAX ? (size_t)size : SAMPLE_MAX;
+    el_decoder *dec = el_decoder_create_for_records(par->header);
+    if (!dec || pread_all(par->fd, buf, len, at) != 0) {
+        el_decoder_destroy(dec);
+        return 0;
+    }
+    el_decoder_set_offset(dec, at);
+    el_decoder_only_selected(dec, par->only_selected);
+    el_decoder_feed(dec, buf, len);
+    while (el_decoder_next(dec, &ev) == EL_OK)
+        if (par->host->wanted(par->host->ctx, ev.type) & par->deferred)
+            held += sizeof(held_head) + ev.size;
+    el_decoder_feed(dec, NULL, 0);
+    el_decoder_destroy(dec);
+    *read = len;
+    return held;
+}
+
+/* Would the records of the deferred analyses fit in what may be held?
+ * Estimated from up to SAMPLE_BLOCKS blocks spread over the file: when
+ * they would not (a time line of every
+ * sample, the thread events of a long run), holding would only be wasted
+ * work, and those analyses read sequentially from the start. */
+static int holding_fits(ev_par *par)
+{
+    uint8_t *buf = malloc(SAMPLE_MAX);
+    uint64_t held = 0, read = 0;
+
+    if (!buf)
+        return 0;
+    /* blocks spread evenly, the first one left out (with the header's
+     * definitions, it is nothing like the rest) unless it is alone */
+    size_t n = par->n_blocks > 1 ? par->n_blocks - 1 : 1, first = par->n_blocks > 1;
+    size_t k = n < SAMPLE_BLOCKS ? n : SAMPLE_BLOCKS;
+    for (size_t i = 0; i < k; i++) {
+        uint64_t r;
+        held += sample_block(par, par->blocks[first + i * n / k], buf, &r);
+        read += r;
+    }
+    free(buf);
+    /* half the limit: an estimate from a few blocks may be low */
+    return read > 0 && (double)held / (double)read * (double)par->size < (double)PAR_HOLD_MAX / 2;
 }
 
 /* ---- a worker --------------------------------------------------------- */
@@ -215,6 +297,57 @@ static void fail_range(ev_par *par, par_range *rg, const char *why)
     rg->failed = 1;
     if (!atomic_exchange(&par->abandon, 1))
         par->why = why;     /* the first failure says why (set once) */
+}
+
+/* Keeps a copy of ev's record for the deferred analyses, while the
+ * records held by every range stay under PAR_HOLD_MAX and the budget
+ * lends the memory; past that, holding stops for every range (the caller
+ * then reads the deferred analyses sequentially). */
+static void hold(ev_par *par, par_range *rg, const el_event *ev)
+{
+    size_t need = sizeof(held_head) + ev->size;
+
+    if (atomic_load_explicit(&par->hold_full, memory_order_relaxed))
+        return;
+    if (rg->held_cap - rg->held_len < need) {
+        size_t cap = rg->held_cap ? rg->held_cap * 2 : (size_t)64 << 10;
+        while (cap - rg->held_len < need)
+            cap *= 2;
+        size_t grow = cap - rg->held_cap;
+        uint64_t before = atomic_fetch_add(&par->held_bytes, grow);
+        uint8_t *h = NULL;
+        if (before + grow > par->hold_max || ev_budget_try(par->budget, grow) != 0) {
+            atomic_fetch_sub(&par->held_bytes, grow);
+        } else if (!(h = realloc(rg->held, cap))) {
+            atomic_fetch_sub(&par->held_bytes, grow);
+            ev_budget_release(par->budget, grow);
+        }
+        if (!h) {
+            atomic_store(&par->hold_full, 1);
+            return;
+        }
+        rg->held = h;
+        rg->held_cap = cap;
+    }
+    held_head hd = { ev->offset, ev->size, ev->cap };
+    memcpy(rg->held + rg->held_len, &hd, sizeof hd);
+    memcpy(rg->held + rg->held_len + sizeof hd, ev->record, ev->size);
+    rg->held_len += need;
+}
+
+static void drop_held(ev_par *par, par_range *rg)
+{
+    free(rg->held);
+    ev_budget_release(par->budget, rg->held_cap);
+    atomic_fetch_sub(&par->held_bytes, rg->held_cap);
+    rg->held = NULL;
+    rg->held_len = rg->held_cap = 0;
+}
+
+/* Nothing left for the workers: no partials, and the holding stopped. */
+static int idle(ev_par *par)
+{
+    return !par->mask && atomic_load_explicit(&par->hold_full, memory_order_relaxed);
 }
 
 static void read_range(ev_par *par, par_range *rg, uint8_t *buf)
@@ -239,7 +372,7 @@ static void read_range(ev_par *par, par_range *rg, uint8_t *buf)
             goto out;
         }
     for (uint64_t off = rg->start; off < rg->end && st == EL_NEED_INPUT;) {
-        if (atomic_load_explicit(&par->abandon, memory_order_relaxed)) {
+        if (atomic_load_explicit(&par->abandon, memory_order_relaxed) || idle(par)) {
             rg->failed = 1;
             goto out;
         }
@@ -248,12 +381,17 @@ static void read_range(ev_par *par, par_range *rg, uint8_t *buf)
             fail_range(par, rg, "the file could not be read again (did it shrink?)");
             goto out;
         }
+        if (rg->held && atomic_load_explicit(&par->hold_full, memory_order_relaxed))
+            drop_held(par, rg);     /* of no use now: the memory goes back */
         el_decoder_feed(dec, buf, len);
         while ((st = el_decoder_next(dec, &ev)) == EL_OK) {
             rg->events++;
             if (ev.time > rg->last_time)
                 rg->last_time = ev.time;
-            uint32_t m = host->wanted(host->ctx, ev.type) & par->mask;
+            uint32_t w = host->wanted(host->ctx, ev.type);
+            if (w & par->deferred)
+                hold(par, rg, &ev);
+            uint32_t m = w & par->mask;
             while (m) {
                 unsigned i = (unsigned)__builtin_ctz(m);
                 m &= m - 1;
@@ -279,6 +417,8 @@ static void read_range(ev_par *par, par_range *rg, uint8_t *buf)
     }
     rg->has_span = el_decoder_time_span(dec, &rg->t_first, &rg->t_last);
 out:
+    if (rg->held && atomic_load(&par->hold_full))
+        drop_held(par, rg);
     el_decoder_destroy(dec);
 }
 
@@ -295,7 +435,7 @@ static void *worker(void *arg)
             fail_range(par, &par->ranges[i], "out of memory");
             continue;
         }
-        if (atomic_load(&par->abandon))
+        if (atomic_load(&par->abandon) || idle(par))
             par->ranges[i].failed = 1;
         else
             read_range(par, &par->ranges[i], buf);
@@ -309,7 +449,7 @@ static void *worker(void *arg)
 
 ev_par *ev_par_start(const ev_par_host *host, const char *path, uint64_t size,
                      const el_read_opts *ro, unsigned threads, uint64_t chunk_bytes,
-                     const ev_stream *stream0, const char **why)
+                     uint64_t hold_bytes, const ev_stream *stream0, const char **why)
 {
     ev_par *par = calloc(1, sizeof *par);
     uint64_t data_start = 0;
@@ -322,6 +462,11 @@ ev_par *ev_par_start(const ev_par_host *host, const char *path, uint64_t size,
     par->host = host;
     par->size = size;
     par->mask = host->mergeable;
+    par->deferred = host->deferred;
+    par->budget = stream0->budget;
+    par->hold_max = hold_bytes ? hold_bytes : PAR_HOLD_MAX;
+    atomic_init(&par->held_bytes, 0);
+    atomic_init(&par->hold_full, 0);
     par->only_selected = ro->only_selected;
     par->stream0 = *stream0;
     if (threads > PAR_MAX_THREADS)
@@ -336,6 +481,27 @@ ev_par *ev_par_start(const ev_par_host *host, const char *path, uint64_t size,
         *why = par->why;
         ev_par_discard(par);
         return NULL;
+    }
+    if (par->deferred && !holding_fits(par)) {
+        /* the deferred analyses take the sequential pass instead, on the
+         * calling thread: one worker less, ranges for that many */
+        par->deferred = 0;
+        if (!par->mask) {
+            *why = "too many records to hold for the analyses that do not merge";
+            ev_par_discard(par);
+            return NULL;
+        }
+        if (threads > 1)
+            threads--;
+        if (!chunk_bytes) {
+            free(par->ranges);
+            par->ranges = NULL;
+            if (index_blocks(par, data_start, threads, chunk_bytes) != 0) {
+                *why = par->why;
+                ev_par_discard(par);
+                return NULL;
+            }
+        }
     }
     atomic_init(&par->next, 0);
     atomic_init(&par->abandon, 0);
@@ -360,6 +526,8 @@ ev_par *ev_par_start(const ev_par_host *host, const char *path, uint64_t size,
 
 unsigned ev_par_ranges(const ev_par *par) { return par->n_ranges; }
 
+uint32_t ev_par_deferred(const ev_par *par) { return par->deferred; }
+
 static void join(ev_par *par)
 {
     for (unsigned i = 0; i < par->n_threads; i++)
@@ -367,17 +535,57 @@ static void join(ev_par *par)
     par->n_threads = 0;
 }
 
-void ev_par_wait(ev_par *par, ev_progress_fn progress, void *ctx, ev_stream *s)
+int ev_par_wait(ev_par *par, ev_progress_fn progress, void *ctx, ev_stream *s)
 {
-    /* progress from this thread while the workers read */
-    while (progress && atomic_load(&par->running) > 0) {
-        struct timespec ts = { 0, 50 * 1000 * 1000 };
+    /* progress from this thread while the workers read; holding records
+     * that stops is said at once, so that the caller's sequential pass
+     * overlaps the workers */
+    for (unsigned tick = 0; s && (progress || par->deferred) && atomic_load(&par->running) > 0;
+         tick++) {
+        if (par->deferred && atomic_load(&par->hold_full))
+            return 1;
+        struct timespec ts = { 0, 10 * 1000 * 1000 };
         nanosleep(&ts, NULL);
-        s->read.bytes = atomic_load(&par->done_bytes);
-        progress(ctx, s);
+        if (progress && tick % 5 == 4) {
+            s->read.bytes = atomic_load(&par->done_bytes);
+            progress(ctx, s);
+        }
     }
     join(par);
+    return par->deferred && atomic_load(&par->hold_full);
 }
+
+int ev_par_replay(ev_par *par, int (*fn)(void *ctx, const el_event *ev), void *ctx)
+{
+    el_decoder *rd = el_decoder_create_for_records(par->header);
+    el_event ev;
+    int rc = 0;
+
+    if (!rd)
+        return -1;
+    for (unsigned i = 0; i < par->n_ranges && rc == 0; i++) {
+        const par_range *rg = &par->ranges[i];
+        for (size_t at = 0; at < rg->held_len && rc == 0;) {
+            held_head hd;
+            memcpy(&hd, rg->held + at, sizeof hd);
+            el_decoder_feed(rd, rg->held + at + sizeof hd, hd.size);
+            if (el_decoder_next(rd, &ev) != EL_OK) {
+                rc = -2;
+                break;
+            }
+            ev.cap = hd.cap;
+            ev.offset = hd.offset;
+            if (fn(ctx, &ev) != 0)
+                rc = 1;
+            at += sizeof hd + hd.size;
+        }
+    }
+    el_decoder_feed(rd, NULL, 0);
+    el_decoder_destroy(rd);
+    return rc;
+}
+
+const el_decoder *ev_par_header(const ev_par *par) { return par->header; }
 
 int ev_par_ok(ev_par *par, const char **why)
 {
@@ -460,11 +668,14 @@ void ev_par_discard(ev_par *par)
         return;
     atomic_store(&par->abandon, 1);
     join(par);
-    for (unsigned i = 0; i < par->n_ranges; i++)
+    for (unsigned i = 0; i < par->n_ranges; i++) {
         for (unsigned a = 0; a < par->host->n; a++)
             if (par->ranges[i].part[a])
                 par->host->ops[a]->drop(par->ranges[i].part[a]);
+        drop_held(par, &par->ranges[i]);
+    }
     free(par->ranges);
+    free(par->blocks);
     el_decoder_destroy(par->header);
     if (par->fd >= 0)
         close(par->fd);

@@ -11,6 +11,7 @@ typedef struct ev_par_host {
     const ev_analysis_ops *ops[EV_MAX_ANALYSES];
     void *self[EV_MAX_ANALYSES];
     uint32_t mergeable;                         /* the analyses read in ranges */
+    uint32_t deferred;      /* not mergeable: the ranges hold their records for replay */
     uint32_t (*wanted)(const void *ctx, uint16_t type);   /* analyses of a type */
     const void *ctx;
 } ev_par_host;
@@ -22,11 +23,25 @@ typedef struct ev_par ev_par;
  * memory): *why says why (a static text); nothing was fed then. */
 ev_par *ev_par_start(const ev_par_host *host, const char *path, uint64_t size,
                      const el_read_opts *ro, unsigned threads, uint64_t chunk_bytes,
-                     const ev_stream *stream0, const char **why);
+                     uint64_t hold_bytes, const ev_stream *stream0, const char **why);
 unsigned ev_par_ranges(const ev_par *par);
+/* The analyses whose records the ranges hold: host->deferred, or none
+ * when a sample of the file says they would not fit (those analyses
+ * then take the sequential pass, with one worker less). */
+uint32_t ev_par_deferred(const ev_par *par);
 /* Waits for the workers, calling progress (may be NULL) about every 50 ms
- * with s->read.bytes set to the bytes read so far. */
-void ev_par_wait(ev_par *par, ev_progress_fn progress, void *ctx, ev_stream *s);
+ * with s->read.bytes set to the bytes read so far. Returns 0 when every
+ * record of the deferred analyses is held; 1 when holding stopped (too
+ * many records: the caller reads them sequentially, the workers may
+ * still run then). With s NULL it only waits for the workers. */
+int ev_par_wait(ev_par *par, ev_progress_fn progress, void *ctx, ev_stream *s);
+/* After a clean read with everything held: feeds the held records, in
+ * file order, decoded as the sequential read decodes them, to fn.
+ * Returns 0, 1 when fn stopped, -1 out of memory (nothing fed), -2 a
+ * record that did not decode again. */
+int ev_par_replay(ev_par *par, int (*fn)(void *ctx, const el_event *ev), void *ctx);
+/* The header decoder (the log's types), for the stream during a replay. */
+const el_decoder *ev_par_header(const ev_par *par);
 /* After the workers: 1 when every range read cleanly, else 0 and *why. */
 int ev_par_ok(ev_par *par, const char **why);
 /* The stream's facts of a clean parallel read (what the sequential read

@@ -156,9 +156,12 @@ typedef struct ev_driver_opts {
     /* The parallel read (driver/parallel.c, docs/ARCHITECTURE.md): with
      * jobs > 1 a regular file (not live, no on_bytes) is indexed by its
      * block markers and the mergeable analyses (fork/merge/drop) read
-     * ranges of whole blocks on up to `jobs` threads, merged in file order;
-     * the others take the ordinary pass on the calling thread at the same
-     * time. Anything irregular (damage, a cut or missing end, bytes
+     * ranges of whole blocks on up to `jobs` threads, merged in file order.
+     * The others, when each takes a list of types and none needs time
+     * order, get their records held by the ranges and replayed in file
+     * order after them (at most hold_bytes; past that, and for the
+     * others, an ordinary pass on the calling thread at the same time).
+     * Anything irregular (damage, a cut or missing end, bytes
      * outside blocks) and the read is the sequential one, so results,
      * messages and the stream's facts never depend on jobs. 0 or 1: one
      * thread. */
@@ -168,6 +171,13 @@ typedef struct ev_driver_opts {
      * bytes. 1 puts every block in a range of its own. The CLI takes it
      * from $EVPROF_TEST_CHUNK_BYTES. */
     uint64_t chunk_bytes;
+    /* The most bytes of records the ranges hold for the analyses that do
+     * not merge (0: 64 MiB; the budget lends them too). Whether to hold
+     * them at all is estimated from a sample of the file against 64 MiB;
+     * a smaller value here makes holding stop part way (the analyses then
+     * read on beside the workers): the CLI takes it from
+     * $EVPROF_TEST_HOLD_BYTES (tests only). */
+    uint64_t hold_bytes;
     /* The memory budget the analyses charge (borrowed; NULL: no limit):
      * handed to them in ev_stream.budget. */
     ev_budget *budget;

@@ -5,7 +5,11 @@
 # with ranges of one block each (the test hook EVPROF_TEST_CHUNK_BYTES=1),
 # on real logs, on a log of three runs put together by `evprof merge`
 # (cost centres defined in later blocks) and on damaged copies (which are
-# read sequentially, with the same messages). Bad -j values are usage
+# read sequentially, with the same messages). The analyses that do not
+# merge (gc, heap, html's series) get their records held by the ranges
+# and replayed; with too little room to hold them (the test hook
+# EVPROF_TEST_HOLD_BYTES), or too many records (a dense log), they read
+# beside the workers, with the same results. Bad -j values are usage
 # errors. EVPROF_TEST_JOBS_NOTE shows that the reads really went parallel.
 #
 # Usage: tests/cli/jobs.sh path/to/evprof   (run from the project root)
@@ -42,8 +46,8 @@ have_pprof=0
 # run NAME JOBS CHUNK CMD...: stdout, stderr and exit code into $tmp/NAME.*
 run() {
     local name=$1 jobs=$2 chunk=$3; shift 3
-    EVPROF_TEST_CHUNK_BYTES=$chunk "$evprof" "$@" --jobs "$jobs" >"$tmp/$name.out" \
-        2>"$tmp/$name.err"
+    EVPROF_TEST_CHUNK_BYTES=$chunk EVPROF_TEST_HOLD_BYTES=${hold:-} "$evprof" "$@" \
+        --jobs "$jobs" >"$tmp/$name.out" 2>"$tmp/$name.err"
     echo $? >"$tmp/$name.rc"
 }
 
@@ -67,6 +71,16 @@ for log in $logs; do
                    cmp -s "$tmp/want.rc" "$tmp/got.rc"; then ok; else bad "$what"; fi
             done
         done
+        # the records held for the analyses that do not merge (gc, heap,
+        # html's series) overflow the limit at once, or part way: they are
+        # read sequentially beside the workers
+        for hold in 1 70000; do
+            # shellcheck disable=SC2086
+            run got 3 1 $c "$log"
+            if cmp -s "$tmp/want.out" "$tmp/got.out" && cmp -s "$tmp/want.err" "$tmp/got.err" &&
+               cmp -s "$tmp/want.rc" "$tmp/got.rc"; then ok; else bad "$c -j 3, hold $hold: $log"; fi
+        done
+        hold=
     done
     # all -d: every file the same
     "$evprof" all --jobs 1 -d "$tmp/all1" "$log" >/dev/null 2>"$tmp/all1.err"
@@ -104,6 +118,39 @@ n=$(note folded -j 2 "$d/ghc-9.0.2/nfib-N2.eventlog")
 check "folded -j 2 read in ranges ($n)" [ "${n:-0}" -ge 2 ]
 n=$(note all -j 3 -d "$tmp/alln" "$tmp/three.eventlog")
 check "all -j 3: the time profile read in ranges beside the rest ($n)" [ "${n:-0}" -ge 2 ]
+# the analyses that do not merge: their records held by the ranges and
+# replayed, or (too many to hold) read beside the workers
+for c in gc heap "html -o $tmp/p.html"; do
+    # shellcheck disable=SC2086
+    line=$(EVPROF_TEST_JOBS_NOTE=1 "$evprof" $c -j 2 "$d/ghc-9.0.2/nfib-hc.eventlog" 2>&1 >/dev/null |
+           grep '^evprof: test:')
+    check "$c -j 2: every analysis read in ranges, no sequential pass ($line)" \
+        [ "$line" = "evprof: test: 2 ranges" ]
+done
+held=$(EVPROF_TEST_HOLD_BYTES=1 EVPROF_TEST_JOBS_NOTE=1 "$evprof" gc -j 2 \
+       "$d/ghc-9.0.2/nfib-N2.eventlog" 2>&1 >/dev/null)
+check "gc -j 2, nothing can be held: read beside the workers ($held)" \
+    grep -q "too many records to hold" <<<"$held"
+# a log of mostly thread events (80 MB): the GC summary's records (every
+# RUN/STOP_THREAD) would not fit in what may be held, which a sample of
+# the blocks says before the read: gc reads sequentially, html holds
+# nothing and reads them beside its ranges; the same results
+gen="$(dirname "$evprof")/bench/gen_eventlog"
+if [ -x "$gen" ]; then
+    "$gen" "$tmp/dense.eventlog" 80 --sample-share 5 >/dev/null
+    line=$(EVPROF_TEST_JOBS_NOTE=1 "$evprof" gc -j 2 "$tmp/dense.eventlog" 2>&1 >"$tmp/g2" |
+           grep '^evprof: test:')
+    check "gc -j 2, dense: sequential, said why ($line)" \
+        grep -q "sequential: too many records to hold" <<<"$line"
+    "$evprof" gc -j 1 "$tmp/dense.eventlog" >"$tmp/g1" 2>&1
+    check "gc -j 2, dense: the same summary" cmp -s "$tmp/g1" "$tmp/g2"
+    "$evprof" html -j 1 -o "$tmp/h1.html" "$tmp/dense.eventlog" 2>/dev/null
+    "$evprof" html -j 2 -o "$tmp/h2.html" "$tmp/dense.eventlog" 2>/dev/null
+    check "html -j 2, dense: the same page" cmp -s "$tmp/h1.html" "$tmp/h2.html"
+    rm -f "$tmp/dense.eventlog"
+else
+    echo "SKIPPED (part): bench/gen_eventlog is not built"
+fi
 for f in cut noend tail ff; do
     n=$(note report --jobs 3 "$tmp/$f.eventlog")
     check "report --jobs 3 $f: sequential ($n)" [ "${n:-1}" = 0 ]
