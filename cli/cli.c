@@ -18,7 +18,7 @@ static const cli_opt help_opt = { 0, 'h', "help", NULL, "show this help" };
 #define CLI_JOBS_TAKEN (-3)
 static const char *const jobs_commands[] = {
     "report", "folded", "graph", "speedscope", "pprof", "diff", "all", "html", "heap", "gc",
-    "ticky",
+    "ticky", "info",
 };
 static const cli_opt jobs_opt = { 0, 'j', "jobs", "N",
                                   "read on N threads (default: the CPUs online; 1: one)" };

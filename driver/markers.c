@@ -154,10 +154,70 @@ static void markers_end(void *self, const ev_stream *s)
     free(tmp);
 }
 
+int ev_markers_merge(ev_markers *m, const ev_markers *part)
+{
+    if (part->failed)
+        m->failed = 1;
+    for (size_t i = 0; i < part->n && !m->failed; i++) {
+        const mlabel *pl = &part->labels[i];
+        mlabel *l = find(m, pl->pub.label, pl->pub.len);
+        if (!l) {
+            /* new here: after self's labels, in the part's order of first
+             * appearance, its file order counted on from self's */
+            if (m->n == m->cap) {
+                size_t cap = m->cap ? m->cap * 2 : 16;
+                mlabel *p = realloc(m->labels, cap * sizeof *p);
+                if (!p)
+                    goto nomem;
+                m->labels = p;
+                m->cap = cap;
+            }
+            char *copy = malloc(pl->pub.len + 1);
+            if (!copy)
+                goto nomem;
+            memcpy(copy, pl->pub.label, pl->pub.len + 1);
+            l = &m->labels[m->n++];
+            memset(l, 0, sizeof *l);
+            l->pub = pl->pub;
+            l->pub.label = copy;
+            l->pub.count = 0;
+            l->first_seq = m->seq + pl->first_seq;
+        }
+        if (l->cap - l->n < pl->n) {
+            size_t cap = l->n + pl->n;
+            uint64_t *t = realloc(l->times, cap * sizeof *t);
+            if (!t)
+                goto nomem;
+            l->times = t;
+            l->cap = cap;
+        }
+        if (pl->n)
+            memcpy(l->times + l->n, pl->times, pl->n * sizeof *pl->times);
+        l->n += pl->n;
+        l->pub.count = l->n;
+        if (pl->pub.first_ns < l->pub.first_ns)
+            l->pub.first_ns = pl->pub.first_ns;
+    }
+    m->seq += part->seq;
+    return m->failed ? -1 : 0;
+nomem:
+    m->failed = 1;
+    return -1;
+}
+
+static void *markers_fork(void *self)
+{
+    (void)self;
+    return ev_markers_create();
+}
+
+static int markers_merge(void *self, void *part) { return ev_markers_merge(self, part); }
+static void markers_drop(void *part) { ev_markers_destroy(part); }
+
 static const uint16_t markers_types[] = { EL_USER_MARKER };
 const ev_analysis_ops ev_markers_ops = {
     "markers", markers_types, 1, 0, markers_event, markers_end, NULL, NULL,
-    NULL, NULL, NULL,   /* not mergeable */
+    markers_fork, markers_merge, markers_drop,
 };
 
 size_t ev_markers_num_labels(const ev_markers *m)

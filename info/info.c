@@ -910,6 +910,89 @@ static int info_op_event(void *self, const el_event *ev, const ev_stream *s)
 }
 
 static void info_op_end(void *self, const ev_stream *s) { info_set_stream(self, s); }
+
+/* ---- the parallel read: a partial per range, merged in file order ---- */
+
+static void *info_op_fork(void *self)
+{
+    (void)self;
+    return info_create();
+}
+
+static void take_first(owned_str *dst, owned_str *src)
+{
+    if (dst->ptr || !src->ptr)
+        return;
+    *dst = *src;
+    src->ptr = NULL;
+    src->len = 0;
+}
+
+/* part read the stretch after self's: counts add, first-seen facts stay
+ * self's unless it has none, last-seen ones are part's when it has them */
+static int info_op_merge(void *self, void *part)
+{
+    info *s = self, *p = part;
+
+    if (!s->header_seen && p->header_seen) {
+        s->header_seen = 1;
+        s->declared = p->declared;
+        s->num_declared = p->num_declared;
+        p->declared = NULL;
+        p->num_declared = 0;
+    }
+    s->events += p->events;
+    for (size_t id = 0; id < N_IDS; id++) {
+        s->types[id].count += p->types[id].count;
+        s->types[id].bytes += p->types[id].bytes;
+    }
+    for (size_t i = 0; i < CAP_BITMAP_BYTES; i++) {
+        s->caps_created[i] |= p->caps_created[i];
+        s->caps_blocks[i] |= p->caps_blocks[i];
+        s->caps_samples[i] |= p->caps_samples[i];
+    }
+    if (p->has_startup) {
+        s->has_startup = 1;
+        s->startup_caps = p->startup_caps;
+    }
+    if (p->has_time) {
+        if (!s->has_time || p->first_time < s->first_time)
+            s->first_time = p->first_time;
+        if (!s->has_time || p->last_time > s->last_time)
+            s->last_time = p->last_time;
+        s->has_time = 1;
+    }
+    if (!s->copy_failed) {
+        take_first(&s->rts, &p->rts);
+        take_first(&s->args, &p->args);
+    }
+    if (p->copy_failed)
+        s->copy_failed = 1;
+    if (!s->has_wall && p->has_wall) {
+        s->has_wall = 1;
+        s->wall_sec = p->wall_sec;
+        s->wall_nsec = p->wall_nsec;
+        s->wall_event_time = p->wall_event_time;
+    }
+    if (p->has_prof_interval) {
+        s->has_prof_interval = 1;
+        s->prof_interval_ns = p->prof_interval_ns;
+    }
+    if (!s->has_pid && p->has_pid) {
+        s->has_pid = 1;
+        s->pid = p->pid;
+    }
+    if (!s->has_heap_begin && p->has_heap_begin) {
+        s->has_heap_begin = 1;
+        s->heap_breakdown = p->heap_breakdown;
+        s->heap_period_ns = p->heap_period_ns;
+    }
+    if (s->markers && p->markers && ev_markers_merge(s->markers, p->markers) != 0)
+        s->copy_failed = 1;
+    return 0;
+}
+
+static void info_op_drop(void *part) { info_destroy(part); }
 static void *info_op_snapshot(void *self) { return info_snapshot(self); }
 static void info_op_release(void *snap) { info_destroy(snap); }
 
@@ -922,7 +1005,7 @@ static const uint16_t info_fields[] = {
 const ev_analysis_ops info_analysis_ops = {
     "info", info_fields, sizeof info_fields / sizeof info_fields[0], EV_ALL_EVENTS,
     info_op_event, info_op_end, info_op_snapshot, info_op_release,
-    NULL, NULL, NULL,   /* not mergeable */
+    info_op_fork, info_op_merge, info_op_drop,
 };
 
 static const uint16_t facts_fields[] = {
@@ -932,7 +1015,7 @@ static const uint16_t facts_fields[] = {
 const ev_analysis_ops info_facts_ops = {
     "info facts", facts_fields, sizeof facts_fields / sizeof facts_fields[0], 0,
     info_op_event, info_op_end, info_op_snapshot, info_op_release,
-    NULL, NULL, NULL,   /* not mergeable */
+    info_op_fork, info_op_merge, info_op_drop,
 };
 
 /* the facts the writers show: the stream's, or what was counted so far */

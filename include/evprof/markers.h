@@ -34,8 +34,14 @@ typedef struct ev_markers ev_markers;
 ev_markers *ev_markers_create(void);            /* NULL when out of memory */
 void ev_markers_destroy(ev_markers *m);         /* accepts NULL */
 
-/* The analysis (USER_MARKER only); it stops the read when memory runs out. */
+/* The analysis (USER_MARKER only); it stops the read when memory runs out.
+ * Mergeable: the parallel read gives each range a partial. */
 extern const ev_analysis_ops ev_markers_ops;
+
+/* Adds the marks of `part`, read from the stretch of the log after m's
+ * (before either's end), as if m had read them. Returns 0, or -1 when out
+ * of memory (m is then marked failed). */
+int ev_markers_merge(ev_markers *m, const ev_markers *part);
 
 /* The labels, in order of their first time (ties: file order). Valid
  * after the read's end. */

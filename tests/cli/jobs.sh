@@ -56,7 +56,7 @@ logs="$d/ghc-9.0.2/nfib-N2.eventlog $d/ghc/par-N2-pj.eventlog $d/ghc/deep-p.even
       $tmp/noend.eventlog $tmp/tail.eventlog $tmp/ff.eventlog"
 for log in $logs; do
     cmds=("report" "report --json" "folded" "graph --format dot" "speedscope" "gc" "heap"
-          "diff $d/ghc/deep-p.eventlog" "ticky")
+          "diff $d/ghc/deep-p.eventlog" "ticky" "info" "info -f json")
     [ "$have_pprof" = 1 ] && cmds+=("pprof")
     cmds+=("html -o /dev/stdout")
     for c in "${cmds[@]}"; do
@@ -116,8 +116,13 @@ n=$(note report --jobs 3 "$tmp/three.eventlog")
 check "report --jobs 3 read in ranges ($n)" [ "${n:-0}" -ge 3 ]
 n=$(note folded -j 2 "$d/ghc-9.0.2/nfib-N2.eventlog")
 check "folded -j 2 read in ranges ($n)" [ "${n:-0}" -ge 2 ]
-n=$(note all -j 3 -d "$tmp/alln" "$tmp/three.eventlog")
-check "all -j 3: the time profile read in ranges beside the rest ($n)" [ "${n:-0}" -ge 2 ]
+line=$(EVPROF_TEST_JOBS_NOTE=1 "$evprof" all -j 2 -d "$tmp/alln" "$d/ghc-9.0.2/nfib-hc.eventlog" 2>&1 >/dev/null |
+       grep '^evprof: test:')
+check "all -j 2: every analysis read in ranges, no sequential pass ($line)" \
+    [ "$line" = "evprof: test: 2 ranges" ]
+line=$(EVPROF_TEST_JOBS_NOTE=1 "$evprof" info -j 2 "$d/ghc-9.0.2/nfib-hc.eventlog" 2>&1 >/dev/null |
+       grep '^evprof: test:')
+check "info -j 2: read in ranges ($line)" [ "$line" = "evprof: test: 2 ranges" ]
 # the analyses that do not merge: their records held by the ranges and
 # replayed, or (too many to hold) read beside the workers
 for c in gc heap "html -o $tmp/p.html"; do
@@ -169,7 +174,7 @@ done
 "$evprof" folded -j2 "$d/ghc/deep-p.eventlog" >/dev/null && ok || bad "-j2"
 check "report --help lists --jobs" grep -q -- "--jobs N" <("$evprof" report --help)
 check "folded --help lists -j" grep -q -- "-j, --jobs N" <("$evprof" folded --help)
-check "info takes no -j" [ "$("$evprof" info -j 2 "$d/ghc/deep-p.eventlog" >/dev/null 2>&1; echo $?)" = 2 ]
+check "info --help lists -j" grep -q -- "-j, --jobs N" <("$evprof" info --help)
 
 echo "jobs: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
