@@ -18,7 +18,8 @@
 # measurement), BENCH_TOOLS (a subset of the tools, e.g. "report"),
 # BENCH_OUTPUTS (0: skip the rows of all and html beside report),
 # BENCH_EVPROF (another evprof binary to measure, e.g. a build of main),
-# BENCH_JOBS (the N of the report-jN row; default the CPUs online).
+# BENCH_JOBS (the N of the -j N rows; default the CPUs online),
+# BENCH_COMMANDS (0: skip the rows of every command at -j 1 and -j N).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -373,6 +374,80 @@ outputs_bench() {
     fi
 }
 outputs_bench
+
+# ---- every command at -j 1 and -j N (issue 14) -----------------------------
+# Issue 14: folded, graph, gc, all (and heap) "scale the same way" as
+# report: each command on hard, synth1g and repeat with --jobs 1 and
+# --jobs N, output to files in $BUILD/outputs/ (as users write them), wall
+# time (what -j improves), CPU, peak RSS, MB/s of the log by wall time,
+# and the speed-up. Goal: -j N no slower than -j 1 (wall, 5% noise). The
+# bench logs hold no heap profile: heap is left out (tests/cli/jobs.sh
+# checks that its parallel read gives the same output). BENCH_COMMANDS=0
+# skips the block.
+COMMAND_SHAPES=(hard synth1g repeat)
+commands_bench() {
+    local evprof=${BENCH_EVPROF:-$BUILD/evprof} dir=$BUILD/outputs name f c j tpl
+    local -A WALLJ
+    [[ ${BENCH_COMMANDS:-1} == 0 ]] && return
+    mkdir -p "$dir"
+    echo
+    echo "every command at --jobs 1 and --jobs $JOBS (issue 14):"
+    printf '%-10s %-8s %5s %8s %8s %8s %9s %8s
+' "shape" "command" "jobs" "cpu_s" "wall_s"         "peak_MB" "MB/s_wall" "speedup"
+    for name in "${COMMAND_SHAPES[@]}"; do
+        [[ -n ${LOG[$name]:-} ]] || continue
+        f=${LOG[$name]}
+        cat "$f" >/dev/null
+        for c in report folded graph gc info all html; do
+            for j in 1 "$JOBS"; do
+                case $c in
+                report) tpl="$evprof report --jobs $j {} -o $dir/$name.prof" ;;
+                folded) tpl="$evprof folded --jobs $j {} -o $dir/$name.folded" ;;
+                graph) tpl="$evprof graph --jobs $j -f svg {} -o $dir/$name.svg" ;;
+                gc) tpl="$evprof gc --jobs $j {} -o $dir/$name.gc.txt" ;;
+                info) tpl="$evprof info --jobs $j {}" ;;
+                all) tpl="$evprof all --jobs $j {} -d $dir/$name-all" ;;
+                html) tpl="$evprof html --jobs $j {} -o $dir/$name.html" ;;
+                esac
+                measure "$f" "$tpl" "$RUNS"
+                if [[ $STATUS != ok ]]; then
+                    printf '%-10s %-8s %5s %s
+' "$name" "$c" "$j" "$STATUS"
+                    continue
+                fi
+                WALLJ[$name,$c,$j]=$BEST_WALL
+                local sp=-
+                [[ $j != 1 && -n ${WALLJ[$name,$c,1]:-} ]] &&
+                    sp=$(awk -v a="${WALLJ[$name,$c,1]}" -v b="$BEST_WALL" 'BEGIN { printf "%.2fx", a / b }')
+                printf '%-10s %-8s %5s %8s %8s %8.1f %9.0f %8s
+' "$name" "$c" "$j" "$BEST_S" \
+                    "$BEST_WALL" "$(awk -v k="$PEAK_KB" 'BEGIN { print k * 1024 / 1e6 }')" \
+                    "$(awk -v b="${BYTES[$name]}" -v t="$BEST_WALL" 'BEGIN { print (t > 0 ? b / 1e6 / t : 0) }')" "$sp"
+                printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" \
+                    "$(awk -v b="${BYTES[$name]}" 'BEGIN { printf "%.1f", b / 1e6 }')" "$c-j$j" \
+                    "$BEST_S" "$BEST_WALL" "-" \
+                    "$(awk -v k="$PEAK_KB" 'BEGIN { printf "%.1f", k * 1024 / 1e6 }')" "$STATUS" \
+                    >>"$RESULTS"
+            done
+        done
+    done
+    echo
+    echo "Goals (issue 14, every command), $mode sizes:"
+    for name in "${COMMAND_SHAPES[@]}"; do
+        [[ -n ${LOG[$name]:-} ]] || continue
+        for c in report folded graph gc info all html; do
+            local a=${WALLJ[$name,$c,1]:-} b=${WALLJ[$name,$c,$JOBS]:-}
+            if [[ -z $a || -z $b || $JOBS == 1 ]]; then
+                goal "$name: $c --jobs $JOBS no slower than --jobs 1" "-" "not measured"
+                continue
+            fi
+            read -r v d < <(awk -v a="$a" -v b="$b" \
+                'BEGIN { printf "%s %.2f\n", (b <= 1.05 * a) ? "PASS" : "FAIL", a / b }')
+            goal "$name: $c --jobs $JOBS no slower than --jobs 1" "$v" "(wall $a -> $b s: ${d}x)"
+        done
+    done
+}
+commands_bench
 
 echo
 echo "best of $RUNS runs (the ghc-events fold: 1 run on logs over 200 MB); MB = 10^6 bytes;"

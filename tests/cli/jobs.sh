@@ -23,6 +23,10 @@ bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
 check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
 
 d=tests/data
+gen="$(dirname "$evprof")/bench/gen_eventlog"
+# a note of a read in ranges (tests use one block a range, EVPROF_TEST_CHUNK_BYTES=1:
+# the bundled logs are small, read on one thread otherwise)
+inranges() { grep -qE '^evprof: test: ([2-9]|[1-9][0-9]+) ranges$' <<<"$1"; }
 "$evprof" merge -o "$tmp/three.eventlog" $d/ghc/par-N2-p.eventlog \
     $d/ghc-9.0.2/nfib-N2.eventlog $d/ghc/deep-p.eventlog 2>/dev/null ||
     bad "merge: the test log"
@@ -116,23 +120,35 @@ n=$(note report --jobs 3 "$tmp/three.eventlog")
 check "report --jobs 3 read in ranges ($n)" [ "${n:-0}" -ge 3 ]
 n=$(note folded -j 2 "$d/ghc-9.0.2/nfib-N2.eventlog")
 check "folded -j 2 read in ranges ($n)" [ "${n:-0}" -ge 2 ]
-line=$(EVPROF_TEST_JOBS_NOTE=1 "$evprof" all -j 2 -d "$tmp/alln" "$d/ghc-9.0.2/nfib-hc.eventlog" 2>&1 >/dev/null |
+line=$(EVPROF_TEST_JOBS_NOTE=1 EVPROF_TEST_CHUNK_BYTES=1 "$evprof" all -j 2 -d "$tmp/alln" \
+       "$d/ghc-9.0.2/nfib-hc.eventlog" 2>&1 >/dev/null | grep '^evprof: test:')
+check "all -j 2: every analysis read in ranges, no sequential pass ($line)" inranges "$line"
+line=$(EVPROF_TEST_JOBS_NOTE=1 EVPROF_TEST_CHUNK_BYTES=1 "$evprof" info -j 2 \
+       "$d/ghc-9.0.2/nfib-hc.eventlog" 2>&1 >/dev/null | grep '^evprof: test:')
+check "info -j 2: read in ranges ($line)" inranges "$line"
+# without a test's chunk size a small log is read on one thread (ranges of
+# 64 MiB at least), and a large one in ranges
+line=$(EVPROF_TEST_JOBS_NOTE=1 "$evprof" report --jobs 2 "$d/ghc-9.0.2/nfib-N2.eventlog" 2>&1 >/dev/null |
        grep '^evprof: test:')
-check "all -j 2: every analysis read in ranges, no sequential pass ($line)" \
-    [ "$line" = "evprof: test: 2 ranges" ]
-line=$(EVPROF_TEST_JOBS_NOTE=1 "$evprof" info -j 2 "$d/ghc-9.0.2/nfib-hc.eventlog" 2>&1 >/dev/null |
-       grep '^evprof: test:')
-check "info -j 2: read in ranges ($line)" [ "$line" = "evprof: test: 2 ranges" ]
+check "report -j 2, a small log: one thread ($line)" grep -q "sequential: a small file" <<<"$line"
+if [ -x "$gen" ]; then
+    "$gen" "$tmp/big.eventlog" 140 --sample-share 100 >/dev/null
+    line=$(EVPROF_TEST_JOBS_NOTE=1 "$evprof" report --jobs 2 "$tmp/big.eventlog" 2>&1 >"$tmp/b2" |
+           grep '^evprof: test:')
+    check "report -j 2, a 140 MB log: two ranges ($line)" [ "$line" = "evprof: test: 2 ranges" ]
+    "$evprof" report --jobs 1 "$tmp/big.eventlog" >"$tmp/b1" 2>&1
+    check "report -j 2, a 140 MB log: the same report" cmp -s "$tmp/b1" "$tmp/b2"
+    rm -f "$tmp/big.eventlog"
+fi
 # the analyses that do not merge: their records held by the ranges and
 # replayed, or (too many to hold) read beside the workers
 for c in gc heap "html -o $tmp/p.html"; do
     # shellcheck disable=SC2086
-    line=$(EVPROF_TEST_JOBS_NOTE=1 "$evprof" $c -j 2 "$d/ghc-9.0.2/nfib-hc.eventlog" 2>&1 >/dev/null |
-           grep '^evprof: test:')
-    check "$c -j 2: every analysis read in ranges, no sequential pass ($line)" \
-        [ "$line" = "evprof: test: 2 ranges" ]
+    line=$(EVPROF_TEST_JOBS_NOTE=1 EVPROF_TEST_CHUNK_BYTES=1 "$evprof" $c -j 2 \
+           "$d/ghc-9.0.2/nfib-hc.eventlog" 2>&1 >/dev/null | grep '^evprof: test:')
+    check "$c -j 2: every analysis read in ranges, no sequential pass ($line)" inranges "$line"
 done
-held=$(EVPROF_TEST_HOLD_BYTES=1 EVPROF_TEST_JOBS_NOTE=1 "$evprof" gc -j 2 \
+held=$(EVPROF_TEST_HOLD_BYTES=1 EVPROF_TEST_JOBS_NOTE=1 EVPROF_TEST_CHUNK_BYTES=1 "$evprof" gc -j 2 \
        "$d/ghc-9.0.2/nfib-N2.eventlog" 2>&1 >/dev/null)
 check "gc -j 2, nothing can be held: read beside the workers ($held)" \
     grep -q "too many records to hold" <<<"$held"
@@ -140,11 +156,10 @@ check "gc -j 2, nothing can be held: read beside the workers ($held)" \
 # RUN/STOP_THREAD) would not fit in what may be held, which a sample of
 # the blocks says before the read: gc reads sequentially, html holds
 # nothing and reads them beside its ranges; the same results
-gen="$(dirname "$evprof")/bench/gen_eventlog"
 if [ -x "$gen" ]; then
     "$gen" "$tmp/dense.eventlog" 80 --sample-share 5 >/dev/null
-    line=$(EVPROF_TEST_JOBS_NOTE=1 "$evprof" gc -j 2 "$tmp/dense.eventlog" 2>&1 >"$tmp/g2" |
-           grep '^evprof: test:')
+    line=$(EVPROF_TEST_JOBS_NOTE=1 EVPROF_TEST_CHUNK_BYTES=$((8 << 20)) "$evprof" gc -j 2 \
+           "$tmp/dense.eventlog" 2>&1 >"$tmp/g2" | grep '^evprof: test:')
     check "gc -j 2, dense: sequential, said why ($line)" \
         grep -q "sequential: too many records to hold" <<<"$line"
     "$evprof" gc -j 1 "$tmp/dense.eventlog" >"$tmp/g1" 2>&1
