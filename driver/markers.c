@@ -54,6 +54,49 @@ static mlabel *find(ev_markers *m, const char *s, size_t len)
     return NULL;
 }
 
+/* A new label, last in the list (NULL when out of memory). */
+static mlabel *add_label(ev_markers *m, const char *s, size_t len, uint64_t first_ns,
+                         uint64_t first_seq)
+{
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 16;
+        mlabel *p = realloc(m->labels, cap * sizeof *p);
+        if (!p)
+            return NULL;
+        m->labels = p;
+        m->cap = cap;
+    }
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return NULL;
+    memcpy(copy, s, len);
+    copy[len] = '\0';
+    mlabel *l = &m->labels[m->n];
+    memset(l, 0, sizeof *l);
+    l->pub.label = copy;
+    l->pub.len = (uint32_t)len;
+    l->pub.first_ns = first_ns;
+    l->first_seq = first_seq;
+    m->last = m->n++;
+    return l;
+}
+
+/* Room for `more` times after l's. Returns 0 or -1. */
+static int reserve_times(mlabel *l, size_t more)
+{
+    if (l->cap - l->n >= more)
+        return 0;
+    size_t cap = l->cap ? l->cap * 2 : 4;
+    while (cap - l->n < more)
+        cap *= 2;
+    uint64_t *t = realloc(l->times, cap * sizeof *t);
+    if (!t)
+        return -1;
+    l->times = t;
+    l->cap = cap;
+    return 0;
+}
+
 static int markers_event(void *self, const el_event *ev, const ev_stream *s)
 {
     ev_markers *m = self;
@@ -64,36 +107,8 @@ static int markers_event(void *self, const el_event *ev, const ev_stream *s)
     const char *str = ev->u.text.str.ptr;
     size_t len = ev->u.text.str.len;
     mlabel *l = find(m, str, len);
-    if (!l) {
-        if (m->n == m->cap) {
-            size_t cap = m->cap ? m->cap * 2 : 16;
-            mlabel *p = realloc(m->labels, cap * sizeof *p);
-            if (!p)
-                goto nomem;
-            m->labels = p;
-            m->cap = cap;
-        }
-        char *copy = malloc(len + 1);
-        if (!copy)
-            goto nomem;
-        memcpy(copy, str, len);
-        copy[len] = '\0';
-        l = &m->labels[m->n];
-        memset(l, 0, sizeof *l);
-        l->pub.label = copy;
-        l->pub.len = (uint32_t)len;
-        l->pub.first_ns = ev->time;
-        l->first_seq = m->seq;
-        m->last = m->n++;
-    }
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 4;
-        uint64_t *t = realloc(l->times, cap * sizeof *t);
-        if (!t)
-            goto nomem;
-        l->times = t;
-        l->cap = cap;
-    }
+    if ((!l && !(l = add_label(m, str, len, ev->time, m->seq))) || reserve_times(l, 1) != 0)
+        goto nomem;
     l->times[l->n++] = ev->time;
     l->pub.count = l->n;
     if (ev->time < l->pub.first_ns)
@@ -161,36 +176,12 @@ int ev_markers_merge(ev_markers *m, const ev_markers *part)
     for (size_t i = 0; i < part->n && !m->failed; i++) {
         const mlabel *pl = &part->labels[i];
         mlabel *l = find(m, pl->pub.label, pl->pub.len);
-        if (!l) {
-            /* new here: after self's labels, in the part's order of first
-             * appearance, its file order counted on from self's */
-            if (m->n == m->cap) {
-                size_t cap = m->cap ? m->cap * 2 : 16;
-                mlabel *p = realloc(m->labels, cap * sizeof *p);
-                if (!p)
-                    goto nomem;
-                m->labels = p;
-                m->cap = cap;
-            }
-            char *copy = malloc(pl->pub.len + 1);
-            if (!copy)
-                goto nomem;
-            memcpy(copy, pl->pub.label, pl->pub.len + 1);
-            l = &m->labels[m->n++];
-            memset(l, 0, sizeof *l);
-            l->pub = pl->pub;
-            l->pub.label = copy;
-            l->pub.count = 0;
-            l->first_seq = m->seq + pl->first_seq;
-        }
-        if (l->cap - l->n < pl->n) {
-            size_t cap = l->n + pl->n;
-            uint64_t *t = realloc(l->times, cap * sizeof *t);
-            if (!t)
-                goto nomem;
-            l->times = t;
-            l->cap = cap;
-        }
+        /* new here: after self's labels, in the part's order of first
+         * appearance, its file order counted on from self's */
+        if ((!l && !(l = add_label(m, pl->pub.label, pl->pub.len, pl->pub.first_ns,
+                                   m->seq + pl->first_seq))) ||
+            reserve_times(l, pl->n) != 0)
+            goto nomem;
         if (pl->n)
             memcpy(l->times + l->n, pl->times, pl->n * sizeof *pl->times);
         l->n += pl->n;
