@@ -76,6 +76,7 @@ struct prof_profile {
     uint32_t *sc_arena;             /* the stacks' ids, as decoded */
     size_t sc_arena_len, sc_arena_cap;
     int sc_full;                    /* memory cap reached: no more inserts */
+    size_t sc_cap;                  /* SC_MAX_BYTES, less for a partial */
     uint64_t walks, walks_known;    /* tree walks; of them, stacks seen before */
 
     struct cap_path *cap_paths;     /* [CAP_PATHS], by capability */
@@ -242,7 +243,7 @@ static int grow_slots(prof_profile *p)
     size_t n = p->num_slots ? p->num_slots * 2 : 1024;
     if (charge(p, n * sizeof(struct child_slot)) != 0)
         return -1;
-    struct child_slot *s = calloc(n, sizeof *s);
+    struct child_slot *s = tx_table_alloc(n, sizeof *s);
 
     if (!s) {
         uncharge(p, n * sizeof *s);
@@ -363,17 +364,19 @@ static uint32_t child(prof_profile *p, uint32_t parent, uint32_t cc, int *create
  * stacks simply take the tree walk. */
 #define SC_MAX_BYTES (64u << 20)
 
-/* The cache's cap: SC_MAX_BYTES, and never more than a quarter of what
- * the budget leaves to it and the tree, so that the tree keeps the rest
- * (the cache's charges are optional: refused, they only stop caching). */
+/* The cache's cap: sc_cap (SC_MAX_BYTES; a partial of the parallel read
+ * half of it, so that the two caches of two cores take what one takes),
+ * and never more than a quarter of what the budget leaves to it and the
+ * tree, so that the tree keeps the rest (the cache's charges are
+ * optional: refused, they only stop caching). */
 static size_t sc_max_bytes(const prof_profile *p)
 {
     uint64_t limit = ev_budget_limit(p->mem.budget);
     if (!limit)
-        return SC_MAX_BYTES;
+        return p->sc_cap;
     uint64_t others = ev_budget_used(p->mem.budget) - p->sc_charged;
     uint64_t avail = limit > others ? (limit - others) / 4 : 0;
-    return avail < SC_MAX_BYTES ? (size_t)avail : SC_MAX_BYTES;
+    return avail < p->sc_cap ? (size_t)avail : p->sc_cap;
 }
 
 /* Not util/htab.h: one probe per sample, measured; the entry keeps the
@@ -453,7 +456,7 @@ static void sc_insert(prof_profile *p, const uint32_t *s, const uint32_t *path,
             p->sc_full = 1;
             return;
         }
-        struct sc_entry *t = calloc(n, sizeof *t);
+        struct sc_entry *t = tx_table_alloc(n, sizeof *t);
         if (!t) {
             uncharge_sc(p, n * sizeof *t);
             p->sc_full = 1;
@@ -475,6 +478,27 @@ static void sc_insert(prof_profile *p, const uint32_t *s, const uint32_t *path,
     p->sc_arena_len += need;
     sc_put(p->sc_table, p->sc_size, &en);
     p->sc_num++;
+}
+
+/* Frees the stack cache (it refills from the next samples): a finished
+ * partial of the parallel read needs it no more, and its memory would
+ * stay beside the merged tree. The capabilities' previous paths that
+ * point into it are forgotten. */
+static void sc_drop(prof_profile *p)
+{
+    uncharge_sc(p, p->sc_size * sizeof *p->sc_table + p->sc_arena_cap * sizeof *p->sc_arena);
+    free(p->sc_table);
+    free(p->sc_arena);
+    p->sc_table = NULL;
+    p->sc_arena = NULL;
+    p->sc_num = p->sc_size = 0;
+    p->sc_arena_len = p->sc_arena_cap = 0;
+    p->sc_full = 0;
+    for (size_t i = 0; p->cap_paths && i < CAP_PATHS; i++)
+        if (p->cap_paths[i].from_cache) {
+            p->cap_paths[i].from_cache = 0;
+            p->cap_paths[i].depth = 0;
+        }
 }
 
 /* ---- lifecycle -------------------------------------------------------- */
@@ -503,6 +527,7 @@ prof_profile *prof_create(const prof_filter *filter)
         p->filter.spans = sp;
     }
     p->cut_node = PROF_NONE;
+    p->sc_cap = SC_MAX_BYTES;
     p->cap_paths = calloc(CAP_PATHS, sizeof *p->cap_paths);
     if (!p->cap_paths || grow_slots(p) != 0 || new_node(p, PROF_NONE, 0) != 0) {
         prof_destroy(p);
@@ -865,6 +890,8 @@ prof_profile *prof_fork(const prof_profile *p)
     if (p->failed || p->runs)
         return NULL;        /* several logs translate ids: read sequentially */
     prof_profile *q = prof_create(&p->filter);
+    if (q)
+        q->sc_cap = SC_MAX_BYTES / 4;
     if (q && p->mem.budget) {
         prof_set_budget(q, p->mem.budget);  /* the partials share the read's budget */
         if (q->failed) {
@@ -982,6 +1009,10 @@ int prof_merge(prof_profile *p, prof_profile *q)
         q->runs = qr;
         return 0;
     }
+    /* q's stretch is read; p's caches only what came before it: the
+     * merged tree grows next to neither */
+    sc_drop(q);
+    sc_drop(p);
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < q->num_ccs; i++)
         rc = merge_cc(p, &q->ccs[i]);
@@ -1555,15 +1586,10 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
         return NULL;
     if (take) {
         uncharge(p, p->num_slots * sizeof *p->slots);
-        uncharge_sc(p, p->sc_size * sizeof *p->sc_table + p->sc_arena_cap * sizeof *p->sc_arena);
         free(p->slots);
-        free(p->sc_table);
-        free(p->sc_arena);
         p->slots = NULL;
-        p->sc_table = NULL;
-        p->sc_arena = NULL;
-        p->num_slots = p->sc_size = p->sc_num = 0;
-        p->sc_arena_len = p->sc_arena_cap = 0;
+        p->num_slots = 0;
+        sc_drop(p);
         p->failed = 1;      /* no events after this */
     }
     r->filter = p->filter;

@@ -14,7 +14,7 @@ static void place(tx_htab_slot *slots, size_t cap, tx_htab_slot s)
 /* Rehashes into `cap` slots from the stored hashes: no item is visited. */
 static int resize(tx_htab *t, size_t cap)
 {
-    tx_htab_slot *s = calloc(cap, sizeof *s);
+    tx_htab_slot *s = tx_table_alloc(cap, sizeof *s);
     if (!s)
         return -1;
     for (size_t i = 0; i < t->cap; i++)

@@ -18,8 +18,28 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define TX_HTAB_NONE UINT32_MAX
+
+/* A zeroed array for an open-addressing table, every page written now.
+ * Not calloc: calloc's fresh pages are the shared zero page until first
+ * written, and a table's probes read before they write. Each first write
+ * then replaces a read-only mapping, which flushes the TLB of every CPU
+ * running a thread of the process: on a parallel read that cost a fifth
+ * of the run (perf: do_wp_page, flush_tlb_mm_range). NULL when out of
+ * memory or when n * size overflows. */
+static inline void *tx_table_alloc(size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        return NULL;
+    size_t bytes = n * size;
+    void *t = malloc(bytes > 0 ? bytes : 1);
+    if (t)
+        memset(t, 0, bytes);
+    return t;
+}
 
 typedef struct tx_htab_slot {
     uint32_t hash;          /* the item's hash, low 32 bits */
