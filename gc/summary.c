@@ -13,6 +13,17 @@
  * leader, GC_END stamped with the time GHC's statistics use). Its pause is
  * the leader's GC_START .. GC_END; the other capabilities' own
  * GC_START .. GC_END go to their per-capability figures only.
+ *
+ * A partial of the parallel read (gc_fork) starts in the middle of the
+ * log, where a capability may be running a thread or collecting. Each
+ * capability has two state machines: the mutator's (RUN_THREAD,
+ * STOP_THREAD, GC_START) and the collection's (GC_START, GC_END,
+ * GC_STATS_GHC). The first needs only the time of the range's first such
+ * event, to close an interval the ranges before left open. The second is
+ * unknown until the range's first GC_START: its events up to that one
+ * (normally none to three) are held and replayed by gc_merge into the
+ * state the ranges before left. Everything else is a sum, a maximum, or
+ * the last value in file order.
  */
 #include "evprof/gc.h"
 
@@ -36,8 +47,24 @@ typedef struct pending_stats {
     uint32_t par_n_threads;
 } pending_stats;
 
+/* A collection event held by a partial for the merge. */
+typedef struct held_ev {
+    uint64_t time;
+    uint16_t cap;
+    uint16_t type;              /* EL_GC_START, EL_GC_END, EL_GC_STATS_GHC */
+    uint32_t stats;             /* GC_STATS_GHC: index into held_stats */
+} held_ev;
+
+/* A real log holds at most a few per capability and range; past this
+ * many (a hostile log), the parallel read is dropped for a sequential one. */
+#define GC_HELD_MAX 65536
+
 typedef struct cap_state {
     uint8_t seen;
+    /* a partial: its first mutator event (at run_first), its first
+     * GC_START seen; before it, collection events are held */
+    uint8_t run_synced, gc_synced;
+    uint64_t run_first;
     uint8_t in_gc, has_pending, running;
     uint8_t last_valid, last_had_stats;   /* the last finished GC on this cap */
     uint8_t has_alloc, has_sparks;        /* any sample before the window's end */
@@ -71,6 +98,14 @@ struct gc_summary {
     gc_cap *out_caps;
     gc_collection_fn on_collection;
     void *on_collection_ctx;
+    /* a partial of the parallel read (gc_fork) */
+    int partial;
+    int seen_rts;                   /* an RTS_IDENTIFIER: the last one wins */
+    held_ev *held;                  /* collection events before a cap's first GC_START */
+    size_t n_held, cap_held;
+    int held_overflow;              /* more than GC_HELD_MAX: no merge */
+    pending_stats *held_stats;
+    size_t n_held_stats, cap_held_stats;
 };
 
 void gc_filter_init(gc_filter *f)
@@ -99,6 +134,8 @@ void gc_destroy(gc_summary *s)
     free(s->caps);
     free(s->gens);
     free(s->out_caps);
+    free(s->held);
+    free(s->held_stats);
     free(s);
 }
 
@@ -218,12 +255,25 @@ static void record_collection(gc_summary *s, cap_state *c, const pending_stats *
     c->led++;
 }
 
-static void gc_start(gc_summary *s, cap_state *c, uint64_t t)
+/* RUN_THREAD (run), STOP_THREAD or GC_START at t: the mutator's interval
+ * open on c ends. A partial's first such event only notes its time: the
+ * interval it ends began in an earlier range (gc_merge closes it). */
+static void mutator_event(gc_summary *s, cap_state *c, uint64_t t, int run)
 {
-    if (c->running) {               /* no STOP_THREAD before the GC: the thread stopped */
+    if (s->partial && !c->run_synced) {
+        c->run_synced = 1;
+        c->run_first = t;
+    } else if (c->running) {
         c->mut_ns += overlap(s, c->run_start, t);
-        c->running = 0;
     }
+    c->running = (uint8_t)run;
+    if (run)
+        c->run_start = t;
+}
+
+/* GC_START's part in the collection's state machine. */
+static void gc_begin(gc_summary *s, cap_state *c, uint64_t t)
+{
     if (c->in_gc && c->has_pending) /* GC_END lost: the collection ends here */
         record_collection(s, c, &c->pending, 1, c->gc_start, t);
     c->in_gc = 1;
@@ -253,31 +303,64 @@ static void gc_end(gc_summary *s, cap_state *c, uint64_t t)
     c->has_pending = 0;
 }
 
-static void gc_stats(gc_summary *s, cap_state *c, const el_event *ev)
+static void gc_stats(gc_summary *s, cap_state *c, const pending_stats *p)
 {
-    pending_stats p = {
-        .time = ev->time,
-        .gen = ev->u.gc_stats.gen,
-        .copied = ev->u.gc_stats.copied,
-        .slop = ev->u.gc_stats.slop,
-        .frag = ev->u.gc_stats.frag,
-        .balanced = ev->u.gc_stats.par_balanced_copied,
-        .par_n_threads = ev->u.gc_stats.par_n_threads,
-    };
-    if (!ev->u.gc_stats.has_balanced)
-        s->r.old_gc_stats = 1;
     if (c->in_gc) {
         if (c->has_pending)         /* two in one GC: keep the first's pause */
             record_collection(s, c, &c->pending, 0, 0, 0);
-        c->pending = p;
+        c->pending = *p;
         c->has_pending = 1;
     } else if (c->last_valid && !c->last_had_stats) {
         /* older GHC wrote the statistics after GC_END */
-        record_collection(s, c, &p, 1, c->last_start, c->last_end);
+        record_collection(s, c, p, 1, c->last_start, c->last_end);
         c->last_had_stats = 1;
     } else {
-        record_collection(s, c, &p, 0, 0, 0);
+        record_collection(s, c, p, 0, 0, 0);
     }
+}
+
+/* A partial holds a collection event of a capability whose collection
+ * state is not known yet (before its first GC_START in the range). */
+static void hold(gc_summary *s, uint16_t cap, uint16_t type, uint64_t t,
+                 const pending_stats *p)
+{
+    if (s->n_held >= GC_HELD_MAX) {
+        s->held_overflow = 1;
+        return;
+    }
+    if (s->n_held == s->cap_held) {
+        size_t n = s->cap_held ? 2 * s->cap_held : 16;
+        held_ev *h = realloc(s->held, n * sizeof *h);
+        if (!h) {
+            s->nomem = 1;
+            return;
+        }
+        s->held = h;
+        s->cap_held = n;
+    }
+    held_ev *h = &s->held[s->n_held++];
+    *h = (held_ev){ t, cap, type, 0 };
+    if (p) {
+        if (s->n_held_stats == s->cap_held_stats) {
+            size_t n = s->cap_held_stats ? 2 * s->cap_held_stats : 8;
+            pending_stats *ps = realloc(s->held_stats, n * sizeof *ps);
+            if (!ps) {
+                s->nomem = 1;
+                return;
+            }
+            s->held_stats = ps;
+            s->cap_held_stats = n;
+        }
+        h->stats = (uint32_t)s->n_held_stats;
+        s->held_stats[s->n_held_stats++] = *p;
+    }
+}
+
+/* A collection event on c: applied, or held by a partial that does not
+ * know c's collection state yet. */
+static int gc_unknown(const gc_summary *s, const cap_state *c)
+{
+    return s->partial && !c->gc_synced;
 }
 
 /* ---- counters ---------------------------------------------------------- */
@@ -344,6 +427,7 @@ int gc_add_event(gc_summary *s, const el_event *ev)
         return 0;
     case EL_RTS_IDENTIFIER:
         rts_identifier(s, ev);
+        s->seen_rts = 1;
         return 0;
     case EL_HEAP_INFO_GHC:
         s->r.has_heap_info = 1;
@@ -368,16 +452,44 @@ int gc_add_event(gc_summary *s, const el_event *ev)
     switch (ev->type) {
     case EL_GC_START:
         s->r.n_gc_start++;
-        gc_start(s, c, t);
+        mutator_event(s, c, t, 0);
+        if (gc_unknown(s, c)) {
+            /* held; from here on the collection state is this range's */
+            hold(s, ev->cap, EL_GC_START, t, NULL);
+            c->gc_synced = 1;
+            c->in_gc = 1;
+            c->has_pending = 0;
+            c->gc_start = t;
+        } else {
+            gc_begin(s, c, t);
+        }
         break;
     case EL_GC_END:
         s->r.n_gc_end++;
-        gc_end(s, c, t);
+        if (gc_unknown(s, c))
+            hold(s, ev->cap, EL_GC_END, t, NULL);
+        else
+            gc_end(s, c, t);
         break;
-    case EL_GC_STATS_GHC:
+    case EL_GC_STATS_GHC: {
         s->r.n_gc_stats++;
-        gc_stats(s, c, ev);
+        pending_stats p = {
+            .time = t,
+            .gen = ev->u.gc_stats.gen,
+            .copied = ev->u.gc_stats.copied,
+            .slop = ev->u.gc_stats.slop,
+            .frag = ev->u.gc_stats.frag,
+            .balanced = ev->u.gc_stats.par_balanced_copied,
+            .par_n_threads = ev->u.gc_stats.par_n_threads,
+        };
+        if (!ev->u.gc_stats.has_balanced)
+            s->r.old_gc_stats = 1;
+        if (gc_unknown(s, c))
+            hold(s, ev->cap, EL_GC_STATS_GHC, t, &p);
+        else
+            gc_stats(s, c, &p);
         break;
+    }
     case EL_HEAP_ALLOCATED:
         s->r.n_heap_alloc++;
         counter(s, t, ev->u.heap.bytes, &c->alloc_before, &c->alloc_upto);
@@ -398,15 +510,10 @@ int gc_add_event(gc_summary *s, const el_event *ev)
         break;
     }
     case EL_RUN_THREAD:
-        if (c->running)
-            c->mut_ns += overlap(s, c->run_start, t);
-        c->running = 1;
-        c->run_start = t;
+        mutator_event(s, c, t, 1);
         break;
     case EL_STOP_THREAD:
-        if (c->running)
-            c->mut_ns += overlap(s, c->run_start, t);
-        c->running = 0;
+        mutator_event(s, c, t, 0);
         break;
     default:
         break;
@@ -597,6 +704,160 @@ gc_summary *gc_snapshot(const gc_summary *s)
 
 int gc_finished(const gc_summary *s) { return s->finished; }
 
+/* ---- partials (the parallel read) --------------------------------------- */
+
+gc_summary *gc_fork(const gc_summary *s)
+{
+    /* collections reported as they complete must come in file order */
+    if (!s || s->nomem || s->finished || s->on_collection)
+        return NULL;
+    gc_summary *q = gc_create(&s->f);
+    if (q)
+        q->partial = 1;
+    return q;
+}
+
+/* Capability slots 0 .. n - 1 in s (none marked seen). */
+static int reserve_caps(gc_summary *s, uint32_t n)
+{
+    if (n <= s->ncaps)
+        return 0;
+    cap_state *c = realloc(s->caps, (size_t)n * sizeof *c);
+    if (!c)
+        return -1;
+    memset(c + s->ncaps, 0, (size_t)(n - s->ncaps) * sizeof *c);
+    s->caps = c;
+    s->ncaps = n;
+    return 0;
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* q's capability after p's: the mutator's interval p left open ends at
+ * q's first mutator event; q's states follow p's where q knows them. */
+static void merge_cap(gc_summary *p, cap_state *pc, const cap_state *qc)
+{
+    if (qc->run_synced) {
+        if (!p->partial || pc->run_synced) {
+            if (pc->running)
+                pc->mut_ns += overlap(p, pc->run_start, qc->run_first);
+        } else {
+            pc->run_synced = 1;
+            pc->run_first = qc->run_first;
+        }
+        pc->running = qc->running;
+        pc->run_start = qc->run_start;
+    }
+    if (qc->gc_synced) {
+        pc->gc_synced = 1;
+        pc->in_gc = qc->in_gc;
+        pc->gc_start = qc->gc_start;
+        pc->has_pending = qc->has_pending;
+        pc->pending = qc->pending;
+        if (qc->last_valid) {
+            pc->last_valid = 1;
+            pc->last_had_stats = qc->last_had_stats;
+            pc->last_start = qc->last_start;
+            pc->last_end = qc->last_end;
+        }
+    }
+    pc->seen |= qc->seen;
+    pc->has_alloc |= qc->has_alloc;
+    pc->has_sparks |= qc->has_sparks;
+    pc->alloc_before = max_u64(pc->alloc_before, qc->alloc_before);
+    pc->alloc_upto = max_u64(pc->alloc_upto, qc->alloc_upto);
+    for (int i = 0; i < N_SPARK; i++) {
+        pc->spark_before[i] = max_u64(pc->spark_before[i], qc->spark_before[i]);
+        pc->spark_upto[i] = max_u64(pc->spark_upto[i], qc->spark_upto[i]);
+    }
+    pc->mut_ns += qc->mut_ns;
+    pc->gc_ns += qc->gc_ns;
+    pc->max_pause_ns = max_u64(pc->max_pause_ns, qc->max_pause_ns);
+    pc->gcs += qc->gcs;
+    pc->led += qc->led;
+}
+
+int gc_merge(gc_summary *p, const gc_summary *q)
+{
+    if (p->nomem || p->finished || q->nomem || q->held_overflow || p->held_overflow)
+        return -1;
+    if (reserve_caps(p, q->ncaps) != 0) {
+        p->nomem = 1;
+        return -1;
+    }
+    /* q's held collection events continue p's states, or p's own held
+     * ones when p does not know that capability's state either */
+    for (size_t i = 0; i < q->n_held; i++) {
+        const held_ev *h = &q->held[i];
+        cap_state *pc = h->cap == EL_NO_CAP ? &p->nocap : &p->caps[h->cap];
+        const pending_stats *st =
+            h->type == EL_GC_STATS_GHC ? &q->held_stats[h->stats] : NULL;
+        if (gc_unknown(p, pc)) {
+            hold(p, h->cap, h->type, h->time, st);
+            continue;
+        }
+        if (h->type == EL_GC_START)
+            gc_begin(p, pc, h->time);
+        else if (h->type == EL_GC_END)
+            gc_end(p, pc, h->time);
+        else
+            gc_stats(p, pc, st);
+    }
+    for (uint32_t i = 0; i < q->ncaps; i++)
+        merge_cap(p, &p->caps[i], &q->caps[i]);
+    merge_cap(p, &p->nocap, &q->nocap);
+
+    if (q->ngens && !gen_slot(p, q->ngens - 1))
+        return -1;
+    for (uint32_t g = 0; g < q->ngens; g++) {
+        gc_gen *pg = &p->gens[g];
+        const gc_gen *qg = &q->gens[g];
+        pg->collections += qg->collections;
+        pg->par_collections += qg->par_collections;
+        pg->elapsed_ns += qg->elapsed_ns;
+        pg->max_pause_ns = max_u64(pg->max_pause_ns, qg->max_pause_ns);
+        pg->copied_bytes += qg->copied_bytes;
+        pg->max_slop_bytes = max_u64(pg->max_slop_bytes, qg->max_slop_bytes);
+    }
+    if (q->max_gen_seen > p->max_gen_seen)
+        p->max_gen_seen = q->max_gen_seen;
+    p->last_time_seen = max_u64(p->last_time_seen, q->last_time_seen);
+    if (q->has_span) {
+        p->has_span = 1;
+        p->span_last = q->span_last;
+    }
+    p->gc_ns += q->gc_ns;
+
+    gc_result *r = &p->r;
+    const gc_result *qr = &q->r;
+    r->n_gc_start += qr->n_gc_start;
+    r->n_gc_end += qr->n_gc_end;
+    r->n_gc_stats += qr->n_gc_stats;
+    r->n_heap_alloc += qr->n_heap_alloc;
+    r->n_heap_size += qr->n_heap_size;
+    r->n_heap_live += qr->n_heap_live;
+    r->n_spark_counters += qr->n_spark_counters;
+    if (qr->has_heap_info) {        /* the last one in the log counts */
+        r->has_heap_info = 1;
+        p->heap_info_gens = q->heap_info_gens;
+    }
+    if (q->seen_rts) {
+        p->seen_rts = 1;
+        memcpy(r->rts_version, qr->rts_version, sizeof r->rts_version);
+        r->threaded = qr->threaded;
+        r->profiled = qr->profiled;
+    }
+    r->old_gc_stats |= qr->old_gc_stats;
+    r->copied_bytes += qr->copied_bytes;
+    r->max_live_bytes = max_u64(r->max_live_bytes, qr->max_live_bytes);
+    r->max_mem_in_use_bytes = max_u64(r->max_mem_in_use_bytes, qr->max_mem_in_use_bytes);
+    r->max_frag_bytes = max_u64(r->max_frag_bytes, qr->max_frag_bytes);
+    r->par_copied_bytes += qr->par_copied_bytes;
+    r->par_balanced_copied_bytes += qr->par_balanced_copied_bytes;
+    r->collections_without_pause += qr->collections_without_pause;
+    return p->nomem || p->held_overflow ? -1 : 0;
+}
+
 static int gc_op_event(void *self, const el_event *ev, const ev_stream *st)
 {
     (void)st;
@@ -611,9 +872,12 @@ static void gc_op_end(void *self, const ev_stream *st)
 
 static void *gc_op_snapshot(void *self) { return gc_snapshot(self); }
 static void gc_op_release(void *snap) { gc_destroy(snap); }
+static void *gc_op_fork(void *self) { return gc_fork(self); }
+static int gc_op_merge(void *self, void *part) { return gc_merge(self, part); }
+static void gc_op_drop(void *part) { gc_destroy(part); }
 
 const ev_analysis_ops gc_analysis_ops = {
     "gc summary", gc_event_types, sizeof gc_event_types / sizeof gc_event_types[0], 0,
     gc_op_event, gc_op_end, gc_op_snapshot, gc_op_release,
-    NULL, NULL, NULL,   /* not mergeable */
+    gc_op_fork, gc_op_merge, gc_op_drop,
 };

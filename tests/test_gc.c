@@ -742,9 +742,8 @@ static void test_synthetic_windows(void **state)
 /* Older layouts and damaged sequences: statistics after GC_END (GHC before
  * 8.x wrote them there), statistics outside any GC, a GC_END without its
  * start, a GC still open when the log ends. Non-threaded: no sparks line. */
-static void test_synthetic_odd_orders(void **state)
+static uint8_t *odd_orders_log(size_t *len)
 {
-    (void)state;
     el_writer *w = el_writer_create_mem();
     assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
     el_writer_begin_block(w, 0, 0);
@@ -764,8 +763,18 @@ static void test_synthetic_odd_orders(void **state)
     el_writer_heap_allocated(w, 80, 0, 12345);
     el_writer_end_block(w, 80);
     assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    const uint8_t *bytes = el_writer_borrow_bytes(w, len);
+    uint8_t *copy = malloc(*len);
+    memcpy(copy, bytes, *len);
+    el_writer_destroy(w);
+    return copy;
+}
+
+static void test_synthetic_odd_orders(void **state)
+{
+    (void)state;
     size_t len;
-    const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
+    uint8_t *bytes = odd_orders_log(&len);
     gc_summary *s = summary_mem(bytes, len, NULL);
     const gc_result *r = gc_get_result(s);
     assert_false(r->threaded);
@@ -783,7 +792,7 @@ static void test_synthetic_odd_orders(void **state)
     assert_non_null(strstr(text, "1 collections have no GC_START/GC_END"));
     free(text);
     gc_destroy(s);
-    el_writer_destroy(w);
+    free(bytes);
 }
 
 /* A log without GC events (+RTS -l-a) says so through has_gc_events. */
@@ -886,6 +895,148 @@ static void test_snapshots_and_collections(void **state)
     gc_destroy(once);
 }
 
+/* ---- partials (the parallel read) --------------------------------------- */
+
+/* Events 0 .. k1 - 1 to part[0], k1 .. k2 - 1 to part[1], the rest to
+ * part[2], as three ranges of the parallel read would have them. */
+typedef struct split_ctx {
+    gc_summary *part[3];
+    size_t i, k1, k2;
+} split_ctx;
+
+static int split_feed(void *ctx, const el_event *ev, const el_decoder *d)
+{
+    split_ctx *x = ctx;
+    (void)d;
+    gc_summary *s = x->part[x->i < x->k1 ? 0 : x->i < x->k2 ? 1 : 2];
+    x->i++;
+    return gc_add_event(s, ev);
+}
+
+/* The report of `buf` read in three ranges cut after events k1 and k2,
+ * merged as the driver merges them: range 1 and 2 into range 0, then
+ * that into the attached summary, which has read nothing. */
+static char *split_text(const uint8_t *buf, size_t len, const gc_filter *f, size_t k1, size_t k2)
+{
+    gc_summary *self = gc_create(f);
+    split_ctx x = { { gc_fork(self), gc_fork(self), gc_fork(self) }, 0, k1, k2 };
+    assert_non_null(x.part[0]);
+    assert_non_null(x.part[2]);
+    el_read_result r = el_read_mem(buf, len, split_feed, &x, NULL);
+    assert_int_equal(r.status, EL_END);
+    assert_int_equal(gc_merge(x.part[0], x.part[1]), 0);
+    assert_int_equal(gc_merge(x.part[0], x.part[2]), 0);
+    assert_int_equal(gc_merge(self, x.part[0]), 0);
+    for (int i = 0; i < 3; i++)
+        gc_destroy(x.part[i]);
+    if (r.has_time_span)
+        gc_set_time_span(self, r.first_time, r.last_time);
+    assert_int_equal(gc_finish(self), 0);
+    char *t = text_of(self, 1);
+    gc_destroy(self);
+    return t;
+}
+
+static int count_feed(void *ctx, const el_event *ev, const el_decoder *d)
+{
+    (void)ev;
+    (void)d;
+    ++*(size_t *)ctx;
+    return 0;
+}
+
+static size_t count_events(const uint8_t *buf, size_t len)
+{
+    size_t n = 0;
+    el_read_result r = el_read_mem(buf, len, count_feed, &n, NULL);
+    assert_int_equal(r.status, EL_END);
+    return n;
+}
+
+/* Every cut of a log into three ranges (every pair of cut points; on a
+ * long log every `step`th) gives the sequential read's report, whole
+ * window and a window with one capability. */
+static void check_every_split(const uint8_t *buf, size_t len, size_t step)
+{
+    size_t n = count_events(buf, len);
+    gc_filter fs[2];
+    gc_filter_init(&fs[0]);
+    gc_filter_init(&fs[1]);
+    fs[1].from_ns = 120;
+    fs[1].to_ns = 920;
+    fs[1].cap = 0;
+    for (int fi = 0; fi < 2; fi++) {
+        gc_summary *seq = gc_create(&fs[fi]);
+        char *want = text_of(finish_read(seq, el_read_mem(buf, len, feed, seq, NULL), "log"), 1);
+        for (size_t k1 = 0; k1 <= n; k1 += step)
+            for (size_t k2 = k1; k2 <= n; k2 += step) {
+                char *got = split_text(buf, len, &fs[fi], k1, k2);
+                if (strcmp(got, want) != 0)
+                    fail_msg("cut after events %zu and %zu of %zu (filter %d):\n%s\nwant:\n%s",
+                             k1, k2, n, fi, got, want);
+                free(got);
+            }
+        free(want);
+        gc_destroy(seq);
+    }
+}
+
+static uint8_t *odd_orders_log(size_t *len);
+
+/* Partials merged in file order equal one sequential read wherever the
+ * ranges are cut: inside a collection (GC_START, GC_STATS_GHC and GC_END
+ * in different ranges), inside a thread's run, before the statistics an
+ * old GHC wrote after GC_END, on several capabilities and outside them. */
+static void test_partials_every_cut(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *buf = synthetic(&len);
+    check_every_split(buf, len, 1);
+    free(buf);
+    buf = odd_orders_log(&len);
+    check_every_split(buf, len, 1);
+    free(buf);
+    /* a real -N2 log with parallel collections: cuts spread over it */
+    FILE *f = fopen(GC_DATA "/pargc-N2.eventlog", "rb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    len = (size_t)ftell(f);
+    rewind(f);
+    buf = malloc(len);
+    assert_int_equal(fread(buf, 1, len, f), len);
+    fclose(f);
+    size_t n = count_events(buf, len);
+    check_every_split(buf, len, n / 23 + 1);
+    free(buf);
+}
+
+/* A summary that reports collections as they come does not fork (they
+ * would come out of order); a partial that would have to hold more than
+ * a real log ever makes it (GC_ENDs without a GC_START) refuses the
+ * merge, so the read goes sequential. */
+static void test_partials_refuse(void **state)
+{
+    (void)state;
+    snap_ctx x = { gc_create(NULL), 0, 0, 0, 0 };
+    gc_on_collection(x.s, count_collection, &x);
+    assert_null(gc_fork(x.s));
+    gc_destroy(x.s);
+
+    gc_summary *self = gc_create(NULL), *q = gc_fork(self);
+    el_event ev = { 0 };
+    ev.decoded = 1;
+    ev.cap = 0;
+    ev.type = EL_GC_END;
+    for (uint64_t t = 1; t <= 70000; t++) {
+        ev.time = t;
+        assert_int_equal(gc_add_event(q, &ev), 0);
+    }
+    assert_int_not_equal(gc_merge(self, q), 0);
+    gc_destroy(q);
+    gc_destroy(self);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -898,6 +1049,8 @@ int main(void)
         cmocka_unit_test(test_no_gc_events),
         cmocka_unit_test(test_commas),
         cmocka_unit_test(test_snapshots_and_collections),
+        cmocka_unit_test(test_partials_every_cut),
+        cmocka_unit_test(test_partials_refuse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

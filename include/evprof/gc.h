@@ -85,6 +85,16 @@ void gc_on_collection(gc_summary *s, gc_collection_fn fn, void *ctx);
 gc_summary *gc_snapshot(const gc_summary *s);
 int gc_finished(const gc_summary *s);
 
+/* The parallel read (driver.h, ev_analysis_ops fork/merge): an empty
+ * partial with s's filter, NULL when out of memory or when s reports
+ * collections (gc_on_collection: they must come in file order). gc_merge
+ * folds q into p as if p had read q's events after its own (q is left as
+ * it was; destroy it with gc_destroy); -1 when out of memory or when q
+ * holds too many collection events it could not place (a hostile log:
+ * read it sequentially). */
+gc_summary *gc_fork(const gc_summary *s);
+int gc_merge(gc_summary *p, const gc_summary *q);
+
 /* The log's first and last event times, whether or not every event was
  * handed to gc_add_event (el_read_result.first_time/last_time). The whole
  * run is [0, last]: the log's clock starts when the RTS starts, as GHC's
