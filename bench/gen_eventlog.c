@@ -4,6 +4,7 @@
  *     gen_eventlog OUT.eventlog SIZE_MB [--caps N] [--depth D] [--seed S]
  *                  [--ccs K] [--stacks P] [--sample-share PCT]
  *                  [--min-depth D] [--fresh PCT] [--fresh-frames N]
+ *                  [--heap BANDS]
  *
  * The log looks like a profiled, threaded GHC 9.0 program run with
  * `+RTS -p -l -N<caps>`: GHC 9.0's header, a global block with the
@@ -16,6 +17,9 @@
  * capability with scheduler and
  * GC events (run/stop/create thread, GC start/work/idle/done/end, heap
  * allocated/size/live, GC statistics, spark counters, user messages).
+ * With --heap, the program also ran with +RTS -hc: every 10 ticks the
+ * sample block holds a heap census of BANDS cost-centre stacks (the
+ * pool's first ones), each band's bytes a random walk.
  * Blocks are split at 2 MiB like GHC's per-capability buffers. The same
  * arguments give the same bytes. The file is written to OUT.tmp and
  * renamed when complete.
@@ -28,6 +32,7 @@
 #include <time.h>
 
 #include "evprof/eventlog.h"
+#include "evprof/heap.h"
 #include "evprof/writer.h"
 
 #define TICK_NS 1000000u                 /* -p samples every 1 ms */
@@ -70,6 +75,7 @@ typedef struct options {
     unsigned sample_share;       /* percent of bytes in 167 samples */
     unsigned fresh;              /* percent of samples with a new stack */
     unsigned fresh_frames;       /* 0: about half the frames new, else 1..N */
+    unsigned heap_bands;         /* 0: no heap profile */
 } options;
 
 static void usage(FILE *f)
@@ -87,7 +93,9 @@ static void usage(FILE *f)
             "  --fresh PCT        share of samples whose stack is new, 0..100 (default 0):\n"
             "                     the capability's previous stack with about half its\n"
             "                     frames (the inner ones) replaced\n"
-            "  --fresh-frames N   new stacks replace 1..N inner frames instead\n",
+            "  --fresh-frames N   new stacks replace 1..N inner frames instead\n"
+            "  --heap BANDS       a heap profile by cost-centre stack (+RTS -hc): a\n"
+            "                     census of BANDS stacks every 10 ticks (default 0: none)\n",
             MAX_CAPS);
 }
 
@@ -138,6 +146,10 @@ static int parse_args(int argc, char **argv, options *o)
             if (parse_u64(opt_value(argc, argv, &i), 1, EL_MAX_STACK, &v))
                 return -1;
             o->fresh_frames = (unsigned)v;
+        } else if (strcmp(a, "--heap") == 0) {
+            if (parse_u64(opt_value(argc, argv, &i), 1, 100000, &v))
+                return -1;
+            o->heap_bands = (unsigned)v;
         } else if (strcmp(a, "--fresh") == 0) {
             if (parse_u64(opt_value(argc, argv, &i), 0, 100, &v))
                 return -1;
@@ -289,6 +301,9 @@ typedef struct gen {
     uint8_t cur_depth[MAX_CAPS];
     uint32_t outer[EL_MAX_STACK];
     unsigned ccs;
+    /* --heap: each band's bytes, the censuses so far */
+    uint64_t *band_bytes;
+    uint64_t eras;
 } gen;
 
 /* The stack of capability c's next sample, innermost first: a new one
@@ -390,6 +405,10 @@ static int write_startup(gen *g, unsigned ccs)
         check(g, el_writer_program_args(w, t += 900, 0, (int)(sizeof args / sizeof args[0]), args)) ||
         check(g, el_writer_heap_info(w, t += 35000, 0, 2, 0, 1 << 20, 1 << 20, 4096)) ||
         check(g, el_writer_prof_begin(w, t += 47000, TICK_NS)))
+        return -1;
+    if (o->heap_bands &&
+        check(g, el_writer_heap_prof_begin(w, t += 3000, 0, 10 * TICK_NS, HEAP_BY_COST_CENTRE,
+                                           NULL)))
         return -1;
 
     char label[64], srcloc[96];
@@ -521,6 +540,29 @@ static int write_cap_block(gen *g, unsigned cap, uint64_t base, uint64_t tick0,
     return el_writer_end_block(w, t + 1000) == EL_WRITER_OK ? 0 : -1;
 }
 
+/* --heap: one census, each band's bytes moved by a random step. */
+static int write_census(gen *g, uint64_t *t)
+{
+    el_writer *w = g->w;
+    if (check(g, el_writer_heap_sample_begin(w, *t += 500, g->eras)))
+        return -1;
+    for (unsigned b = 0; b < g->o->heap_bands; b++) {
+        unsigned i = b % g->pool.n;
+        uint64_t *bytes = &g->band_bytes[b];
+        uint64_t step = *bytes / 8 + 64;
+        *bytes += rng_range(0, 2) == 0 && *bytes > step ? -step : rng_range(0, (uint32_t)step);
+        if (split_block(g, *t) ||
+            check(g, el_writer_heap_sample_cc(w, *t += 40, 0, *bytes & ~(uint64_t)7,
+                                              g->pool.depth[i],
+                                              g->pool.frames + (size_t)i * g->pool.max_depth)))
+            return -1;
+    }
+    if (check(g, el_writer_heap_sample_end(w, *t += 300, g->eras)))
+        return -1;
+    g->eras++;
+    return 0;
+}
+
 static int write_shutdown(gen *g, uint64_t t)
 {
     el_writer *w = g->w;
@@ -578,6 +620,8 @@ static int generate(gen *g, unsigned ccs)
                     return -1;
                 g->samples++;
             }
+            if (o->heap_bands && (tick + k) % 10 == 0 && write_census(g, &t))
+                return -1;
         }
         if (k == 0)
             k = 1;
@@ -643,7 +687,11 @@ int main(int argc, char **argv)
     char *tmp = malloc(tmp_len);
     int rc = -1;
     g.cur_frames = calloc((size_t)o.caps * o.max_depth, sizeof *g.cur_frames);
-    if (tmp == NULL || g.cur_frames == NULL || make_stacks(&g.pool, &o, ccs) != 0) {
+    g.band_bytes = calloc(o.heap_bands ? o.heap_bands : 1, sizeof *g.band_bytes);
+    for (unsigned b = 0; b < o.heap_bands; b++)
+        g.band_bytes[b] = 4096 + (uint64_t)rng_range(0, 1u << 20);
+    if (tmp == NULL || g.cur_frames == NULL || g.band_bytes == NULL ||
+        make_stacks(&g.pool, &o, ccs) != 0) {
         fprintf(stderr, "gen_eventlog: out of memory\n");
     } else {
         snprintf(tmp, tmp_len, "%s.tmp", o.out);
@@ -655,6 +703,7 @@ int main(int argc, char **argv)
     free(g.pool.depth);
     free(g.pool.frames);
     free(g.cur_frames);
+    free(g.band_bytes);
     if (rc != 0)
         return 1;
 

@@ -49,6 +49,8 @@ SHAPES=(
     "hostile-fresh|10|100|gen --fresh 100 --sample-share 100 --min-depth 17 --depth 22"
     # hostile: 80,000 samples of depth 255 (cut stacks), every stack new
     "hostile-deep|8|84|gen --fresh 100 --sample-share 100 --min-depth 255 --depth 255"
+    # a heap profile (+RTS -hc) beside the samples: a census of 500 stacks every 10 ticks
+    "heapy|64|512|gen --heap 500 --sample-share 80"
 )
 
 # The tools: name|command ({} is the log). The first three are yardsticks.
@@ -384,7 +386,13 @@ outputs_bench
 # bench logs hold no heap profile: heap is left out (tests/cli/jobs.sh
 # checks that its parallel read gives the same output). BENCH_COMMANDS=0
 # skips the block.
-COMMAND_SHAPES=(hard synth1g repeat)
+COMMAND_SHAPES=(hard synth1g repeat heapy)
+# the commands of a shape: heap where the log has a heap profile
+shape_commands() {
+    echo report folded graph gc info all html
+    [[ $1 == heapy ]] && echo heap
+    return 0
+}
 commands_bench() {
     local evprof=${BENCH_EVPROF:-$BUILD/evprof} dir=$BUILD/outputs name f c j tpl
     local -A WALLJ
@@ -398,7 +406,7 @@ commands_bench() {
         [[ -n ${LOG[$name]:-} ]] || continue
         f=${LOG[$name]}
         cat "$f" >/dev/null
-        for c in report folded graph gc info all html; do
+        for c in $(shape_commands "$name"); do
             for j in 1 "$JOBS"; do
                 case $c in
                 report) tpl="$evprof report --jobs $j {} -o $dir/$name.prof" ;;
@@ -406,6 +414,7 @@ commands_bench() {
                 graph) tpl="$evprof graph --jobs $j -f svg {} -o $dir/$name.svg" ;;
                 gc) tpl="$evprof gc --jobs $j {} -o $dir/$name.gc.txt" ;;
                 info) tpl="$evprof info --jobs $j {}" ;;
+                heap) tpl="$evprof heap --jobs $j {} -o $dir/$name.hp" ;;
                 all) tpl="$evprof all --jobs $j {} -d $dir/$name-all" ;;
                 html) tpl="$evprof html --jobs $j {} -o $dir/$name.html" ;;
                 esac
@@ -435,7 +444,7 @@ commands_bench() {
     echo "Goals (issue 14, every command), $mode sizes:"
     for name in "${COMMAND_SHAPES[@]}"; do
         [[ -n ${LOG[$name]:-} ]] || continue
-        for c in report folded graph gc info all html; do
+        for c in $(shape_commands "$name"); do
             local a=${WALLJ[$name,$c,1]:-} b=${WALLJ[$name,$c,$JOBS]:-}
             if [[ -z $a || -z $b || $JOBS == 1 ]]; then
                 goal "$name: $c --jobs $JOBS no slower than --jobs 1" "-" "not measured"
