@@ -450,8 +450,10 @@ commands_bench() {
                 goal "$name: $c --jobs $JOBS no slower than --jobs 1" "-" "not measured"
                 continue
             fi
+            # 5% or 10 ms of slack: a log under 128 MiB is read on one
+            # thread at every -j, and runs of 40 ms differ by a few ms
             read -r v d < <(awk -v a="$a" -v b="$b" \
-                'BEGIN { printf "%s %.2f\n", (b <= 1.05 * a) ? "PASS" : "FAIL", a / b }')
+                'BEGIN { printf "%s %.2f\n", (b <= 1.05 * a || b <= a + 0.01) ? "PASS" : "FAIL", a / b }')
             goal "$name: $c --jobs $JOBS no slower than --jobs 1" "$v" "(wall $a -> $b s: ${d}x)"
         done
     done

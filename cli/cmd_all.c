@@ -119,12 +119,14 @@ static char *default_name(const char *path)
     return s;
 }
 
-/* After the read, the profile's outputs are written by three threads: the
+/* After the read, the profile's outputs are written by four threads: the
  * call graph is laid out by Graphviz on one (Graphviz is used by that
- * thread alone; its SVG waits in memory), the JSON and folded stacks are
- * written on another, the .prof on this one. The snapshots are only read;
- * files are opened and closed by this thread (cli_out), the others only
- * write into them. */
+ * thread alone; its SVG waits in memory), the JSON on another, the folded
+ * stacks on a third, the .prof on this one (on a large log the folded
+ * stacks are the most bytes, then the .prof, then the JSON: together
+ * they kept the second core busy only when each had its own thread).
+ * The snapshots are only read; files are opened and closed by this
+ * thread (cli_out), the others only write into them. */
 typedef struct graph_job {
     const prof_result *r;
     const char *name;
@@ -162,19 +164,25 @@ static void *graph_thread(void *arg)
 }
 
 typedef struct stacks_job {
-    const prof_result *json, *text;
+    const prof_result *r;
     const prof_report_opts *ro;
-    FILE *json_f, *folded_f;       /* NULL: not opened */
-    int json_ok, folded_ok;
+    FILE *f;                        /* NULL: not opened */
+    int ok;
 } stacks_job;
 
-static void *stacks_thread(void *arg)
+static void *json_thread(void *arg)
 {
     stacks_job *job = arg;
-    if (job->json_f)
-        job->json_ok = prof_report_json(job->json, job->ro, job->json_f) == 0;
-    if (job->folded_f)
-        job->folded_ok = prof_report_folded(job->text, NULL, job->folded_f) == 0;
+    if (job->f)
+        job->ok = prof_report_json(job->r, job->ro, job->f) == 0;
+    return NULL;
+}
+
+static void *folded_thread(void *arg)
+{
+    stacks_job *job = arg;
+    if (job->f)
+        job->ok = prof_report_folded(job->r, NULL, job->f) == 0;
     return NULL;
 }
 
@@ -208,27 +216,30 @@ static void write_profile(all_out *a, prof_profile *agg, const char *name)
      * then only read it, whichever thread comes first */
     tzset();
     graph_job job = { .r = text, .name = name };
-    pthread_t th, ts;
+    pthread_t th, tj, tf;
     int threaded = spawn(&th, graph_thread, &job);
 
     prof_report_opts ro;
     prof_report_opts_init(&ro);
     ro.source_name = name;
     int text_open = open_out(a, &o, ".prof") == 0;
-    stacks_job sj = { json, text, &ro, NULL, NULL, 0, 0 };
+    stacks_job jj = { json, &ro, NULL, 0 }, fj = { text, &ro, NULL, 0 };
     if (open_out(a, &oj, ".prof.json") == 0)
-        sj.json_f = oj.f;
+        jj.f = oj.f;
     if (open_out(a, &of, ".folded") == 0)
-        sj.folded_f = of.f;
-    int stacks_threaded = spawn(&ts, stacks_thread, &sj);
+        fj.f = of.f;
+    int json_threaded = spawn(&tj, json_thread, &jj);
+    int folded_threaded = spawn(&tf, folded_thread, &fj);
     if (text_open)
         close_out(a, &o, prof_report_text(text, &ro, o.f) == 0);
-    if (stacks_threaded)
-        pthread_join(ts, NULL);
-    if (sj.json_f)
-        close_out(a, &oj, sj.json_ok);
-    if (sj.folded_f)
-        close_out(a, &of, sj.folded_ok);
+    if (json_threaded)
+        pthread_join(tj, NULL);
+    if (jj.f)
+        close_out(a, &oj, jj.ok);
+    if (folded_threaded)
+        pthread_join(tf, NULL);
+    if (fj.f)
+        close_out(a, &of, fj.ok);
 
     if (threaded)
         pthread_join(th, NULL);

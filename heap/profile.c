@@ -76,6 +76,13 @@ struct heap_profile {
     tx_htab by_name;            /* band name -> index */
 
     char *name_buf;             /* -hc names: length + 1 bytes */
+    /* -hc: stack (the ids as decoded) -> band, see stack_band */
+    struct stack_band *sb_table;
+    size_t sb_size, sb_num;
+    uint32_t *sb_arena;
+    size_t sb_len, sb_cap;
+    size_t sb_charged;
+    int sb_full;
     char *scratch;              /* IPE names and the JOB line are built here */
     size_t scratch_cap;
     uint32_t name_cap;
@@ -114,6 +121,17 @@ struct heap_profile {
 static int charge(heap_profile *h, size_t bytes)
 {
     return ev_account_charge(&h->mem, bytes);
+}
+
+/* A charge the profile can do without (the stack cache): refused, it is
+ * only not made, and the budget is not marked as reached. */
+static int charge_optional(heap_profile *h, size_t bytes)
+{
+    if (ev_budget_try(h->mem.budget, bytes) != 0)
+        return -1;
+    h->mem.charged += bytes;
+    h->sb_charged += bytes;
+    return 0;
 }
 
 static void uncharge(heap_profile *h, size_t bytes)
@@ -239,6 +257,8 @@ void heap_destroy(heap_profile *h)
     free(h->aux);
     tx_htab_free(&h->by_name);
     free(h->name_buf);
+    free(h->sb_table);
+    free(h->sb_arena);
     free(h->scratch);
     free(h->cur);
     free(h->kept);
@@ -460,15 +480,9 @@ static int hex_value(const char *s, size_t n, uint64_t *v)
 
 /* ---- census assembly -------------------------------------------------- */
 
-static heap_status add_sample(heap_profile *h, const char *name, size_t len, uint64_t bytes,
-                              int unresolved)
+/* Band b's bytes in the open census. */
+static heap_status census_add(heap_profile *h, uint32_t b, uint64_t bytes)
 {
-    int created;
-    uint32_t b = band_of(h, name, len, &created);
-    if (b == UINT32_MAX)
-        return fail(h, HEAP_ERR_NOMEM);
-    if (created && unresolved)
-        h->info.unresolved_ipe++;
     band_aux *a = &h->aux[b];
     if (a->stamp == h->seq) {
         h->cur[a->slot].bytes += bytes;
@@ -482,6 +496,127 @@ static heap_status add_sample(heap_profile *h, const char *name, size_t len, uin
     h->cur[h->cur_n].bytes = bytes;
     h->cur_n++;
     return HEAP_OK;
+}
+
+static heap_status add_sample(heap_profile *h, const char *name, size_t len, uint64_t bytes,
+                              int unresolved)
+{
+    int created;
+    uint32_t b = band_of(h, name, len, &created);
+    if (b == UINT32_MAX)
+        return fail(h, HEAP_ERR_NOMEM);
+    if (created && unresolved)
+        h->info.unresolved_ipe++;
+    return census_add(h, b, bytes);
+}
+
+/* ---- -hc stacks to bands ------------------------------------------------ */
+
+/* A census by cost-centre stack names each sample's stack (ccs_name) and
+ * finds its band by that name: on deep stacks shown whole (html) the
+ * names are kilobytes, made and hashed byte by byte for every sample.
+ * This cache maps the stack's ids to the band (a hash of the ids and one
+ * compare), with the undefined cost centres its name counted. Names
+ * depend on the definitions: a definition empties it. Its memory is
+ * capped and optional: past the cap, names are made as before. */
+typedef struct stack_band {
+    uint64_t hash;              /* 0: empty */
+    uint32_t off, depth;        /* the ids in sb_arena */
+    uint32_t band, undefined;
+} stack_band;
+
+#define SB_MAX_BYTES ((size_t)16 << 20)
+
+static uint64_t sb_hash(const uint32_t *stack, unsigned depth)
+{
+    return hash_u32s(stack, depth, 0) | 1;
+}
+
+static const stack_band *sb_find(const heap_profile *h, const uint32_t *stack, unsigned depth,
+                                 uint64_t hash)
+{
+    if (!h->sb_size)
+        return NULL;
+    for (size_t k = hash & (h->sb_size - 1);; k = (k + 1) & (h->sb_size - 1)) {
+        const stack_band *e = &h->sb_table[k];
+        if (!e->hash)
+            return NULL;
+        if (e->hash == hash && e->depth == depth &&
+            (depth == 0 || memcmp(h->sb_arena + e->off, stack, depth * sizeof *stack) == 0))
+            return e;
+    }
+}
+
+static void sb_place(stack_band *t, size_t size, const stack_band *e)
+{
+    size_t k = e->hash & (size - 1);
+    while (t[k].hash)
+        k = (k + 1) & (size - 1);
+    t[k] = *e;
+}
+
+static void sb_add(heap_profile *h, const uint32_t *stack, unsigned depth, uint64_t hash,
+                   uint32_t band, uint32_t undefined)
+{
+    if (h->sb_full)
+        return;
+    if (h->sb_len + depth > h->sb_cap) {
+        size_t cap = h->sb_cap ? 2 * h->sb_cap : 4096;
+        while (cap < h->sb_len + depth)
+            cap *= 2;
+        size_t more = (cap - h->sb_cap) * sizeof *h->sb_arena;
+        uint32_t *a;
+        if (h->sb_charged + more > SB_MAX_BYTES || cap > UINT32_MAX ||
+            charge_optional(h, more) != 0) {
+            h->sb_full = 1;
+            return;
+        }
+        if (!(a = realloc(h->sb_arena, cap * sizeof *a))) {
+            uncharge(h, more);
+            h->sb_charged -= more;
+            h->sb_full = 1;
+            return;
+        }
+        h->sb_arena = a;
+        h->sb_cap = cap;
+    }
+    if ((h->sb_num + 1) * 2 > h->sb_size) {
+        size_t n = h->sb_size ? 2 * h->sb_size : 1024, more = n * sizeof(stack_band);
+        stack_band *t;
+        if (h->sb_charged + more > SB_MAX_BYTES || charge_optional(h, more) != 0) {
+            h->sb_full = 1;
+            return;
+        }
+        if (!(t = tx_table_alloc(n, sizeof *t))) {
+            uncharge(h, more);
+            h->sb_charged -= more;
+            h->sb_full = 1;
+            return;
+        }
+        for (size_t i = 0; i < h->sb_size; i++)
+            if (h->sb_table[i].hash)
+                sb_place(t, n, &h->sb_table[i]);
+        free(h->sb_table);
+        uncharge(h, h->sb_size * sizeof(stack_band));
+        h->sb_charged -= h->sb_size * sizeof(stack_band);
+        h->sb_table = t;
+        h->sb_size = n;
+    }
+    stack_band e = { hash, (uint32_t)h->sb_len, depth, band, undefined };
+    if (depth)
+        memcpy(h->sb_arena + h->sb_len, stack, depth * sizeof *stack);
+    h->sb_len += depth;
+    sb_place(h->sb_table, h->sb_size, &e);
+    h->sb_num++;
+}
+
+/* Every name may have changed: the cache starts again (its memory kept). */
+static void sb_clear(heap_profile *h)
+{
+    if (h->sb_num)
+        memset(h->sb_table, 0, h->sb_size * sizeof *h->sb_table);
+    h->sb_num = 0;
+    h->sb_len = 0;
 }
 
 /* A complete census: aggregates, then the sink. */
@@ -681,6 +816,7 @@ static int take_args(heap_profile *h, el_str args)
 static int define_cc(heap_profile *h, const el_event *ev)
 {
     uint32_t id = ev->u.cost_centre.id;
+    sb_clear(h);
     el_str l = ev->u.cost_centre.label, m = ev->u.cost_centre.module;
     cc_def *c = find_cc(h, id);
     if (!c) {
@@ -810,11 +946,25 @@ heap_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder
         }
         if (!h->open_keep)
             return HEAP_OK;
+        const uint32_t *stack = ev->u.heap_sample_data.stack;
+        unsigned depth = ev->u.heap_sample_data.depth;
+        uint64_t hash = sb_hash(stack, depth);
+        const stack_band *known = sb_find(h, stack, depth, hash);
+        h->named_ccs = 1;
+        if (known) {
+            in->undefined_ccs += known->undefined;
+            return census_add(h, known->band, ev->u.heap_sample_data.residency);
+        }
         if (ensure_name_buf(h) != 0)
             return fail(h, HEAP_ERR_NOMEM);
-        h->named_ccs = 1;
-        size_t len = ccs_name(h, ev->u.heap_sample_data.stack, ev->u.heap_sample_data.depth);
-        return add_sample(h, h->name_buf, len, ev->u.heap_sample_data.residency, 0);
+        uint64_t undefined = in->undefined_ccs;
+        size_t len = ccs_name(h, stack, depth);
+        int created;
+        uint32_t b = band_of(h, h->name_buf, len, &created);
+        if (b == UINT32_MAX)
+            return fail(h, HEAP_ERR_NOMEM);
+        sb_add(h, stack, depth, hash, b, (uint32_t)(in->undefined_ccs - undefined));
+        return census_add(h, b, ev->u.heap_sample_data.residency);
     }
     case EL_HEAP_PROF_SAMPLE_STRING: {
         if (!h->open) {

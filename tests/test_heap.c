@@ -708,6 +708,54 @@ static void test_ccs_names(void **state)
     el_writer_destroy(w);
 }
 
+/* The same stacks census after census: the same bands, undefined cost
+ * centres counted at every sample, and a definition that comes late
+ * names the later censuses' bands by it (the cache of stacks to bands,
+ * heap/profile.c, forgets the names a definition changes). */
+static void test_ccs_names_repeated(void **state)
+{
+    (void)state;
+    el_writer *w = new_log(0);
+    el_writer_heap_prof_begin(w, 20, 0, 100 * MS, HEAP_BY_COST_CENTRE, NULL);
+    el_writer_cost_centre(w, 30, 1, "main", "Main", "Main.hs:1:1", 0);
+    el_writer_cost_centre(w, 31, 2, "go", "Main", "Main.hs:2:1", 0);
+    static const uint32_t s_go[] = { 2, 1 }, s_undef[] = { 99, 1 };
+    for (int i = 0; i < 2; i++) {
+        uint64_t t = (uint64_t)(i + 1) * 100 * MS;
+        el_writer_heap_sample_begin(w, t, (uint64_t)i);
+        el_writer_heap_sample_cc(w, t + 1, 0, 10, 2, s_undef);
+        el_writer_heap_sample_cc(w, t + 2, 0, 20, 2, s_go);
+        el_writer_heap_sample_cc(w, t + 3, 0, 5, 2, s_undef);
+        el_writer_heap_sample_end(w, t + 4, (uint64_t)i);
+    }
+    el_writer_cost_centre(w, 300 * MS, 99, "late", "Main", "Main.hs:3:1", 0);
+    el_writer_heap_sample_begin(w, 301 * MS, 2);
+    el_writer_heap_sample_cc(w, 301 * MS + 1, 0, 3, 2, s_undef);
+    el_writer_heap_sample_cc(w, 301 * MS + 2, 0, 4, 2, s_go);
+    el_writer_heap_sample_end(w, 301 * MS + 3, 2);
+    size_t len;
+    const uint8_t *log = done(w, &len);
+    run r;
+    run_mem(&r, log, len, NULL);
+    assert_int_equal(r.g.n, 3);
+    for (int i = 0; i < 2; i++) {
+        const census *c = &r.g.c[i];
+        assert_int_equal(c->n, 2);
+        assert_string_equal(band_of(c, 0), "<undefined cc 99>/main");
+        assert_int_equal(c->v[0].bytes, 15);
+        assert_string_equal(band_of(c, 1), "go/main");
+        assert_int_equal(c->v[1].bytes, 20);
+    }
+    const census *c = &r.g.c[2];
+    assert_int_equal(c->n, 2);
+    assert_string_equal(band_of(c, 0), "late/main");
+    assert_int_equal(c->v[0].bytes, 3);
+    assert_string_equal(band_of(c, 1), "go/main");
+    assert_int_equal(heap_get_info(r.h)->undefined_ccs, 4);
+    run_free(&r);
+    el_writer_destroy(w);
+}
+
 /* -L from the log's RTS options (the last one), cut by the utf8 rule */
 static void test_length_from_log(void **state)
 {
@@ -1300,6 +1348,7 @@ int main(void)
         cmocka_unit_test(test_info_table),
         cmocka_unit_test(test_writers),
         cmocka_unit_test(test_snapshots),
+        cmocka_unit_test(test_ccs_names_repeated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
