@@ -181,6 +181,7 @@ typedef struct tree_ctx {
     uint32_t *order;                /* shown nodes, in print order */
     size_t num_order;
     cc_text *cc;
+    uint8_t *used;                  /* by cost centre: some node names it */
     char *names, *tails;
     char *buf;
     size_t len, cap;
@@ -244,17 +245,26 @@ static char *put_ticks(char *d, uint64_t v, int tw)
 }
 
 /* The visible forms of the labels, the widths of the three columns. */
+/* Only for the cost centres some node names: a log may define millions
+ * and sample a few (the hostile-ccs bench log). */
 static int cc_texts(tree_ctx *c, const prof_result *p)
 {
-    size_t n = prof_num_ccs(p), size = 0;
+    size_t n = prof_num_ccs(p), nn = prof_num_nodes(p), size = 0;
+    if (!(c->used = calloc(n ? n : 1, 1)))
+        return -1;
+    for (size_t i = 0; i < nn; i++)
+        c->used[c->nodes[i].cc] = 1;
     for (size_t i = 0; i < n; i++)
-        size += 4 * strlen(prof_cc_at(p, (uint32_t)i)->label) + 1;
-    c->cc = malloc((n ? n : 1) * sizeof *c->cc);
+        if (c->used[i])
+            size += 4 * strlen(prof_cc_at(p, (uint32_t)i)->label) + 1;
+    c->cc = calloc(n ? n : 1, sizeof *c->cc);
     c->names = malloc(size ? size : 1);
     if (!c->cc || !c->names)
         return -1;
     size_t at = 0;
     for (size_t i = 0; i < n; i++) {
+        if (!c->used[i])
+            continue;
         const prof_cc *cc = prof_cc_at(p, (uint32_t)i);
         cc_text *t = &c->cc[i];
         size_t len = strlen(cc->label);
@@ -274,6 +284,8 @@ static int cc_tails(tree_ctx *c, const prof_result *p)
 {
     size_t n = prof_num_ccs(p), size = 0;
     for (size_t i = 0; i < n; i++) {
+        if (!c->used[i])
+            continue;
         const prof_cc *cc = prof_cc_at(p, (uint32_t)i);
         size += 4 * (strlen(cc->module) + strlen(cc->srcloc)) + c->wm + c->ws + 6;
     }
@@ -282,6 +294,8 @@ static int cc_tails(tree_ctx *c, const prof_result *p)
         return -1;
     size_t at = 0;
     for (size_t i = 0; i < n; i++) {
+        if (!c->used[i])
+            continue;
         const prof_cc *cc = prof_cc_at(p, (uint32_t)i);
         cc_text *t = &c->cc[i];
         char *d = c->tails + at;
@@ -457,6 +471,7 @@ int prof_report_text(const prof_result *p, const prof_report_opts *o, FILE *out)
     free(c.buf);
     free(c.order);
     free(c.cc);
+    free(c.used);
     free(c.names);
     free(c.tails);
     if (c.failed)
