@@ -76,6 +76,7 @@ struct prof_profile {
     uint32_t *sc_arena;             /* the stacks' ids, as decoded */
     size_t sc_arena_len, sc_arena_cap;
     int sc_full;                    /* memory cap reached: no more inserts */
+    int sc_pending;                 /* some entry has pending samples */
     size_t sc_cap;                  /* SC_MAX_BYTES, less for a partial */
     uint64_t walks, walks_known;    /* tree walks; of them, stacks seen before */
 
@@ -222,8 +223,11 @@ static const char *pool_add(prof_profile *p, const char *str, uint32_t len)
     return tx_strpool_add(&p->strings, str, len);
 }
 
+static void sc_flush(prof_profile *p);
+
 void prof_count(const prof_profile *p, prof_counts *c)
 {
+    sc_flush((prof_profile *)p);    /* not a change: the ticks stay the same */
     c->ccs = p->num_ccs;
     c->nodes = p->num_nodes;
     c->stacks = 0;
@@ -385,9 +389,14 @@ static size_t sc_max_bytes(const prof_profile *p)
  * full 64-bit hash and the arena offset next to each other. */
 struct sc_entry {
     uint64_t hash;          /* never 0 for a used entry */
-    uint64_t arena_off;     /* ids (as decoded), then nodes (outer first) */
+    uint32_t arena_off;     /* ids (as decoded), then nodes (outer first) */
     uint32_t node;
     uint32_t depth;         /* + 256 for a cut stack */
+    /* The samples of this stack not yet added to its node's ticks: a hit
+     * then touches the entry and the stored stack, not the node too (a
+     * third cache miss on logs of many distinct stacks). sc_flush adds
+     * them before anything reads the ticks. */
+    uint32_t pending;
 };
 
 /* util/hash.h's four-lane stack hash; 0 marks an empty cache entry. */
@@ -396,13 +405,13 @@ static uint64_t stack_hash(const uint32_t *s, unsigned depth, unsigned tag)
     return hash_u32s(s, depth, tag) | 1;
 }
 
-static const struct sc_entry *sc_lookup(const prof_profile *p, const uint32_t *s,
-                                        unsigned depth, unsigned tag, uint64_t h)
+static struct sc_entry *sc_lookup(const prof_profile *p, const uint32_t *s, unsigned depth,
+                                  unsigned tag, uint64_t h)
 {
     if (!p->sc_size)
         return NULL;
     for (size_t k = h & (p->sc_size - 1);; k = (k + 1) & (p->sc_size - 1)) {
-        const struct sc_entry *en = &p->sc_table[k];
+        struct sc_entry *en = &p->sc_table[k];
         if (!en->hash)
             return NULL;
         if (en->hash == h && en->depth == depth + tag &&
@@ -472,7 +481,7 @@ static void sc_insert(prof_profile *p, const uint32_t *s, const uint32_t *path,
         p->sc_table = t;
         p->sc_size = n;
     }
-    struct sc_entry en = { h, p->sc_arena_len, node, depth + tag };
+    struct sc_entry en = { h, (uint32_t)p->sc_arena_len, node, depth + tag, 0 };
     if (depth) {    /* an empty stack has no arena yet: no NULL to memcpy */
         memcpy(p->sc_arena + p->sc_arena_len, s, depth * sizeof *s);
         memcpy(p->sc_arena + p->sc_arena_len + depth, path, depth * sizeof *path);
@@ -482,12 +491,28 @@ static void sc_insert(prof_profile *p, const uint32_t *s, const uint32_t *path,
     p->sc_num++;
 }
 
+/* The cached stacks' pending samples into their nodes' ticks. */
+static void sc_flush(prof_profile *p)
+{
+    if (!p->sc_pending)
+        return;
+    for (size_t i = 0; i < p->sc_size; i++) {
+        struct sc_entry *en = &p->sc_table[i];
+        if (en->hash && en->pending) {
+            p->nodes[en->node].ticks += en->pending;
+            en->pending = 0;
+        }
+    }
+    p->sc_pending = 0;
+}
+
 /* Frees the stack cache (it refills from the next samples): a finished
  * partial of the parallel read needs it no more, and its memory would
  * stay beside the merged tree. The capabilities' previous paths that
  * point into it are forgotten. */
 static void sc_drop(prof_profile *p)
 {
+    sc_flush(p);
     uncharge_sc(p, p->sc_size * sizeof *p->sc_table + p->sc_arena_cap * sizeof *p->sc_arena);
     free(p->sc_table);
     free(p->sc_arena);
@@ -741,9 +766,13 @@ static int add_sample(prof_profile *p, const el_event *ev)
 
     unsigned tag = start ? 256u : 0u; /* cut stacks and whole ones differ */
     uint64_t h = stack_hash(s, depth, tag);
-    const struct sc_entry *hit = sc_lookup(p, s, depth, tag, h);
+    struct sc_entry *hit = sc_lookup(p, s, depth, tag, h);
     if (hit) {
-        p->nodes[hit->node].ticks++;
+        if (++hit->pending == UINT32_MAX) {
+            p->nodes[hit->node].ticks += hit->pending;
+            hit->pending = 0;
+        }
+        p->sc_pending = 1;
         cp->cap = cap;
         cp->start = start;
         cp->depth = depth;
@@ -1028,6 +1057,8 @@ int prof_merge(prof_profile *p, prof_profile *q)
 {
     if (p->failed)
         return -1;
+    sc_flush(p);
+    sc_flush(q);
     if (q->failed || runs_translating(p) || q->runs) {
         p->failed = 1;
         return -1;
@@ -1626,6 +1657,9 @@ prof_result *prof_snapshot_take(prof_profile *p, int all)
 static prof_result *snapshot(prof_profile *p, int all, int take)
 {
     prof_result *r;
+
+    if (p && !p->failed)
+        sc_flush(p);    /* the ticks as they are: not a change to p */
     tx_htab undef = { 0 };      /* undefined ids met: id -> index into r->ccs */
     kid *kids = NULL;
     uint32_t *rank = NULL;
