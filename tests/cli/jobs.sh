@@ -59,7 +59,8 @@ logs="$d/ghc-9.0.2/nfib-N2.eventlog $d/ghc/par-N2-pj.eventlog $d/ghc/deep-p.even
       $d/ghc-9.0.2/nfib-hc.eventlog $tmp/three.eventlog $tmp/cut.eventlog
       $tmp/noend.eventlog $tmp/tail.eventlog $tmp/ff.eventlog"
 for log in $logs; do
-    cmds=("report" "report --json" "folded" "graph --format dot" "speedscope" "gc" "heap"
+    cmds=("report" "report --json" "folded" "graph --format dot" "speedscope" "gc"
+          "gc --from 0.02 --to 0.12 --cap 1" "gc -f json --from 0.05" "heap"
           "diff $d/ghc/deep-p.eventlog" "ticky" "info" "info -f json")
     [ "$have_pprof" = 1 ] && cmds+=("pprof")
     cmds+=("html -o /dev/stdout")
