@@ -156,6 +156,22 @@ static uint64_t overlap(const gc_summary *s, uint64_t a, uint64_t b)
 
 /* ---- tables ------------------------------------------------------------ */
 
+/* Capability slots 0 .. n - 1 in s (new ones not marked seen). */
+static int reserve_caps(gc_summary *s, uint32_t n)
+{
+    if (n <= s->ncaps)
+        return 0;
+    cap_state *c = realloc(s->caps, (size_t)n * sizeof *c);
+    if (!c) {
+        s->nomem = 1;
+        return -1;
+    }
+    memset(c + s->ncaps, 0, (size_t)(n - s->ncaps) * sizeof *c);
+    s->caps = c;
+    s->ncaps = n;
+    return 0;
+}
+
 static cap_state *cap_slot_grow(gc_summary *s, uint16_t cap)
 {
     if (cap == EL_NO_CAP)
@@ -164,14 +180,8 @@ static cap_state *cap_slot_grow(gc_summary *s, uint16_t cap)
         uint32_t n = s->ncaps ? s->ncaps : 4;
         while (n <= cap)
             n *= 2;
-        cap_state *c = realloc(s->caps, (size_t)n * sizeof *c);
-        if (!c) {
-            s->nomem = 1;
+        if (reserve_caps(s, n) != 0)
             return NULL;
-        }
-        memset(c + s->ncaps, 0, (size_t)(n - s->ncaps) * sizeof *c);
-        s->caps = c;
-        s->ncaps = n;
     }
     s->caps[cap].seen = 1;
     return &s->caps[cap];
@@ -717,20 +727,6 @@ gc_summary *gc_fork(const gc_summary *s)
     return q;
 }
 
-/* Capability slots 0 .. n - 1 in s (none marked seen). */
-static int reserve_caps(gc_summary *s, uint32_t n)
-{
-    if (n <= s->ncaps)
-        return 0;
-    cap_state *c = realloc(s->caps, (size_t)n * sizeof *c);
-    if (!c)
-        return -1;
-    memset(c + s->ncaps, 0, (size_t)(n - s->ncaps) * sizeof *c);
-    s->caps = c;
-    s->ncaps = n;
-    return 0;
-}
-
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 /* q's capability after p's: the mutator's interval p left open ends at
@@ -781,10 +777,8 @@ int gc_merge(gc_summary *p, const gc_summary *q)
 {
     if (p->nomem || p->finished || q->nomem || q->held_overflow || p->held_overflow)
         return -1;
-    if (reserve_caps(p, q->ncaps) != 0) {
-        p->nomem = 1;
+    if (reserve_caps(p, q->ncaps) != 0)
         return -1;
-    }
     /* q's held collection events continue p's states, or p's own held
      * ones when p does not know that capability's state either */
     for (size_t i = 0; i < q->n_held; i++) {

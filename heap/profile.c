@@ -77,10 +77,11 @@ struct heap_profile {
 
     char *name_buf;             /* -hc names: length + 1 bytes */
     /* -hc: stack (the ids as decoded) -> band, see stack_band */
-    struct stack_band *sb_table;
-    size_t sb_size, sb_num;
+    struct stack_band *sb;          /* sb_by_stack indexes them */
+    size_t sb_num, sb_cap;
+    tx_htab sb_by_stack;
     uint32_t *sb_arena;
-    size_t sb_len, sb_cap;
+    size_t sb_len, sb_arena_cap;
     size_t sb_charged;
     int sb_full;
     char *scratch;              /* IPE names and the JOB line are built here */
@@ -257,7 +258,8 @@ void heap_destroy(heap_profile *h)
     free(h->aux);
     tx_htab_free(&h->by_name);
     free(h->name_buf);
-    free(h->sb_table);
+    free(h->sb);
+    tx_htab_free(&h->sb_by_stack);
     free(h->sb_arena);
     free(h->scratch);
     free(h->cur);
@@ -515,106 +517,105 @@ static heap_status add_sample(heap_profile *h, const char *name, size_t len, uin
 /* A census by cost-centre stack names each sample's stack (ccs_name) and
  * finds its band by that name: on deep stacks shown whole (html) the
  * names are kilobytes, made and hashed byte by byte for every sample.
- * This cache maps the stack's ids to the band (a hash of the ids and one
- * compare), with the undefined cost centres its name counted. Names
+ * This cache maps the stack's ids to the band (util/htab.h over a hash of
+ * the ids, then one compare), with the undefined cost centres its name
+ * counted. Names
  * depend on the definitions: a definition empties it. Its memory is
  * capped and optional: past the cap, names are made as before. */
 typedef struct stack_band {
-    uint64_t hash;              /* 0: empty */
     uint32_t off, depth;        /* the ids in sb_arena */
     uint32_t band, undefined;
 } stack_band;
 
 #define SB_MAX_BYTES ((size_t)16 << 20)
 
-static uint64_t sb_hash(const uint32_t *stack, unsigned depth)
+typedef struct stack_key {
+    const uint32_t *stack, *arena;
+    unsigned depth;
+} stack_key;
+
+static int stack_eq(const void *items, uint32_t i, const void *key)
 {
-    return hash_u32s(stack, depth, 0) | 1;
+    const stack_band *e = &((const stack_band *)items)[i];
+    const stack_key *k = key;
+    return e->depth == k->depth &&
+           (k->depth == 0 || memcmp(k->arena + e->off, k->stack, k->depth * sizeof *k->stack) == 0);
 }
 
 static const stack_band *sb_find(const heap_profile *h, const uint32_t *stack, unsigned depth,
                                  uint64_t hash)
 {
-    if (!h->sb_size)
-        return NULL;
-    for (size_t k = hash & (h->sb_size - 1);; k = (k + 1) & (h->sb_size - 1)) {
-        const stack_band *e = &h->sb_table[k];
-        if (!e->hash)
-            return NULL;
-        if (e->hash == hash && e->depth == depth &&
-            (depth == 0 || memcmp(h->sb_arena + e->off, stack, depth * sizeof *stack) == 0))
-            return e;
-    }
+    stack_key k = { stack, h->sb_arena, depth };
+    uint32_t i = tx_htab_find(&h->sb_by_stack, hash, stack_eq, h->sb, &k);
+    return i == TX_HTAB_NONE ? NULL : &h->sb[i];
 }
 
-static void sb_place(stack_band *t, size_t size, const stack_band *e)
+static void uncharge_sb(heap_profile *h, size_t bytes)
 {
-    size_t k = e->hash & (size - 1);
-    while (t[k].hash)
-        k = (k + 1) & (size - 1);
-    t[k] = *e;
+    uncharge(h, bytes);
+    h->sb_charged -= bytes;
+}
+
+/* *arr grown to `need` elements within the cache's cap; -1 (the cache
+ * then full for good) when the cap or the budget says no. */
+static int sb_grow(heap_profile *h, void **arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    size_t n = *cap ? 2 * *cap : 1024;
+    while (n < need)
+        n *= 2;
+    size_t more = (n - *cap) * elem;
+    void *a;
+    if (h->sb_charged + more > SB_MAX_BYTES || charge_optional(h, more) != 0) {
+        h->sb_full = 1;
+        return -1;
+    }
+    if (!(a = realloc(*arr, n * elem))) {
+        uncharge_sb(h, more);
+        h->sb_full = 1;
+        return -1;
+    }
+    *arr = a;
+    *cap = n;
+    return 0;
 }
 
 static void sb_add(heap_profile *h, const uint32_t *stack, unsigned depth, uint64_t hash,
                    uint32_t band, uint32_t undefined)
 {
-    if (h->sb_full)
+    if (h->sb_full ||
+        sb_grow(h, (void **)&h->sb_arena, &h->sb_arena_cap, h->sb_len + depth,
+                sizeof *h->sb_arena) != 0 ||
+        sb_grow(h, (void **)&h->sb, &h->sb_cap, h->sb_num + 1, sizeof *h->sb) != 0)
         return;
-    if (h->sb_len + depth > h->sb_cap) {
-        size_t cap = h->sb_cap ? 2 * h->sb_cap : 4096;
-        while (cap < h->sb_len + depth)
-            cap *= 2;
-        size_t more = (cap - h->sb_cap) * sizeof *h->sb_arena;
-        uint32_t *a;
-        if (h->sb_charged + more > SB_MAX_BYTES || cap > UINT32_MAX ||
-            charge_optional(h, more) != 0) {
-            h->sb_full = 1;
-            return;
-        }
-        if (!(a = realloc(h->sb_arena, cap * sizeof *a))) {
-            uncharge(h, more);
-            h->sb_charged -= more;
-            h->sb_full = 1;
-            return;
-        }
-        h->sb_arena = a;
-        h->sb_cap = cap;
+    /* the index doubles at half full (util/htab.c) */
+    size_t slots = h->sb_by_stack.cap;
+    size_t now = (h->sb_num + 1) * 2 > slots ? (slots ? 2 * slots : 16) : slots;
+    if (now != slots && (h->sb_charged + now * sizeof(tx_htab_slot) > SB_MAX_BYTES ||
+                         charge_optional(h, now * sizeof(tx_htab_slot)) != 0)) {
+        h->sb_full = 1;
+        return;
     }
-    if ((h->sb_num + 1) * 2 > h->sb_size) {
-        size_t n = h->sb_size ? 2 * h->sb_size : 1024, more = n * sizeof(stack_band);
-        stack_band *t;
-        if (h->sb_charged + more > SB_MAX_BYTES || charge_optional(h, more) != 0) {
-            h->sb_full = 1;
-            return;
-        }
-        if (!(t = tx_table_alloc(n, sizeof *t))) {
-            uncharge(h, more);
-            h->sb_charged -= more;
-            h->sb_full = 1;
-            return;
-        }
-        for (size_t i = 0; i < h->sb_size; i++)
-            if (h->sb_table[i].hash)
-                sb_place(t, n, &h->sb_table[i]);
-        free(h->sb_table);
-        uncharge(h, h->sb_size * sizeof(stack_band));
-        h->sb_charged -= h->sb_size * sizeof(stack_band);
-        h->sb_table = t;
-        h->sb_size = n;
+    if (tx_htab_insert(&h->sb_by_stack, hash, (uint32_t)h->sb_num) != 0) {
+        if (now != slots)
+            uncharge_sb(h, now * sizeof(tx_htab_slot));
+        h->sb_full = 1;
+        return;
     }
-    stack_band e = { hash, (uint32_t)h->sb_len, depth, band, undefined };
+    if (now != slots)
+        uncharge_sb(h, slots * sizeof(tx_htab_slot));
+    h->sb[h->sb_num++] = (stack_band){ (uint32_t)h->sb_len, depth, band, undefined };
     if (depth)
         memcpy(h->sb_arena + h->sb_len, stack, depth * sizeof *stack);
     h->sb_len += depth;
-    sb_place(h->sb_table, h->sb_size, &e);
-    h->sb_num++;
 }
 
 /* Every name may have changed: the cache starts again (its memory kept). */
 static void sb_clear(heap_profile *h)
 {
-    if (h->sb_num)
-        memset(h->sb_table, 0, h->sb_size * sizeof *h->sb_table);
+    uncharge_sb(h, h->sb_by_stack.cap * sizeof(tx_htab_slot));
+    tx_htab_free(&h->sb_by_stack);
     h->sb_num = 0;
     h->sb_len = 0;
 }
@@ -948,7 +949,7 @@ heap_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder
             return HEAP_OK;
         const uint32_t *stack = ev->u.heap_sample_data.stack;
         unsigned depth = ev->u.heap_sample_data.depth;
-        uint64_t hash = sb_hash(stack, depth);
+        uint64_t hash = hash_u32s(stack, depth, 0);
         const stack_band *known = sb_find(h, stack, depth, hash);
         h->named_ccs = 1;
         if (known) {

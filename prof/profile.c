@@ -603,6 +603,48 @@ static int is_builtin(const char *label, const char *module, const char *src)
     return 0;
 }
 
+/* Maps GHC's id to index `i` of p->ccs; -1 when out of memory.
+ * GHC numbers cost centres from 1 up: an id below a few times the count
+ * so far gets a slot in a plain array (one load to find it; 4 bytes an
+ * id), a sparse one (hand-made logs) the hash table. With 10M
+ * definitions the table took 23% of the read in cache misses. */
+static int map_id(prof_profile *p, uint32_t id, uint32_t i)
+{
+    if (id < p->cc_dense_cap || id < 4 * ((uint64_t)i + 1) + 4096) {
+        if (id >= p->cc_dense_cap) {
+            size_t cap = p->cc_dense_cap ? 2 * p->cc_dense_cap : 4096;
+            while (cap <= id)
+                cap *= 2;
+            if (charge(p, (cap - p->cc_dense_cap) * sizeof *p->cc_dense) != 0)
+                return -1;
+            uint32_t *d = realloc(p->cc_dense, cap * sizeof *d);
+            if (!d) {
+                uncharge(p, (cap - p->cc_dense_cap) * sizeof *d);
+                return -1;
+            }
+            memset(d + p->cc_dense_cap, 0, (cap - p->cc_dense_cap) * sizeof *d);
+            p->cc_dense = d;
+            p->cc_dense_cap = cap;
+        }
+        p->cc_dense[id] = i + 1;
+        return 0;
+    }
+    /* the id table doubles at half full (util/htab.c) */
+    size_t old_slots = p->cc_by_id.cap;
+    size_t new_slots = (p->cc_by_id.count + 1) * 2 > old_slots ? (old_slots ? old_slots * 2 : 16)
+                                                               : old_slots;
+    if (new_slots != old_slots && charge(p, new_slots * sizeof(tx_htab_slot)) != 0)
+        return -1;
+    if (tx_htab_insert(&p->cc_by_id, hash_mix64(id), i) != 0) {
+        if (new_slots != old_slots)
+            uncharge(p, new_slots * sizeof(tx_htab_slot));
+        return -1;
+    }
+    if (new_slots != old_slots)
+        uncharge(p, old_slots * sizeof(tx_htab_slot));
+    return 0;
+}
+
 /* A new cost-centre record; NULL when out of memory. */
 static prof_cc *add_cc(prof_profile *p, uint32_t id)
 {
@@ -618,45 +660,8 @@ static prof_cc *add_cc(prof_profile *p, uint32_t id)
         p->ccs = n;
         p->cap_ccs = cap;
     }
-    /* GHC numbers cost centres from 1 up: an id below a few times the
-     * count so far gets a slot in a plain array (one load to find it; 4
-     * bytes an id), a sparse one (hand-made logs) the hash table. With
-     * 10M definitions the table took 23% of the read in cache misses. */
-    if (id < p->cc_dense_cap || id < 4 * ((uint64_t)p->num_ccs + 1) + 4096) {
-        if (id >= p->cc_dense_cap) {
-            size_t cap = p->cc_dense_cap ? 2 * p->cc_dense_cap : 4096;
-            while (cap <= id)
-                cap *= 2;
-            if (charge(p, (cap - p->cc_dense_cap) * sizeof *p->cc_dense) != 0)
-                return NULL;
-            uint32_t *d = realloc(p->cc_dense, cap * sizeof *d);
-            if (!d) {
-                uncharge(p, (cap - p->cc_dense_cap) * sizeof *d);
-                return NULL;
-            }
-            memset(d + p->cc_dense_cap, 0, (cap - p->cc_dense_cap) * sizeof *d);
-            p->cc_dense = d;
-            p->cc_dense_cap = cap;
-        }
-        p->cc_dense[id] = (uint32_t)p->num_ccs + 1;
-        prof_cc *cc = &p->ccs[p->num_ccs++];
-        memset(cc, 0, sizeof *cc);
-        cc->id = id;
-        return cc;
-    }
-    /* the id table doubles at half full (util/htab.c) */
-    size_t old_slots = p->cc_by_id.cap;
-    size_t new_slots = (p->cc_by_id.count + 1) * 2 > old_slots ? (old_slots ? old_slots * 2 : 16)
-                                                               : old_slots;
-    if (new_slots != old_slots && charge(p, new_slots * sizeof(tx_htab_slot)) != 0)
+    if (map_id(p, id, (uint32_t)p->num_ccs) != 0)
         return NULL;
-    if (tx_htab_insert(&p->cc_by_id, hash_mix64(id), (uint32_t)p->num_ccs) != 0) {
-        if (new_slots != old_slots)
-            uncharge(p, new_slots * sizeof(tx_htab_slot));
-        return NULL;
-    }
-    if (new_slots != old_slots)
-        uncharge(p, old_slots * sizeof(tx_htab_slot));
     prof_cc *cc = &p->ccs[p->num_ccs++];
     memset(cc, 0, sizeof *cc);
     cc->id = id;
