@@ -11,13 +11,18 @@ if ! command -v tmux >/dev/null 2>&1; then
     exit 77
 fi
 tmp=$(mktemp -d)
-session="evprof-test-$$"
-trap 'tmux kill-session -t "$session" 2>/dev/null; rm -rf "$tmp"' EXIT
+# a tmux server of this test's own (its own socket, no user config): the
+# user's sessions are never touched, and killing a session never races
+# with a default server shutting down
+sock="evprof-test-$$"
+t() { tmux -L "$sock" -f /dev/null "$@"; }
+session=live1
+trap 't kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 passed=0 failed=0
 ok() { passed=$((passed + 1)); }
 bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
 check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
-screen() { tmux capture-pane -p -t "$session" >"$tmp/screen"; }
+screen() { t capture-pane -p -t "$session" >"$tmp/screen"; }
 # waits up to 10 s for a pattern on the screen
 wait_for() {
     for _ in $(seq 100); do
@@ -30,18 +35,18 @@ wait_for() {
 }
 
 log=tests/data/ghc-9.0.2/nfib-N2.eventlog
-tmux new-session -d -s "$session" -x 100 -y 30 \
+t new-session -d -s "$session" -x 100 -y 30 \
     "'$evprof' top --interval 0.2 '$(realpath $log)'; echo EXIT=\$? >'$tmp/rc'; sleep 60"
 check "the view shows the log's end" wait_for '\[ended\]'
 check "cost centres on screen" grep -q 'build\.\\ *Main' "$tmp/screen"
 check "memory line" grep -q '^memory: heap' "$tmp/screen"
 check "sort: interval by default" grep -q 'sort: interval' "$tmp/screen"
-tmux send-keys -t "$session" s
+t send-keys -t "$session" s
 check "s: sort by total" wait_for 'sort: total'
-tmux send-keys -t "$session" s
+t send-keys -t "$session" s
 check "s again: sort by inherited" wait_for 'sort: inherited'
 check "waits for q after the end" [ ! -e "$tmp/rc" ]
-tmux send-keys -t "$session" q
+t send-keys -t "$session" q
 for _ in $(seq 50); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
 check "q: exit 0" grep -qx 'EXIT=0' "$tmp/rc"
 screen
@@ -49,16 +54,17 @@ check "the final figures stay in the terminal" grep -q 'build\.\\ *Main' "$tmp/s
 
 # p pauses a live view: the elapsed time stops
 mkfifo "$tmp/fifo"
-tmux kill-session -t "$session"
-tmux new-session -d -s "$session" -x 100 -y 30 \
+t new-session -d -s live2 -x 100 -y 30 \
     "'$evprof' top --interval 0.2 '$tmp/fifo'; echo EXIT=\$? >'$tmp/rc2'; sleep 60"
+t kill-session -t live1
+session=live2
 # about 10 s of feeding: small chunks, long pauses
 python3 tests/support/feed_log.py fifo "$log" "$tmp/fifo" --max-chunk 8192 --max-pause 0.8 &
 feeder=$!
 check "a live view" wait_for 'elapsed'
-tmux send-keys -t "$session" p
+t send-keys -t "$session" p
 check "p: paused" wait_for '\[paused\]'
-tmux send-keys -t "$session" q
+t send-keys -t "$session" q
 for _ in $(seq 50); do [ -e "$tmp/rc2" ] && break; sleep 0.1; done
 check "q while live: exit 0" grep -qx 'EXIT=0' "$tmp/rc2"
 kill $feeder 2>/dev/null
