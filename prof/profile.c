@@ -625,6 +625,11 @@ static int map_id(prof_profile *p, uint32_t id, uint32_t i)
             memset(d + p->cc_dense_cap, 0, (cap - p->cc_dense_cap) * sizeof *d);
             p->cc_dense = d;
             p->cc_dense_cap = cap;
+            /* ids met while they were sparse (GHC defines the newest,
+             * highest first) move in too: a lookup is one load */
+            for (uint32_t k = 0; k < i; k++)
+                if (p->ccs[k].id < cap)
+                    p->cc_dense[p->ccs[k].id] = k + 1;
         }
         p->cc_dense[id] = i + 1;
         return 0;
