@@ -128,9 +128,8 @@ static int charge(heap_profile *h, size_t bytes)
  * only not made, and the budget is not marked as reached. */
 static int charge_optional(heap_profile *h, size_t bytes)
 {
-    if (ev_budget_try(h->mem.budget, bytes) != 0)
+    if (ev_account_try(&h->mem, bytes) != 0)
         return -1;
-    h->mem.charged += bytes;
     h->sb_charged += bytes;
     return 0;
 }
@@ -168,17 +167,7 @@ static const char *pool_add(heap_profile *h, const char *str, uint32_t len)
 /* tx_htab_insert with the table's doubling charged. */
 static int htab_add(heap_profile *h, tx_htab *t, uint64_t hash, uint32_t item)
 {
-    size_t old = t->cap, now = (t->count + 1) * 2 > old ? (old ? old * 2 : 16) : old;
-    if (now != old && charge(h, now * sizeof(tx_htab_slot)) != 0)
-        return -1;
-    if (tx_htab_insert(t, hash, item) != 0) {
-        if (now != old)
-            uncharge(h, now * sizeof(tx_htab_slot));
-        return -1;
-    }
-    if (now != old)
-        uncharge(h, old * sizeof(tx_htab_slot));
-    return 0;
+    return tx_htab_insert_charged(t, hash, item, &h->mem, 0, NULL);
 }
 
 static int grow(heap_profile *h, void **arr, size_t *cap, size_t need, size_t elem)
@@ -589,22 +578,14 @@ static void sb_add(heap_profile *h, const uint32_t *stack, unsigned depth, uint6
                 sizeof *h->sb_arena) != 0 ||
         sb_grow(h, (void **)&h->sb, &h->sb_cap, h->sb_num + 1, sizeof *h->sb) != 0)
         return;
-    /* the index doubles at half full (util/htab.c) */
-    size_t slots = h->sb_by_stack.cap;
-    size_t now = (h->sb_num + 1) * 2 > slots ? (slots ? 2 * slots : 16) : slots;
-    if (now != slots && (h->sb_charged + now * sizeof(tx_htab_slot) > SB_MAX_BYTES ||
-                         charge_optional(h, now * sizeof(tx_htab_slot)) != 0)) {
+    size_t grown;
+    if (h->sb_charged + tx_htab_growth(&h->sb_by_stack) > SB_MAX_BYTES ||
+        tx_htab_insert_charged(&h->sb_by_stack, hash, (uint32_t)h->sb_num, &h->mem, 1,
+                               &grown) != 0) {
         h->sb_full = 1;
         return;
     }
-    if (tx_htab_insert(&h->sb_by_stack, hash, (uint32_t)h->sb_num) != 0) {
-        if (now != slots)
-            uncharge_sb(h, now * sizeof(tx_htab_slot));
-        h->sb_full = 1;
-        return;
-    }
-    if (now != slots)
-        uncharge_sb(h, slots * sizeof(tx_htab_slot));
+    h->sb_charged += grown;
     h->sb[h->sb_num++] = (stack_band){ (uint32_t)h->sb_len, depth, band, undefined };
     if (depth)
         memcpy(h->sb_arena + h->sb_len, stack, depth * sizeof *stack);

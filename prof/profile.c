@@ -190,9 +190,8 @@ static int charge(prof_profile *p, size_t bytes)
 /* The same for the stack cache, which can do without: no stop. */
 static int charge_optional(prof_profile *p, size_t bytes)
 {
-    if (ev_budget_try(p->mem.budget, bytes) != 0)
+    if (ev_account_try(&p->mem, bytes) != 0)
         return -1;
-    p->mem.charged += bytes;
     p->sc_charged += bytes;
     return 0;
 }
@@ -634,20 +633,7 @@ static int map_id(prof_profile *p, uint32_t id, uint32_t i)
         p->cc_dense[id] = i + 1;
         return 0;
     }
-    /* the id table doubles at half full (util/htab.c) */
-    size_t old_slots = p->cc_by_id.cap;
-    size_t new_slots = (p->cc_by_id.count + 1) * 2 > old_slots ? (old_slots ? old_slots * 2 : 16)
-                                                               : old_slots;
-    if (new_slots != old_slots && charge(p, new_slots * sizeof(tx_htab_slot)) != 0)
-        return -1;
-    if (tx_htab_insert(&p->cc_by_id, hash_mix64(id), i) != 0) {
-        if (new_slots != old_slots)
-            uncharge(p, new_slots * sizeof(tx_htab_slot));
-        return -1;
-    }
-    if (new_slots != old_slots)
-        uncharge(p, old_slots * sizeof(tx_htab_slot));
-    return 0;
+    return tx_htab_insert_charged(&p->cc_by_id, hash_mix64(id), i, &p->mem, 0, NULL);
 }
 
 /* A new cost-centre record; NULL when out of memory. */

@@ -107,16 +107,9 @@ tk_counter *ticky_counter_get_(ticky_set *t, uint64_t id)
     c->pub.has_id = 1;
     c->pub.name = c->pub.kinds = c->pub.args = "";
     c->rank = TK_NOT_SHOWN;
-    size_t old = t->by_id.cap;      /* the id table doubles at half full */
-    size_t now = (t->by_id.count + 1) * 2 > old ? (old ? old * 2 : 16) : old;
-    if (now != old && charge(t, now * sizeof(tx_htab_slot)) != 0)
-        return NULL;
-    if (tx_htab_insert(&t->by_id, hash_mix64(id), (uint32_t)t->n) != 0) {
+    if (tx_htab_insert_charged(&t->by_id, hash_mix64(id), (uint32_t)t->n, &t->mem, 0, NULL) != 0) {
         t->failed = 1;
         return NULL;
-    }
-    if (now != old) {
-        ev_account_release(&t->mem, old * sizeof(tx_htab_slot));
     }
     t->n++;
     t->info.counters++;

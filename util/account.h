@@ -26,6 +26,16 @@ static inline int ev_account_charge(ev_account *a, size_t bytes)
     return 0;
 }
 
+/* A charge the aggregate can do without (a cache): refused, it is only
+ * not made, and neither the account nor the budget is marked. */
+static inline int ev_account_try(ev_account *a, size_t bytes)
+{
+    if (ev_budget_try(a->budget, bytes) != 0)
+        return -1;
+    a->charged += bytes;
+    return 0;
+}
+
 static inline void ev_account_release(ev_account *a, size_t bytes)
 {
     ev_budget_release(a->budget, bytes);

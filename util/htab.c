@@ -1,6 +1,8 @@
 /* The general hash table: see htab.h. */
 #include "util/htab.h"
 
+#include "util/account.h"
+
 #include <stdlib.h>
 
 static void place(tx_htab_slot *slots, size_t cap, tx_htab_slot s)
@@ -23,6 +25,27 @@ static int resize(tx_htab *t, size_t cap)
     free(t->slots);
     t->slots = s;
     t->cap = cap;
+    return 0;
+}
+
+int tx_htab_insert_charged(tx_htab *t, uint64_t hash, uint32_t item, ev_account *a,
+                           int optional, size_t *grown)
+{
+    size_t now = tx_htab_growth(t), old = now ? t->cap * sizeof(tx_htab_slot) : 0;
+    if (grown)
+        *grown = 0;
+    if (now && (optional ? ev_account_try(a, now) : ev_account_charge(a, now)) != 0)
+        return -1;
+    if (tx_htab_insert(t, hash, item) != 0) {
+        if (now)
+            ev_account_release(a, now);
+        return -1;
+    }
+    if (now) {
+        ev_account_release(a, old);
+        if (grown)
+            *grown = now - old;
+    }
     return 0;
 }
 

@@ -77,6 +77,25 @@ static inline uint32_t tx_htab_find(const tx_htab *t, uint64_t hash, tx_htab_eq_
  * 0, or -1 without memory (the table is then unchanged). */
 int tx_htab_insert(tx_htab *t, uint64_t hash, uint32_t item);
 
+/* The bytes of the table the next insert makes (it doubles at half full),
+ * or 0 when it does not grow. */
+static inline size_t tx_htab_growth(const tx_htab *t)
+{
+    if ((t->count + 1) * 2 <= t->cap)
+        return 0;
+    return (t->cap ? 2 * t->cap : 16) * sizeof(tx_htab_slot);
+}
+
+struct ev_account;
+
+/* tx_htab_insert with the table's memory charged to `a` (util/account.h):
+ * a new table is charged before it is made and the old one released
+ * after. With `optional` set the charge is ev_account_try's (a cache: a
+ * refusal marks nothing). *grown (may be NULL) gets the net bytes
+ * charged. 0, or -1 (nothing charged, the table unchanged). */
+int tx_htab_insert_charged(tx_htab *t, uint64_t hash, uint32_t item, struct ev_account *a,
+                           int optional, size_t *grown);
+
 /* Room for `n` items without growing; 0, or -1 without memory. */
 int tx_htab_reserve(tx_htab *t, size_t n);
 
