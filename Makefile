@@ -13,6 +13,9 @@
 #                FUZZ_SECONDS (tests/fuzz/cli_fuzz.py; crashes go to
 #                tests/fuzz/regress/, which `make test` replays)
 #   make bench   throughput and memory benchmark (bench/run.sh)
+#   make clients install the real clients (GHC, Chromium with speedscope's
+#                app, Go's pprof, tmux, FlameGraph where reachable) and run
+#                every test that checks evprof against one of them
 #   make deps    install missing Debian packages (as root)
 #   make clean   remove the build directories
 
@@ -31,7 +34,7 @@ FUZZ_SEED_MAX ?= 1048576
 SHARED_CORPUS ?= ../shared/corpus
 PREFIX      ?= /usr/local
 
-.PHONY: all deps configure build run test install golden asan fuzz fuzz-cli bench clean
+.PHONY: all deps configure build run test install golden asan fuzz fuzz-cli bench clients clean
 
 all: build
 
@@ -86,6 +89,9 @@ fuzz-cli: deps
 # full sizes (docs/BENCH.md)
 bench: deps
 	bash bench/run.sh $(BENCH_SHAPES)
+
+clients: deps
+	bash scripts/clients.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) build-bench
