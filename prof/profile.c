@@ -36,10 +36,33 @@
  * visit the node (a cache miss per probe on big trees). node + 1; 0 empty.
  * Not util/htab.h (whose slot holds a hash and an index, and whose probe
  * visits the caller's item to compare keys): this is the measured hot
- * path, see the top of the file. */
+ * path, see the top of the file.
+ *
+ * A node's slot is placed by the hash of its path of cost-centre ids from
+ * the root (hash_path_step), not by (parent, cc): a new stack's ids give
+ * the slots of all its levels before any of them is read, so their cache
+ * misses are fetched together rather than one after the other (the probe
+ * of level j needs the node found at level j - 1 only to compare). The
+ * node keeps the low 32 bits of that hash (prof_node.reserved: its
+ * padding) for growing the table. */
 struct child_slot {
     uint32_t parent, cc, node;
 };
+
+/* The path hash of the root and of the synthetic parent of cut stacks. */
+#define PATH_ROOT 0x243f6a8885a308d3ull
+#define PATH_CUT 0x13198a2e03707344ull
+
+static inline uint32_t path_pos(uint64_t path_hash)
+{
+    return (uint32_t)hash_mix64(path_hash);
+}
+
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
 
 /* The previous sample's path on one capability, outer frame first. */
 struct cap_path {
@@ -238,9 +261,9 @@ void prof_count(const prof_profile *p, prof_counts *c)
 
 /* ---- nodes ------------------------------------------------------------ */
 
-static size_t slot_of(const prof_profile *p, uint32_t parent, uint32_t cc)
+static size_t slot_of(const prof_profile *p, uint32_t pos)
 {
-    return (size_t)hash_mix64((uint64_t)parent << 32 | cc) & (p->num_slots - 1);
+    return (size_t)pos & (p->num_slots - 1);
 }
 
 static int grow_slots(prof_profile *p)
@@ -254,14 +277,18 @@ static int grow_slots(prof_profile *p)
         uncharge(p, n * sizeof *s);
         return -1;
     }
-    for (size_t i = 0; i < p->num_slots; i++) {
-        const struct child_slot *o = &p->slots[i];
-        if (!o->node)
+    /* from the nodes, read in order (every node but the root and the
+     * cut marker has a slot) */
+    for (size_t i = 1; p->num_slots && i < p->num_nodes; i++) {
+        const prof_node *nd = &p->nodes[i];
+        if ((uint32_t)i == p->cut_node)
             continue;
-        size_t k = (size_t)hash_mix64((uint64_t)o->parent << 32 | o->cc) & (n - 1);
+        size_t k = (size_t)nd->reserved & (n - 1);
         while (s[k].node)
             k = (k + 1) & (n - 1);
-        s[k] = *o;
+        s[k].parent = nd->parent;
+        s[k].cc = nd->cc;
+        s[k].node = (uint32_t)i + 1;
     }
     free(p->slots);
     uncharge(p, p->num_slots * sizeof *s);
@@ -302,6 +329,7 @@ static uint32_t new_node(prof_profile *p, uint32_t parent, uint32_t cc)
     nd->ticks = 0;
     nd->inherited = 0;
     nd->depth = parent == PROF_NONE ? 0 : p->nodes[parent].depth + 1;
+    nd->reserved = 0;
     if (parent != PROF_NONE) {
         nd->next_sibling = p->nodes[parent].first_child;
         p->nodes[parent].first_child = i;
@@ -310,8 +338,9 @@ static uint32_t new_node(prof_profile *p, uint32_t parent, uint32_t cc)
 }
 
 /* A new child of `parent` for cost-centre id `cc`, which has none yet;
- * k: its free slot in the child table, or SIZE_MAX to find one. */
-static uint32_t add_child(prof_profile *p, uint32_t parent, uint32_t cc, size_t k)
+ * pos: path_pos of its path; k: its free slot in the child table, or
+ * SIZE_MAX to find one. */
+static uint32_t add_child(prof_profile *p, uint32_t parent, uint32_t cc, uint32_t pos, size_t k)
 {
     if ((p->num_nodes + 1) * 4 > p->num_slots * 3) {     /* at most 3/4 full */
         if (grow_slots(p) != 0)
@@ -319,7 +348,7 @@ static uint32_t add_child(prof_profile *p, uint32_t parent, uint32_t cc, size_t 
         k = SIZE_MAX;
     }
     if (k == SIZE_MAX) {
-        k = slot_of(p, parent, cc);
+        k = slot_of(p, pos);
         while (p->slots[k].node)
             k = (k + 1) & (p->num_slots - 1);
     }
@@ -328,13 +357,14 @@ static uint32_t add_child(prof_profile *p, uint32_t parent, uint32_t cc, size_t 
         p->slots[k].parent = parent;
         p->slots[k].cc = cc;
         p->slots[k].node = i + 1;
+        p->nodes[i].reserved = pos;
     }
     return i;
 }
 
-/* The child of `parent` for cost-centre id `cc`, created if new (then
- * *created is set). */
-static uint32_t child(prof_profile *p, uint32_t parent, uint32_t cc, int *created)
+/* The child of `parent` for cost-centre id `cc` (pos: path_pos of its
+ * path), created if new (then *created is set). */
+static uint32_t child(prof_profile *p, uint32_t parent, uint32_t cc, uint32_t pos, int *created)
 {
     /* A path created in one go lies in consecutive nodes: the next node,
      * next to this one in memory, is often the child (the cut marker is
@@ -344,7 +374,7 @@ static uint32_t child(prof_profile *p, uint32_t parent, uint32_t cc, int *create
         next != p->cut_node)
         return next;
 
-    size_t k = slot_of(p, parent, cc);
+    size_t k = slot_of(p, pos);
 
     for (;;) {
         const struct child_slot *sl = &p->slots[k];
@@ -355,7 +385,7 @@ static uint32_t child(prof_profile *p, uint32_t parent, uint32_t cc, int *create
         k = (k + 1) & (p->num_slots - 1);
     }
     *created = 1;
-    return add_child(p, parent, cc, k);
+    return add_child(p, parent, cc, pos, k);
 }
 
 /* ---- stack cache ------------------------------------------------------ */
@@ -799,11 +829,24 @@ static int add_sample(prof_profile *p, const el_event *ev)
     cp->depth = 0;
     cp->from_cache = 0;
     cp->path[0] = start;
+    /* the slots of every level still to walk, fetched before the walk
+     * (see struct child_slot) */
+    uint32_t pos[EL_MAX_STACK];
+    uint64_t ph = start ? PATH_CUT : PATH_ROOT;
+    for (unsigned j = 0; j < depth; j++) {
+        ph = hash_path_step(ph, s[depth - 1 - j]);
+        if (j >= k) {
+            pos[j] = path_pos(ph);
+            if (p->num_slots)
+                PREFETCH(&p->slots[slot_of(p, pos[j])]);
+        }
+    }
     /* below the first new node every node is new: no lookups */
     int created = 0;
     for (unsigned j = k; j < depth; j++) {
         uint32_t id = s[depth - 1 - j];
-        node = created ? add_child(p, node, id, SIZE_MAX) : child(p, node, id, &created);
+        node = created ? add_child(p, node, id, pos[j], SIZE_MAX)
+                       : child(p, node, id, pos[j], &created);
         if (node == PROF_NONE)
             return -1;
         cp->ids[j] = id;
@@ -1020,10 +1063,15 @@ static int merge_args(prof_profile *p, const prof_profile *q)
 static int merge_nodes(prof_profile *p, const prof_profile *q)
 {
     uint32_t *img = malloc(q->num_nodes * sizeof *img);
+    uint64_t *ph = malloc(q->num_nodes * sizeof *ph);     /* path hashes */
 
-    if (!img)
+    if (!img || !ph) {
+        free(img);
+        free(ph);
         return -1;
+    }
     img[0] = 0;
+    ph[0] = PATH_ROOT;
     p->nodes[0].ticks += q->nodes[0].ticks;
     for (size_t i = 1; i < q->num_nodes; i++) {
         const prof_node *qn = &q->nodes[i];
@@ -1031,14 +1079,18 @@ static int merge_nodes(prof_profile *p, const prof_profile *q)
         if ((uint32_t)i == q->cut_node) {
             if (p->cut_node == PROF_NONE && (p->cut_node = new_node(p, 0, 0)) == PROF_NONE) {
                 free(img);
+                free(ph);
                 return -1;
             }
             n = p->cut_node;
+            ph[i] = PATH_CUT;
         } else {
             int created = 0;
-            n = child(p, img[qn->parent], qn->cc, &created);
+            ph[i] = hash_path_step(ph[qn->parent], qn->cc);
+            n = child(p, img[qn->parent], qn->cc, path_pos(ph[i]), &created);
             if (n == PROF_NONE) {
                 free(img);
+                free(ph);
                 return -1;
             }
         }
@@ -1046,6 +1098,7 @@ static int merge_nodes(prof_profile *p, const prof_profile *q)
         img[i] = n;
     }
     free(img);
+    free(ph);
     return 0;
 }
 

@@ -48,4 +48,13 @@ static inline uint64_t hash_u32s(const uint32_t *s, size_t n, uint64_t seed)
     return hash_mix64(a ^ (b >> 1) ^ hash_mix64(c) ^ (e << 1));
 }
 
+/* A path of ids, one step at a time: the hash of a path is the hash of
+ * its parent path stepped with the last id. Cheap enough to run down a
+ * whole stack (one multiply per frame); a table index takes
+ * hash_mix64 of it. */
+static inline uint64_t hash_path_step(uint64_t h, uint32_t id)
+{
+    return ((h << 23 | h >> 41) ^ id) * 0x9e3779b97f4a7c15ull;
+}
+
 #endif

@@ -105,6 +105,7 @@ typedef struct prof_node {
     uint64_t ticks;         /* samples whose stack is exactly this path */
     uint64_t inherited;     /* ticks of this node and its descendants */
     uint32_t depth;         /* MAIN is 0 */
+    uint32_t reserved;      /* the profile's own while aggregating; ignore */
 } prof_node;
 
 /* NULL filter: everything, GHC's -p rules. NULL when out of memory. */
