@@ -281,6 +281,8 @@ static int grow_slots(prof_profile *p)
      * cut marker has a slot) */
     for (size_t i = 1; p->num_slots && i < p->num_nodes; i++) {
         const prof_node *nd = &p->nodes[i];
+        if (i + 16 < p->num_nodes)      /* the slots are random: fetch ahead */
+            PREFETCH(&s[(size_t)p->nodes[i + 16].reserved & (n - 1)]);
         if ((uint32_t)i == p->cut_node)
             continue;
         size_t k = (size_t)nd->reserved & (n - 1);
