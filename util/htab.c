@@ -1,9 +1,31 @@
 /* The general hash table: see htab.h. */
+#define _DEFAULT_SOURCE /* MADV_HUGEPAGE */
 #include "util/htab.h"
 
 #include "util/account.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+
+void tx_huge_hint(void *p, size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (bytes < 2 * HUGE_PAGE)
+        return;
+    uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    uintptr_t hi = ((uintptr_t)p + bytes) & ~(HUGE_PAGE - 1);
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
 
 static void place(tx_htab_slot *slots, size_t cap, tx_htab_slot s)
 {
