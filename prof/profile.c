@@ -1439,6 +1439,8 @@ struct prof_result {
     prof_filter filter;
     prof_node *nodes;
     size_t num_nodes;
+    uint32_t *order;            /* the linked nodes in print order (prof_preorder) */
+    size_t num_order;
     prof_cc *ccs;
     size_t num_ccs, cap_ccs;
     prof_info info;
@@ -1451,6 +1453,7 @@ void prof_result_destroy(prof_result *r)
     if (!r)
         return;
     free(r->nodes);
+    free(r->order);
     free(r->ccs);
     free(r->argv_store);
     tx_strpool_destroy(&r->strings);
@@ -1702,6 +1705,62 @@ prof_result *prof_snapshot_take(prof_profile *p, int all)
     return snapshot(p, all, 1);
 }
 
+/* r->order: the nodes in print order, from the sorted child lists kids
+ * (the children of node i at kids[end[i - 1] .. end[i]), of the root at
+ * kids[0 .. end[0])). Not a walk (a random access per node, in big
+ * arrays): two passes down the lists in table order, in which a parent
+ * comes before its children. Up (from the last parent): a node's subtree
+ * size is 1 + its children's. Down: a parent's first child comes right
+ * after it in print order, each next child after the subtree of the one
+ * before. sz[] holds a node's subtree size until its parent places it,
+ * then its place; a node no list reaches from the root (in[] 0) is never
+ * placed. The printers then go down this list in order and fetch the
+ * nodes ahead. */
+static int preorder(prof_result *r, const kid *kids, const uint32_t *end)
+{
+    size_t nn = r->num_nodes;
+    uint32_t *sz = calloc(nn ? nn : 1, sizeof *sz);  /* children: later in the table */
+    uint8_t *in = calloc(nn ? nn : 1, 1);
+
+    r->order = malloc((nn ? nn : 1) * sizeof *r->order);
+    if (!sz || !in || !r->order) {
+        free(sz);
+        free(in);
+        return -1;
+    }
+    for (size_t i = nn; i-- > 0;) {
+        uint32_t n = 1;
+        for (uint32_t j = i ? end[i - 1] : 0; j < end[i]; j++) {
+            if (j + 8 < end[i])
+                PREFETCH(&sz[kids[j + 8].node]);
+            n += sz[kids[j].node];
+        }
+        sz[i] = n;
+    }
+    r->num_order = sz[0];
+    sz[0] = 0;
+    in[0] = 1;
+    r->order[0] = 0;
+    for (size_t i = 0; i < nn; i++) {
+        if (!in[i])
+            continue;
+        uint32_t at = sz[i] + 1;
+        for (uint32_t j = i ? end[i - 1] : 0; j < end[i]; j++) {
+            uint32_t k = kids[j].node;
+            if (j + 8 < end[i])
+                PREFETCH(&sz[kids[j + 8].node]);
+            uint32_t size = sz[k];
+            sz[k] = at;
+            in[k] = 1;
+            r->order[at] = k;
+            at += size;
+        }
+    }
+    free(sz);
+    free(in);
+    return 0;
+}
+
 /* take: the last snapshot; the lookup tables go first and the nodes move
  * into the result instead of being copied, so the peak memory is the
  * tree's once, as without snapshots. */
@@ -1885,6 +1944,8 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
             r->nodes[k[j].node].next_sibling = k[j + 1].node;
         r->nodes[k[n - 1].node].next_sibling = PROF_NONE;
     }
+    if (preorder(r, kids, end) != 0)
+        goto nomem;
     free(kids);
     free(rank);
     free(end);
@@ -2017,36 +2078,40 @@ int prof_failed(const prof_profile *p) { return p->failed; }
 
 int prof_walk(const prof_result *p, prof_visit_fn enter, prof_visit_fn leave, void *ctx)
 {
-    uint32_t n = 0;
-
-    if (enter(ctx, 0) != 0)
-        return -1;
-    for (;;) {
-        const prof_node *nd = &p->nodes[n];
-        if (nd->first_child != PROF_NONE) {
-            n = nd->first_child;
-            if (enter(ctx, n) != 0)
+    /* down the print order, fetching nodes ahead; a node is left when
+     * the next one is no deeper (the tree is at most EL_MAX_STACK + 2
+     * deep: the root, the cut marker, 255 frames) */
+    uint32_t path[EL_MAX_STACK + 3];
+    size_t top = 0;
+    for (size_t i = 0; i < p->num_order; i++) {
+        if (i + 16 < p->num_order)
+            PREFETCH(&p->nodes[p->order[i + 16]]);
+        uint32_t v = p->order[i], d = p->nodes[v].depth;
+        while (top > d) {
+            top--;
+            if (leave && leave(ctx, path[top]) != 0)
                 return -1;
-            continue;
         }
-        for (;;) {
-            if (leave && leave(ctx, n) != 0)
-                return -1;
-            if (n == 0)
-                return 0;
-            nd = &p->nodes[n];
-            if (nd->next_sibling != PROF_NONE) {
-                n = nd->next_sibling;
-                if (enter(ctx, n) != 0)
-                    return -1;
-                break;
-            }
-            n = nd->parent;
-        }
+        if (d != top || top == sizeof path / sizeof *path)
+            return -1;      /* never: depth is the parent's + 1 */
+        if (enter(ctx, v) != 0)
+            return -1;
+        path[top++] = v;
     }
+    while (top) {
+        top--;
+        if (leave && leave(ctx, path[top]) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 size_t prof_num_nodes(const prof_result *p) { return p->num_nodes; }
+const uint32_t *prof_preorder(const prof_result *p, size_t *n)
+{
+    *n = p->num_order;
+    return p->order;
+}
 const prof_node *prof_node_at(const prof_result *p, uint32_t i)
 {
     return i < p->num_nodes ? &p->nodes[i] : NULL;

@@ -316,40 +316,41 @@ static int cc_tails(tree_ctx *c, const prof_result *p)
     return 0;
 }
 
-/* One walk in print order: the shown nodes into c->order, the hidden
- * subtrees counted, the column widths. Iterative: stacks may be deep. */
+/* One pass down the print order (prof_preorder): the shown nodes into
+ * c->order, the hidden subtrees counted (each once, at its top), the
+ * column widths. The nodes are fetched ahead: they lie anywhere in a big
+ * table. */
 static int walk_shown(tree_ctx *c, const prof_result *p)
 {
     const prof_node *nodes = c->nodes;
-    size_t num = prof_num_nodes(p);
+    size_t num;
+    const uint32_t *pre = prof_preorder(p, &num);
     c->order = malloc((num ? num : 1) * sizeof *c->order);
     if (!c->order)
         return -1;
-    uint32_t n = 0;         /* the root is always shown */
-    for (;;) {
+    uint32_t skip = UINT32_MAX;     /* inside a hidden subtree below this depth */
+    for (size_t i = 0; i < num; i++) {
+        if (i + 16 < num)
+            PREFETCH(&nodes[pre[i + 16]]);
+        if (i + 8 < num)
+            PREFETCH(&c->cc[nodes[pre[i + 8]].cc]);
+        uint32_t n = pre[i];
         const prof_node *nd = &nodes[n];
+        if (nd->depth > skip)
+            continue;
+        skip = UINT32_MAX;
+        if (n != 0 && !shown(nd, c->in, c->o)) {
+            c->hidden++;
+            skip = nd->depth;
+            continue;
+        }
         const cc_text *t = &c->cc[nd->cc];
         c->order[c->num_order++] = n;
         if (nd->depth + t->label_w > c->wl) c->wl = nd->depth + t->label_w;
         if (t->module_w > c->wm) c->wm = t->module_w;
         if (t->src_w > c->ws) c->ws = t->src_w;
-        /* next: the first shown child, else the next shown sibling of
-         * this node or of an ancestor */
-        uint32_t k = nd->first_child;
-        for (;;) {
-            while (k != PROF_NONE && !shown(&nodes[k], c->in, c->o)) {
-                c->hidden++;
-                k = nodes[k].next_sibling;
-            }
-            if (k != PROF_NONE || n == 0)
-                break;
-            k = nodes[n].next_sibling;
-            n = nodes[n].parent;
-        }
-        if (k == PROF_NONE)
-            return 0;
-        n = k;
     }
+    return 0;
 }
 
 static void flush(tree_ctx *c)
@@ -538,26 +539,6 @@ static void tree_uint(tree_out *t, uint64_t v)
 
 #define TREE_LIT(t, s) tree_put(t, s, sizeof s - 1)
 
-static void json_node(const prof_result *p, const prof_report_opts *o, uint32_t i,
-                      tree_out *t)
-{
-    const prof_node *nd = prof_node_at(p, i);
-    TREE_LIT(t, "{\"id\": ");
-    tree_uint(t, prof_cc_at(p, nd->cc)->id);
-    TREE_LIT(t, ", \"entries\": 0, \"alloc\": 0, \"ticks\": ");
-    tree_uint(t, nd->ticks);
-    TREE_LIT(t, ", \"children\": [");
-    int first = 1;
-    for (uint32_t k = nd->first_child; k != PROF_NONE; k = prof_node_at(p, k)->next_sibling)
-        if (shown(prof_node_at(p, k), prof_get_info(p), o)) {
-            if (!first)
-                TREE_LIT(t, ", ");
-            first = 0;
-            json_node(p, o, k, t);
-        }
-    TREE_LIT(t, "]}");
-}
-
 static void json_tree(const prof_result *p, const prof_report_opts *o, tx_json *j)
 {
     tree_out *t = malloc(sizeof *t);
@@ -570,7 +551,42 @@ static void json_tree(const prof_result *p, const prof_report_opts *o, tx_json *
     }
     t->f = f;
     t->len = 0;
-    json_node(p, o, 0, t);
+    /* down the print order: a node's object opens when it comes and
+     * closes when a node no deeper comes (hidden subtrees skipped whole) */
+    size_t num;
+    const uint32_t *pre = prof_preorder(p, &num);
+    const prof_info *in = prof_get_info(p);
+    uint8_t has_child[EL_MAX_STACK + 3];
+    size_t top = 0;
+    uint32_t skip = UINT32_MAX;
+    for (size_t i = 0; i < num; i++) {
+        if (i + 16 < num)
+            PREFETCH(prof_node_at(p, pre[i + 16]));
+        const prof_node *nd = prof_node_at(p, pre[i]);
+        if (nd->depth > skip)
+            continue;
+        skip = UINT32_MAX;
+        if (pre[i] != 0 && !shown(nd, in, o)) {
+            skip = nd->depth;
+            continue;
+        }
+        for (; top > nd->depth; top--)
+            TREE_LIT(t, "]}");
+        if (top == sizeof has_child)
+            break;              /* never: depth is the parent's + 1 */
+        if (top > 0 && has_child[top - 1])
+            TREE_LIT(t, ", ");
+        if (top > 0)
+            has_child[top - 1] = 1;
+        TREE_LIT(t, "{\"id\": ");
+        tree_uint(t, prof_cc_at(p, nd->cc)->id);
+        TREE_LIT(t, ", \"entries\": 0, \"alloc\": 0, \"ticks\": ");
+        tree_uint(t, nd->ticks);
+        TREE_LIT(t, ", \"children\": [");
+        has_child[top++] = 0;
+    }
+    for (; top > 0; top--)
+        TREE_LIT(t, "]}");
     fwrite(t->b, 1, t->len, f);
     free(t);
     tx_json_raw_end(j);

@@ -474,6 +474,77 @@ static uint8_t *synthetic(size_t *len)
     return copy;
 }
 
+/* prof_walk and prof_preorder against a walk down the result's links:
+ * the same nodes entered in the same order, each left after its
+ * descendants and before its next sibling. */
+typedef struct walk_rec {
+    uint32_t *ev;           /* node, or node | 1 << 31 when left */
+    size_t n, cap;
+} walk_rec;
+
+static void rec_push(walk_rec *w, uint32_t v)
+{
+    if (w->n == w->cap) {
+        w->cap = w->cap ? w->cap * 2 : 1024;
+        w->ev = realloc(w->ev, w->cap * sizeof *w->ev);
+        assert_non_null(w->ev);
+    }
+    w->ev[w->n++] = v;
+}
+
+static int rec_enter(void *ctx, uint32_t n)
+{
+    rec_push(ctx, n);
+    return 0;
+}
+
+static int rec_leave(void *ctx, uint32_t n)
+{
+    rec_push(ctx, n | 1u << 31);
+    return 0;
+}
+
+static void check_walk_order(const prof_result *r)
+{
+    walk_rec links = { 0 }, walk = { 0 }, enters = { 0 };
+    uint32_t n = 0;
+    rec_push(&links, 0);
+    for (;;) {
+        const prof_node *nd = prof_node_at(r, n);
+        if (nd->first_child != PROF_NONE) {
+            n = nd->first_child;
+            rec_push(&links, n);
+            continue;
+        }
+        for (;;) {
+            rec_push(&links, n | 1u << 31);
+            if (n == 0)
+                break;
+            nd = prof_node_at(r, n);
+            if (nd->next_sibling != PROF_NONE) {
+                n = nd->next_sibling;
+                rec_push(&links, n);
+                break;
+            }
+            n = nd->parent;
+        }
+        if (n == 0)
+            break;
+    }
+    assert_int_equal(prof_walk(r, rec_enter, rec_leave, &walk), 0);
+    assert_int_equal(walk.n, links.n);
+    assert_memory_equal(walk.ev, links.ev, links.n * sizeof *links.ev);
+    assert_int_equal(prof_walk(r, rec_enter, NULL, &enters), 0);
+    size_t np;
+    const uint32_t *pre = prof_preorder(r, &np);
+    assert_int_equal(np, enters.n);
+    assert_int_equal(np, links.n / 2);
+    assert_memory_equal(pre, enters.ev, np * sizeof *pre);
+    free(links.ev);
+    free(walk.ev);
+    free(enters.ev);
+}
+
 static prof_result *synthetic_profile(const uint8_t *buf, size_t len, const prof_filter *f)
 {
     built b = { prof_create(f), NULL, 0 };
@@ -481,6 +552,7 @@ static prof_result *synthetic_profile(const uint8_t *buf, size_t len, const prof
     assert_int_equal(r.status, EL_END);
     assert_non_null(b.p = prof_snapshot(b.agg));
     prof_destroy(b.agg);
+    check_walk_order(b.p);
     return b.p;
 }
 
@@ -819,6 +891,11 @@ static void test_interning_random_stacks(void **state)
     }
     assert_int_equal(with_ticks, distinct);
     assert_int_equal(total, N);
+    check_walk_order(r);
+    prof_result *all = prof_snapshot_all(p, 1);
+    assert_non_null(all);
+    check_walk_order(all);
+    prof_result_destroy(all);
     prof_result_destroy(r);
     prof_destroy(p);
     free(keys);

@@ -233,6 +233,13 @@ int prof_match_ccs(const prof_result *r, const char *pattern, uint8_t *match, ui
 typedef int (*prof_visit_fn)(void *ctx, uint32_t node);
 int prof_walk(const prof_result *r, prof_visit_fn enter, prof_visit_fn leave, void *ctx);
 
+/* The nodes prof_walk enters, in its order (MAIN first, each node before
+ * its children, siblings in child order), as an array of *n node indices
+ * owned by the result: a loop down it can fetch nodes ahead. Nodes that
+ * the tree no longer links (GHC's built-in stacks without --all, stacks
+ * left without ticks under focus/ignore) are not in it. */
+const uint32_t *prof_preorder(const prof_result *r, size_t *n);
+
 /* Ticks per cost centre. `ticks` sums the samples whose innermost frame
  * is the cost centre (over every stack); `inherited` the samples with the
  * cost centre anywhere in the stack, counted once per stack however often
