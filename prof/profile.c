@@ -1065,34 +1065,29 @@ static int merge_args(prof_profile *p, const prof_profile *q)
 static int merge_nodes(prof_profile *p, const prof_profile *q)
 {
     uint32_t *img = malloc(q->num_nodes * sizeof *img);
-    uint64_t *ph = malloc(q->num_nodes * sizeof *ph);     /* path hashes */
 
-    if (!img || !ph) {
-        free(img);
-        free(ph);
+    if (!img)
         return -1;
-    }
     img[0] = 0;
-    ph[0] = PATH_ROOT;
     p->nodes[0].ticks += q->nodes[0].ticks;
     for (size_t i = 1; i < q->num_nodes; i++) {
         const prof_node *qn = &q->nodes[i];
+        /* q's nodes keep where their slots go (the same paths hash the
+         * same in p): fetch the slots of the nodes ahead */
+        if (i + 16 < q->num_nodes)
+            PREFETCH(&p->slots[slot_of(p, q->nodes[i + 16].reserved)]);
         uint32_t n;
         if ((uint32_t)i == q->cut_node) {
             if (p->cut_node == PROF_NONE && (p->cut_node = new_node(p, 0, 0)) == PROF_NONE) {
                 free(img);
-                free(ph);
                 return -1;
             }
             n = p->cut_node;
-            ph[i] = PATH_CUT;
         } else {
             int created = 0;
-            ph[i] = hash_path_step(ph[qn->parent], qn->cc);
-            n = child(p, img[qn->parent], qn->cc, path_pos(ph[i]), &created);
+            n = child(p, img[qn->parent], qn->cc, qn->reserved, &created);
             if (n == PROF_NONE) {
                 free(img);
-                free(ph);
                 return -1;
             }
         }
@@ -1100,7 +1095,6 @@ static int merge_nodes(prof_profile *p, const prof_profile *q)
         img[i] = n;
     }
     free(img);
-    free(ph);
     return 0;
 }
 
