@@ -58,12 +58,6 @@ static inline uint32_t path_pos(uint64_t path_hash)
     return (uint32_t)hash_mix64(path_hash);
 }
 
-#if defined(__GNUC__)
-#define PREFETCH(p) __builtin_prefetch(p)
-#else
-#define PREFETCH(p) ((void)(p))
-#endif
-
 /* The previous sample's path on one capability, outer frame first. */
 struct cap_path {
     uint32_t cap;
@@ -282,7 +276,7 @@ static int grow_slots(prof_profile *p)
     for (size_t i = 1; p->num_slots && i < p->num_nodes; i++) {
         const prof_node *nd = &p->nodes[i];
         if (i + 16 < p->num_nodes)      /* the slots are random: fetch ahead */
-            PREFETCH(&s[(size_t)p->nodes[i + 16].reserved & (n - 1)]);
+            TX_PREFETCH(&s[(size_t)p->nodes[i + 16].reserved & (n - 1)]);
         if ((uint32_t)i == p->cut_node)
             continue;
         size_t k = (size_t)nd->reserved & (n - 1);
@@ -840,7 +834,7 @@ static int add_sample(prof_profile *p, const el_event *ev)
         if (j >= k) {
             pos[j] = path_pos(ph);
             if (p->num_slots)
-                PREFETCH(&p->slots[slot_of(p, pos[j])]);
+                TX_PREFETCH(&p->slots[slot_of(p, pos[j])]);
         }
     }
     /* below the first new node every node is new: no lookups */
@@ -1075,7 +1069,7 @@ static int merge_nodes(prof_profile *p, const prof_profile *q)
         /* q's nodes keep where their slots go (the same paths hash the
          * same in p): fetch the slots of the nodes ahead */
         if (i + 16 < q->num_nodes)
-            PREFETCH(&p->slots[slot_of(p, q->nodes[i + 16].reserved)]);
+            TX_PREFETCH(&p->slots[slot_of(p, q->nodes[i + 16].reserved)]);
         uint32_t n;
         if ((uint32_t)i == q->cut_node) {
             if (p->cut_node == PROF_NONE && (p->cut_node = new_node(p, 0, 0)) == PROF_NONE) {
@@ -1726,7 +1720,7 @@ static int preorder(prof_result *r, const kid *kids, const uint32_t *end)
         uint32_t n = 1;
         for (uint32_t j = i ? end[i - 1] : 0; j < end[i]; j++) {
             if (j + 8 < end[i])
-                PREFETCH(&sz[kids[j + 8].node]);
+                TX_PREFETCH(&sz[kids[j + 8].node]);
             n += sz[kids[j].node];
         }
         sz[i] = n;
@@ -1742,7 +1736,7 @@ static int preorder(prof_result *r, const kid *kids, const uint32_t *end)
         for (uint32_t j = i ? end[i - 1] : 0; j < end[i]; j++) {
             uint32_t k = kids[j].node;
             if (j + 8 < end[i])
-                PREFETCH(&sz[kids[j + 8].node]);
+                TX_PREFETCH(&sz[kids[j + 8].node]);
             uint32_t size = sz[k];
             sz[k] = at;
             in[k] = 1;
@@ -2079,7 +2073,7 @@ int prof_walk(const prof_result *p, prof_visit_fn enter, prof_visit_fn leave, vo
     size_t top = 0;
     for (size_t i = 0; i < p->num_order; i++) {
         if (i + 16 < p->num_order)
-            PREFETCH(&p->nodes[p->order[i + 16]]);
+            TX_PREFETCH(&p->nodes[p->order[i + 16]]);
         uint32_t v = p->order[i], d = p->nodes[v].depth;
         while (top > d) {
             top--;

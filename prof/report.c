@@ -8,6 +8,7 @@
 
 #include "evprof/json.h"
 #include "evprof/textout.h"
+#include "util/htab.h"
 
 /* ---- shared ----------------------------------------------------------- */
 
@@ -157,12 +158,6 @@ static int summary(const prof_result *p, FILE *out)
  * of each cost centre's label, and its module and source columns padded
  * and joined (the "tail"), once the widths are known. */
 #define OUT_CHUNK (1u << 20)
-
-#if defined(__GNUC__)
-#define PREFETCH(p) __builtin_prefetch(p)
-#else
-#define PREFETCH(p) ((void)(p))
-#endif
 
 typedef struct cc_text {
     uint32_t label, label_len, label_w;     /* visible label in ctx.names */
@@ -316,34 +311,41 @@ static int cc_tails(tree_ctx *c, const prof_result *p)
     return 0;
 }
 
-/* One pass down the print order (prof_preorder): the shown nodes into
- * c->order, the hidden subtrees counted (each once, at its top), the
- * column widths. The nodes are fetched ahead: they lie anywhere in a big
- * table. */
+/* The next shown node down the print order (prof_preorder) from pre[*at]
+ * on, or PROF_NONE at the end: a hidden subtree is skipped whole and
+ * counted once, at its top, in *hidden. The nodes are fetched ahead:
+ * they lie anywhere in a big table. */
+static uint32_t next_shown(const prof_result *p, const prof_report_opts *o, const uint32_t *pre,
+                           size_t num, size_t *at, uint64_t *hidden)
+{
+    const prof_info *in = prof_get_info(p);
+    uint32_t skip = UINT32_MAX;     /* inside a hidden subtree below this depth */
+    while (*at < num) {
+        size_t i = (*at)++;
+        if (i + 16 < num)
+            TX_PREFETCH(prof_node_at(p, pre[i + 16]));
+        const prof_node *nd = prof_node_at(p, pre[i]);
+        if (nd->depth > skip)
+            continue;
+        if (pre[i] == 0 || shown(nd, in, o))
+            return pre[i];
+        (*hidden)++;
+        skip = nd->depth;
+    }
+    return PROF_NONE;
+}
+
+/* The shown nodes into c->order, the hidden subtrees counted, the column
+ * widths. */
 static int walk_shown(tree_ctx *c, const prof_result *p)
 {
-    const prof_node *nodes = c->nodes;
-    size_t num;
+    size_t num, at = 0;
     const uint32_t *pre = prof_preorder(p, &num);
     c->order = malloc((num ? num : 1) * sizeof *c->order);
     if (!c->order)
         return -1;
-    uint32_t skip = UINT32_MAX;     /* inside a hidden subtree below this depth */
-    for (size_t i = 0; i < num; i++) {
-        if (i + 16 < num)
-            PREFETCH(&nodes[pre[i + 16]]);
-        if (i + 8 < num)
-            PREFETCH(&c->cc[nodes[pre[i + 8]].cc]);
-        uint32_t n = pre[i];
-        const prof_node *nd = &nodes[n];
-        if (nd->depth > skip)
-            continue;
-        skip = UINT32_MAX;
-        if (n != 0 && !shown(nd, c->in, c->o)) {
-            c->hidden++;
-            skip = nd->depth;
-            continue;
-        }
+    for (uint32_t n; (n = next_shown(p, c->o, pre, num, &at, &c->hidden)) != PROF_NONE;) {
+        const prof_node *nd = &c->nodes[n];
         const cc_text *t = &c->cc[nd->cc];
         c->order[c->num_order++] = n;
         if (nd->depth + t->label_w > c->wl) c->wl = nd->depth + t->label_w;
@@ -367,9 +369,9 @@ static void rows(tree_ctx *c)
     for (size_t i = 0; i < c->num_order && !c->failed; i++) {
         /* the nodes lie anywhere in a big table: fetch ahead */
         if (i + 16 < c->num_order)
-            PREFETCH(&c->nodes[c->order[i + 16]]);
+            TX_PREFETCH(&c->nodes[c->order[i + 16]]);
         if (i + 8 < c->num_order)
-            PREFETCH(&c->cc[c->nodes[c->order[i + 8]].cc]);
+            TX_PREFETCH(&c->cc[c->nodes[c->order[i + 8]].cc]);
         uint32_t n = c->order[i];
         const prof_node *nd = &c->nodes[n];
         const cc_text *t = &c->cc[nd->cc];
@@ -552,24 +554,14 @@ static void json_tree(const prof_result *p, const prof_report_opts *o, tx_json *
     t->f = f;
     t->len = 0;
     /* down the print order: a node's object opens when it comes and
-     * closes when a node no deeper comes (hidden subtrees skipped whole) */
-    size_t num;
+     * closes when a node no deeper comes */
+    size_t num, at = 0;
     const uint32_t *pre = prof_preorder(p, &num);
-    const prof_info *in = prof_get_info(p);
+    uint64_t hidden = 0;
     uint8_t has_child[EL_MAX_STACK + 3];
     size_t top = 0;
-    uint32_t skip = UINT32_MAX;
-    for (size_t i = 0; i < num; i++) {
-        if (i + 16 < num)
-            PREFETCH(prof_node_at(p, pre[i + 16]));
-        const prof_node *nd = prof_node_at(p, pre[i]);
-        if (nd->depth > skip)
-            continue;
-        skip = UINT32_MAX;
-        if (pre[i] != 0 && !shown(nd, in, o)) {
-            skip = nd->depth;
-            continue;
-        }
+    for (uint32_t n; (n = next_shown(p, o, pre, num, &at, &hidden)) != PROF_NONE;) {
+        const prof_node *nd = prof_node_at(p, n);
         for (; top > nd->depth; top--)
             TREE_LIT(t, "]}");
         if (top == sizeof has_child)

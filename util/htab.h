@@ -23,6 +23,14 @@
 
 #define TX_HTAB_NONE UINT32_MAX
 
+/* A hint to fetch what a table probe will read soon (random places in
+ * big arrays: nodes, slots), so that several misses overlap. */
+#if defined(__GNUC__)
+#define TX_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define TX_PREFETCH(p) ((void)(p))
+#endif
+
 /* Asks for huge pages (2 MiB) under the big arrays that are read at random
  * (tables, the node array): with 4 KiB pages nearly every probe of a
  * table of tens of MB also misses the TLB, and a miss walks the page
