@@ -8,6 +8,7 @@
 #include "evprof/prof.h"
 #include "format.h"
 #include "output.h"
+#include "read.h"
 
 enum { OPT_JSON = 1, OPT_FORMAT, OPT_THRESHOLD, OPT_MAX_DEPTH };
 
@@ -96,6 +97,7 @@ int cmd_report(int argc, char **argv)
         return CLI_USAGE;
     int json = fmt == FMT_JSON;
     ro.source_name = cli_display_path(paths[0]);
+    ro.jobs = cli_jobs();
 
     int code, no_samples = 0;
     prof_result *p = cli_load_profiles(paths, num_paths, &w, w.all || json, NULL, &code, &no_samples);

@@ -194,6 +194,7 @@ void prof_report_opts_init(prof_report_opts *o)
     o->threshold_pct = 0.0;
     o->max_depth = 0;
     o->source_name = NULL;
+    o->jobs = 1;
 }
 
 /* ---- memory budget -------------------------------------------------------- */

@@ -3,6 +3,7 @@
 #include "evprof/prof.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -362,53 +363,235 @@ static void flush(tree_ctx *c)
     c->len = 0;
 }
 
-static void rows(tree_ctx *c)
+/* The most bytes node n's row takes: wl columns, the tail, two numbers of
+ * at most 32 bytes each with their spaces, the newline. */
+static size_t row_room(const tree_ctx *c, uint32_t n)
+{
+    const cc_text *t = &c->cc[c->nodes[n].cc];
+    return c->wl + t->label_len + t->tail_len + 2 * (size_t)c->tw + 64;
+}
+
+/* Node n's row at d; returns its end. */
+static char *put_row(const tree_ctx *c, char *d, uint32_t n)
 {
     const uint64_t total = c->in->total_ticks;
-    const int tw = c->tw;
-    for (size_t i = 0; i < c->num_order && !c->failed; i++) {
+    const prof_node *nd = &c->nodes[n];
+    const cc_text *t = &c->cc[nd->cc];
+    d = put_spaces(d, nd->depth);
+    memcpy(d, c->names + t->label, t->label_len);
+    d += t->label_len;
+    if (nd->depth + t->label_w < c->wl)
+        d = put_spaces(d, c->wl - nd->depth - t->label_w);
+    memcpy(d, c->tails + t->tail, t->tail_len);
+    d += t->tail_len;
+    d = put_pct(d, pct(nd->ticks, total));
+    *d++ = ' ';
+    d = put_ticks(d, nd->ticks, c->tw);
+    memcpy(d, "   ", 3);
+    d += 3;
+    d = put_pct(d, n == 0 && total ? 100.0 : pct(nd->inherited, total));
+    *d++ = ' ';
+    d = put_ticks(d, nd->inherited, c->tw);
+    *d++ = '\n';
+    return d;
+}
+
+/* The rows of c->order[from .. to) into buf (len, cap; grown as needed),
+ * or through out's buffer to out->out when out is set (then buf, len and
+ * cap are out's). -1: out of memory. The buffer is kept in locals: the
+ * formatters of the other threads read c's line, and a store per row to
+ * a shared line would make every row a cache miss for them. */
+static int put_rows(const tree_ctx *c, size_t from, size_t to, char **buf, size_t *len,
+                    size_t *cap, tree_ctx *out)
+{
+    char *b = *buf;
+    size_t n_len = *len, n_cap = *cap;
+    int rc = 0;
+
+    for (size_t i = from; i < to; i++) {
         /* the nodes lie anywhere in a big table: fetch ahead */
-        if (i + 16 < c->num_order)
+        if (i + 16 < to)
             TX_PREFETCH(&c->nodes[c->order[i + 16]]);
-        if (i + 8 < c->num_order)
+        if (i + 8 < to)
             TX_PREFETCH(&c->cc[c->nodes[c->order[i + 8]].cc]);
         uint32_t n = c->order[i];
-        const prof_node *nd = &c->nodes[n];
-        const cc_text *t = &c->cc[nd->cc];
-        /* the row: wl columns, the tail, two numbers of at most 32 bytes
-         * each with their spaces, the newline */
-        size_t room = c->wl + t->label_len + t->tail_len + 2 * (size_t)tw + 64;
-        if (c->len + room > c->cap) {
-            flush(c);
-            if (room > c->cap) {
-                char *b = realloc(c->buf, room);
-                if (!b) {
-                    c->failed = 1;
-                    return;
+        size_t room = row_room(c, n);
+        if (n_len + room > n_cap) {
+            if (out) {
+                *buf = b;       /* out's own */
+                *cap = n_cap;
+                out->len = n_len;
+                flush(out);
+                n_len = 0;
+                if (out->failed)
+                    break;
+            }
+            if (n_len + room > n_cap) {
+                size_t want = n_cap ? n_cap : OUT_CHUNK;
+                while (want < n_len + room)
+                    want *= 2;
+                char *nb = realloc(b, want);
+                if (!nb) {
+                    rc = -1;
+                    break;
                 }
-                c->buf = b;
-                c->cap = room;
+                b = nb;
+                n_cap = want;
             }
         }
-        char *d = c->buf + c->len;
-        d = put_spaces(d, nd->depth);
-        memcpy(d, c->names + t->label, t->label_len);
-        d += t->label_len;
-        if (nd->depth + t->label_w < c->wl)
-            d = put_spaces(d, c->wl - nd->depth - t->label_w);
-        memcpy(d, c->tails + t->tail, t->tail_len);
-        d += t->tail_len;
-        d = put_pct(d, pct(nd->ticks, total));
-        *d++ = ' ';
-        d = put_ticks(d, nd->ticks, tw);
-        memcpy(d, "   ", 3);
-        d += 3;
-        d = put_pct(d, n == 0 && total ? 100.0 : pct(nd->inherited, total));
-        *d++ = ' ';
-        d = put_ticks(d, nd->inherited, tw);
-        *d++ = '\n';
-        c->len = (size_t)(d - c->buf);
+        n_len = (size_t)(put_row(c, b + n_len, n) - b);
     }
+    *buf = b;
+    *len = n_len;
+    *cap = n_cap;
+    return rc;
+}
+
+/* ---- the rows on several threads (prof_report_opts.jobs) ----------------
+ * The shown rows are cut into blocks of ROW_BLOCK; block b is formatted
+ * by formatter b % jobs (0: this thread, which also writes), into a slot
+ * of a ring of 2 * jobs buffers, and written in block order. A formatter
+ * runs at most two blocks ahead of the writer, so the extra memory is a
+ * few buffers whatever the report's size; the bytes are those of one
+ * thread. */
+#define ROW_BLOCK 8192u
+#define ROW_MAX_JOBS 16u
+
+typedef struct row_slot {
+    char *buf;
+    size_t len, cap;
+    size_t block;                   /* the block it holds, when ready */
+    int ready, failed;
+} row_slot;
+
+typedef struct row_pool {
+    const tree_ctx *c;
+    unsigned jobs;
+    size_t num_blocks;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    row_slot slots[2 * ROW_MAX_JOBS];
+    int stop;                       /* the writer failed: formatters end */
+} row_pool;
+
+typedef struct row_worker {
+    row_pool *pool;
+    unsigned index;                 /* 1 .. jobs - 1 */
+} row_worker;
+
+static void *row_formatter(void *arg)
+{
+    row_worker *w = arg;
+    row_pool *rp = w->pool;
+    /* a copy: the writer's stores to its own fields would share the
+     * line (see put_rows) */
+    const tree_ctx copy = *rp->c, *c = &copy;
+    const unsigned nslots = 2 * rp->jobs;
+
+    for (size_t b = w->index; b < rp->num_blocks; b += rp->jobs) {
+        row_slot *s = &rp->slots[b % nslots];
+        pthread_mutex_lock(&rp->mu);
+        while (s->ready && !rp->stop)
+            pthread_cond_wait(&rp->cv, &rp->mu);
+        int stop = rp->stop;
+        pthread_mutex_unlock(&rp->mu);
+        if (stop)
+            break;
+        size_t from = b * ROW_BLOCK, to = from + ROW_BLOCK < c->num_order ? from + ROW_BLOCK
+                                                                           : c->num_order;
+        s->len = 0;
+        s->failed = put_rows(c, from, to, &s->buf, &s->len, &s->cap, NULL) != 0;
+        pthread_mutex_lock(&rp->mu);
+        s->block = b;
+        s->ready = 1;
+        pthread_cond_broadcast(&rp->cv);
+        pthread_mutex_unlock(&rp->mu);
+    }
+    return NULL;
+}
+
+/* The rows on rp->jobs threads; 0, or -1 when no thread could be made
+ * (nothing written: the caller writes them on this one). */
+static int rows_parallel(tree_ctx *c, unsigned jobs)
+{
+    row_pool *rp = calloc(1, sizeof *rp);
+    row_worker w[ROW_MAX_JOBS];
+    pthread_t th[ROW_MAX_JOBS];
+    unsigned started = 0;
+
+    if (!rp)
+        return -1;
+    rp->c = c;
+    rp->jobs = jobs;
+    rp->num_blocks = (c->num_order + ROW_BLOCK - 1) / ROW_BLOCK;
+    pthread_mutex_init(&rp->mu, NULL);
+    pthread_cond_init(&rp->cv, NULL);
+    for (unsigned i = 1; i < jobs; i++) {
+        w[i] = (row_worker){ rp, i };
+        if (pthread_create(&th[i], NULL, row_formatter, &w[i]) != 0)
+            break;
+        started++;
+    }
+    if (started + 1 < jobs) {       /* all or none: block b's formatter is fixed */
+        pthread_mutex_lock(&rp->mu);
+        rp->stop = 1;
+        pthread_cond_broadcast(&rp->cv);
+        pthread_mutex_unlock(&rp->mu);
+        for (unsigned i = 1; i <= started; i++)
+            pthread_join(th[i], NULL);
+        pthread_cond_destroy(&rp->cv);
+        pthread_mutex_destroy(&rp->mu);
+        for (unsigned i = 0; i < 2 * jobs; i++)
+            free(rp->slots[i].buf);
+        free(rp);
+        return -1;
+    }
+    const unsigned nslots = 2 * jobs;
+    for (size_t b = 0; b < rp->num_blocks && !c->failed; b++) {
+        size_t from = b * ROW_BLOCK, to = from + ROW_BLOCK < c->num_order ? from + ROW_BLOCK
+                                                                           : c->num_order;
+        if (b % jobs == 0) {
+            if (put_rows(c, from, to, &c->buf, &c->len, &c->cap, c) != 0)
+                c->failed = 1;
+            continue;
+        }
+        row_slot *s = &rp->slots[b % nslots];
+        pthread_mutex_lock(&rp->mu);
+        while (!(s->ready && s->block == b))
+            pthread_cond_wait(&rp->cv, &rp->mu);
+        pthread_mutex_unlock(&rp->mu);
+        flush(c);
+        if (s->failed || (s->len && fwrite(s->buf, 1, s->len, c->out) != s->len))
+            c->failed = 1;
+        pthread_mutex_lock(&rp->mu);
+        s->ready = 0;
+        pthread_cond_broadcast(&rp->cv);
+        pthread_mutex_unlock(&rp->mu);
+    }
+    flush(c);
+    pthread_mutex_lock(&rp->mu);
+    rp->stop = 1;
+    pthread_cond_broadcast(&rp->cv);
+    pthread_mutex_unlock(&rp->mu);
+    for (unsigned i = 1; i < jobs; i++)
+        pthread_join(th[i], NULL);
+    pthread_cond_destroy(&rp->cv);
+    pthread_mutex_destroy(&rp->mu);
+    for (unsigned i = 0; i < nslots; i++)
+        free(rp->slots[i].buf);
+    free(rp);
+    return 0;
+}
+
+static void rows(tree_ctx *c, unsigned jobs)
+{
+    if (jobs > ROW_MAX_JOBS)
+        jobs = ROW_MAX_JOBS;
+    /* a thread pays for itself from a few blocks each */
+    if (jobs > 1 && c->num_order >= 4 * (size_t)ROW_BLOCK * jobs && rows_parallel(c, jobs) == 0)
+        return;
+    if (put_rows(c, 0, c->num_order, &c->buf, &c->len, &c->cap, c) != 0)
+        c->failed = 1;
     flush(c);
 }
 
@@ -469,7 +652,7 @@ int prof_report_text(const prof_result *p, const prof_report_opts *o, FILE *out)
         fprintf(out, "%-*s %-*s %-*s  %5s %*s   %5s %*s\n\n", (int)c.wl, "COST CENTRE",
                 (int)c.wm, "MODULE", (int)c.ws, "SRC", "%time", c.tw, "ticks", "%time", c.tw,
                 "ticks");
-        rows(&c);
+        rows(&c, o->jobs);
     }
     free(c.buf);
     free(c.order);

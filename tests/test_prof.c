@@ -785,6 +785,44 @@ static uint32_t mix_next(uint32_t n)
     return (uint32_t)((z ^ (z >> 31)) % n);
 }
 
+static char *text_report_jobs(const prof_result *r, double threshold, unsigned jobs)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    prof_report_opts o;
+    prof_report_opts_init(&o);
+    o.threshold_pct = threshold;
+    o.jobs = jobs;
+    assert_int_equal(prof_report_text(r, &o, out), 0);
+    fclose(out);
+    return text;
+}
+
+/* The text report's rows formatted on several threads (blocks of rows,
+ * written in order) are the bytes of one thread's, whatever the number of
+ * threads and however the rows fall into blocks: enough rows that 2 and
+ * 3 threads each take several blocks (prof/report.c, ROW_BLOCK). */
+static void check_rows_across_jobs(const prof_result *r)
+{
+    static const double thresholds[] = { 0.0, 0.001 };
+    for (size_t t = 0; t < sizeof thresholds / sizeof thresholds[0]; t++) {
+        char *one = text_report_jobs(r, thresholds[t], 1);
+        size_t lines = 0;
+        for (const char *c = one; *c; c++)
+            lines += *c == '\n';
+        if (t == 0)
+            assert_true(lines > 4 * 8192 * 3);     /* 3 threads: 4 blocks each */
+        static const unsigned jobs[] = { 2, 3 };
+        for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++) {
+            char *many = text_report_jobs(r, thresholds[t], jobs[j]);
+            assert_string_equal(one, many);
+            free(many);
+        }
+        free(one);
+    }
+}
+
 /* A stack as the oracle keeps it: [0] length, [1] 1 when cut at 255,
  * then the ids outermost first. */
 #define KEY_WORDS (2 + EL_MAX_STACK)
@@ -892,6 +930,7 @@ static void test_interning_random_stacks(void **state)
     assert_int_equal(with_ticks, distinct);
     assert_int_equal(total, N);
     check_walk_order(r);
+    check_rows_across_jobs(r);
     prof_result *all = prof_snapshot_all(p, 1);
     assert_non_null(all);
     check_walk_order(all);

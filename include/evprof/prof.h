@@ -276,6 +276,9 @@ typedef struct prof_report_opts {
     double threshold_pct;       /* hide subtrees whose inherited share is below */
     uint32_t max_depth;         /* 0: no limit */
     const char *source_name;    /* file name for the header */
+    unsigned jobs;              /* threads formatting the text report's rows
+                                 * (0 or 1: the calling one); the bytes are
+                                 * the same for every number */
 } prof_report_opts;
 
 void prof_report_opts_init(prof_report_opts *o);
