@@ -1482,17 +1482,14 @@ static int cmp_named(const void *a, const void *b)
     return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
-/* rank[i] of cost centre i in ccs[0..n) among the ones some node of
- * `nodes` names (equal names, equal ranks; the others get 0 and are
- * never compared): a log may define millions of cost centres and sample
- * a few (the hostile-ccs bench log: sorting all 10M names took most of
- * its 12 s). -1 when out of memory. */
-static int rank_names(const prof_cc *ccs, size_t n, const prof_node *nodes, size_t nn,
-                      uint32_t *rank)
+/* rank[i] of cost centre i in ccs[0..n): on entry 1 for the ones some
+ * node names, 0 for the rest; on return the named ones' places in name
+ * order (equal names, equal places; the others stay 0 and are never
+ * compared): a log may define millions of cost centres and sample a few
+ * (the hostile-ccs bench log: sorting all 10M names took most of its
+ * 12 s). -1 when out of memory. */
+static int rank_used(const prof_cc *ccs, size_t n, uint32_t *rank)
 {
-    memset(rank, 0, (n ? n : 1) * sizeof *rank);
-    for (size_t i = 0; i < nn; i++)
-        rank[nodes[i].cc] = 1;
     size_t used = 0;
     for (size_t i = 0; i < n; i++)
         used += rank[i];
@@ -1832,57 +1829,87 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
             goto nomem;
         memcpy(r->nodes, p->nodes, p->num_nodes * sizeof *r->nodes);
     }
-    for (size_t i = 1; i < r->num_nodes; i++) {
-        prof_node *nd = &r->nodes[i];
-        if ((uint32_t)i == p->cut_node)
-            continue;
-        uint32_t k = cc_index(p, PCCS, nd->cc);
-        if (k != TX_HTAB_NONE) {
-            nd->cc = k;
-            continue;
-        }
-        k = htab_cc_index(&undef, r->ccs, nd->cc);
-        if (k == TX_HTAB_NONE) {
-            char label[48];
-            snprintf(label, sizeof label, "<undefined cc %u>", nd->cc);
-            prof_cc *cc = result_cc(r, nd->cc, label, "<unknown>", "<no 161 event: GHC #24148>");
-            k = (uint32_t)(r->num_ccs - 1);
-            if (!cc || tx_htab_insert(&undef, hash_mix64(nd->cc), k) != 0)
-                goto nomem;
-            r->info.undefined_ccs++;
-        }
-        nd->cc = k;
-    }
-    tx_htab_free(&undef);
-    r->nodes[0].cc = main_index;
-    if (p->cut_node != PROF_NONE) {
-        prof_cc *cc = result_cc(r, 0, "<stack cut at 255 frames>", "<evprof>", "<root frames lost>");
-        if (!cc)
-            goto nomem;
-        cc->synthetic = cc->defined = 1;
-        r->nodes[p->cut_node].cc = (uint32_t)(r->num_ccs - 1);
-    }
+    size_t nn = r->num_nodes;
+    int focused = r->filter.focus || r->filter.ignore;
 
-    /* GHC's -p drops the built-in stacks MAIN/GC, MAIN/SYSTEM, ... */
+    /* GHC's -p drops the built-in stacks MAIN/GC, MAIN/SYSTEM, ...: their
+     * ticks go before the passes below add them up (the root's children,
+     * their ids not yet table indices; the cut marker is none of them) */
     for (uint32_t c = r->nodes[0].first_child; c != PROF_NONE; c = r->nodes[c].next_sibling) {
         prof_node *nd = &r->nodes[c];
-        if (!r->ccs[nd->cc].builtin || r->filter.all)
+        if (c == p->cut_node || r->filter.all)
+            continue;
+        uint32_t k = cc_index(p, PCCS, nd->cc);
+        if (k == TX_HTAB_NONE || !PCCS[k].builtin)
             continue;
         r->info.ignored_ticks += nd->ticks;
         nd->ticks = 0;
     }
 
-    if ((r->filter.focus || r->filter.ignore) && apply_focus(r) != 0)
-        goto nomem;
-
-    /* inherited: children always come after their parent */
+    /* Few passes over the big node table, in table order (a parent
+     * before its children). Down: ids -> indices, the cost centres some
+     * node names (for their ranks), inherited = ticks and the total. Up:
+     * inherited ticks into the parent; a node's own are then final, so
+     * whether it stays a child (goes, below) is known there and its
+     * parent's count of children taken. */
     uint64_t total = 0;
-    for (size_t i = 0; i < r->num_nodes; i++) {
-        r->nodes[i].inherited = r->nodes[i].ticks;
-        total += r->nodes[i].ticks;
+    if (!(rank = calloc(r->num_ccs + 2, sizeof *rank)))   /* + placeholders, cut */
+        goto nomem;
+    for (size_t i = 1; i < nn; i++) {
+        prof_node *nd = &r->nodes[i];
+        if ((uint32_t)i == p->cut_node)
+            continue;
+        uint32_t k = cc_index(p, PCCS, nd->cc);
+        if (k == TX_HTAB_NONE) {
+            k = htab_cc_index(&undef, r->ccs, nd->cc);
+            if (k == TX_HTAB_NONE) {
+                char label[48];
+                snprintf(label, sizeof label, "<undefined cc %u>", nd->cc);
+                prof_cc *cc = result_cc(r, nd->cc, label, "<unknown>", "<no 161 event: GHC #24148>");
+                k = (uint32_t)(r->num_ccs - 1);
+                if (!cc || tx_htab_insert(&undef, hash_mix64(nd->cc), k) != 0)
+                    goto nomem;
+                r->info.undefined_ccs++;
+                uint32_t *nr = realloc(rank, (r->num_ccs + 2) * sizeof *rank);
+                if (!nr)
+                    goto nomem;
+                rank = nr;
+                rank[k] = rank[k + 1] = rank[k + 2] = 0;
+            }
+        }
+        nd->cc = k;
+        rank[k] = 1;
+        nd->inherited = nd->ticks;
+        total += nd->ticks;
     }
-    for (size_t i = r->num_nodes; i-- > 1;)
-        r->nodes[r->nodes[i].parent].inherited += r->nodes[i].inherited;
+    tx_htab_free(&undef);
+    r->nodes[0].cc = main_index;
+    rank[main_index] = 1;
+    r->nodes[0].inherited = r->nodes[0].ticks;
+    total += r->nodes[0].ticks;
+    if (p->cut_node != PROF_NONE) {
+        prof_cc *cc = result_cc(r, 0, "<stack cut at 255 frames>", "<evprof>", "<root frames lost>");
+        if (!cc)
+            goto nomem;
+        cc->synthetic = cc->defined = 1;
+        prof_node *nd = &r->nodes[p->cut_node];
+        nd->cc = (uint32_t)(r->num_ccs - 1);
+        rank[nd->cc] = 1;
+        nd->inherited = nd->ticks;
+        total += nd->ticks;
+    }
+
+    if (focused) {
+        /* focus/ignore zero ticks by the names: a pass of their own, and
+         * the sums again */
+        if (apply_focus(r) != 0)
+            goto nomem;
+        total = 0;
+        for (size_t i = 0; i < nn; i++) {
+            r->nodes[i].inherited = r->nodes[i].ticks;
+            total += r->nodes[i].ticks;
+        }
+    }
     r->info.total_ticks = total;
 
     /* Children are listed afresh, in order: inherited ticks descending,
@@ -1892,25 +1919,25 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
      * every stack left without ticks. The children of each parent are
      * gathered by a counting sort on the parent, one pass in table order
      * rather than a walk of every sibling list through a big table. */
-    int focused = r->filter.focus || r->filter.ignore;
-    size_t nn = r->num_nodes;
-    if (!(rank = malloc((r->num_ccs ? r->num_ccs : 1) * sizeof *rank)) ||
-        rank_names(r->ccs, r->num_ccs, r->nodes, nn, rank) != 0 ||
-        !(end = calloc(nn + 1, sizeof *end)))
+    if (!(end = calloc(nn + 1, sizeof *end)))
         goto nomem;
-    for (size_t i = 1; i < nn; i++) {
-        const prof_node *nd = &r->nodes[i];
+    for (size_t i = nn; i-- > 1;) {
+        prof_node *nd = &r->nodes[i];
+        r->nodes[nd->parent].inherited += nd->inherited;
         int goes = nd->inherited == 0 &&
                    (focused || (nd->parent == 0 && !r->filter.all && r->ccs[nd->cc].builtin));
         if (!goes)
             end[nd->parent + 1]++;
     }
-    for (size_t i = 0; i < nn; i++)
+    if (rank_used(r->ccs, r->num_ccs, rank) != 0)
+        goto nomem;
+    size_t max_kids = 0;
+    for (size_t i = 0; i < nn; i++) {
+        if (end[i + 1] > max_kids)
+            max_kids = end[i + 1];
         end[i + 1] += end[i];
-    size_t num_kids = end[nn], max_kids = 0;
-    for (size_t i = 0; i < nn; i++)
-        if (end[i + 1] - end[i] > max_kids)
-            max_kids = end[i + 1] - end[i];
+    }
+    size_t num_kids = end[nn];
     if (!(kids = malloc((num_kids + max_kids + 1) * sizeof *kids)))
         goto nomem;
     for (size_t i = 1; i < nn; i++) {       /* end[p] moves to p's end */
