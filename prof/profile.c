@@ -1714,6 +1714,9 @@ static int preorder(prof_result *r, const kid *kids, const uint32_t *end)
         free(in);
         return -1;
     }
+    tx_huge_hint(sz, nn * sizeof *sz);
+    tx_huge_hint(in, nn);
+    tx_huge_hint(r->order, nn * sizeof *r->order);
     for (size_t i = nn; i-- > 0;) {
         uint32_t n = 1;
         for (uint32_t j = i ? end[i - 1] : 0; j < end[i]; j++) {
@@ -1921,6 +1924,7 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
      * rather than a walk of every sibling list through a big table. */
     if (!(end = calloc(nn + 1, sizeof *end)))
         goto nomem;
+    tx_huge_hint(end, (nn + 1) * sizeof *end);
     for (size_t i = nn; i-- > 1;) {
         prof_node *nd = &r->nodes[i];
         r->nodes[nd->parent].inherited += nd->inherited;
@@ -1940,6 +1944,7 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
     size_t num_kids = end[nn];
     if (!(kids = malloc((num_kids + max_kids + 1) * sizeof *kids)))
         goto nomem;
+    tx_huge_hint(kids, (num_kids + max_kids + 1) * sizeof *kids);
     for (size_t i = 1; i < nn; i++) {       /* end[p] moves to p's end */
         const prof_node *nd = &r->nodes[i];
         int goes = nd->inherited == 0 &&

@@ -345,6 +345,7 @@ static int walk_shown(tree_ctx *c, const prof_result *p)
     c->order = malloc((num ? num : 1) * sizeof *c->order);
     if (!c->order)
         return -1;
+    tx_huge_hint(c->order, num * sizeof *c->order);
     for (uint32_t n; (n = next_shown(p, c->o, pre, num, &at, &c->hidden)) != PROF_NONE;) {
         const prof_node *nd = &c->nodes[n];
         const cc_text *t = &c->cc[nd->cc];
@@ -465,7 +466,7 @@ typedef struct row_slot {
 } row_slot;
 
 typedef struct row_pool {
-    const tree_ctx *c;
+    tree_ctx ro;                    /* the formatters' copy, never written */
     unsigned jobs;
     size_t num_blocks;
     pthread_mutex_t mu;
@@ -483,9 +484,7 @@ static void *row_formatter(void *arg)
 {
     row_worker *w = arg;
     row_pool *rp = w->pool;
-    /* a copy: the writer's stores to its own fields would share the
-     * line (see put_rows) */
-    const tree_ctx copy = *rp->c, *c = &copy;
+    const tree_ctx *c = &rp->ro;
     const unsigned nslots = 2 * rp->jobs;
 
     for (size_t b = w->index; b < rp->num_blocks; b += rp->jobs) {
@@ -521,7 +520,9 @@ static int rows_parallel(tree_ctx *c, unsigned jobs)
 
     if (!rp)
         return -1;
-    rp->c = c;
+    /* a copy, made before the threads start: the writer's stores to its
+     * own fields would share their lines (see put_rows) */
+    rp->ro = *c;
     rp->jobs = jobs;
     rp->num_blocks = (c->num_order + ROW_BLOCK - 1) / ROW_BLOCK;
     pthread_mutex_init(&rp->mu, NULL);
