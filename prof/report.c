@@ -174,8 +174,11 @@ typedef struct tree_ctx {
     size_t wl, wm, ws;
     int tw;
     uint64_t hidden;
-    uint32_t *order;                /* shown nodes, in print order */
+    const uint32_t *order;          /* shown nodes, in print order */
+    uint32_t *own_order;            /* order when not the result's own */
     size_t num_order;
+    uint32_t *maxd;                 /* by cost centre: 1 + the deepest shown
+                                     * node's depth (NULL: not known) */
     cc_text *cc;
     uint8_t *used;                  /* by cost centre: some node names it */
     char *names, *tails;
@@ -248,8 +251,13 @@ static int cc_texts(tree_ctx *c, const prof_result *p)
     size_t n = prof_num_ccs(p), nn = prof_num_nodes(p), size = 0;
     if (!(c->used = calloc(n ? n : 1, 1)))
         return -1;
-    for (size_t i = 0; i < nn; i++)
-        c->used[c->nodes[i].cc] = 1;
+    if (c->maxd) {
+        for (size_t i = 0; i < n; i++)
+            c->used[i] = c->maxd[i] != 0;
+    } else {
+        for (size_t i = 0; i < nn; i++)
+            c->used[c->nodes[i].cc] = 1;
+    }
     for (size_t i = 0; i < n; i++)
         if (c->used[i])
             size += 4 * strlen(prof_cc_at(p, (uint32_t)i)->label) + 1;
@@ -336,20 +344,63 @@ static uint32_t next_shown(const prof_result *p, const prof_report_opts *o, cons
     return PROF_NONE;
 }
 
+/* Without --threshold and --max-depth every node of the print order is
+ * shown: the order is the result's own, and the deepest place of each cost
+ * centre comes from one pass in table order over the nodes the order
+ * holds (marked from it first: a small array), not from a walk that
+ * fetches every node in print order. -1 when out of memory. */
+static int all_shown(tree_ctx *c, const prof_result *p)
+{
+    size_t num, nn = prof_num_nodes(p), n = prof_num_ccs(p);
+    const uint32_t *pre = prof_preorder(p, &num);
+    uint8_t *in = calloc(nn ? nn : 1, 1);
+    c->maxd = calloc(n ? n : 1, sizeof *c->maxd);
+    if (!in || !c->maxd) {
+        free(in);
+        return -1;
+    }
+    for (size_t i = 0; i < num; i++)
+        in[pre[i]] = 1;
+    for (size_t i = 0; i < nn; i++) {
+        const prof_node *nd = &c->nodes[i];
+        if (in[i] && nd->depth + 1 > c->maxd[nd->cc])
+            c->maxd[nd->cc] = nd->depth + 1;
+    }
+    free(in);
+    c->order = pre;
+    c->num_order = num;
+    return 0;
+}
+
+/* The column widths of the shown nodes, after all_shown and cc_texts. */
+static void all_shown_widths(tree_ctx *c, const prof_result *p)
+{
+    size_t n = prof_num_ccs(p);
+    for (size_t i = 0; i < n; i++) {
+        if (!c->maxd[i])
+            continue;
+        const cc_text *t = &c->cc[i];
+        if (c->maxd[i] - 1 + t->label_w > c->wl) c->wl = c->maxd[i] - 1 + t->label_w;
+        if (t->module_w > c->wm) c->wm = t->module_w;
+        if (t->src_w > c->ws) c->ws = t->src_w;
+    }
+}
+
 /* The shown nodes into c->order, the hidden subtrees counted, the column
  * widths. */
 static int walk_shown(tree_ctx *c, const prof_result *p)
 {
     size_t num, at = 0;
     const uint32_t *pre = prof_preorder(p, &num);
-    c->order = malloc((num ? num : 1) * sizeof *c->order);
-    if (!c->order)
+    c->own_order = malloc((num ? num : 1) * sizeof *c->own_order);
+    if (!c->own_order)
         return -1;
-    tx_huge_hint(c->order, num * sizeof *c->order);
+    tx_huge_hint(c->own_order, num * sizeof *c->own_order);
+    c->order = c->own_order;
     for (uint32_t n; (n = next_shown(p, c->o, pre, num, &at, &c->hidden)) != PROF_NONE;) {
         const prof_node *nd = &c->nodes[n];
         const cc_text *t = &c->cc[nd->cc];
-        c->order[c->num_order++] = n;
+        c->own_order[c->num_order++] = n;
         if (nd->depth + t->label_w > c->wl) c->wl = nd->depth + t->label_w;
         if (t->module_w > c->wm) c->wm = t->module_w;
         if (t->src_w > c->ws) c->ws = t->src_w;
@@ -644,7 +695,9 @@ int prof_report_text(const prof_result *p, const prof_report_opts *o, FILE *out)
     c.tw = digits(in->total_ticks) > 5 ? digits(in->total_ticks) : 5;
     c.cap = OUT_CHUNK;
     c.buf = malloc(c.cap);
-    if (!c.buf || cc_texts(&c, p) != 0 || walk_shown(&c, p) != 0 || cc_tails(&c, p) != 0)
+    int every = !o->max_depth && !(o->threshold_pct > 0.0);
+    if (!c.buf || (every && all_shown(&c, p) != 0) || cc_texts(&c, p) != 0 ||
+        (every ? (all_shown_widths(&c, p), 0) : walk_shown(&c, p)) != 0 || cc_tails(&c, p) != 0)
         c.failed = 1;
     if (!c.failed) {
         int col = 5 + 1 + c.tw;
@@ -656,7 +709,8 @@ int prof_report_text(const prof_result *p, const prof_report_opts *o, FILE *out)
         rows(&c, o->jobs);
     }
     free(c.buf);
-    free(c.order);
+    free(c.own_order);
+    free(c.maxd);
     free(c.cc);
     free(c.used);
     free(c.names);

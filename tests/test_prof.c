@@ -785,7 +785,8 @@ static uint32_t mix_next(uint32_t n)
     return (uint32_t)((z ^ (z >> 31)) % n);
 }
 
-static char *text_report_jobs(const prof_result *r, double threshold, unsigned jobs)
+static char *text_report_jobs(const prof_result *r, double threshold, unsigned jobs,
+                              uint32_t max_depth)
 {
     char *text = NULL;
     size_t size = 0;
@@ -794,6 +795,7 @@ static char *text_report_jobs(const prof_result *r, double threshold, unsigned j
     prof_report_opts_init(&o);
     o.threshold_pct = threshold;
     o.jobs = jobs;
+    o.max_depth = max_depth;
     assert_int_equal(prof_report_text(r, &o, out), 0);
     fclose(out);
     return text;
@@ -802,12 +804,15 @@ static char *text_report_jobs(const prof_result *r, double threshold, unsigned j
 /* The text report's rows formatted on several threads (blocks of rows,
  * written in order) are the bytes of one thread's, whatever the number of
  * threads and however the rows fall into blocks: enough rows that 2 and
- * 3 threads each take several blocks (prof/report.c, ROW_BLOCK). */
+ * 3 threads each take several blocks (prof/report.c, ROW_BLOCK). And the
+ * rows of a report that hides nothing are the same whether they come
+ * from the print order itself or from the walk that skips hidden
+ * subtrees (a depth limit no stack reaches). */
 static void check_rows_across_jobs(const prof_result *r)
 {
     static const double thresholds[] = { 0.0, 0.001 };
     for (size_t t = 0; t < sizeof thresholds / sizeof thresholds[0]; t++) {
-        char *one = text_report_jobs(r, thresholds[t], 1);
+        char *one = text_report_jobs(r, thresholds[t], 1, 0);
         size_t lines = 0;
         for (const char *c = one; *c; c++)
             lines += *c == '\n';
@@ -815,10 +820,15 @@ static void check_rows_across_jobs(const prof_result *r)
             assert_true(lines > 4 * 8192 * 3);     /* 3 threads: 4 blocks each */
         static const unsigned jobs[] = { 2, 3 };
         for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++) {
-            char *many = text_report_jobs(r, thresholds[t], jobs[j]);
+            char *many = text_report_jobs(r, thresholds[t], jobs[j], 0);
             assert_string_equal(one, many);
             free(many);
         }
+        /* a depth limit that hides nothing: the rows found by the walk
+         * that skips hidden subtrees, not by the pass over every node */
+        char *walked = text_report_jobs(r, thresholds[t], 2, 100000);
+        assert_string_equal(one, walked);
+        free(walked);
         free(one);
     }
 }
