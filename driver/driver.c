@@ -343,15 +343,19 @@ static ev_par *start_parallel(ev_driver *d, ev_par_host *host, const char *path,
         why = "an empty file";
     } else if (!d->opts.chunk_bytes && size < 2 * EV_PAR_MIN_RANGE) {
         /* starting threads, partial aggregates and their merge cost more
-         * than a second range saves (measured: a 100 MB log of 10000
-         * stacks read in 0.25 s on one thread, 0.43 s on two) */
+         * than a second range saves. Measured (2026-11-27, report, two
+         * cores, one thread / two ranges): stacks drawn from a pool of
+         * 10000, 25 MB 0.12 / 0.12 s, 50 MB 0.17 / 0.18, 100 MB 0.21 /
+         * 0.23; many new stacks (synth1g's shape) 25 MB 0.08 / 0.08,
+         * 50 MB 0.14 / 0.12, 100 MB 0.27 / 0.19; the real hard log,
+         * 88 MB, 0.63 / 0.53 */
         why = "a small file: one thread reads it faster";
     } else {
         /* the others take the sequential pass on this thread: one worker less */
         int mixed = (d->live & ~(host->mergeable | host->deferred)) || d->ordered;
         unsigned threads = d->opts.jobs - (mixed ? 1 : 0);
         if (!d->opts.chunk_bytes && threads > size / EV_PAR_MIN_RANGE)
-            threads = (unsigned)(size / EV_PAR_MIN_RANGE);    /* ranges of 64 MiB at least */
+            threads = (unsigned)(size / EV_PAR_MIN_RANGE);    /* ranges of EV_PAR_MIN_RANGE at least */
         if (threads < 1)
             threads = 1;
         par = ev_par_start(host, path, size, ro, threads, d->opts.chunk_bytes,

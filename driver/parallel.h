@@ -20,7 +20,7 @@ typedef struct ev_par ev_par;
 
 /* The least bytes a range gets (without a test's chunk size): a file under
  * two of them is read on one thread. */
-#define EV_PAR_MIN_RANGE ((uint64_t)64 << 20)
+#define EV_PAR_MIN_RANGE ((uint64_t)32 << 20)
 
 /* Reads the header, indexes the blocks and starts the workers on ranges
  * of whole blocks. NULL when the file is not fit (irregular, or out of

@@ -85,6 +85,7 @@ struct prof_profile {
     size_t num_nodes, cap_nodes;
     struct child_slot *slots;   /* child table, open addressing */
     size_t num_slots;           /* power of two */
+    int slots_stale;            /* nodes a merge added are not in it yet */
     uint32_t cut_node;          /* synthetic parent of stacks cut at 255 */
 
     /* whole stacks seen before -> their leaf node (see stack_cache_*) */
@@ -261,9 +262,10 @@ static size_t slot_of(const prof_profile *p, uint32_t pos)
     return (size_t)pos & (p->num_slots - 1);
 }
 
-static int grow_slots(prof_profile *p)
+/* A child table of n slots filled from the nodes, read in order (every
+ * node but the root and the cut marker has a slot), instead of p's. */
+static int fill_slots(prof_profile *p, size_t n)
 {
-    size_t n = p->num_slots ? p->num_slots * 2 : 1024;
     if (charge(p, n * sizeof(struct child_slot)) != 0)
         return -1;
     struct child_slot *s = tx_table_alloc(n, sizeof *s);
@@ -272,9 +274,7 @@ static int grow_slots(prof_profile *p)
         uncharge(p, n * sizeof *s);
         return -1;
     }
-    /* from the nodes, read in order (every node but the root and the
-     * cut marker has a slot) */
-    for (size_t i = 1; p->num_slots && i < p->num_nodes; i++) {
+    for (size_t i = 1; i < p->num_nodes; i++) {
         const prof_node *nd = &p->nodes[i];
         if (i + 16 < p->num_nodes)      /* the slots are random: fetch ahead */
             TX_PREFETCH(&s[(size_t)p->nodes[i + 16].reserved & (n - 1)]);
@@ -291,7 +291,18 @@ static int grow_slots(prof_profile *p)
     uncharge(p, p->num_slots * sizeof *s);
     p->slots = s;
     p->num_slots = n;
+    p->slots_stale = 0;
     return 0;
+}
+
+/* The child table made anew, big enough for one more node (at most 3/4
+ * full): doubled when it is full, the same size when only stale. */
+static int grow_slots(prof_profile *p)
+{
+    size_t n = p->num_slots ? p->num_slots : 1024;
+    while ((p->num_nodes + 1) * 4 > n * 3)
+        n *= 2;
+    return fill_slots(p, n);
 }
 
 /* Node arrays up to this many nodes (40 MB) grow by doubling. */
@@ -820,6 +831,8 @@ static int add_sample(prof_profile *p, const el_event *ev)
                 k++;
         }
     }
+    if (p->slots_stale && grow_slots(p) != 0)
+        return -1;
     uint32_t node = k ? cp->path[k] : start;
     cp->cap = cap;
     cp->start = start;
@@ -1057,9 +1070,18 @@ static int merge_args(prof_profile *p, const prof_profile *q)
  * sample in q's stretch of the log: after p's stretch, that is their first
  * sample in the whole log, the order one sequential read creates them in
  * (children lists, and so ties in a snapshot, follow it). */
+/* q's nodes into p's tree, in q's creation order. Only the nodes p had
+ * before are looked up in the child table (q's paths are distinct, so no
+ * two of q's nodes meet the same parent and cost centre here, and a node
+ * added here has only added children); the added nodes get their slots
+ * when p next needs the table (slots_stale): never, when the merge is the
+ * read's last and a snapshot takes the tree. */
 static int merge_nodes(prof_profile *p, const prof_profile *q)
 {
+    if (p->slots_stale && grow_slots(p) != 0)
+        return -1;
     uint32_t *img = malloc(q->num_nodes * sizeof *img);
+    const size_t had = p->num_nodes;
 
     if (!img)
         return -1;
@@ -1069,9 +1091,9 @@ static int merge_nodes(prof_profile *p, const prof_profile *q)
         const prof_node *qn = &q->nodes[i];
         /* q's nodes keep where their slots go (the same paths hash the
          * same in p): fetch the slots of the nodes ahead */
-        if (i + 16 < q->num_nodes)
+        if (i + 16 < q->num_nodes && p->num_slots)
             TX_PREFETCH(&p->slots[slot_of(p, q->nodes[i + 16].reserved)]);
-        uint32_t n;
+        uint32_t n = PROF_NONE, parent = img[qn->parent];
         if ((uint32_t)i == q->cut_node) {
             if (p->cut_node == PROF_NONE && (p->cut_node = new_node(p, 0, 0)) == PROF_NONE) {
                 free(img);
@@ -1079,11 +1101,24 @@ static int merge_nodes(prof_profile *p, const prof_profile *q)
             }
             n = p->cut_node;
         } else {
-            int created = 0;
-            n = child(p, img[qn->parent], qn->cc, qn->reserved, &created);
+            if (parent < had && p->num_slots) {
+                for (size_t k = slot_of(p, qn->reserved);; k = (k + 1) & (p->num_slots - 1)) {
+                    const struct child_slot *sl = &p->slots[k];
+                    if (!sl->node)
+                        break;
+                    if (sl->parent == parent && sl->cc == qn->cc) {
+                        n = sl->node - 1;
+                        break;
+                    }
+                }
+            }
             if (n == PROF_NONE) {
-                free(img);
-                return -1;
+                if ((n = new_node(p, parent, qn->cc)) == PROF_NONE) {
+                    free(img);
+                    return -1;
+                }
+                p->nodes[n].reserved = qn->reserved;
+                p->slots_stale = 1;
             }
         }
         p->nodes[n].ticks += qn->ticks;

@@ -950,6 +950,63 @@ static void test_interning_random_stacks(void **state)
     free(keys);
 }
 
+static char *report_of(const prof_result *r);
+
+/* Stretches of a log read into forked profiles and merged in order, with
+ * samples read straight into the sum between the merges (its child table
+ * then made again for the nodes a merge appended), give the report of
+ * the whole log read by one profile. */
+static void test_merge_then_more(void **state)
+{
+    (void)state;
+    enum { N = 40000, CAPS = 2, STRETCHES = 5 };
+    uint32_t cur[CAPS][EL_MAX_STACK];         /* innermost first */
+    unsigned cur_depth[CAPS] = { 0 };
+    uint32_t stack[EL_MAX_STACK];
+    mix_state = 77;
+    prof_profile *whole = prof_create(NULL), *sum = prof_create(NULL), *part = NULL;
+    assert_non_null(whole);
+    assert_non_null(sum);
+    for (unsigned i = 0; i < N; i++) {
+        unsigned stretch = i / (N / STRETCHES);
+        if (i % (N / STRETCHES) == 0 && stretch % 2 == 1) {
+            part = prof_fork(sum);      /* stretches 1 and 3: a partial */
+            assert_non_null(part);
+        }
+        unsigned cap = i % CAPS, cd = cur_depth[cap];
+        unsigned depth = 1 + mix_next(25);
+        unsigned keep = cd && mix_next(4) ? mix_next(cd < depth ? cd : depth) : 0;
+        for (unsigned j = 0; j < depth; j++)
+            stack[depth - 1 - j] = j < keep ? cur[cap][cd - 1 - j] : 1 + mix_next(30);
+        memcpy(cur[cap], stack, depth * sizeof *stack);
+        cur_depth[cap] = depth;
+        el_event ev = { .type = EL_PROF_SAMPLE_COST_CENTRE, .time = 1000 + i, .decoded = 1 };
+        ev.u.prof_sample.cap = cap;
+        ev.u.prof_sample.ticks = i;
+        ev.u.prof_sample.depth = (uint8_t)depth;
+        ev.u.prof_sample.stack = stack;
+        assert_int_equal(prof_add_event(whole, &ev), 0);
+        assert_int_equal(prof_add_event(stretch % 2 ? part : sum, &ev), 0);
+        if (stretch % 2 == 1 && (i + 1) % (N / STRETCHES) == 0) {
+            assert_int_equal(prof_merge(sum, part), 0);
+            prof_destroy(part);
+            part = NULL;
+        }
+    }
+    prof_result *a = prof_snapshot(whole), *b = prof_snapshot(sum);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_true(prof_num_nodes(a) > 10000);
+    char *ta = report_of(a), *tb = report_of(b);
+    assert_string_equal(ta, tb);
+    free(ta);
+    free(tb);
+    prof_result_destroy(a);
+    prof_result_destroy(b);
+    prof_destroy(whole);
+    prof_destroy(sum);
+}
+
 static void test_text_report_odd_names(void **state)
 {
     (void)state;
@@ -1262,6 +1319,7 @@ int main(void)
         cmocka_unit_test(test_snapshots_do_not_destroy),
         cmocka_unit_test(test_cc_totals),
         cmocka_unit_test(test_interning_random_stacks),
+        cmocka_unit_test(test_merge_then_more),
         cmocka_unit_test(test_logs_matched_by_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
