@@ -1728,39 +1728,27 @@ prof_result *prof_snapshot_take(prof_profile *p, int all)
 
 /* r->order: the nodes in print order, from the sorted child lists kids
  * (the children of node i at kids[end[i - 1] .. end[i]), of the root at
- * kids[0 .. end[0])). Not a walk (a random access per node, in big
- * arrays): two passes down the lists in table order, in which a parent
- * comes before its children. Up (from the last parent): a node's subtree
- * size is 1 + its children's. Down: a parent's first child comes right
- * after it in print order, each next child after the subtree of the one
- * before. sz[] holds a node's subtree size until its parent places it,
- * then its place; a node no list reaches from the root (in[] 0) is never
- * placed. The printers then go down this list in order and fetch the
- * nodes ahead. */
-static int preorder(prof_result *r, const kid *kids, const uint32_t *end)
+ * kids[0 .. end[0])) and sz, each node's subtree size (1 + its listed
+ * children's: counted by the snapshot's pass up). Not a walk (a random
+ * access per node, in big arrays): one pass down the lists in table
+ * order, in which a parent comes before its children: a parent's first
+ * child comes right after it in print order, each next child after the
+ * subtree of the one before. sz[] then holds a node's place once its
+ * parent has placed it; a node no list reaches from the root (in[] 0) is
+ * never placed. The printers then go down this list in order and fetch
+ * the nodes ahead. sz is the caller's, used up here. */
+static int preorder(prof_result *r, const kid *kids, const uint32_t *end, uint32_t *sz)
 {
     size_t nn = r->num_nodes;
-    uint32_t *sz = calloc(nn ? nn : 1, sizeof *sz);  /* children: later in the table */
     uint8_t *in = calloc(nn ? nn : 1, 1);
 
     r->order = malloc((nn ? nn : 1) * sizeof *r->order);
-    if (!sz || !in || !r->order) {
-        free(sz);
+    if (!in || !r->order) {
         free(in);
         return -1;
     }
-    tx_huge_hint(sz, nn * sizeof *sz);
     tx_huge_hint(in, nn);
     tx_huge_hint(r->order, nn * sizeof *r->order);
-    for (size_t i = nn; i-- > 0;) {
-        uint32_t n = 1;
-        for (uint32_t j = i ? end[i - 1] : 0; j < end[i]; j++) {
-            if (j + 8 < end[i])
-                TX_PREFETCH(&sz[kids[j + 8].node]);
-            n += sz[kids[j].node];
-        }
-        sz[i] = n;
-    }
     r->num_order = sz[0];
     sz[0] = 0;
     in[0] = 1;
@@ -1780,7 +1768,6 @@ static int preorder(prof_result *r, const kid *kids, const uint32_t *end)
             at += size;
         }
     }
-    free(sz);
     free(in);
     return 0;
 }
@@ -1798,6 +1785,7 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
     kid *kids = NULL;
     uint32_t *rank = NULL;
     uint32_t *end = NULL;       /* per parent: where its children end in kids */
+    uint32_t *sz = NULL;        /* per node: its subtree's size, then its place */
 
     if (!p || p->failed || !(r = calloc(1, sizeof *r)))
         return NULL;
@@ -1957,17 +1945,23 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
      * every stack left without ticks. The children of each parent are
      * gathered by a counting sort on the parent, one pass in table order
      * rather than a walk of every sibling list through a big table. */
-    if (!(end = calloc(nn + 1, sizeof *end)))
+    if (!(end = calloc(nn + 1, sizeof *end)) || !(sz = calloc(nn ? nn : 1, sizeof *sz)))
         goto nomem;
     tx_huge_hint(end, (nn + 1) * sizeof *end);
+    tx_huge_hint(sz, nn * sizeof *sz);
     for (size_t i = nn; i-- > 1;) {
         prof_node *nd = &r->nodes[i];
         r->nodes[nd->parent].inherited += nd->inherited;
         int goes = nd->inherited == 0 &&
                    (focused || (nd->parent == 0 && !r->filter.all && r->ccs[nd->cc].builtin));
-        if (!goes)
+        sz[i]++;            /* its listed children's are in: its subtree's size */
+        if (!goes) {
             end[nd->parent + 1]++;
+            sz[nd->parent] += sz[i];
+        }
     }
+    if (nn)
+        sz[0]++;
     if (rank_used(r->ccs, r->num_ccs, rank) != 0)
         goto nomem;
     size_t max_kids = 0;
@@ -1987,27 +1981,33 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
         if (!goes)
             kids[end[nd->parent]++] = (kid){ nd->inherited, rank[nd->cc], (uint32_t)i };
     }
-    for (size_t i = 0, from = 0; i < nn; from = end[i], i++) {
+    /* pf: the children whose nodes are fetched ahead, for the links (the
+     * sort permutes a parent's children only) */
+    for (size_t i = 0, from = 0, pf = 0; i < nn; from = end[i], i++) {
         size_t n = end[i] - from;
         kid *k = kids + from;
         if (n == 0) {
             r->nodes[i].first_child = PROF_NONE;
             continue;
         }
+        for (; pf < num_kids && pf < end[i] + 16; pf++)
+            TX_PREFETCH(&r->nodes[kids[pf].node]);
         sort_kids(k, kids + num_kids, n);
         r->nodes[i].first_child = k[0].node;
         for (size_t j = 0; j + 1 < n; j++)
             r->nodes[k[j].node].next_sibling = k[j + 1].node;
         r->nodes[k[n - 1].node].next_sibling = PROF_NONE;
     }
-    if (preorder(r, kids, end) != 0)
+    if (preorder(r, kids, end, sz) != 0)
         goto nomem;
     free(kids);
     free(rank);
     free(end);
+    free(sz);
     kids = NULL;
     rank = NULL;
     end = NULL;
+    sz = NULL;
 
     /* synthetic frames get ids above GHC's, so JSON ids stay unique */
     uint32_t max_id = 0;
@@ -2030,6 +2030,7 @@ nomem:
     free(kids);
     free(rank);
     free(end);
+    free(sz);
     tx_htab_free(&undef);
     prof_result_destroy(r);
     return NULL;
