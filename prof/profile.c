@@ -1545,31 +1545,34 @@ static int rank_used(const prof_cc *ccs, size_t n, uint32_t *rank)
     return 0;
 }
 
-static int kid_before(const kid *x, const kid *y)
+/* keyed: inherited holds one key, ascending (see the snapshot's fill) */
+static inline int kid_before(const kid *x, const kid *y, int keyed)
 {
+    if (keyed)
+        return x->inherited < y->inherited;
     return x->inherited != y->inherited ? x->inherited > y->inherited : x->rank < y->rank;
 }
 
 /* Stable sort of a[0..n) with scratch tmp[0..n): insertion for short
  * runs, merging above. */
-static void sort_kids(kid *a, kid *tmp, size_t n)
+static void sort_kids(kid *a, kid *tmp, size_t n, int keyed)
 {
     if (n <= 16) {
         for (size_t i = 1; i < n; i++) {
             kid x = a[i];
             size_t j = i;
-            for (; j > 0 && kid_before(&x, &a[j - 1]); j--)
+            for (; j > 0 && kid_before(&x, &a[j - 1], keyed); j--)
                 a[j] = a[j - 1];
             a[j] = x;
         }
         return;
     }
     size_t h = n / 2;
-    sort_kids(a, tmp, h);
-    sort_kids(a + h, tmp, n - h);
+    sort_kids(a, tmp, h, keyed);
+    sort_kids(a + h, tmp, n - h, keyed);
     size_t i = 0, j = h, k = 0;
     while (i < h && j < n)
-        tmp[k++] = kid_before(&a[j], &a[i]) ? a[j++] : a[i++];
+        tmp[k++] = kid_before(&a[j], &a[i], keyed) ? a[j++] : a[i++];
     while (i < h)
         tmp[k++] = a[i++];
     while (j < n)
@@ -1974,12 +1977,19 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
     if (!(kids = malloc((num_kids + max_kids + 1) * sizeof *kids)))
         goto nomem;
     tx_huge_hint(kids, (num_kids + max_kids + 1) * sizeof *kids);
+    /* Below 2^32 ticks in all (every log yet) the order is one number,
+     * compared once: (2^32 - 1 - inherited) above the rank. */
+    int keyed = total <= UINT32_MAX;
     for (size_t i = 1; i < nn; i++) {       /* end[p] moves to p's end */
         const prof_node *nd = &r->nodes[i];
         int goes = nd->inherited == 0 &&
                    (focused || (nd->parent == 0 && !r->filter.all && r->ccs[nd->cc].builtin));
-        if (!goes)
-            kids[end[nd->parent]++] = (kid){ nd->inherited, rank[nd->cc], (uint32_t)i };
+        if (goes)
+            continue;
+        kids[end[nd->parent]++] =
+            keyed ? (kid){ (uint64_t)(UINT32_MAX - (uint32_t)nd->inherited) << 32 | rank[nd->cc],
+                           0, (uint32_t)i }
+                  : (kid){ nd->inherited, rank[nd->cc], (uint32_t)i };
     }
     /* pf: the children whose nodes are fetched ahead, for the links (the
      * sort permutes a parent's children only) */
@@ -1992,7 +2002,7 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
         }
         for (; pf < num_kids && pf < end[i] + 16; pf++)
             TX_PREFETCH(&r->nodes[kids[pf].node]);
-        sort_kids(k, kids + num_kids, n);
+        sort_kids(k, kids + num_kids, n, keyed);
         r->nodes[i].first_child = k[0].node;
         for (size_t j = 0; j + 1 < n; j++)
             r->nodes[k[j].node].next_sibling = k[j + 1].node;
