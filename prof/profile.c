@@ -85,7 +85,8 @@ struct prof_profile {
     size_t num_nodes, cap_nodes;
     struct child_slot *slots;   /* child table, open addressing */
     size_t num_slots;           /* power of two */
-    int slots_stale;            /* nodes a merge added are not in it yet */
+    int slots_stale;            /* nodes a merge added are not in it yet: */
+    size_t stale_from;          /* those from this index on */
     uint32_t cut_node;          /* synthetic parent of stacks cut at 255 */
 
     /* whole stacks seen before -> their leaf node (see stack_cache_*) */
@@ -296,13 +297,37 @@ static int fill_slots(prof_profile *p, size_t n)
 }
 
 /* The child table made anew, big enough for one more node (at most 3/4
- * full): doubled when it is full, the same size when only stale. */
+ * full): doubled, or more after a merge that added nodes. */
 static int grow_slots(prof_profile *p)
 {
-    size_t n = p->num_slots ? p->num_slots : 1024;
+    size_t n = p->num_slots ? p->num_slots * 2 : 1024;
     while ((p->num_nodes + 1) * 4 > n * 3)
         n *= 2;
     return fill_slots(p, n);
+}
+
+/* The nodes a merge added (stale_from on) put into the child table, which
+ * grows as it would have had they come one by one: the same work as
+ * then, only later (and never, when a snapshot takes the tree first). */
+static int catch_up_slots(prof_profile *p)
+{
+    if ((p->num_nodes + 1) * 4 > p->num_slots * 3)
+        return grow_slots(p);
+    for (size_t i = p->stale_from; i < p->num_nodes; i++) {
+        const prof_node *nd = &p->nodes[i];
+        if (i + 16 < p->num_nodes)
+            TX_PREFETCH(&p->slots[slot_of(p, p->nodes[i + 16].reserved)]);
+        if ((uint32_t)i == p->cut_node)
+            continue;
+        size_t k = slot_of(p, nd->reserved);
+        while (p->slots[k].node)
+            k = (k + 1) & (p->num_slots - 1);
+        p->slots[k].parent = nd->parent;
+        p->slots[k].cc = nd->cc;
+        p->slots[k].node = (uint32_t)i + 1;
+    }
+    p->slots_stale = 0;
+    return 0;
 }
 
 /* Node arrays up to this many nodes (40 MB) grow by doubling. */
@@ -831,7 +856,7 @@ static int add_sample(prof_profile *p, const el_event *ev)
                 k++;
         }
     }
-    if (p->slots_stale && grow_slots(p) != 0)
+    if (p->slots_stale && catch_up_slots(p) != 0)
         return -1;
     uint32_t node = k ? cp->path[k] : start;
     cp->cap = cap;
@@ -1078,7 +1103,7 @@ static int merge_args(prof_profile *p, const prof_profile *q)
  * read's last and a snapshot takes the tree. */
 static int merge_nodes(prof_profile *p, const prof_profile *q)
 {
-    if (p->slots_stale && grow_slots(p) != 0)
+    if (p->slots_stale && catch_up_slots(p) != 0)
         return -1;
     uint32_t *img = malloc(q->num_nodes * sizeof *img);
     const size_t had = p->num_nodes;
@@ -1118,7 +1143,10 @@ static int merge_nodes(prof_profile *p, const prof_profile *q)
                     return -1;
                 }
                 p->nodes[n].reserved = qn->reserved;
-                p->slots_stale = 1;
+                if (!p->slots_stale) {
+                    p->slots_stale = 1;
+                    p->stale_from = n;
+                }
             }
         }
         p->nodes[n].ticks += qn->ticks;
