@@ -362,6 +362,7 @@ int cmd_all(int argc, char **argv)
     wr = heap_writer_create(HEAP_FORMAT_HP, hp.f);
     heap = wr ? heap_create(NULL, heap_writer_census, wr) : NULL;
     prof_profile *prof = prof_create(NULL);
+    prof_set_jobs(prof, cli_jobs());
     gc_summary *gc = gc_create(NULL);
     ticky_set *ticky = ticky_create();
     info_log *info = info_create();

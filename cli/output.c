@@ -692,6 +692,7 @@ prof_result *cli_load_profile_more(const char *path, const cli_window *w, int al
         *code = CLI_FAIL;
         return NULL;
     }
+    prof_set_jobs(agg, cli_jobs());
     cli_holds c = { 0, 0, 0, 0 };
     cli_analysis an[3] = { { &prof_analysis_ops, agg }, { &cli_holds_ops, &c } };
     size_t n = 2;
@@ -763,6 +764,7 @@ prof_result *cli_load_profiles(const char *const *paths, size_t n, const cli_win
         *code = CLI_FAIL;
         return NULL;
     }
+    prof_set_jobs(agg, cli_jobs());
     int worst = CLI_OK;
     uint64_t samples = 0;
     for (size_t i = 0; i < n; i++) {

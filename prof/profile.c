@@ -21,6 +21,7 @@
  */
 #include "evprof/prof.h"
 
+#include <pthread.h>
 #include <regex.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -97,6 +98,7 @@ struct prof_profile {
     int sc_full;                    /* memory cap reached: no more inserts */
     int sc_pending;                 /* some entry has pending samples */
     size_t sc_cap;                  /* SC_MAX_BYTES, less for a partial */
+    unsigned jobs;                  /* threads a snapshot may use (prof_set_jobs) */
     uint64_t walks, walks_known;    /* tree walks; of them, stacks seen before */
 
     struct cap_path *cap_paths;     /* [CAP_PATHS], by capability */
@@ -225,6 +227,12 @@ static void uncharge_sc(prof_profile *p, size_t bytes)
 {
     uncharge(p, bytes);
     p->sc_charged -= bytes;
+}
+
+void prof_set_jobs(prof_profile *p, unsigned jobs)
+{
+    if (p)
+        p->jobs = jobs ? jobs : 1;
 }
 
 void prof_set_budget(prof_profile *p, ev_budget *b)
@@ -443,6 +451,9 @@ static uint32_t child(prof_profile *p, uint32_t parent, uint32_t cc, uint32_t po
  * 2.46 s (2.88 s with none). */
 #define NEAR_FRAMES 8u
 
+/* The least children whose sorting a snapshot shares with a thread. */
+#define SORT_SPLIT_MIN ((size_t)1 << 16)
+
 /* The cache's cap: sc_cap (SC_MAX_BYTES; a partial of the parallel read
  * half of it, so that the two caches of two cores take what one takes),
  * and never more than a quarter of what the budget leaves to it and the
@@ -628,6 +639,7 @@ prof_profile *prof_create(const prof_filter *filter)
     }
     p->cut_node = PROF_NONE;
     p->sc_cap = SC_MAX_BYTES;
+    p->jobs = 1;
     p->cap_paths = calloc(CAP_PATHS, sizeof *p->cap_paths);
     if (!p->cap_paths || grow_slots(p) != 0 || new_node(p, PROF_NONE, 0) != 0) {
         prof_destroy(p);
@@ -1198,6 +1210,9 @@ int prof_merge(prof_profile *p, prof_profile *q)
         prof_filter qf = p->filter;     /* each keeps its own copy of the spans */
         p->filter = t.filter;
         q->filter = qf;
+        unsigned qj = p->jobs;
+        p->jobs = t.jobs;
+        q->jobs = qj;
         struct prof_runs *qr = p->runs;
         p->runs = t.runs;
         q->runs = qr;
@@ -1631,6 +1646,48 @@ static void sort_kids(kid *a, kid *tmp, size_t n, int keyed)
     memcpy(a, tmp, n * sizeof *a);
 }
 
+/* The children of parents [lo, hi) sorted and linked (the snapshot's
+ * lists: kids, end; tmp: scratch for the longest list). */
+typedef struct sort_part {
+    prof_node *nodes;
+    kid *kids, *tmp;
+    const uint32_t *end;
+    size_t lo, hi;
+    int keyed;
+} sort_part;
+
+static void sort_range(const sort_part *sp)
+{
+    prof_node *nodes = sp->nodes;
+    const uint32_t *end = sp->end;
+    kid *kids = sp->kids;
+    /* pf: the children whose nodes are fetched ahead, for the links (the
+     * sort permutes a parent's children only) */
+    size_t from = sp->lo ? end[sp->lo - 1] : 0, pf = from;
+    size_t stop = sp->hi > sp->lo ? end[sp->hi - 1] : from;    /* this part's own */
+    for (size_t i = sp->lo; i < sp->hi; from = end[i], i++) {
+        size_t n = end[i] - from;
+        kid *k = kids + from;
+        if (n == 0) {
+            nodes[i].first_child = PROF_NONE;
+            continue;
+        }
+        for (; pf < stop && pf < end[i] + 16; pf++)
+            TX_PREFETCH(&nodes[kids[pf].node]);
+        sort_kids(k, sp->tmp, n, sp->keyed);
+        nodes[i].first_child = k[0].node;
+        for (size_t j = 0; j + 1 < n; j++)
+            nodes[k[j].node].next_sibling = k[j + 1].node;
+        nodes[k[n - 1].node].next_sibling = PROF_NONE;
+    }
+}
+
+static void *sort_thread(void *arg)
+{
+    sort_range(arg);
+    return NULL;
+}
+
 /* A cost centre appended to the result's table; NULL when out of memory. */
 static prof_cc *result_cc(prof_result *r, uint32_t id, const char *label, const char *module,
                           const char *src)
@@ -2025,9 +2082,9 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
         end[i + 1] += end[i];
     }
     size_t num_kids = end[nn];
-    if (!(kids = malloc((num_kids + max_kids + 1) * sizeof *kids)))
+    if (!(kids = malloc((num_kids + 2 * max_kids + 1) * sizeof *kids)))   /* + 2 scratch */
         goto nomem;
-    tx_huge_hint(kids, (num_kids + max_kids + 1) * sizeof *kids);
+    tx_huge_hint(kids, (num_kids + 2 * max_kids + 1) * sizeof *kids);
     /* Below 2^32 ticks in all (every log yet) the order is one number,
      * compared once: (2^32 - 1 - inherited) above the rank. */
     int keyed = total <= UINT32_MAX;
@@ -2042,23 +2099,33 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
                            0, (uint32_t)i }
                   : (kid){ nd->inherited, rank[nd->cc], (uint32_t)i };
     }
-    /* pf: the children whose nodes are fetched ahead, for the links (the
-     * sort permutes a parent's children only) */
-    for (size_t i = 0, from = 0, pf = 0; i < nn; from = end[i], i++) {
-        size_t n = end[i] - from;
-        kid *k = kids + from;
-        if (n == 0) {
-            r->nodes[i].first_child = PROF_NONE;
-            continue;
+    /* Sorted and linked on two threads when the profile may use them and
+     * the lists are long enough to pay for one: the parents cut where
+     * half the children are (each parent's list and its children's links
+     * are its own). */
+    sort_part parts[2] = {
+        { r->nodes, kids, kids + num_kids, end, 0, nn, keyed },
+        { r->nodes, kids, kids + num_kids + max_kids, end, nn, nn, keyed },
+    };
+    pthread_t sorter;
+    int sorting = 0;
+    if (p->jobs > 1 && num_kids >= SORT_SPLIT_MIN) {
+        size_t lo = 0, hi = nn;     /* the first parent whose list ends past half */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (end[mid] < num_kids / 2)
+                lo = mid + 1;
+            else
+                hi = mid;
         }
-        for (; pf < num_kids && pf < end[i] + 16; pf++)
-            TX_PREFETCH(&r->nodes[kids[pf].node]);
-        sort_kids(k, kids + num_kids, n, keyed);
-        r->nodes[i].first_child = k[0].node;
-        for (size_t j = 0; j + 1 < n; j++)
-            r->nodes[k[j].node].next_sibling = k[j + 1].node;
-        r->nodes[k[n - 1].node].next_sibling = PROF_NONE;
+        parts[0].hi = parts[1].lo = lo;
+        sorting = pthread_create(&sorter, NULL, sort_thread, &parts[1]) == 0;
+        if (!sorting)
+            parts[0].hi = nn;
     }
+    sort_range(&parts[0]);
+    if (sorting)
+        pthread_join(sorter, NULL);
     if (preorder(r, kids, end, sz) != 0)
         goto nomem;
     free(kids);

@@ -785,6 +785,8 @@ static uint32_t mix_next(uint32_t n)
     return (uint32_t)((z ^ (z >> 31)) % n);
 }
 
+static char *report_of(const prof_result *r);
+
 static char *text_report_jobs(const prof_result *r, double threshold, unsigned jobs,
                               uint32_t max_depth)
 {
@@ -941,6 +943,22 @@ static void test_interning_random_stacks(void **state)
     assert_int_equal(total, N);
     check_walk_order(r);
     check_rows_across_jobs(r);
+    /* a snapshot that sorts the children on two threads (enough of them:
+     * prof/profile.c, SORT_SPLIT_MIN) is the same result */
+    assert_true(prof_num_nodes(r) > 70000);
+    prof_set_jobs(p, 2);
+    prof_result *two = prof_snapshot(p);
+    assert_non_null(two);
+    check_walk_order(two);
+    char *t1 = report_of(r), *t2 = report_of(two);
+    assert_string_equal(t1, t2);
+    free(t1);
+    free(t2);
+    char *x1 = text_report_jobs(r, 0.0, 1, 0), *x2 = text_report_jobs(two, 0.0, 1, 0);
+    assert_string_equal(x1, x2);
+    free(x1);
+    free(x2);
+    prof_result_destroy(two);
     prof_result *all = prof_snapshot_all(p, 1);
     assert_non_null(all);
     check_walk_order(all);
@@ -949,8 +967,6 @@ static void test_interning_random_stacks(void **state)
     prof_destroy(p);
     free(keys);
 }
-
-static char *report_of(const prof_result *r);
 
 /* Stretches of a log read into forked profiles and merged in order, with
  * samples read straight into the sum between the merges (its child table

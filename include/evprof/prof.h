@@ -124,6 +124,10 @@ int prof_failed(const prof_profile *p);
  * the profile takes the read's budget (ev_stream.budget) by itself. */
 void prof_set_budget(prof_profile *p, ev_budget *b);
 
+/* The threads a snapshot of p may use (default 1; 0 counts as 1): the
+ * same result for every number. */
+void prof_set_jobs(prof_profile *p, unsigned jobs);
+
 /* What the aggregate holds: for the message of a read stopped at the
  * memory limit. */
 typedef struct prof_counts {
