@@ -271,19 +271,12 @@ static size_t slot_of(const prof_profile *p, uint32_t pos)
     return (size_t)pos & (p->num_slots - 1);
 }
 
-/* A child table of n slots filled from the nodes, read in order (every
- * node but the root and the cut marker has a slot), instead of p's. */
-static int fill_slots(prof_profile *p, size_t n)
+/* Nodes from..num_nodes into the child table s of n slots, read in order
+ * (every node but the root and the cut marker has a slot; its place is
+ * the path hash the node keeps). */
+static void put_slots(const prof_profile *p, struct child_slot *s, size_t n, size_t from)
 {
-    if (charge(p, n * sizeof(struct child_slot)) != 0)
-        return -1;
-    struct child_slot *s = tx_table_alloc(n, sizeof *s);
-
-    if (!s) {
-        uncharge(p, n * sizeof *s);
-        return -1;
-    }
-    for (size_t i = 1; i < p->num_nodes; i++) {
+    for (size_t i = from; i < p->num_nodes; i++) {
         const prof_node *nd = &p->nodes[i];
         if (i + 16 < p->num_nodes)      /* the slots are random: fetch ahead */
             TX_PREFETCH(&s[(size_t)p->nodes[i + 16].reserved & (n - 1)]);
@@ -296,6 +289,20 @@ static int fill_slots(prof_profile *p, size_t n)
         s[k].cc = nd->cc;
         s[k].node = (uint32_t)i + 1;
     }
+}
+
+/* A child table of n slots filled from the nodes, instead of p's. */
+static int fill_slots(prof_profile *p, size_t n)
+{
+    if (charge(p, n * sizeof(struct child_slot)) != 0)
+        return -1;
+    struct child_slot *s = tx_table_alloc(n, sizeof *s);
+
+    if (!s) {
+        uncharge(p, n * sizeof *s);
+        return -1;
+    }
+    put_slots(p, s, n, 1);
     free(p->slots);
     uncharge(p, p->num_slots * sizeof *s);
     p->slots = s;
@@ -321,19 +328,7 @@ static int catch_up_slots(prof_profile *p)
 {
     if ((p->num_nodes + 1) * 4 > p->num_slots * 3)
         return grow_slots(p);
-    for (size_t i = p->stale_from; i < p->num_nodes; i++) {
-        const prof_node *nd = &p->nodes[i];
-        if (i + 16 < p->num_nodes)
-            TX_PREFETCH(&p->slots[slot_of(p, p->nodes[i + 16].reserved)]);
-        if ((uint32_t)i == p->cut_node)
-            continue;
-        size_t k = slot_of(p, nd->reserved);
-        while (p->slots[k].node)
-            k = (k + 1) & (p->num_slots - 1);
-        p->slots[k].parent = nd->parent;
-        p->slots[k].cc = nd->cc;
-        p->slots[k].node = (uint32_t)i + 1;
-    }
+    put_slots(p, p->slots, p->num_slots, p->stale_from);
     p->slots_stale = 0;
     return 0;
 }
@@ -405,6 +400,23 @@ static uint32_t add_child(prof_profile *p, uint32_t parent, uint32_t cc, uint32_
 
 /* The child of `parent` for cost-centre id `cc` (pos: path_pos of its
  * path), created if new (then *created is set). */
+/* The child of `parent` for cost-centre id `cc` in the child table (pos:
+ * path_pos of its path), or PROF_NONE with *empty the free slot where
+ * the probe stopped. */
+static inline uint32_t find_child(const prof_profile *p, uint32_t parent, uint32_t cc,
+                                  uint32_t pos, size_t *empty)
+{
+    for (size_t k = slot_of(p, pos);; k = (k + 1) & (p->num_slots - 1)) {
+        const struct child_slot *sl = &p->slots[k];
+        if (!sl->node) {
+            *empty = k;
+            return PROF_NONE;
+        }
+        if (sl->parent == parent && sl->cc == cc)
+            return sl->node - 1;
+    }
+}
+
 static uint32_t child(prof_profile *p, uint32_t parent, uint32_t cc, uint32_t pos, int *created)
 {
     /* A path created in one go lies in consecutive nodes: the next node,
@@ -415,16 +427,10 @@ static uint32_t child(prof_profile *p, uint32_t parent, uint32_t cc, uint32_t po
         next != p->cut_node)
         return next;
 
-    size_t k = slot_of(p, pos);
-
-    for (;;) {
-        const struct child_slot *sl = &p->slots[k];
-        if (!sl->node)
-            break;
-        if (sl->parent == parent && sl->cc == cc)
-            return sl->node - 1;
-        k = (k + 1) & (p->num_slots - 1);
-    }
+    size_t k;
+    uint32_t n = find_child(p, parent, cc, pos, &k);
+    if (n != PROF_NONE)
+        return n;
     *created = 1;
     return add_child(p, parent, cc, pos, k);
 }
@@ -1161,17 +1167,9 @@ static int merge_nodes(prof_profile *p, const prof_profile *q)
             }
             n = p->cut_node;
         } else {
-            if (parent < had && p->num_slots) {
-                for (size_t k = slot_of(p, qn->reserved);; k = (k + 1) & (p->num_slots - 1)) {
-                    const struct child_slot *sl = &p->slots[k];
-                    if (!sl->node)
-                        break;
-                    if (sl->parent == parent && sl->cc == qn->cc) {
-                        n = sl->node - 1;
-                        break;
-                    }
-                }
-            }
+            size_t empty;
+            if (parent < had && p->num_slots)
+                n = find_child(p, parent, qn->cc, qn->reserved, &empty);
             if (n == PROF_NONE) {
                 if ((n = new_node(p, parent, qn->cc)) == PROF_NONE) {
                     free(img);
