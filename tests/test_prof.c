@@ -1107,15 +1107,7 @@ static uint8_t *halves_log(size_t *len)
 
 static char *text_report(const prof_result *r, double threshold)
 {
-    char *text = NULL;
-    size_t size = 0;
-    FILE *out = open_memstream(&text, &size);
-    prof_report_opts o;
-    prof_report_opts_init(&o);
-    o.threshold_pct = threshold;
-    assert_int_equal(prof_report_text(r, &o, out), 0);
-    fclose(out);
-    return text;
+    return text_report_jobs(r, threshold, 1, 0);
 }
 
 static void test_text_report_percentages(void **state)
