@@ -56,8 +56,11 @@ last = frames[-1]
 check("the last frame is finished, with the end marker", last["finished"] and last["end_marker"])
 mid = [f for f in frames[:-1] if f["ticks"] > 0]
 check("ticks before the end (%s)" % [f["ticks"] for f in frames], len(mid) >= 1)
-check("ticks grow: mid-run %s < final %d" % ([f["ticks"] for f in mid], last["ticks"]),
-      all(f["ticks"] < last["ticks"] for f in mid))
+# some frame mid-run has part of the ticks (the last ones may all be in a
+# frame before the one that reads the end marker: a loaded machine splits
+# the program's last write across two refreshes)
+check("ticks grow: mid-run %s, final %d" % ([f["ticks"] for f in mid], last["ticks"]),
+      any(f["ticks"] < last["ticks"] for f in mid))
 check("ticks never decrease", all(a["ticks"] <= b["ticks"] for a, b in zip(frames, frames[1:])))
 check("interval ticks add up to the total",
       sum(f["ticks_interval"] for f in frames) == last["ticks"])
