@@ -14,10 +14,7 @@ tickytext=tests/data/ticky/big.ticky
 tickylog=../shared/corpus/ghc-events/ticky-ticky.eventlog
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 lacks() { ! grep -q -- "$1" "$2"; }
 # run ARGS...: exit status in $rc, stdout in $tmp/out, stderr in $tmp/err
 run() { "$evprof" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?; }

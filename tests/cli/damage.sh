@@ -11,10 +11,7 @@ evprof=${1:?usage: $0 path/to/evprof}
 log=tests/data/ghc/chain-p.eventlog
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 # chain-p.eventlog (GHC 9.0.2, one capability) has two blocks: markers at
 # bytes 2688 (285454 bytes long) and 288142 (to the end marker). Checked

@@ -19,10 +19,7 @@ data=tests/data/escape
 log=$data/hostile.eventlog
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 # clean FILE [tabs]: no byte < 0x20 but '\n' (and '\t' with "tabs"), no
 # DEL, valid UTF-8 without C1 controls

@@ -11,10 +11,7 @@ data=tests/data/ghc
 corpus=tests/data
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 logs=("$corpus"/ghc-9.0.2/nfib-p.eventlog "$corpus"/ghc-9.0.2/nfib-pj.eventlog
       "$corpus"/ghc-9.0.2/nfib-N2.eventlog "$corpus"/ghc-events/time-prof.eventlog

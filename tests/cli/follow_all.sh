@@ -23,10 +23,7 @@ root=$PWD
 feed="python3 $root/tests/support/feed_log.py"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 # what a run leaves: stdout, stderr, exit status, and the files it wrote
 # (the directory `out`), in one directory to compare with another

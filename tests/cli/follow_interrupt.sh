@@ -14,10 +14,7 @@ evprof=${1:?usage: $0 path/to/evprof}
 case $evprof in /*) ;; *) evprof=$PWD/$evprof ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 # what a run leaves (stdout, stderr, status, out/), compared with another
 same_run() { diff -r "$1" "$2" >"$tmp/diff.txt" 2>&1 || { head -20 "$tmp/diff.txt"; return 1; }; }

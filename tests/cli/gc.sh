@@ -11,10 +11,7 @@ data=tests/data/gc
 corpus=tests/data/ghc-9.0.2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 runs="$corpus/nfib-s $corpus/nfib-np-N2-s $data/alloc $data/tiny-A64k $data/pargc-N2
       $data/pargc-N2-G3-qg1 $data/sparks-N2"

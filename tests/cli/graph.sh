@@ -12,10 +12,7 @@ data=tests/data/ghc
 corpus=tests/data
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 # For an AddressSanitizer build: Graphviz and the font libraries it loads
 # keep memory they never free; their stacks name only their own library.

@@ -14,10 +14,7 @@ data=tests/data/heap
 corpus=tests/data
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 have_hp2ps=0
 command -v hp2ps >/dev/null 2>&1 && have_hp2ps=1
 [ $have_hp2ps = 1 ] || echo "note: hp2ps not found: the hp2ps checks are skipped"

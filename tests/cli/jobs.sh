@@ -17,10 +17,7 @@ set -u
 evprof=${1:?usage: $0 path/to/evprof}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 d=tests/data
 gen="$(dirname "$evprof")/bench/gen_eventlog"

@@ -12,10 +12,7 @@ evprof=${1:?usage: $0 path/to/evprof}
 feed="python3 tests/support/feed_log.py"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 # command and log: each command on logs that have what it reads
 cases="report:tests/data/ghc-9.0.2/nfib-N2.eventlog

@@ -24,10 +24,7 @@ log=$(realpath tests/data/ghc/chain-p.eventlog)
 tmp=$(mktemp -d)
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 # ---- the source's name in messages (no GHC needed) ----------------------
 # a log cut inside an event: every command says where, naming the address

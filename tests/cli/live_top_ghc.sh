@@ -18,10 +18,7 @@ if ! command -v ghc >/dev/null 2>&1; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 cp "$src" "$tmp/Main.hs"
 if ! (cd "$tmp" && ghc -O -prof -fprof-auto -rtsopts Main.hs -o prog >"$tmp/ghc.log" 2>&1); then

@@ -18,10 +18,7 @@ sock="evprof-test-$$"
 t() { tmux -L "$sock" -f /dev/null "$@"; }
 session=live1
 trap 't kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 screen() { t capture-pane -p -t "$session" >"$tmp/screen"; }
 # waits up to 10 s for a pattern on the screen
 wait_for() {

@@ -16,10 +16,7 @@ cleanup() {
     rm -rf "$tmp"
 }
 trap cleanup EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 no_temp() { ! compgen -G "$tmp/*.evprof-*" >/dev/null && ! compgen -G "$tmp/*/*.evprof-*" >/dev/null; }
 
 "$evprof" report "$log" >"$tmp/want" 2>/dev/null

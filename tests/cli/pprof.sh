@@ -15,10 +15,7 @@ data=tests/data/ghc
 heap=tests/data/heap
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 export PYTHONPATH=tests/support
 
 logs=("$data"/par-N2-p.eventlog "$data"/deep-p.eventlog "$data"/mutual-p.eventlog

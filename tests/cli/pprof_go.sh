@@ -24,10 +24,7 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export HOME=$tmp GOCACHE=$tmp/gocache PPROF_TMPDIR=$tmp
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 ticks_of() { grep -o '([0-9]* ticks @' | grep -o '[0-9]*'; }
 interval_of() { grep -o 'ticks @ [0-9]* us' | grep -o '[0-9]* us' | grep -o '[0-9]*'; }

@@ -10,10 +10,7 @@ data=tests/data/ghc
 corpus=tests/data
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 # `evprof FILE` is the report; its header carries GHC's tick line verbatim
 for run in "$corpus/ghc-9.0.2/nfib-p" "$corpus/ghc-9.0.2/nfib-N2" "$data/deep-p" "$data/odd-p" "$data/par-N2-p"; do

@@ -18,10 +18,7 @@ data=tests/data/ghc
 nfib=tests/data/ghc-9.0.2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 # the line-wise sum of folded files: "stack count"
 sum_folded() {

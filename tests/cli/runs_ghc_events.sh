@@ -15,10 +15,7 @@ if ! command -v ghc >/dev/null || ! ghc-pkg list ghc-events 2>/dev/null | grep -
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 cp tests/support/ghc_events_count.hs "$tmp/"
 if ! (cd "$tmp" && ghc -O0 -package ghc-events -outputdir build -o count \

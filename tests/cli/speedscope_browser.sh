@@ -28,10 +28,7 @@ tmp=$(mktemp -d)
 srv=
 cleanup() { [ -n "$srv" ] && kill "$srv" 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 cp -r "$dist" "$tmp/www"
 "$evprof" speedscope "$data"/par-N2-p.eventlog -o "$tmp/www/par.json"

@@ -12,10 +12,7 @@ corpus=tests/data
 events=$corpus/ghc-events
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 header="    Entries      Alloc    Alloc'd  Non-void Arguments      STG Name"
 
