@@ -1686,6 +1686,15 @@ static void *sort_thread(void *arg)
     return NULL;
 }
 
+/* Whether a node of the snapshot leaves its parent's list (its inherited
+ * ticks final): without --all, a built-in stack under MAIN left without
+ * ticks; under focus/ignore, any stack left without ticks. */
+static inline int leaves_tree(const prof_result *r, const prof_node *nd, int focused)
+{
+    return nd->inherited == 0 &&
+           (focused || (nd->parent == 0 && !r->filter.all && r->ccs[nd->cc].builtin));
+}
+
 /* A cost centre appended to the result's table; NULL when out of memory. */
 static prof_cc *result_cc(prof_result *r, uint32_t id, const char *label, const char *module,
                           const char *src)
@@ -2061,8 +2070,7 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
     for (size_t i = nn; i-- > 1;) {
         prof_node *nd = &r->nodes[i];
         r->nodes[nd->parent].inherited += nd->inherited;
-        int goes = nd->inherited == 0 &&
-                   (focused || (nd->parent == 0 && !r->filter.all && r->ccs[nd->cc].builtin));
+        int goes = leaves_tree(r, nd, focused);
         sz[i]++;            /* its listed children's are in: its subtree's size */
         if (!goes) {
             end[nd->parent + 1]++;
@@ -2088,8 +2096,7 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
     int keyed = total <= UINT32_MAX;
     for (size_t i = 1; i < nn; i++) {       /* end[p] moves to p's end */
         const prof_node *nd = &r->nodes[i];
-        int goes = nd->inherited == 0 &&
-                   (focused || (nd->parent == 0 && !r->filter.all && r->ccs[nd->cc].builtin));
+        int goes = leaves_tree(r, nd, focused);
         if (goes)
             continue;
         kids[end[nd->parent]++] =
