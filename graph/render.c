@@ -1,7 +1,8 @@
 /* Drawing a cg_graph with Graphviz: libcgraph builds the graph with
  * pprof's styling, libgvc lays it out with dot and renders it into memory
  * (gvRenderData), and the bytes go to the caller's FILE, so that -o can
- * publish them atomically. DOT is written by agwrite, before layout.
+ * publish them atomically. DOT is written by agwrite, before layout; the
+ * other formats lay out that DOT text read back (as_read_back).
  *
  * Styling (docs/FLAMEGRAPH.md): a box per cost centre labelled
  * "label\nModule\nself (self%)\nof cum (cum%)", font size 8 + ceil(16
@@ -21,6 +22,7 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -463,6 +465,30 @@ static GVC_t *the_context(void)
     return gvc;
 }
 
+/* The graph as Graphviz reads it back from the DOT text agwrite makes
+ * of it (ag is closed). dot's layout depends on the order nodes and
+ * edges were made: agwrite declares each node before the edges that
+ * need it and groups the edges by their tail, so a graph read from that
+ * text has another order than the one built here. Laying out the read
+ * graph makes the picture exactly what `dot -Tsvg` draws from
+ * `evprof graph -f dot`, whichever way a user renders it; it is also the
+ * faster order here (bench synth1g: 0.47 s instead of 0.93 s, a drawing
+ * 3899 pt high instead of 4541). The round trip costs a few
+ * milliseconds. NULL when out of memory. */
+static Agraph_t *as_read_back(Agraph_t *ag)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    int ok = m && agwrite(ag, m) == 0;
+    if (m && fclose(m) != 0)
+        ok = 0;
+    agclose(ag);
+    Agraph_t *back = ok ? agmemread(text) : NULL;
+    free(text);
+    return back;
+}
+
 static void graphviz_error(char *err, size_t errsize, const char *what)
 {
     char *last = aglasterr();      /* malloc'd by Graphviz, or NULL */
@@ -503,6 +529,8 @@ cg_status cg_write(const cg_graph *g, const cg_write_opts *o, cg_format f, FILE 
         return CG_ERR_NOMEM;
     }
     Agraph_t *ag = build_agraph(g, o);
+    if (ag && f != CG_FORMAT_DOT)
+        ag = as_read_back(ag);
     if (!ag) {
         st = CG_ERR_NOMEM;
         if (errsize)

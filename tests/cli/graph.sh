@@ -49,6 +49,9 @@ for f in "${logs[@]}"; do
     if command -v dot >/dev/null; then   # the Graphviz program, when installed
         dot -Tsvg "$tmp/g.dot" -o /dev/null 2>/dev/null
         check "$f: dot reads the DOT" [ $? -eq 0 ]
+        # the SVG is the picture dot draws from the DOT evprof prints
+        "$evprof" graph -f dot "$f" | dot -Tsvg -o "$tmp/dot.svg"
+        check "$f: the SVG is what dot draws from the DOT" cmp -s "$tmp/g.svg" "$tmp/dot.svg"
     fi
 done
 
