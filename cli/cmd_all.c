@@ -199,15 +199,15 @@ static int spawn(pthread_t *th, void *(*fn)(void *), void *arg)
 static void write_profile(all_out *a, prof_profile *agg, const char *name)
 {
     cli_out o, oj, of;
-    /* one copy for the JSON, then the tree itself for the text */
-    prof_result *json = prof_snapshot_all(agg, 1);
-    prof_result *text = json ? prof_snapshot_take(agg, 0) : NULL;
-    if (!text || !json) {
-        fprintf(stderr, "evprof: %s: out of memory building the profile\n", name);
-        a->code = CLI_FAIL;
-        goto done;
-    }
-    if (prof_get_info(json)->all_samples == 0) {
+    prof_result *json = NULL;
+    graph_job job = { .name = name };
+    pthread_t th, tj, tf;
+    int threaded = 0;
+    /* one copy for the text (and the graph), then the tree itself for the
+     * JSON: the call graph, the longest of the writers on a large log (a
+     * Graphviz layout), starts while the JSON's snapshot is made */
+    prof_result *text = prof_snapshot_all(agg, 0);
+    if (text && prof_get_info(text)->all_samples == 0) {
         skip(name, "time profile", "no samples (event 167): build with -prof and run with "
              "+RTS -p -l");
         goto done;
@@ -215,9 +215,16 @@ static void write_profile(all_out *a, prof_profile *agg, const char *name)
     /* the time zone read once here: the writers' dates (localtime_r)
      * then only read it, whichever thread comes first */
     tzset();
-    graph_job job = { .r = text, .name = name };
-    pthread_t th, tj, tf;
-    int threaded = spawn(&th, graph_thread, &job);
+    if (text) {
+        job.r = text;
+        threaded = spawn(&th, graph_thread, &job);
+        json = prof_snapshot_take(agg, 1);
+    }
+    if (!text || !json) {
+        fprintf(stderr, "evprof: %s: out of memory building the profile\n", name);
+        a->code = CLI_FAIL;
+        goto done;
+    }
 
     prof_report_opts ro;
     prof_report_opts_init(&ro);
@@ -243,14 +250,17 @@ static void write_profile(all_out *a, prof_profile *agg, const char *name)
 
     if (threaded)
         pthread_join(th, NULL);
+    threaded = 0;
     if (job.st != CG_OK) {
         fprintf(stderr, "evprof: %s: %s\n", name, job.err);
         a->code = CLI_FAIL;
     } else if (open_out(a, &o, ".svg") == 0) {
         close_out(a, &o, fwrite(job.svg, 1, job.len, o.f) == job.len);
     }
-    free(job.svg);
 done:
+    if (threaded)
+        pthread_join(th, NULL);
+    free(job.svg);
     prof_result_destroy(text);
     prof_result_destroy(json);
 }
