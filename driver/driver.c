@@ -28,6 +28,7 @@ struct ev_driver {
     /* dispatch: which analyses read a type id < 256, and which read all */
     uint32_t by_type[256];
     uint32_t every;             /* analyses handed every event */
+    int count_types;            /* an analysis reads the stream's tally (EV_COUNTS) */
     int all_fields;             /* an analysis wants every type's fields */
     uint32_t live;              /* analyses fed during the read */
     uint32_t ordered;           /* analyses fed in time order after it */
@@ -37,6 +38,7 @@ struct ev_driver {
 
     ev_stream stream;
     el_decoder *decoder;        /* kept after the read */
+    el_type_tally *tally;       /* a parallel read's (stream.tally), or NULL */
     uint64_t next_progress;
     int stop;                   /* a live analysis asked to stop */
 };
@@ -65,6 +67,7 @@ void ev_driver_destroy(ev_driver *d)
     if (d->ordered)
         ev_spool_free(&d->spool);
     el_decoder_destroy(d->decoder);
+    free(d->tally);
     free(d);
 }
 
@@ -91,6 +94,8 @@ int ev_driver_attach(ev_driver *d, const ev_analysis_ops *ops, void *self)
         d->live |= bit;
     if (!ops->types || (ops->flags & EV_ALL_EVENTS))
         d->every |= bit;
+    if (ops->flags & EV_COUNTS)
+        d->count_types = 1;
     if (!ops->types) {
         d->all_fields = 1;
     } else {
@@ -223,6 +228,7 @@ int ev_driver_begin(ev_driver *d, const char *path, el_read_opts *ro, uint16_t *
     ro->num_fields = ntypes;
     ro->only_selected = *types != NULL && !d->every;
     ro->no_resync = d->opts.no_resync;
+    ro->count_types = d->count_types;
     return 0;
 
 nomem:
@@ -255,6 +261,9 @@ const ev_stream *ev_driver_end(ev_driver *d)
 {
     d->stream.done = 1;
     d->stream.decoder = d->decoder && el_decoder_header_done(d->decoder) ? d->decoder : NULL;
+    /* a parallel read's sum of its ranges, else the one decoder's count */
+    d->stream.tally = d->tally ? d->tally
+                    : d->stream.decoder ? el_decoder_tally(d->stream.decoder) : NULL;
 
     if (d->ordered && d->spooling && !d->stream.stopped && ev_spool_flush(&d->spool) != 0) {
         d->stream.stopped = 1;
@@ -496,6 +505,7 @@ static const ev_stream *run(ev_driver *d, const char *path, const void *buf, siz
                 if (host.deferred)
                     replay_deferred(d, par, path, &ro, host.deferred);
                 d->decoder = ev_par_take_header(par);
+                d->tally = ev_par_take_tally(par);
                 ev_par_discard(par);
                 free(types);
                 return ev_driver_end(d);

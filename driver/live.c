@@ -315,6 +315,7 @@ static const ev_stream *run_live(ev_driver *d, const char *name, int fd, const c
             el_decoder_only_fields(dec, ro.fields, ro.num_fields);
         el_decoder_only_selected(dec, ro.only_selected);
         el_decoder_set_resync(dec, !ro.no_resync);
+        el_decoder_count_types(dec, ro.count_types);    /* before the header: no memory */
     }
     free(types);
     *ev_driver_decoder_slot(d) = dec;

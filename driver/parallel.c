@@ -80,6 +80,10 @@ struct ev_par {
     atomic_uint running;        /* workers not finished */
     atomic_uint_fast64_t done_bytes;
     const char *why;            /* why the attempt was abandoned (a static text) */
+    /* the events and bytes of each type (header order) the ranges read,
+     * added by each range as it ends */
+    el_type_tally *tally;
+    pthread_mutex_t tally_lock;
 };
 
 /* ---- the index -------------------------------------------------------- */
@@ -113,6 +117,7 @@ static int read_header(ev_par *par, const el_read_opts *ro, uint64_t *data_start
     }
     if (ro->fields)
         el_decoder_only_fields(par->header, ro->fields, ro->num_fields);
+    el_decoder_count_types(par->header, ro->count_types);   /* the ranges' too */
     if (pread_all(par->fd, buf, n, 0) != 0) {
         par->why = "cannot read the header";
     } else {
@@ -416,6 +421,15 @@ static void read_range(ev_par *par, par_range *rg, uint8_t *buf)
         goto out;
     }
     rg->has_span = el_decoder_time_span(dec, &rg->t_first, &rg->t_last);
+    const el_type_tally *t = el_decoder_tally(dec);
+    if (t && par->tally) {
+        pthread_mutex_lock(&par->tally_lock);
+        for (size_t i = 0, n = el_decoder_num_types(dec); i < n; i++) {
+            par->tally[i].events += t[i].events;
+            par->tally[i].bytes += t[i].bytes;
+        }
+        pthread_mutex_unlock(&par->tally_lock);
+    }
 out:
     if (rg->held && atomic_load(&par->hold_full))
         drop_held(par, rg);
@@ -469,9 +483,11 @@ ev_par *ev_par_start(const ev_par_host *host, const char *path, uint64_t size,
     atomic_init(&par->hold_full, 0);
     par->only_selected = ro->only_selected;
     par->stream0 = *stream0;
+    pthread_mutex_init(&par->tally_lock, NULL);
     if (threads > PAR_MAX_THREADS)
         threads = PAR_MAX_THREADS;
     if ((par->fd = open(path, O_RDONLY)) < 0) {
+        pthread_mutex_destroy(&par->tally_lock);
         free(par);
         *why = "cannot open the file again";
         return NULL;
@@ -479,6 +495,12 @@ ev_par *ev_par_start(const ev_par_host *host, const char *path, uint64_t size,
     if (read_header(par, ro, &data_start) != 0 ||
         index_blocks(par, data_start, threads, chunk_bytes) != 0) {
         *why = par->why;
+        ev_par_discard(par);
+        return NULL;
+    }
+    size_t num_types = el_decoder_num_types(par->header);
+    if (ro->count_types && !(par->tally = calloc(num_types ? num_types : 1, sizeof *par->tally))) {
+        *why = "out of memory";
         ev_par_discard(par);
         return NULL;
     }
@@ -662,6 +684,13 @@ el_decoder *ev_par_take_header(ev_par *par)
     return h;
 }
 
+el_type_tally *ev_par_take_tally(ev_par *par)
+{
+    el_type_tally *t = par->tally;
+    par->tally = NULL;
+    return t;
+}
+
 void ev_par_discard(ev_par *par)
 {
     if (!par)
@@ -676,6 +705,8 @@ void ev_par_discard(ev_par *par)
     }
     free(par->ranges);
     free(par->blocks);
+    free(par->tally);
+    pthread_mutex_destroy(&par->tally_lock);
     el_decoder_destroy(par->header);
     if (par->fd >= 0)
         close(par->fd);

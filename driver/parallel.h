@@ -60,6 +60,10 @@ int ev_par_merge_parts(ev_par *par);
 int ev_par_merge(ev_par *par, unsigned *failed_analysis);
 /* The header decoder (the types), for the stream; the caller destroys it. */
 el_decoder *ev_par_take_header(ev_par *par);
+/* After a clean read that counted types (el_read_opts.count_types): the
+ * events and bytes of each of the header's types (el_decoder_tally's
+ * order) that the ranges read, else NULL; the caller frees it. */
+el_type_tally *ev_par_take_tally(ev_par *par);
 /* Stops the workers, drops every partial left, frees. Accepts NULL. */
 void ev_par_discard(ev_par *par);
 

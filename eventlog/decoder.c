@@ -59,6 +59,9 @@ struct el_decoder {
 
     el_event_type *types;   /* header order */
     size_t num_types, cap_types;
+    int count_types;        /* el_decoder_count_types */
+    el_type_tally *tally;   /* per type, header order: events read whole;
+                               NULL unless counting */
     uint32_t pending_id;    /* the etb record being read */
     int32_t pending_size;
     char *pending_desc;
@@ -182,6 +185,7 @@ void el_decoder_destroy(el_decoder *d)
     for (size_t i = 0; i < d->num_types; i++)
         free((char *)d->types[i].desc.ptr);
     free(d->types);
+    free(d->tally);
     free(d->pending_desc);
     free(d->carry);
     free(d);
@@ -195,7 +199,10 @@ el_decoder *el_decoder_create_for_records(const el_decoder *src)
     if (!d)
         return NULL;
     d->types = malloc((src->num_types ? src->num_types : 1) * sizeof *d->types);
-    if (!d->types) {
+    d->count_types = src->count_types;
+    if (d->count_types)
+        d->tally = calloc(src->num_types ? src->num_types : 1, sizeof *d->tally);
+    if (!d->types || (d->count_types && !d->tally)) {
         el_decoder_destroy(d);
         return NULL;
     }
@@ -422,6 +429,9 @@ static el_status parse_header(el_decoder *d)
             if (be32(p + 4) != DATA_BEGIN)
                 return fail(d, EL_ERR_FORMAT, d->offset + 4, -1,
                             "corrupt header: data begin marker missing");
+            if (d->count_types &&
+                !(d->tally = calloc(d->num_types ? d->num_types : 1, sizeof *d->tally)))
+                return fail(d, EL_ERR_NOMEM, d->offset, -1, "out of memory reading the header");
             consume(d, 8);
             d->phase = PH_DATA;
             d->header_done = 1;
@@ -1009,9 +1019,12 @@ static el_status scan_after_end(el_decoder *d)
     return EL_RESYNC;
 }
 
-/* Fills *ev from the complete record at p and consumes it. */
-static el_status emit(el_decoder *d, el_event *ev, const uint8_t *p, uint16_t type,
-                      uint32_t head, uint32_t payload_len)
+/* Fills *ev from the complete record at p and consumes it; `counting`
+ * (d->tally set) is a constant where it is inlined, so that a decoder
+ * that does not count pays nothing per event (el_decoder_next). */
+static inline __attribute__((always_inline)) el_status
+emit_with(el_decoder *d, el_event *ev, const uint8_t *p, uint16_t type, uint32_t head,
+          uint32_t payload_len, int counting)
 {
     ev->type = type;
     ev->time = be64(p + 2);
@@ -1039,8 +1052,19 @@ static el_status emit(el_decoder *d, el_event *ev, const uint8_t *p, uint16_t ty
         d->block_time = ev->time;
         d->block_end_time = ev->u.block.end_time;
     }
+    if (counting) {
+        el_type_tally *t = &d->tally[d->type_idx[type] - 1];
+        t->events++;
+        t->bytes += head + payload_len;
+    }
     consume(d, head + payload_len);
     return EL_OK;
+}
+
+static el_status emit(el_decoder *d, el_event *ev, const uint8_t *p, uint16_t type,
+                      uint32_t head, uint32_t payload_len)
+{
+    return emit_with(d, ev, p, type, head, payload_len, d->tally != NULL);
 }
 
 /* Everything but the common case: the header, the end marker, undeclared
@@ -1100,7 +1124,8 @@ static el_status next_slow(el_decoder *d, el_event *ev)
     return emit(d, ev, p, type, head, payload_len);
 }
 
-static el_status next_one(el_decoder *d, el_event *ev)
+static inline __attribute__((always_inline)) el_status next_one(el_decoder *d, el_event *ev,
+                                                                 int counting)
 {
     /* Fast path: a whole record of a declared type inside the chunk. */
     if (d->carry_len == 0 && d->phase == PH_DATA) {
@@ -1113,7 +1138,7 @@ static el_status next_one(el_decoder *d, el_event *ev)
                 uint32_t head = ts == 1 ? 12u : 10u;
                 uint32_t len = ts == 1 ? be16(p + 10) : ts - 2;
                 if (avail >= head + len)
-                    return emit(d, ev, p, type, head, len);
+                    return emit_with(d, ev, p, type, head, len, counting);
             }
         }
     }
@@ -1124,10 +1149,17 @@ el_status el_decoder_next(el_decoder *d, el_event *ev)
 {
     el_status st;
 
-    do
-        st = next_one(d, ev);
-    while (st == EL_RESYNC || (st == EL_OK && d->only_selected &&
-                               (ev->type >= EL_NUM_TYPE_IDS || !d->fields[ev->type])));
+    if (d->tally) {
+        do
+            st = next_one(d, ev, 1);
+        while (st == EL_RESYNC || (st == EL_OK && d->only_selected &&
+                                   (ev->type >= EL_NUM_TYPE_IDS || !d->fields[ev->type])));
+    } else {
+        do
+            st = next_one(d, ev, 0);
+        while (st == EL_RESYNC || (st == EL_OK && d->only_selected &&
+                                   (ev->type >= EL_NUM_TYPE_IDS || !d->fields[ev->type])));
+    }
     return st;
 }
 
@@ -1187,6 +1219,20 @@ const el_damage *el_decoder_damage(const el_decoder *d)
 int el_decoder_missing_end(const el_decoder *d)
 {
     return d->missing_end;
+}
+
+int el_decoder_count_types(el_decoder *d, int on)
+{
+    d->count_types = on;
+    if (on && d->header_done && !d->tally &&
+        !(d->tally = calloc(d->num_types ? d->num_types : 1, sizeof *d->tally)))
+        return -1;
+    return 0;
+}
+
+const el_type_tally *el_decoder_tally(const el_decoder *d)
+{
+    return d->header_done && d->count_types ? d->tally : NULL;
 }
 
 size_t el_decoder_num_types(const el_decoder *d)

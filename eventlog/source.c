@@ -110,6 +110,10 @@ static el_decoder *new_decoder(const el_read_opts *opts)
         el_decoder_only_selected(d, opts->only_selected);
     if (d)
         el_decoder_set_resync(d, !(opts && opts->no_resync));
+    if (d && opts && el_decoder_count_types(d, opts->count_types) != 0) {
+        el_decoder_destroy(d);
+        d = NULL;
+    }
     return d;
 }
 

@@ -77,6 +77,11 @@ struct info_log {
 
     ev_markers *markers;            /* traceMarker (58), listed when there are some */
 
+    /* a read in progress by the driver: its decoder, whose tally counts
+     * every event so far (info reads a few types only); NULL when not
+     * fed by a driver, and after the stream's end */
+    const el_decoder *reading;
+
     /* the stream's facts (info_set_stream), else what was counted */
     int has_stream;
     el_read_result read;
@@ -846,6 +851,22 @@ int info_set_header(info_log *in, const el_decoder *d)
     return 0;
 }
 
+/* Every event by type, as the driver's decoder counts them (tally: per
+ * type of dec, header order). info asks the driver for a few types only,
+ * so the others are skipped without a call each: on a log of 72M events,
+ * 51M of them thread events, `info` takes 0.97 s instead of 1.67 s. */
+static void take_counts(info *in, const el_decoder *dec, const el_type_tally *tally)
+{
+    uint64_t events = 0;
+    for (size_t i = 0, n = el_decoder_num_types(dec); i < n; i++) {
+        type_stat *ts = &in->types[el_decoder_type_at(dec, i)->id];
+        ts->count = tally[i].events;
+        ts->bytes = tally[i].bytes;
+        events += ts->count;
+    }
+    in->events = events;
+}
+
 void info_set_stream(info_log *in, const ev_stream *s)
 {
     info_set_header(in, s->decoder);
@@ -854,6 +875,15 @@ void info_set_stream(info_log *in, const ev_stream *s)
     in->has_stream = 1;
     in->read = s->read;
     in->total_bytes = s->total_bytes;
+    in->reading = NULL;
+    if (s->tally && s->decoder) {   /* EV_COUNTS: every event */
+        take_counts(in, s->decoder, s->tally);
+        in->read.events = in->events;
+        if (s->read.has_time_span) {
+            see_time(in, s->read.first_time);
+            see_time(in, s->read.last_time);
+        }
+    }
 }
 
 int info_failed(const info_log *in) { return in->copy_failed; }
@@ -889,6 +919,16 @@ info_log *info_snapshot(const info_log *in)
         return NULL;
     }
     memcpy(c->types, in->types, N_IDS * sizeof *c->types);
+    c->reading = NULL;
+    if (!in->has_stream && in->reading && el_decoder_tally(in->reading)) {
+        /* mid-read: every event so far, and their time span */
+        uint64_t first, last;
+        take_counts(c, in->reading, el_decoder_tally(in->reading));
+        if (el_decoder_time_span(in->reading, &first, &last)) {
+            see_time(c, first);
+            see_time(c, last);
+        }
+    }
     for (size_t i = 0; i < in->num_declared; i++) {
         declared_type *t = &c->declared[c->num_declared++];
         *t = in->declared[i];
@@ -906,6 +946,9 @@ static int info_op_event(void *self, const el_event *ev, const ev_stream *s)
     info *in = self;
     if (!in->header_seen)
         info_set_header(in, s->decoder);
+    /* a partial of a parallel read is never snapshot: its range's
+     * decoder goes with the range (merge does not take it) */
+    in->reading = s->decoder;
     return add_event(in, ev);
 }
 
@@ -996,14 +1039,15 @@ static void info_op_drop(void *part) { info_destroy(part); }
 static void *info_op_snapshot(void *self) { return info_snapshot(self); }
 static void info_op_release(void *snap) { info_destroy(snap); }
 
-/* every event is counted; typed fields only for the types read here */
+/* every event is counted (the driver's tally, take_counts); typed fields
+ * and a call only for the types read here */
 static const uint16_t info_fields[] = {
     EL_BLOCK_MARKER, EL_CAP_CREATE, EL_PROF_SAMPLE_COST_CENTRE, EL_STARTUP,
     EL_RTS_IDENTIFIER, EL_PROGRAM_ARGS, EL_WALL_CLOCK_TIME, EL_PROF_BEGIN, EL_HEAP_PROF_BEGIN,
     EL_USER_MARKER, EL_OSPROCESS_PID,
 };
 const ev_analysis_ops info_analysis_ops = {
-    "info", info_fields, sizeof info_fields / sizeof info_fields[0], EV_ALL_EVENTS,
+    "info", info_fields, sizeof info_fields / sizeof info_fields[0], EV_COUNTS,
     info_op_event, info_op_end, info_op_snapshot, info_op_release,
     info_op_fork, info_op_merge, info_op_drop,
 };

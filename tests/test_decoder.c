@@ -770,9 +770,10 @@ static void test_only_selected(void **state)
         if (whole.ev[i].time > last) last = whole.ev[i].time;
     }
     static const uint16_t sel[] = { EL_PROF_SAMPLE_COST_CENTRE };
-    const el_read_opts opts = { sel, 1, 1, 0 };
+    const el_read_opts opts = { sel, 1, 1, 0, 1 };
     size_t n[3] = { 0, 0, 0 };
-    el_read_result r = el_read_path_opts(log, &opts, count_delivered, n, NULL);
+    el_decoder *dec = NULL;
+    el_read_result r = el_read_path_opts(log, &opts, count_delivered, n, &dec);
     assert_int_equal(r.status, EL_END);
     assert_int_equal(n[0], want_samples);
     assert_int_equal(n[1], want_blocks);
@@ -781,6 +782,29 @@ static void test_only_selected(void **state)
     assert_true(r.has_time_span);
     assert_int_equal(r.first_time, first);
     assert_int_equal(r.last_time, last);
+    /* count_types: every event of every type, delivered or not */
+    const el_type_tally *t = el_decoder_tally(dec);
+    assert_non_null(t);
+    for (size_t i = 0; i < el_decoder_num_types(dec); i++) {
+        uint16_t id = el_decoder_type_at(dec, i)->id;
+        uint64_t events = 0, bytes = 0;
+        for (size_t k = 0; k < whole.n; k++)
+            if (whole.ev[k].type == id) {
+                events++;
+                bytes += whole.ev[k].size;
+            }
+        if (t[i].events != events || t[i].bytes != bytes)
+            fail_msg("type %u: tally %llu events, %llu bytes; read %llu, %llu", id,
+                     (unsigned long long)t[i].events, (unsigned long long)t[i].bytes,
+                     (unsigned long long)events, (unsigned long long)bytes);
+    }
+    el_decoder_destroy(dec);
+    /* off by default */
+    dec = NULL;
+    const el_read_opts plain = { sel, 1, 1, 0, 0 };
+    el_read_path_opts(log, &plain, count_delivered, n, &dec);
+    assert_null(el_decoder_tally(dec));
+    el_decoder_destroy(dec);
     test_run_free(&whole);
     free(buf);
 }

@@ -177,6 +177,77 @@ static void test_snapshot(void **state)
     free(log);
 }
 
+/* Through the driver, info is called for a few types only; a snapshot
+ * during the read still counts every event so far, whatever its type. */
+typedef struct probe {
+    info_log *in;
+    int msgs;
+    char *text;                 /* info's snapshot at the third user message */
+} probe;
+
+static int probe_event(void *self, const el_event *ev, const ev_stream *s)
+{
+    probe *p = self;
+    (void)ev;
+    (void)s;
+    if (++p->msgs == 3) {
+        info_log *snap = info_snapshot(p->in);
+        assert_non_null(snap);
+        p->text = text_of(snap, 1);
+        info_destroy(snap);
+    }
+    return 0;
+}
+
+typedef struct counter {
+    uint64_t events, msgs;
+} counter;
+
+static int count_to_third(void *ctx, const el_event *ev, const el_decoder *dec)
+{
+    counter *c = ctx;
+    (void)dec;
+    if (c->msgs < 3) {
+        c->events++;
+        c->msgs += ev->type == EL_USER_MSG;
+    }
+    return 0;
+}
+
+static void test_snapshot_driven(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *log = make_log(&len);
+    counter c = { 0, 0 };
+    el_read_mem(log, len, count_to_third, &c, NULL);
+    assert_int_equal(c.msgs, 3);
+
+    static const uint16_t msg_type[] = { EL_USER_MSG };
+    const ev_analysis_ops probe_ops = { "probe", msg_type, 1, 0, probe_event, NULL, NULL, NULL,
+                                        NULL, NULL, NULL };
+    probe p = { info_create(), 0, NULL };
+    ev_driver *d = ev_driver_create(NULL);
+    ev_driver_attach(d, &info_analysis_ops, p.in);
+    ev_driver_attach(d, &probe_ops, &p);
+    ev_driver_run_mem(d, log, len);
+    assert_non_null(p.text);
+    char want[64];
+    snprintf(want, sizeof want, "\"events\": %llu,", (unsigned long long)c.events);
+    want_line(p.text, want);
+    want_line(p.text, "\"status\": \"reading\"");
+    want_line(p.text, "\"name\": \"USER_MSG\", \"description\": \"User message\", \"count\": 3,");
+    want_line(p.text, "\"first_time_ns\": 1000,\n  \"last_time_ns\": 2003");  /* the block's end */
+    free(p.text);
+    /* and at the end, every event */
+    char *t = text_of(p.in, 1);
+    want_line(t, "\"count\": 4,");
+    free(t);
+    ev_driver_destroy(d);
+    info_destroy(p.in);
+    free(log);
+}
+
 /* The run's facts (info_get_facts), through info_facts_ops, which reads
  * only their few types: first PID and wall clock, capabilities created,
  * program and RTS; no counting of the other events. */
@@ -221,9 +292,24 @@ static void test_facts(void **state)
         assert_int_equal(f.wall_event_time, 1500);
         assert_int_equal(f.caps_created, 2);
         assert_false(f.has_startup);
-        /* the facts-only subscription reads a handful of events, not all */
+        /* neither is called for every event; the driver counts them for
+         * info_analysis_ops, the facts only read their few types */
         const ev_analysis_ops *ops = facts_only ? &info_facts_ops : &info_analysis_ops;
-        assert_int_equal((ops->flags & EV_ALL_EVENTS) != 0, !facts_only);
+        assert_int_equal(ops->flags & EV_ALL_EVENTS, 0);
+        assert_int_equal((ops->flags & EV_COUNTS) != 0, !facts_only);
+        char *j = text_of(in, 1);
+        if (facts_only) {
+            /* the read's: RTS, args, PIDs, clocks, caps and the block marker */
+            want_line(j, "\"events\": 9,");
+            free(j);
+            ev_driver_destroy(d);
+            info_destroy(in);
+            continue;
+        }
+        want_line(j, "\"events\": 10,");  /* every event written above */
+        want_line(j, "{\"id\": 19, \"name\": \"USER_MSG\", \"description\": \"User message\", "
+                     "\"count\": 1, \"bytes\": 17}");   /* id, time, length, "hello" */
+        free(j);
         ev_driver_destroy(d);
         info_destroy(in);
     }
@@ -236,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_counts),
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_snapshot),
+        cmocka_unit_test(test_snapshot_driven),
         cmocka_unit_test(test_facts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

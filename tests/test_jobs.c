@@ -81,6 +81,29 @@ static const ev_analysis_ops stop_ops = {
     "stopper", msg_types, 2, 0, stop_event, NULL, NULL, NULL, stop_fork, stop_merge, stop_drop,
 };
 
+/* ---- a mergeable analysis that only asks for the stream's tally ------- */
+
+static int none_event(void *self, const el_event *ev, const ev_stream *s)
+{
+    (void)self;
+    (void)ev;
+    (void)s;
+    return 0;
+}
+static void *none_fork(void *self) { return self; }
+static int none_merge(void *self, void *part)
+{
+    (void)self;
+    (void)part;
+    return 0;
+}
+static void none_drop(void *part) { (void)part; }
+static const uint16_t cap_types[] = { EL_CAP_CREATE };
+static const ev_analysis_ops counts_ops = {
+    "counts", cap_types, 1, EV_COUNTS, none_event, NULL, NULL, NULL, none_fork, none_merge,
+    none_drop,
+};
+
 /* ---- one run ------------------------------------------------------------ */
 
 typedef struct run_out {
@@ -90,6 +113,7 @@ typedef struct run_out {
     char *text, *json, *folded;
     size_t text_len, json_len, folded_len;
     seq_rec seq;
+    uint64_t tally_events, tally_hash;  /* of s.tally, every type */
     int failed;
 } run_out;
 
@@ -126,6 +150,7 @@ static run_out run(const char *path, unsigned jobs, uint64_t chunk, const prof_f
     assert_non_null(d);
     assert_non_null(p);
     assert_int_equal(ev_driver_attach(d, &prof_analysis_ops, p), 0);
+    assert_int_equal(ev_driver_attach(d, &counts_ops, &o), 0);
     if (with & WITH_SEQ)
         assert_int_equal(ev_driver_attach(d, &seq_ops, &o.seq), 0);
     if (with & WITH_ORDERED)
@@ -134,6 +159,16 @@ static run_out run(const char *path, unsigned jobs, uint64_t chunk, const prof_f
         assert_int_equal(ev_driver_attach(d, &stop_ops, &stop), 0);
     const ev_stream *s = ev_driver_run_path(d, path);
     o.s = *s;
+    if (s->tally) {
+        for (size_t i = 0; i < el_decoder_num_types(s->decoder); i++) {
+            uint64_t v[3] = { el_decoder_type_at(s->decoder, i)->id, s->tally[i].events,
+                              s->tally[i].bytes };
+            for (int k = 0; k < 3; k++)
+                o.tally_hash = (o.tally_hash ^ v[k]) * 0x100000001b3ull;
+            o.tally_events += s->tally[i].events;
+        }
+    }
+    o.s.tally = NULL;   /* the driver's, gone below */
     snprintf(o.msg, sizeof o.msg, "%s", s->read.error.msg);
     snprintf(o.dmsg, sizeof o.dmsg, "%s", s->read.damage.first.msg);
     o.r = prof_snapshot(p);
@@ -195,6 +230,8 @@ static void same_run(const run_out *a, const run_out *b, const char *ctx)
     same_str(a->s.stopped_by, b->s.stopped_by, "stopped by", ctx);
     SAME(seq.n);
     SAME(seq.hash);
+    SAME(tally_events);
+    SAME(tally_hash);
     SAME(failed);
     assert_true((a->r == NULL) == (b->r == NULL));
     if (!a->r)
@@ -252,6 +289,11 @@ static unsigned check_log(const char *path, const prof_filter *f, int with)
     run_out one = run(path, 1, 0, f, with);
     unsigned most = 0;
     assert_int_equal(one.s.parallel_ranges, 0);
+    /* the stream's tally counts every event, asked for or not */
+    if ((with & (WITH_SEQ | WITH_ORDERED)) == WITH_SEQ && !one.s.stopped &&
+        one.tally_events != one.seq.n)
+        fail_msg("%s: the tally counts %llu events, %llu were read", path,
+                 (unsigned long long)one.tally_events, (unsigned long long)one.seq.n);
     for (unsigned j = 2; j <= 8; j++)
         for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
             char ctx[600];

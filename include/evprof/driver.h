@@ -50,6 +50,14 @@ typedef struct ev_stream {
     uint64_t stop_offset;       /* at the event of this byte offset (stopped_by), */
     const char *driver_stop;    /* or by the driver itself: why (out of memory) */
     const el_decoder *decoder;  /* the header's event types; NULL before the header */
+    /* With an analysis of flag EV_COUNTS, when the read is over (`done`):
+     * per type of `decoder` (header order, el_decoder_type_at), the
+     * events read and their bytes, every event counted whether an
+     * analysis asked for its type or not; the sum of the ranges in a
+     * parallel read. NULL otherwise, without a header, and during the
+     * read (there el_decoder_tally(decoder) has the counts so far). Valid
+     * until the driver is destroyed. */
+    const el_type_tally *tally;
     /* live sources (driver/live.c) */
     int done;                   /* the read is over (set before the analyses' end) */
     int interrupted;            /* the interrupt flag stopped the read: results so far */
@@ -78,6 +86,9 @@ enum {
                                    (docs/ARCHITECTURE.md) */
     EV_ALL_EVENTS = 1u << 1,    /* is handed every event; `types` only says which
                                    ones it reads typed fields of */
+    EV_COUNTS = 1u << 2,        /* reads the stream's tally (every event counted by
+                                   type, without a call per event): the decoder
+                                   counts, two additions per event */
 };
 
 typedef struct ev_analysis_ops {

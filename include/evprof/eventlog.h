@@ -370,6 +370,18 @@ int el_decoder_missing_end(const el_decoder *d);
 
 /* The header, once parsed (NULL before). Types are in header order. */
 size_t el_decoder_num_types(const el_decoder *d);
+/* Counting the events of each type: off by default (two additions per
+ * event). Once on, el_decoder_tally gives, per type in header order
+ * (el_decoder_type_at's i), the events read whole so far, handed out or
+ * not (only_selected), and their bytes; a decoder made for records
+ * (el_decoder_create_for_records) counts when its source does. Returns
+ * 0, or -1 out of memory. el_decoder_tally is NULL when not counting and
+ * before the header; valid until the decoder is destroyed. */
+typedef struct el_type_tally {
+    uint64_t events, bytes;
+} el_type_tally;
+int el_decoder_count_types(el_decoder *d, int on);
+const el_type_tally *el_decoder_tally(const el_decoder *d);
 const el_event_type *el_decoder_type_at(const el_decoder *d, size_t i);
 const el_event_type *el_decoder_type(const el_decoder *d, uint16_t id);
 int el_decoder_header_done(const el_decoder *d);
@@ -452,6 +464,7 @@ typedef struct el_read_opts {
     size_t num_fields;
     int only_selected;            /* el_decoder_only_selected() */
     int no_resync;                /* stop at the first damage (default: skip the block) */
+    int count_types;              /* el_decoder_count_types() */
 } el_read_opts;
 el_read_result el_read_path_opts(const char *path, const el_read_opts *opts,
                                  el_event_fn on_event, void *ctx,

@@ -40,8 +40,10 @@ void info_set_stream(info_log *in, const ev_stream *s);
 /* 1 when a copy (a string, the header) failed for want of memory. */
 int info_failed(const info_log *in);
 
-/* As an analysis of the driver: every event counted; its end sets the
- * stream's facts; its snapshot is info_snapshot's (release: info_destroy). */
+/* As an analysis of the driver: every event counted (by the driver's
+ * decoder: the analysis itself is called for a few types only); its end
+ * sets the stream's facts; its snapshot is info_snapshot's (release:
+ * info_destroy), with the counts so far during a read. */
 extern const ev_analysis_ops info_analysis_ops;
 
 /* The run's facts as logged (first of each unless said): what a summary
@@ -67,7 +69,7 @@ void info_get_facts(const info_log *in, info_facts *f);
 
 /* The same analysis reading only the events of info_facts (no counts per
  * type, no time span): for a summary beside other analyses, at the cost
- * of those few events instead of every event. */
+ * of those few events. */
 extern const ev_analysis_ops info_facts_ops;
 
 /* A copy of the figures so far (status "still being read" until the
