@@ -119,16 +119,13 @@ static char *default_name(const char *path)
     return s;
 }
 
-/* After the read, the profile's outputs are written by four threads from
- * two snapshots. This thread takes the text's (a copy: the aggregate
- * stays), then the others start: the call graph, laid out by Graphviz (on
- * that thread alone; its SVG waits in memory), the folded stacks, and
- * the JSON, whose thread takes the tree itself as its snapshot (all = 1:
- * GHC's built-in stacks kept) before writing; this one writes the .prof.
- * On a large log the folded stacks are the most bytes, then the .prof,
- * then the JSON; the layout is the longest single job: together they
- * keep the second core busy only when each has its own thread. The
- * text's snapshot is only read; files are opened and closed by this
+/* After the read, the profile's outputs are written by four threads: the
+ * call graph is laid out by Graphviz on one (Graphviz is used by that
+ * thread alone; its SVG waits in memory), the JSON on another, the folded
+ * stacks on a third, the .prof on this one (on a large log the folded
+ * stacks are the most bytes, then the .prof, then the JSON: together
+ * they kept the second core busy only when each had its own thread).
+ * The snapshots are only read; files are opened and closed by this
  * thread (cli_out), the others only write into them. */
 typedef struct graph_job {
     const prof_result *r;
@@ -171,19 +168,13 @@ typedef struct stacks_job {
     const prof_report_opts *ro;
     FILE *f;                        /* NULL: not opened */
     int ok;
-    prof_profile *take;             /* the JSON's: the aggregate to take */
-    int nomem;                      /* its snapshot failed */
 } stacks_job;
 
 static void *json_thread(void *arg)
 {
     stacks_job *job = arg;
-    prof_result *r = prof_snapshot_take(job->take, 1);
-    if (!r)
-        job->nomem = 1;
-    else if (job->f)
-        job->ok = prof_report_json(r, job->ro, job->f) == 0;
-    prof_result_destroy(r);
+    if (job->f)
+        job->ok = prof_report_json(job->r, job->ro, job->f) == 0;
     return NULL;
 }
 
@@ -208,16 +199,15 @@ static int spawn(pthread_t *th, void *(*fn)(void *), void *arg)
 static void write_profile(all_out *a, prof_profile *agg, const char *name)
 {
     cli_out o, oj, of;
+    prof_result *json = NULL;
     graph_job job = { .name = name };
     pthread_t th, tj, tf;
     int threaded = 0;
+    /* one copy for the text (and the graph), then the tree itself for the
+     * JSON: the call graph, the longest of the writers on a large log (a
+     * Graphviz layout), starts while the JSON's snapshot is made */
     prof_result *text = prof_snapshot_all(agg, 0);
-    if (!text) {
-        fprintf(stderr, "evprof: %s: out of memory building the profile\n", name);
-        a->code = CLI_FAIL;
-        return;
-    }
-    if (prof_get_info(text)->all_samples == 0) {
+    if (text && prof_get_info(text)->all_samples == 0) {
         skip(name, "time profile", "no samples (event 167): build with -prof and run with "
              "+RTS -p -l");
         goto done;
@@ -225,14 +215,22 @@ static void write_profile(all_out *a, prof_profile *agg, const char *name)
     /* the time zone read once here: the writers' dates (localtime_r)
      * then only read it, whichever thread comes first */
     tzset();
-    job.r = text;
-    threaded = spawn(&th, graph_thread, &job);
+    if (text) {
+        job.r = text;
+        threaded = spawn(&th, graph_thread, &job);
+        json = prof_snapshot_take(agg, 1);
+    }
+    if (!text || !json) {
+        fprintf(stderr, "evprof: %s: out of memory building the profile\n", name);
+        a->code = CLI_FAIL;
+        goto done;
+    }
 
     prof_report_opts ro;
     prof_report_opts_init(&ro);
     ro.source_name = name;
     int text_open = open_out(a, &o, ".prof") == 0;
-    stacks_job jj = { NULL, &ro, NULL, 0, agg, 0 }, fj = { text, &ro, NULL, 0, NULL, 0 };
+    stacks_job jj = { json, &ro, NULL, 0 }, fj = { text, &ro, NULL, 0 };
     if (open_out(a, &oj, ".prof.json") == 0)
         jj.f = oj.f;
     if (open_out(a, &of, ".folded") == 0)
@@ -243,10 +241,6 @@ static void write_profile(all_out *a, prof_profile *agg, const char *name)
         close_out(a, &o, prof_report_text(text, &ro, o.f) == 0);
     if (json_threaded)
         pthread_join(tj, NULL);
-    if (jj.nomem) {
-        fprintf(stderr, "evprof: %s: out of memory building the JSON profile\n", name);
-        a->code = CLI_FAIL;
-    }
     if (jj.f)
         close_out(a, &oj, jj.ok);
     if (folded_threaded)
@@ -256,15 +250,19 @@ static void write_profile(all_out *a, prof_profile *agg, const char *name)
 
     if (threaded)
         pthread_join(th, NULL);
+    threaded = 0;
     if (job.st != CG_OK) {
         fprintf(stderr, "evprof: %s: %s\n", name, job.err);
         a->code = CLI_FAIL;
     } else if (open_out(a, &o, ".svg") == 0) {
         close_out(a, &o, fwrite(job.svg, 1, job.len, o.f) == job.len);
     }
-    free(job.svg);
 done:
+    if (threaded)
+        pthread_join(th, NULL);
+    free(job.svg);
     prof_result_destroy(text);
+    prof_result_destroy(json);
 }
 
 static void write_ticky(all_out *a, const ticky_set *agg, const char *name)
