@@ -10,8 +10,8 @@
  * sum, as "one line per distinct stack" requires.
  *
  * Memory: the frame texts of the cost centres; when some frame texts
- * coincide, 12 bytes per tree node plus a table of 24 bytes per node
- * (half full) to merge paths. Output is written line by line.
+ * coincide, 13 bytes per tree node plus a table of 24 bytes per node
+ * that could merge (half full). Output is written line by line.
  */
 #include "evprof/prof.h"
 #include "evprof/textout.h"
@@ -115,9 +115,11 @@ typedef struct folded {
     uint32_t *frame_len;
     uint32_t *cls;              /* per cost centre: its distinct frame text */
     uint32_t num_cls;
+    uint8_t *shared;            /* per class: more than one cost centre prints so */
 
     /* merging paths that print alike (only when frame texts coincide) */
-    uint32_t *canon;            /* per node: the first node printing alike */
+    uint8_t *may_merge;         /* per node: at or below a shared class */
+    uint32_t *canon;            /* per node that may merge: the first printing alike */
     uint64_t *sum;              /* per canonical node: ticks of its class */
     tx_htab merge;              /* (canonical parent, class) -> canonical node */
 
@@ -154,8 +156,9 @@ static int make_frames(folded *f, prof_frame_format fmt)
     f->frame = calloc(n ? n : 1, sizeof *f->frame);
     f->frame_len = calloc(n ? n : 1, sizeof *f->frame_len);
     f->cls = calloc(n ? n : 1, sizeof *f->cls);
+    f->shared = calloc(n ? n : 1, 1);
     tx_htab table = { 0 };      /* frame text -> its first cost centre */
-    if (!f->frame || !f->frame_len || !f->cls || tx_htab_reserve(&table, n) != 0) {
+    if (!f->frame || !f->frame_len || !f->cls || !f->shared || tx_htab_reserve(&table, n) != 0) {
         tx_htab_free(&table);
         return -1;
     }
@@ -172,6 +175,7 @@ static int make_frames(folded *f, prof_frame_format fmt)
         uint32_t j = tx_htab_find(&table, h, frame_eq, f, &i);
         if (j != TX_HTAB_NONE) {
             f->cls[i] = f->cls[j];
+            f->shared[f->cls[i]] = 1;
         } else {
             tx_htab_insert(&table, h, i);       /* reserved: cannot fail */
             f->cls[i] = f->num_cls++;
@@ -182,7 +186,15 @@ static int make_frames(folded *f, prof_frame_format fmt)
 }
 
 /* Pass 1 (only when frame texts coincide): the first node of each
- * distinct printed path, in tree order, collects the ticks of all. */
+ * distinct printed path, in tree order, collects the ticks of all.
+ *
+ * Two nodes print alike only below two different cost centres of one
+ * text: going up their paths side by side, the frames match until the
+ * paths meet (or reach their roots, MAIN and the cut marker, which print
+ * apart), and just below where they meet stand two children of one node,
+ * so two cost centres, printing alike. A node at or below no such cost
+ * centre (may_merge 0) prints a path of its own: it is its own canonical
+ * node, never looked up, and stays out of the table. */
 typedef struct merge_key {
     uint32_t parent, cls;
 } merge_key;
@@ -204,6 +216,10 @@ static int merge_visit(void *ctx, uint32_t n)
 {
     folded *f = ctx;
     const prof_node *nd = prof_node_at(f->p, n);
+    if (!f->may_merge[n]) {
+        f->canon[n] = n;
+        return 0;
+    }
     merge_key key = { canon_parent(f, n), f->cls[nd->cc] };
     uint64_t h = hash_mix64((uint64_t)key.parent << 32 | key.cls);
     uint32_t m = tx_htab_find(&f->merge, h, merge_eq, f, &key);
@@ -264,7 +280,8 @@ static int print_visit(void *ctx, uint32_t n)
     f->depth_len[nd->depth] = len;
     f->depth_start[nd->depth] = start;
 
-    uint64_t ticks = f->canon ? (f->canon[n] == n ? f->sum[n] : 0) : nd->ticks;
+    uint64_t ticks = !f->canon || !f->may_merge[n] ? nd->ticks
+                   : f->canon[n] == n ? f->sum[n] : 0;
     if (!ticks)
         return 0;
     char digits[24], *d = u64_text(digits + sizeof digits, ticks);
@@ -301,12 +318,25 @@ int prof_report_folded(const prof_result *p, const prof_folded_opts *o, FILE *ou
         goto done;
 
     if (f.num_cls < num_ccs) {
-        f.canon = malloc(num_nodes * sizeof *f.canon);
-        f.sum = calloc(num_nodes, sizeof *f.sum);
-        if (!f.canon || !f.sum || tx_htab_reserve(&f.merge, num_nodes) != 0)
+        /* which nodes may merge: in table order, a parent before its
+         * children (a root's path starts afresh) */
+        size_t may = 0;
+        if (!(f.may_merge = malloc(num_nodes ? num_nodes : 1)))
             goto done;
-        prof_walk(f.p, merge_visit, NULL, &f);
-        tx_htab_free(&f.merge);
+        for (uint32_t i = 0; i < num_nodes; i++) {
+            const prof_node *nd = prof_node_at(p, i);
+            f.may_merge[i] = f.shared[f.cls[nd->cc]] |
+                             (is_root(p, i) ? 0 : f.may_merge[nd->parent]);
+            may += f.may_merge[i];
+        }
+        if (may) {
+            f.canon = malloc(num_nodes * sizeof *f.canon);
+            f.sum = calloc(num_nodes, sizeof *f.sum);
+            if (!f.canon || !f.sum || tx_htab_reserve(&f.merge, may) != 0)
+                goto done;
+            prof_walk(f.p, merge_visit, NULL, &f);
+            tx_htab_free(&f.merge);
+        }
     }
     if (prof_walk(f.p, print_visit, NULL, &f) != 0)
         goto done;
@@ -319,6 +349,8 @@ done:
     free(f.frame);
     free(f.frame_len);
     free(f.cls);
+    free(f.shared);
+    free(f.may_merge);
     free(f.canon);
     free(f.sum);
     tx_htab_free(&f.merge);
