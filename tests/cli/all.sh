@@ -6,9 +6,7 @@ set -u
 evprof=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 same() {   # same WHAT FILE COMMAND...
     local what=$1 file=$2; shift 2
     "$@" > "$tmp/want" 2>/dev/null

@@ -16,10 +16,7 @@ bad=tests/fuzz/bad
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 if [ ! -d "$bad" ]; then
     echo "no $bad (run from the project root)"
@@ -58,7 +55,7 @@ DATA_END=$((E_SAMPLE + VARH + 4 + 8 + 1 + 4))   # where VALID_EVENTS end
 VALID_LEN=$((DATA_END + 2))
 
 if [ "$(wc -c <"$bad/valid-minimal.eventlog")" -ne "$VALID_LEN" ]; then
-    fail "valid-minimal.eventlog is not $VALID_LEN bytes: make_bad.py changed, update this script"
+    bad "valid-minimal.eventlog is not $VALID_LEN bytes: make_bad.py changed, update this script"
 fi
 
 ONE_TYPE=$(header_of "Create thread")      # header([et(0, ..., b"Create thread")])
@@ -110,7 +107,7 @@ duplicate-type           1 $(header_of a b) 0 0
 # Every file has a case, every case a file.
 for f in "$bad"/*.eventlog; do
     name=$(basename "$f" .eventlog)
-    if grep -q "^$name " <<<"$cases"; then pass; else fail "$name.eventlog: no expectation in $0"; fi
+    if grep -q "^$name " <<<"$cases"; then ok; else bad "$name.eventlog: no expectation in $0"; fi
 done
 
 # run NAME CMD...: runs evprof under a timeout; status in $status
@@ -120,19 +117,19 @@ run() {
     timeout 10 "$evprof" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
     status=$?
     if [ $status -ge 124 ]; then
-        fail "$name: evprof $1 crashed or hung (status $status)"
+        bad "$name: evprof $1 crashed or hung (status $status)"
         head -n 3 "$tmp/err"
     elif [ $status -gt 2 ]; then
-        fail "$name: evprof $1 exit status $status"
+        bad "$name: evprof $1 exit status $status"
     else
-        pass
+        ok
     fi
 }
 
 # stderr_has NAME WHAT EXTENDED-REGEX
 stderr_has() {
-    if grep -Eq -e "$3" "$tmp/err"; then pass; else
-        fail "$1: stderr lacks $2 ('$3'): $(head -n 1 "$tmp/err")"
+    if grep -Eq -e "$3" "$tmp/err"; then ok; else
+        bad "$1: stderr lacks $2 ('$3'): $(head -n 1 "$tmp/err")"
     fi
 }
 
@@ -140,38 +137,38 @@ check_messages() {
     local name=$1 cmd=$2 want=$3 off=$4 type=$5 path=$6
     local what="$name ($cmd)"
     if [ "$status" -ne "$want" ]; then
-        fail "$what: exit status $status, expected $want"
+        bad "$what: exit status $status, expected $want"
         head -n 2 "$tmp/err"
         return
     fi
-    pass
+    ok
     if [ "$want" -eq 0 ]; then
         if [ "$name" = no-end-marker ]; then
             stderr_has "$what" "the warning" "warning: .*no end marker"
             stderr_has "$what" "the file name" "$path"
         elif [ -s "$tmp/err" ]; then
-            fail "$what: unexpected stderr: $(head -n 1 "$tmp/err")"
+            bad "$what: unexpected stderr: $(head -n 1 "$tmp/err")"
         else
-            pass
+            ok
         fi
         return
     fi
     # one line, or one per fact when damage was skipped before the stop
     # (cli/damage.c), each naming the file
     if [ "$(wc -l <"$tmp/err")" -ne 1 ] && ! grep -q "skipped .* bytes in" "$tmp/err"; then
-        fail "$what: expected one line on stderr, got $(wc -l <"$tmp/err")"
+        bad "$what: expected one line on stderr, got $(wc -l <"$tmp/err")"
     elif grep -vq "^evprof: $path: " "$tmp/err"; then
-        fail "$what: a stderr line does not name the file: $(grep -v "^evprof: $path: " "$tmp/err" | head -n 1)"
+        bad "$what: a stderr line does not name the file: $(grep -v "^evprof: $path: " "$tmp/err" | head -n 1)"
     else
-        pass
+        ok
     fi
     stderr_has "$what" "the file name" "^evprof: $path: "
     stderr_has "$what" "the offset" "byte $off([^0-9]|$)"
     if [ "$type" = - ]; then
         if grep -q "event type" "$tmp/err"; then
-            fail "$what: names an event type: $(head -n 1 "$tmp/err")"
+            bad "$what: names an event type: $(head -n 1 "$tmp/err")"
         else
-            pass
+            ok
         fi
     else
         stderr_has "$what" "the event type" "\(event type $type [A-Za-z_0-9]+\)"
@@ -185,7 +182,7 @@ count_dump_events() {
 while read -r name want off type events; do
     [ -n "$name" ] || continue
     path=$bad/$name.eventlog
-    [ -f "$path" ] || { fail "$path missing"; continue; }
+    [ -f "$path" ] || { bad "$path missing"; continue; }
 
     run "$name" info "$path"
     check_messages "$name" info "$want" "$off" "$type" "$path"
@@ -194,15 +191,15 @@ while read -r name want off type events; do
     # the same from standard input: same status, same message but the name
     timeout 10 "$evprof" info - <"$path" >/dev/null 2>"$tmp/err-stdin"
     s=$?
-    if [ $s -eq "$info_status" ]; then pass; else
-        fail "$name (info -): exit status $s, from the file $info_status"
+    if [ $s -eq "$info_status" ]; then ok; else
+        bad "$name (info -): exit status $s, from the file $info_status"
     fi
 
     run "$name" dump "$path"
     check_messages "$name" dump "$want" "$off" "$type" "$path"
     got=$(count_dump_events)
-    if [ "$got" -eq "$events" ]; then pass; else
-        fail "$name (dump): $got events printed, expected $events"
+    if [ "$got" -eq "$events" ]; then ok; else
+        bad "$name (dump): $got events printed, expected $events"
     fi
 done <<<"$cases"
 

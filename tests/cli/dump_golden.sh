@@ -12,10 +12,7 @@ corpus=tests/data/ghc-events
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 shopt -s nullglob
 logs=("$corpus"/*.eventlog)
@@ -31,13 +28,13 @@ for log in "${logs[@]}"; do
     "$evprof" dump "$log" >"$tmp/out" 2>"$tmp/err"
     status=$?
     if [ $status -ne 0 ]; then
-        fail "$name: exit status $status"
+        bad "$name: exit status $status"
         head -n 5 "$tmp/err"
     elif ! cmp -s "$tmp/out" "$ref"; then
-        fail "$name: output differs from $ref"
+        bad "$name: output differs from $ref"
         diff "$ref" "$tmp/out" | head -n 20
     else
-        pass
+        ok
     fi
 done
 
@@ -45,9 +42,9 @@ done
 log=$corpus/time-prof.eventlog
 if [ -f "$log.reference" ]; then
     if "$evprof" dump - <"$log" >"$tmp/out" 2>"$tmp/err" && cmp -s "$tmp/out" "$log.reference"; then
-        pass
+        ok
     else
-        fail "time-prof.eventlog from standard input differs or failed"
+        bad "time-prof.eventlog from standard input differs or failed"
         head -n 5 "$tmp/err"
     fi
 fi
@@ -59,26 +56,26 @@ if [ -f "$log" ]; then
     status=$?
     events=$(sed -n '/^Events:$/,$p' "$tmp/out" | grep -c '^[0-9][0-9]*: ')
     if [ $status -ne 1 ]; then
-        fail "testlog-part.eventlog: exit status $status, expected 1"
+        bad "testlog-part.eventlog: exit status $status, expected 1"
     elif ! grep -q 'truncated' "$tmp/err"; then
-        fail "testlog-part.eventlog: no 'truncated' message on stderr"
+        bad "testlog-part.eventlog: no 'truncated' message on stderr"
         head -n 5 "$tmp/err"
     elif [ "$events" -lt 100 ]; then
-        fail "testlog-part.eventlog: only $events events printed"
+        bad "testlog-part.eventlog: only $events events printed"
     else
-        pass
+        ok
     fi
 fi
 
 # Usage: --help succeeds, a bad option is a usage error.
 if "$evprof" dump --help >"$tmp/out" 2>&1 && grep -q 'Usage: evprof dump' "$tmp/out"; then
-    pass
+    ok
 else
-    fail "dump --help"
+    bad "dump --help"
 fi
 "$evprof" dump --no-such-option x >/dev/null 2>&1
 status=$?
-if [ $status -eq 2 ]; then pass; else fail "dump --no-such-option: exit status $status, expected 2"; fi
+if [ $status -eq 2 ]; then ok; else bad "dump --no-such-option: exit status $status, expected 2"; fi
 
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -14,13 +14,7 @@ gen="$(dirname "$evprof")/bench/gen_eventlog"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-passed=0
-failed=0
-check() {
-    local what=$1
-    shift
-    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $what"; fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 # event lines: "TIME: ..." (block markers add an empty line)
 events() { sed -n '/^Events:$/,$p' "$1" | grep -E '^[0-9]+: '; }

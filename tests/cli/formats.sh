@@ -13,13 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 printf 'leak:%s\n' libfontconfig.so libgvc.so libgvplugin_ libpango libcairo libglib \
     libgobject libharfbuzz >"$tmp/lsan.supp"
 export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$tmp/lsan.supp"
-passed=0
-failed=0
-check() {
-    local what=$1
-    shift
-    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $what"; fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 ex=examples/nfib.eventlog
 g9=tests/data/ghc-9.0.2

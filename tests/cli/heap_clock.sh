@@ -15,13 +15,7 @@ evprof=${1:?usage: $0 path/to/evprof}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-passed=0
-failed=0
-check() {
-    local what=$1
-    shift
-    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $what"; fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 # census times, without the opening and closing empty samples
 times() { grep '^BEGIN_SAMPLE' "$1" | sed '1d;$d' | awk '{ print $2 }'; }
 # the largest difference between two columns of times

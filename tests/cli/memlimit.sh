@@ -12,8 +12,7 @@ evprof=${1:?usage: $0 path/to/evprof}
 gen="$(dirname "$evprof")/bench/gen_eventlog"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-check() { local what=$1; shift; if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $what"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 if [ ! -x "$gen" ]; then
     echo "SKIPPED: bench/gen_eventlog is not built"

@@ -16,13 +16,7 @@ log=tests/data/markers/markers.eventlog
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-passed=0
-failed=0
-check() {
-    local what=$1
-    shift
-    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $what"; fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 ticks() { sed -n 's/.*(\([0-9]*\) ticks @.*/\1/p' "$1"; }
 # the first row of the summary: the first non-empty line after its header
 top_row() { awk '/^COST CENTRE MODULE/ { on = 1; next } on && NF { print $1; exit }' "$1"; }
