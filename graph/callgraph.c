@@ -52,6 +52,7 @@ typedef struct edge_acc {
 
 typedef struct builder {
     const prof_result *p;
+    const prof_node *nodes;     /* p's, in table order */
     int has_focus;
     uint32_t *gid;              /* per cost centre */
     group *groups;
@@ -178,7 +179,7 @@ static uint64_t leave_common(builder *b, const prof_node *nd, int root)
 static int nodes_enter(void *ctx, uint32_t n)
 {
     builder *b = ctx;
-    const prof_node *nd = prof_node_at(b->p, n);
+    const prof_node *nd = &b->nodes[n];
     uint32_t g = enter_common(b, nd, is_root(b->p, nd));
     b->groups[g].active++;
     return 0;
@@ -187,7 +188,7 @@ static int nodes_enter(void *ctx, uint32_t n)
 static int nodes_leave(void *ctx, uint32_t n)
 {
     builder *b = ctx;
-    const prof_node *nd = prof_node_at(b->p, n);
+    const prof_node *nd = &b->nodes[n];
     int root = is_root(b->p, nd);
     uint64_t below = b->acc[nd->depth];    /* the children's, before its own */
     uint64_t inh = leave_common(b, nd, root);
@@ -239,7 +240,7 @@ static uint32_t edge_of(builder *b, uint32_t from, uint32_t to, uint8_t residual
 static int edges_enter(void *ctx, uint32_t n)
 {
     builder *b = ctx;
-    const prof_node *nd = prof_node_at(b->p, n);
+    const prof_node *nd = &b->nodes[n];
     int root = is_root(b->p, nd);
     uint32_t d = nd->depth, g = enter_common(b, nd, root);
     uint32_t up = root ? NONE : b->anc[d - 1], up_depth = root ? NONE : b->anc_depth[d - 1];
@@ -266,7 +267,7 @@ static int edges_enter(void *ctx, uint32_t n)
 static int edges_leave(void *ctx, uint32_t n)
 {
     builder *b = ctx;
-    const prof_node *nd = prof_node_at(b->p, n);
+    const prof_node *nd = &b->nodes[n];
     uint32_t d = nd->depth;
     uint64_t inh = leave_common(b, nd, is_root(b->p, nd));
     uint32_t e = b->edge_at[d];
@@ -483,6 +484,7 @@ cg_status cg_build(const prof_result *p, const cg_opts *o, cg_graph **out, char 
     }
     memset(&b, 0, sizeof b);
     b.p = p;
+    b.nodes = prof_nodes(p);
     b.has_focus = o->focus != NULL;
 
     cg_graph *g = calloc(1, sizeof *g);
@@ -506,9 +508,9 @@ cg_status cg_build(const prof_result *p, const cg_opts *o, cg_graph **out, char 
     st = CG_ERR_NOMEM;
 
     uint32_t max_depth = 0;
-    for (uint32_t i = 0; i < prof_num_nodes(p); i++)
-        if (prof_node_at(p, i)->depth > max_depth)
-            max_depth = prof_node_at(p, i)->depth;
+    for (size_t i = 0, n = prof_num_nodes(p); i < n; i++)
+        if (b.nodes[i].depth > max_depth)
+            max_depth = b.nodes[i].depth;
     size_t nd = (size_t)max_depth + 1;
     b.state = malloc(nd);
     b.acc = malloc(nd * sizeof *b.acc);

@@ -110,6 +110,7 @@ size_t prof_folded_frame(const prof_cc *cc, prof_frame_format f, char *buf, size
 
 typedef struct folded {
     const prof_result *p;
+    const prof_node *nodes;     /* p's, in table order */
     FILE *out;
     char **frame;               /* per cost centre, cleaned text */
     uint32_t *frame_len;
@@ -134,11 +135,11 @@ typedef struct folded {
 /* A node whose stack starts afresh: MAIN, and the marker under which
  * stacks cut at 255 frames hang (their outer frames, MAIN included, are
  * lost, so the marker is their root). */
-static int is_root(const prof_result *p, uint32_t n)
+static int is_root(const folded *f, uint32_t n)
 {
-    const prof_node *nd = prof_node_at(p, n);
+    const prof_node *nd = &f->nodes[n];
     return nd->parent == PROF_NONE ||
-           (nd->parent == 0 && prof_cc_at(p, nd->cc)->synthetic);
+           (nd->parent == 0 && prof_cc_at(f->p, nd->cc)->synthetic);
 }
 
 /* Does cost centre j print as cost centre *key does? */
@@ -202,20 +203,20 @@ typedef struct merge_key {
 /* The canonical parent of node n's path (PROF_NONE at a root). */
 static uint32_t canon_parent(const folded *f, uint32_t n)
 {
-    return is_root(f->p, n) ? PROF_NONE : f->canon[prof_node_at(f->p, n)->parent];
+    return is_root(f, n) ? PROF_NONE : f->canon[f->nodes[n].parent];
 }
 
 static int merge_eq(const void *ctx, uint32_t m, const void *key)
 {
     const folded *f = ctx;
     const merge_key *k = key;
-    return f->cls[prof_node_at(f->p, m)->cc] == k->cls && canon_parent(f, m) == k->parent;
+    return f->cls[f->nodes[m].cc] == k->cls && canon_parent(f, m) == k->parent;
 }
 
 static int merge_visit(void *ctx, uint32_t n)
 {
     folded *f = ctx;
-    const prof_node *nd = prof_node_at(f->p, n);
+    const prof_node *nd = &f->nodes[n];
     if (!f->may_merge[n]) {
         f->canon[n] = n;
         return 0;
@@ -245,13 +246,13 @@ static char *u64_text(char *end, uint64_t v)
 static int print_visit(void *ctx, uint32_t n)
 {
     folded *f = ctx;
-    const prof_node *nd = prof_node_at(f->p, n);
+    const prof_node *nd = &f->nodes[n];
     size_t start, base;
     /* a cut marker's path starts afresh, but after MAIN's text, which
      * MAIN's other children still need */
     if (nd->parent == PROF_NONE)
         start = base = 0;
-    else if (is_root(f->p, n))
+    else if (is_root(f, n))
         start = base = f->depth_len[nd->depth - 1];
     else {
         start = f->depth_start[nd->depth - 1];
@@ -302,14 +303,14 @@ int prof_report_folded(const prof_result *p, const prof_folded_opts *o, FILE *ou
         prof_folded_opts_init(&defaults);
         o = &defaults;
     }
-    folded f = { .p = p, .out = out };
+    folded f = { .p = p, .nodes = prof_nodes(p), .out = out };
     size_t num_nodes = prof_num_nodes(p), num_ccs = prof_num_ccs(p);
     uint32_t max_depth = 0;
     int rc = -1;
 
     for (uint32_t i = 0; i < num_nodes; i++)
-        if (prof_node_at(p, i)->depth > max_depth)
-            max_depth = prof_node_at(p, i)->depth;
+        if (f.nodes[i].depth > max_depth)
+            max_depth = f.nodes[i].depth;
     f.line_cap = 4096;
     f.line = malloc(f.line_cap);
     f.depth_len = calloc((size_t)max_depth + 1, sizeof *f.depth_len);
@@ -324,9 +325,9 @@ int prof_report_folded(const prof_result *p, const prof_folded_opts *o, FILE *ou
         if (!(f.may_merge = malloc(num_nodes ? num_nodes : 1)))
             goto done;
         for (uint32_t i = 0; i < num_nodes; i++) {
-            const prof_node *nd = prof_node_at(p, i);
+            const prof_node *nd = &f.nodes[i];
             f.may_merge[i] = f.shared[f.cls[nd->cc]] |
-                             (is_root(p, i) ? 0 : f.may_merge[nd->parent]);
+                             (is_root(&f, i) ? 0 : f.may_merge[nd->parent]);
             may += f.may_merge[i];
         }
         if (may) {

@@ -2306,6 +2306,7 @@ const prof_node *prof_node_at(const prof_result *p, uint32_t i)
 {
     return i < p->num_nodes ? &p->nodes[i] : NULL;
 }
+const prof_node *prof_nodes(const prof_result *p) { return p->nodes; }
 size_t prof_num_ccs(const prof_result *p) { return p->num_ccs; }
 const prof_cc *prof_cc_at(const prof_result *p, uint32_t i)
 {

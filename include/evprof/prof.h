@@ -190,6 +190,9 @@ void prof_result_destroy(prof_result *r);   /* accepts NULL */
 
 size_t prof_num_nodes(const prof_result *r);
 const prof_node *prof_node_at(const prof_result *r, uint32_t i);   /* NULL past the end */
+/* The same nodes as one array of prof_num_nodes, in table order
+ * (prof_node_at(r, i) is &prof_nodes(r)[i]): for loops over every node. */
+const prof_node *prof_nodes(const prof_result *r);
 size_t prof_num_ccs(const prof_result *r);
 const prof_cc *prof_cc_at(const prof_result *r, uint32_t i);       /* NULL past the end */
 
