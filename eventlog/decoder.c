@@ -1224,9 +1224,14 @@ int el_decoder_missing_end(const el_decoder *d)
 int el_decoder_count_types(el_decoder *d, int on)
 {
     d->count_types = on;
-    if (on && d->header_done && !d->tally &&
-        !(d->tally = calloc(d->num_types ? d->num_types : 1, sizeof *d->tally)))
+    if (!on) {
+        free(d->tally);     /* el_decoder_next counts while it is set */
+        d->tally = NULL;
+    } else if (d->header_done && !d->tally &&
+               !(d->tally = calloc(d->num_types ? d->num_types : 1, sizeof *d->tally))) {
+        d->count_types = 0;
         return -1;
+    }
     return 0;
 }
 

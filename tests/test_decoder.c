@@ -798,6 +798,8 @@ static void test_only_selected(void **state)
                      (unsigned long long)t[i].events, (unsigned long long)t[i].bytes,
                      (unsigned long long)events, (unsigned long long)bytes);
     }
+    assert_int_equal(el_decoder_count_types(dec, 0), 0);   /* off drops the counts */
+    assert_null(el_decoder_tally(dec));
     el_decoder_destroy(dec);
     /* off by default */
     dec = NULL;

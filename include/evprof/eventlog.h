@@ -372,11 +372,13 @@ int el_decoder_missing_end(const el_decoder *d);
 size_t el_decoder_num_types(const el_decoder *d);
 /* Counting the events of each type: off by default (two additions per
  * event). Once on, el_decoder_tally gives, per type in header order
- * (el_decoder_type_at's i), the events read whole so far, handed out or
- * not (only_selected), and their bytes; a decoder made for records
- * (el_decoder_create_for_records) counts when its source does. Returns
- * 0, or -1 out of memory. el_decoder_tally is NULL when not counting and
- * before the header; valid until the decoder is destroyed. */
+ * (el_decoder_type_at's i), the events read whole since (set it before
+ * the header to count them all), handed out or not (only_selected), and
+ * their bytes; a decoder made for records (el_decoder_create_for_records)
+ * counts when its source does; off drops the counts. Returns 0, or -1
+ * out of memory (then off). el_decoder_tally is NULL when not counting
+ * and before the header; valid until the counting is turned off or the
+ * decoder destroyed. */
 typedef struct el_type_tally {
     uint64_t events, bytes;
 } el_type_tally;
