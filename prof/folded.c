@@ -120,7 +120,7 @@ typedef struct folded {
 
     /* merging paths that print alike (only when frame texts coincide) */
     uint8_t *may_merge;         /* per node: at or below a shared class */
-    uint32_t *canon;            /* per node that may merge: the first printing alike */
+    uint32_t *canon;            /* per node: the first printing alike (itself if none) */
     uint64_t *sum;              /* per canonical node: ticks of its class */
     tx_htab merge;              /* (canonical parent, class) -> canonical node */
 
