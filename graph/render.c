@@ -474,8 +474,9 @@ static GVC_t *the_context(void)
  * `evprof graph -f dot`, whichever way a user renders it; it is also the
  * faster order here (bench synth1g: 0.47 s instead of 0.93 s, a drawing
  * 3899 pt high instead of 4541). The round trip costs a few
- * milliseconds. NULL when out of memory. */
-static Agraph_t *as_read_back(Agraph_t *ag)
+ * milliseconds. NULL with *unread 0 when out of memory, 1 when Graphviz
+ * did not read its own text back (its message is kept). */
+static Agraph_t *as_read_back(Agraph_t *ag, int *unread)
 {
     char *text = NULL;
     size_t len = 0;
@@ -485,6 +486,7 @@ static Agraph_t *as_read_back(Agraph_t *ag)
         ok = 0;
     agclose(ag);
     Agraph_t *back = ok ? agmemread(text) : NULL;
+    *unread = ok && !back;
     free(text);
     return back;
 }
@@ -529,9 +531,13 @@ cg_status cg_write(const cg_graph *g, const cg_write_opts *o, cg_format f, FILE 
         return CG_ERR_NOMEM;
     }
     Agraph_t *ag = build_agraph(g, o);
+    int unread = 0;
     if (ag && f != CG_FORMAT_DOT)
-        ag = as_read_back(ag);
-    if (!ag) {
+        ag = as_read_back(ag, &unread);
+    if (unread) {
+        st = CG_ERR_RENDER;
+        graphviz_error(err, errsize, "Graphviz cannot read back the DOT text");
+    } else if (!ag) {
         st = CG_ERR_NOMEM;
         if (errsize)
             snprintf(err, errsize, "out of memory building the Graphviz graph");
