@@ -847,6 +847,17 @@ static int cmp_key(const void *a, const void *b)
     return memcmp(x + 2, y + 2, x[0] * sizeof *x);
 }
 
+/* Sample i of a hand-made stream: time 1000 + i, i ticks, on cap. */
+static el_event sample_event(uint16_t cap, unsigned i, unsigned depth, const uint32_t *stack)
+{
+    el_event ev = { .type = EL_PROF_SAMPLE_COST_CENTRE, .time = 1000 + i, .decoded = 1 };
+    ev.u.prof_sample.cap = cap;
+    ev.u.prof_sample.ticks = i;
+    ev.u.prof_sample.depth = (uint8_t)depth;
+    ev.u.prof_sample.stack = stack;
+    return ev;
+}
+
 /* Samples on three interleaved capabilities: first a run of stacks that
  * are nearly all new (the capability's previous stack with inner frames
  * replaced), then stacks drawn again and again from those seen, some cut
@@ -888,11 +899,7 @@ static void test_interning_random_stacks(void **state)
         k[1] = depth == EL_MAX_STACK;
         for (unsigned j = 0; j < depth; j++)
             k[2 + j] = stack[depth - 1 - j];
-        el_event ev = { .type = EL_PROF_SAMPLE_COST_CENTRE, .time = 1000 + i, .decoded = 1 };
-        ev.u.prof_sample.cap = cap;
-        ev.u.prof_sample.ticks = i;
-        ev.u.prof_sample.depth = (uint8_t)depth;
-        ev.u.prof_sample.stack = stack;
+        el_event ev = sample_event(cap, i, depth, stack);
         assert_int_equal(prof_add_event(p, &ev), 0);
     }
     prof_result *r = prof_snapshot(p);
@@ -996,11 +1003,7 @@ static void test_merge_then_more(void **state)
             stack[depth - 1 - j] = j < keep ? cur[cap][cd - 1 - j] : 1 + mix_next(30);
         memcpy(cur[cap], stack, depth * sizeof *stack);
         cur_depth[cap] = depth;
-        el_event ev = { .type = EL_PROF_SAMPLE_COST_CENTRE, .time = 1000 + i, .decoded = 1 };
-        ev.u.prof_sample.cap = cap;
-        ev.u.prof_sample.ticks = i;
-        ev.u.prof_sample.depth = (uint8_t)depth;
-        ev.u.prof_sample.stack = stack;
+        el_event ev = sample_event(cap, i, depth, stack);
         assert_int_equal(prof_add_event(whole, &ev), 0);
         assert_int_equal(prof_add_event(stretch % 2 ? part : sum, &ev), 0);
         if (stretch % 2 == 1 && (i + 1) % (N / STRETCHES) == 0) {
