@@ -237,28 +237,23 @@ goal() {    # goal TEXT VERDICT DETAIL
     [[ $2 == FAIL ]] && fails=$((fails + 1))
     return 0
 }
-ratio_goal() {    # ratio_goal TEXT SHAPE A B MAX: PASS when SEC[A] <= MAX * SEC[B]
-    local a=${SEC[$2,$3]:-} b=${SEC[$2,$4]:-}
-    if [[ ${STAT[$2,$3]:-} != ok || ${STAT[$2,$4]:-} != ok || -z $a || -z $b ]]; then
-        goal "$1" "-" "not measured"
+# ratio_check TIMES LABEL TEXT SHAPE A B MAX: PASS when TIMES[A] <= MAX *
+# TIMES[B] (TIMES: the name of the array, SEC or WALL)
+ratio_check() {
+    local -n times=$1
+    local label=$2 a=${times[$4,$5]:-} b=${times[$4,$6]:-}
+    if [[ ${STAT[$4,$5]:-} != ok || ${STAT[$4,$6]:-} != ok || -z $a || -z $b ]]; then
+        goal "$3" "-" "not measured"
         return
     fi
-    read -r v d < <(awk -v a="$a" -v b="$b" -v m="$5" \
+    read -r v d < <(awk -v a="$a" -v b="$b" -v m="$7" \
         'BEGIN { printf "%s %.2f\n", (a <= m * b) ? "PASS" : "FAIL", a / b }')
-    goal "$1" "$v" "($3 $a s = $d x $4 $b s)"
+    goal "$3" "$v" "($label$5 $a s = $d x $6 $b s)"
 }
+ratio_goal() { ratio_check SEC "" "$@"; }    # ratio_goal TEXT SHAPE A B MAX, in CPU time
 # the same in wall time, evprof as users run it (-j N, the default: every
 # CPU) against the one-thread yardstick
-wall_goal() {     # wall_goal TEXT SHAPE A B MAX: PASS when WALL[A] <= MAX * WALL[B]
-    local a=${WALL[$2,$3]:-} b=${WALL[$2,$4]:-}
-    if [[ ${STAT[$2,$3]:-} != ok || ${STAT[$2,$4]:-} != ok || -z $a || -z $b ]]; then
-        goal "$1" "-" "not measured"
-        return
-    fi
-    read -r v d < <(awk -v a="$a" -v b="$b" -v m="$5" \
-        'BEGIN { printf "%s %.2f\n", (a <= m * b) ? "PASS" : "FAIL", a / b }')
-    goal "$1" "$v" "(wall: $3 $a s = $d x $4 $b s)"
-}
+wall_goal() { ratio_check WALL "wall: " "$@"; }
 if [[ -n ${LOG[hard]:-} ]]; then
     ratio_goal "hard: report <= ${GOAL_HARD_VS_HASH}x the naive hash" hard report naive_hash "$GOAL_HARD_VS_HASH"
     wall_goal "hard: report -j $JOBS <= ${GOAL_HARD_VS_HASH}x the naive hash, wall" hard \
