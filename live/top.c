@@ -29,7 +29,16 @@ void live_opts_init(live_opts *o)
 {
     o->top_n = DEFAULT_TOP;
     o->sort = LIVE_SORT_INTERVAL;
+    o->samples = NULL;
+    o->window = NULL;
 }
+
+const uint64_t live_pause_bound_ns[LIVE_PAUSE_BOUNDS] = {
+    10000, 25000, 50000, 100000, 250000, 500000,                    /* 10 us .. 0.5 ms */
+    1000000, 2500000, 5000000, 10000000, 25000000, 50000000,        /* 1 ms .. 50 ms */
+    100000000, 250000000, 500000000, 1000000000, 2500000000u,       /* 0.1 s .. 2.5 s */
+    5000000000u, 10000000000u,                                      /* 5 s, 10 s */
+};
 
 /* ---- previous totals by cost-centre id (open addressing) ---------------- */
 
@@ -88,11 +97,16 @@ typedef struct ticky_ctr {
 } ticky_ctr;
 
 typedef struct mem_state {
-    uint64_t *alloc_by_cap;     /* HEAP_ALLOCATED: each capability's running total */
-    size_t n_caps;
+    gc_filter window;           /* events outside it are not counted */
     uint64_t heap_size, live_bytes;
     uint64_t alloc_time;        /* the latest HEAP_ALLOCATED's time */
     int has_heap;
+    uint64_t threads;           /* CREATE_THREAD */
+    uint64_t blocks_size;
+    int has_blocks_size;
+    char *program;              /* PROGRAM_ARGS' first argument */
+    uint32_t pid;
+    int has_pid;
     ticky_ctr *ticky;
     size_t n_ticky, cap_ticky;
     size_t *ticky_index;        /* open addressing by id: index + 1, 0 empty */
@@ -110,6 +124,8 @@ struct live_top {
     /* GC collections, from gc_on_collection */
     uint64_t gcs, pause_ns, max_pause_since;
     uint64_t prev_gcs, prev_pause_ns;
+    uint64_t paused, max_pause, pause_buckets[LIVE_PAUSE_BOUNDS + 1];
+    gc_summary *gc_snap;        /* the frame's copy of the GC summary */
 
     /* the latest heap census (band index, bytes) */
     heap_sample *census;
@@ -175,7 +191,8 @@ static ticky_ctr *ticky_get(mem_state *m, uint64_t id, int add)
 
 static const uint16_t mem_types[] = {
     EL_HEAP_ALLOCATED, EL_HEAP_SIZE, EL_HEAP_LIVE, EL_TICKY_COUNTER_DEF,
-    EL_TICKY_COUNTER_SAMPLE,
+    EL_TICKY_COUNTER_SAMPLE, EL_CREATE_THREAD, EL_BLOCKS_SIZE, EL_PROGRAM_ARGS,
+    EL_OSPROCESS_PID,
 };
 
 static int mem_event(void *self, const el_event *ev, const ev_stream *s)
@@ -184,25 +201,47 @@ static int mem_event(void *self, const el_event *ev, const ev_stream *s)
     (void)s;
     if (!ev->decoded || m->failed)
         return 0;
+    /* the run's facts, whenever they come */
     switch (ev->type) {
-    case EL_HEAP_ALLOCATED: {
-        size_t cap = ev->cap == EL_NO_CAP ? 0 : ev->cap;
-        if (cap >= m->n_caps) {
-            size_t n = cap + 1;
-            uint64_t *a = realloc(m->alloc_by_cap, n * sizeof *a);
-            if (!a) {
+    case EL_PROGRAM_ARGS:
+        if (!m->program) {      /* the first capset's: the program's own */
+            const el_str *a = &ev->u.text.str;
+            size_t n = 0;
+            while (n < a->len && a->ptr[n] != '\0')
+                n++;
+            if (!(m->program = strndup(a->ptr, n))) {
                 m->failed = 1;
                 return 0;
             }
-            memset(a + m->n_caps, 0, (n - m->n_caps) * sizeof *a);
-            m->alloc_by_cap = a;
-            m->n_caps = n;
         }
-        m->alloc_by_cap[cap] = ev->u.heap.bytes;
-        if (ev->time > m->alloc_time)
-            m->alloc_time = ev->time;
+        return 0;
+    case EL_OSPROCESS_PID:
+        if (!m->has_pid) {
+            m->pid = ev->u.pid.pid;
+            m->has_pid = 1;
+        }
+        return 0;
+    case EL_TICKY_COUNTER_DEF:
+        break;
+    default:
+        if (ev->time < m->window.from_ns || ev->time >= m->window.to_ns)
+            return 0;
         break;
     }
+    switch (ev->type) {
+    case EL_HEAP_ALLOCATED:
+        /* the bytes are the GC summary's (per capability, windowed) */
+        if ((m->window.cap < 0 || m->window.cap == ev->cap) && ev->time > m->alloc_time)
+            m->alloc_time = ev->time;
+        break;
+    case EL_CREATE_THREAD:
+        if (m->window.cap < 0 || m->window.cap == ev->cap)
+            m->threads++;
+        break;
+    case EL_BLOCKS_SIZE:
+        m->blocks_size = ev->u.heap.bytes;
+        m->has_blocks_size = 1;
+        break;
     case EL_HEAP_SIZE:
         m->heap_size = ev->u.heap.bytes;
         m->has_heap = 1;
@@ -251,6 +290,13 @@ static void on_collection(void *ctx, const gc_collection *c)
         t->pause_ns += p;
         if (p > t->max_pause_since)
             t->max_pause_since = p;
+        if (p > t->max_pause)
+            t->max_pause = p;
+        size_t b = 0;
+        while (b < LIVE_PAUSE_BOUNDS && p > live_pause_bound_ns[b])
+            b++;
+        t->pause_buckets[b]++;
+        t->paused++;
     }
 }
 
@@ -284,9 +330,18 @@ live_top *live_top_create(const live_opts *o)
         live_opts_init(&t->o);
     if (!t->o.top_n)
         t->o.top_n = DEFAULT_TOP;
+    if (t->o.window)
+        t->mem.window = *t->o.window;
+    else
+        gc_filter_init(&t->mem.window);
+    t->o.window = NULL;         /* not kept: the caller's */
+    heap_opts ho;
+    heap_opts_init(&ho);
+    ho.from_ns = t->mem.window.from_ns;
+    ho.to_ns = t->mem.window.to_ns;
     t->prof = prof_create(o ? o->samples : NULL);
-    t->gc = gc_create(NULL);
-    t->heap = heap_create(NULL, on_census, t);
+    t->gc = gc_create(&t->mem.window);
+    t->heap = heap_create(&ho, on_census, t);
     if (!t->prof || !t->gc || !t->heap) {
         live_top_destroy(t);
         return NULL;
@@ -307,7 +362,8 @@ void live_top_destroy(live_top *t)
         free(t->mem.ticky[i].name);
     free(t->mem.ticky);
     free(t->mem.ticky_index);
-    free(t->mem.alloc_by_cap);
+    free(t->mem.program);
+    gc_destroy(t->gc_snap);
     free(t->census);
     free(t->prev.slot);
     free(t->rows);
@@ -450,6 +506,7 @@ static int build_ccs(live_top *t)
     t->n_rows = n;
     t->top = top;
     t->f.n_ccs_all = n;
+    t->f.all_ccs = rows;
     sort_top(t);
     return failed ? -1 : 0;
 }
@@ -467,7 +524,7 @@ static int cmp_band(const void *pa, const void *pb)
 static void build_bands(live_top *t)
 {
     t->f.has_heap_profile = t->has_census;
-    t->f.n_bands = 0;
+    t->f.n_bands = t->f.n_bands_all = 0;
     if (!t->has_census)
         return;
     live_band *b = realloc(t->bands, (t->census_n + 1) * sizeof *b);
@@ -485,6 +542,7 @@ static void build_bands(live_top *t)
     }
     qsort(b, n, sizeof *b, cmp_band);
     t->f.bands = b;
+    t->f.n_bands_all = n;
     t->f.n_bands = n < t->o.top_n ? n : t->o.top_n;
     t->f.census_s = (double)t->census_time / 1e9;
     t->f.census_total = t->census_total;
@@ -503,7 +561,7 @@ static int cmp_ticky(const void *pa, const void *pb)
 static void build_ticky(live_top *t)
 {
     mem_state *m = &t->mem;
-    t->f.n_ticky = 0;
+    t->f.n_ticky = t->f.n_ticky_all = 0;
     if (!m->n_ticky)
         return;
     live_ticky_row *r = realloc(t->ticky_rows, m->n_ticky * sizeof *r);
@@ -526,6 +584,7 @@ static void build_ticky(live_top *t)
     }
     qsort(r, n, sizeof *r, cmp_ticky);
     t->f.ticky = r;
+    t->f.n_ticky_all = n;
     t->f.n_ticky = n < t->o.top_n ? n : t->o.top_n;
 }
 
@@ -555,10 +614,16 @@ const live_frame *live_top_frame(live_top *t, const ev_stream *s)
 
     int failed = build_ccs(t) != 0;
 
+    /* the GC summary's figures: a finished copy, which also gives the
+     * allocation (each capability's HEAP_ALLOCATED counter in the window) */
+    gc_destroy(t->gc_snap);
+    t->gc_snap = gc_snapshot(t->gc);
+    f->gc = t->gc_snap ? gc_get_result(t->gc_snap) : NULL;
+    if (!f->gc)
+        failed = 1;
+
     live_mem *m = &f->mem;
-    uint64_t alloc = 0;
-    for (size_t i = 0; i < t->mem.n_caps; i++)
-        alloc += t->mem.alloc_by_cap[i];
+    uint64_t alloc = f->gc ? f->gc->allocated_bytes : t->prev_alloc;
     m->has_heap = t->mem.has_heap;
     m->heap_size = t->mem.heap_size;
     m->live_bytes = t->mem.live_bytes;
@@ -573,6 +638,15 @@ const live_frame *live_top_frame(live_top *t, const ev_stream *s)
     m->pause_ns = t->pause_ns;
     m->pause_interval_ns = t->pause_ns - t->prev_pause_ns;
     m->max_pause_interval_ns = t->max_pause_since;
+    m->paused = t->paused;
+    m->max_pause_ns = t->max_pause;
+    memcpy(m->pause_buckets, t->pause_buckets, sizeof m->pause_buckets);
+    m->threads = t->mem.threads;
+    m->has_blocks_size = t->mem.has_blocks_size;
+    m->blocks_size = t->mem.blocks_size;
+    f->program = t->mem.program;
+    f->has_pid = t->mem.has_pid;
+    f->pid = t->mem.pid;
 
     build_bands(t);
     build_ticky(t);
@@ -599,6 +673,57 @@ const live_frame *live_top_resort(live_top *t, live_sort sort)
 static void jstr(FILE *out, const char *s)
 {
     tx_json_str(out, s, strlen(s));
+}
+
+/* The rest of the "gc" object: the pause histogram, threads, blocks, and
+ * the GC summary's figures per generation and capability. */
+static void json_gc_more(const live_frame *f, FILE *out)
+{
+    const live_mem *m = &f->mem;
+    fprintf(out, ",\"paused\":%llu,\"max_pause_ns\":%llu,\"pause_buckets\":[",
+            (unsigned long long)m->paused, (unsigned long long)m->max_pause_ns);
+    for (size_t i = 0; i <= LIVE_PAUSE_BOUNDS; i++)
+        fprintf(out, "%s%llu", i ? "," : "", (unsigned long long)m->pause_buckets[i]);
+    fprintf(out, "],\"threads\":%llu,\"blocks_size\":", (unsigned long long)m->threads);
+    if (m->has_blocks_size)
+        fprintf(out, "%llu", (unsigned long long)m->blocks_size);
+    else
+        fputs("null", out);
+    const gc_result *r = f->gc;
+    if (!r) {
+        fputs("}", out);
+        return;
+    }
+    fprintf(out, ",\"copied_bytes\":%llu,\"max_live_bytes\":%llu,\"max_heap_size\":%llu,"
+            "\"generations\":[", (unsigned long long)r->copied_bytes,
+            (unsigned long long)r->max_live_bytes, (unsigned long long)r->max_mem_in_use_bytes);
+    for (uint32_t g = 0; g < r->generations; g++)
+        fprintf(out, "%s{\"gen\":%lu,\"collections\":%lu,\"pause_ns\":%llu,"
+                "\"max_pause_ns\":%llu,\"copied_bytes\":%llu}", g ? "," : "", (unsigned long)g,
+                (unsigned long)r->gens[g].collections, (unsigned long long)r->gens[g].elapsed_ns,
+                (unsigned long long)r->gens[g].max_pause_ns,
+                (unsigned long long)r->gens[g].copied_bytes);
+    fputs("],\"capabilities\":[", out);
+    for (uint32_t i = 0; i < r->n_caps; i++) {
+        const gc_cap *c = &r->caps[i];
+        if (c->cap == EL_NO_CAP)
+            fprintf(out, "%s{\"cap\":null", i ? "," : "");
+        else
+            fprintf(out, "%s{\"cap\":%lu", i ? "," : "", (unsigned long)c->cap);
+        fprintf(out, ",\"allocated\":%llu,\"mutator_ns\":%llu,\"gc_ns\":%llu,\"sparks\":",
+                (unsigned long long)c->allocated_bytes, (unsigned long long)c->mutator_ns,
+                (unsigned long long)c->gc_ns);
+        if (c->has_sparks)
+            fprintf(out, "{\"created\":%llu,\"dud\":%llu,\"overflowed\":%llu,"
+                    "\"converted\":%llu,\"gcd\":%llu,\"fizzled\":%llu}}",
+                    (unsigned long long)c->sparks.created, (unsigned long long)c->sparks.dud,
+                    (unsigned long long)c->sparks.overflowed,
+                    (unsigned long long)c->sparks.converted, (unsigned long long)c->sparks.gcd,
+                    (unsigned long long)c->sparks.fizzled);
+        else
+            fputs("null}", out);
+    }
+    fputs("]}", out);
 }
 
 int live_frame_json(const live_frame *f, FILE *out)
@@ -629,12 +754,13 @@ int live_frame_json(const live_frame *f, FILE *out)
     fprintf(out, "],\"gc\":{\"heap_size\":%llu,\"live_bytes\":%llu,\"allocated\":%llu,"
             "\"allocated_interval\":%llu,\"alloc_rate\":%.0f,\"collections\":%llu,"
             "\"collections_interval\":%llu,\"pause_ns\":%llu,\"pause_interval_ns\":%llu,"
-            "\"max_pause_interval_ns\":%llu}",
+            "\"max_pause_interval_ns\":%llu",
             (unsigned long long)m->heap_size, (unsigned long long)m->live_bytes,
             (unsigned long long)m->allocated, (unsigned long long)m->alloc_interval,
             m->alloc_rate, (unsigned long long)m->gcs, (unsigned long long)m->gcs_interval,
             (unsigned long long)m->pause_ns, (unsigned long long)m->pause_interval_ns,
             (unsigned long long)m->max_pause_interval_ns);
+    json_gc_more(f, out);
     if (f->has_heap_profile) {
         fprintf(out, ",\"heap\":{\"census_s\":%.6f,\"total\":%llu,\"bands\":[", f->census_s,
                 (unsigned long long)f->census_total);
@@ -657,6 +783,14 @@ int live_frame_json(const live_frame *f, FILE *out)
                 (unsigned long long)r->entries, (unsigned long long)r->entries_interval,
                 (unsigned long long)r->allocs, (unsigned long long)r->allocs_interval);
     }
-    fputs("]}\n", out);
+    fputs("],\"program\":", out);
+    if (f->program)
+        jstr(out, f->program);
+    else
+        fputs("null", out);
+    if (f->has_pid)
+        fprintf(out, ",\"pid\":%lu}\n", (unsigned long)f->pid);
+    else
+        fputs(",\"pid\":null}\n", out);
     return ferror(out) ? -1 : 0;
 }

@@ -26,6 +26,7 @@
 #include <stdio.h>
 
 #include "evprof/driver.h"
+#include "evprof/gc.h"
 #include "evprof/prof.h"
 
 #ifdef __cplusplus
@@ -46,6 +47,9 @@ typedef struct live_opts {
     live_sort sort;
     const prof_filter *samples; /* which samples the cost-centre lists count (time
                                    windows, capability, focus/ignore); NULL: all */
+    const gc_filter *window;    /* the window and capability of every other figure
+                                   (GC, memory, heap censuses, ticky, threads) as
+                                   `evprof gc` takes it; NULL: the whole run */
 } live_opts;
 
 void live_opts_init(live_opts *o);
@@ -58,6 +62,11 @@ typedef struct live_cc_row {
     uint64_t inherited, inherited_interval; /* this cc and what it called (a recursive
                                                cc counted once), likewise */
 } live_cc_row;
+
+/* The upper bounds of the GC pause histogram's buckets, in ns: 10 us to
+ * 10 s in steps of 1, 2.5, 5. */
+#define LIVE_PAUSE_BOUNDS 19
+extern const uint64_t live_pause_bound_ns[LIVE_PAUSE_BOUNDS];
 
 /* Memory and GC: the latest values and the interval's changes. */
 typedef struct live_mem {
@@ -72,6 +81,14 @@ typedef struct live_mem {
     uint64_t gcs, gcs_interval; /* collections */
     uint64_t pause_ns, pause_interval_ns;   /* summed pauses of the leaders */
     uint64_t max_pause_interval_ns;
+    /* the pauses' histogram: collections with a known pause, the longest,
+     * and per bucket those longer than the bound before and at most
+     * live_pause_bound_ns[i] (the last bucket: longer than every bound) */
+    uint64_t paused, max_pause_ns;
+    uint64_t pause_buckets[LIVE_PAUSE_BOUNDS + 1];
+    uint64_t threads;           /* CREATE_THREAD events */
+    int has_blocks_size;
+    uint64_t blocks_size;       /* latest BLOCKS_SIZE (GHC 9.2 and later) */
 } live_mem;
 
 typedef struct live_band {
@@ -114,6 +131,21 @@ typedef struct live_frame {
 
     size_t n_ticky;
     const live_ticky_row *ticky;        /* top_n by entries in the interval, then total */
+
+    /* the whole lists (n_ccs, n_bands, n_ticky are their first top_n) */
+    const live_cc_row *all_ccs;         /* n_ccs_all cost centres with ticks, in no order */
+    size_t n_bands_all;                 /* bands[] of the latest census */
+    size_t n_ticky_all;                 /* ticky[] with entries or allocations */
+
+    /* the program (NULL, 0 until its events arrive) */
+    const char *program;                /* its first argument (PROGRAM_ARGS) */
+    int has_pid;
+    uint32_t pid;                       /* OSPROCESS_PID */
+
+    /* the GC summary so far (`evprof gc`'s figures: per generation and
+     * capability, copied bytes, maximum residency), a finished copy owned
+     * by the frame */
+    const gc_result *gc;
 } live_frame;
 
 typedef struct live_top live_top;
