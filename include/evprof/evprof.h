@@ -34,6 +34,7 @@
 #include "evprof/ticky.h"       /* ticky-ticky counters */
 #include "evprof/info.h"        /* what a log holds (evprof info) */
 #include "evprof/live.h"        /* live views: per-interval figures (evprof top) */
+#include "evprof/metrics.h"     /* Prometheus exposition and its endpoint (top --metrics) */
 #include "evprof/markers.h"     /* traceMarker marks (--from marker:LABEL) */
 #include "evprof/textout.h"     /* text output helpers of the writers */
 #include "evprof/json.h"        /* the one JSON writer of every JSON output */

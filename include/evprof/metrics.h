@@ -1,0 +1,129 @@
+/* evprof: a live frame as Prometheus' text exposition format (version
+ * 0.0.4), and the small HTTP endpoint that serves it (`evprof top
+ * --metrics`, `evprof metrics`).
+ *
+ * The figures are the frame's (live.h): the exposition computes none of
+ * its own, it only picks the top N rows of the frame's lists by their
+ * totals and writes them with Prometheus' names, units and escaping:
+ *
+ *     live_metrics *m = live_metrics_create(&mo);
+ *     const live_frame *f = live_top_frame(t, stream);
+ *     live_metrics_write(m, f, out);
+ *
+ * The endpoint runs on a thread of its own and serves a copy of the
+ * latest exposition handed to it (live_http_publish): a slow or stuck
+ * scraper never holds up the thread that reads the log.
+ *
+ *     live_http *h;
+ *     if (live_http_start(&h, "127.0.0.1:9187", NULL, err, sizeof err) != 0) ...
+ *     live_http_publish(h, buf, len);     // after each frame; takes buf
+ *     live_http_stop(h);                  // joins the thread
+ *
+ * See docs/LIVE.md ("Prometheus") for every metric and what it means in
+ * GHC's terms.
+ */
+#ifndef EVPROF_METRICS_H
+#define EVPROF_METRICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "evprof/live.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- the exposition ------------------------------------------------------ */
+
+#define LIVE_METRICS_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
+
+typedef struct live_metrics_opts {
+    unsigned top_n;     /* cost centres, heap bands and ticky counters; 0: 10 */
+    int process;        /* also evprof's own CPU time, peak RSS and refreshes (a
+                           live run; a finished log's exposition leaves them out,
+                           so that it depends on the log only) */
+} live_metrics_opts;
+
+void live_metrics_opts_init(live_metrics_opts *o);
+
+/* Scratch memory kept from one exposition to the next (the rows, their
+ * label texts), so a refresh allocates only when a list outgrows it. */
+typedef struct live_metrics live_metrics;
+
+live_metrics *live_metrics_create(const live_metrics_opts *o);     /* NULL: no memory */
+void live_metrics_destroy(live_metrics *m);                         /* accepts NULL */
+
+/* The exposition of frame f. Returns 0, or -1 on a write error or when
+ * out of memory (then part of it may be written). */
+int live_metrics_write(live_metrics *m, const live_frame *f, FILE *out);
+
+/* s[0..len) as the inside of a label value: its visible form (textout.h:
+ * valid UTF-8, no control characters, exactly as the report prints it),
+ * then `\`, `"` and line feeds escaped as the format asks. */
+void live_metrics_label_value(FILE *out, const char *s, size_t len);
+
+/* A HELP text: `\` and line feeds escaped. */
+void live_metrics_help_text(FILE *out, const char *s);
+
+/* ---- the endpoint ---------------------------------------------------------- */
+
+typedef struct live_http_opts {
+    unsigned max_conns;         /* connections served at once; more are answered
+                                   503 and closed; 0: 64 */
+    size_t max_request;         /* bytes of request line and headers; more: 431;
+                                   0: 8192 */
+    unsigned timeout_ms;        /* a connection's whole life, from accept to the
+                                   last byte sent; 0: 10000 */
+} live_http_opts;
+
+void live_http_opts_init(live_http_opts *o);
+
+/* The answer to the request in buf[0..len) (request line and headers),
+ * with at most max bytes allowed: LIVE_HTTP_MORE when it is not complete
+ * yet, else the status code to send: 200 (GET /metrics, a query string
+ * allowed), 400 (malformed), 404 (another path), 405 (another method on
+ * /metrics), 431 (no end of headers within max bytes), 505 (not
+ * HTTP/1.x). */
+enum { LIVE_HTTP_MORE = 0 };
+int live_http_parse(const char *buf, size_t len, size_t max);
+
+/* Checks HOST:PORT, :PORT, PORT or [IPV6]:PORT (a bare port: 127.0.0.1).
+ * Returns 0 with host and port copied out (host "" never: the default is
+ * filled in), or -1. */
+int live_http_parse_addr(const char *addr, char *host, size_t hsize, char *port, size_t psize);
+
+typedef struct live_http live_http;
+
+/* Binds, listens and starts the server thread. Returns 0, or -1 with a
+ * message in err (a bad address, the port in use, no thread). */
+int live_http_start(live_http **out, const char *addr, const live_http_opts *o, char *err,
+                    size_t errsize);
+
+/* The address bound, "HOST:PORT" (the port the system chose for port 0). */
+const char *live_http_address(const live_http *h);
+
+/* The exposition to serve from now on: buf (malloc'ed, len bytes) becomes
+ * the server's, freed when the last response that sends it is done.
+ * Before the first call the server answers GET /metrics with an empty
+ * exposition. Returns 0, or -1 (buf freed) when out of memory. */
+int live_http_publish(live_http *h, char *buf, size_t len);
+
+typedef struct live_http_stats {
+    uint64_t accepted;          /* connections */
+    uint64_t responses[6];      /* 200, 400, 404, 405, 431, 505 */
+    uint64_t busy;              /* answered 503: max_conns were open */
+    uint64_t timed_out;         /* closed at the timeout */
+} live_http_stats;
+
+void live_http_get_stats(live_http *h, live_http_stats *st);
+
+/* Stops the thread (joined), closes every socket, frees everything.
+ * Accepts NULL. */
+void live_http_stop(live_http *h);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
