@@ -14,16 +14,19 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "evprof/driver.h"
 #include "evprof/live.h"
+#include "evprof/metrics.h"
 #include "output.h"
 #include "read.h"
 
-enum { OPT_INTERVAL = 1, OPT_NDJSON, OPT_TOP, OPT_SORT, OPT_SAVE, OPT_PLAIN, OPT_PROG_OUT };
+enum { OPT_INTERVAL = 1, OPT_NDJSON, OPT_TOP, OPT_SORT, OPT_SAVE, OPT_PLAIN, OPT_PROG_OUT,
+       OPT_METRICS, OPT_METRICS_TOP, OPT_METRICS_LINGER };
 
 static const cli_opt opts[] = {
     { OPT_INTERVAL, 'i', "interval", "SECONDS", "refresh every SECONDS (default 1)" },
@@ -44,6 +47,13 @@ static const cli_opt opts[] = {
     { OPT_SAVE, 0, "save", "FILE", "also write the log as read to FILE" },
     { OPT_PROG_OUT, 0, "program-output", "FILE", "-- PROG: its standard output and error go "
       "to FILE (default: standard error, /dev/null under the full-screen view)" },
+    { OPT_METRICS, 0, "metrics", "HOST:PORT", "serve the figures to Prometheus at "
+      "http://HOST:PORT/metrics (a bare PORT: 127.0.0.1); without --ndjson or --plain, "
+      "no view" },
+    { OPT_METRICS_TOP, 0, "metrics-top", "N", "--metrics: cost centres, heap bands and ticky "
+      "counters, the N with the most (default 10)" },
+    { OPT_METRICS_LINGER, 0, "metrics-linger", "SECONDS", "--metrics: after the read ends, "
+      "serve the last figures SECONDS longer (Ctrl-C ends it)" },
     { 0 },
 };
 
@@ -58,6 +68,9 @@ static const cli_cmd_help help = {
     "-rtsopts) and exits with its status.",
     opts,
     "Keys in the full-screen view: q quits, p pauses, s changes the sort.\n"
+    "--metrics HOST:PORT serves GET /metrics in Prometheus' text format, refreshed\n"
+    "every interval (the metrics: docs/LIVE.md, \"Prometheus\"); alone it shows no view\n"
+    "and runs until the log ends, or Ctrl-C or SIGTERM.\n"
     "Intervals are by arrival: GHC writes each capability's events when its buffer\n"
     "fills (before 9.2, only then), so an interval shows what was written in it.\n"
     "See docs/LIVE.md.\n",
@@ -72,7 +85,7 @@ static void on_sigint(int sig)
     stop_flag = 1;
 }
 
-typedef enum view_kind { VIEW_CURSES, VIEW_PLAIN, VIEW_NDJSON } view_kind;
+typedef enum view_kind { VIEW_CURSES, VIEW_PLAIN, VIEW_NDJSON, VIEW_NONE } view_kind;
 
 typedef struct top_ctx {
     live_top *model;
@@ -92,6 +105,9 @@ typedef struct top_ctx {
     int save_failed;
     int write_failed;
     const live_frame *frame;
+    live_http *http;            /* --metrics */
+    live_metrics *metrics;
+    int metrics_failed;
 } top_ctx;
 
 /* ---- numbers ------------------------------------------------------------- */
@@ -204,11 +220,33 @@ static void curses_line(void *ctx, int bold, const char *fmt, ...)
     p->row++;
 }
 
+/* --metrics: the frame's exposition, rendered here, served from now on */
+static void publish(top_ctx *c)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) {
+        c->metrics_failed = 1;
+        return;
+    }
+    int rc = live_metrics_write(c->metrics, c->frame, m);
+    if (fclose(m) != 0 || rc != 0) {
+        free(buf);
+        c->metrics_failed = 1;
+        return;
+    }
+    if (live_http_publish(c->http, buf, len) != 0)
+        c->metrics_failed = 1;
+}
+
 static void draw(top_ctx *c)
 {
     if (!c->frame)
         return;
-    if (c->view == VIEW_NDJSON) {
+    if (c->view == VIEW_NONE) {
+        /* nothing to show */
+    } else if (c->view == VIEW_NDJSON) {
         if (live_frame_json(c->frame, stdout) != 0 || fflush(stdout) != 0)
             c->write_failed = 1;
     } else if (c->view == VIEW_PLAIN) {
@@ -284,6 +322,8 @@ static void on_tick(void *ctx, const ev_stream *s)
         stop_flag = 1;
         return;
     }
+    if (c->http)
+        publish(c);
     draw(c);
 }
 
@@ -397,10 +437,11 @@ int cmd_top(int argc, char **argv)
 {
     cli_args a;
     int id, ndjson = 0, plain = 0;
-    double interval = 1, idle = 0;
-    unsigned long n;
+    double interval = 1, idle = 0, linger = 0;
+    unsigned long n, metrics_top = 10;
     live_opts lo;
-    const char *connect = NULL, *save = NULL, *prog_out = NULL;
+    const char *connect = NULL, *save = NULL, *prog_out = NULL, *metrics = NULL;
+    int linger_given = 0;
 
     live_opts_init(&lo);
     /* everything after "--" is the program to run */
@@ -474,6 +515,25 @@ int cmd_top(int argc, char **argv)
         case OPT_PROG_OUT:
             prog_out = a.value;
             break;
+        case OPT_METRICS: {
+            char host[256], port[8];
+            if (live_http_parse_addr(a.value, host, sizeof host, port, sizeof port) != 0) {
+                cli_usage_error(&help, "--metrics wants HOST:PORT, :PORT, PORT or "
+                                "[IPV6]:PORT, not '%s'", a.value);
+                return CLI_USAGE;
+            }
+            metrics = a.value;
+            break;
+        }
+        case OPT_METRICS_TOP:
+            if (cli_parse_count(&a, "metrics-top", 1, 1000, &metrics_top) != 0)
+                return CLI_USAGE;
+            break;
+        case OPT_METRICS_LINGER:
+            if (cli_parse_number(&a, "metrics-linger", 0, 1e9, &linger) != 0)
+                return CLI_USAGE;
+            linger_given = 1;
+            break;
         case OPT_MEMORY_LIMIT:
             if (cli_memory_option(&a) < 0)
                 return CLI_USAGE;
@@ -496,6 +556,10 @@ int cmd_top(int argc, char **argv)
         cli_usage_error(&help, "missing PROG after --");
         return CLI_USAGE;
     }
+    if (!metrics && (metrics_top != 10 || linger_given)) {
+        cli_usage_error(&help, "--metrics-top and --metrics-linger go with --metrics");
+        return CLI_USAGE;
+    }
     /* the selection: marks need the whole file first (not a live stream) */
     if (w.from_marker || w.to_marker || w.between) {
         if (a.npos != 1 || strcmp(a.pos[0], "-") == 0) {
@@ -511,12 +575,26 @@ int cmd_top(int argc, char **argv)
     if (cli_window_prof_filter(&w, &pf) != 0)
         return CLI_USAGE;
     lo.samples = &pf;
+    /* the other figures take one window, as `evprof gc` does (several
+     * --between windows select the samples only) */
+    gc_filter gf;
+    gc_filter_init(&gf);
+    if (!w.spans || w.num_spans == 1) {
+        gf.from_ns = w.spans ? w.spans[0].from_ns : w.from_ns;
+        gf.to_ns = w.spans ? w.spans[0].to_ns : w.to_ns;
+        gf.cap = w.cap;
+        lo.window = &gf;
+    }
 
     top_ctx c;
     memset(&c, 0, sizeof c);
     c.interval = interval;
     c.sort = lo.sort;
-    c.view = ndjson ? VIEW_NDJSON : plain || !isatty(STDOUT_FILENO) ? VIEW_PLAIN : VIEW_CURSES;
+    c.view = ndjson                 ? VIEW_NDJSON
+             : plain                ? VIEW_PLAIN
+             : metrics              ? VIEW_NONE
+             : !isatty(STDOUT_FILENO) ? VIEW_PLAIN
+                                    : VIEW_CURSES;
     c.source = connect ? connect : prog ? prog[0] : cli_display_path(a.pos[0]);
     if (!(c.model = live_top_create(&lo))) {
         fprintf(stderr, "evprof: out of memory\n");
@@ -527,6 +605,28 @@ int cmd_top(int argc, char **argv)
         live_top_destroy(c.model);
         return CLI_FAIL;
     }
+    if (metrics) {
+        live_metrics_opts mo;
+        live_metrics_opts_init(&mo);
+        mo.top_n = (unsigned)metrics_top;
+        mo.process = 1;
+        char err[512];
+        if (!(c.metrics = live_metrics_create(&mo)) ||
+            live_http_start(&c.http, metrics, NULL, err, sizeof err) != 0) {
+            if (c.metrics)
+                fprintf(stderr, "evprof top: --metrics %s\n", err);
+            else
+                fprintf(stderr, "evprof: out of memory\n");
+            live_metrics_destroy(c.metrics);
+            live_top_destroy(c.model);
+            live_http_stop(c.http);
+            live_metrics_destroy(c.metrics);
+            if (c.save)
+                fclose(c.save);
+            return CLI_FAIL;
+        }
+        fprintf(stderr, "evprof top: serving http://%s/metrics\n", live_http_address(c.http));
+    }
 
     char dir[] = "/tmp/evprof-top-XXXXXX";
     char fifo[sizeof dir + 16] = "";
@@ -535,6 +635,8 @@ int cmd_top(int argc, char **argv)
             fprintf(stderr, "evprof top: cannot make a directory for the FIFO: %s\n",
                     strerror(errno));
             live_top_destroy(c.model);
+            live_http_stop(c.http);
+            live_metrics_destroy(c.metrics);
             if (c.save)
                 fclose(c.save);
             return CLI_FAIL;
@@ -544,6 +646,8 @@ int cmd_top(int argc, char **argv)
             fprintf(stderr, "evprof top: cannot make the FIFO %s: %s\n", fifo, strerror(errno));
             rmdir(dir);
             live_top_destroy(c.model);
+            live_http_stop(c.http);
+            live_metrics_destroy(c.metrics);
             if (c.save)
                 fclose(c.save);
             return CLI_FAIL;
@@ -554,6 +658,8 @@ int cmd_top(int argc, char **argv)
             unlink(fifo);
             rmdir(dir);
             live_top_destroy(c.model);
+            live_http_stop(c.http);
+            live_metrics_destroy(c.metrics);
             if (c.save)
                 fclose(c.save);
             return CLI_FAIL;
@@ -576,15 +682,19 @@ int cmd_top(int argc, char **argv)
         fprintf(stderr, "evprof: out of memory\n");
         ev_driver_destroy(d);
         live_top_destroy(c.model);
+        live_http_stop(c.http);
+        live_metrics_destroy(c.metrics);
         return CLI_FAIL;
     }
 
-    struct sigaction sa, old;
+    struct sigaction sa, old, old_term;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
     stop_flag = 0;
     sigaction(SIGINT, &sa, &old);
+    if (c.http)     /* a service is stopped with SIGTERM: the same end as Ctrl-C */
+        sigaction(SIGTERM, &sa, &old_term);
     if (c.view == VIEW_CURSES) {
         initscr();
         cbreak();
@@ -614,9 +724,17 @@ int cmd_top(int argc, char **argv)
     }
     if (c.view == VIEW_CURSES)
         endwin();
-    sigaction(SIGINT, &old, NULL);
 
     int interrupted = stop_flag != 0;
+    /* --metrics-linger: the last figures stay up for a last scrape */
+    if (c.http && !interrupted && linger > 0) {
+        struct timespec step = { 0, 50000000 };
+        for (double waited = 0; waited < linger && !stop_flag; waited += 0.05)
+            nanosleep(&step, NULL);
+    }
+    sigaction(SIGINT, &old, NULL);
+    if (c.http)
+        sigaction(SIGTERM, &old_term, NULL);
     if (c.child) {
         if (!c.child_done) {
             if (interrupted)
@@ -649,7 +767,11 @@ int cmd_top(int argc, char **argv)
             code = CLI_FAIL;
         }
     }
-    if (c.write_failed || mem_stopped)
+    if (c.metrics_failed) {
+        fprintf(stderr, "evprof top: out of memory making the metrics\n");
+        code = CLI_FAIL;
+    }
+    if (c.write_failed || mem_stopped || c.metrics_failed)
         code = CLI_FAIL;
     if (mem_stopped)
         ;
@@ -661,5 +783,7 @@ int cmd_top(int argc, char **argv)
         code = CLI_INTERRUPTED;
     ev_driver_destroy(d);
     live_top_destroy(c.model);
+    live_http_stop(c.http);
+    live_metrics_destroy(c.metrics);
     return code;
 }

@@ -22,6 +22,7 @@ int cmd_pprof(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_html(int argc, char **argv);
 int cmd_top(int argc, char **argv);
+int cmd_metrics(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 
 #endif

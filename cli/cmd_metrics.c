@@ -1,0 +1,137 @@
+/* evprof metrics: a finished log's figures, once, as Prometheus' text
+ * exposition format (for node_exporter's textfile collector). The same
+ * model as `evprof top` (live/top.c) and the same writer as `top
+ * --metrics` (live/metrics.c): one frame at the end of the read. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "evprof/live.h"
+#include "evprof/metrics.h"
+#include "output.h"
+#include "read.h"
+
+enum { OPT_TOP = 1 };
+
+static const cli_opt opts[] = {
+    { OPT_TOP, 'n', "top", "N", "cost centres, heap bands and ticky counters: the N with "
+      "the most (default 10)" },
+    CLI_TIME_OPTS,
+    CLI_CAP_OPT,
+    CLI_FOCUS_OPTS,
+    CLI_FOLLOW_OPTS,
+    CLI_MEMORY_OPT,
+    CLI_OUTPUT_OPT,
+    { 0 },
+};
+
+static const cli_cmd_help help = {
+    "metrics", "[OPTIONS] FILE",
+    "The log's figures as Prometheus' text exposition format (version 0.0.4), the\n"
+    "same that `evprof top --metrics` serves while it follows a program: memory\n"
+    "and GC (allocated and copied bytes, collections per generation, pauses,\n"
+    "heap size, live data, maximum residency, mutator and GC time per\n"
+    "capability, threads, sparks), the cost centres with the most ticks, the\n"
+    "largest heap bands and the busiest ticky counters. For node_exporter's\n"
+    "textfile collector: -o DIR/NAME.prom replaces the file whole.",
+    opts,
+    "Every metric and what it means in GHC's terms: docs/LIVE.md (\"Prometheus\").\n"
+    "A window (--from/--to, one --between pair) and --cap select the cost centres'\n"
+    "samples and the other figures as `evprof gc`, `heap` and `ticky` do.\n",
+};
+
+static int attach(void *ctx, ev_driver *d)
+{
+    return live_top_attach(ctx, d);
+}
+
+int cmd_metrics(int argc, char **argv)
+{
+    cli_args a;
+    cli_window w;
+    int id;
+    unsigned long top = 10;
+
+    cli_window_init(&w);
+    cli_args_init(&a, &help, argc, argv);
+    while ((id = cli_next(&a)) > 0) {
+        int taken = cli_window_option(&w, &a, id);
+        if (taken < 0)
+            return CLI_USAGE;
+        if (taken)
+            continue;
+        if (id == OPT_TOP && cli_parse_count(&a, "top", 1, 1000, &top) != 0)
+            return CLI_USAGE;
+    }
+    const char *path;
+    int done = cli_window_done(&a, id, &w, &path);
+    if (done >= 0)
+        return done;
+    if ((done = cli_window_single(&w, &help)) >= 0)
+        return done;
+    if (cli_out_same_file(&help, w.output, path))
+        return CLI_USAGE;
+    const char *name = cli_display_path(path);
+
+    prof_filter pf;
+    prof_filter_init(&pf);
+    if (cli_window_prof_filter(&w, &pf) != 0)
+        return CLI_USAGE;
+    gc_filter gf;
+    gc_filter_init(&gf);
+    gf.from_ns = w.from_ns;
+    gf.to_ns = w.to_ns;
+    gf.cap = w.cap;
+    live_opts lo;
+    live_opts_init(&lo);
+    lo.top_n = (unsigned)top;
+    lo.samples = &pf;
+    lo.window = &gf;
+    live_metrics_opts mo;
+    live_metrics_opts_init(&mo);
+    mo.top_n = (unsigned)top;
+    live_top *t = live_top_create(&lo);
+    live_metrics *m = live_metrics_create(&mo);
+    if (!t || !m) {
+        fprintf(stderr, "evprof: out of memory\n");
+        live_top_destroy(t);
+        live_metrics_destroy(m);
+        return CLI_FAIL;
+    }
+    int code;
+    ev_driver *d = cli_read_with(&w.src, path, attach, t, &code);
+    if (!d) {
+        live_top_destroy(t);
+        live_metrics_destroy(m);
+        return code;
+    }
+    /* a damaged log still gets the figures of everything before the
+     * damage; one that yielded nothing gets none */
+    const ev_stream *s = ev_driver_stream(d);
+    const live_frame *f = cli_read_nothing(s, code) ? NULL : live_top_frame(t, s);
+    if (!f && !cli_read_nothing(s, code)) {
+        fprintf(stderr, "evprof: %s: out of memory building the figures\n", name);
+        code = CLI_FAIL;
+    }
+    if (f) {
+        cli_out out;
+        if (cli_out_open(&out, w.output) != 0) {
+            code = CLI_FAIL;
+        } else {
+            /* a write error is cli_out_close's to report; anything else
+             * was memory */
+            int nomem = live_metrics_write(m, f, out.f) != 0 && !ferror(out.f);
+            if (nomem) {
+                fprintf(stderr, "evprof: %s: out of memory writing the figures\n", name);
+                code = CLI_FAIL;
+            }
+            if (cli_out_close(&out, !nomem) != 0)
+                code = CLI_FAIL;
+        }
+    }
+    ev_driver_destroy(d);
+    live_top_destroy(t);
+    live_metrics_destroy(m);
+    return code;
+}
