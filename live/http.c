@@ -107,8 +107,14 @@ int live_http_parse(const char *buf, size_t len, size_t max)
 {
     if (len > max)
         len = max;
-    /* the request line, as soon as it is complete: garbage is answered
-     * at once, without waiting for headers that will never end */
+    /* garbage is answered at once, without waiting for a line or headers
+     * that will never end: a method that is not a token (a TLS hello),
+     * then the request line as soon as it is complete */
+    size_t m = 0;
+    while (m < len && is_tchar((unsigned char)buf[m]))
+        m++;
+    if (m < len && buf[m] != ' ')
+        return 400;
     const char *nl = memchr(buf, '\n', len);
     if (!nl)
         return len >= max ? 431 : LIVE_HTTP_MORE;

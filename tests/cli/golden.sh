@@ -71,6 +71,12 @@ diff-gc-nfib|diff $g9/nfib-s.eventlog $g9/nfib-np-N2-s.eventlog
 diff-gc-json-nfib|diff -f json $g9/nfib-s.eventlog $g9/nfib-np-N2-s.eventlog
 diff-heap-nfib|diff $g9/nfib-hc.eventlog $g9/nfib-hy.eventlog
 diff-ticky|diff $ge/ticky-new.eventlog $ge/ticky-ticky.eventlog
+metrics-nfib-np-N2-s|metrics $g9/nfib-np-N2-s.eventlog
+metrics-nfib-p|metrics $g9/nfib-p.eventlog
+metrics-nfib-hc|metrics -n 5 $g9/nfib-hc.eventlog
+metrics-ticky-new|metrics $ge/ticky-new.eventlog
+metrics-hostile|metrics tests/data/metrics/hostile.eventlog
+metrics-window-hostile|metrics --from 0.03 --to 0.08 --cap 0 -n 3 tests/data/metrics/hostile.eventlog
 dump-unicode|dump $ge/unicode.eventlog
 dump-trace-binary-nonutf|dump $ge/trace-binary-nonutf.eventlog
 dump-testlog-part|dump $ge/testlog-part.eventlog
