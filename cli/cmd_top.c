@@ -619,8 +619,6 @@ int cmd_top(int argc, char **argv)
                 fprintf(stderr, "evprof: out of memory\n");
             live_metrics_destroy(c.metrics);
             live_top_destroy(c.model);
-            live_http_stop(c.http);
-            live_metrics_destroy(c.metrics);
             if (c.save)
                 fclose(c.save);
             return CLI_FAIL;
