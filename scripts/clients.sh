@@ -7,7 +7,8 @@
 #            libghc-ghc-events-dev (the ghc-events reader),
 #            chromium (the HTML page, speedscope's app),
 #            golang-1.19-go (go tool pprof), graphviz, tmux (the curses
-#            view in a terminal), groff (the man page)
+#            view in a terminal), groff (the man page), prometheus
+#            (a real Prometheus scraping top --metrics, and promtool)
 #   npm:     speedscope 1.25.0 (its built app, opened in Chromium), into
 #            ~/.cache/speedscope-shot as ../shared/tools/speedscope-shot.sh
 #            keeps it
@@ -21,7 +22,7 @@ set -u
 cd "$(dirname "$0")/.."
 build=${1:-build}
 
-debs="ghc ghc-prof libghc-ghc-events-dev chromium golang-1.19-go graphviz tmux groff"
+debs="ghc ghc-prof libghc-ghc-events-dev chromium golang-1.19-go graphviz tmux groff prometheus"
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 missing=""
 for p in $debs; do installed "$p" || missing="$missing $p"; done
@@ -69,7 +70,8 @@ cmake -S . -B "$build" >/dev/null && cmake --build "$build" -j "$(nproc)" >/dev/
 
 # the tests that run a real client (the rest of `make test` needs none)
 tests="cli_html_browser cli_speedscope_browser cli_pprof_go cli_live_top_ghc cli_live_socket_ghc
-       cli_live_top_tmux cli_runs_ghc_events cli_diff cli_install cli_escape"
+       cli_live_top_tmux cli_runs_ghc_events cli_diff cli_install cli_escape cli_metrics
+       cli_metrics_prometheus"
 regex="^($(echo $tests | tr ' ' '|'))\$"
 log=$build/clients-test.log
 (cd "$build" && ctest --output-on-failure -R "$regex") 2>&1 | tee "$log"
