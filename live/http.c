@@ -3,8 +3,9 @@
  *
  * One poll() loop serves every connection: non-blocking sockets, a
  * bounded request buffer per connection, one deadline per connection
- * from its accept to its last byte, at most max_conns open (one more is
- * answered 503 and closed). The body is the latest exposition the
+ * from its accept to its last byte, at most max_conns open (while they
+ * are, no more is accepted: the next wait in the kernel's backlog, so a
+ * burst of scrapers is served in turn). The body is the latest exposition the
  * reading thread handed over; it is reference-counted, so publishing a
  * new one never waits for a response in progress, and a response never
  * sees a body change under it. The mutex guards only the current body's
@@ -12,9 +13,11 @@
  * held. A pipe wakes the loop when it must stop; the thread is joined.
  *
  * Every connection closes after its response (Connection: close): the
- * response is written, the sending side shut down, and what the client
- * still sends is read and dropped until it closes too (or the deadline),
- * so that closing never resets a response the client has not read yet. */
+ * response is written and the sending side shut down. When the client
+ * sent more than its request's headers (a body), what it still sends is
+ * read and dropped until it closes too (or 1 s), so that closing never
+ * resets a response the client has not read yet; otherwise the socket is
+ * closed at once. */
 #include "evprof/metrics.h"
 
 #include <errno.h>
@@ -186,6 +189,7 @@ typedef struct conn {
     conn_state state;
     uint64_t deadline_ms;
     size_t rlen;
+    size_t req_head;            /* the request's bytes up to its blank line */
     char *req;                  /* max_request bytes */
     char head[512];
     size_t hlen, hoff;
@@ -237,7 +241,6 @@ static const char *reason(int st)
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
     case 431: return "Request Header Fields Too Large";
-    case 503: return "Service Unavailable";
     default: return "HTTP Version Not Supported";
     }
 }
@@ -248,7 +251,6 @@ static const char *error_text(int st)
     case 404: return "404 not found: evprof serves GET /metrics only\n";
     case 405: return "405 method not allowed: GET /metrics only\n";
     case 431: return "431 request too large\n";
-    case 503: return "503 too many connections\n";
     case 505: return "505 HTTP/1.x only\n";
     default: return "400 bad request\n";
     }
@@ -324,8 +326,10 @@ static int conn_read(live_http *h, conn *c)
     }
     if (c->state == C_READ) {
         int st = live_http_parse(c->req, c->rlen, h->o.max_request);
-        if (st != LIVE_HTTP_MORE)
+        if (st != LIVE_HTTP_MORE) {
+            c->req_head = head_end(c->req, c->rlen);
             respond(h, c, st);
+        }
     }
     return 0;
 }
@@ -344,6 +348,9 @@ static int conn_write(conn *c)
             n = c->blen - c->boff;
         } else {
             shutdown(c->fd, SHUT_WR);
+            /* nothing read past the headers (a GET): nothing to drain */
+            if (c->req_head && c->rlen == c->req_head)
+                return 1;
             c->state = C_DRAIN;
             uint64_t drain = now_ms() + DRAIN_MS;
             if (drain < c->deadline_ms)
@@ -371,7 +378,7 @@ static int set_nonblock(int fd)
 
 static void accept_some(live_http *h)
 {
-    for (int k = 0; k < ACCEPTS_PER_ROUND; k++) {
+    for (int k = 0; k < ACCEPTS_PER_ROUND && h->n_conns < h->o.max_conns; k++) {
         int fd = accept(h->lfd, NULL, NULL);
         if (fd < 0)
             return;         /* EAGAIN: no more; others (EMFILE...): next round */
@@ -381,20 +388,9 @@ static void accept_some(live_http *h)
         }
         pthread_mutex_lock(&h->mu);
         h->st.accepted++;
-        int full = h->n_conns >= h->o.max_conns;
-        if (full)
+        if (h->n_conns + 1 == h->o.max_conns)
             h->st.busy++;
         pthread_mutex_unlock(&h->mu);
-        if (full) {
-            char msg[256];
-            int n = snprintf(msg, sizeof msg,
-                             "HTTP/1.1 503 %s\r\nContent-Type: text/plain; charset=utf-8\r\n"
-                             "Content-Length: %zu\r\nRetry-After: 1\r\nConnection: close\r\n\r\n%s",
-                             reason(503), strlen(error_text(503)), error_text(503));
-            (void)!send(fd, msg, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT);
-            close(fd);
-            continue;
-        }
         conn *c = &h->conns[h->n_conns++];
         char *req = c->req;
         memset(c, 0, sizeof *c);
@@ -429,7 +425,8 @@ static void *serve(void *arg)
             i++;
         }
         h->pfd[0] = (struct pollfd){ h->wake[0], POLLIN, 0 };
-        h->pfd[1] = (struct pollfd){ h->lfd, POLLIN, 0 };
+        /* full: the next connections wait in the backlog */
+        h->pfd[1] = (struct pollfd){ h->n_conns < h->o.max_conns ? h->lfd : -1, POLLIN, 0 };
         for (size_t i = 0; i < h->n_conns; i++)
             h->pfd[2 + i] = (struct pollfd){ h->conns[i].fd,
                                              h->conns[i].state == C_WRITE ? POLLOUT : POLLIN, 0 };

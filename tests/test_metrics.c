@@ -2,8 +2,8 @@
  * (live/http.c): label and HELP escaping, the families' order and
  * contents on hand-made frames, the request parser and the address
  * parser, and the server over real sockets (bad requests, oversize, 404,
- * 405, 503 past the connection limit, a stuck client that does not hold
- * up the others, the timeout, the thread joined at stop).
+ * 405, connections past the limit waiting their turn, a stuck client that
+ * does not hold up the others, the timeout, the thread joined at stop).
  *
  * tests/data/metrics/hostile.eventlog is made here (test_hostile_log):
  * `EVPROF_REGEN=1 build/test_metrics` (from the project root) writes it
@@ -623,13 +623,19 @@ static void test_server(void **state)
     free(r);
     double waited = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     assert_true(waited < 0.5);
-    /* a third open connection fills the limit (3): the fourth gets 503 */
+    /* a third open connection fills the limit (3): the fourth waits in
+     * the backlog, unanswered, until one of them closes */
     int third = dial(h);
     usleep(100000);
-    r = ask(h, get, sizeof get - 1);
-    assert_int_equal(status_of(r), 503);
-    free(r);
+    int fourth = dial(h);
+    send_all(fourth, get, sizeof get - 1);
+    struct pollfd pw = { fourth, POLLIN, 0 };
+    assert_int_equal(poll(&pw, 1, 200), 0);
     close(third);
+    r = recv_all(fourth, &n);
+    close(fourth);
+    assert_int_equal(status_of(r), 200);
+    free(r);
     r = recv_all(idle, &n);     /* closed by the server at its timeout */
     assert_int_equal(n, 0);
     free(r);
@@ -649,7 +655,7 @@ static void test_server(void **state)
     assert_int_equal(st.responses[2], 2);       /* 404 */
     assert_int_equal(st.responses[3], 2);       /* 405 */
     assert_int_equal(st.responses[4], 1);       /* 431 */
-    assert_int_equal(st.busy, 1);
+    assert_true(st.busy >= 1);
     assert_true(st.timed_out >= 2);
 
     /* a client in the middle of a response when the server stops */

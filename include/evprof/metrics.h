@@ -70,8 +70,8 @@ void live_metrics_help_text(FILE *out, const char *s);
 /* ---- the endpoint ---------------------------------------------------------- */
 
 typedef struct live_http_opts {
-    unsigned max_conns;         /* connections served at once; more are answered
-                                   503 and closed; 0: 64 */
+    unsigned max_conns;         /* connections open at once; while they are,
+                                   more wait in the kernel's backlog; 0: 64 */
     size_t max_request;         /* bytes of request line and headers; more: 431;
                                    0: 8192 */
     unsigned timeout_ms;        /* a connection's whole life, from accept to the
@@ -113,7 +113,7 @@ int live_http_publish(live_http *h, char *buf, size_t len);
 typedef struct live_http_stats {
     uint64_t accepted;          /* connections */
     uint64_t responses[6];      /* 200, 400, 404, 405, 431, 505 */
-    uint64_t busy;              /* answered 503: max_conns were open */
+    uint64_t busy;              /* times max_conns were open (accepting paused) */
     uint64_t timed_out;         /* closed at the timeout */
 } live_http_stats;
 
