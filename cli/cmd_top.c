@@ -651,6 +651,9 @@ int cmd_top(int argc, char **argv)
             return CLI_FAIL;
         }
         c.child = start_program(prog, nprog, fifo, interval, prog_out, c.view == VIEW_CURSES);
+        if (c.child > 0 && c.metrics &&
+            live_metrics_set_default_labels(c.metrics, prog[0], (uint32_t)c.child) != 0)
+            c.metrics_failed = 1;
         if (c.child < 0) {
             fprintf(stderr, "evprof top: cannot start %s: %s\n", prog[0], strerror(errno));
             unlink(fifo);

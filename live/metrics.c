@@ -41,6 +41,9 @@ struct live_metrics {
     char *text;
     size_t text_len, text_cap;
     int nomem;
+    char *program;              /* the default labels */
+    int has_pid;
+    uint32_t pid;
 };
 
 live_metrics *live_metrics_create(const live_metrics_opts *o)
@@ -63,7 +66,19 @@ void live_metrics_destroy(live_metrics *m)
         return;
     free(m->rows);
     free(m->text);
+    free(m->program);
     free(m);
+}
+
+int live_metrics_set_default_labels(live_metrics *m, const char *program, uint32_t pid)
+{
+    free(m->program);
+    m->program = NULL;
+    m->has_pid = 1;
+    m->pid = pid;
+    if (program && !(m->program = strdup(program)))
+        return -1;
+    return 0;
 }
 
 /* ---- escaping ------------------------------------------------------------ */
@@ -511,9 +526,18 @@ static void read_families(live_metrics *m, FILE *out, const live_frame *f)
               "evprof's own peak resident set size (getrusage).", f->max_rss_kb * 1024);
 }
 
-int live_metrics_write(live_metrics *m, const live_frame *f, FILE *out)
+int live_metrics_write(live_metrics *m, const live_frame *frame, FILE *out)
 {
     int rc = 0;
+    /* the labels the log has not given yet */
+    live_frame copy = *frame;
+    const live_frame *f = &copy;
+    if (!copy.program)
+        copy.program = m->program;
+    if (!copy.has_pid && m->has_pid) {
+        copy.has_pid = 1;
+        copy.pid = m->pid;
+    }
     gc_families(out, f);
     if (prof_families(m, out, f) != 0 || heap_families(m, out, f) != 0 ||
         ticky_families(m, out, f) != 0)

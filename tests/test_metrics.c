@@ -196,6 +196,31 @@ static void test_exposition_minimal(void **state)
     assert_int_equal(strncmp(t, "# HELP ghc_allocated_bytes_total ", 33), 0);
     free(t);
 
+    /* the labels top -- PROG knows before the log says them */
+    live_metrics *m = live_metrics_create(NULL);
+    assert_non_null(m);
+    assert_int_equal(live_metrics_set_default_labels(m, "./prog", 77), 0);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    assert_non_null(out);
+    assert_int_equal(live_metrics_write(m, &f, out), 0);
+    fclose(out);
+    assert_non_null(strstr(text, "\nghc_allocated_bytes_total{program=\"./prog\",pid=\"77\"} 0\n"));
+    free(text);
+    f.program = "./log";        /* the log's own win */
+    f.has_pid = 1;
+    f.pid = 78;
+    out = open_memstream(&text, &size);
+    assert_non_null(out);
+    assert_int_equal(live_metrics_write(m, &f, out), 0);
+    fclose(out);
+    assert_non_null(strstr(text, "\nghc_allocated_bytes_total{program=\"./log\",pid=\"78\"} 0\n"));
+    free(text);
+    live_metrics_destroy(m);
+    f.program = NULL;
+    f.has_pid = 0;
+
     f.finished = 1;
     f.cpu_s = 0.25;
     f.max_rss_kb = 100;

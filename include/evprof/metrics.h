@@ -55,6 +55,12 @@ typedef struct live_metrics live_metrics;
 live_metrics *live_metrics_create(const live_metrics_opts *o);     /* NULL: no memory */
 void live_metrics_destroy(live_metrics *m);                         /* accepts NULL */
 
+/* The program and pid labels while the log has not said them yet (its
+ * PROGRAM_ARGS and OSPROCESS_PID events, which GHC 9.0 writes with its
+ * first full buffer): what `top -- PROG` started, so that its series keep
+ * one set of labels from the first scrape. program is copied; NULL: none. */
+int live_metrics_set_default_labels(live_metrics *m, const char *program, uint32_t pid);
+
 /* The exposition of frame f. Returns 0, or -1 on a write error or when
  * out of memory (then part of it may be written). */
 int live_metrics_write(live_metrics *m, const live_frame *f, FILE *out);

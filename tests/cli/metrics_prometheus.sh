@@ -105,6 +105,9 @@ for q in ["ghc_allocated_bytes_total", "ghc_copied_bytes_total", "ghc_gc_collect
 # Prometheus' own counters of samples it refused
 own = urllib.request.urlopen(api + "/metrics", timeout=5).read().decode()
 out["own"] = [l for l in own.splitlines() if l.startswith("prometheus_target_scrapes_")]
+# every series Prometheus ever stored under the name
+u = api + "/api/v1/series?" + urllib.parse.urlencode({"match[]": "ghc_allocated_bytes_total"})
+out["series"] = json.load(urllib.request.urlopen(u, timeout=5))["data"]
 u = api + "/api/v1/targets"
 out["targets"] = json.load(urllib.request.urlopen(u, timeout=5))["data"]["activeTargets"]
 json.dump(out, open(tmp + "/prom.json", "w"), indent=1)
@@ -149,6 +152,8 @@ check("several scrapes stored (%s)" % one("count_over_time(ghc_allocated_bytes_t
       (one("count_over_time(ghc_allocated_bytes_total[10m])") or 0) >= 3)
 # labels: the program and its pid, on every series
 a = p["ghc_allocated_bytes_total"]
+check("one series over the run, labelled from the first scrape (%s)" % p["series"],
+      len(p["series"]) == 1)
 check("program and pid labels (%s)" % (a and a[0]["metric"]),
       len(a) == 1 and a[0]["metric"].get("program") == "./prog" and
       a[0]["metric"].get("pid", "").isdigit())
