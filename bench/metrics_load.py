@@ -3,13 +3,13 @@
 in parallel against a top that follows a log played into a FIFO.
 
   metrics_load.py EVPROF LOG [--seconds S] [--rate BYTES_PER_S]
-                  [--scrapers N] [--slow K] [--interval I]
+                  [--scrapers N] [--every E] [--slow K] [--interval I]
 
 LOG (e.g. bench/gen_eventlog's) is written into a FIFO in 64 KiB pieces
 at RATE (default 2 MB/s) for S seconds (default 30) or until it ends,
 under `evprof top --ndjson --metrics 127.0.0.1:0 --interval I` (default
 0.5). Meanwhile N scrapers (default 50, threads) each GET /metrics in a
-loop, back to back, and K slow clients (default 5) open a connection,
+loop, back to back (or one every E seconds, as Prometheus would), and K slow clients (default 5) open a connection,
 send half a request and never finish it (the endpoint closes them at its
 10 s timeout). It prints:
 
@@ -77,6 +77,7 @@ def main():
     ap.add_argument("--rate", type=float, default=2e6)
     ap.add_argument("--scrapers", type=int, default=50)
     ap.add_argument("--slow", type=int, default=5)
+    ap.add_argument("--every", type=float, default=0)
     ap.add_argument("--interval", type=float, default=0.5)
     a = ap.parse_args()
 
@@ -101,6 +102,8 @@ def main():
 
     def scraper():
         while not stop.is_set():
+            if a.every:
+                stop.wait(a.every)
             t0 = time.monotonic()
             try:
                 n = scrape("127.0.0.1", port)
