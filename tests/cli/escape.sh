@@ -164,7 +164,7 @@ fi
 
 # ---- file names in messages -------------------------------------------
 nasty=$tmp/$'h\x1b[2Jx\n\xff.eventlog'
-for cmd in report folded heap ticky info gc graph dump; do
+for cmd in report folded heap ticky info gc graph dump metrics; do
     "$evprof" $cmd "$nasty" >/dev/null 2>"$tmp/err-$cmd"
     check "$cmd: missing file: exit 1" [ $? -eq 1 ]
     check "$cmd: missing file named escaped" grep -qF 'h\x1b[2Jx\n' "$tmp/err-$cmd"

@@ -33,7 +33,7 @@ import time
 
 COMMANDS = [
     ["info"], ["dump"], ["report"], ["report", "--json"], ["folded"],
-    ["graph", "-o", "{tmp}/out.dot"], ["heap"], ["ticky"], ["gc"],
+    ["graph", "-o", "{tmp}/out.dot"], ["heap"], ["ticky"], ["gc"], ["metrics"],
 ]
 SANITIZER_MARKS = (b"AddressSanitizer", b"LeakSanitizer", b"UndefinedBehaviorSanitizer",
                    b"runtime error:", b"MemorySanitizer")
