@@ -105,6 +105,21 @@ for q in ["ghc_allocated_bytes_total", "ghc_copied_bytes_total", "ghc_gc_collect
 # Prometheus' own counters of samples it refused
 own = urllib.request.urlopen(api + "/metrics", timeout=5).read().decode()
 out["own"] = [l for l in own.splitlines() if l.startswith("prometheus_target_scrapes_")]
+# every query of docs/LIVE.md's panel table: valid PromQL, and a result
+# for those this program has figures for
+import re
+doc = open("docs/LIVE.md").read()
+table = doc.split("### Panels", 1)[1].split("\n\n", 2)[2].split("\n\n", 1)[0]
+out["panels"] = {}
+for row in table.splitlines()[2:]:
+    cells = row.split(" | ")
+    for q in re.findall(r"`([^`]+)`", cells[-1]):
+        u = api + "/api/v1/query?" + urllib.parse.urlencode({"query": q})
+        try:
+            r = json.load(urllib.request.urlopen(u, timeout=5))
+            out["panels"][q] = (r["status"], len(r["data"]["result"]))
+        except Exception as e:
+            out["panels"][q] = ("error: %s" % e, 0)
 # every series Prometheus ever stored under the name
 u = api + "/api/v1/series?" + urllib.parse.urlencode({"match[]": "ghc_allocated_bytes_total"})
 out["series"] = json.load(urllib.request.urlopen(u, timeout=5))["data"]
@@ -173,6 +188,12 @@ q99 = one("histogram_quantile(0.99, sum by (le) (ghc_gc_pause_seconds_bucket))")
 maxp = max(x["max_pause_ns"] for x in g["generations"]) / 1e9
 check("p99 pause %s s within (0, 10] and near gc's max pause %.6f s" % (q99, maxp),
       q99 is not None and 0 < q99 <= 10)
+panels = p["panels"]
+check("the panel table's queries (%d)" % len(panels), len(panels) >= 15)
+empty_ok = ("ticky", "band", "sparks", "heap_band")    # not in this program's log
+for q, (st, n) in panels.items():
+    want = not any(w in q for w in empty_ok)
+    check("panel %s: %s, %d series" % (q, st, n), st == "success" and (n > 0 or not want))
 m = re.search(r"\((\d+) ticks @", rep)
 ticks = one("ghc_profile_ticks_total")
 check("ticks %s == the report's %s" % (ticks, m and m.group(1)), m and ticks == int(m.group(1)))
