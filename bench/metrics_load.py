@@ -169,6 +169,7 @@ def main():
         during = list(samples)
     # the writer closed: the read ends (a log cut short is reported as such)
     top.wait(timeout=60)
+    err = top.stderr.read().strip()
     samples = during
     cpu_end = samples[-1][1] if samples else float("nan")
 
@@ -181,6 +182,8 @@ def main():
             delays.append(frames[fi][0] - tw)
     print("fed %.1f MB in %.1f s (%.2f MB/s), %d frames, exit %d" %
           (total / 1e6, fed, total / 1e6 / fed, len(frames), top.returncode))
+    if err:
+        print("evprof's standard error: " + err[-2000:])
     print("reader delay (write to the frame that counts it), %d pieces: min %.3f s, "
           "median %.3f s, p99 %.3f s, max %.3f s; feeder blocked in write() %.3f s in all"
           % (len(delays), min(delays), pct(delays, 0.5), pct(delays, 0.99), max(delays), blocked))

@@ -194,6 +194,8 @@ static int cmp_value(const void *pa, const void *pb)
 static size_t pick_top(live_metrics *m)
 {
     size_t n = m->n_rows;
+    if (n == 0)
+        return 0;
     for (size_t i = 0; i < n; i++)
         m->rows[i].key = m->text + m->rows[i].off;
     qsort(m->rows, n, sizeof *m->rows, cmp_key);

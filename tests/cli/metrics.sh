@@ -249,7 +249,7 @@ for i in range(30):
     time.sleep(0.1)
 PY
 scraper=$!
-python3 tests/support/feed_log.py fifo "$log" "$tmp/fifo" --seed 3 --max-pause 0.2
+python3 tests/support/feed_log.py fifo "$log" "$tmp/fifo" --seed 3 --max-chunk 16384 --max-pause 0.2
 wait $scraper
 check "scrapes while following" [ "$(ls "$tmp"/scrape-*.prom | wc -l)" -eq 30 ]
 n=0
