@@ -441,7 +441,7 @@ int cmd_top(int argc, char **argv)
     unsigned long n, metrics_top = 10;
     live_opts lo;
     const char *connect = NULL, *save = NULL, *prog_out = NULL, *metrics = NULL;
-    int linger_given = 0;
+    int linger_given = 0, metrics_top_given = 0;
 
     live_opts_init(&lo);
     /* everything after "--" is the program to run */
@@ -528,6 +528,7 @@ int cmd_top(int argc, char **argv)
         case OPT_METRICS_TOP:
             if (cli_parse_count(&a, "metrics-top", 1, 1000, &metrics_top) != 0)
                 return CLI_USAGE;
+            metrics_top_given = 1;
             break;
         case OPT_METRICS_LINGER:
             if (cli_parse_number(&a, "metrics-linger", 0, 1e9, &linger) != 0)
@@ -556,7 +557,7 @@ int cmd_top(int argc, char **argv)
         cli_usage_error(&help, "missing PROG after --");
         return CLI_USAGE;
     }
-    if (!metrics && (metrics_top != 10 || linger_given)) {
+    if (!metrics && (metrics_top_given || linger_given)) {
         cli_usage_error(&help, "--metrics-top and --metrics-linger go with --metrics");
         return CLI_USAGE;
     }

@@ -362,8 +362,10 @@ check "--metrics alone: nothing on standard output" [ ! -s "$tmp/headless.out" ]
 "$evprof" top --metrics nonsense $g9/nfib-s.eventlog >/dev/null 2>"$tmp/err"
 check "--metrics nonsense: usage error" [ $? -eq 2 ]
 check "--metrics nonsense: says so" grep -q "HOST:PORT" "$tmp/err"
-"$evprof" top --metrics-top 3 $g9/nfib-s.eventlog >/dev/null 2>"$tmp/err"
-check "--metrics-top without --metrics: usage error" [ $? -eq 2 ]
+for opt in "--metrics-top 10" "--metrics-linger 1"; do
+    "$evprof" top $opt $g9/nfib-s.eventlog >/dev/null 2>"$tmp/err"
+    check "$opt without --metrics: usage error" [ $? -eq 2 ]
+done
 python3 -c 'import socket,time,sys; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(20)' >"$tmp/busy" &
 busy=$!
 pids="$pids $busy"
