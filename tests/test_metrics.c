@@ -97,6 +97,33 @@ static void test_help_escaping(void **state)
 
 /* ---- the exposition of hand-made frames ------------------------------- */
 
+/* promtool check metrics on text, where Debian's prometheus package is
+ * installed (otherwise a note, once). */
+static void promtool_ok(const char *text)
+{
+    static int have = -1;
+    if (have < 0) {
+        have = system("command -v promtool >/dev/null 2>&1") == 0;
+        if (!have)
+            print_message("SKIPPED: promtool is not installed: its checks\n");
+    }
+    if (!have)
+        return;
+    char path[] = "/tmp/evprof-test-metrics-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "promtool check metrics < %s", path);
+    int rc = system(cmd);
+    unlink(path);
+    if (rc != 0)
+        fail_msg("promtool check metrics refused:\n%s", text);
+}
+
 static char *expose(const live_frame *f, unsigned top, int process)
 {
     live_metrics_opts o;
@@ -112,6 +139,7 @@ static char *expose(const live_frame *f, unsigned top, int process)
     assert_int_equal(live_metrics_write(m, f, out), 0);
     assert_int_equal(fclose(out), 0);
     live_metrics_destroy(m);
+    promtool_ok(text);
     return text;
 }
 

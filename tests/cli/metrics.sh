@@ -50,6 +50,9 @@ for c in "np|$g9/nfib-np-N2-s.eventlog" "s|$g9/nfib-s.eventlog" "p|$g9/nfib-p.ev
     check "metrics $log: exit 0 ($(cat "$tmp/$name.err"))" [ $? -eq 0 ]
     exposition "$tmp/$name.prom" "metrics $log"
 done
+for f in tests/golden/metrics-*.out; do
+    exposition "$f" "$f"
+done
 # a damaged log: the figures before the damage, exit 1, still well formed
 "$evprof" metrics $ge/testlog-part.eventlog >"$tmp/part.prom" 2>"$tmp/part.err"
 check "metrics of a cut log: exit 0 with a warning, or 1" [ $? -le 1 ]
