@@ -329,6 +329,15 @@ static int run_record(const replay *rp, order_run *r, const uint8_t **rec, uint3
         if (left < 12)
             return -2;
         *size = 12u + be16(p + 10);
+        if (be16(p) == EL_IPE) {
+            /* read by its strings, as the decoder did (el_decoder_record_size):
+             * at most the run's rest, which ends with a whole record */
+            size_t n = left < EL_RECORD_MAX ? (size_t)left : EL_RECORD_MAX;
+            if (!(p = run_bytes(rp, r, n, &rc)))
+                return rc;
+            if (!(*size = (uint32_t)el_decoder_record_size(rp->header, p, n)))
+                return -2;
+        }
     } else {
         *size = 10u + (uint32_t)et->size;
     }

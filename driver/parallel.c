@@ -427,6 +427,7 @@ static void read_range(ev_par *par, par_range *rg, uint8_t *buf)
         for (size_t i = 0, n = el_decoder_num_types(dec); i < n; i++) {
             par->tally[i].events += t[i].events;
             par->tally[i].bytes += t[i].bytes;
+            par->tally[i].declared_off += t[i].declared_off;
         }
         pthread_mutex_unlock(&par->tally_lock);
     }

@@ -27,7 +27,8 @@
 #define MAX_DESC_LEN 65535u          /* longer descriptions are corrupt */
 #define MAX_EXTRA_LEN (1u << 20)     /* likewise the unused extra info */
 #define MAX_NUM_TYPES 65536u
-#define CARRY_CAP (16u + MAX_DESC_LEN + 16u)
+#define CARRY_CAP EL_RECORD_MAX       /* a record, or a header description */
+_Static_assert(CARRY_CAP >= 16u + MAX_DESC_LEN + 16u, "carry holds a description");
 #define BLOCK_MARKER_SIZE 24u        /* id + time + size + end time + cap */
 
 enum phase {
@@ -874,6 +875,62 @@ too_short:
     }
 }
 
+/* ---- IPE (169) as GHC writes it ------------------------------------- */
+
+/* GHC's postIPE writes the info word and six NUL-terminated strings but
+ * declares a payload length that is off by one: one byte more on GHC
+ * 9.6.6 (it counts a NUL after the source file that it never writes),
+ * one byte less on some earlier releases (GHC #24287). Like ghc-events,
+ * the decoder reads the strings up to their NULs, whatever the declared
+ * length says; a record whose strings do not end inside its block (or
+ * within the carry's size outside blocks) is damage. */
+#define IPE_STRINGS 6u
+
+/* The record bytes are `a` then `b` (a record split by a chunk edge is
+ * carry then input). Its length up to the last string's NUL, looking at
+ * most `lim` bytes; 0 while the strings do not end within what is there. */
+static size_t ipe_record_len(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
+                             size_t lim)
+{
+    size_t pos = 12 + 8, need = IPE_STRINGS;
+
+    if (alen > lim)
+        alen = lim, blen = 0;
+    else if (alen + blen > lim)
+        blen = lim - alen;
+    while (need) {
+        const uint8_t *nul;
+        if (pos < alen) {
+            if ((nul = memchr(a + pos, 0, alen - pos))) {
+                pos = (size_t)(nul - a) + 1;
+                need--;
+                continue;
+            }
+            pos = alen;
+        }
+        if (pos - alen >= blen || !(nul = memchr(b + (pos - alen), 0, blen - (pos - alen))))
+            return 0;
+        pos = alen + (size_t)(nul - b) + 1;
+        need--;
+    }
+    return pos;
+}
+
+/* The most bytes an IPE record at d->offset may span. */
+static size_t ipe_limit(const el_decoder *d)
+{
+    if (d->offset < d->block_end && d->block_end - d->offset < CARRY_CAP)
+        return (size_t)(d->block_end - d->offset);
+    return CARRY_CAP;
+}
+
+/* A declared length that is not what was written: counted, never damage. */
+static void ipe_note_declared(el_decoder *d, const uint8_t *head, size_t rec_len)
+{
+    if (d->tally && be16(head + 10) != rec_len - 12)
+        d->tally[d->type_idx[EL_IPE] - 1].declared_off++;
+}
+
 /* ---- events ----------------------------------------------------------- */
 
 /* Internal result of a record that is damaged but skippable. */
@@ -1110,6 +1167,25 @@ static el_status next_slow(el_decoder *d, el_event *ev)
         return damaged(d, type, "event type %u is not declared in the header", type);
 
     uint32_t head, payload_len;
+    if (ts == 1 && type == EL_IPE) {
+        if (!(p = want(d, 12 + 8)))
+            return EL_NEED_INPUT;
+        size_t lim = ipe_limit(d), avail = d->in_len - d->in_pos;
+        size_t len = d->carry_len ? ipe_record_len(d->carry, d->carry_len, d->in + d->in_pos,
+                                                   avail, lim)
+                                  : ipe_record_len(p, avail, NULL, 0, lim);
+        if (!len) {
+            if (d->carry_len + avail >= lim)
+                return damaged(d, type, "IPE strings not terminated within %zu bytes "
+                               "(the end of their block)", lim);
+            want(d, lim);       /* everything there into carry: more is needed */
+            return EL_NEED_INPUT;
+        }
+        if (!(p = want(d, len)))
+            return EL_NEED_INPUT;
+        ipe_note_declared(d, p, len);
+        return emit(d, ev, p, type, 12, (uint32_t)len - 12);
+    }
     if (ts == 1) {
         if (!(p = want(d, 12)))
             return EL_NEED_INPUT;
@@ -1137,6 +1213,13 @@ static inline __attribute__((always_inline)) el_status next_one(el_decoder *d, e
             if (ts) {
                 uint32_t head = ts == 1 ? 12u : 10u;
                 uint32_t len = ts == 1 ? be16(p + 10) : ts - 2;
+                if (__builtin_expect(ts == 1 && type == EL_IPE, 0)) {
+                    size_t rec = ipe_record_len(p, avail, NULL, 0, ipe_limit(d));
+                    if (!rec)
+                        return next_slow(d, ev);
+                    ipe_note_declared(d, p, rec);
+                    len = (uint32_t)rec - 12;
+                }
                 if (avail >= head + len)
                     return emit_with(d, ev, p, type, head, len, counting);
             }
@@ -1259,6 +1342,23 @@ const el_event_type *el_decoder_type(const el_decoder *d, uint16_t id)
 int el_decoder_header_done(const el_decoder *d)
 {
     return d->header_done;
+}
+
+size_t el_decoder_record_size(const el_decoder *d, const uint8_t *p, size_t avail)
+{
+    if (avail < 10)
+        return 0;
+    uint16_t type = be16(p);
+    uint32_t ts = type == DATA_END ? 0 : d->type_size[type];
+    if (!ts)
+        return 0;
+    if (ts != 1)
+        return avail >= 10u + ts - 2 ? 10u + ts - 2 : 0;
+    if (avail < 12)
+        return 0;
+    if (type == EL_IPE)
+        return ipe_record_len(p, avail, NULL, 0, avail < CARRY_CAP ? avail : CARRY_CAP);
+    return avail >= 12u + be16(p + 10) ? 12u + be16(p + 10) : 0;
 }
 
 uint64_t el_decoder_offset(const el_decoder *d)

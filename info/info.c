@@ -25,6 +25,7 @@
 typedef struct type_stat {
     uint64_t count;
     uint64_t bytes;
+    uint64_t declared_off;          /* declared length not what was written (IPE) */
 } type_stat;
 
 typedef struct owned_str {
@@ -132,6 +133,9 @@ static inline int add_event(info *in, const el_event *ev)
     in->events++;
     ts->count++;
     ts->bytes += ev->size;
+    if (ev->type == EL_IPE && ev->size >= 12 &&
+        (uint32_t)(ev->record[10] << 8 | ev->record[11]) != ev->payload_len)
+        ts->declared_off++;     /* read by its strings (el_decoder_record_size) */
     see_time(in, ev->time);
     if (ev->cap != EL_NO_CAP)
         cap_set(in->caps_blocks, ev->cap);
@@ -618,6 +622,13 @@ static void print_text(FILE *out, const char *path, const info *in,
     if (present && tx_table_write(&t, out) != 0)
         fputs("(the table could not be built: out of memory)\n", out);
     tx_table_free(&t);
+    const type_stat *ipe = &in->types[EL_IPE];
+    if (ipe->declared_off)
+        fprintf(out, "note: %llu of %llu IPE events (169) declare a payload length that is not "
+                "what GHC wrote (GHC #24287: 9.6 declares one byte more, some earlier releases "
+                "one less); each is read up to its strings' NULs, as ghc-events reads it: not "
+                "damage\n", (unsigned long long)ipe->declared_off,
+                (unsigned long long)ipe->count);
 
     if (in->has_stream)
         print_markers_text(out, in->markers);
@@ -745,6 +756,8 @@ static int print_json(FILE *out, const char *path, const info *in,
         tx_json_string(j, desc.ptr, desc.len);
         json_u64(j, "count", ts->count);
         json_u64(j, "bytes", ts->bytes);
+        if (ts->declared_off)   /* IPE: GHC #24287; read as written */
+            json_u64(j, "declared_length_off", ts->declared_off);
         tx_json_end(j);
     }
     tx_json_end(j);
@@ -862,6 +875,7 @@ static void take_counts(info *in, const el_decoder *dec, const el_type_tally *ta
         type_stat *ts = &in->types[el_decoder_type_at(dec, i)->id];
         ts->count = tally[i].events;
         ts->bytes = tally[i].bytes;
+        ts->declared_off = tally[i].declared_off;
         events += ts->count;
     }
     in->events = events;

@@ -769,7 +769,9 @@ static void test_extra_trailing_bytes(void **state)
 {
     (void)state;
     for (size_t i = 0; i < N_ROWS; i++)
-        if (!(rows[i].flags & (OLD | REST))) {
+        /* IPE ends at its last string's NUL, whatever its declared length
+         * says (GHC #24287): tests/test_writer.c */
+        if (!(rows[i].flags & (OLD | REST)) && rows[i].type != EL_IPE) {
             run_row(&rows[i], 3);
             run_row(&rows[i], 1);
         }
@@ -1029,7 +1031,7 @@ static void test_one_byte_short(void **state)
     (void)state;
     for (size_t i = 0; i < n; i++) {
         const short_case *c = &cases[i];
-        if (c->min == 0)
+        if (c->min == 0 || c->type == EL_IPE)   /* IPE: by its strings, test_writer.c */
             continue;
         el_writer *wr = el_writer_create_mem();
         uint64_t at = write_short(wr, c, c->min - 1);

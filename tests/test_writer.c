@@ -105,6 +105,143 @@ static void test_unknown_set(void **state)
     el_writer_destroy(w);
 }
 
+/* ---- IPE (169) as GHC writes it (GHC #24287) ------------------------- */
+
+/* A log of two blocks: in the first, IPE records declared one byte long
+ * (GHC 9.6.6), one byte short (earlier releases) and right, each followed
+ * by a user marker; in the second, a record whose strings run past the
+ * block's end (`bad`), then a block after it. Without `bad`, no damage. */
+static const uint8_t *ipe_log(el_writer *w, int bad, size_t *len)
+{
+    static const int delta[] = { +1, -1, 0, +1 };
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EL_WRITER_OK);
+    assert_int_equal(el_writer_begin_block(w, 0, 100), EL_WRITER_OK);
+    for (int i = 0; i < 4; i++) {
+        char table[32], loc[32];
+        snprintf(table, sizeof table, "sat_s%d_info", i);
+        snprintf(loc, sizeof loc, "Sim.hs:%d:1-20", 10 + i);
+        el_ipe_fields f = { 0x40f570u + 16u * (unsigned)i, table, "15", "[(Int, Int)]",
+                            i == 3 ? "" : "report.scores", "Main", loc };
+        assert_int_equal(el_writer_ipe(w, 110 + (uint64_t)i, &f, delta[i]), EL_WRITER_OK);
+        assert_int_equal(el_writer_event(w, EL_USER_MARKER, 111 + (uint64_t)i, "m", 1),
+                         EL_WRITER_OK);
+    }
+    assert_int_equal(el_writer_end_block(w, 150), EL_WRITER_OK);
+    assert_int_equal(el_writer_begin_block(w, 0, 200), EL_WRITER_OK);
+    if (bad) {
+        /* strings cut by the block's end: the last NUL is missing */
+        static const uint8_t cut[] = { 0, 0, 0, 0, 0, 0x41, 0, 0,
+                                       'a', 0, 'b', 0, 'c', 0, 'd', 0, 'e', 0, 'f' };
+        assert_int_equal(el_writer_event_unchecked(w, EL_IPE, 210, cut, sizeof cut),
+                         EL_WRITER_OK);
+    } else {
+        assert_int_equal(el_writer_event(w, EL_USER_MARKER, 210, "x", 1), EL_WRITER_OK);
+    }
+    assert_int_equal(el_writer_end_block(w, 250), EL_WRITER_OK);
+    assert_int_equal(el_writer_begin_block(w, 0, 300), EL_WRITER_OK);
+    assert_int_equal(el_writer_event(w, EL_USER_MARKER, 310, "z", 1), EL_WRITER_OK);
+    assert_int_equal(el_writer_end_block(w, 350), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    return el_writer_borrow_bytes(w, len);
+}
+
+/* Every chunk size reads the strings up to their NULs, whatever the
+ * declared length: every record whole, the markers after them intact,
+ * the declared lengths that disagree counted (3 of 4), no damage; and
+ * dump's text of each is ghc-events' ("Info Table: ADDR:DESC:NAME - LOC"). */
+static void test_ipe_declared_length(void **state)
+{
+    (void)state;
+    el_writer *w = el_writer_create_mem();
+    size_t len;
+    const uint8_t *bytes = ipe_log(w, 0, &len);
+    for (size_t chunk = 1; chunk <= len; chunk += chunk < 64 ? 1 : 97) {
+        el_decoder *d = el_decoder_create();
+        el_decoder_set_resync(d, 1);
+        el_decoder_count_types(d, 1);
+        el_event ev;
+        el_status st = EL_NEED_INPUT;
+        size_t n_ipe = 0, n_mark = 0;
+        uint64_t next = 0;
+        el_textbuf t;
+        el_textbuf_init(&t);
+        for (size_t pos = 0; pos < len && st == EL_NEED_INPUT; pos += chunk) {
+            el_decoder_feed(d, bytes + pos, chunk < len - pos ? chunk : len - pos);
+            while ((st = el_decoder_next(d, &ev)) == EL_OK) {
+                if (next)
+                    assert_int_equal(ev.offset, next);  /* records tile the data */
+                next = ev.offset + ev.size;
+                if (ev.type == EL_USER_MARKER)
+                    n_mark++;
+                if (ev.type != EL_IPE)
+                    continue;
+                assert_true(ev.decoded);
+                assert_int_equal(ev.u.ipe.info, 0x40f570u + 16u * n_ipe);
+                assert_int_equal(ev.u.ipe.module.len, 4);
+                assert_memory_equal(ev.u.ipe.module.ptr, "Main", 4);
+                assert_int_equal(el_decoder_record_size(d, ev.record, ev.size), ev.size);
+                if (n_ipe == 0) {
+                    el_textbuf_reset(&t);
+                    assert_int_equal(el_show_event(&t, &ev), EL_OK);
+                    assert_int_equal(t.len, strlen("Info Table: 40f570:15:sat_s0_info - "
+                                                   "Sim.hs:10:1-20"));
+                    assert_memory_equal(t.data, "Info Table: 40f570:15:sat_s0_info - "
+                                        "Sim.hs:10:1-20", t.len);
+                }
+                n_ipe++;
+            }
+        }
+        if (st == EL_NEED_INPUT)
+            st = el_decoder_finish(d);
+        assert_int_equal(st, EL_END);
+        assert_int_equal(n_ipe, 4);
+        assert_int_equal(n_mark, 6);
+        assert_int_equal(el_decoder_damage(d)->blocks, 0);
+        const el_type_tally *tl = el_decoder_tally(d);
+        for (size_t i = 0; i < el_decoder_num_types(d); i++)
+            assert_int_equal(tl[i].declared_off,
+                             el_decoder_type_at(d, i)->id == EL_IPE ? 3 : 0);
+        el_textbuf_free(&t);
+        el_decoder_destroy(d);
+    }
+    el_writer_destroy(w);
+}
+
+/* Strings that run past their block's end are damage: that block is
+ * skipped, the next one read, at every chunk size. */
+static void test_ipe_past_block(void **state)
+{
+    (void)state;
+    el_writer *w = el_writer_create_mem();
+    size_t len;
+    const uint8_t *bytes = ipe_log(w, 1, &len);
+    for (size_t chunk = 1; chunk <= len; chunk += chunk < 64 ? 1 : 97) {
+        el_decoder *d = el_decoder_create();
+        el_decoder_set_resync(d, 1);
+        el_event ev;
+        el_status st = EL_NEED_INPUT;
+        size_t n_mark = 0, saw_z = 0;
+        for (size_t pos = 0; pos < len && st == EL_NEED_INPUT; pos += chunk) {
+            el_decoder_feed(d, bytes + pos, chunk < len - pos ? chunk : len - pos);
+            while ((st = el_decoder_next(d, &ev)) == EL_OK) {
+                n_mark += ev.type == EL_USER_MARKER;
+                saw_z += ev.type == EL_USER_MARKER && ev.time == 310;
+            }
+        }
+        if (st == EL_NEED_INPUT)
+            st = el_decoder_finish(d);
+        assert_int_equal(st, EL_END);
+        assert_int_equal(n_mark, 5);
+        assert_int_equal(saw_z, 1);
+        const el_damage *dm = el_decoder_damage(d);
+        assert_int_equal(dm->blocks, 1);
+        assert_int_equal(dm->first.type, EL_IPE);
+        assert_non_null(strstr(dm->first.msg, "IPE strings not terminated"));
+        el_decoder_destroy(d);
+    }
+    el_writer_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -113,6 +250,8 @@ int main(void)
         cmocka_unit_test(test_ghc_9_12),
         cmocka_unit_test(test_declared_first),
         cmocka_unit_test(test_unknown_set),
+        cmocka_unit_test(test_ipe_declared_length),
+        cmocka_unit_test(test_ipe_past_block),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1062,6 +1062,33 @@ el_writer_status el_writer_prof_begin(el_writer *w, uint64_t time, uint64_t inte
     return emit_u64(w, EL_PROF_BEGIN, time, interval_ns);
 }
 
+el_writer_status el_writer_ipe(el_writer *w, uint64_t time, const el_ipe_fields *f,
+                               int declared_delta)
+{
+    el_payload *p = scratch(w);
+    const char *s[6] = { f->table_name, f->closure_desc, f->ty_desc, f->label, f->module,
+                         f->srcloc };
+    el_payload_u64(p, f->info);
+    for (int i = 0; i < 6; i++)
+        el_payload_str(p, s[i] ? s[i] : "");
+    if (w->err != EL_WRITER_OK || p->failed || declared_delta == 0)
+        return emit_scratch(w, EL_IPE, time);
+    long declared = (long)p->len + declared_delta;
+    if (declared < 0 || declared > (long)MAX_VARIABLE_LEN || p->len > MAX_VARIABLE_LEN)
+        return fail(w, EL_WRITER_ERR_USAGE, "IPE: declared length %ld out of range", declared);
+    el_writer_status st = begin_write(w);
+    if (st != EL_WRITER_OK)
+        return st;
+    if (w->size_of[EL_IPE] != EL_WRITER_VARIABLE)
+        return fail(w, EL_WRITER_ERR_USAGE, "event type 169 not declared variable-size");
+    uint8_t *out = record(w, EL_IPE, time, 1, p->len);
+    if (out == NULL)
+        return w->err;
+    memcpy(out, p->data, p->len);
+    put_be16(out - 2, (uint16_t)declared);      /* GHC's length field, as GHC got it */
+    return after_record(w);
+}
+
 el_writer_status el_writer_ticky_def(el_writer *w, uint64_t time, el_ticky_def_layout layout,
                                      uint64_t id, uint16_t arity, const char *kinds,
                                      const char *name, uint64_t info_tbl, const char *json)

@@ -381,12 +381,24 @@ size_t el_decoder_num_types(const el_decoder *d);
  * decoder destroyed. */
 typedef struct el_type_tally {
     uint64_t events, bytes;
+    uint64_t declared_off;        /* records whose declared payload length is not
+                                     what was written (IPE, 169: GHC #24287); read
+                                     as written, never damage */
 } el_type_tally;
 int el_decoder_count_types(el_decoder *d, int on);
 const el_type_tally *el_decoder_tally(const el_decoder *d);
 const el_event_type *el_decoder_type_at(const el_decoder *d, size_t i);
 const el_event_type *el_decoder_type(const el_decoder *d, uint16_t id);
 int el_decoder_header_done(const el_decoder *d);
+
+/* The byte size of the record at p as the decoder reads it, looking at
+ * no more than `avail` bytes: by its declared size, but an IPE record
+ * (169) by its strings (GHC's declared length is off by one, GHC #24287).
+ * 0 when the bytes do not hold a whole record of a declared type. */
+size_t el_decoder_record_size(const el_decoder *d, const uint8_t *p, size_t avail);
+/* The longest record the decoder reads (a header's 12 bytes, a 65535-byte
+ * payload, slack): an IPE record's strings must end within it. */
+#define EL_RECORD_MAX (16u + 65535u + 16u)
 
 /* Bytes consumed so far (the offset of the next unread byte). */
 uint64_t el_decoder_offset(const el_decoder *d);

@@ -270,6 +270,19 @@ el_writer_status el_writer_prof_sample(el_writer *w, uint64_t time, uint32_t cap
 el_writer_status el_writer_prof_begin(el_writer *w, uint64_t time,
                                       uint64_t interval_ns);                /* 168 */
 
+/* 169: an IPE entry, the info word and six NUL-terminated strings (NULL
+ * writes ""). GHC declares a payload length that is not what it writes
+ * (GHC #24287): `declared_delta` is added to the true length in the
+ * record's length field: +1 as GHC 9.6.6 writes it, -1 as some earlier
+ * releases, 0 right. A length that would leave 0..65535 is
+ * EL_WRITER_ERR_USAGE. */
+typedef struct el_ipe_fields {
+    uint64_t info;
+    const char *table_name, *closure_desc, *ty_desc, *label, *module, *srcloc;
+} el_ipe_fields;
+el_writer_status el_writer_ipe(el_writer *w, uint64_t time, const el_ipe_fields *f,
+                               int declared_delta);
+
 /* 210 comes in three layouts, as GHC versions wrote it. */
 typedef enum el_ticky_def_layout {
     EL_TICKY_DEF_BASIC,          /* id, arity, kinds, name */
