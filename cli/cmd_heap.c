@@ -42,8 +42,10 @@ static const cli_cmd_help help = {
     "Bands are named as GHC's .hp names them: -hc stacks innermost label first,\n"
     "joined by '/', CAF frames as Module.CAF, cut to -L bytes, without the CCS\n"
     "number GHC puts in front (the eventlog does not carry it); the other modes'\n"
-    "strings verbatim; -hi addresses as the info table's name and source location\n"
-    "when the log has its IPE entry. Times are seconds since the RTS started, as\n"
+    "strings verbatim; -hi bands by their info table's address. The summary, CSV\n"
+    "and JSON name an -hi band by its IPE entry (event 169, -finfo-table-map):\n"
+    "table name (closure type :: type, label, module, source location); by its\n"
+    "address where the log has none. Times are seconds since the RTS started, as\n"
     "the log's clock runs (GHC's own .hp uses mutator CPU seconds). Like GHC's,\n"
     "the .hp opens and closes with an empty sample (window start, log end).\n"
     "So that hp2ps reads every file, whitespace in .hp band names becomes '_'\n"
@@ -79,7 +81,7 @@ static void put_secs(uint64_t ns)
 }
 
 /* What the output leaves out, on standard error. */
-static void warn(const char *name, const heap_info *in)
+static void warn(const char *name, const heap_info *in, int hp)
 {
     if (in->dropped) {
         fprintf(stderr, "evprof: %s: warning: %llu census%s dropped, never written half: the "
@@ -99,7 +101,7 @@ static void warn(const char *name, const heap_info *in)
         fprintf(stderr, "evprof: %s: warning: %llu stack frames name cost centres that no "
                 "event 161 defines (GHC issue 24148); shown as <undefined cc N>\n", name,
                 (unsigned long long)in->undefined_ccs);
-    if (in->unresolved_ipe)
+    if (in->unresolved_ipe && !hp)     /* the .hp names every -hi band by address, as GHC */
         fprintf(stderr, "evprof: %s: warning: %llu info-table bands have no IPE entry "
                 "(event 169); shown as addresses\n", name,
                 (unsigned long long)in->unresolved_ipe);
@@ -230,7 +232,7 @@ int cmd_heap(int argc, char **argv)
             code = CLI_FAIL;
             ok = 0;
         } else {
-            warn(name, in);
+            warn(name, in, fmt == HEAP_FORMAT_HP);
             if (!in->censuses)
                 fprintf(stderr, "evprof: %s: warning: no complete census%s\n", name,
                         in->filtered ? " in the time window" : "");

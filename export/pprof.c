@@ -532,8 +532,8 @@ int pprof_heap_profile(const heap_profile *h, const pprof_census_pick *k, pprof_
     st.unit = str_of(&b, "bytes");
     for (size_t i = 0; i < k->n && !b.failed; i++) {
         const heap_band *band = heap_band_at(h, k->samples[i].band);
-        const char *s = band->name;
-        size_t len = band->len, n = 0;
+        const char *s = by_ccs ? band->name : band->title;   /* -hi: its IPE entry */
+        size_t len = by_ccs ? band->len : band->title_len, n = 0;
         if (by_ccs && len && s[0] == '(') {    /* "(123)f/g/main": the stack's id first */
             const char *close = memchr(s, ')', len);
             if (close) {

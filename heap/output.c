@@ -161,7 +161,7 @@ static void csv_census(heap_writer *w, const heap_profile *h, const heap_census 
         fprintf(w->out, "%llu,", (unsigned long long)c->index);
         heap_put_seconds9(w->out, c->time);
         putc(',', w->out);
-        tx_csv_str(w->out, b->name, b->len);
+        tx_csv_str(w->out, b->title, b->title_len);
         fprintf(w->out, ",%llu\n", (unsigned long long)c->samples[i].bytes);
     }
 }
@@ -213,7 +213,11 @@ static void json_census(heap_writer *w, const heap_profile *h, const heap_census
         tx_json_key(j, "time");
         tx_json_decimal(j, c->time, 9);
         tx_json_key(j, "band");
-        tx_json_string(j, b->name, b->len);
+        tx_json_string(j, b->title, b->title_len);
+        if (b->title != b->name) {      /* -hi: the address GHC's .hp names it by */
+            tx_json_key(j, "address");
+            tx_json_string(j, b->name, b->len);
+        }
         tx_json_key(j, "bytes");
         tx_json_uint(j, c->samples[i].bytes);
         tx_json_end(j);

@@ -18,6 +18,8 @@
  */
 #include "evprof/heap.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,8 +41,8 @@ typedef struct cc_def {
 
 typedef struct ipe_def {
     uint64_t info;
-    const char *name;
-    uint32_t len;
+    const char *title;          /* heap_band.title of its band */
+    uint32_t title_len;
 } ipe_def;
 
 /* Per-band state the public heap_band does not show. */
@@ -332,8 +334,8 @@ static uint32_t band_of(heap_profile *h, const char *name, size_t len, int *crea
     uint32_t i = (uint32_t)h->num_bands++;
     heap_band *b = &h->bands[i];
     memset(b, 0, sizeof *b);
-    b->name = copy;
-    b->len = (uint32_t)len;
+    b->name = b->title = copy;
+    b->len = b->title_len = (uint32_t)len;
     h->aux[i].stamp = 0;
     h->aux[i].slot = 0;
     *created = 1;
@@ -489,15 +491,21 @@ static heap_status census_add(heap_profile *h, uint32_t b, uint64_t bytes)
     return HEAP_OK;
 }
 
+/* `ipe`: an -hi sample (the band is the address, as GHC's .hp names it),
+ * its IPE entry or NULL when the log has none. */
 static heap_status add_sample(heap_profile *h, const char *name, size_t len, uint64_t bytes,
-                              int unresolved)
+                              int hi, const ipe_def *ipe)
 {
     int created;
     uint32_t b = band_of(h, name, len, &created);
     if (b == UINT32_MAX)
         return fail(h, HEAP_ERR_NOMEM);
-    if (created && unresolved)
+    if (created && hi && !ipe)
         h->info.unresolved_ipe++;
+    if (created && ipe) {
+        h->bands[b].title = ipe->title;
+        h->bands[b].title_len = ipe->title_len;
+    }
     return census_add(h, b, bytes);
 }
 
@@ -820,27 +828,82 @@ static int define_cc(heap_profile *h, const el_event *ev)
     return 0;
 }
 
-/* An -hi band: the info table's name and source location, "name (loc)"
- * (the module when the location is empty). Built in the scratch buffer,
- * kept in the pool. */
+/* GHC's closure types (rts/include/rts/storage/ClosureTypes.h, the same
+ * numbers from GHC 8.2 to 9.12): IPE's closure description is one of
+ * these numbers written in decimal. */
+static const char *const closure_types[] = {
+    "INVALID_OBJECT", "CONSTR", "CONSTR_1_0", "CONSTR_0_1", "CONSTR_2_0", "CONSTR_1_1",
+    "CONSTR_0_2", "CONSTR_NOCAF", "FUN", "FUN_1_0", "FUN_0_1", "FUN_2_0", "FUN_1_1",
+    "FUN_0_2", "FUN_STATIC", "THUNK", "THUNK_1_0", "THUNK_0_1", "THUNK_2_0", "THUNK_1_1",
+    "THUNK_0_2", "THUNK_STATIC", "THUNK_SELECTOR", "BCO", "AP", "PAP", "AP_STACK", "IND",
+    "IND_STATIC", "RET_BCO", "RET_SMALL", "RET_BIG", "RET_FUN", "UPDATE_FRAME",
+    "CATCH_FRAME", "UNDERFLOW_FRAME", "STOP_FRAME", "BLOCKING_QUEUE", "BLACKHOLE",
+    "MVAR_CLEAN", "MVAR_DIRTY", "TVAR", "ARR_WORDS", "MUT_ARR_PTRS_CLEAN",
+    "MUT_ARR_PTRS_DIRTY", "MUT_ARR_PTRS_FROZEN_DIRTY", "MUT_ARR_PTRS_FROZEN_CLEAN",
+    "MUT_VAR_CLEAN", "MUT_VAR_DIRTY", "WEAK", "PRIM", "MUT_PRIM", "TSO", "STACK",
+    "TREC_CHUNK", "ATOMICALLY_FRAME", "CATCH_RETRY_FRAME", "CATCH_STM_FRAME", "WHITEHOLE",
+    "SMALL_MUT_ARR_PTRS_CLEAN", "SMALL_MUT_ARR_PTRS_DIRTY",
+    "SMALL_MUT_ARR_PTRS_FROZEN_DIRTY", "SMALL_MUT_ARR_PTRS_FROZEN_CLEAN", "COMPACT_NFDATA",
+    "CONTINUATION", "ANN_FRAME",
+};
+
+/* IPE's closure description as a closure type's name: a number in the
+ * table's range becomes its name, anything else stays as written. */
+static el_str closure_type(el_str d)
+{
+    unsigned v = 0;
+    if (d.len == 0 || d.len > 3)
+        return d;
+    for (uint32_t i = 0; i < d.len; i++) {
+        if (d.ptr[i] < '0' || d.ptr[i] > '9')
+            return d;
+        v = v * 10 + (unsigned)(d.ptr[i] - '0');
+    }
+    if (v >= sizeof closure_types / sizeof closure_types[0])
+        return d;
+    el_str n = { closure_types[v], (uint32_t)strlen(closure_types[v]) };
+    return n;
+}
+
+/* An -hi band's title from its IPE entry: "TABLE (CLOSURE :: TYPE, LABEL,
+ * MODULE, SRCLOC)", the parts that are empty left out (heap.h). Built in
+ * the scratch buffer, kept in the pool; the bands already named by the
+ * entry's address take it. */
 static int define_ipe(heap_profile *h, const el_event *ev)
 {
-    el_str t = ev->u.ipe.table_name, loc = ev->u.ipe.srcloc;
-    if (!loc.len)
-        loc = ev->u.ipe.module;
-    size_t n = (size_t)t.len + (loc.len ? (size_t)loc.len + 3 : 0);
+    el_str t = ev->u.ipe.table_name, ct = closure_type(ev->u.ipe.closure_desc);
+    el_str parts[4] = { ev->u.ipe.ty_desc, ev->u.ipe.label, ev->u.ipe.module,
+                        ev->u.ipe.srcloc };
+    size_t n = (size_t)t.len + 3 + ct.len + 4;
+    for (int i = 0; i < 4; i++)
+        n += (size_t)parts[i].len + 2;
     if (grow(h, (void **)&h->scratch, &h->scratch_cap, n + 1, 1) != 0)
         return -1;
     char *tmp = h->scratch;
-    memcpy(tmp, t.ptr, t.len);
-    if (loc.len) {
-        tmp[t.len] = ' ';
-        tmp[t.len + 1] = '(';
-        memcpy(tmp + t.len + 2, loc.ptr, loc.len);
-        tmp[n - 1] = ')';
+    size_t len = 0, open;
+#define PUT(p, l) do { memcpy(tmp + len, (p), (l)); len += (l); } while (0)
+    PUT(t.ptr, t.len);
+    PUT(" (", 2);
+    open = len;
+    PUT(ct.ptr, ct.len);
+    if (parts[0].len) {
+        if (len > open)
+            PUT(" :: ", 4);
+        PUT(parts[0].ptr, parts[0].len);
     }
-    const char *name = pool_add(h, tmp, (uint32_t)n);
-    if (!name)
+    for (int i = 1; i < 4; i++)
+        if (parts[i].len) {
+            if (len > open)
+                PUT(", ", 2);
+            PUT(parts[i].ptr, parts[i].len);
+        }
+    if (len == open)
+        len -= 2;               /* nothing but the table's name */
+    else
+        PUT(")", 1);
+#undef PUT
+    const char *title = pool_add(h, tmp, (uint32_t)len);
+    if (!title)
         return -1;
     uint64_t info = ev->u.ipe.info;
     ipe_def *e = find_ipe(h, info);
@@ -853,8 +916,21 @@ static int define_ipe(heap_profile *h, const el_event *ev)
         memset(e, 0, sizeof *e);
         e->info = info;
     }
-    e->name = name;
-    e->len = (uint32_t)n;
+    e->title = title;
+    e->title_len = (uint32_t)len;
+    /* an entry after its address's samples (GHC writes them first) */
+    char addr[24];
+    int an = snprintf(addr, sizeof addr, "0x%" PRIx64, info);
+    name_key key = { addr, (size_t)an };
+    uint32_t b = h->num_bands ? tx_htab_find(&h->by_name, hash_bytes(addr, (size_t)an, 0),
+                                             band_eq, h->bands, &key)
+                              : TX_HTAB_NONE;
+    if (b != TX_HTAB_NONE && h->info.breakdown == HEAP_BY_INFO_TABLE) {
+        if (h->bands[b].title == h->bands[b].name && h->info.unresolved_ipe)
+            h->info.unresolved_ipe--;
+        h->bands[b].title = title;
+        h->bands[b].title_len = (uint32_t)len;
+    }
     return 0;
 }
 
@@ -957,13 +1033,10 @@ heap_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder
             return HEAP_OK;
         el_str l = ev->u.heap_sample_data.label;
         uint64_t info;
-        if (in->breakdown == HEAP_BY_INFO_TABLE && hex_value(l.ptr, l.len, &info)) {
-            const ipe_def *e = find_ipe(h, info);
-            if (e)
-                return add_sample(h, e->name, e->len, ev->u.heap_sample_data.residency, 0);
-            return add_sample(h, l.ptr, l.len, ev->u.heap_sample_data.residency, 1);
-        }
-        return add_sample(h, l.ptr, l.len, ev->u.heap_sample_data.residency, 0);
+        if (in->breakdown == HEAP_BY_INFO_TABLE && hex_value(l.ptr, l.len, &info))
+            return add_sample(h, l.ptr, l.len, ev->u.heap_sample_data.residency, 1,
+                              find_ipe(h, info));
+        return add_sample(h, l.ptr, l.len, ev->u.heap_sample_data.residency, 0, NULL);
     }
     case EL_PROGRAM_ARGS:
         return take_args(h, ev->u.text.str) == 0 ? HEAP_OK : fail(h, HEAP_ERR_NOMEM);
@@ -1101,6 +1174,11 @@ heap_profile *heap_snapshot(const heap_profile *h)
         for (size_t i = 0; i < h->num_bands; i++) {
             c->bands[i] = h->bands[i];
             if (!(c->bands[i].name = tx_strpool_add(&c->strings, h->bands[i].name, h->bands[i].len)))
+                goto nomem;
+            c->bands[i].title = c->bands[i].name;
+            if (h->bands[i].title != h->bands[i].name &&
+                !(c->bands[i].title = tx_strpool_add(&c->strings, h->bands[i].title,
+                                                     h->bands[i].title_len)))
                 goto nomem;
         }
         c->num_bands = c->cap_bands = h->num_bands;

@@ -91,7 +91,7 @@ int heap_summary_text(const heap_profile *h, const heap_summary_opts *o, FILE *o
         uint64_t mean = in->censuses ? (b->sum + in->censuses / 2) / in->censuses : 0;
         double share = b->peak_total ? 100.0 * (double)b->peak / (double)b->peak_total : 0.0;
         uint64_t ms = b->peak_time / 1000000 + (b->peak_time % 1000000 >= 500000);
-        tx_table_add(&t, b->name, b->len);
+        tx_table_add(&t, b->title, b->title_len);
         tx_table_addf(&t, "%llu", (unsigned long long)b->peak);
         tx_table_addf(&t, "%llu.%03llu", (unsigned long long)(ms / 1000),
                       (unsigned long long)(ms % 1000));

@@ -592,7 +592,7 @@ static int w_heap(tx_json *j, const html_page *pg)
     for (size_t i = 0; i < top; i++) {
         const heap_band *b = heap_band_at(h, by[i]);
         tx_json_array(j, TX_JSON_INLINE);
-        tx_json_string(j, b->name, b->len);
+        tx_json_string(j, b->title, b->title_len);
         tx_json_uint(j, b->peak);
         tx_json_uint(j, b->peak_time);
         tx_json_uint(j, in->censuses ? b->sum / in->censuses : 0);

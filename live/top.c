@@ -536,7 +536,7 @@ static void build_bands(live_top *t)
         const heap_band *hb = heap_band_at(t->heap, t->census[i].band);
         if (!hb)
             continue;
-        b[n].name = hb->name;
+        b[n].name = hb->title;     /* -hi: its IPE entry */
         b[n].bytes = t->census[i].bytes;
         n++;
     }

@@ -1115,7 +1115,10 @@ static void test_damaged_block(void **state)
     el_writer_destroy(w);
 }
 
-/* -hi: an address label becomes its IPE entry's name and location. */
+static char *write_mem(const uint8_t *log, size_t len, heap_format fmt, const heap_opts *o);
+
+/* -hi: an address band is titled by its IPE entry for people; the .hp
+ * keeps the address, as GHC's. */
 static void ipe(el_writer *w, uint64_t t, uint64_t info, const char *name, const char *loc)
 {
     el_payload p;
@@ -1144,10 +1147,48 @@ static void test_info_table(void **state)
     const uint8_t *log = done(w, &len);
     run r;
     run_mem(&r, log, len, NULL);
-    assert_string_equal(band_of(&r.g.c[0], 0), "Main.go_info (Main.hs:12:5-20)");
-    assert_string_equal(band_of(&r.g.c[0], 1), "sat_s1_info (Main)");
+    /* the band is the address, as GHC's .hp names it; its title the entry */
+    assert_string_equal(band_of(&r.g.c[0], 0), "0x4a3f10");
+    assert_string_equal(band_of(&r.g.c[0], 1), "0xABC");
     assert_string_equal(band_of(&r.g.c[0], 2), "0x99");
+    assert_string_equal(heap_band_at(r.h, 0)->title,
+                        "Main.go_info (THUNK :: Int, go, Main, Main.hs:12:5-20)");
+    assert_string_equal(heap_band_at(r.h, 1)->title, "sat_s1_info (THUNK :: Int, go, Main)");
+    assert_string_equal(heap_band_at(r.h, 2)->title, "0x99");
     assert_int_equal(heap_get_info(r.h)->unresolved_ipe, 1);
+    /* the snapshot keeps the titles; the .hp the addresses, the CSV the titles */
+    heap_profile *snap = heap_snapshot(r.h);
+    assert_non_null(snap);
+    assert_string_equal(heap_band_at(snap, 0)->title, heap_band_at(r.h, 0)->title);
+    assert_string_equal(heap_band_at(snap, 2)->title, "0x99");
+    heap_destroy(snap);
+    run_free(&r);
+    char *hp = write_mem(log, len, HEAP_FORMAT_HP, NULL);
+    assert_non_null(strstr(hp, "\n0x4a3f10\t1\n0xABC\t2\n0x99\t3\n"));
+    assert_null(strstr(hp, "go_info"));
+    free(hp);
+    char *csv = write_mem(log, len, HEAP_FORMAT_CSV, NULL);
+    assert_non_null(strstr(csv, ",\"Main.go_info (THUNK :: Int, go, Main, Main.hs:12:5-20)\",1\n"));
+    assert_non_null(strstr(csv, ",0x99,3\n"));
+    free(csv);
+    char *json = write_mem(log, len, HEAP_FORMAT_JSON, NULL);
+    assert_non_null(strstr(json, "\"band\": \"sat_s1_info (THUNK :: Int, go, Main)\", "
+                                 "\"address\": \"0xABC\""));
+    free(json);
+    el_writer_destroy(w);
+
+    /* an entry that comes after its address's first census names it too;
+     * a closure description that is not a closure type's number stays */
+    w = new_log(0);
+    el_writer_heap_prof_begin(w, 1, 0, 100 * MS, HEAP_BY_INFO_TABLE, NULL);
+    str_census(w, 100, 0, 1, 1, "0x10", (uint64_t)1);
+    el_ipe_fields late = { 0x10, "late_info", "CONSTR", "", "", "M", "" };
+    assert_int_equal(el_writer_ipe(w, 150, &late, +1), EL_WRITER_OK);
+    str_census(w, 200, 0, 2, 1, "0x10", (uint64_t)1);
+    log = done(w, &len);
+    run_mem(&r, log, len, NULL);
+    assert_string_equal(heap_band_at(r.h, 0)->title, "late_info (CONSTR, M)");
+    assert_int_equal(heap_get_info(r.h)->unresolved_ipe, 0);
     run_free(&r);
     el_writer_destroy(w);
 

@@ -162,6 +162,13 @@ int heap_finished(const heap_profile *h);
 typedef struct heap_band {
     const char *name;       /* owned by the profile, NUL-terminated */
     uint32_t len;           /* bytes (a cut -hc name may end inside UTF-8) */
+    /* The band for people (the summary, CSV, JSON, html, pprof, top):
+     * an -hi band, named by its info table's address as in GHC's .hp, is
+     * titled by its IPE entry (169) when the log has one: "TABLE (CLOSURE
+     * TYPE :: TYPE, LABEL, MODULE, SRCLOC)", empty parts left out; every
+     * other band by its name. Owned by the profile, NUL-terminated. */
+    const char *title;
+    uint32_t title_len;
     uint64_t peak;          /* largest bytes in one census */
     uint64_t peak_time;     /* ns: the first census with that peak */
     uint64_t peak_total;    /* all bands' bytes in that census */
