@@ -723,6 +723,24 @@ static heap_status open_census(heap_profile *h, uint64_t time, uint64_t era, int
  * (basename of argv[0]), its arguments, " +RTS" and the RTS options (those
  * between +RTS and -RTS, or to the end; "--RTS" ends option parsing). The
  * last -L<n> among the RTS options is the -hc band length GHC used. */
+/* A profiled RTS: the RTS_IDENTIFIER's flavour ("GHC-9.6.6 rts_thr_p")
+ * has the way "p" among its '_'-separated words. */
+static int profiled_rts(const char *rts)
+{
+    const char *p = strchr(rts, ' ');
+    if (!p)
+        return 0;
+    for (p++; *p && *p != ' ';) {
+        size_t len = strcspn(p, "_ ");
+        if (len == 1 && *p == 'p')
+            return 1;
+        p += len;
+        if (*p == '_')
+            p++;
+    }
+    return 0;
+}
+
 static int take_args(heap_profile *h, el_str args)
 {
     const char *s = args.ptr;
@@ -784,10 +802,14 @@ static int take_args(heap_profile *h, el_str args)
             jl += len;
         }
     }
-    memcpy(job + jl, " +RTS", 5);
-    jl += 5;
-    memmove(job + jl, rts, rl);
-    jl += rl;
+    if (h->info.rts_version && !profiled_rts(h->info.rts_version)) {
+        jl = prog_len;          /* GHC's non-profiled RTS writes the program only */
+    } else {
+        memcpy(job + jl, " +RTS", 5);
+        jl += 5;
+        memmove(job + jl, rts, rl);
+        jl += rl;
+    }
     const char *j = pool_add(h, job, (uint32_t)jl);
     const char *p = j ? pool_add(h, prog, (uint32_t)prog_len) : NULL;
     if (!j || !p)
@@ -874,6 +896,8 @@ static int define_ipe(heap_profile *h, const el_event *ev)
     el_str t = ev->u.ipe.table_name, ct = closure_type(ev->u.ipe.closure_desc);
     el_str parts[4] = { ev->u.ipe.ty_desc, ev->u.ipe.label, ev->u.ipe.module,
                         ev->u.ipe.srcloc };
+    if (parts[3].len == 1 && parts[3].ptr[0] == ':')
+        parts[3].len = 0;       /* GHC 9.4+ writes file ":" span: both empty */
     size_t n = (size_t)t.len + 3 + ct.len + 4;
     for (int i = 0; i < 4; i++)
         n += (size_t)parts[i].len + 2;
