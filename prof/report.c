@@ -25,24 +25,6 @@ static void end_date(const prof_info *in, char *buf, size_t size)
     tx_date(buf, size, sec);
 }
 
-/* The RTS_IDENTIFIER's flavour ("GHC-9.0.2 rts_thr_p": the word after the
- * version, '_'-separated) names the threaded RTS with "thr". */
-static int threaded_rts(const char *rts)
-{
-    const char *p = rts ? strchr(rts, ' ') : NULL;
-    if (!p)
-        return 0;
-    for (p++; *p && *p != ' ';) {
-        size_t len = strcspn(p, "_ ");
-        if (len == 3 && strncmp(p, "thr", 3) == 0)
-            return 1;
-        p += len;
-        if (*p == '_')
-            p++;
-    }
-    return 0;
-}
-
 static double total_secs(const prof_info *in)
 {
     return (double)in->total_ticks * (double)in->interval_ns /
@@ -736,9 +718,24 @@ int prof_report_text(const prof_result *p, const prof_report_opts *o, FILE *out)
              "lost, so they hang under <stack cut at 255 frames>.\n", in->cut_samples);
     if (c.hidden)
         NOTE("%" PRIu64 " subtrees hidden by --threshold/--max-depth.\n", c.hidden);
-    if (threaded_rts(in->rts_version))
-        NOTE("Threaded RTS: GHC's -p totals may differ by a few ticks (-pj/-Pa: equal), single "
-             "stacks by ~10%%: GHC reads the stack twice per tick (docs/PROF.md).\n");
+    prof_agreement ag;
+    if (prof_ghc_agreement(in->rts_version, &ag)) {
+        const char *rts = ag.threaded ? "threaded" : "non-threaded";
+        if (!ag.measured)
+            NOTE("%s, %s RTS: not measured; ", in->rts_version, rts);
+        else
+            NOTE("GHC %s, %s RTS: ", ag.ghc, rts);
+        if (ag.exact)
+            fprintf(out, "%sGHC's own .prof of such runs equalled their samples, every "
+                    "row and the total (%u runs of GHC %s measured, docs/PROF.md).\n",
+                    ag.measured ? "" : "on GHC 9.0.2 ", ag.runs, ag.ghc);
+        else
+            fprintf(out, "%sGHC's own .prof of such runs differed from their samples by up "
+                    "to %u ticks in the total (-pj: equal) and %u ticks + %u%% of the total "
+                    "in a row: GHC reads the stack twice per tick (%u runs of GHC %s "
+                    "measured, docs/PROF.md).\n", ag.measured ? "" : "on a similar RTS, ",
+                    ag.total_ticks, ag.row_ticks, ag.row_pct, ag.runs, ag.ghc);
+    }
     if (in->interval_ns == 0)
         NOTE("The log has no PROF_BEGIN event: the tick interval, and so the total time, "
              "are unknown.\n");

@@ -21,6 +21,7 @@
 #include "ghcprof.h"
 
 #define GHC_DATA "tests/data/ghc"
+#define GHC96 "tests/data/ghc-9.6"
 
 /* ---- building a profile ---------------------------------------------- */
 
@@ -28,6 +29,8 @@ typedef struct built {
     prof_profile *agg;  /* while reading */
     prof_result *p;     /* its snapshot */
     int threaded;       /* the RTS's ticker races with the mutator */
+    int exact;          /* GHC's .prof of such runs equals the samples */
+    prof_agreement ag;  /* else how far it was measured to be (docs/PROF.md) */
 } built;
 
 static int feed(void *ctx, const el_event *ev, const el_decoder *d)
@@ -41,14 +44,25 @@ static int feed(void *ctx, const el_event *ev, const el_decoder *d)
 
 static built build(const char *path, const prof_filter *f)
 {
-    built b = { prof_create(f), NULL, 0 };
+    built b = { .agg = prof_create(f) };
     assert_non_null(b.agg);
     el_read_result r = el_read_path(path, feed, &b, NULL);
     if (r.status != EL_END)
         fail_msg("%s: %s", path, r.error.msg);
     assert_non_null(b.p = prof_snapshot(b.agg));
     prof_destroy(b.agg);
+    if (!prof_ghc_agreement(prof_get_info(b.p)->rts_version, &b.ag))
+        fail_msg("%s: no GHC version in the RTS identifier", path);
+    assert_int_equal(b.ag.threaded, b.threaded);
+    b.exact = b.ag.exact;
     return b;
+}
+
+/* A row or stack of GHC's within the measured bound of ours: row_ticks +
+ * row_pct% of the run's total (docs/PROF.md). */
+static int within_row_bound(const built *b, double d, uint64_t total)
+{
+    return d <= b->ag.row_ticks + b->ag.row_pct / 100.0 * (double)total + 1e-9;
 }
 
 static built build_default(const char *path, int all)
@@ -124,9 +138,11 @@ static int cmp_pt(const void *a, const void *b)
     return strcmp(((const pt *)a)->path, ((const pt *)b)->path);
 }
 
-/* GHC's -pj ticks per stack against ours. Exact on the non-threaded RTS;
- * on the threaded one the ticker reads the stack twice (facts, item 6),
- * so a few ticks may land on a neighbour: totals still match exactly. */
+/* GHC's -pj ticks per stack against ours. Exact where GHC's report of
+ * such runs was measured exact (GHC 9.0.2's non-threaded RTS); elsewhere
+ * the ticker reads the stack twice (facts, item 6), so a few ticks may
+ * land on a neighbour, within the measured bound (prof_ghc_agreement);
+ * totals still match exactly. */
 static void check_json(const char *log, const char *json)
 {
     gp_profile g;
@@ -160,29 +176,31 @@ static void check_json(const char *log, const char *json)
             uint64_t d = a[i].ticks > o[j].ticks ? a[i].ticks - o[j].ticks : o[j].ticks - a[i].ticks;
             uint64_t most = a[i].ticks > o[j].ticks ? a[i].ticks : o[j].ticks;
             diff += d;
-            /* threaded: a stack differs by up to ~10% of itself (facts, item 6) */
-            if (b.threaded && d > 2 + (most + 9) / 10)
-                fail_msg("%s: threaded, stack %s: GHC %llu ticks, evprof %llu: more than "
-                         "2 + 10%%", log, a[i].path, (unsigned long long)a[i].ticks,
-                         (unsigned long long)o[j].ticks);
-            if (!b.threaded && a[i].ticks != o[j].ticks)
+            (void)most;
+            if (!b.exact && !within_row_bound(&b, (double)d, g.total_ticks))
+                fail_msg("%s: stack %s: GHC %llu ticks, evprof %llu: more than %u + %u%% of "
+                         "%llu", log, a[i].path, (unsigned long long)a[i].ticks,
+                         (unsigned long long)o[j].ticks, b.ag.row_ticks, b.ag.row_pct,
+                         (unsigned long long)g.total_ticks);
+            if (b.exact && a[i].ticks != o[j].ticks)
                 fail_msg("%s: stack %s: GHC %llu ticks, evprof %llu", log, a[i].path,
                          (unsigned long long)a[i].ticks, (unsigned long long)o[j].ticks);
             i++, j++;
         } else if (c < 0) {
-            if (!b.threaded)
+            if (b.exact || !within_row_bound(&b, (double)a[i].ticks, g.total_ticks))
                 fail_msg("%s: GHC has stack %s (%llu ticks), evprof not", log, a[i].path,
                          (unsigned long long)a[i].ticks);
             diff += a[i++].ticks;
         } else {
-            if (!b.threaded)
+            if (b.exact || !within_row_bound(&b, (double)o[j].ticks, g.total_ticks))
                 fail_msg("%s: evprof has stack %s (%llu ticks), GHC not", log, o[j].path,
                          (unsigned long long)o[j].ticks);
             diff += o[j++].ticks;
         }
     }
-    /* threaded: the race moves a tick between neighbouring stacks */
-    assert_true(diff * 100 <= 5 * g.total_ticks + 200);
+    /* the race moves a tick between neighbouring stacks: each moved tick
+     * counts twice here; measured at most 19 in a run (docs/PROF.md) */
+    assert_true(diff <= 2 * 20);
     free(a);
     free(o);
     prof_result_destroy(b.p);
@@ -199,14 +217,14 @@ static double pct(uint64_t a, uint64_t t)
     return t ? (double)a / (double)t * 100.0 : 0.0;
 }
 
-/* Threaded runs (facts, item 6): `ticks` within 2 ticks + 10% of GHC's
- * row, whose %time (one decimal of GHC's own total) gives its ticks to
- * within 0.05% of that total. */
-static int near_ghc(uint64_t ticks, const char *ghc_pct, uint64_t ghc_total)
+/* Runs not measured exact (facts, item 6): `ticks` within the measured
+ * bound of GHC's row, whose %time (one decimal of GHC's own total) gives
+ * its ticks to within 0.05% of that total. */
+static int near_ghc(const built *b, uint64_t ticks, const char *ghc_pct, uint64_t ghc_total)
 {
     double theirs = atof(ghc_pct) / 100.0 * (double)ghc_total;
-    double most = theirs > (double)ticks ? theirs : (double)ticks;
-    return fabs(theirs - (double)ticks) <= 2.0 + 0.1 * most + 0.0005 * (double)ghc_total;
+    return within_row_bound(b, fabs(theirs - (double)ticks) - 0.0005 * (double)ghc_total,
+                            ghc_total);
 }
 
 /* GHC's .prof: header numbers, %time of every row with ticks, summary. */
@@ -221,16 +239,17 @@ static void check_prof(const char *log, const char *prof)
 
     assert_int_equal(in->interval_ns / 1000, g.interval_us);
     assert_int_equal(in->capabilities, g.processors);
-    if (b.threaded) {
+    if (!b.exact) {
         /* GHC's -p total misses or adds the ticks whose two reads of the
-         * stack (facts, item 6) fell one on a built-in stack, one not: up
-         * to 2 measured, 5 once. (-pj and -Pa count every tick: exact, in
-         * check_json.) */
+         * stack (facts, item 6) fell one on a built-in stack, one not:
+         * within the measured bound. (-pj and -Pa count every tick: exact,
+         * in check_json.) */
         uint64_t d = in->total_ticks > g.total_ticks ? in->total_ticks - g.total_ticks
                                                      : g.total_ticks - in->total_ticks;
-        if (d > 5)
-            fail_msg("%s: threaded: %llu ticks, GHC %llu: more than 5 apart", prof,
-                     (unsigned long long)in->total_ticks, (unsigned long long)g.total_ticks);
+        if (d > b.ag.total_ticks)
+            fail_msg("%s: %llu ticks, GHC %llu: more than %u apart", prof,
+                     (unsigned long long)in->total_ticks, (unsigned long long)g.total_ticks,
+                     b.ag.total_ticks);
     } else {
         assert_int_equal(in->total_ticks, g.total_ticks);
         snprintf(buf, sizeof buf, "%.2f",
@@ -259,15 +278,16 @@ static void check_prof(const char *log, const char *prof)
         char ind[16], inh[16];
         fmt_pct(ind, sizeof ind, pct(nd->ticks, in->total_ticks));
         fmt_pct(inh, sizeof inh, pct(nd->inherited, in->total_ticks));
-        if (!b.threaded) {
+        if (b.exact) {
             if (strcmp(ind, r->ind_time) || strcmp(inh, r->inh_time))
                 fail_msg("%s: %s: %%time %s/%s, GHC %s/%s", prof, key.path, ind, inh,
                          r->ind_time, r->inh_time);
-        } else if (!near_ghc(nd->ticks, r->ind_time, g.total_ticks) ||
-                   !near_ghc(nd->inherited, r->inh_time, g.total_ticks)) {
-            fail_msg("%s: threaded, %s: %llu/%llu ticks, GHC %s/%s%%: more than 2 + 10%% "
-                     "apart", prof, key.path, (unsigned long long)nd->ticks,
-                     (unsigned long long)nd->inherited, r->ind_time, r->inh_time);
+        } else if (!near_ghc(&b, nd->ticks, r->ind_time, g.total_ticks) ||
+                   !near_ghc(&b, nd->inherited, r->inh_time, g.total_ticks)) {
+            fail_msg("%s: %s: %llu/%llu ticks, GHC %s/%s%%: more than %u + %u%% of the "
+                     "total apart", prof, key.path, (unsigned long long)nd->ticks,
+                     (unsigned long long)nd->inherited, r->ind_time, r->inh_time,
+                     b.ag.row_ticks, b.ag.row_pct);
         }
         checked++;
     }
@@ -289,11 +309,11 @@ static void check_prof(const char *log, const char *prof)
             fail_msg("%s: summary row %s %s not in GHC's (or out of order)", prof, cc->label,
                      cc->module);
         fmt_pct(buf, sizeof buf, prof_summary_pct(t[k].ticks, in->total_ticks));
-        if (!b.threaded)
+        if (b.exact)
             assert_string_equal(buf, g.summary[gi].time);
         gi++;
     }
-    for (size_t k = 0; k < g.nsummary && !b.threaded; k++) {
+    for (size_t k = 0; k < g.nsummary && b.exact; k++) {
         if (atof(g.summary[k].time) < 1.1)
             continue;
         int found = 0;
@@ -339,6 +359,23 @@ static void test_corpus_without_samples(void **state)
         assert_int_equal(prof_get_info(b.p)->all_samples, 0);
         assert_int_equal(prof_get_info(b.p)->total_ticks, 0);
         prof_result_destroy(b.p);
+    }
+}
+
+/* GHC 9.6.6 runs: -fprof-auto, -fprof-late, threaded -N2; GHC's .prof
+ * within the bounds measured for 9.6.6 (docs/PROF.md), -pj totals equal. */
+static void test_ghc_9_6_runs(void **state)
+{
+    static const char *const runs[] = { "sim", "sim-late", "workers-N2" };
+    (void)state;
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char log[256], ghc[256];
+        snprintf(log, sizeof log, GHC96 "/%s-pj.eventlog", runs[i]);
+        snprintf(ghc, sizeof ghc, GHC96 "/%s-pj.prof", runs[i]);
+        check_json(log, ghc);
+        snprintf(log, sizeof log, GHC96 "/%s-p.eventlog", runs[i]);
+        snprintf(ghc, sizeof ghc, GHC96 "/%s-p.prof", runs[i]);
+        check_prof(log, ghc);
     }
 }
 
@@ -547,7 +584,7 @@ static void check_walk_order(const prof_result *r)
 
 static prof_result *synthetic_profile(const uint8_t *buf, size_t len, const prof_filter *f)
 {
-    built b = { prof_create(f), NULL, 0 };
+    built b = { .agg = prof_create(f) };
     el_read_result r = el_read_mem(buf, len, feed, &b, NULL);
     assert_int_equal(r.status, EL_END);
     assert_non_null(b.p = prof_snapshot(b.agg));
@@ -697,7 +734,7 @@ static void test_logs_matched_by_name(void **state)
     (void)state;
     size_t la, lb;
     uint8_t *a = two_builds(0, &la), *b = two_builds(1, &lb);
-    built x = { prof_create(NULL), NULL, 0 };
+    built x = { .agg = prof_create(NULL) };
     assert_non_null(x.agg);
     assert_int_equal(prof_begin_log(x.agg), 0);
     assert_int_equal(el_read_mem(a, la, feed, &x, NULL).status, EL_END);
@@ -1236,22 +1273,36 @@ static void test_snapshots_do_not_destroy(void **state)
     prof_result_destroy(once.p);
 }
 
-/* The report of a threaded log says, once, how far GHC's own report of the
- * run may be (RTS_IDENTIFIER "GHC-9.0.2 rts_thr_p"); a non-threaded one
- * does not. */
-static void test_threaded_note(void **state)
+/* The report's closing line says, once, how far GHC's own .prof of such a
+ * run was measured to be, for the GHC version and RTS of the log's
+ * RTS_IDENTIFIER ("GHC-9.0.2 rts_thr_p"): docs/PROF.md's figures. */
+static void test_agreement_note(void **state)
 {
-    static const struct { const char *log; int threaded; } runs[] = {
-        { CORPUS_DIR "/ghc-9.0.2/nfib-p.eventlog", 1 },
-        { CORPUS_DIR "/ghc-9.0.2/nfib-N2.eventlog", 1 },
-        { GHC_DATA "/par-N2-p.eventlog", 1 },
-        { "examples/nfib.eventlog", 0 },
-        { GHC_DATA "/deep-p.eventlog", 0 },
+    static const struct { const char *log; const char *note; } runs[] = {
+        { CORPUS_DIR "/ghc-9.0.2/nfib-p.eventlog",
+          "\nGHC 9.0.2, threaded RTS: GHC's own .prof of such runs differed from their "
+          "samples by up to 7 ticks in the total (-pj: equal) and 5 ticks + 12% of the total "
+          "in a row: GHC reads the stack twice per tick (64 runs of GHC 9.0.2 measured, "
+          "docs/PROF.md).\n" },
+        { GHC_DATA "/par-N2-p.eventlog", "\nGHC 9.0.2, threaded RTS: " },
+        { GHC_DATA "/deep-p.eventlog",
+          "\nGHC 9.0.2, non-threaded RTS: GHC's own .prof of such runs equalled their "
+          "samples, every row and the total (32 runs of GHC 9.0.2 measured, docs/PROF.md).\n" },
+        { "examples/nfib.eventlog", "\nGHC 9.0.2, non-threaded RTS: " },
+        { GHC96 "/sim-p.eventlog",
+          "\nGHC 9.6.6, non-threaded RTS: GHC's own .prof of such runs differed from their "
+          "samples by up to 4 ticks in the total (-pj: equal) and 5 ticks + 2% of the total "
+          "in a row: GHC reads the stack twice per tick (32 runs of GHC 9.6.6 measured, "
+          "docs/PROF.md).\n" },
+        { GHC96 "/workers-N2-p.eventlog",
+          "\nGHC 9.6.6, threaded RTS: GHC's own .prof of such runs differed from their "
+          "samples by up to 2 ticks in the total (-pj: equal) and 5 ticks + 2% of the total "
+          "in a row: GHC reads the stack twice per tick (64 runs of GHC 9.6.6 measured, "
+          "docs/PROF.md).\n" },
     };
     (void)state;
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         built b = build_default(runs[i].log, 0);
-        assert_int_equal(b.threaded, runs[i].threaded);
         char *text = NULL;
         size_t size = 0;
         FILE *out = open_memstream(&text, &size);
@@ -1259,19 +1310,39 @@ static void test_threaded_note(void **state)
         prof_report_opts_init(&o);
         assert_int_equal(prof_report_text(b.p, &o, out), 0);
         fclose(out);
-        const char *note = "\nThreaded RTS: GHC's -p totals may differ by a few ticks "
-                           "(-pj/-Pa: equal), single stacks by ~10%: GHC reads the stack "
-                           "twice per tick (docs/PROF.md).\n";
-        const char *at = strstr(text, note);
-        if (runs[i].threaded && (!at || strstr(at + 1, note)))
-            fail_msg("%s: threaded, the note is not there once:\n%s", runs[i].log, text);
-        if (!runs[i].threaded && strstr(text, "Threaded RTS"))
-            fail_msg("%s: not threaded, yet the note", runs[i].log);
+        const char *at = strstr(text, runs[i].note);
+        if (!at || strstr(at + 1, runs[i].note))
+            fail_msg("%s: the note is not there once:\n%s", runs[i].log, text);
         free(text);
         prof_result_destroy(b.p);
     }
 }
 
+/* Versions that were not measured take the nearest measured figures and
+ * say so; a string with no version has none. */
+static void test_agreement_versions(void **state)
+{
+    (void)state;
+    prof_agreement a;
+    assert_int_equal(prof_ghc_agreement("GHC-9.4.7 rts_thr_p", &a), 1);
+    assert_string_equal(a.ghc, "9.6.6");
+    assert_int_equal(a.measured, 0);
+    assert_int_equal(a.threaded, 1);
+    assert_int_equal(prof_ghc_agreement("GHC-8.10.7 rts_p", &a), 1);
+    assert_string_equal(a.ghc, "9.0.2");
+    assert_int_equal(a.exact, 1);
+    assert_int_equal(a.measured, 0);
+    assert_int_equal(prof_ghc_agreement("GHC-9.12.1 rts_thr_debug_p", &a), 1);
+    assert_string_equal(a.ghc, "9.6.6");
+    assert_int_equal(a.threaded, 1);
+    assert_int_equal(prof_ghc_agreement("GHC-9.6.6 rts_p", &a), 1);
+    assert_int_equal(a.measured, 1);
+    assert_int_equal(a.exact, 0);
+    assert_int_equal(prof_ghc_agreement("GHC-9.0.2 rts_p", &a), 1);
+    assert_int_equal(a.exact, 1);
+    assert_int_equal(prof_ghc_agreement("my own RTS", &a), 0);
+    assert_int_equal(prof_ghc_agreement(NULL, &a), 0);
+}
 
 /* prof_cc_totals: every cost centre, individual ticks and stacks through
  * it counted once however often it recurs; MAIN holds every tick. */
@@ -1317,9 +1388,11 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_corpus_pj),
         cmocka_unit_test(test_corpus_prof),
-        cmocka_unit_test(test_threaded_note),
+        cmocka_unit_test(test_agreement_note),
+        cmocka_unit_test(test_agreement_versions),
         cmocka_unit_test(test_corpus_without_samples),
         cmocka_unit_test(test_own_runs),
+        cmocka_unit_test(test_ghc_9_6_runs),
         cmocka_unit_test(test_cut_stacks_marked),
         cmocka_unit_test(test_time_prof_against_reference),
         cmocka_unit_test(test_filters_synthetic),

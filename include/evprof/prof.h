@@ -226,6 +226,28 @@ typedef struct prof_info {
 
 const prof_info *prof_get_info(const prof_result *r);
 
+/* How far GHC's own time profile of a run (its .prof or -pj) was from the
+ * run's eventlog samples, measured on real runs per GHC version and RTS
+ * (docs/PROF.md, scripts/prof_bounds.sh): GHC's ticker reads the current
+ * stack twice per tick, once for its report and once for the event, and
+ * the two reads can differ. */
+typedef struct prof_agreement {
+    const char *ghc;            /* the GHC version measured ("9.6.6") */
+    int measured;               /* it is the log's own version (else the
+                                   nearest measured one: a guess) */
+    int threaded;               /* the log's RTS is threaded */
+    int exact;                  /* every run equal: total and every row */
+    uint32_t runs;              /* runs measured (-p and -pj) */
+    uint32_t total_ticks;       /* -p totals differed by at most this (-pj: equal) */
+    uint32_t row_ticks;         /* a row (stack) differed by at most */
+    uint32_t row_pct;           /* row_ticks + row_pct% of the run's total */
+} prof_agreement;
+
+/* The measured figures that apply to a log whose RTS_IDENTIFIER is
+ * `rts_version` ("GHC-9.6.6 rts_thr_p"): 1 and *out filled, or 0 when the
+ * string names no GHC version. */
+int prof_ghc_agreement(const char *rts_version, prof_agreement *out);
+
 /* The one matcher of --focus/--ignore: sets `bit` in match[i] for every
  * cost centre i of the table whose "Module.label" the POSIX extended
  * regex matches. Returns 0, -1 with a message in err when the pattern does

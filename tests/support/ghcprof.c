@@ -28,7 +28,8 @@ static gp_row *new_row(gp_profile *p)
 /* ---- .prof text ------------------------------------------------------- */
 
 /* Splits `line` on single spaces (labels have no spaces: GHC rejects
- * them in SCC names) into at most `max` tokens. */
+ * them in SCC names) into at most `max` tokens. A SRC may have spaces
+ * (-fprof-late's "<no location info>"): src_of joins it back. */
 static size_t tokens(char *line, char **tok, size_t max)
 {
     size_t n = 0;
@@ -45,6 +46,17 @@ static size_t tokens(char *line, char **tok, size_t max)
             *s++ = '\0';
     }
     return n;
+}
+
+/* The SRC column: tokens 2 .. n - tail - 1 (the numbers come last),
+ * joined by single spaces. */
+static void src_of(char *dst, size_t size, char **tok, size_t n, size_t tail)
+{
+    size_t len = 0;
+    dst[0] = '\0';
+    for (size_t i = 2; i + tail < n; i++)
+        len += (size_t)snprintf(dst + len, len < size ? size - len : 0, "%s%s",
+                                i > 2 ? " " : "", tok[i]);
 }
 
 int gp_read_prof(const char *path, gp_profile *out)
@@ -94,8 +106,8 @@ int gp_read_prof(const char *path, gp_profile *out)
             r = &r[out->nsummary++];
             copy_field(r->label, sizeof r->label, tok[0], strlen(tok[0]));
             copy_field(r->module, sizeof r->module, tok[1], strlen(tok[1]));
-            copy_field(r->src, sizeof r->src, tok[2], strlen(tok[2]));
-            copy_field(r->time, sizeof r->time, tok[3], strlen(tok[3]));
+            src_of(r->src, sizeof r->src, tok, n, 2);
+            copy_field(r->time, sizeof r->time, tok[n - 2], strlen(tok[n - 2]));
         } else if (where == TREE && n >= 9) {
             if (indent >= GP_MAX_PATH)
                 continue;
@@ -103,10 +115,10 @@ int gp_read_prof(const char *path, gp_profile *out)
             r->depth = (uint32_t)indent;
             copy_field(r->label, sizeof r->label, tok[0], strlen(tok[0]));
             copy_field(r->module, sizeof r->module, tok[1], strlen(tok[1]));
-            copy_field(r->src, sizeof r->src, tok[2], strlen(tok[2]));
-            r->id = (uint32_t)strtoul(tok[3], NULL, 10);
-            copy_field(r->ind_time, sizeof r->ind_time, tok[5], strlen(tok[5]));
-            copy_field(r->inh_time, sizeof r->inh_time, tok[7], strlen(tok[7]));
+            src_of(r->src, sizeof r->src, tok, n, 6);
+            r->id = (uint32_t)strtoul(tok[n - 6], NULL, 10);
+            copy_field(r->ind_time, sizeof r->ind_time, tok[n - 4], strlen(tok[n - 4]));
+            copy_field(r->inh_time, sizeof r->inh_time, tok[n - 2], strlen(tok[n - 2]));
             r->parent = indent ? stack[indent - 1] : -1;
             stack[indent] = (int32_t)(out->nrows - 1);
         }

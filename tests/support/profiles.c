@@ -18,6 +18,9 @@ const char *const test_time_logs[] = {
     GHC_DATA "/odd-p.eventlog",
     GHC_DATA "/chain-p.eventlog",
     GHC_DATA "/par-N2-p.eventlog",
+    CORPUS_DIR "/ghc-9.6/sim-p.eventlog",
+    CORPUS_DIR "/ghc-9.6/sim-late-pj.eventlog",
+    CORPUS_DIR "/ghc-9.6/workers-N2-p.eventlog",
 };
 const size_t test_num_time_logs = sizeof test_time_logs / sizeof test_time_logs[0];
 

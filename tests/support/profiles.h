@@ -9,7 +9,8 @@
 
 #define GHC_DATA "tests/data/ghc"
 
-/* Every time-profile log of the corpus and of tests/data/ghc. */
+/* Every time-profile log of the corpus and of tests/data/ghc, and GHC
+ * 9.6.6 runs of tests/data/ghc-9.6 (-fprof-auto, -fprof-late, -N2). */
 extern const char *const test_time_logs[];
 extern const size_t test_num_time_logs;
 
