@@ -23,6 +23,7 @@
 
 #define GC_DATA "tests/data/gc"
 #define CORPUS CORPUS_DIR "/ghc-9.0.2"
+#define GHC96 CORPUS_DIR "/ghc-9.6"
 
 /* ---- GHC's +RTS -s text (test-side reader) ----------------------------- */
 
@@ -229,6 +230,8 @@ static const char *const runs[] = {
     GC_DATA "/pargc-N2",                /* -N2, both capabilities allocate */
     GC_DATA "/pargc-N2-G3-qg1",         /* three generations, parallel GC from gen 1 */
     GC_DATA "/sparks-N2",               /* sparks of every fate */
+    GHC96 "/sim-s",                     /* GHC 9.6.6, non-threaded RTS */
+    GHC96 "/workers-N2-s",              /* GHC 9.6.6, -N2, parallel GC */
 };
 #define N_RUNS (sizeof runs / sizeof runs[0])
 
