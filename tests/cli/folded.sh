@@ -16,7 +16,9 @@ trap 'rm -rf "$tmp"' EXIT
 logs=("$corpus"/ghc-9.0.2/nfib-p.eventlog "$corpus"/ghc-9.0.2/nfib-pj.eventlog
       "$corpus"/ghc-9.0.2/nfib-N2.eventlog "$corpus"/ghc-events/time-prof.eventlog
       "$data"/deep-p.eventlog "$data"/mutual-p.eventlog "$data"/odd-p.eventlog
-      "$data"/chain-p.eventlog "$data"/par-N2-p.eventlog)
+      "$data"/chain-p.eventlog "$data"/par-N2-p.eventlog
+      "$corpus"/ghc-9.6/sim-p.eventlog "$corpus"/ghc-9.6/sim-late-pj.eventlog
+      "$corpus"/ghc-9.6/workers-N2-p.eventlog)
 
 # The format as the tools read it: speedscope /^(.*) (\d+)$/ (integer
 # counts), flamegraph.pl /^(.*)\s+?(\d+(?:\.\d*)?)$/ and its differential

@@ -19,7 +19,8 @@ trap 'rm -rf "$tmp"' EXIT
 export PYTHONPATH=tests/support
 
 logs=("$data"/par-N2-p.eventlog "$data"/deep-p.eventlog "$data"/mutual-p.eventlog
-      "$data"/odd-p.eventlog "$data"/chain-p.eventlog "$data"/deep-pj.eventlog)
+      "$data"/odd-p.eventlog "$data"/chain-p.eventlog "$data"/deep-pj.eventlog
+      tests/data/ghc-9.6/sim-late-p.eventlog tests/data/ghc-9.6/workers-N2-pj.eventlog)
 
 # time.py PROFILE FOLDED TICKS INTERVAL_NS
 cat >"$tmp/time.py" <<'PY'

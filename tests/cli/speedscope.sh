@@ -16,7 +16,8 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 logs=("$data"/par-N2-p.eventlog "$data"/deep-p.eventlog "$data"/mutual-p.eventlog
-      "$data"/odd-pj.eventlog "$data"/chain-p.eventlog)
+      "$data"/odd-pj.eventlog "$data"/chain-p.eventlog
+      tests/data/ghc-9.6/sim-p.eventlog tests/data/ghc-9.6/workers-N2-p.eventlog)
 
 # check.py FILE.json DUMP.txt FOLDED.txt: prints "cap count" per profile
 cat >"$tmp/check.py" <<'PY'

@@ -56,3 +56,21 @@ one workers-N2-s workers-np +RTS -sworkers-N2-s.stats -l -N2 -RTS
 one collatz-lT collatz last-sample +RTS -lT -l -RTS
 one collatz-r collatz +RTS -rcollatz-r.ticky -RTS
 ls -l "$here"/*.eventlog
+
+# ghc-events' text of every log (tests/support/ghc_events_show.hs, with the
+# host's GHC and Debian's libghc-ghc-events-dev) as a SHA-256, for
+# tests/cli/ghc96.sh to hold `evprof dump` to without ghc-events; a log
+# ghc-events cannot read is listed with its message instead
+if command -v ghc >/dev/null && ghc-pkg list ghc-events 2>/dev/null | grep -q ghc-events; then
+    cp "$root/tests/support/ghc_events_show.hs" "$work/"
+    (cd "$work" && ghc -O0 -package ghc-events -outputdir o-show -o show ghc_events_show.hs >/dev/null)
+    : >"$here/ghc-events.sha256"
+    for f in "$here"/*.eventlog; do
+        n=$(basename "$f")
+        if "$work/show" "$f" >"$work/text" 2>"$work/err"; then
+            echo "$(sha256sum <"$work/text" | cut -d' ' -f1)  $n" >>"$here/ghc-events.sha256"
+        else
+            echo "unreadable  $n  $(tr '\n' ' ' <"$work/err" | cut -c1-120)" >>"$here/ghc-events.sha256"
+        fi
+    done
+fi
