@@ -46,6 +46,11 @@ static const char *const corpus_logs[] = {
     CORPUS_DIR "/ghc-9.0.2/nfib-p.eventlog",
     CORPUS_DIR "/ghc-9.0.2/nfib-pj.eventlog",
     CORPUS_DIR "/ghc-9.0.2/nfib-s.eventlog",
+    /* GHC 9.6.6: IPE events declared one byte longer than written */
+    CORPUS_DIR "/ghc-9.6/parse-hi.eventlog",
+    CORPUS_DIR "/ghc-9.6/parse-hT.eventlog",
+    CORPUS_DIR "/ghc-9.6/collatz-lT.eventlog",
+    CORPUS_DIR "/ghc-9.6/workers-N2-s.eventlog",
 };
 
 static uint8_t *load(const char *path, size_t *len)
