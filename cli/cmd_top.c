@@ -136,6 +136,20 @@ static void frame_lines(const top_ctx *c, const live_frame *f, line_fn out, void
     out(octx, 0, "elapsed %.1f s  log %.3f s  %llu events (%.0f/s)  %s read", f->wall_s,
         f->log_s, (unsigned long long)f->events, f->events_per_s,
         bytes_str(a, sizeof a, (double)f->bytes));
+    if (f->waiting) {
+        /* nothing has come yet: say why instead of a screen of zeros */
+        out(octx, 0, "");
+        if (f->rts_writes_when_full) {
+            out(octx, 0, "waiting for the first events: this GHC (before 9.2) writes a "
+                "capability's events only when its buffer fills (2 MiB on 9.0) and at exit,");
+            out(octx, 0, "so figures come in steps, or at the end; GHC 9.2 and later write "
+                "every --eventlog-flush-interval (docs/LIVE.md)");
+        } else {
+            out(octx, 0, "waiting for the first events%s",
+                f->bytes ? " (the header is read)" : "");
+        }
+        return;
+    }
     if (f->mem.has_heap || f->mem.allocated || f->mem.gcs) {
         out(octx, 0, "memory: heap %s  live %s  allocated %s (+%s, %s/s)",
             bytes_str(a, sizeof a, (double)f->mem.heap_size),

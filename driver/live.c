@@ -65,6 +65,8 @@ static void tick(live *l, uint64_t now)
         return;
     if (l->o->on_tick) {
         l->s->read.bytes = l->offset;
+        if (!l->s->decoder && l->dec && el_decoder_header_done(l->dec))
+            l->s->decoder = l->dec;     /* the header's types before any event */
         l->o->on_tick(l->o->tick_ctx, l->s);
     }
     l->next_tick_ns += l->tick_ns;

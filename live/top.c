@@ -611,6 +611,9 @@ const live_frame *live_top_frame(live_top *t, const ev_stream *s)
         f->max_rss_kb = (uint64_t)ru.ru_maxrss;
     }
     f->end_marker = s->read.status == EL_END;
+    f->rts_writes_when_full = s->decoder && el_decoder_header_done(s->decoder) &&
+                              !el_decoder_type(s->decoder, EL_MEM_RETURN);
+    f->waiting = !s->done && s->read.events == 0;
 
     int failed = build_ccs(t) != 0;
 
@@ -730,11 +733,13 @@ int live_frame_json(const live_frame *f, FILE *out)
 {
     fprintf(out, "{\"seq\":%llu,\"wall_s\":%.3f,\"interval_s\":%.3f,\"log_s\":%.6f,"
             "\"bytes\":%llu,\"events\":%llu,\"events_interval\":%llu,\"events_per_s\":%.0f,"
-            "\"cpu_s\":%.3f,\"max_rss_kb\":%llu,\"finished\":%s,\"end_marker\":%s,",
+            "\"cpu_s\":%.3f,\"max_rss_kb\":%llu,\"finished\":%s,\"end_marker\":%s,"
+            "\"waiting\":%s,\"rts_writes_when_full\":%s,",
             (unsigned long long)f->seq, f->wall_s, f->interval_s, f->log_s,
             (unsigned long long)f->bytes, (unsigned long long)f->events,
             (unsigned long long)f->events_interval, f->events_per_s, f->cpu_s,
-            (unsigned long long)f->max_rss_kb, f->finished ? "true" : "false", f->end_marker ? "true" : "false");
+            (unsigned long long)f->max_rss_kb, f->finished ? "true" : "false", f->end_marker ? "true" : "false",
+            f->waiting ? "true" : "false", f->rts_writes_when_full ? "true" : "false");
     fprintf(out, "\"ticks\":%llu,\"ticks_interval\":%llu,\"tick_interval_ns\":%llu,"
             "\"cost_centres\":%llu,\"top\":[",
             (unsigned long long)f->ticks, (unsigned long long)f->ticks_interval,

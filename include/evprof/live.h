@@ -114,6 +114,12 @@ typedef struct live_frame {
     uint64_t max_rss_kb;        /* and its largest resident set, KiB */
     int finished;               /* the read is over */
     int end_marker;             /* ... and the log ended with its end marker */
+    /* The header is read, its event types are GHC's before 9.2 (no
+     * MEM_RETURN, 90): that RTS writes a capability's events only when its
+     * buffer fills (2 MiB on 9.0) and at exit, never every few seconds. */
+    int rts_writes_when_full;
+    int waiting;                /* no event yet, the read goes on: the figures are
+                                   not zero, they have not come */
 
     uint64_t ticks, ticks_interval;     /* counted as the report counts them */
     uint64_t tick_interval_ns;          /* the sampling interval (PROF_BEGIN) */

@@ -77,6 +77,14 @@ check("the report has summary rows (%d)" % len(rows), len(rows) >= 3)
 for k, v in rows.items():
     check("%s.%s: %d ticks as in the report (%s)" % (k[1], k[0], v, got.get(k)), got.get(k) == v)
 check("collections counted", last["gc"]["collections"] > 0)
+# GHC 9.0 writes only full buffers: before the first one the view waits
+# and says why (rts_writes_when_full from the header), never after
+check("GHC 9.0's header: the RTS writes when a buffer fills",
+      all(f["rts_writes_when_full"] for f in frames))
+check("the first frame waits for the first buffer (%d events)" % frames[0]["events"],
+      frames[0]["waiting"] and frames[0]["events"] == 0)
+first = next(i for i, f in enumerate(frames) if f["events"])
+check("no frame waits once events came", not any(f["waiting"] for f in frames[first:]))
 sys.exit(1 if fails else 0)
 PY
 check "figures (see above)" [ $? -eq 0 ]
