@@ -428,6 +428,9 @@ int ev_order_replay(ev_order *o, const el_decoder *header, const ev_spool *src,
         enter_block(r, rec, size);
         if (be16(rec) == EL_BLOCK_MARKER)
             cap = r->block_cap;
+        /* at its file offset: block markers then set their ends in file
+         * terms, which bound an IPE record's strings (el_decoder_record_size) */
+        el_decoder_set_offset(rd, r->pos);
         el_decoder_feed(rd, rec, size);
         if (el_decoder_next(rd, &ev) != EL_OK) {
             rc = -2;

@@ -12,6 +12,10 @@
 #   npm:     speedscope 1.25.0 (its built app, opened in Chromium), into
 #            ~/.cache/speedscope-shot as ../shared/tools/speedscope-shot.sh
 #            keeps it
+#   GHC 9.6: Debian 13's ghc and ghc-prof (9.6.6) in a debootstrap chroot,
+#            scripts/ghc96.sh setup (as root, from Debian's registry): the
+#            tests that make and follow real 9.6 runs (ghc96_live,
+#            ghc96_events' fresh runs)
 #   git:     FlameGraph (flamegraph.pl, difffolded.pl; not packaged by
 #            Debian) into ~/.cache/evprof-clients/FlameGraph, when
 #            github.com is reachable; otherwise those checks say SKIPPED
@@ -65,13 +69,15 @@ if [ -z "${FLAMEGRAPH_DIR:-}" ]; then
     [ -f "$fg/flamegraph.pl" ] && export FLAMEGRAPH_DIR=$fg
 fi
 
+bash scripts/ghc96.sh setup || echo "clients: no GHC 9.6 chroot: its tests will say SKIPPED" >&2
+
 bash scripts/deps.sh || exit 1
 cmake -S . -B "$build" >/dev/null && cmake --build "$build" -j "$(nproc)" >/dev/null || exit 1
 
 # the tests that run a real client (the rest of `make test` needs none)
 tests="cli_html_browser cli_speedscope_browser cli_pprof_go cli_live_top_ghc cli_live_socket_ghc
        cli_live_top_tmux cli_runs_ghc_events cli_diff cli_install cli_escape cli_metrics
-       cli_metrics_prometheus"
+       cli_metrics_prometheus cli_ghc96_live cli_ghc96_events"
 regex="^($(echo $tests | tr ' ' '|'))\$"
 log=$build/clients-test.log
 (cd "$build" && ctest --output-on-failure -R "$regex") 2>&1 | tee "$log"
