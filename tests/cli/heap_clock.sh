@@ -42,6 +42,23 @@ for k in hT hd; do
     check "$k: the same bands under either clock" \
         cmp -s <(grep -v '_SAMPLE' "$tmp/mut.hp") <(grep -v '_SAMPLE' "$tmp/ela.hp")
 done
+# GHC 9.6.6 runs of a program whose collections take most of its time
+# (tests/data/ghc-9.6's parser, its tree alive to the end): elapsed time
+# runs far ahead of GHC's mutator seconds, the estimate stays near them
+for r in parse-hT parse-hi parse-hc parse-hy; do
+    log=tests/data/ghc-9.6/$r.eventlog
+    "$evprof" heap -f hp --clock mutator "$log" >"$tmp/mut.hp" 2>/dev/null
+    "$evprof" heap -f hp "$log" >"$tmp/ela.hp" 2>/dev/null
+    times "tests/data/ghc-9.6/$r.hp" >"$tmp/ghc.t"
+    times "$tmp/mut.hp" >"$tmp/mut.t"
+    times "$tmp/ela.hp" >"$tmp/ela.t"
+    check "9.6 $r: as many censuses as GHC's .hp" [ "$(wc -l <"$tmp/mut.t")" -eq "$(wc -l <"$tmp/ghc.t")" ]
+    dm=$(maxdiff "$tmp/mut.t" "$tmp/ghc.t")
+    de=$(maxdiff "$tmp/ela.t" "$tmp/ghc.t")
+    echo "9.6 $r: GHC's last census at $(tail -1 "$tmp/ghc.t") s (mutator), the log's at $(tail -1 "$tmp/ela.t") s (elapsed); largest difference from GHC's times: mutator $dm s, elapsed $de s"
+    check "9.6 $r: mutator clock 4x closer to GHC's than elapsed" \
+        awk -v m="$dm" -v e="$de" 'BEGIN { exit !(m * 4 < e) }'
+done
 "$evprof" heap --clock cpu tests/data/heap/leak-hT.eventlog >/dev/null 2>&1
 check "--clock cpu: usage error" [ $? -eq 2 ]
 
