@@ -17,18 +17,25 @@ static const struct measured {
     int threaded;
     prof_agreement a;
 } table[] = {
-    { 9, 0, 2, 0, { "9.0.2", 0, 0, 1, 32, 0, 0, 0 } },
-    { 9, 0, 2, 1, { "9.0.2", 0, 1, 0, 64, 7, 5, 12 } },
-    { 9, 6, 6, 0, { "9.6.6", 0, 0, 0, 32, 4, 5, 2 } },
-    { 9, 6, 6, 1, { "9.6.6", 0, 1, 0, 64, 2, 5, 2 } },
+#define M(g, thr, ex, n, tot, rt, rp)                                                      \
+    { .ghc = g, .threaded = thr, .exact = ex, .runs = n, .total_ticks = tot,             \
+      .row_ticks = rt, .row_pct = rp }
+    { 9, 0, 2, 0, M("9.0.2", 0, 1, 32, 0, 0, 0) },
+    { 9, 0, 2, 1, M("9.0.2", 1, 0, 64, 7, 5, 12) },
+    { 9, 6, 6, 0, M("9.6.6", 0, 0, 32, 4, 5, 2) },
+    { 9, 6, 6, 1, M("9.6.6", 1, 0, 64, 2, 5, 2) },
+#undef M
 };
 
 /* "GHC-9.6.6 rts_thr_p": the version's numbers and whether the flavour
  * (the '_'-separated words after the space) has "thr". */
 static int parse(const char *rts, unsigned v[3], int *threaded)
 {
-    if (!rts || sscanf(rts, "GHC-%u.%u.%u", &v[0], &v[1], &v[2]) < 2)
+    int n;
+    if (!rts || (n = sscanf(rts, "GHC-%u.%u.%u", &v[0], &v[1], &v[2])) < 2)
         return 0;
+    if (n == 2)
+        v[2] = 0;
     *threaded = 0;
     const char *f = strchr(rts, ' ');
     for (f = f ? f + 1 : NULL; f && *f && *f != ' ';) {
@@ -58,6 +65,7 @@ int prof_ghc_agreement(const char *rts_version, prof_agreement *out)
             m = &table[i];
     *out = m->a;
     out->measured = v[0] == m->major && v[1] == m->minor && v[2] == m->patch;
+    snprintf(out->log_ghc, sizeof out->log_ghc, "%u.%u.%u", v[0], v[1], v[2]);
     out->threaded = threaded;
     return 1;
 }

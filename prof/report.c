@@ -722,7 +722,7 @@ int prof_report_text(const prof_result *p, const prof_report_opts *o, FILE *out)
     if (prof_ghc_agreement(in->rts_version, &ag)) {
         const char *rts = ag.threaded ? "threaded" : "non-threaded";
         if (!ag.measured)
-            NOTE("%s, %s RTS: not measured; ", in->rts_version, rts);
+            NOTE("GHC %s, %s RTS: not measured; ", ag.log_ghc, rts);
         else
             NOTE("GHC %s, %s RTS: ", ag.ghc, rts);
         if (ag.exact)

@@ -1326,6 +1326,7 @@ static void test_agreement_versions(void **state)
     prof_agreement a;
     assert_int_equal(prof_ghc_agreement("GHC-9.4.7 rts_thr_p", &a), 1);
     assert_string_equal(a.ghc, "9.6.6");
+    assert_string_equal(a.log_ghc, "9.4.7");
     assert_int_equal(a.measured, 0);
     assert_int_equal(a.threaded, 1);
     assert_int_equal(prof_ghc_agreement("GHC-8.10.7 rts_p", &a), 1);

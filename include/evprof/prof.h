@@ -233,6 +233,7 @@ const prof_info *prof_get_info(const prof_result *r);
  * the two reads can differ. */
 typedef struct prof_agreement {
     const char *ghc;            /* the GHC version measured ("9.6.6") */
+    char log_ghc[40];           /* the log's own version, as numbers ("9.4.7") */
     int measured;               /* it is the log's own version (else the
                                    nearest measured one: a guess) */
     int threaded;               /* the log's RTS is threaded */
