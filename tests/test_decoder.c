@@ -816,6 +816,61 @@ static void test_only_selected(void **state)
     free(buf);
 }
 
+/* A real GHC 9.6.6 -hi log (every IPE record declared one byte long) with
+ * each IPE length field rewritten one byte short of what is written, as
+ * some releases before 9.6 declared it (GHC #24287): the same events, at
+ * every chunk size, and every record counted as declared off. */
+static void test_ipe_declared_short_real(void **state)
+{
+    (void)state;
+    const char *log = CORPUS_DIR "/ghc-9.6/parse-hi.eventlog";
+    size_t len;
+    uint8_t *buf = load(log, &len);
+    test_run whole;
+    test_decode(buf, len, 0, 0, &whole);
+    assert_int_equal(whole.status, EL_END);
+    uint8_t *copy = malloc(len);
+    assert_non_null(copy);
+    memcpy(copy, buf, len);
+    size_t n_ipe = 0;
+    for (size_t i = 0; i < whole.n; i++) {
+        const test_ev *e = &whole.ev[i];
+        if (e->type != EL_IPE)
+            continue;
+        uint8_t *rec = copy + e->offset;
+        assert_int_equal((rec[10] << 8 | rec[11]), e->size - 12 + 1);  /* as 9.6.6 */
+        uint16_t shorter = (uint16_t)(e->size - 12 - 1);
+        rec[10] = (uint8_t)(shorter >> 8);
+        rec[11] = (uint8_t)shorter;
+        n_ipe++;
+    }
+    assert_true(n_ipe > 100);
+    static const size_t sizes[] = { 0, 1, 7, 64, 4096 };
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        test_run r;
+        test_decode(copy, len, sizes[k], 0, &r);
+        assert_int_equal(r.status, EL_END);
+        assert_same_events(&whole, &r, "parse-hi, IPE declared one byte short");
+        test_run_free(&r);
+    }
+    el_decoder *d = el_decoder_create();
+    el_decoder_count_types(d, 1);
+    el_decoder_feed(d, copy, len);
+    el_event ev;
+    el_status st;
+    while ((st = el_decoder_next(d, &ev)) == EL_OK)
+        ;
+    assert_int_equal(st, EL_END);
+    const el_type_tally *t = el_decoder_tally(d);
+    for (size_t i = 0; i < el_decoder_num_types(d); i++)
+        if (el_decoder_type_at(d, i)->id == EL_IPE)
+            assert_int_equal(t[i].declared_off, n_ipe);
+    el_decoder_destroy(d);
+    free(copy);
+    test_run_free(&whole);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -836,6 +891,7 @@ int main(void)
         cmocka_unit_test(test_block_capability),
         cmocka_unit_test(test_empty_and_garbage),
         cmocka_unit_test(test_only_selected),
+        cmocka_unit_test(test_ipe_declared_short_real),
         cmocka_unit_test(test_resync_after_damaged_block),
         cmocka_unit_test(test_ff_run_is_damage),
         cmocka_unit_test(test_trailing_bytes_after_end),
