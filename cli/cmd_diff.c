@@ -25,10 +25,10 @@ static const cli_opt opts[] = {
       "extension)" },
     { OPT_NORMALIZE, 'n', "normalize", NULL, "scale BASE to NEW's total ticks (runs of "
       "different length)" },
-    { OPT_FAIL_ABOVE, 0, "fail-above", "PCT", "exit 3 when the total or any cost centre grew "
-      "by more than PCT percent" },
+    { OPT_FAIL_ABOVE, 0, "fail-above", "PCT", "exit 3 when the total grew by more than PCT "
+      "percent, or a cost centre by more than PCT percent of BASE's total ticks" },
     { OPT_MIN_SHARE, 0, "min-share", "PCT", "--fail-above leaves out cost centres with less "
-      "than PCT% of the ticks in both runs (sampling noise; default 0)" },
+      "than PCT% of the ticks in both runs (sampling noise; default 0: none)" },
     { OPT_TIME, 0, "time", NULL, "compare the time profiles (the default when both logs have "
       "samples)" },
     { OPT_GC, 0, "gc", NULL, "compare the +RTS -s summaries" },
@@ -61,8 +61,9 @@ static const cli_cmd_help help = {
     "both logs. --format folded writes 'stack base new' lines, the input of\n"
     "flamegraph.pl (red grew, blue shrank); a graph format draws NEW's call graph,\n"
     "red where it grew, green where it shrank. Exit status 3: --fail-above was\n"
-    "exceeded (a cost centre with no ticks in BASE always exceeds it, unless\n"
-    "--min-share leaves it out). See docs/DIFF.md.\n",
+    "exceeded. Growth is measured against BASE's total: the total's own, and a\n"
+    "cost centre's delta as a share of BASE's ticks (a new cost centre counts\n"
+    "by its share of them). See docs/DIFF.md.\n",
 };
 
 typedef enum kind { K_AUTO, K_TIME, K_GC, K_HEAP, K_TICKY } kind;
@@ -306,19 +307,19 @@ static int write_time(const run *r, side *b, side *n, cli_out *out, int *grew)
                     pct, r->fail_pct);
         } else {
             const diff_cc *c = diff_cc_at(d, cc);
-            diff_fmt_pct(pct, sizeof pct, c->base, (double)c->new_ticks);
+            char delta[32];
+            diff_fmt_delta(delta, sizeof delta, c->delta);
             fprintf(stderr, "evprof: diff: cost centre ");
             cli_text_str(stderr, c->module, strlen(c->module));
             fputc('.', stderr);
             cli_text_str(stderr, c->label, strlen(c->label));
             fprintf(stderr, " (");
             cli_text_str(stderr, c->srcloc, strlen(c->srcloc));
-            if (c->base_ticks == 0)
-                fprintf(stderr, ") grew from 0 to %llu ticks%s (--fail-above %g%%)\n",
-                        (unsigned long long)c->new_ticks,
-                        c->change == DIFF_ADDED ? ", new code" : "", r->fail_pct);
-            else
-                fprintf(stderr, ") grew by %s, more than --fail-above %g%%\n", pct, r->fail_pct);
+            double g = diff_cc_growth(d, c);
+            fprintf(stderr, ") grew by %s ticks%s: +%.*f%% of BASE's total%s, more than "
+                    "--fail-above %g%%\n", delta,
+                    c->base_ticks ? "" : c->change == DIFF_ADDED ? " (new code)" : " (from 0)",
+                    g < 0.1 ? 3 : 1, g, in->scale != 1.0 ? " (normalized)" : "", r->fail_pct);
         }
     }
     diff_prof_destroy(d);
