@@ -77,6 +77,7 @@ typedef struct side {
     heap_profile *heap;         /* a finished snapshot */
     ticky_set *ticky;
     cli_holds h;                /* what else it holds (heap_begin not counted) */
+    el_read_result read;        /* how the read ended */
     int code;
 } side;
 
@@ -139,6 +140,7 @@ static int load(side *s, kind k, const cli_window *shared)
     }
     if (!(d = cli_read(s->path, an, n, &s->code)))
         goto out;
+    s->read = ev_driver_stream(d)->read;
     if (cli_read_nothing(ev_driver_stream(d), s->code))
         goto out;
     if ((p && !(s->prof = prof_snapshot(p))) || (g && !(s->gc = gc_snapshot(g))) ||
@@ -357,8 +359,11 @@ static int lacks(const run *r, const side *s)
     case K_TIME:
         if (has_samples(s))
             return 0;
-        fprintf(stderr, "evprof: %s: no time-profile samples (event 167): build with -prof and "
-                "run with +RTS -p -l (see 'evprof info %s')\n", s->name, arg);
+        if (s->prof)
+            cli_no_samples(s->name, arg, s->prof, &s->read);
+        else
+            fprintf(stderr, "evprof: %s: no time-profile samples (event 167) (see 'evprof info "
+                    "%s')\n", s->name, arg);
         return 1;
     case K_HEAP:
         if (has_heap(s))

@@ -52,7 +52,7 @@ static const cli_cmd_help help = {
     "ticky", "[OPTIONS] FILE",
     "Ticky-ticky counters of a program built with -ticky: entries and allocation\n"
     "per counter, in the layout of GHC's +RTS -r table with totals underneath.\n"
-    "FILE is an eventlog of a run with +RTS -lT (GHC 9.4 or later), or the text\n"
+    "FILE is an eventlog of a run with +RTS -lT (GHC 9.2 or later), or the text\n"
     "file that +RTS -r writes (any GHC); an eventlog starts with \"hdrb\".",
     opts,
     "Samples in the eventlog are changes since the previous sample of the same\n"
@@ -359,7 +359,7 @@ static int loaded(const input *in, ticky_set *t, int code, int nothing, uint64_t
     const ticky_info *info = ticky_get_info(t);
     if (info->counters == 0 && info->begin_events == 0) {
         fprintf(stderr, "evprof: %s: no ticky counters (events 210/211): build with -ticky "
-                "(GHC 9.4 or later) and run with +RTS -lT, or read the file of +RTS -r "
+                "(GHC 9.2 or later) and run with +RTS -lT, or read the file of +RTS -r "
                 "(see 'evprof info %s')\n", in->shown,
                 strcmp(in->path, "-") == 0 ? "-" : in->shown);
         *stop = 1;

@@ -1,6 +1,7 @@
 #include "output.h"
 
 #include "evprof/driver.h"
+#include "evprof/info.h"
 #include "evprof/markers.h"
 #include "read.h"
 #include "evprof/prof.h"
@@ -670,6 +671,23 @@ int cli_out_close(cli_out *o, int ok)
     return rc;
 }
 
+void cli_no_samples(const char *name, const char *arg, const prof_result *p,
+                    const el_read_result *r)
+{
+    const prof_info *in = prof_get_info(p);
+    const char *rts = in->rts_version && in->rts_version[0] ? in->rts_version : NULL;
+    char why[640];
+    ev_facts f;
+    ev_facts_of(r, &f);
+    uint64_t defined = 0;
+    for (size_t i = 0; i < prof_num_ccs(p); i++)
+        defined += prof_cc_at(p, (uint32_t)i)->defined && !prof_cc_at(p, (uint32_t)i)->synthetic;
+    info_no_samples_why(why, sizeof why, rts, rts ? strlen(rts) : 0, defined, &f);
+    fprintf(stderr, "evprof: %s: no time-profile samples (event 167): ", name);
+    cli_text_str(stderr, why, strlen(why));
+    fprintf(stderr, " (see 'evprof info %s')\n", arg);
+}
+
 prof_result *cli_load_profile(const char *path, const cli_window *w, int all, int *code,
                               int *no_samples)
 {
@@ -703,8 +721,9 @@ prof_result *cli_load_profile_more(const char *path, const cli_window *w, int al
         prof_destroy(agg);
         return NULL;
     }
+    el_read_result read = ev_driver_stream(d)->read;
     if (more)
-        more->result = ev_driver_stream(d)->read;
+        more->result = read;
     int nothing = cli_read_nothing(ev_driver_stream(d), *code);
     ev_driver_destroy(d);
     prof_result *p = nothing ? NULL : prof_snapshot_take(agg, all);
@@ -729,8 +748,7 @@ prof_result *cli_load_profile_more(const char *path, const cli_window *w, int al
         arg = connect_arg;
     }
     if (*no_samples && !(more && more->quiet)) {
-        fprintf(stderr, "evprof: %s: no time-profile samples (event 167): build with -prof and "
-                "run with +RTS -p -l (see 'evprof info %s')\n", name, arg);
+        cli_no_samples(name, arg, p, &read);
         if (c.heap || c.heap_begin)
             fprintf(stderr, "evprof: %s: it holds a heap profile: try 'evprof heap %s'\n",
                     name, arg);

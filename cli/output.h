@@ -133,6 +133,13 @@ struct prof_result;
 struct prof_result *cli_load_profile(const char *path, const cli_window *w, int all,
                                       int *code, int *no_samples);
 
+/* "evprof: NAME: no time-profile samples (event 167): WHY (see 'evprof info
+ * ARG')" on stderr, WHY from what the log shows (info_no_samples_why: the
+ * RTS, its cost centres, whether the log ends early). */
+struct el_read_result;
+void cli_no_samples(const char *name, const char *arg, const struct prof_result *p,
+                    const struct el_read_result *r);
+
 /* cli_load_profile with more: another analysis (may be NULL) fed in the
  * same read (the exporters' own consumers); `quiet` leaves out the "no
  * samples" message; the read's result comes back in `result`. */

@@ -218,7 +218,7 @@
     prof: 'build with -prof (e.g. ghc -prof -fprof-auto) and run with +RTS -p -l',
     heap: 'run with +RTS -hT -l (any build), or -hc, -hy, -hd, ... with a -prof build',
     gc: 'run with +RTS -l (the GC class g is in the default event classes)',
-    ticky: 'build with -ticky (GHC 9.4 or later) and run with +RTS -lT'
+    ticky: 'build with -ticky (GHC 9.2 or later) and run with +RTS -lT'
   };
   var WHAT = { prof: 'Time profile', heap: 'Heap profile', gc: 'GC events', ticky: 'Ticky counters' };
 

@@ -261,6 +261,11 @@ typedef struct ev_facts {
     el_status stop_status;  /* ... of this status ... */
     uint64_t stop_offset;   /* ... at this byte (TRUNCATED: where the cut event starts) */
     int missing_end;        /* clean end without an end marker (a warning) */
+    int end_in_damage;      /* the end marker was the last record of the damaged
+                               last block (GHC 9.2+): not missing */
+    uint64_t end_offset;    /* how far the log goes: the bytes read */
+    int has_time;           /* last_s is valid */
+    double last_s;          /* the last event's time (s after the RTS started) */
 } ev_facts;
 void ev_facts_of(const el_read_result *r, ev_facts *f);
 /* "complete", "missing_end", "damaged", "truncated", "read_error", ... */
@@ -269,6 +274,13 @@ const char *ev_facts_key(const ev_facts *f);
 void ev_facts_status(FILE *out, const ev_facts *f);
 /* "skipped N bytes in M damaged blocks (events from A s to B s)" */
 void ev_facts_skipped(FILE *out, const ev_facts *f);
+/* A log without its end marker, said the same way by every command and
+ * info's status line, from facts that are the same whatever the command
+ * reads (bytes and time, never a count of the events it chose):
+ * "no end marker: the log stops at byte N, T s after the RTS started (the
+ * program did not close its eventlog: ...); every event up to there was
+ * read" */
+void ev_facts_missing_end(FILE *out, const ev_facts *f);
 
 #ifdef __cplusplus
 }

@@ -424,6 +424,10 @@ typedef struct el_damage {
     uint64_t from_time, to_time;  /* from the first skipped block's marker time to
                                      the last one's end time (ns) */
     el_error first;               /* the first damage (offset, type, message) */
+    int end_in_skipped;           /* the log ends with a skipped block whose last two
+                                     bytes are an end marker (GHC 9.2 and later count
+                                     the marker into the last block): the end was
+                                     there, so the log is not "missing its end" */
 } el_damage;
 void el_decoder_set_resync(el_decoder *d, int on);
 const el_damage *el_decoder_damage(const el_decoder *d);

@@ -7,13 +7,15 @@ import Control.Monad
 import System.Environment (getArgs)
 import Data.List (foldl')
 
+-- allocates: every number is shown as a string, then the digits summed
 work :: Int -> Int -> Int
-work seed n = foldl' (\a x -> (a + x * x + seed) `mod` 1000003) 0 (map (* 3) [1 .. n])
+work seed n = foldl' (\a c -> (a * 7 + fromEnum c + seed) `mod` 1000003) 0
+                     (concatMap show [seed * 1000 .. seed * 1000 + n])
 
 main :: IO ()
 main = do
   args <- getArgs
-  let n = case args of { (a:_) -> read a; _ -> 2000000 }
+  let n = case args of { (a:_) -> read a; _ -> 300000 }
   vars <- forM [1 .. 4 :: Int] $ \w -> do
     v <- newEmptyMVar
     _ <- forkIO $ putMVar v $! work w (n + w)
