@@ -11,6 +11,7 @@
 #include "evprof/diff.h"
 #include "output.h"
 #include "read.h"
+#include "selection.h"
 
 enum { OPT_FORMAT = 1, OPT_NORMALIZE, OPT_FAIL_ABOVE, OPT_GC, OPT_HEAP, OPT_TICKY, OPT_TIME,
        OPT_FRAME_FORMAT, OPT_THRESHOLD, OPT_MAX_DEPTH, OPT_MAX_NODES,
@@ -95,11 +96,13 @@ static int load(side *s, kind k, const cli_window *shared)
     /* marks are this log's own: each side resolves them in its log */
     cli_window sel = *shared;
     cli_window *w = &sel;
+    cli_window_watch(NULL, 0);
     int resolved = cli_window_resolve(w, s->path);
     if (resolved != CLI_OK) {
         s->code = resolved;
         return -1;
     }
+    cli_window_watch(w, 0);     /* this side's read is checked: until it is over */
     prof_filter pf;
     prof_filter_init(&pf);
     if (cli_window_prof_filter(w, &pf) != 0) {
@@ -138,7 +141,9 @@ static int load(side *s, kind k, const cli_window *shared)
         s->code = CLI_FAIL;
         goto out;
     }
-    if (!(d = cli_read(s->path, an, n, &s->code)))
+    d = cli_read(s->path, an, n, &s->code);
+    cli_window_watch(NULL, 0);
+    if (!d)
         goto out;
     s->read = ev_driver_stream(d)->read;
     if (cli_read_nothing(ev_driver_stream(d), s->code))
@@ -185,6 +190,13 @@ static int load_ticky(side *s, const cli_window *w)
     ticky_set_window(s->ticky, w->from_ns, w->to_ns);
     el_read_result r = el_read_path_opts(s->path, &ro, ticky_event, s->ticky, NULL);
     int code = cli_report_read(s->path, &r);
+    cli_window_watch(w, 0);
+    int sel = cli_window_check(s->path, &r, r.status == EL_STOPPED, 0);
+    cli_window_watch(NULL, 0);
+    if (sel != CLI_OK) {
+        s->code = sel;
+        return -1;
+    }
     if (code > s->code)
         s->code = code;
     if (ticky_finish(s->ticky) != 0) {

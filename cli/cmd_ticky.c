@@ -15,6 +15,7 @@
 #include "format.h"
 #include "output.h"
 #include "read.h"
+#include "selection.h"
 
 enum { OPT_FORMAT = 1, OPT_SORT, OPT_TOP, OPT_MATCH, OPT_SERIES, OPT_CUMULATIVE };
 
@@ -438,7 +439,11 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
         return CLI_OK;
     }
     el_read_result res = read_events(in, on_event, t, UINT64_MAX);
-    return loaded(in, t, cli_report_read(in->path, &res), res.events == 0, res.bytes, stop);
+    int code = cli_report_read(in->path, &res);
+    int sel = cli_window_check(in->path, &res, res.status == EL_STOPPED, 0);
+    if (sel != CLI_OK)
+        return sel;     /* *stop: nothing to show */
+    return loaded(in, t, code, res.events == 0, res.bytes, stop);
 }
 
 /* A live read (--follow, --connect) of an eventlog as it comes; with

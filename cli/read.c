@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/output.h"
 #include "cli/read.h"
+#include "cli/selection.h"
 #include "evprof/heap.h"
 #include "evprof/prof.h"
 #include "evprof/ticky.h"
@@ -287,6 +288,13 @@ static ev_driver *read_with(const cli_source *src, const char *path,
         return NULL;
     }
     *code = cli_report_stream(path, s);
+    /* a selection outside the log: no result, a usage error */
+    int sel = cli_window_check(path, &s->read, s->interrupted || s->stopped, live);
+    if (sel != CLI_OK) {
+        ev_driver_destroy(d);
+        *code = sel;
+        return NULL;
+    }
     return d;
 }
 

@@ -278,6 +278,7 @@ static void read_live(live *l)
     if (st == EL_NEED_INPUT || st == EL_OK)
         st = el_decoder_finish(l->dec);
     r->has_time_span = el_decoder_time_span(l->dec, &r->first_time, &r->last_time);
+    el_decoder_caps(l->dec, &r->caps);
     r->damage = *el_decoder_damage(l->dec);
     r->status = st;
     r->missing_end = el_decoder_missing_end(l->dec);

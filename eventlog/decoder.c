@@ -89,6 +89,7 @@ struct el_decoder {
     uint8_t fields[EL_NUM_TYPE_IDS];    /* decode typed fields of this type */
     int only_selected;                  /* hand out only the selected types */
     uint64_t t_first, t_last;           /* timestamps seen (t_first > t_last: none) */
+    el_caps caps;                       /* capabilities of the block markers */
 };
 
 /* ---- names ------------------------------------------------------------ */
@@ -248,6 +249,26 @@ void el_decoder_only_fields(el_decoder *d, const uint16_t *types, size_t n)
 void el_decoder_only_selected(el_decoder *d, int on)
 {
     d->only_selected = on;
+}
+
+void el_decoder_caps(const el_decoder *d, el_caps *out)
+{
+    *out = d->caps;
+}
+
+int el_caps_has(const el_caps *c, uint32_t cap)
+{
+    if (cap < 256)
+        return (c->bits[cap / 64] >> (cap % 64)) & 1;
+    return cap < c->max;
+}
+
+void el_caps_add(el_caps *a, const el_caps *b)
+{
+    for (int i = 0; i < 4; i++)
+        a->bits[i] |= b->bits[i];
+    if (b->max > a->max)
+        a->max = b->max;
 }
 
 int el_decoder_time_span(const el_decoder *d, uint64_t *first, uint64_t *last)
@@ -1071,6 +1092,11 @@ emit_with(el_decoder *d, el_event *ev, const uint8_t *p, uint16_t type, uint32_t
         return damaged(d, type, "%s", msg);
     }
     if (type == EL_BLOCK_MARKER) {
+        uint16_t cap = ev->u.block.cap;
+        if (cap < 256)
+            d->caps.bits[cap / 64] |= UINT64_C(1) << (cap % 64);
+        if (cap != EL_NO_CAP && cap + 1u > d->caps.max)
+            d->caps.max = cap + 1u;
         ev->cap = ev->u.block.cap;
         d->block_cap = ev->u.block.cap;
         d->block_end = d->offset + ev->u.block.size;

@@ -126,7 +126,7 @@ graph edge-fraction 5% $log
 heap top 5 $heaplog
 heap length 40 $heaplog
 ticky top 3 $tickytext
-gc from 0.5 $gclog
+gc from 0.05 $gclog
 EOF
 
 echo "cli_newuser: $passed passed, $failed failed"
