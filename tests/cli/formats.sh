@@ -145,9 +145,9 @@ while IFS='|' read -r name args; do
 done <<EOF
 report-json|report --json $g9/nfib-N2.eventlog
 gc-json|gc -f json $g9/nfib-np-N2-s.eventlog
-gc-json-empty-window|gc -f json --from 1000 --to 1001 $g9/nfib-s.eventlog
+gc-json-empty-window|gc -f json --from 0.0001 --to 0.0002 $g9/nfib-s.eventlog
 heap-json|heap -f json $g9/nfib-hc.eventlog
-heap-json-no-census|heap -f json --from 1000 $g9/nfib-hc.eventlog
+heap-json-no-census|heap -f json --from 0.0001 --to 0.0002 $g9/nfib-hc.eventlog
 ticky-json|ticky -f json $ge/ticky-new.eventlog
 ticky-json-none|ticky -f json -m nomatch $ge/ticky-new.eventlog
 ticky-text-json|ticky -f json $g9/nfib.ticky
