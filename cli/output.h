@@ -41,7 +41,7 @@ enum { OPT_FROM = 1000, OPT_TO, OPT_CAP, OPT_ALL, OPT_OUTPUT, OPT_BETWEEN, OPT_F
     { OPT_FOLLOW, 0, "follow", NULL, "the log is still being written: wait for more at "   \
       "its end until the end marker (Ctrl-C: the result so far, exit 130)" },         \
     { OPT_IDLE_TIMEOUT, 0, "idle-timeout", "SECONDS", "with --follow: stop waiting when "    \
-      "the file has not grown for SECONDS" },                                        \
+      "the file has not grown for SECONDS; with --connect: for the program to accept" }, \
     { OPT_CONNECT, 0, "connect", "ADDR", "read a running program's eventlog-socket "        \
       "stream (unix:PATH or tcp:HOST:PORT) instead of FILE" }
 

@@ -240,6 +240,14 @@ ev_driver *cli_read_with(const cli_source *src, const char *path,
     return read_with(src, path, attach, ctx, NULL, 0, code);
 }
 
+/* --connect to a program not listening yet: said once, while waiting */
+static void on_connect_wait(void *ctx, const char *addr)
+{
+    (void)ctx;
+    fprintf(stderr, "evprof: waiting for %s to accept a connection (Ctrl-C%s)\n",
+            cli_display_path(addr), " or --idle-timeout ends the wait");
+}
+
 /* an[0..n): the analyses whose counts the memory-limit message gives */
 static ev_driver *read_with(const cli_source *src, const char *path,
                             int (*attach)(void *ctx, ev_driver *d), void *ctx,
@@ -260,6 +268,7 @@ static ev_driver *read_with(const cli_source *src, const char *path,
         o.interrupt = &interrupt_flag;
         o.on_bytes = src->on_bytes;
         o.bytes_ctx = src->bytes_ctx;
+        o.on_wait = on_connect_wait;
     } else if (isatty(STDERR_FILENO)) {
         o.progress = on_progress;
         o.progress_ctx = &prog;
