@@ -75,7 +75,7 @@ typedef struct cap_state {
     uint64_t alloc_before, alloc_upto;
     uint64_t spark_before[N_SPARK], spark_upto[N_SPARK];
     /* window sums */
-    uint64_t mut_ns, gc_ns, max_pause_ns;
+    uint64_t mut_ns, gc_ns, max_pause_ns, led_ns;
     uint32_t gcs, led;
 } cap_state;
 
@@ -257,6 +257,7 @@ static void record_collection(gc_summary *s, cap_state *c, const pending_stats *
     if (has_pause) {
         uint64_t pause = end > start ? end - start : 0;
         g->elapsed_ns += pause;
+        c->led_ns += pause;
         if (pause > g->max_pause_ns)
             g->max_pause_ns = pause;
     } else {
@@ -581,6 +582,7 @@ static void cap_result(const gc_summary *s, const cap_state *c, uint32_t no, gc_
     o->idle_ns = s->r.total_ns > busy ? s->r.total_ns - busy : 0;
     o->gcs = c->gcs;
     o->led = c->led;
+    o->led_ns = c->led_ns;
     o->max_pause_ns = c->max_pause_ns;
 }
 
@@ -786,6 +788,7 @@ static void merge_cap(gc_summary *p, cap_state *pc, const cap_state *qc)
     pc->max_pause_ns = max_u64(pc->max_pause_ns, qc->max_pause_ns);
     pc->gcs += qc->gcs;
     pc->led += qc->led;
+    pc->led_ns += qc->led_ns;
 }
 
 int gc_merge(gc_summary *p, const gc_summary *q)

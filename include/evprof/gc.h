@@ -132,6 +132,9 @@ typedef struct gc_cap {
     uint64_t idle_ns;               /* the rest of the window */
     uint32_t gcs;                   /* collections it took part in (GC_END in window) */
     uint32_t led;                   /* collections it led (it wrote their GC_STATS_GHC) */
+    uint64_t led_ns;                /* their pauses (the leader's GC_START .. GC_END, as
+                                       +RTS -s times them): summed over the capabilities,
+                                       the GC time of the generation rows */
     uint64_t max_pause_ns;          /* its longest GC_START .. GC_END */
     gc_sparks sparks;
     uint8_t has_alloc, has_sparks;
