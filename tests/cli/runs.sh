@@ -32,7 +32,8 @@ pairs=("$data/deep-p.eventlog $data/deep-pj.eventlog"
        "$nfib/nfib-p.eventlog $nfib/nfib-pj.eventlog"
        "$nfib/nfib-p.eventlog $nfib/nfib-N2.eventlog"
        "$data/deep-p.eventlog $data/mutual-p.eventlog"
-       "$data/chain-p.eventlog $data/odd-p.eventlog $data/par-N2-p.eventlog")
+       "$data/chain-p.eventlog $data/odd-p.eventlog $data/par-N2-p.eventlog"
+       "tests/data/newuser/parser.eventlog tests/data/newuser/sim.eventlog")
 for pair in "${pairs[@]}"; do
     read -r -a logs <<<"$pair"
     for opts in "" "--all" "--frame-format src"; do
