@@ -263,7 +263,9 @@ static ev_driver *read_with(const cli_source *src, const char *path,
     cli_jobs_opts(&o);
     o.budget = cli_budget();
     if (live) {
-        o.follow = src->follow;
+        /* --connect waits for a program not listening yet, as --follow
+         * waits for a file (issue 27) */
+        o.follow = src->follow || src->connect;
         o.idle_timeout = src->idle_timeout;
         o.interrupt = &interrupt_flag;
         o.on_bytes = src->on_bytes;

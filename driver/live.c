@@ -441,10 +441,11 @@ const ev_stream *ev_driver_run_connect(ev_driver *d, const char *addr)
     uint64_t start = now_ns();
     int fd, waited = 0, said = 0;
 
-    /* a program that is not listening yet (its socket file not made yet,
-     * or nothing accepting) is waited for, as a followed file that does
-     * not exist yet: until idle_timeout, or the interrupt flag */
-    while ((fd = connect_addr(addr)) < 0 && (errno == ECONNREFUSED || errno == ENOENT) &&
+    /* with follow, a program that is not listening yet (its socket file
+     * not made yet, or nothing accepting) is waited for, as a followed
+     * file that does not exist yet: until idle_timeout, or the interrupt */
+    while ((fd = connect_addr(addr)) < 0 && o->follow &&
+           (errno == ECONNREFUSED || errno == ENOENT) &&
            !(o->interrupt && *o->interrupt) &&
            !(o->idle_timeout > 0 && now_ns() - start >= (uint64_t)(o->idle_timeout * 1e9))) {
         if (o->on_wait && !said && now_ns() - start >= 1000000000u) {

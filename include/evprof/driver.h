@@ -163,11 +163,11 @@ typedef struct ev_driver_opts {
     const volatile sig_atomic_t *interrupt;
     ev_bytes_fn on_bytes;       /* may be NULL */
     void *bytes_ctx;
-    /* ev_driver_run_connect on an address nothing accepts on yet (a Unix
-     * socket not made yet, a port nobody listens on) waits, as a followed
-     * file that does not exist yet, until idle_timeout or the interrupt;
-     * after a second of it, this is called once with the address. May be
-     * NULL. */
+    /* ev_driver_run_connect with `follow` on an address nothing accepts on
+     * yet (a Unix socket not made yet, a port nobody listens on) waits, as
+     * for a followed file that does not exist yet, until idle_timeout or
+     * the interrupt (the CLI's --connect always follows); after a second
+     * of it, this is called once with the address. May be NULL. */
     void (*on_wait)(void *ctx, const char *addr);
     void *wait_ctx;
 
