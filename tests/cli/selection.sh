@@ -178,6 +178,12 @@ for cmd in report folded graph speedscope pprof html gc diff; do
     nothing "$cmd --cap 7 on a 2-capability log"
     check "$cmd --cap 7: the log's capabilities" grep -q "2 capabilities (0, 1)" "$tmp/err"
 done
+# the parallel read (every block a range) knows the capabilities too
+EVPROF_TEST_CHUNK_BYTES=1 EVPROF_TEST_JOBS_NOTE=1 "$evprof" report -j 2 --cap 7 "$thr" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+nothing "report -j 2 --cap 7, read in ranges"
+check "report -j 2 --cap 7: read in ranges" grep -q "evprof: test: [1-9][0-9]* ranges" "$tmp/err"
+check "report -j 2 --cap 7: the log's capabilities" grep -q "2 capabilities (0, 1)" "$tmp/err"
 # partly outside, or a capability the log has: fine
 "$evprof" report --from 0.1 --to 99 "$sim" >"$tmp/out" 2>"$tmp/err"
 check "report --from 0.1 --to 99 (partly outside): exit 0" [ $? -eq 0 ]
