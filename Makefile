@@ -13,9 +13,10 @@
 #                FUZZ_SECONDS (tests/fuzz/cli_fuzz.py; crashes go to
 #                tests/fuzz/regress/, which `make test` replays)
 #   make bench   throughput and memory benchmark (bench/run.sh)
-#   make clients install the real clients (GHC, Chromium with speedscope's
-#                app, Go's pprof, tmux, FlameGraph where reachable) and run
-#                every test that checks evprof against one of them
+#   make clients install the real clients from the registries (GHC,
+#                Chromium, speedscope's app, Go's pprof, tmux) and run every
+#                test that checks evprof against one of them; FlameGraph
+#                where github.com answers, else its checks "not checked"
 #   make deps    install missing Debian packages (as root)
 #   make clean   remove the build directories
 

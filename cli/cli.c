@@ -13,8 +13,8 @@
 static const cli_opt help_opt = { 0, 'h', "help", NULL, "show this help" };
 
 /* -j N, --jobs N: every command that reads a log with the driver takes it
- * (the parallel read, driver.h); where the command's own table has -j
- * (report's --json) only --jobs. */
+ * (the parallel read, driver.h). -j was report's --json once (GHC's -pj):
+ * a -j whose value is not a number says so (jobs_hint). */
 #define CLI_JOBS_TAKEN (-3)
 static const char *const jobs_commands[] = {
     "report", "folded", "graph", "speedscope", "pprof", "diff", "all", "html", "heap", "gc",
@@ -23,6 +23,8 @@ static const char *const jobs_commands[] = {
 static const cli_opt jobs_opt = { 0, 'j', "jobs", "N",
                                   "read on N threads (default: the CPUs online; 1: one)" };
 static unsigned jobs_given;
+static int decimal_syntax(const char *s, int fraction);
+static int decimal_number(const char *s) { return decimal_syntax(s, 0); }
 
 unsigned cli_jobs_given(void) { return jobs_given; }
 
@@ -34,9 +36,28 @@ static int takes_jobs(const cli_cmd_help *cmd)
     return 0;
 }
 
-static int set_jobs(cli_args *a)
+/* -j followed by what is not a number (a file, another option) or by
+ * nothing: most likely the old `report -j FILE`, so the message says what
+ * -j is now and where the JSON went. */
+static void jobs_hint(const cli_args *a, const char *value)
+{
+    const char *json = strcmp(a->cmd->name, "report") == 0 ? "; GHC's -pj JSON profile is --json"
+                                                           : "";
+    if (value)
+        cli_usage_error(a->cmd, "-j is --jobs N (read on N threads), which wants a whole number "
+                        "from 1 to 1024, not '%s'%s", value, json);
+    else
+        cli_usage_error(a->cmd, "-j is --jobs N (read on N threads) and needs a value (N)%s",
+                        json);
+}
+
+static int set_jobs(cli_args *a, int short_form)
 {
     unsigned long n;
+    if (short_form && !decimal_number(a->value)) {
+        jobs_hint(a, a->value);
+        return CLI_ERROR;
+    }
     if (cli_parse_count(a, "jobs", 1, 1024, &n) != 0)
         return CLI_ERROR;
     jobs_given = (unsigned)n;
@@ -90,7 +111,7 @@ static int parse_long(cli_args *a, const char *arg)
             cli_usage_error(a->cmd, "option '--jobs' needs a value (N)");
             return CLI_ERROR;
         }
-        return set_jobs(a);
+        return set_jobs(a, 0);
     }
     if (!o) {
         cli_usage_error(a->cmd, "unknown option '--%.*s'", (int)len, name);
@@ -129,11 +150,11 @@ static int parse_short(cli_args *a)
         } else if (a->i < a->argc) {
             a->value = a->argv[a->i++];
         } else {
-            cli_usage_error(a->cmd, "option '-j' needs a value (N)");
+            jobs_hint(a, NULL);
             return CLI_ERROR;
         }
         a->cluster = NULL;
-        return set_jobs(a);
+        return set_jobs(a, 1);
     }
     if (!o) {
         cli_usage_error(a->cmd, "unknown option '-%c'", c);
@@ -284,12 +305,8 @@ void cli_print_help(FILE *out, const cli_cmd_help *cmd)
             cmd->summary);
     for (const cli_opt *o = cmd->opts; o && o->id; o++)
         print_opt(out, o);
-    if (takes_jobs(cmd)) {
-        cli_opt j = jobs_opt;
-        if (find_short(cmd->opts, 'j'))
-            j.short_name = 0;
-        print_opt(out, &j);
-    }
+    if (takes_jobs(cmd))
+        print_opt(out, &jobs_opt);
     print_opt(out, &help_opt);
     if (cmd->details)
         fprintf(out, "\n%s\n", cmd->details);

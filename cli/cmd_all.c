@@ -70,6 +70,7 @@ typedef struct all_out {
     char path[4096];
     int code;
     int written;
+    el_read_result read;        /* how the read ended */
 } all_out;
 
 static const char *out_path(all_out *a, const char *ext)
@@ -208,8 +209,7 @@ static void write_profile(all_out *a, prof_profile *agg, const char *name)
      * Graphviz layout), starts while the JSON's snapshot is made */
     prof_result *text = prof_snapshot_all(agg, 0);
     if (text && prof_get_info(text)->all_samples == 0) {
-        skip(name, "time profile", "no samples (event 167): build with -prof and run with "
-             "+RTS -p -l");
+        cli_no_samples(name, name, text, &a->read);
         goto done;
     }
     /* the time zone read once here: the writers' dates (localtime_r)
@@ -275,7 +275,7 @@ static void write_ticky(all_out *a, const ticky_set *agg, const char *name)
     }
     const ticky_info *in = ticky_get_info(t);
     if (in->counters == 0 && in->begin_events == 0) {
-        skip(name, "ticky counters", "build with -ticky (GHC 9.4 or later) and run with "
+        skip(name, "ticky counters", "build with -ticky (GHC 9.2 or later) and run with "
              "+RTS -lT");
         ticky_destroy(t);
         return;
@@ -321,7 +321,7 @@ int cmd_all(int argc, char **argv)
     cli_args a;
     cli_window w;
     int id;
-    all_out ao = { ".", NULL, "", CLI_OK, 0 };
+    all_out ao = { .dir = ".", .code = CLI_OK };
     const char *name_opt = NULL;
 
     cli_window_init(&w);
@@ -393,6 +393,7 @@ int cmd_all(int argc, char **argv)
         goto out;
     }
     ao.code = code;
+    ao.read = ev_driver_stream(d)->read;
 
     /* the heap profile: written already, published when it has censuses */
     const heap_info *hi = heap_get_info(heap);

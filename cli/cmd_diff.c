@@ -11,6 +11,7 @@
 #include "evprof/diff.h"
 #include "output.h"
 #include "read.h"
+#include "selection.h"
 
 enum { OPT_FORMAT = 1, OPT_NORMALIZE, OPT_FAIL_ABOVE, OPT_GC, OPT_HEAP, OPT_TICKY, OPT_TIME,
        OPT_FRAME_FORMAT, OPT_THRESHOLD, OPT_MAX_DEPTH, OPT_MAX_NODES,
@@ -25,10 +26,10 @@ static const cli_opt opts[] = {
       "extension)" },
     { OPT_NORMALIZE, 'n', "normalize", NULL, "scale BASE to NEW's total ticks (runs of "
       "different length)" },
-    { OPT_FAIL_ABOVE, 0, "fail-above", "PCT", "exit 3 when the total or any cost centre grew "
-      "by more than PCT percent" },
+    { OPT_FAIL_ABOVE, 0, "fail-above", "PCT", "exit 3 when the total grew by more than PCT "
+      "percent, or a cost centre by more than PCT percent of BASE's total ticks" },
     { OPT_MIN_SHARE, 0, "min-share", "PCT", "--fail-above leaves out cost centres with less "
-      "than PCT% of the ticks in both runs (sampling noise; default 0)" },
+      "than PCT% of the ticks in both runs (sampling noise; default 0: none)" },
     { OPT_TIME, 0, "time", NULL, "compare the time profiles (the default when both logs have "
       "samples)" },
     { OPT_GC, 0, "gc", NULL, "compare the +RTS -s summaries" },
@@ -61,8 +62,9 @@ static const cli_cmd_help help = {
     "both logs. --format folded writes 'stack base new' lines, the input of\n"
     "flamegraph.pl (red grew, blue shrank); a graph format draws NEW's call graph,\n"
     "red where it grew, green where it shrank. Exit status 3: --fail-above was\n"
-    "exceeded (a cost centre with no ticks in BASE always exceeds it, unless\n"
-    "--min-share leaves it out). See docs/DIFF.md.\n",
+    "exceeded. Growth is measured against BASE's total: the total's own, and a\n"
+    "cost centre's delta as a share of BASE's ticks (a new cost centre counts\n"
+    "by its share of them). See docs/DIFF.md.\n",
 };
 
 typedef enum kind { K_AUTO, K_TIME, K_GC, K_HEAP, K_TICKY } kind;
@@ -76,6 +78,7 @@ typedef struct side {
     heap_profile *heap;         /* a finished snapshot */
     ticky_set *ticky;
     cli_holds h;                /* what else it holds (heap_begin not counted) */
+    el_read_result read;        /* how the read ended */
     int code;
 } side;
 
@@ -93,11 +96,13 @@ static int load(side *s, kind k, const cli_window *shared)
     /* marks are this log's own: each side resolves them in its log */
     cli_window sel = *shared;
     cli_window *w = &sel;
+    cli_window_watch(NULL, 0);
     int resolved = cli_window_resolve(w, s->path);
     if (resolved != CLI_OK) {
         s->code = resolved;
         return -1;
     }
+    cli_window_watch(w, 0);     /* this side's read is checked: until it is over */
     prof_filter pf;
     prof_filter_init(&pf);
     if (cli_window_prof_filter(w, &pf) != 0) {
@@ -136,8 +141,11 @@ static int load(side *s, kind k, const cli_window *shared)
         s->code = CLI_FAIL;
         goto out;
     }
-    if (!(d = cli_read(s->path, an, n, &s->code)))
+    d = cli_read(s->path, an, n, &s->code);
+    cli_window_watch(NULL, 0);
+    if (!d)
         goto out;
+    s->read = ev_driver_stream(d)->read;
     if (cli_read_nothing(ev_driver_stream(d), s->code))
         goto out;
     if ((p && !(s->prof = prof_snapshot(p))) || (g && !(s->gc = gc_snapshot(g))) ||
@@ -182,6 +190,13 @@ static int load_ticky(side *s, const cli_window *w)
     ticky_set_window(s->ticky, w->from_ns, w->to_ns);
     el_read_result r = el_read_path_opts(s->path, &ro, ticky_event, s->ticky, NULL);
     int code = cli_report_read(s->path, &r);
+    cli_window_watch(w, 0);
+    int sel = cli_window_check(s->path, &r, r.status == EL_STOPPED, 0);
+    cli_window_watch(NULL, 0);
+    if (sel != CLI_OK) {
+        s->code = sel;
+        return -1;
+    }
     if (code > s->code)
         s->code = code;
     if (ticky_finish(s->ticky) != 0) {
@@ -306,19 +321,19 @@ static int write_time(const run *r, side *b, side *n, cli_out *out, int *grew)
                     pct, r->fail_pct);
         } else {
             const diff_cc *c = diff_cc_at(d, cc);
-            diff_fmt_pct(pct, sizeof pct, c->base, (double)c->new_ticks);
+            char delta[32];
+            diff_fmt_delta(delta, sizeof delta, c->delta);
             fprintf(stderr, "evprof: diff: cost centre ");
             cli_text_str(stderr, c->module, strlen(c->module));
             fputc('.', stderr);
             cli_text_str(stderr, c->label, strlen(c->label));
             fprintf(stderr, " (");
             cli_text_str(stderr, c->srcloc, strlen(c->srcloc));
-            if (c->base_ticks == 0)
-                fprintf(stderr, ") grew from 0 to %llu ticks%s (--fail-above %g%%)\n",
-                        (unsigned long long)c->new_ticks,
-                        c->change == DIFF_ADDED ? ", new code" : "", r->fail_pct);
-            else
-                fprintf(stderr, ") grew by %s, more than --fail-above %g%%\n", pct, r->fail_pct);
+            double g = diff_cc_growth(d, c);
+            fprintf(stderr, ") grew by %s ticks%s: +%.*f%% of BASE's total%s, more than "
+                    "--fail-above %g%%\n", delta,
+                    c->base_ticks ? "" : c->change == DIFF_ADDED ? " (new code)" : " (from 0)",
+                    g < 0.1 ? 3 : 1, g, in->scale != 1.0 ? " (normalized)" : "", r->fail_pct);
         }
     }
     diff_prof_destroy(d);
@@ -356,8 +371,11 @@ static int lacks(const run *r, const side *s)
     case K_TIME:
         if (has_samples(s))
             return 0;
-        fprintf(stderr, "evprof: %s: no time-profile samples (event 167): build with -prof and "
-                "run with +RTS -p -l (see 'evprof info %s')\n", s->name, arg);
+        if (s->prof)
+            cli_no_samples(s->name, arg, s->prof, &s->read);
+        else
+            fprintf(stderr, "evprof: %s: no time-profile samples (event 167) (see 'evprof info "
+                    "%s')\n", s->name, arg);
         return 1;
     case K_HEAP:
         if (has_heap(s))

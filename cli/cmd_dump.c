@@ -20,6 +20,7 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/read.h"
+#include "cli/selection.h"
 #include "evprof/driver.h"
 #include "eventlog/bytes.h"
 #include "evprof/eventlog.h"
@@ -122,12 +123,12 @@ static int dump_event(void *self, const el_event *ev, const ev_stream *s)
 {
     dump_state *st = self;
 
-    if (!st->header_done)
-        print_header(st, s);
     if (!cli_window_has(st->w, ev->time))
         return 0;
     if (st->w->cap >= 0 && ev->cap != (uint16_t)st->w->cap)
         return 0;
+    if (!st->header_done)
+        print_header(st, s);
     if (el_show_line(&st->out.text, ev) != EL_OK || st->out.text.failed) {
         st->nomem = 1;
         return 1;
@@ -141,6 +142,9 @@ static void dump_end(void *self, const ev_stream *s)
     dump_state *st = self;
 
     if (!s->decoder)
+        return;
+    /* a selection that misses the log prints nothing (the read says why) */
+    if (!st->header_done && cli_window_misses(&s->read))
         return;
     if (!st->header_done)
         print_header(st, s);

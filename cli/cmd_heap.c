@@ -206,7 +206,7 @@ int cmd_heap(int argc, char **argv)
             cli_out_close(&out, 0);
         heap_writer_destroy(wr);
         heap_destroy(c.h);
-        return CLI_FAIL;
+        return code == CLI_USAGE ? CLI_USAGE : CLI_FAIL;
     }
     const ev_stream *s = ev_driver_stream(d);
     heap_status st = heap_finish(c.h, &s->read);    /* done by the analysis: its status */

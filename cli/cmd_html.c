@@ -87,7 +87,7 @@ int cmd_html(int argc, char **argv)
         if (!pg)
             fprintf(stderr, "evprof: out of memory\n");
         html_page_destroy(pg);
-        return CLI_FAIL;
+        return code == CLI_USAGE ? CLI_USAGE : CLI_FAIL;
     }
     const ev_stream *s = ev_driver_stream(d);
     if (cli_read_nothing(s, code)) {

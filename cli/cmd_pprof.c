@@ -10,6 +10,7 @@
 #include "evprof/pprof.h"
 #include "evprof/prof.h"
 #include "output.h"
+#include "selection.h"
 
 enum { OPT_HEAP = 1, OPT_CENSUS, OPT_PUSH, OPT_APP };
 
@@ -87,6 +88,12 @@ static int heap_pprof(const char *path, const cli_window *w, uint64_t census, pp
     el_read_result res = el_read_path_opts(path, &ropts, heap_event, &r, NULL);
     heap_status st = heap_finish(r.h, &res);
     int code = cli_report_read(path, &res);
+    int sel = cli_window_check(path, &res, res.status == EL_STOPPED, 0);
+    if (sel != CLI_OK) {
+        heap_destroy(r.h);
+        pprof_census_pick_destroy(k);
+        return sel;
+    }
     const heap_info *in = heap_get_info(r.h);
     int rc;
     if (st != HEAP_OK) {

@@ -22,7 +22,7 @@ static const cli_format format_list[] = {
 static const cli_formats formats = { format_list, FMT_TEXT, FMT_TEXT };
 
 static const cli_opt opts[] = {
-    { OPT_JSON, 'j', "json", NULL, "GHC's -pj JSON profile instead of the text report "
+    { OPT_JSON, 0, "json", NULL, "GHC's -pj JSON profile instead of the text report "
       "(counts every sample, as -pj does): --format json" },
     { OPT_FORMAT, 'f', "format", "FMT", "text (GHC's .prof layout, the default) or json "
       "(default: from -o's extension, .json or .prof)" },

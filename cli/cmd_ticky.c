@@ -15,6 +15,7 @@
 #include "format.h"
 #include "output.h"
 #include "read.h"
+#include "selection.h"
 
 enum { OPT_FORMAT = 1, OPT_SORT, OPT_TOP, OPT_MATCH, OPT_SERIES, OPT_CUMULATIVE };
 
@@ -52,7 +53,7 @@ static const cli_cmd_help help = {
     "ticky", "[OPTIONS] FILE",
     "Ticky-ticky counters of a program built with -ticky: entries and allocation\n"
     "per counter, in the layout of GHC's +RTS -r table with totals underneath.\n"
-    "FILE is an eventlog of a run with +RTS -lT (GHC 9.4 or later), or the text\n"
+    "FILE is an eventlog of a run with +RTS -lT (GHC 9.2 or later), or the text\n"
     "file that +RTS -r writes (any GHC); an eventlog starts with \"hdrb\".",
     opts,
     "Samples in the eventlog are changes since the previous sample of the same\n"
@@ -359,7 +360,7 @@ static int loaded(const input *in, ticky_set *t, int code, int nothing, uint64_t
     const ticky_info *info = ticky_get_info(t);
     if (info->counters == 0 && info->begin_events == 0) {
         fprintf(stderr, "evprof: %s: no ticky counters (events 210/211): build with -ticky "
-                "(GHC 9.4 or later) and run with +RTS -lT, or read the file of +RTS -r "
+                "(GHC 9.2 or later) and run with +RTS -lT, or read the file of +RTS -r "
                 "(see 'evprof info %s')\n", in->shown,
                 strcmp(in->path, "-") == 0 ? "-" : in->shown);
         *stop = 1;
@@ -438,7 +439,11 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
         return CLI_OK;
     }
     el_read_result res = read_events(in, on_event, t, UINT64_MAX);
-    return loaded(in, t, cli_report_read(in->path, &res), res.events == 0, res.bytes, stop);
+    int code = cli_report_read(in->path, &res);
+    int sel = cli_window_check(in->path, &res, res.status == EL_STOPPED, 0);
+    if (sel != CLI_OK)
+        return sel;     /* *stop: nothing to show */
+    return loaded(in, t, code, res.events == 0, res.bytes, stop);
 }
 
 /* A live read (--follow, --connect) of an eventlog as it comes; with

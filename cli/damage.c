@@ -22,12 +22,40 @@ static void report_error(const char *shown, const el_error *e, el_status status)
     fputc('\n', stderr);
 }
 
+/* A command that reads one log twice (marks first, pprof's fallback to
+ * the heap) says what is wrong with it once: the last report made, by
+ * the file's name and the facts. */
+static struct {
+    char path[256];
+    ev_facts f;
+    int said;
+} last_report;
+
+static int said_before(const char *path, const ev_facts *f)
+{
+    if (last_report.said && strcmp(last_report.path, path) == 0 &&
+        last_report.f.end_offset == f->end_offset && last_report.f.blocks == f->blocks &&
+        last_report.f.stop_status == f->stop_status && last_report.f.missing_end == f->missing_end)
+        return 1;
+    last_report.said = strlen(path) < sizeof last_report.path;
+    if (last_report.said) {
+        strcpy(last_report.path, path);
+        last_report.f = *f;
+    }
+    return 0;
+}
+
 int cli_report_read(const char *path, const el_read_result *r)
 {
     const char *shown = cli_display_path(path);
     ev_facts f;
 
     ev_facts_of(r, &f);
+    if ((f.damaged || f.missing_end) && strcmp(path, "-") != 0 && said_before(path, &f)) {
+        if (r->status == EL_STOPPED)
+            return CLI_FAIL;
+        return f.damaged ? CLI_FAIL : CLI_OK;
+    }
     /* damaged stretches were skipped: the results cover the rest of the
      * log, but the log is damaged, so the run fails */
     if (f.blocks) {
@@ -36,11 +64,11 @@ int cli_report_read(const char *path, const el_read_result *r)
         ev_facts_skipped(stderr, &f);
         fputs(f.stopped ? "\n" : " and read on after them\n", stderr);
     }
-    if (f.missing_end)
-        fprintf(stderr,
-                "evprof: warning: %s: no end marker (the program did not close "
-                "its eventlog); all %llu events were read\n",
-                shown, (unsigned long long)r->events);
+    if (f.missing_end) {
+        fprintf(stderr, "evprof: warning: %s: ", shown);
+        ev_facts_missing_end(stderr, &f);
+        fputc('\n', stderr);
+    }
     if (r->status == EL_STOPPED)
         return CLI_FAIL;        /* the consumer stopped it: its command says why */
     if (!f.stopped)

@@ -1,8 +1,10 @@
 #include "output.h"
 
 #include "evprof/driver.h"
+#include "evprof/info.h"
 #include "evprof/markers.h"
 #include "read.h"
+#include "selection.h"
 #include "evprof/prof.h"
 
 #include <errno.h>
@@ -107,6 +109,7 @@ int cli_window_done(const cli_args *a, int next_result, cli_window *w, const cha
         if (!cli_want_pos(a, 0, 0, "FILE"))
             return CLI_USAGE;
         *path = w->src.connect;
+        cli_window_watch(w, 0);
         return -1;
     }
     if (w->src.idle_timeout > 0 && !w->src.follow) {
@@ -129,6 +132,7 @@ int cli_window_done(const cli_args *a, int next_result, cli_window *w, const cha
     int code = cli_window_resolve(w, a->pos[0]);
     if (code != CLI_OK)
         return code;
+    cli_window_watch(w, 0);
     *path = a->pos[0];
     return -1;
 }
@@ -163,6 +167,7 @@ int cli_window_done_logs(const cli_args *a, int next_result, cli_window *w,
         }
         *paths = (const char *const *)a->pos;
         *n = (size_t)a->npos;
+        cli_window_watch(w, 1);
         return -1;
     }
     int done = cli_window_done(a, next_result, w, &one);
@@ -179,35 +184,17 @@ int cli_window_done_logs(const cli_args *a, int next_result, cli_window *w,
 static cli_span *spans_owned;   /* the windows live as long as the command */
 static void free_spans(void) { free(spans_owned); }
 
-/* "evprof: FILE: no mark 'X' ...; the log's marks: 'a' (2), 'b' (1)" */
-static void no_marker(const char *path, const ev_markers *m, const char *label,
-                      unsigned long nth, size_t have)
+/* "evprof: FILE: no marker 'X' in the log" or "marker 'X' #3 asked, the
+ * log has 2"; the marks it has follow on the next line (resolve). */
+static void no_marker(const char *path, const char *label, unsigned long nth, size_t have)
 {
     const char *name = cli_display_path(path);
-    if (have == 0)
-        fprintf(stderr, "evprof: %s: no marker '", name);
-    else
-        fprintf(stderr, "evprof: %s: marker '", name);
+    fprintf(stderr, have == 0 ? "evprof: %s: no marker '" : "evprof: %s: marker '", name);
     cli_text_str(stderr, label, strlen(label));
     if (have == 0)
-        fprintf(stderr, "' in the log");
+        fprintf(stderr, "' in the log (USER_MARKER 58, Debug.Trace.traceMarker)\n");
     else
-        fprintf(stderr, "' #%lu asked, the log has %zu", nth, have);
-    size_t n = ev_markers_num_labels(m);
-    if (n == 0) {
-        fprintf(stderr, "; it has no markers at all (USER_MARKER 58, Debug.Trace.traceMarker)\n");
-        return;
-    }
-    fprintf(stderr, "; its markers (label, count):");
-    for (size_t i = 0; i < n && i < 50; i++) {
-        const ev_marker_label *l = ev_markers_label_at(m, i);
-        fprintf(stderr, "%s '", i ? "," : "");
-        cli_text_str(stderr, l->label, l->len);
-        fprintf(stderr, "' (%llu)", (unsigned long long)l->count);
-    }
-    if (n > 50)
-        fprintf(stderr, ", and %zu more", n - 50);
-    fprintf(stderr, "\n");
+        fprintf(stderr, "' #%lu asked, the log has %zu\n", nth, have);
 }
 
 static int mark_time(const char *path, const ev_markers *m, const char *label,
@@ -216,7 +203,7 @@ static int mark_time(const char *path, const ev_markers *m, const char *label,
     size_t n;
     const uint64_t *times = ev_markers_times(m, label, strlen(label), &n);
     if (nth > n) {
-        no_marker(path, m, label, nth, n);
+        no_marker(path, label, nth, n);
         return -1;
     }
     *t = times[nth - 1];
@@ -240,13 +227,16 @@ int cli_window_resolve(cli_window *w, const char *path)
         ev_markers_destroy(m);
         return code == CLI_OK ? CLI_FAIL : code;
     }
+    el_read_result read = ev_driver_stream(d)->read;
     ev_driver_destroy(d);
+    /* a mark the log lacks, or marks that leave no window: a selection
+     * that matches nothing (selection.c), said with what the log has */
     code = CLI_OK;
     if (w->from_marker && mark_time(path, m, w->from_marker, w->from_nth, &w->from_ns) != 0)
-        code = CLI_FAIL;
+        code = CLI_USAGE;
     if (code == CLI_OK && w->to_marker &&
         mark_time(path, m, w->to_marker, w->to_nth, &w->to_ns) != 0)
-        code = CLI_FAIL;
+        code = CLI_USAGE;
     if (code == CLI_OK && w->from_ns >= w->to_ns) {
         fprintf(stderr, "evprof: %s: --from (%.9f s) is not before --to (%.9f s)\n",
                 cli_display_path(path), w->from_ns / 1e9,
@@ -257,8 +247,8 @@ int cli_window_resolve(cli_window *w, const char *path)
         size_t n;
         const uint64_t *t = ev_markers_times(m, w->between, strlen(w->between), &n);
         if (n < 2) {
-            no_marker(path, m, w->between, 2, n);
-            code = CLI_FAIL;
+            no_marker(path, w->between, 2, n);
+            code = CLI_USAGE;
         } else {
             free(spans_owned);
             if (!(spans_owned = malloc(n / 2 * sizeof *spans_owned))) {
@@ -288,10 +278,15 @@ int cli_window_resolve(cli_window *w, const char *path)
                 if (k == 0) {
                     fprintf(stderr, "evprof: %s: no pair of marks inside --from/--to\n",
                             cli_display_path(path));
-                    code = CLI_FAIL;
+                    code = CLI_USAGE;
                 }
             }
         }
+    }
+    if (code == CLI_USAGE) {
+        fprintf(stderr, "evprof: %s: the log: ", cli_display_path(path));
+        cli_log_has_print(stderr, NULL, &read, m);
+        fputc('\n', stderr);
     }
     ev_markers_destroy(m);
     return code;
@@ -670,6 +665,23 @@ int cli_out_close(cli_out *o, int ok)
     return rc;
 }
 
+void cli_no_samples(const char *name, const char *arg, const prof_result *p,
+                    const el_read_result *r)
+{
+    const prof_info *in = prof_get_info(p);
+    const char *rts = in->rts_version && in->rts_version[0] ? in->rts_version : NULL;
+    char why[640];
+    ev_facts f;
+    ev_facts_of(r, &f);
+    uint64_t defined = 0;
+    for (size_t i = 0; i < prof_num_ccs(p); i++)
+        defined += prof_cc_at(p, (uint32_t)i)->defined && !prof_cc_at(p, (uint32_t)i)->synthetic;
+    info_no_samples_why(why, sizeof why, rts, rts ? strlen(rts) : 0, defined, &f);
+    fprintf(stderr, "evprof: %s: no time-profile samples (event 167): ", name);
+    cli_text_str(stderr, why, strlen(why));
+    fprintf(stderr, " (see 'evprof info %s')\n", arg);
+}
+
 prof_result *cli_load_profile(const char *path, const cli_window *w, int all, int *code,
                               int *no_samples)
 {
@@ -703,8 +715,9 @@ prof_result *cli_load_profile_more(const char *path, const cli_window *w, int al
         prof_destroy(agg);
         return NULL;
     }
+    el_read_result read = ev_driver_stream(d)->read;
     if (more)
-        more->result = ev_driver_stream(d)->read;
+        more->result = read;
     int nothing = cli_read_nothing(ev_driver_stream(d), *code);
     ev_driver_destroy(d);
     prof_result *p = nothing ? NULL : prof_snapshot_take(agg, all);
@@ -729,8 +742,7 @@ prof_result *cli_load_profile_more(const char *path, const cli_window *w, int al
         arg = connect_arg;
     }
     if (*no_samples && !(more && more->quiet)) {
-        fprintf(stderr, "evprof: %s: no time-profile samples (event 167): build with -prof and "
-                "run with +RTS -p -l (see 'evprof info %s')\n", name, arg);
+        cli_no_samples(name, arg, p, &read);
         if (c.heap || c.heap_begin)
             fprintf(stderr, "evprof: %s: it holds a heap profile: try 'evprof heap %s'\n",
                     name, arg);
@@ -805,6 +817,12 @@ prof_result *cli_load_profiles(const char *const *paths, size_t n, const cli_win
             fprintf(stderr, "evprof: %s: no time-profile samples (event 167)\n", name);
         samples = now;
         prof_result_destroy(one);
+    }
+    int sel = cli_window_check_logs();
+    if (sel != CLI_OK) {
+        prof_destroy(agg);
+        *code = sel;
+        return NULL;
     }
     prof_result *p = prof_failed(agg) ? NULL : prof_snapshot_take(agg, all);
     prof_destroy(agg);

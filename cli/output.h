@@ -41,7 +41,7 @@ enum { OPT_FROM = 1000, OPT_TO, OPT_CAP, OPT_ALL, OPT_OUTPUT, OPT_BETWEEN, OPT_F
     { OPT_FOLLOW, 0, "follow", NULL, "the log is still being written: wait for more at "   \
       "its end until the end marker (Ctrl-C: the result so far, exit 130)" },         \
     { OPT_IDLE_TIMEOUT, 0, "idle-timeout", "SECONDS", "with --follow: stop waiting when "    \
-      "the file has not grown for SECONDS" },                                        \
+      "the file has not grown for SECONDS; with --connect: for the program to accept" }, \
     { OPT_CONNECT, 0, "connect", "ADDR", "read a running program's eventlog-socket "        \
       "stream (unix:PATH or tcp:HOST:PORT) instead of FILE" }
 
@@ -132,6 +132,13 @@ int cli_window_option(cli_window *w, const cli_args *a, int id);
 struct prof_result;
 struct prof_result *cli_load_profile(const char *path, const cli_window *w, int all,
                                       int *code, int *no_samples);
+
+/* "evprof: NAME: no time-profile samples (event 167): WHY (see 'evprof info
+ * ARG')" on stderr, WHY from what the log shows (info_no_samples_why: the
+ * RTS, its cost centres, whether the log ends early). */
+struct el_read_result;
+void cli_no_samples(const char *name, const char *arg, const struct prof_result *p,
+                    const struct el_read_result *r);
 
 /* cli_load_profile with more: another analysis (may be NULL) fed in the
  * same read (the exporters' own consumers); `quiet` leaves out the "no

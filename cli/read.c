@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/output.h"
 #include "cli/read.h"
+#include "cli/selection.h"
 #include "evprof/heap.h"
 #include "evprof/prof.h"
 #include "evprof/ticky.h"
@@ -239,6 +240,14 @@ ev_driver *cli_read_with(const cli_source *src, const char *path,
     return read_with(src, path, attach, ctx, NULL, 0, code);
 }
 
+/* --connect to a program not listening yet: said once, while waiting */
+static void on_connect_wait(void *ctx, const char *addr)
+{
+    (void)ctx;
+    fprintf(stderr, "evprof: waiting for %s to accept a connection (Ctrl-C%s)\n",
+            cli_display_path(addr), " or --idle-timeout ends the wait");
+}
+
 /* an[0..n): the analyses whose counts the memory-limit message gives */
 static ev_driver *read_with(const cli_source *src, const char *path,
                             int (*attach)(void *ctx, ev_driver *d), void *ctx,
@@ -254,11 +263,14 @@ static ev_driver *read_with(const cli_source *src, const char *path,
     cli_jobs_opts(&o);
     o.budget = cli_budget();
     if (live) {
-        o.follow = src->follow;
+        /* --connect waits for a program not listening yet, as --follow
+         * waits for a file (issue 27) */
+        o.follow = src->follow || src->connect;
         o.idle_timeout = src->idle_timeout;
         o.interrupt = &interrupt_flag;
         o.on_bytes = src->on_bytes;
         o.bytes_ctx = src->bytes_ctx;
+        o.on_wait = on_connect_wait;
     } else if (isatty(STDERR_FILENO)) {
         o.progress = on_progress;
         o.progress_ctx = &prog;
@@ -287,6 +299,13 @@ static ev_driver *read_with(const cli_source *src, const char *path,
         return NULL;
     }
     *code = cli_report_stream(path, s);
+    /* a selection outside the log: no result, a usage error */
+    int sel = cli_window_check(path, &s->read, s->interrupted || s->stopped, live);
+    if (sel != CLI_OK) {
+        ev_driver_destroy(d);
+        *code = sel;
+        return NULL;
+    }
     return d;
 }
 

@@ -417,6 +417,14 @@ uint32_t *diff_ccs_by_delta(const diff_prof *d, size_t *n)
     return v;
 }
 
+double diff_cc_growth(const diff_prof *d, const diff_cc *c)
+{
+    double total = (double)d->info.base_total * d->info.scale;
+    if (c->delta <= 0.0)
+        return 0.0;
+    return total > 0.0 ? 100.0 * c->delta / total : INFINITY;
+}
+
 int diff_grew_above(const diff_prof *d, double pct, double min_share, uint32_t *cc)
 {
     const diff_info *in = &d->info;
@@ -426,7 +434,7 @@ int diff_grew_above(const diff_prof *d, double pct, double min_share, uint32_t *
     }
     for (size_t i = 0; i < d->num_ccs; i++) {
         const diff_cc *c = &d->ccs[i];
-        if (!c->new_ticks || diff_pct(c->base, (double)c->new_ticks) <= pct)
+        if (!c->new_ticks || diff_cc_growth(d, c) <= pct)
             continue;
         /* too small in both runs to be judged */
         if (min_share > 0.0 &&

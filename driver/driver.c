@@ -108,6 +108,19 @@ int ev_driver_attach(ev_driver *d, const ev_analysis_ops *ops, void *self)
 
 const ev_stream *ev_driver_stream(const ev_driver *d) { return &d->stream; }
 
+uint64_t ev_stream_events_read(const ev_stream *s)
+{
+    const el_type_tally *t = s->tally;
+    if (!t && s->decoder && !s->done)
+        t = el_decoder_tally(s->decoder);
+    if (!t || !s->decoder)
+        return s->read.events;
+    uint64_t n = 0;
+    for (size_t i = 0, k = el_decoder_num_types(s->decoder); i < k; i++)
+        n += t[i].events;
+    return n;
+}
+
 int ev_stream_damaged(const ev_stream *s)
 {
     return s->stopped || s->read.damage.blocks > 0 ||

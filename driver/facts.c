@@ -19,6 +19,10 @@ void ev_facts_of(const el_read_result *r, ev_facts *f)
     f->stop_offset = r->error.offset;
     f->missing_end = r->status == EL_OK && r->missing_end;
     f->damaged = f->blocks > 0 || f->stopped;
+    f->end_in_damage = r->damage.end_in_skipped;
+    f->end_offset = r->bytes;
+    f->has_time = r->has_time_span;
+    f->last_s = (double)r->last_time / 1e9;
 }
 
 const char *ev_facts_key(const ev_facts *f)
@@ -46,6 +50,16 @@ void ev_facts_skipped(FILE *out, const ev_facts *f)
             f->blocks == 1 ? "" : "s", f->from_s, f->to_s);
 }
 
+void ev_facts_missing_end(FILE *out, const ev_facts *f)
+{
+    fprintf(out, "no end marker: the log stops at byte %llu", (unsigned long long)f->end_offset);
+    if (f->has_time)
+        fprintf(out, ", %.6f s after the RTS started", f->last_s);
+    fputs(" (the program did not close its eventlog: it was killed, crashed or is still "
+          "writing, and what it had not yet written is not in the file); every event up to "
+          "there was read", out);
+}
+
 void ev_facts_status(FILE *out, const ev_facts *f)
 {
     fputs("status:        ", out);
@@ -66,9 +80,10 @@ void ev_facts_status(FILE *out, const ev_facts *f)
         fputs("; the rest was read", out);
         if (f->missing_end)
             fputs("; no end marker", out);
+        else if (f->end_in_damage)
+            fputs("; the end marker is there, as the damaged last block's last record", out);
     } else if (f->missing_end) {
-        fputs("no end marker (the program did not close its eventlog); every event was read",
-              out);
+        ev_facts_missing_end(out, f);
     } else {
         fputs("complete (end marker present)", out);
     }

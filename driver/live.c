@@ -280,6 +280,7 @@ static void read_live(live *l)
     if (st == EL_NEED_INPUT || st == EL_OK)
         st = el_decoder_finish(l->dec);
     r->has_time_span = el_decoder_time_span(l->dec, &r->first_time, &r->last_time);
+    el_decoder_caps(l->dec, &r->caps);
     r->damage = *el_decoder_damage(l->dec);
     r->status = st;
     r->missing_end = el_decoder_missing_end(l->dec);
@@ -440,13 +441,22 @@ const ev_stream *ev_driver_run_connect(ev_driver *d, const char *addr)
 {
     const ev_driver_opts *o = ev_driver_get_opts(d);
     uint64_t start = now_ns();
-    int fd;
+    int fd, waited = 0, said = 0;
 
-    /* with --follow, a program that is not listening yet is waited for */
+    /* with follow, a program that is not listening yet (its socket file
+     * not made yet, or nothing accepting) is waited for, as a followed
+     * file that does not exist yet: until idle_timeout, or the interrupt */
     while ((fd = connect_addr(addr)) < 0 && o->follow &&
-           (errno == ECONNREFUSED || errno == ENOENT) && !(o->interrupt && *o->interrupt) &&
-           !(o->idle_timeout > 0 && now_ns() - start >= (uint64_t)(o->idle_timeout * 1e9)))
+           (errno == ECONNREFUSED || errno == ENOENT) &&
+           !(o->interrupt && *o->interrupt) &&
+           !(o->idle_timeout > 0 && now_ns() - start >= (uint64_t)(o->idle_timeout * 1e9))) {
+        if (o->on_wait && !said && now_ns() - start >= 1000000000u) {
+            o->on_wait(o->wait_ctx, addr);
+            said = 1;
+        }
+        waited = 1;
         poll(NULL, 0, POLL_MS);
+    }
     if (fd < 0) {
         int e = errno;
         el_read_opts ro;
@@ -456,8 +466,11 @@ const ev_stream *ev_driver_run_connect(ev_driver *d, const char *addr)
             ev_stream *s = ev_driver_stream_mut(d);
             s->read.status = s->read.error.status = EL_ERR_IO;
             s->read.error.type = -1;
-            snprintf(s->read.error.msg, sizeof s->read.error.msg, "cannot connect: %s",
-                     e == EINVAL ? "not unix:PATH or tcp:HOST:PORT" : strerror(e));
+            snprintf(s->read.error.msg, sizeof s->read.error.msg, "cannot connect: %s%s",
+                     e == EINVAL ? "not unix:PATH or tcp:HOST:PORT" : strerror(e),
+                     waited && !(o->interrupt && *o->interrupt)
+                         ? " (nothing accepted within --idle-timeout)" : "");
+            s->idle_timed_out = waited && !(o->interrupt && *o->interrupt);
             s->interrupted = o->interrupt && *o->interrupt;
             return ev_driver_end(d);
         }

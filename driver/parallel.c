@@ -43,6 +43,7 @@ typedef struct par_range {
     uint64_t start, end;                /* bytes [start, end) */
     void *part[EV_MAX_ANALYSES];        /* the partials, by analysis index */
     uint64_t events, last_time, t_first, t_last;
+    el_caps caps;
     int has_span;
     int failed;
     uint8_t *held;                      /* records for the deferred analyses */
@@ -421,6 +422,7 @@ static void read_range(ev_par *par, par_range *rg, uint8_t *buf)
         goto out;
     }
     rg->has_span = el_decoder_time_span(dec, &rg->t_first, &rg->t_last);
+    el_decoder_caps(dec, &rg->caps);
     const el_type_tally *t = el_decoder_tally(dec);
     if (t && par->tally) {
         pthread_mutex_lock(&par->tally_lock);
@@ -627,6 +629,7 @@ void ev_par_facts(const ev_par *par, el_read_result *r, uint64_t *last_time)
     for (unsigned i = 0; i < par->n_ranges; i++) {
         const par_range *rg = &par->ranges[i];
         r->events += rg->events;
+        el_caps_add(&r->caps, &rg->caps);
         if (rg->last_time > *last_time)
             *last_time = rg->last_time;
         if (!rg->has_span)

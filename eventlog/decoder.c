@@ -76,6 +76,9 @@ struct el_decoder {
     uint64_t skip_left;     /* PH_SKIP: bytes to the end of the block */
     uint64_t end_at;        /* PH_AFTER_END: offset of the end marker */
     uint64_t damage_end;    /* where the last skipped stretch ended (+1; 0: none) */
+    uint8_t skip_tail[2];   /* the last two bytes skipped */
+    uint64_t end_skipped_at;/* offset after a skipped block that ended with an end
+                               marker (+1; 0: none) */
     el_damage damage;
 
     el_error err;
@@ -87,6 +90,7 @@ struct el_decoder {
     uint8_t fields[EL_NUM_TYPE_IDS];    /* decode typed fields of this type */
     int only_selected;                  /* hand out only the selected types */
     uint64_t t_first, t_last;           /* timestamps seen (t_first > t_last: none) */
+    el_caps caps;                       /* capabilities of the block markers */
 };
 
 /* ---- names ------------------------------------------------------------ */
@@ -246,6 +250,26 @@ void el_decoder_only_fields(el_decoder *d, const uint16_t *types, size_t n)
 void el_decoder_only_selected(el_decoder *d, int on)
 {
     d->only_selected = on;
+}
+
+void el_decoder_caps(const el_decoder *d, el_caps *out)
+{
+    *out = d->caps;
+}
+
+int el_caps_has(const el_caps *c, uint32_t cap)
+{
+    if (cap < 256)
+        return (c->bits[cap / 64] >> (cap % 64)) & 1;
+    return cap < c->max;
+}
+
+void el_caps_add(el_caps *a, const el_caps *b)
+{
+    for (int i = 0; i < 4; i++)
+        a->bits[i] |= b->bits[i];
+    if (b->max > a->max)
+        a->max = b->max;
 }
 
 int el_decoder_time_span(const el_decoder *d, uint64_t *first, uint64_t *last)
@@ -940,6 +964,24 @@ static void ipe_note_declared(el_decoder *d, const uint8_t *head, size_t rec_len
  * with resync on, the rest of the block is skipped and reading goes on at
  * the next one (GHC writes events in per-capability blocks whose marker
  * gives their byte size); otherwise this is the error that stops the log. */
+/* Keeps the last two bytes of a skipped stretch: a damaged last block of
+ * GHC 9.2 and later holds the end marker as its last record. */
+static void note_skipped(el_decoder *d, const uint8_t *p, size_t n)
+{
+    if (n >= 2) {
+        d->skip_tail[0] = p[n - 2];
+        d->skip_tail[1] = p[n - 1];
+    } else if (n == 1) {
+        d->skip_tail[0] = d->skip_tail[1];
+        d->skip_tail[1] = p[0];
+    }
+}
+
+static void note_block_skipped(el_decoder *d)
+{
+    d->end_skipped_at = d->skip_tail[0] == 0xff && d->skip_tail[1] == 0xff ? d->offset + 1 : 0;
+}
+
 static el_status damaged(el_decoder *d, int32_t type, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static el_status damaged(el_decoder *d, int32_t type, const char *fmt, ...)
@@ -972,6 +1014,7 @@ static el_status damaged(el_decoder *d, int32_t type, const char *fmt, ...)
         /* carry holds the damaged record's first bytes, maybe some past
          * the block's end: keep those, they start the next record */
         size_t n = d->carry_len < d->skip_left ? d->carry_len : (size_t)d->skip_left;
+        note_skipped(d, d->carry, n);
         memmove(d->carry, d->carry + n, d->carry_len - n);
         d->carry_len -= n;
         d->skip_left -= n;
@@ -980,6 +1023,7 @@ static el_status damaged(el_decoder *d, int32_t type, const char *fmt, ...)
     }
     if (d->skip_left == 0) {
         d->block_end = d->offset;
+        note_block_skipped(d);
         return EL_RESYNC;
     }
     d->phase = PH_SKIP;
@@ -991,6 +1035,7 @@ static el_status skip_block(el_decoder *d)
 {
     size_t avail = d->in_len - d->in_pos;
     size_t n = d->skip_left < avail ? (size_t)d->skip_left : avail;
+    note_skipped(d, d->in + d->in_pos, n);
     d->in_pos += n;
     d->offset += n;
     d->skip_left -= n;
@@ -999,6 +1044,7 @@ static el_status skip_block(el_decoder *d)
         return EL_NEED_INPUT;
     d->phase = PH_DATA;
     d->block_end = d->offset;   /* the damaged block is over */
+    note_block_skipped(d);
     return EL_OK;
 }
 
@@ -1103,6 +1149,11 @@ emit_with(el_decoder *d, el_event *ev, const uint8_t *p, uint16_t type, uint32_t
         return damaged(d, type, "%s", msg);
     }
     if (type == EL_BLOCK_MARKER) {
+        uint16_t cap = ev->u.block.cap;
+        if (cap < 256)
+            d->caps.bits[cap / 64] |= UINT64_C(1) << (cap % 64);
+        if (cap != EL_NO_CAP && cap + 1u > d->caps.max)
+            d->caps.max = cap + 1u;
         ev->cap = ev->u.block.cap;
         d->block_cap = ev->u.block.cap;
         d->block_end = d->offset + ev->u.block.size;
@@ -1268,8 +1319,14 @@ el_status el_decoder_finish(el_decoder *d)
                     (unsigned long long)d->offset,
                     (unsigned long long)(d->offset + d->skip_left));
     if (d->phase == PH_DATA && d->carry_len == 0 && d->in_pos == d->in_len) {
-        d->missing_end = 1;
         d->phase = PH_DONE;
+        if (d->end_skipped_at == d->offset + 1) {
+            /* the log ends with a damaged block that held the end marker */
+            d->damage.end_in_skipped = 1;
+            d->final = EL_END;
+            return EL_END;
+        }
+        d->missing_end = 1;
         d->final = EL_OK;
         return EL_OK;
     }

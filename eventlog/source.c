@@ -76,6 +76,7 @@ static void finish(el_decoder *d, el_status st, el_read_result *r, el_decoder **
     if (st == EL_NEED_INPUT || st == EL_END)
         st = el_decoder_finish(d);
     r->has_time_span = el_decoder_time_span(d, &r->first_time, &r->last_time);
+    el_decoder_caps(d, &r->caps);
     r->damage = *el_decoder_damage(d);
     r->status = st;
     r->missing_end = st != EL_STOPPED && el_decoder_missing_end(d);

@@ -120,6 +120,12 @@ static void notes(const gc_result *r, FILE *out)
           "    n/a; the wall-clock line divides the bytes allocated by the MUT elapsed\n"
           "    time above. GHC's fragmentation is the difference of two lifetime peaks\n"
           "    (megablocks, blocks in use) that the 9.0 events do not carry: n/a.\n", out);
+    if (r->mem_in_use_lower_bound)
+        fputs("    Total memory in use is GHC's peak of megablocks, which a major collection\n"
+              "    reaches before it returns memory to the OS. This log's events give the heap\n"
+              "    only after each collection (HEAP_SIZE; no MEM_RETURN, which GHC 9.2 and\n"
+              "    later write with the peak): \">=\" marks the largest of those, a lower bound.\n",
+              out);
     if (!r->whole_run)
         fputs("    A collection belongs to the window that holds its GC_STATS_GHC event;\n"
               "    allocation and sparks are the counters' growth inside the window;\n"
@@ -176,8 +182,11 @@ int gc_report_text(const gc_summary *s, const gc_report_opts *o, FILE *out)
     }
     gc_commas(b, sizeof b, r->max_slop_bytes);
     fprintf(out, "%16s bytes maximum slop\n", b);
-    fprintf(out, "%16" PRIu64 " MiB total memory in use (n/a MB lost due to fragmentation)\n\n",
-            r->max_mem_in_use_bytes / (1024 * 1024));
+    /* a lower bound reads ">= N": GHC's peak is not in the log (notes) */
+    char mem[40];
+    snprintf(mem, sizeof mem, "%s%" PRIu64, r->mem_in_use_lower_bound ? ">= " : "",
+             r->max_mem_in_use_bytes / (1024 * 1024));
+    fprintf(out, "%16s MiB total memory in use (n/a MB lost due to fragmentation)\n\n", mem);
 
     gen_table(r, out);
 
@@ -306,6 +315,8 @@ int gc_report_json(const gc_summary *s, const gc_report_opts *o, FILE *out)
     json_u64(j, "major_gcs", r->major_gcs);
     json_u64(j, "max_slop_bytes", r->max_slop_bytes);
     json_u64(j, "max_mem_in_use_bytes", r->max_mem_in_use_bytes);
+    tx_json_key(j, "max_mem_in_use_lower_bound");
+    tx_json_bool(j, r->mem_in_use_lower_bound);
     json_u64(j, "max_current_fragmentation_bytes", r->max_frag_bytes);
     json_null(j, "ghc_fragmentation_bytes");
     json_u64(j, "gcs", r->collections);

@@ -33,7 +33,7 @@
 const uint16_t gc_event_types[] = {
     EL_GC_START, EL_GC_END, EL_GC_STATS_GHC, EL_HEAP_ALLOCATED, EL_HEAP_SIZE,
     EL_HEAP_LIVE, EL_HEAP_INFO_GHC, EL_SPARK_COUNTERS, EL_RUN_THREAD, EL_STOP_THREAD,
-    EL_RTS_IDENTIFIER, EL_CAP_CREATE, EL_GC_GLOBAL_SYNC,
+    EL_RTS_IDENTIFIER, EL_CAP_CREATE, EL_GC_GLOBAL_SYNC, EL_MEM_RETURN,
 };
 const size_t gc_num_event_types = sizeof gc_event_types / sizeof gc_event_types[0];
 
@@ -75,7 +75,7 @@ typedef struct cap_state {
     uint64_t alloc_before, alloc_upto;
     uint64_t spark_before[N_SPARK], spark_upto[N_SPARK];
     /* window sums */
-    uint64_t mut_ns, gc_ns, max_pause_ns;
+    uint64_t mut_ns, gc_ns, max_pause_ns, led_ns;
     uint32_t gcs, led;
 } cap_state;
 
@@ -90,6 +90,9 @@ struct gc_summary {
     uint32_t ngens;                 /* slots allocated */
     uint32_t max_gen_seen;          /* + 1; 0 when none */
     uint32_t heap_info_gens;
+    uint64_t mblock_size;           /* HEAP_INFO_GHC's; 0 until seen */
+    uint32_t max_mblocks;           /* MEM_RETURN's largest `current`, in the window */
+    int mem_return_declared;        /* the header declares MEM_RETURN (GHC 9.2+) */
     uint64_t last_time_seen;
     int has_span;
     uint64_t span_last;
@@ -254,6 +257,7 @@ static void record_collection(gc_summary *s, cap_state *c, const pending_stats *
     if (has_pause) {
         uint64_t pause = end > start ? end - start : 0;
         g->elapsed_ns += pause;
+        c->led_ns += pause;
         if (pause > g->max_pause_ns)
             g->max_pause_ns = pause;
     } else {
@@ -442,6 +446,12 @@ int gc_add_event(gc_summary *s, const el_event *ev)
     case EL_HEAP_INFO_GHC:
         s->r.has_heap_info = 1;
         s->heap_info_gens = ev->u.heap_info.gens;
+        s->mblock_size = ev->u.heap_info.mblock_size;
+        return 0;
+    case EL_MEM_RETURN:
+        s->r.n_mem_return++;
+        if (in_window(s, t) && ev->u.mem_return.current > s->max_mblocks)
+            s->max_mblocks = ev->u.mem_return.current;
         return 0;
     case EL_HEAP_SIZE:
         s->r.n_heap_size++;
@@ -572,6 +582,7 @@ static void cap_result(const gc_summary *s, const cap_state *c, uint32_t no, gc_
     o->idle_ns = s->r.total_ns > busy ? s->r.total_ns - busy : 0;
     o->gcs = c->gcs;
     o->led = c->led;
+    o->led_ns = c->led_ns;
     o->max_pause_ns = c->max_pause_ns;
 }
 
@@ -611,6 +622,12 @@ int gc_finish(gc_summary *s)
     r->mutator_ns = r->total_ns - r->gc_ns;
     r->has_gc_events = r->n_gc_start || r->n_gc_end || r->n_gc_stats || r->n_heap_alloc ||
                        r->n_heap_size || r->n_heap_live || r->has_heap_info;
+    /* the peak of megablocks: MEM_RETURN's count before each return (the
+     * megablock size is 1 MiB on every GHC, when HEAP_INFO_GHC is missing) */
+    uint64_t peak = (uint64_t)s->max_mblocks * (s->mblock_size ? s->mblock_size : 1u << 20);
+    if (peak > r->max_mem_in_use_bytes)
+        r->max_mem_in_use_bytes = peak;
+    r->mem_in_use_lower_bound = r->n_heap_size && !s->mem_return_declared && !r->n_mem_return;
     if (r->n_spark_counters)
         r->threaded = 1;
 
@@ -771,6 +788,7 @@ static void merge_cap(gc_summary *p, cap_state *pc, const cap_state *qc)
     pc->max_pause_ns = max_u64(pc->max_pause_ns, qc->max_pause_ns);
     pc->gcs += qc->gcs;
     pc->led += qc->led;
+    pc->led_ns += qc->led_ns;
 }
 
 int gc_merge(gc_summary *p, const gc_summary *q)
@@ -834,7 +852,11 @@ int gc_merge(gc_summary *p, const gc_summary *q)
     if (qr->has_heap_info) {        /* the last one in the log counts */
         r->has_heap_info = 1;
         p->heap_info_gens = q->heap_info_gens;
+        p->mblock_size = q->mblock_size;
     }
+    r->n_mem_return += qr->n_mem_return;
+    if (q->max_mblocks > p->max_mblocks)
+        p->max_mblocks = q->max_mblocks;
     if (q->seen_rts) {
         p->seen_rts = 1;
         memcpy(r->rts_version, qr->rts_version, sizeof r->rts_version);
@@ -860,6 +882,9 @@ static int gc_op_event(void *self, const el_event *ev, const ev_stream *st)
 
 static void gc_op_end(void *self, const ev_stream *st)
 {
+    gc_summary *s = self;
+    if (st->decoder && el_decoder_type(st->decoder, EL_MEM_RETURN))
+        s->mem_return_declared = 1;
     if (st->read.has_time_span)
         gc_set_time_span(self, st->read.first_time, st->read.last_time);
 }

@@ -14,38 +14,52 @@ int html_gcseries_init(html_gcseries *g, uint32_t max_points)
     memset(g, 0, sizeof *g);
     g->cap = max_points < 4 ? 4 : max_points;
     g->cap += g->cap & 1;
-    g->stride = 1;
+    g->width = 1000;                /* 1 us: doubled as the log goes on */
+    g->b = calloc(g->cap, sizeof *g->b);
     g->pts = malloc(g->cap * sizeof *g->pts);
-    return g->pts ? 0 : -1;
+    return g->b && g->pts ? 0 : -1;
 }
 
 void html_gcseries_free(html_gcseries *g)
 {
+    free(g->b);
     free(g->pts);
     free(g->cap_alloc);
+    g->b = NULL;
     g->pts = NULL;
     g->cap_alloc = NULL;
 }
 
-static void gcs_point(html_gcseries *g)
+static void merge_bucket(hs_bucket *to, const hs_bucket *a, const hs_bucket *b)
 {
-    if (g->n == g->cap) {
-        /* keep every other point; a dropped point's peaks go to the next */
-        size_t k = 0;
-        for (size_t i = 1; i < g->n; i += 2) {
-            hs_point p = g->pts[i];
-            if (g->pts[i - 1].size > p.size)
-                p.size = g->pts[i - 1].size;
-            if (g->pts[i - 1].live > p.live)
-                p.live = g->pts[i - 1].live;
-            g->pts[k++] = p;
+    *to = *a;
+    if (!b->used)
+        return;
+    if (!to->used || b->t > to->t)
+        to->t = b->t;
+    to->used = 1;
+    to->alloc += b->alloc;
+    if (b->has_size && (!to->has_size || b->size > to->size))
+        to->size = b->size;
+    if (b->has_live && (!to->has_live || b->live > to->live))
+        to->live = b->live;
+    to->has_size |= b->has_size;
+    to->has_live |= b->has_live;
+}
+
+/* The bucket of time t, the width doubled until t fits. */
+static hs_bucket *bucket_of(html_gcseries *g, uint64_t t)
+{
+    while (t / g->width >= g->cap) {
+        for (size_t i = 0; i < g->cap / 2; i++) {
+            hs_bucket m;
+            merge_bucket(&m, &g->b[2 * i], &g->b[2 * i + 1]);
+            g->b[i] = m;
         }
-        g->n = k;
-        g->stride *= 2;
+        memset(g->b + g->cap / 2, 0, g->cap / 2 * sizeof *g->b);
+        g->width *= 2;
     }
-    g->pts[g->n++] = (hs_point){ g->last_t, g->max_size, g->max_live, g->alloc };
-    g->max_size = g->size;
-    g->max_live = g->live;
+    return &g->b[t / g->width];
 }
 
 static int gcs_event(void *self, const el_event *ev, const ev_stream *s)
@@ -55,15 +69,21 @@ static int gcs_event(void *self, const el_event *ev, const ev_stream *s)
     if (!ev->decoded)
         return 0;
     uint64_t b = ev->u.heap.bytes;
+    hs_bucket *k = bucket_of(g, ev->time);
     switch (ev->type) {
     case EL_HEAP_SIZE:
-        g->size = b;
+        if (!k->has_size || b > k->size)
+            k->size = b;
+        k->has_size = 1;
         break;
     case EL_HEAP_LIVE:
-        g->live = b;
+        if (!k->has_live || b > k->live)
+            k->live = b;
+        k->has_live = 1;
         break;
     case EL_HEAP_ALLOCATED: {
-        /* a per-capability counter; the total is the sum of their growth */
+        /* a per-capability counter, in that capability's own order: its
+         * growth is allocation at this event's time */
         size_t c = ev->cap == EL_NO_CAP ? 0 : ev->cap;
         if (c >= g->n_caps) {
             size_t n = c + 1;
@@ -77,33 +97,63 @@ static int gcs_event(void *self, const el_event *ev, const ev_stream *s)
             g->n_caps = n;
         }
         if (b > g->cap_alloc[c])
-            g->alloc += b - g->cap_alloc[c];
+            k->alloc += b - g->cap_alloc[c];
         g->cap_alloc[c] = b;
         break;
     }
     default:
         return 0;
     }
-    if (g->size > g->max_size)
-        g->max_size = g->size;
-    if (g->live > g->max_live)
-        g->max_live = g->live;
-    g->last_t = ev->time;
+    if (!k->used || ev->time > k->t)
+        k->t = ev->time;
+    k->used = 1;
     g->events++;
-    if (++g->count >= g->stride) {
-        g->count = 0;
-        gcs_point(g);
+    return 0;
+}
+
+int html_gcseries_points(html_gcseries *g)
+{
+    uint64_t size = 0, live = 0, alloc = 0;
+    g->n = 0;
+    for (size_t i = 0; i < g->cap; i++) {
+        const hs_bucket *k = &g->b[i];
+        if (!k->used)
+            continue;
+        if (k->has_size)
+            size = k->size;
+        if (k->has_live)
+            live = k->live;
+        alloc += k->alloc;
+        g->pts[g->n++] = (hs_point){ k->t, size, live, alloc };
     }
     return 0;
 }
 
 static void gcs_end(void *self, const ev_stream *s)
 {
-    html_gcseries *g = self;
+    (void)self;
     (void)s;
-    if (g->events && g->count)
-        gcs_point(g);
 }
+
+/* ---- every event counted ----------------------------------------------------- */
+
+/* Reads no event: its flag makes the decoder count every event by type
+ * (the stream's tally, as `info` counts), so the page's count is info's. */
+static const uint16_t no_types[1] = { 0 };
+static int cnt_event(void *self, const el_event *ev, const ev_stream *s)
+{
+    (void)self;
+    (void)ev;
+    (void)s;
+    return 0;
+}
+static void *cnt_fork(void *self) { (void)self; return malloc(1); }
+static int cnt_merge(void *self, void *part) { (void)self; (void)part; return 0; }
+static void cnt_drop(void *part) { free(part); }
+const ev_analysis_ops html_counts_ops = {
+    "event counts", no_types, 0, EV_COUNTS, cnt_event, NULL, NULL, NULL,
+    cnt_fork, cnt_merge, cnt_drop,
+};
 
 static const uint16_t gcs_types[] = { EL_HEAP_SIZE, EL_HEAP_LIVE, EL_HEAP_ALLOCATED };
 const ev_analysis_ops html_gcseries_ops = {

@@ -103,6 +103,7 @@ int html_page_attach(html_page *pg, ev_driver *d)
         ev_driver_attach(d, &gc_analysis_ops, pg->gc) != 0 ||
         ev_driver_attach(d, &heap_analysis_ops, pg->heap) != 0 ||
         ev_driver_attach(d, &html_gcseries_ops, &pg->gcs) != 0 ||
+        ev_driver_attach(d, &html_counts_ops, pg) != 0 ||
         ev_driver_attach(d, &ticky_analysis_ops, pg->tk) != 0 ||
         ev_driver_attach(d, &info_facts_ops, pg->info) != 0)
         return -1;
@@ -256,8 +257,10 @@ static void w_summary(tx_json *j, const html_page *pg, const ev_stream *s, const
     }
     tx_json_key(j, "bytes");
     tx_json_uint(j, s->read.bytes);
+    /* every event, as `info` counts them (the decoder's tally) */
+    uint64_t events = ev_stream_events_read(s);
     tx_json_key(j, "events");
-    tx_json_uint(j, s->read.events);
+    tx_json_uint(j, events);
     tx_json_key(j, "damage");
     w_damage(j, s);
     tx_json_key(j, "holds");
@@ -645,6 +648,7 @@ static int w_gc(tx_json *j, const html_page *pg, const gc_summary *gs, const cha
 {
     const gc_result *r = gc_get_result(gs);
     tx_json_object(j, TX_JSON_INLINE);
+    html_gcseries_points((html_gcseries *)&pg->gcs);
     tx_json_key(j, "series");
     tx_json_object(j, TX_JSON_INLINE);
     for (int col = 0; col < 4; col++) {
@@ -683,6 +687,8 @@ static int w_gc(tx_json *j, const html_page *pg, const gc_summary *gs, const cha
         tx_json_uint(j, r->allocated_bytes);
         tx_json_key(j, "productivity");
         tx_json_double(j, r->productivity, 6);
+        tx_json_key(j, "gc_ns");        /* +RTS -s's GC time (elapsed) */
+        tx_json_uint(j, r->gc_ns);
         tx_json_key(j, "caps");
         tx_json_array(j, TX_JSON_INLINE);
         for (uint32_t i = 0; i < r->n_caps; i++) {
@@ -696,6 +702,7 @@ static int w_gc(tx_json *j, const html_page *pg, const gc_summary *gs, const cha
             tx_json_uint(j, c->gcs);
             tx_json_uint(j, c->led);
             tx_json_uint(j, c->max_pause_ns);
+            tx_json_uint(j, c->led_ns);
             tx_json_end(j);
         }
         tx_json_end(j);

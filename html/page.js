@@ -47,7 +47,8 @@
   }
   function commas(n) { return Math.round(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ','); }
   function bytes(n) {
-    var u = ['B', 'KB', 'MB', 'GB', 'TB'], i = 0;
+    /* binary multiples, named as such: 1,947,779,536 bytes are 1.81 GiB */
+    var u = ['B', 'KiB', 'MiB', 'GiB', 'TiB'], i = 0;
     while (n >= 1024 && i < u.length - 1) { n /= 1024; i++; }
     return (i ? n.toFixed(n < 10 ? 2 : n < 100 ? 1 : 0) : String(Math.round(n))) + ' ' + u[i];
   }
@@ -91,7 +92,7 @@
     var more = el('div', { cls: 'note' });
     var tr = el('tr');
     cols.forEach(function (c, i) {
-      var th = el('th', { cls: 'sort' + (c.num ? ' num' : ''), text: c.t, title: 'sort' });
+      var th = el('th', { cls: 'sort' + (c.num ? ' num' : ''), text: c.t, title: c.def ? c.def + ' (click: sort)' : 'sort' });
       th.addEventListener('click', function () {
         if (sortCol === i) desc = !desc; else { sortCol = i; desc = !!c.num; }
         draw();
@@ -218,7 +219,7 @@
     prof: 'build with -prof (e.g. ghc -prof -fprof-auto) and run with +RTS -p -l',
     heap: 'run with +RTS -hT -l (any build), or -hc, -hy, -hd, ... with a -prof build',
     gc: 'run with +RTS -l (the GC class g is in the default event classes)',
-    ticky: 'build with -ticky (GHC 9.4 or later) and run with +RTS -lT'
+    ticky: 'build with -ticky (GHC 9.2 or later) and run with +RTS -lT'
   };
   var WHAT = { prof: 'Time profile', heap: 'Heap profile', gc: 'GC events', ticky: 'Ticky counters' };
 
@@ -263,7 +264,12 @@
 
   /* ---- time profile -------------------------------------------------- */
   var T = null;   /* the tree: kids, names */
-  function ccName(i) { var c = D.prof.ccs[i]; return c[1] + '.' + c[0]; }
+  /* Module.label; GHC's built-ins (MAIN, GC, IDLE, ...: module = label,
+   * <built-in>) by their label alone: the root is MAIN, not MAIN.MAIN */
+  function ccName(i) {
+    var c = D.prof.ccs[i];
+    return c[1] === c[0] && c[2] === '<built-in>' ? c[0] : c[1] + '.' + c[0];
+  }
   function buildTree() {
     var P = D.prof, n = P.parent.length, kids = new Array(n);
     for (var i = 0; i < n; i++) kids[i] = [];
@@ -491,7 +497,7 @@
       var i = at(ev);
       if (i < 0) { hideTip(); return; }
       var c = P.ccs[P.cc[i]];
-      showTip(ev, [c[1] + '.' + c[0]].concat(c[2] ? [c[2]] : [], ['inherited: ' + commas(P.inh[i]) + ' ticks, ' +
+      showTip(ev, [ccName(P.cc[i]) + (i === 0 ? ' (the root: every tick)' : '')].concat(c[2] ? [c[2]] : [], ['inherited: ' + commas(P.inh[i]) + ' ticks, ' +
         pct(P.inh[i], P.total), 'individual: ' + commas(P.ticks[i]) + ' ticks, ' + pct(P.ticks[i], P.total)]));
     });
     cv.addEventListener('mouseleave', hideTip);
@@ -587,24 +593,47 @@
       b.appendChild(el('h3', { text: 'Heap size and live data' }));
       chart(b, S.t, [{ name: 'heap size (HEAP_SIZE)', v: S.size, color: '#4e79a7' },
                      { name: 'live data (HEAP_LIVE)', v: S.live, color: '#e15759' }], { fy: bytes, height: 240 });
-      b.appendChild(el('h3', { text: 'Allocated (all capabilities, cumulative)' }));
-      chart(b, S.t, [{ name: 'allocated (HEAP_ALLOCATED)', v: S.alloc, color: '#59a14f' }], { fy: bytes, height: 200 });
-      b.appendChild(el('p', { cls: 'note', text: S.t.length + ' points from ' + commas(G.series_events) + ' heap events; heap size and live data keep the peak between points.' }));
+      b.appendChild(el('h3', { text: 'Allocated since the start, all capabilities summed' }));
+      chart(b, S.t, [{ name: 'allocated: every capability\'s HEAP_ALLOCATED growth, summed', v: S.alloc, color: '#59a14f' }], { fy: bytes, height: 200 });
+      b.appendChild(el('p', { cls: 'note', text: S.t.length + ' points in time order from ' + commas(G.series_events) +
+        ' heap events (the log holds them per capability block, not in time order); heap size and live data keep the peak between points.' }));
     } else {
       b.appendChild(el('p', { cls: 'none', text: 'No heap size, live data or allocation events (HEAP_SIZE, HEAP_LIVE, HEAP_ALLOCATED) to draw over time.' }));
     }
     if (G.caps && G.caps.length) {
       b.appendChild(el('h3', { text: 'Capabilities' }));
-      table(b, [
-        { t: 'cap', num: 1, v: function (r) { return r[0]; } },
-        { t: 'allocated', num: 1, v: function (r) { return r[1]; }, f: bytes },
-        { t: 'mutator', num: 1, v: function (r) { return r[2]; }, f: secs },
-        { t: 'GC', num: 1, v: function (r) { return r[3]; }, f: secs },
-        { t: 'idle', num: 1, v: function (r) { return r[4]; }, f: secs },
-        { t: 'collections', num: 1, v: function (r) { return r[5]; }, f: commas },
-        { t: 'led', num: 1, v: function (r) { return r[6]; }, f: commas },
-        { t: 'longest pause', num: 1, v: function (r) { return r[7]; }, f: function (v) { return (v / 1e6).toFixed(3) + ' ms'; } }
-      ], G.caps, { sort: -1 });
+      var ms = function (v) { return (v / 1e6).toFixed(3) + ' ms'; };
+      var cols = [
+        { t: 'cap', num: 1, v: function (r) { return r[0]; }, def: 'the capability\'s number' },
+        { t: 'allocated', num: 1, v: function (r) { return r[1]; }, f: bytes,
+          def: 'what its Haskell threads allocated: the growth of its HEAP_ALLOCATED counter' },
+        { t: 'mutator', num: 1, v: function (r) { return r[2]; }, f: secs,
+          def: 'time it ran Haskell threads: its RUN_THREAD to STOP_THREAD' },
+        { t: 'own GC', num: 1, v: function (r) { return r[3]; }, f: secs,
+          def: 'time it spent in collections, each one it took part in, from its own GC_START to GC_END: ' +
+               'the wait for the other capabilities to stop is in it, and a parallel collection is counted on ' +
+               'every capability, so this column does not add up to +RTS -s\'s GC time' },
+        { t: 'idle', num: 1, v: function (r) { return r[4]; }, f: secs,
+          def: 'the rest of the run: neither running a thread nor collecting' },
+        { t: 'collections', num: 1, v: function (r) { return r[5]; }, f: commas,
+          def: 'collections it took part in' },
+        { t: 'led', num: 1, v: function (r) { return r[6]; }, f: commas,
+          def: 'collections it led (it wrote their GC_STATS_GHC)' },
+        { t: 'GC led', num: 1, v: function (r) { return r[8]; }, f: secs,
+          def: 'the pauses of the collections it led, on the leader\'s clock as +RTS -s times them: ' +
+               'summed over the capabilities, +RTS -s\'s GC time (elapsed)' },
+        { t: 'longest own pause', num: 1, v: function (r) { return r[7]; }, f: ms,
+          def: 'its longest GC_START to GC_END' }
+      ];
+      table(b, cols, G.caps, { sort: -1 });
+      var dl = el('dl', { cls: 'defs' });
+      cols.forEach(function (c) { dl.appendChild(el('dt', { text: c.t })); dl.appendChild(el('dd', { text: c.def })); });
+      b.appendChild(dl);
+      var led = G.caps.reduce(function (a, r) { return a + r[8]; }, 0);
+      if (G.gc_ns != null)
+        b.appendChild(el('p', { cls: 'note', text: 'GC led, summed over the capabilities: ' + secs(led) +
+          '; +RTS -s\'s GC time (elapsed), below: ' + secs(G.gc_ns) + '. Each capability\'s own GC is longer: it ' +
+          'counts every collection the capability took part in, with the wait for the others to stop.' }));
     }
     if (G.report) {
       b.appendChild(el('h3', { text: '+RTS -s summary (evprof gc)' }));

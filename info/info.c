@@ -285,7 +285,7 @@ typedef struct analysis {
     const char *key;                /* JSON key */
     const char *title;              /* text label */
     const char *verdict;            /* "yes", "partial", "no" */
-    char detail[200];
+    char detail[640];
 } analysis;
 
 static const char *plural(uint64_t n, const char *one, const char *many)
@@ -310,7 +310,68 @@ static void set(analysis *a, const char *verdict, const char *fmt, ...)
     va_end(ap);
 }
 
-static void judge(const info *in, analysis an[N_ANALYSES])
+/* 1 when the RTS identifier ("GHC-9.0.2 rts_thr_p") names a profiling
+ * way (the component "p" of rts_...), 0 when it names another, -1 when
+ * there is none to tell. */
+static int rts_profiling(const char *rts, size_t len)
+{
+    if (!rts)
+        return -1;
+    for (size_t i = 0; i + 3 <= len; i++) {
+        if (memcmp(rts + i, "rts", 3) != 0 || (i && rts[i - 1] != ' '))
+            continue;
+        size_t j = i + 3;
+        while (j < len && rts[j] == '_') {
+            size_t k = j + 1;
+            while (k < len && rts[k] != '_' && rts[k] != ' ')
+                k++;
+            if (k == j + 2 && rts[j + 1] == 'p')
+                return 1;
+            j = k;
+        }
+        return 0;
+    }
+    return 0;
+}
+
+void info_no_samples_why(char *buf, size_t size, const char *rts, size_t rts_len,
+                         uint64_t ccs, const ev_facts *f)
+{
+    int prof = rts_profiling(rts, rts_len);
+    if (prof < 0 && ccs)
+        prof = 1;       /* cost centres are defined: a profiling RTS */
+    int early = f && (f->missing_end || f->stopped);
+    char where[96] = "";
+    if (early && f->has_time)
+        snprintf(where, sizeof where, ", %.6f s after the RTS started", f->last_s);
+    char ccs_text[64] = "";
+    if (ccs)
+        snprintf(ccs_text, sizeof ccs_text, "%s%llu cost centres defined", rts ? "; " : "",
+                 (unsigned long long)ccs);
+    if (early && prof == 1)
+        snprintf(buf, size, "no samples yet: the log comes from a profiling RTS (%.*s%s) but "
+                 "ends early (%s%s); the RTS writes samples from a buffer of its own when it "
+                 "is full or at exit (GHC 9.2 and later also every "
+                 "--eventlog-flush-interval), and the run stopped before that: let the "
+                 "program exit, or run it longer", rts ? (int)rts_len : 0, rts ? rts : "",
+                 ccs_text, f->stopped ? "cut" : "no end marker", where);
+    else if (early && prof < 0)
+        snprintf(buf, size, "no samples in what was written: the log ends early (%s%s) and "
+                 "has no RTS identifier either, which the RTS writes from the same buffer "
+                 "as the samples (when it is full or at exit), so whether this was a "
+                 "profiled run cannot be told; with a -prof build run with +RTS -p -l, let "
+                 "the program exit (GHC 9.2 and later: or pass "
+                 "--eventlog-flush-interval=1)", f->stopped ? "cut" : "no end marker", where);
+    else if (prof == 1)
+        snprintf(buf, size, "the program was built with -prof (RTS %.*s%s) but run without "
+                 "+RTS -p: run it with +RTS -p -l", rts ? (int)rts_len : 0, rts ? rts : "",
+                 ccs_text);
+    else
+        snprintf(buf, size, "build with -prof and run with +RTS -p -l (GHC 8.10 and later "
+                 "then write samples to the eventlog)");
+}
+
+static void judge(const info *in, const el_read_result *r, analysis an[N_ANALYSES])
 {
     static const char *const keys[N_ANALYSES][2] = {
         [AN_TIME] = { "time_profile", "time profile" },
@@ -326,8 +387,12 @@ static void judge(const info *in, analysis an[N_ANALYSES])
 
     uint64_t samples = cnt(in, EL_PROF_SAMPLE_COST_CENTRE);
     uint64_t ccs = cnt(in, EL_HEAP_PROF_COST_CENTRE);
-    const char *prof_hint = "build with -prof and run with +RTS -p -l "
-                            "(GHC 9.0 and later then write samples to the eventlog)";
+    char prof_hint[600];
+    ev_facts facts;
+    if (in->has_stream)
+        ev_facts_of(r, &facts);
+    info_no_samples_why(prof_hint, sizeof prof_hint, in->rts.ptr, in->rts.len, ccs,
+                        in->has_stream ? &facts : NULL);
     if (samples && ccs) {
         char interval[64] = "";
         if (in->has_prof_interval)
@@ -340,9 +405,6 @@ static void judge(const info *in, analysis an[N_ANALYSES])
         set(&an[AN_TIME], "partial",
             "%llu %s but no cost-centre definitions (161): no names",
             (unsigned long long)samples, plural(samples, "sample", "samples"));
-    } else if (ccs) {
-        set(&an[AN_TIME], "no", "cost centres are defined but there are no samples: "
-            "run with +RTS -p -l");
     } else {
         set(&an[AN_TIME], "no", "%s", prof_hint);
     }
@@ -367,7 +429,7 @@ static void judge(const info *in, analysis an[N_ANALYSES])
 
     uint64_t defs = cnt(in, EL_TICKY_COUNTER_DEF);
     uint64_t tsamples = cnt(in, EL_TICKY_COUNTER_SAMPLE);
-    const char *ticky_hint = "needs GHC >= 9.4: build with -ticky -eventlog, "
+    const char *ticky_hint = "needs GHC 9.2 or later: build with -ticky -eventlog, "
                              "run with +RTS -lT";
     if (defs && tsamples)
         set(&an[AN_TICKY], "yes", "%llu %s, %llu %s", (unsigned long long)defs,
@@ -634,7 +696,7 @@ static void print_text(FILE *out, const char *path, const info *in,
         print_markers_text(out, in->markers);
 
     analysis an[N_ANALYSES];
-    judge(in, an);
+    judge(in, r, an);
     fputs("\nAnalyses this log supports:\n", out);
     for (int i = 0; i < N_ANALYSES; i++)
     {
@@ -780,7 +842,7 @@ static int print_json(FILE *out, const char *path, const info *in,
     }
 
     analysis an[N_ANALYSES];
-    judge(in, an);
+    judge(in, r, an);
     tx_json_key(j, "analyses");
     tx_json_object(j, TX_JSON_BLOCK);
     for (int i = 0; i < N_ANALYSES; i++) {

@@ -363,7 +363,7 @@ static void gc_families(FILE *out, const live_frame *f)
     }
     if (r) {
         gauge_u64(out, f, "ghc_max_mem_in_use_bytes",
-                  "The largest heap size so far (+RTS -s: total memory in use).",
+                  "The most memory the RTS held so far (+RTS -s: total memory in use; GHC 9.2+: MEM_RETURN, exact; before: the largest HEAP_SIZE, a lower bound).",
                   r->max_mem_in_use_bytes);
         gauge_u64(out, f, "ghc_max_residency_bytes",
                   "The most live data after a major collection so far (+RTS -s: maximum "
@@ -510,7 +510,7 @@ static void read_families(live_metrics *m, FILE *out, const live_frame *f)
     counter_u64(out, f, "evprof_log_read_bytes_total", "Bytes of the eventlog read so far.",
                 f->bytes);
     counter_u64(out, f, "evprof_log_events_total",
-                "Events read so far, of the types these figures come from.", f->events);
+                "Events read so far, of every type (as evprof info counts them).", f->events);
     family(out, "evprof_log_time_seconds", "gauge",
            "The newest event's time on the log's clock (seconds since the RTS started).");
     sample_secs(out, f, "evprof_log_time_seconds", NULL, NULL,

@@ -276,7 +276,7 @@ static int mem_event(void *self, const el_event *ev, const ev_stream *s)
 }
 
 static const ev_analysis_ops mem_ops = {
-    "live memory and ticky", mem_types, sizeof mem_types / sizeof mem_types[0], 0,
+    "live memory and ticky", mem_types, sizeof mem_types / sizeof mem_types[0], EV_COUNTS,
     mem_event, NULL, NULL, NULL,
     NULL, NULL, NULL,   /* not mergeable */
 };
@@ -600,8 +600,8 @@ const live_frame *live_top_frame(live_top *t, const ev_stream *s)
     f->interval_s = (double)(wall - t->prev_wall_ns) / 1e9;
     f->log_s = (double)s->last_time / 1e9;
     f->bytes = s->read.bytes;
-    f->events = s->read.events;
-    f->events_interval = s->read.events - t->prev_events;
+    f->events = ev_stream_events_read(s);
+    f->events_interval = f->events - t->prev_events;
     f->events_per_s = f->interval_s > 0 ? (double)f->events_interval / f->interval_s : 0;
     f->finished = s->done;
     struct rusage ru;
@@ -658,7 +658,7 @@ const live_frame *live_top_frame(live_top *t, const ev_stream *s)
     t->prev_gcs = t->gcs;
     t->prev_pause_ns = t->pause_ns;
     t->max_pause_since = 0;
-    t->prev_events = s->read.events;
+    t->prev_events = f->events;
     t->prev_wall_ns = wall;
     t->prev_alloc_time = t->mem.alloc_time;
     return failed || t->mem.failed ? NULL : f;

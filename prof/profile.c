@@ -78,6 +78,9 @@ struct cap_path {
 
 /* Nodes while aggregating: `cc` holds GHC's id; a snapshot maps it to a
  * table index in its own copy. */
+/* Capsets whose capabilities are counted (ids above: not counted). */
+#define PROF_CAPSETS 256
+
 struct prof_profile {
     prof_filter filter;
     int failed;
@@ -116,6 +119,14 @@ struct prof_profile {
     uint32_t max_sample_cap;
     const char **argv_store;
     struct prof_runs *runs;     /* several logs (prof_begin_log); NULL: one */
+    /* The runs of this log (one per PROGRAM_ARGS: a merged log holds
+     * several) and their command lines (pool strings), and the processors
+     * of each: CAPSET_ASSIGN_CAP counted per OS-process capset. */
+    uint32_t runs_seen;
+    const char **run_cmds;          /* [PROF_MAX_RUN_CMDS], or NULL */
+    uint32_t num_run_cmds;
+    uint8_t capset_osproc[PROF_CAPSETS];
+    uint16_t capset_caps[PROF_CAPSETS];
     unsigned seen;              /* PROF_SEEN_*: facts a merge must carry over */
 
     /* The memory budget (budget.h) and what this profile has charged to
@@ -671,6 +682,7 @@ void prof_destroy(prof_profile *p)
     free(p->sc_arena);
     free(p->ccs);
     free(p->argv_store);
+    free(p->run_cmds);
     runs_free(p->runs);
     tx_strpool_destroy(&p->strings);
     ev_budget_release(p->mem.budget, p->mem.charged);
@@ -941,7 +953,59 @@ static int add_sample(prof_profile *p, const el_event *ev)
     return 0;
 }
 
-static int keep_args(prof_profile *p, el_str args)
+/* One more run's command line, as the report's header shows it:
+ * "program +RTS r1 r2 -RTS a1 a2" (NULL-free; the first PROF_MAX_RUN_CMDS). */
+static int add_run_cmd(prof_profile *p, const char *program, const char **rts, uint32_t nr,
+                       const char **args, uint32_t na)
+{
+    p->runs_seen++;
+    if (p->num_run_cmds >= PROF_MAX_RUN_CMDS)
+        return 0;
+    if (!p->run_cmds && !(p->run_cmds = calloc(PROF_MAX_RUN_CMDS, sizeof *p->run_cmds)))
+        return -1;
+    size_t len = strlen(program) + sizeof " +RTS -RTS";
+    for (uint32_t i = 0; i < nr; i++)
+        len += strlen(rts[i]) + 1;
+    for (uint32_t i = 0; i < na; i++)
+        len += strlen(args[i]) + 1;
+    char *buf = malloc(len), *at = buf;
+    if (!buf)
+        return -1;
+    at += sprintf(at, "%s +RTS", program);
+    for (uint32_t i = 0; i < nr; i++)
+        at += sprintf(at, " %s", rts[i]);
+    at += sprintf(at, " -RTS");
+    for (uint32_t i = 0; i < na; i++)
+        at += sprintf(at, " %s", args[i]);
+    const char *kept = pool_add(p, buf, (uint32_t)(at - buf));
+    free(buf);
+    if (!kept)
+        return -1;
+    p->run_cmds[p->num_run_cmds++] = kept;
+    return 0;
+}
+
+/* The processors of the runs read so far: the fewest and the most
+ * capabilities assigned to an OS-process capset (one per run; a merged
+ * log's runs have capsets of their own), else the CAP_CREATE events, else
+ * the capabilities the samples name. */
+static void run_caps(const prof_profile *p, uint32_t *lo, uint32_t *hi)
+{
+    *lo = UINT32_MAX;
+    *hi = 0;
+    for (size_t i = 0; i < PROF_CAPSETS; i++) {
+        if (!p->capset_osproc[i] || !p->capset_caps[i])
+            continue;
+        if (p->capset_caps[i] < *lo)
+            *lo = p->capset_caps[i];
+        if (p->capset_caps[i] > *hi)
+            *hi = p->capset_caps[i];
+    }
+    if (*hi == 0)
+        *lo = *hi = p->cap_creates ? p->cap_creates : p->max_sample_cap ? p->max_sample_cap : 1;
+}
+
+static int keep_args(prof_profile *p, el_str args, int new_run)
 {
     /* NUL-separated, NUL-terminated list */
     uint32_t n = 0;
@@ -996,6 +1060,8 @@ static int keep_args(prof_profile *p, el_str args)
         p->info.program = slash ? slash + 1 : v[0];
         p->seen |= PROF_SEEN_PROGRAM;
     }
+    if (new_run)
+        return add_run_cmd(p, argc ? p->info.program : "", rts, nr, prog, np);
     return 0;
 }
 
@@ -1032,8 +1098,17 @@ int prof_add_event(prof_profile *p, const el_event *ev)
     case EL_CAP_CREATE:
         p->cap_creates++;
         break;
+    case EL_CAPSET_CREATE:
+        if (ev->u.capset_create.capset < PROF_CAPSETS)
+            p->capset_osproc[ev->u.capset_create.capset] = ev->u.capset_create.type == 2;
+        break;
+    case EL_CAPSET_ASSIGN_CAP:
+        if (ev->u.capset_cap.capset < PROF_CAPSETS &&
+            p->capset_caps[ev->u.capset_cap.capset] < UINT16_MAX)
+            p->capset_caps[ev->u.capset_cap.capset]++;
+        break;
     case EL_PROGRAM_ARGS:
-        rc = keep_args(p, ev->u.text.str);
+        rc = keep_args(p, ev->u.text.str, 1);
         break;
     case EL_RTS_IDENTIFIER:
         p->info.rts_version = pool_add(p, ev->u.text.str.ptr, ev->u.text.str.len);
@@ -1089,6 +1164,7 @@ static int pristine(const prof_profile *p)
     return !p->failed && p->info.first_time == UINT64_MAX && p->num_nodes == 1 &&
            p->nodes[0].ticks == 0 && p->num_ccs == 0 && p->cut_node == PROF_NONE &&
            !p->argv_store && !p->seen && !p->info.has_wall_clock && !p->cap_creates &&
+           !p->runs_seen &&
            !p->max_sample_cap && !p->info.all_samples && !p->info.filtered_ticks;
 }
 
@@ -1125,7 +1201,7 @@ static int merge_args(prof_profile *p, const prof_profile *q)
         memcpy(at, q->info.argv[i], n);
         at += n;
     }
-    int rc = keep_args(p, (el_str){ buf, (uint32_t)len });
+    int rc = keep_args(p, (el_str){ buf, (uint32_t)len }, 0);
     free(buf);
     return rc;
 }
@@ -1227,6 +1303,27 @@ int prof_merge(prof_profile *p, prof_profile *q)
         rc = merge_nodes(p, q);
     if (rc == 0 && q->argv_store)
         rc = merge_args(p, q);
+    /* q's runs come after p's; a capset's capabilities may be assigned in
+     * both stretches */
+    for (uint32_t i = 0; rc == 0 && i < q->num_run_cmds; i++) {
+        uint32_t before = p->runs_seen;
+        if (p->num_run_cmds < PROF_MAX_RUN_CMDS) {
+            if (!p->run_cmds && !(p->run_cmds = calloc(PROF_MAX_RUN_CMDS, sizeof *p->run_cmds)))
+                rc = -1;
+            else if (!(p->run_cmds[p->num_run_cmds] =
+                           pool_add(p, q->run_cmds[i], (uint32_t)strlen(q->run_cmds[i]))))
+                rc = -1;
+            else
+                p->num_run_cmds++;
+        }
+        p->runs_seen = before;
+    }
+    p->runs_seen += q->runs_seen;
+    for (size_t i = 0; i < PROF_CAPSETS; i++) {
+        p->capset_osproc[i] |= q->capset_osproc[i];
+        uint32_t c = (uint32_t)p->capset_caps[i] + q->capset_caps[i];
+        p->capset_caps[i] = c > UINT16_MAX ? UINT16_MAX : (uint16_t)c;
+    }
     if (rc == 0 && (q->seen & PROF_SEEN_PROGRAM)) {
         p->info.program = pool_add(p, q->info.program,
                                          (uint32_t)strlen(q->info.program));
@@ -1284,7 +1381,11 @@ struct id_slot {
 struct prof_runs {
     uint32_t num_logs;
     uint32_t next_id;           /* the next fresh id */
-    uint32_t max_caps;          /* the earlier logs' capabilities, the max */
+    uint32_t max_caps;          /* the earlier logs' runs' capabilities, the most */
+    uint32_t min_caps;          /* ... the fewest (0: no earlier log) */
+    int has_first_wall;         /* the first log's wall clock */
+    uint64_t first_wall_sec;
+    uint32_t runs_done;         /* the earlier logs' runs */
     uint64_t span_sum;          /* the earlier logs' time spans, summed */
     struct id_slot *map;        /* this log: GHC id -> id in the tree */
     size_t map_size, map_num;   /* power of two */
@@ -1412,13 +1513,24 @@ int prof_begin_log(prof_profile *p)
     struct prof_runs *r = p->runs;
     if (r->num_logs++ == 0)
         return 0;           /* the first log: GHC's ids as they are */
-    uint32_t caps = p->cap_creates ? p->cap_creates : p->max_sample_cap;
-    if (caps > r->max_caps)
-        r->max_caps = caps;
+    uint32_t lo, hi;
+    run_caps(p, &lo, &hi);
+    if (hi > r->max_caps)
+        r->max_caps = hi;
+    if (!r->min_caps || lo < r->min_caps)
+        r->min_caps = lo;
+    r->runs_done += p->runs_seen ? p->runs_seen : 1;
+    p->runs_seen = 0;
     p->cap_creates = 0;
     p->max_sample_cap = 0;
+    memset(p->capset_osproc, 0, sizeof p->capset_osproc);
+    memset(p->capset_caps, 0, sizeof p->capset_caps);
     /* the facts of time are each log's own: its span adds up */
     r->span_sum += log_span(p);
+    if (r->num_logs == 2 && p->info.has_wall_clock) {
+        r->has_first_wall = 1;
+        r->first_wall_sec = p->info.wall_sec;
+    }
     p->info.first_time = UINT64_MAX;
     p->info.last_time = 0;
     p->info.has_wall_clock = 0;
@@ -1512,11 +1624,21 @@ static void runs_info(const prof_profile *p, prof_info *in)
 {
     in->num_logs = p->runs && p->runs->num_logs ? p->runs->num_logs : 1;
     in->span_sum_ns = log_span(p);
+    in->num_runs = p->runs_seen ? p->runs_seen : 1;
+    in->has_first_wall = in->has_wall_clock;
+    in->first_wall_sec = in->wall_sec;
     if (!p->runs)
         return;
+    if (p->runs->num_logs > 1) {
+        in->has_first_wall = p->runs->has_first_wall;
+        in->first_wall_sec = p->runs->first_wall_sec;
+    }
     in->span_sum_ns += p->runs->span_sum;
+    in->num_runs += p->runs->runs_done;
     if (p->runs->max_caps > in->capabilities)
         in->capabilities = p->runs->max_caps;
+    if (p->runs->min_caps && p->runs->min_caps < in->min_capabilities)
+        in->min_capabilities = p->runs->min_caps;
 }
 
 /* ---- snapshot --------------------------------------------------------- */
@@ -1534,6 +1656,7 @@ struct prof_result {
     prof_info info;
     strpool strings;
     const char **argv_store;
+    const char **run_cmds;
 };
 
 void prof_result_destroy(prof_result *r)
@@ -1544,6 +1667,7 @@ void prof_result_destroy(prof_result *r)
     free(r->order);
     free(r->ccs);
     free(r->argv_store);
+    free(r->run_cmds);
     tx_strpool_destroy(&r->strings);
     free(r);
 }
@@ -1732,6 +1856,17 @@ static int copy_info(prof_result *r, const prof_profile *p)
     r->info.rts_version = copy_str(r, p->info.rts_version);
     if (!r->info.program || !r->info.rts_version)
         return -1;
+    r->info.run_cmds = NULL;
+    r->info.num_run_cmds = 0;
+    if (p->num_run_cmds) {
+        if (!(r->run_cmds = calloc(p->num_run_cmds, sizeof *r->run_cmds)))
+            return -1;
+        for (uint32_t i = 0; i < p->num_run_cmds; i++)
+            if (!(r->run_cmds[i] = copy_str(r, p->run_cmds[i])))
+                return -1;
+        r->info.run_cmds = r->run_cmds;
+        r->info.num_run_cmds = p->num_run_cmds;
+    }
     uint32_t argc = p->info.argc;
     if (!p->argv_store)
         return 0;
@@ -2152,8 +2287,7 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
             r->ccs[i].id = ++max_id;
 
 #undef PCCS
-    r->info.capabilities = p->cap_creates ? p->cap_creates
-                         : p->max_sample_cap ? p->max_sample_cap : 1;
+    run_caps(p, &r->info.min_capabilities, &r->info.capabilities);
     runs_info(p, &r->info);
     if (r->info.first_time == UINT64_MAX)
         r->info.first_time = 0;
@@ -2233,7 +2367,8 @@ prof_cc_total *prof_cc_totals(const prof_result *r, size_t *n)
 
 static const uint16_t prof_types[] = {
     EL_PROF_SAMPLE_COST_CENTRE, EL_HEAP_PROF_COST_CENTRE, EL_PROF_BEGIN, EL_CAP_CREATE,
-    EL_PROGRAM_ARGS, EL_RTS_IDENTIFIER, EL_WALL_CLOCK_TIME,
+    EL_PROGRAM_ARGS, EL_RTS_IDENTIFIER, EL_WALL_CLOCK_TIME, EL_CAPSET_CREATE,
+    EL_CAPSET_ASSIGN_CAP,
 };
 
 static int prof_op_event(void *self, const el_event *ev, const ev_stream *s)

@@ -14,6 +14,20 @@
 /* ---- shared ----------------------------------------------------------- */
 
 /* The run's end as a date, like GHC's report (wall clock at the last event). */
+static void end_date(const prof_info *in, char *buf, size_t size);
+
+/* One run: the date at its end, as GHC's report; several (a sum of logs
+ * or a merged log): the first run's start, the same for both. */
+static void report_date(const prof_info *in, char *buf, size_t size)
+{
+    if (in->num_runs > 1 && in->has_first_wall)
+        tx_date(buf, size, (long long)in->first_wall_sec);
+    else if (in->num_runs > 1)
+        snprintf(buf, size, "(no wall-clock event)");
+    else
+        end_date(in, buf, size);
+}
+
 static void end_date(const prof_info *in, char *buf, size_t size)
 {
     if (!in->has_wall_clock) {
@@ -23,6 +37,30 @@ static void end_date(const prof_info *in, char *buf, size_t size)
     uint64_t after = in->last_time > in->wall_time_ns ? in->last_time - in->wall_time_ns : 0;
     long long sec = (long long)(in->wall_sec + (in->wall_nsec + after) / 1000000000u);
     tx_date(buf, size, sec);
+}
+
+void prof_runs_header(const prof_info *in, FILE *out)
+{
+    fprintf(out, "\t%u runs summed (", in->num_runs);
+    if (in->num_logs > 1)
+        fprintf(out, "%u logs", in->num_logs);
+    else
+        fputs("one merged log", out);
+    fputs("):\n", out);
+    for (uint32_t i = 0; i < in->num_run_cmds; i++) {
+        fputs("\t   ", out);
+        tx_put(out, in->run_cmds[i], strlen(in->run_cmds[i]));
+        putc('\n', out);
+    }
+    if (in->num_runs > in->num_run_cmds)
+        fprintf(out, "\t   (%u more without a command line in the log)\n",
+                in->num_runs - in->num_run_cmds);
+    if (in->min_capabilities == in->capabilities)
+        fputs("\n\tthe ticks and the total time are the runs' sums\n\n", out);
+    else
+        fprintf(out, "\n\tthe ticks are the runs' sum; the total time divides them by the most "
+                "processors of any run (%u; the fewest %u), so it is below the sum of the "
+                "runs' times\n\n", in->capabilities, in->min_capabilities);
 }
 
 static double total_secs(const prof_info *in)
@@ -639,24 +677,26 @@ int prof_report_text(const prof_result *p, const prof_report_opts *o, FILE *out)
     const prof_info *in = prof_get_info(p);
     char date[64];
 
-    end_date(in, date, sizeof date);
-    fprintf(out, "\t%s Time Profiling Report  (from the eventlog)\n\n\t  ", date);
-    putc(' ', out);
-    tx_put(out, in->program, strlen(in->program));
-    fputs(" +RTS", out);
-    for (uint32_t i = 0; i < in->num_rts_args; i++) {
-        putc(' ', out);
-        tx_put(out, in->rts_args[i], strlen(in->rts_args[i]));
+    report_date(in, date, sizeof date);
+    fprintf(out, "\t%s Time Profiling Report  (from the eventlog)\n\n", date);
+    if (in->num_runs > 1) {
+        /* a sum of runs (report A B, or a merged log): the same header */
+        prof_runs_header(in, out);
+    } else {
+        fputs("\t   ", out);
+        tx_put(out, in->program, strlen(in->program));
+        fputs(" +RTS", out);
+        for (uint32_t i = 0; i < in->num_rts_args; i++) {
+            putc(' ', out);
+            tx_put(out, in->rts_args[i], strlen(in->rts_args[i]));
+        }
+        fputs(" -RTS", out);
+        for (uint32_t i = 0; i < in->num_args; i++) {
+            putc(' ', out);
+            tx_put(out, in->args[i], strlen(in->args[i]));
+        }
+        fputs("\n\n", out);
     }
-    fputs(" -RTS", out);
-    for (uint32_t i = 0; i < in->num_args; i++) {
-        putc(' ', out);
-        tx_put(out, in->args[i], strlen(in->args[i]));
-    }
-    fputs("\n\n", out);
-    if (in->num_logs > 1)
-        fprintf(out, "\t%u logs summed: the ticks and the total time are their sums, the "
-                "processors the most of any log\n\n", in->num_logs);
     fprintf(out, "\ttotal time  = %11.2f secs   (%" PRIu64 " ticks @ %" PRIu64 " us, %u processor%s)\n",
             total_secs(in), in->total_ticks, in->interval_ns / 1000, in->capabilities,
             in->capabilities > 1 ? "s" : "");
@@ -850,7 +890,7 @@ int prof_report_json(const prof_result *p, const prof_report_opts *o, FILE *out)
     }
     qsort(order, n, sizeof *order, cmp_desc_id);
 
-    end_date(in, date, sizeof date);
+    report_date(in, date, sizeof date);
     /* GHC's layout: one key a line, unindented */
     tx_json_init(j, out, 0, 0);
     tx_json_object(j, TX_JSON_BLOCK);
@@ -881,6 +921,27 @@ int prof_report_json(const prof_result *p, const prof_report_opts *o, FILE *out)
     tx_json_key(j, "evprof_note");
     tx_json_cstr(j, "Built from the eventlog by evprof: entries and alloc are not recorded in "
                     "eventlogs (GHC issue 24106) and are written as 0.");
+    if (in->num_runs > 1) {
+        /* a sum of runs: which, and what the totals are (the text's header) */
+        tx_json_key(j, "evprof_runs");
+        tx_json_object(j, TX_JSON_INLINE);
+        tx_json_key(j, "count");
+        tx_json_uint(j, in->num_runs);
+        tx_json_key(j, "logs");
+        tx_json_uint(j, in->num_logs);
+        tx_json_key(j, "command_lines");
+        tx_json_array(j, TX_JSON_INLINE);
+        for (uint32_t i = 0; i < in->num_run_cmds; i++)
+            tx_json_cstr(j, in->run_cmds[i]);
+        tx_json_end(j);
+        tx_json_key(j, "fewest_capabilities");
+        tx_json_uint(j, in->min_capabilities);
+        tx_json_key(j, "note");
+        tx_json_cstr(j, "program, arguments and rts_arguments are the last run's; total_ticks "
+                        "and total_time are the runs' sums, total_time over the most "
+                        "capabilities of any run (initial_capabilities)");
+        tx_json_end(j);
+    }
     tx_json_key(j, "cost_centres");
     tx_json_array(j, TX_JSON_INLINE);
     tx_json_space(j, "\n");

@@ -458,16 +458,22 @@ static void test_pairing(void **state)
     assert_string_equal(diff_cc_at(d, v[1])->label, "h");
     free(v);
 
-    /* --fail-above: the total grew by 44 -> 44 (0%); g by 50%, k is new */
+    /* --fail-above, against BASE's 42 ticks: the total grew by 2 (4.8%),
+     * g by 10 (23.8%), the new k by 2 (4.8%: its share, not unbounded) */
     uint32_t cc;
-    assert_int_equal(diff_grew_above(d, 1000.0, 0.0, &cc), 1);
-    assert_string_equal(diff_cc_at(d, cc)->label, "k");
+    assert_int_equal(diff_grew_above(d, 20.0, 0.0, &cc), 1);
+    assert_string_equal(diff_cc_at(d, cc)->label, "g");
+    assert_int_equal(diff_grew_above(d, 24.0, 0.0, &cc), 0);
+    assert_int_equal(diff_grew_above(d, 4.7, 0.0, &cc), 1);
+    assert_int_equal(cc, PROF_NONE);
     diff_prof_destroy(d);
-    /* the other way round nothing is new; g shrank; h and both go grew
-     * without bound (they are added) */
+    /* the other way round (BASE 44 ticks) g shrank; h (5 ticks: 11.4%)
+     * and both go (3 and 4) are added, each by its share */
     d = make_diff(b, a, 0);
-    assert_int_equal(diff_grew_above(d, 1e9, 0.0, &cc), 1);
+    assert_int_equal(diff_grew_above(d, 11.0, 0.0, &cc), 1);
+    assert_string_equal(diff_cc_at(d, cc)->label, "h");
     assert_int_equal(diff_cc_at(d, cc)->change, DIFF_ADDED);
+    assert_int_equal(diff_grew_above(d, 11.5, 0.0, &cc), 0);
     diff_prof_destroy(d);
     /* a run against itself never exceeds 0% */
     d = make_diff(a, a, 0);
@@ -478,7 +484,8 @@ static void test_pairing(void **state)
 }
 
 /* The total and a cost centre each trip --fail-above at their own
- * percentage. */
+ * percentage: the total by its growth, a cost centre by its delta over
+ * BASE's total. */
 static void test_fail_above(void **state)
 {
     (void)state;
@@ -495,32 +502,35 @@ static void test_fail_above(void **state)
     assert_int_equal(diff_grew_above(d, 9.9, 0.0, &cc), 1);
     assert_int_equal(cc, PROF_NONE);                /* the total first */
     assert_int_equal(diff_grew_above(d, 10.0, 0.0, &cc), 1);
-    assert_string_equal(diff_cc_at(d, cc)->label, "f");     /* +30% */
-    assert_int_equal(diff_grew_above(d, 30.0, 0.0, &cc), 0);
+    assert_string_equal(diff_cc_at(d, cc)->label, "f");     /* +30 of 200: 15% */
+    assert_true(fabs(diff_cc_growth(d, diff_cc_at(d, cc)) - 15.0) < 1e-9);
+    assert_int_equal(diff_grew_above(d, 15.0, 0.0, &cc), 0);
     /* f has 50% of BASE's ticks, 59% of NEW's: judged from 59% down */
     assert_int_equal(diff_grew_above(d, 10.0, 59.0, &cc), 1);
     assert_string_equal(diff_cc_at(d, cc)->label, "f");
     assert_int_equal(diff_grew_above(d, 10.0, 59.2, &cc), 0);
     diff_prof_destroy(d);
-    /* a cost centre of both builds with no ticks in BASE grew without bound,
-     * unless it is too small to judge */
+    /* a cost centre of both builds with no ticks in BASE grew by its
+     * share of BASE's total (1 of 101 ticks); --min-share 1 leaves it out */
     static const sample late_s[] = { { 1, { 2 }, 100 }, { 1, { 3 }, 1 } };
     static const sample early_s[] = { { 1, { 2 }, 101 } };
     prof_result *e = synthetic(ccs, 3, early_s, 1);
     prof_result *l = synthetic(ccs, 3, late_s, 2);
     d = make_diff(e, l, 0);
     assert_int_equal(diff_cc_at(d, 2)->change, DIFF_SAME);
-    assert_int_equal(diff_grew_above(d, 1e6, 0.0, &cc), 1);
+    assert_int_equal(diff_grew_above(d, 0.9, 0.0, &cc), 1);
     assert_string_equal(diff_cc_at(d, cc)->label, "g");
+    assert_int_equal(diff_grew_above(d, 1.0, 0.0, &cc), 0);
     assert_int_equal(diff_grew_above(d, 0.0, 1.0, &cc), 0);
     diff_prof_destroy(d);
     prof_result_destroy(e);
     prof_result_destroy(l);
-    /* normalized, the total is equal and f's share grew by 18.2% */
+    /* normalized, the total is equal and f grew by 130 - 110 = 20 of the
+     * scaled BASE's 220 ticks: 9.1% */
     d = make_diff(a, b, 1);
-    assert_int_equal(diff_grew_above(d, 18.0, 0.0, &cc), 1);
+    assert_int_equal(diff_grew_above(d, 9.0, 0.0, &cc), 1);
     assert_string_equal(diff_cc_at(d, cc)->label, "f");
-    assert_int_equal(diff_grew_above(d, 18.5, 0.0, &cc), 0);
+    assert_int_equal(diff_grew_above(d, 9.1, 0.0, &cc), 0);
     diff_prof_destroy(d);
     prof_result_destroy(a);
     prof_result_destroy(b);

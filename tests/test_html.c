@@ -164,6 +164,37 @@ static void test_gc_series_bounded_keeps_peaks(void **state)
     free(page);
 }
 
+/* Two capabilities' blocks, each over the whole run, one after the other
+ * in the file (as GHC writes them): the series is in time order and its
+ * allocation is their sum, one rising line (issue 27, point 12). */
+static void test_gc_series_caps_in_time_order(void **state)
+{
+    (void)state;
+    el_writer *w = new_log();
+    for (uint16_t cap = 0; cap < 2; cap++) {
+        el_writer_begin_block(w, cap, 0);
+        for (uint64_t i = 1; i <= 100; i++) {
+            el_writer_heap_allocated(w, i * MS + cap, 0, i * (cap ? 50 : 100));
+            el_writer_heap_size(w, i * MS + cap + 10, 0, (cap ? 3 : 2) * MS);
+        }
+        el_writer_end_block(w, 100 * MS + 20);
+    }
+    html_opts o;
+    html_opts_init(&o);
+    o.max_points = 64;
+    html_contents c;
+    char *page = page_of(w, &o, &c);
+    uint64_t t[128], al[128];
+    size_t n = numbers(page, "\"series\":{", "t", t, 128);
+    assert_true(n >= 16 && n <= 64);
+    assert_int_equal(numbers(page, "\"series\":{", "alloc", al, 128), n);
+    for (size_t i = 1; i < n; i++)
+        assert_true(t[i] > t[i - 1] && al[i] >= al[i - 1]);
+    assert_int_equal(al[n - 1], 100 * 100 + 100 * 50);     /* both counters' ends */
+    assert_true(al[n / 2] > 5000 && al[n / 2] < 10000);    /* both grow together */
+    free(page);
+}
+
 /* a counter sampled in 1000 batches, 8 points: the sums stay exact */
 static void test_ticky_series_sums(void **state)
 {
@@ -271,6 +302,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_censuses_thinned_evenly),
         cmocka_unit_test(test_gc_series_bounded_keeps_peaks),
+        cmocka_unit_test(test_gc_series_caps_in_time_order),
         cmocka_unit_test(test_ticky_series_sums),
         cmocka_unit_test(test_json_escapes_script_enders),
         cmocka_unit_test(test_max_nodes),

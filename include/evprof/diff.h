@@ -120,12 +120,19 @@ void diff_fmt_delta(char *buf, size_t size, double delta);
  * only base is 0. */
 void diff_fmt_pct(char *buf, size_t size, double base, double cur);
 
-/* The first figure that grew by more than `pct` percent: the total
- * (*cc = PROF_NONE) or a cost centre (*cc its index; one with no ticks in
- * BASE grew without bound), leaving out cost centres with less than
- * `min_share` percent of the ticks in both runs (0: none left out; small
- * ones are mostly sampling noise). Returns 1 with *cc set, or 0 when none
- * did. */
+/* How much a cost centre grew, in percent of BASE's total (scaled with
+ * normalize): its delta over that total, 0 when it did not grow. A cost
+ * centre new in NEW counts by its share: 9 new ticks against a BASE of
+ * 900 are 1%. (Its growth over its own BASE ticks would be unbounded,
+ * and a small helper added by an 83% improvement would fail a guard.)
+ * INFINITY when BASE has no ticks at all. */
+double diff_cc_growth(const diff_prof *d, const diff_cc *c);
+
+/* The first figure that grew by more than `pct` percent (--fail-above):
+ * the total, by its own growth (*cc = PROF_NONE), or a cost centre, by
+ * diff_cc_growth (*cc its index), leaving out cost centres with less than
+ * `min_share` percent of the ticks in both runs (0: none left out).
+ * Returns 1 with *cc set, or 0 when none did. */
 int diff_grew_above(const diff_prof *d, double pct, double min_share, uint32_t *cc);
 
 /* ---- output ----------------------------------------------------------- */

@@ -163,6 +163,13 @@ typedef struct ev_driver_opts {
     const volatile sig_atomic_t *interrupt;
     ev_bytes_fn on_bytes;       /* may be NULL */
     void *bytes_ctx;
+    /* ev_driver_run_connect with `follow` on an address nothing accepts on
+     * yet (a Unix socket not made yet, a port nobody listens on) waits, as
+     * for a followed file that does not exist yet, until idle_timeout or
+     * the interrupt (the CLI's --connect always follows); after a second
+     * of it, this is called once with the address. May be NULL. */
+    void (*on_wait)(void *ctx, const char *addr);
+    void *wait_ctx;
 
     /* The parallel read (driver/parallel.c, docs/ARCHITECTURE.md): with
      * jobs > 1 a regular file (not live, no on_bytes) is indexed by its
@@ -242,6 +249,11 @@ const ev_stream *ev_driver_run_connect(ev_driver *d, const char *addr);
 /* 1 when `addr` has the form ev_driver_run_connect takes. */
 int ev_connect_addr_valid(const char *addr);
 
+/* Every event read so far, of every type, as `info` counts them: the
+ * decoder's tally when an EV_COUNTS analysis is attached (during the read
+ * and after it), else the events handed out to the analyses. */
+uint64_t ev_stream_events_read(const ev_stream *s);
+
 /* The facts so far (also during a run, from an analysis or progress). */
 const ev_stream *ev_driver_stream(const ev_driver *d);
 
@@ -261,6 +273,11 @@ typedef struct ev_facts {
     el_status stop_status;  /* ... of this status ... */
     uint64_t stop_offset;   /* ... at this byte (TRUNCATED: where the cut event starts) */
     int missing_end;        /* clean end without an end marker (a warning) */
+    int end_in_damage;      /* the end marker was the last record of the damaged
+                               last block (GHC 9.2+): not missing */
+    uint64_t end_offset;    /* how far the log goes: the bytes read */
+    int has_time;           /* last_s is valid */
+    double last_s;          /* the last event's time (s after the RTS started) */
 } ev_facts;
 void ev_facts_of(const el_read_result *r, ev_facts *f);
 /* "complete", "missing_end", "damaged", "truncated", "read_error", ... */
@@ -269,6 +286,13 @@ const char *ev_facts_key(const ev_facts *f);
 void ev_facts_status(FILE *out, const ev_facts *f);
 /* "skipped N bytes in M damaged blocks (events from A s to B s)" */
 void ev_facts_skipped(FILE *out, const ev_facts *f);
+/* A log without its end marker, said the same way by every command and
+ * info's status line, from facts that are the same whatever the command
+ * reads (bytes and time, never a count of the events it chose):
+ * "no end marker: the log stops at byte N, T s after the RTS started (the
+ * program did not close its eventlog: ...); every event up to there was
+ * read" */
+void ev_facts_missing_end(FILE *out, const ev_facts *f);
 
 #ifdef __cplusplus
 }

@@ -436,6 +436,10 @@ typedef struct el_damage {
     uint64_t from_time, to_time;  /* from the first skipped block's marker time to
                                      the last one's end time (ns) */
     el_error first;               /* the first damage (offset, type, message) */
+    int end_in_skipped;           /* the log ends with a skipped block whose last two
+                                     bytes are an end marker (GHC 9.2 and later count
+                                     the marker into the last block): the end was
+                                     there, so the log is not "missing its end" */
 } el_damage;
 void el_decoder_set_resync(el_decoder *d, int on);
 const el_damage *el_decoder_damage(const el_decoder *d);
@@ -453,6 +457,22 @@ const el_damage *el_decoder_damage(const el_decoder *d);
  * decoder could be made (out of memory, the file could not be opened). */
 typedef int (*el_event_fn)(void *ctx, const el_event *ev, const el_decoder *d);
 
+/* The capabilities whose event blocks a log holds (the global buffer's,
+ * 0xffff, left out): bit c of bits[c / 64] for c below 256; `max` the
+ * largest seen plus one (0: none), which also stands for those above 255. */
+typedef struct el_caps {
+    uint64_t bits[4];
+    uint32_t max;
+} el_caps;
+/* Whether capability `cap` owns blocks in the log (for cap >= 256: not
+ * above the largest seen). */
+int el_caps_has(const el_caps *c, uint32_t cap);
+/* Adds b's capabilities to a's. */
+void el_caps_add(el_caps *a, const el_caps *b);
+/* The capabilities of the block markers read so far (one test per block,
+ * nothing per event). */
+void el_decoder_caps(const el_decoder *d, el_caps *out);
+
 typedef struct el_read_result {
     el_status status;
     el_error error;               /* valid when status is an error */
@@ -462,6 +482,7 @@ typedef struct el_read_result {
     el_damage damage;             /* blocks skipped (see el_decoder_damage) */
     int has_time_span;            /* first_time/last_time are valid */
     uint64_t first_time, last_time;   /* of every event read (el_decoder_time_span) */
+    el_caps caps;                 /* the capabilities that own blocks (el_decoder_caps) */
 } el_read_result;
 
 /* `path` "-" reads standard input. A regular file is mapped through a

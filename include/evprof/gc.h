@@ -132,6 +132,9 @@ typedef struct gc_cap {
     uint64_t idle_ns;               /* the rest of the window */
     uint32_t gcs;                   /* collections it took part in (GC_END in window) */
     uint32_t led;                   /* collections it led (it wrote their GC_STATS_GHC) */
+    uint64_t led_ns;                /* their pauses (the leader's GC_START .. GC_END, as
+                                       +RTS -s times them): summed over the capabilities,
+                                       the GC time of the generation rows */
     uint64_t max_pause_ns;          /* its longest GC_START .. GC_END */
     gc_sparks sparks;
     uint8_t has_alloc, has_sparks;
@@ -160,7 +163,17 @@ typedef struct gc_result {
     uint64_t max_live_bytes;        /* max HEAP_LIVE */
     uint32_t major_gcs;             /* residency samples: collections of the oldest gen */
     uint64_t max_slop_bytes;        /* over major collections */
-    uint64_t max_mem_in_use_bytes;  /* max HEAP_SIZE */
+    /* GHC's "total memory in use": the peak of the megablocks the heap held,
+     * which a major collection reaches before it returns megablocks to the
+     * OS. The largest of HEAP_SIZE (the heap after each collection) and of
+     * MEM_RETURN's megablocks before the return (GHC 9.2 and later, one per
+     * major collection) times HEAP_INFO_GHC's megablock size. */
+    uint64_t max_mem_in_use_bytes;
+    /* 1 when the log cannot give GHC's figure: it has heap sizes but its
+     * header declares no MEM_RETURN (GHC 9.0 and older), so a peak inside
+     * a collection is not in it: max_mem_in_use_bytes is a lower bound */
+    int mem_in_use_lower_bound;
+    uint64_t n_mem_return;
     uint64_t max_frag_bytes;        /* max current fragmentation (GC_STATS_GHC) */
     uint32_t generations;           /* HEAP_INFO_GHC, else the oldest gen seen + 1 */
     const gc_gen *gens;             /* [generations] */

@@ -67,6 +67,19 @@ typedef struct info_facts {
 
 void info_get_facts(const info_log *in, info_facts *f);
 
+/* Why a log has no time-profile samples (event 167), from what it shows,
+ * never a guess: the one text of `info`'s verdict and of the profile
+ * commands' message. `rts` is the RTS identifier (NULL: none in the log),
+ * `ccs` the cost centres it defines (161), `f` the read's facts. A log
+ * that ends early (no end marker, cut) and comes from a profiling RTS has
+ * no samples *yet* (the RTS writes them from a buffer of its own, when it
+ * is full or at exit); one that ends early without an RTS identifier
+ * cannot tell; a whole log of a profiling RTS was run without +RTS -p; the
+ * rest were not built with -prof. Writes one sentence into buf (no
+ * newline). */
+void info_no_samples_why(char *buf, size_t size, const char *rts, size_t rts_len,
+                         uint64_t ccs, const ev_facts *f);
+
 /* The same analysis reading only the events of info_facts (no counts per
  * type, no time span): for a summary beside other analyses, at the cost
  * of those few events. */

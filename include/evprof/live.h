@@ -108,7 +108,7 @@ typedef struct live_frame {
     double interval_s;          /* wall seconds since the previous frame */
     double log_s;               /* the latest event time, seconds on the log's clock */
     uint64_t bytes;
-    uint64_t events, events_interval;   /* events of the types the model reads */
+    uint64_t events, events_interval;   /* every event read, of every type (ev_stream_events_read) */
     double events_per_s;        /* over the interval */
     double cpu_s;               /* CPU time this process has used so far (getrusage) */
     uint64_t max_rss_kb;        /* and its largest resident set, KiB */

@@ -196,6 +196,7 @@ const prof_node *prof_nodes(const prof_result *r);
 size_t prof_num_ccs(const prof_result *r);
 const prof_cc *prof_cc_at(const prof_result *r, uint32_t i);       /* NULL past the end */
 
+#define PROF_MAX_RUN_CMDS 64
 typedef struct prof_info {
     uint64_t total_ticks;       /* counted ticks (GHC's "N ticks") */
     uint64_t all_samples;       /* every 167 event seen, before any filter */
@@ -220,6 +221,20 @@ typedef struct prof_info {
     uint32_t argc;
     const char *rts_version;
     uint32_t num_logs;          /* logs aggregated (prof_begin_log); 1 for one */
+    /* The runs summed: one per PROGRAM_ARGS (a log of `evprof merge` holds
+     * one per log merged), at least one per log. Their command lines as
+     * the report's header shows them (program +RTS ... -RTS args), in log
+     * order, at most PROF_MAX_RUN_CMDS of them. `capabilities` is then the
+     * most processors of any run (CAPSET_ASSIGN_CAP per OS-process capset,
+     * else CAP_CREATE), min_capabilities the fewest. */
+    uint32_t num_runs;
+    uint32_t min_capabilities;
+    /* the first run's wall clock (the first log's first WALL_CLOCK_TIME):
+     * the date a report of several runs shows */
+    int has_first_wall;
+    uint64_t first_wall_sec;
+    const char *const *run_cmds;
+    uint32_t num_run_cmds;
     uint64_t span_sum_ns;       /* each log's first..last event inside the filter's
                                    from/to, summed (first_time/last_time: the last log's) */
 } prof_info;
@@ -314,6 +329,12 @@ typedef struct prof_report_opts {
 void prof_report_opts_init(prof_report_opts *o);
 
 /* GHC's .prof layout (see docs/PROF.md). Returns 0, or -1 on a write error. */
+/* The header lines of a report of several runs (prof_info.num_runs > 1):
+ * "N runs summed (K logs | one merged log):", each run's command line,
+ * and what the ticks and total time are. The text report writes them;
+ * other formats that describe a sum write the same. */
+void prof_runs_header(const prof_info *in, FILE *out);
+
 /* NULL o: the defaults (prof_report_opts_init). */
 int prof_report_text(const prof_result *r, const prof_report_opts *o, FILE *out);
 

@@ -1,5 +1,5 @@
 /* evprof: ticky-ticky counters, from TICKY_COUNTER_DEF/SAMPLE/BEGIN_SAMPLE
- * events (210, 211, 212; GHC 9.4+, `-ticky` and `+RTS -lT`) or from the
+ * events (210, 211, 212; GHC 9.2+, `-ticky` and `+RTS -lT`) or from the
  * per-counter table of GHC's `+RTS -r` text file (any GHC).
  *
  * A ticky_set holds one record per counter, keyed by GHC's counter id.

@@ -77,6 +77,31 @@ check "ticky - with empty stdin: says so" grep -q "standard input is empty" "$tm
 run ticky "$tmp/empty"
 check "ticky on an empty file: says so" grep -q "the file is empty" "$tmp/err"
 
+# -j is --jobs on every command (it was report's --json): the old use
+# says what -j is now and where the JSON went
+run report -j 1 "$log"
+check "report -j 1 FILE: the text report on one thread (exit $rc)" [ "$rc" -eq 0 ]
+check "report -j 1 FILE: not JSON" grep -q "Time Profiling Report" "$tmp/out"
+"$evprof" report --jobs 1 "$log" >"$tmp/jobs1" 2>/dev/null
+check "report -j 1 = report --jobs 1" cmp -s "$tmp/out" "$tmp/jobs1"
+run -j 2 "$log"
+check "evprof -j 2 FILE: the report (exit $rc)" [ "$rc" -eq 0 ]
+for old in "report -j $log" "-j $log" "report $log -j" "report -aj $log"; do
+    run $old
+    check "$old: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+    check "$old: says -j is --jobs" grep -q -- "-j is --jobs N" "$tmp/err"
+    check "$old: says the JSON is --json" grep -q -- "-pj JSON profile is --json" "$tmp/err"
+done
+run info -j 1 "$log"
+check "info -j 1: --jobs (exit $rc)" [ "$rc" -eq 0 ]
+run gc -j x "$gclog"
+check "gc -j x: exit 2" [ "$rc" -eq 2 ]
+check "gc -j x: says -j is --jobs" grep -q -- "-j is --jobs N.* not 'x'" "$tmp/err"
+check "gc -j x: no word of JSON (gc has no -pj)" lacks "pj" "$tmp/err"
+run report --help
+check "report --help: -j, --jobs" grep -q -- "-j, --jobs N" "$tmp/out"
+check "report --help: --json has no -j" lacks "-j, --json" "$tmp/out"
+
 # numbers: decimal digits only, the option named in the message
 bad_values=("0x10" "1 " " 1" "1e308" "1e2" "-1" "" "+1" "inf" "nan" "1,5" "1..5")
 while read -r cmd opt good input; do
@@ -101,7 +126,7 @@ graph edge-fraction 5% $log
 heap top 5 $heaplog
 heap length 40 $heaplog
 ticky top 3 $tickytext
-gc from 0.5 $gclog
+gc from 0.05 $gclog
 EOF
 
 echo "cli_newuser: $passed passed, $failed failed"

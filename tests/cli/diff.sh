@@ -333,21 +333,44 @@ run 0 diff -o "$tmp/x.json" "$fb" "$fa"
 check "-o x.json: JSON" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/x.json"
 
 # ---- --fail-above ----------------------------------------------------------
-# deep-pj -> deep-p: total 115 -> 168 (+46.1%), walk_step 92 -> 144 (+56.5%)
+# growth is measured against BASE's total: the total's own, a cost
+# centre's delta over BASE's total ticks (issue 27, point 5)
+# deep-pj -> deep-p: total 115 -> 168 (+46.1%), walk_step 92 -> 144 (+52 ticks: 45.2%)
 run 3 diff --fail-above 40 "$ghc"/deep-pj.eventlog "$ghc"/deep-p.eventlog
 check "--fail-above 40: the total is named" grep -q "the total grew by +46.1%" "$tmp/err"
 check "--fail-above: the report is still written" grep -q "walk_step" "$tmp/out"
-run 3 diff --fail-above 50 "$ghc"/deep-pj.eventlog "$ghc"/deep-p.eventlog
-check "--fail-above 50: walk_step is named" grep -q "Main.walk_step (Deep.hs:10:38-72) grew by +56.5%" "$tmp/err"
-run 0 diff --fail-above 60 "$ghc"/deep-pj.eventlog "$ghc"/deep-p.eventlog
-# freq-before -> freq-after: corpus.step 1 -> 3 ticks (+200%), corpus +40%
-run 0 diff --fail-above 250 "$fb" "$fa" -f json
+run 0 diff --fail-above 47 "$ghc"/deep-pj.eventlog "$ghc"/deep-p.eventlog
+# normalized (BASE scaled to 168 ticks): walk_step 134.4 -> 144, +9.6 of 168 (5.7%)
+run 3 diff --fail-above 5 --normalize "$ghc"/deep-pj.eventlog "$ghc"/deep-p.eventlog
+check "--fail-above 5 --normalize: walk_step is named, by its share of BASE's total" \
+    grep -q "Main.walk_step (Deep.hs:10:38-72) grew by +10 ticks: +5.7% of BASE's total (normalized), more than --fail-above 5%" "$tmp/err"
+run 0 diff --fail-above 6 --normalize "$ghc"/deep-pj.eventlog "$ghc"/deep-p.eventlog
+# freq-before -> freq-after: -97% in all; corpus.step 1 -> 3 ticks (+2 of 4527)
+run 0 diff --fail-above 10 "$fb" "$fa" -f json
 check "--fail-above: a faster run passes, output intact" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/out"
-run 3 diff --fail-above 150 "$fb" "$fa"
-check "--fail-above 150: corpus.step is named" grep -q "corpus.step (Freq.hs:14:5-54) grew by +200.0%" "$tmp/err"
-# corpus.step has 1 of 4527 ticks, then 3 of 135 (2.2%): --min-share 5 leaves it out
-run 0 diff --fail-above 150 --min-share 5 "$fb" "$fa"
-run 3 diff --fail-above 150 --min-share 2 "$fb" "$fa"
+run 0 diff --fail-above 0.05 "$fb" "$fa"
+run 3 diff --fail-above 0.04 "$fb" "$fa"
+check "--fail-above 0.04: a cost centre of +2 of 4527 ticks (0.044%) is named" \
+    grep -q "Main.corpus.* grew by +2 ticks: +0.044% of BASE's total" "$tmp/err"
+# --min-share: corpus has 5 of 4527 ticks, then 7 of 135 (5.2%); corpus.step
+# 1, then 3 (2.2%)
+run 3 diff --fail-above 0.04 --min-share 5 "$fb" "$fa"
+check "--min-share 5: corpus.step left out, corpus not" grep -q "Main.corpus (" "$tmp/err"
+run 0 diff --fail-above 0.04 --min-share 6 "$fb" "$fa"
+# a real naive -> fast rewrite (tests/data/newuser): 127 -> 4 ticks, and the
+# fast version's own helper is new: it counts by its 4 ticks of 127 (3.1%),
+# not as unbounded growth
+nu=tests/data/newuser
+run 0 diff --fail-above 10 "$nu"/dedup-naive.eventlog "$nu"/dedup-fast.eventlog
+run 3 diff --fail-above 3 "$nu"/dedup-naive.eventlog "$nu"/dedup-fast.eventlog
+check "--fail-above 3: the new helper is named with its share" \
+    grep -q "Main.fastDedup.go (Dedup.hs:(17,5)-(20,47)) grew by +4 ticks (from 0): +3.1% of BASE's total, more than --fail-above 3%" "$tmp/err"
+# the other way round, the slow version fails any guard by its total
+run 3 diff --fail-above 100 "$nu"/dedup-fast.eventlog "$nu"/dedup-naive.eventlog
+check "--fail-above 100 fast -> naive: the total" grep -q "the total grew by +3075.0%" "$tmp/err"
+run 0 diff --help
+check "--help: --fail-above says what it measures against" grep -q "of BASE's total ticks" "$tmp/out"
+check "--help: --min-share is there" grep -q -- "--min-share PCT" "$tmp/out"
 
 # ---- standard input, errors -------------------------------------------------
 "$evprof" diff -f json - "$fa" <"$fb" >"$tmp/stdin.json" 2>"$tmp/err"

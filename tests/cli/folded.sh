@@ -71,9 +71,12 @@ for args in "--cap 0" "--cap 1" "--from 0.05" "--to 0.1" "--from 0.02 --to 0.08 
     want=$("$evprof" report $args "$f" | ticks_of)
     check "folded $args: $sum ticks == report's $want" [ "$sum" = "$want" ]
 done
-"$evprof" folded --from 1000 "$data/deep-p.eventlog" >"$tmp/out" 2>/dev/null
-check "empty window: exit 0" [ $? -eq 0 ]
+"$evprof" folded --from 0.0005 --to 0.001 "$data/deep-p.eventlog" >"$tmp/out" 2>/dev/null
+check "empty window inside the log: exit 0" [ $? -eq 0 ]
 check "empty window: no lines" [ ! -s "$tmp/out" ]
+"$evprof" folded --from 1000 "$data/deep-p.eventlog" >"$tmp/out" 2>/dev/null
+check "window after the log: a usage error (exit 2)" [ $? -eq 2 ]
+check "window after the log: no lines" [ ! -s "$tmp/out" ]
 
 # names: ';' -> ':', tab -> \t (the visible form), the rest as it is
 "$evprof" folded "$data/odd-p.eventlog" >"$tmp/odd"

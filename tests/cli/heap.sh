@@ -170,10 +170,11 @@ check "window: the $nwin censuses in [$lo, $hi)" [ "$have" -eq "$nwin" ]
 "$evprof" heap --from "$lo" --to "$hi" "$run" -o "$tmp/win.hp"
 check "window .hp: hp2ps accepts it" hp2ps_ok "$tmp/win.hp"
 check "window .hp: opens at --from" grep -q "^BEGIN_SAMPLE $(printf '%.6f' "$lo")\$" "$tmp/win.hp"
+# a window after the log's end selects nothing: a usage error (issue 27)
 "$evprof" heap --from 1000 "$run" -o "$tmp/none.hp" 2>"$tmp/err"
-check "empty window: exit 0" [ $? -eq 0 ]
-check "empty window: says so" grep -q "no complete census in the time window" "$tmp/err"
-check "empty window: hp2ps accepts the empty .hp" hp2ps_ok "$tmp/none.hp"
+check "window outside the log: exit 2" [ $? -eq 2 ]
+check "window outside the log: says so" grep -q -- "--from 1000 selects nothing: its events run from" "$tmp/err"
+check "window outside the log: no .hp" [ ! -e "$tmp/none.hp" ]
 
 # cut logs: whole censuses only, each one of the full log's, and said
 full=$tmp/leak-hc.hp

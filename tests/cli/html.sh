@@ -113,6 +113,45 @@ cp "$d/ghc-9.0.2/nfib-p.eventlog" "$tmp/in.eventlog"
 "$evprof" html "$tmp/in.eventlog" -o "$tmp/in.eventlog" >/dev/null 2>&1
 check "-o the input: exit 2" [ $? -eq 2 ]
 check "-o the input: the input is untouched" cmp -s "$tmp/in.eventlog" "$d/ghc-9.0.2/nfib-p.eventlog"
+# issue 27, points 7 and 12, on real runs (tests/data/newuser): the
+# summary's event count is info's; sizes are binary multiples named as
+# such; the GC series is in time order, its allocation the sum over the
+# capabilities (one rising line) ending at +RTS -s's figure; each
+# capability's figures reconcile with +RTS -s (the GC it led, summed, is
+# -s's GC time)
+nu=tests/data/newuser
+"$evprof" html "$nu/threads-N2.eventlog" -o "$tmp/thr.html" 2>"$tmp/err"
+check "threads -N2: exit 0" [ $? -eq 0 ]
+info_events=$("$evprof" info "$nu/threads-N2.eventlog" | sed -n 's/^events: *//p')
+alloc=$(sed -n 's/^ *\([0-9,]*\) bytes allocated in the heap.*/\1/p' "$nu/threads-N2.stats" | tr -d ,)
+gcel=$(sed -n 's/^  GC      time .*( *\([0-9.]*\)s elapsed)$/\1/p' "$nu/threads-N2.stats")
+python3 - "$tmp/thr.html" "$info_events" "$alloc" "$gcel" <<'PY'
+import json, re, sys
+s = open(sys.argv[1], encoding="utf-8").read()
+d = json.loads(re.search(r'id="evprof-data">(.*?)</script>', s, re.S).group(1))
+events, alloc, gcel = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+assert d["summary"]["events"] == events, ("events", d["summary"]["events"], events)
+S = d["gc"]["series"]
+assert all(a <= b for a, b in zip(S["t"], S["t"][1:])), "series out of time order"
+assert all(a <= b for a, b in zip(S["alloc"], S["alloc"][1:])), "allocation not one rising line"
+assert S["alloc"][-1] == alloc, ("allocated", S["alloc"][-1], alloc)
+caps = d["gc"]["caps"]
+assert len(caps) == 2
+led = sum(c[8] for c in caps)
+assert led == d["gc"]["gc_ns"], ("GC led summed", led, d["gc"]["gc_ns"])
+assert "%.3f" % (led / 1e9) == gcel, ("-s GC elapsed", led, gcel)
+assert all(c[3] >= c[8] for c in caps), "a capability's own GC holds the pauses it led"
+PY
+check "threads -N2: events = info's, time-ordered rising allocation = -s's, GC led summed = -s's GC" [ $? -eq 0 ]
+check "the page names binary multiples as such (KiB, MiB, GiB)" \
+    grep -q "'B', 'KiB', 'MiB', 'GiB', 'TiB'" "$tmp/thr.html"
+if command -v node >/dev/null; then
+    got=$(node -e "$(sed -n '/^  function bytes(n) {/,/^  }/p' html/page.js); console.log(bytes(1947779536) + '|' + bytes(1536))")
+    check "1,947,779,536 bytes are 1.81 GiB, 1536 bytes 1.50 KiB ($got)" [ "$got" = "1.81 GiB|1.50 KiB" ]
+else
+    echo "SKIPPED: the bytes() check (no node)"
+fi
+
 "$evprof" html --help >"$tmp/help" 2>&1
 check "--help: exit 0 and the options" grep -q -- '--max-nodes' "$tmp/help"
 

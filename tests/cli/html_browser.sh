@@ -100,6 +100,8 @@ selftest() {   # selftest NAME FRAGMENT
 }
 selftest prof ""
 selftest heap heap
+render gc tests/data/newuser/threads-N2.eventlog
+selftest gc gc
 
 # a page whose script throws is caught
 cp "$tmp/prof.html" "$tmp/broken.html"

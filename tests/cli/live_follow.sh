@@ -159,7 +159,7 @@ check "no --follow: a cut log fails at once" [ $? -eq 1 ]
 check "--idle-timeout without --follow: usage error" [ $? -eq 2 ]
 "$evprof" report --connect foo >/dev/null 2>"$tmp/err"
 check "--connect foo: usage error" [ $? -eq 2 ]
-"$evprof" report --connect "unix:$tmp/nobody.sock" >/dev/null 2>"$tmp/err"
+"$evprof" report --idle-timeout 0.3 --connect "unix:$tmp/nobody.sock" >/dev/null 2>"$tmp/err"
 check "--connect to nobody: exit 1" [ $? -eq 1 ]
 check "--connect to nobody: says why" grep -q 'cannot connect' "$tmp/err"
 "$evprof" report --connect "unix:$tmp/x.sock" "$log" >/dev/null 2>"$tmp/err"

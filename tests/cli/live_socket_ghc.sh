@@ -86,6 +86,24 @@ check "the sent log is complete (batch report: exit 0)" [ $? -eq 0 ]
 check "report --connect unix: = the batch report of the sent bytes" cmp -s "$tmp/a.report" "$tmp/a.batch"
 check "the report has ticks of the program's cost centres" grep -qE '^sorty +Main .* [1-9][0-9]*$' "$tmp/a.report"
 
+# started before the program (issue 27, point 9): without --follow, the
+# socket that does not exist yet is waited for
+timeout 120 "$evprof" report --idle-timeout 60 --connect "unix:$tmp/c.sock" \
+    >"$tmp/c.report" 2>"$tmp/c.report.err" &
+epid=$!
+pids+=($epid)
+sleep 1.5
+(cd "$tmp" && EVSOCK_UNIX="$tmp/c.sock" EVSOCK_COPY="$tmp/c.sent" timeout 120 ./prog 300 $rts \
+    >"$tmp/c.out" 2>"$tmp/c.err")
+prc=$?
+wait "$epid"
+rc=$?
+check "report --connect before the program: exit 0 (got $rc; $(head -c 300 "$tmp/c.report.err"))" [ $rc -eq 0 ]
+check "the program started later: exit 0 (got $prc)" [ $prc -eq 0 ]
+check "report --connect before the program: says it waited" grep -q "waiting for unix:" "$tmp/c.report.err"
+"$evprof" report "$tmp/c.sent" >"$tmp/c.batch" 2>/dev/null
+check "report --connect before the program: = the batch report" cmp -s "$tmp/c.report" "$tmp/c.batch"
+
 # the same over TCP (a port the kernel picks, free a moment ago)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 (cd "$tmp" && EVSOCK_TCP=$port EVSOCK_COPY="$tmp/t.sent" timeout 120 ./prog 300 $rts \

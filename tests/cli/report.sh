@@ -70,9 +70,19 @@ for args in "--from x" "--to -1" "--cap -3" "--cap z" "--from 2 --to 1" "--thres
     "$evprof" report $args "$data/deep-p.eventlog" >/dev/null 2>&1
     check "report $args: exit 2" [ $? -eq 2 ]
 done
-# a window that holds nothing: a report of zero ticks, said plainly
-"$evprof" report --from 1000 "$data/deep-p.eventlog" >"$tmp/out" 2>/dev/null
-check "empty window: exit 0" [ $? -eq 0 ]
+# a window after the log's end selects nothing: a usage error that says
+# what the log has (issue 27); one inside the log but between samples is
+# a report of zero ticks, said plainly
+"$evprof" report --from 1000 "$data/deep-p.eventlog" >"$tmp/out" 2>"$tmp/err"
+check "window outside the log: exit 2" [ $? -eq 2 ]
+check "window outside the log: no report" [ ! -s "$tmp/out" ]
+check "window outside the log: the log's span" grep -q "selects nothing: its events run from" "$tmp/err"
+first=$("$evprof" info "$data/deep-p.eventlog" | sed -n 's/.*(events from \([0-9.]*\) s to.*/\1/p')
+"$evprof" report --to "$first" "$data/deep-p.eventlog" >"$tmp/out" 2>/dev/null
+check "window before the first event: exit 2" [ $? -eq 2 ]
+# the first sample is at 1.372924 ms: [0.5 ms, 1 ms) is inside the log, empty
+"$evprof" report --from 0.0005 --to 0.001 "$data/deep-p.eventlog" >"$tmp/out" 2>/dev/null
+check "empty window inside the log: exit 0" [ $? -eq 0 ]
 check "empty window: 0 ticks" grep -q "(0 ticks @" "$tmp/out"
 check "empty window: says what was filtered" grep -q "outside the time window" "$tmp/out"
 # --threshold hides rows, --max-depth too

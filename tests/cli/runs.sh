@@ -5,7 +5,8 @@
 #   - folded of A B = the line-wise sum of folded A and folded B (two runs
 #     of one program, the nfib runs, two different programs, --all, src
 #     frames); A A = 2 x A
-#   - report: the header says how many logs and the summed ticks
+#   - report: the header says how many runs, each one's command line and
+#     the summed ticks and time, the same for a merged log
 #   - speedscope: one profile per log and capability, named by the log,
 #     samples = the logs' own
 #   - pprof: one profile, the summed samples
@@ -31,7 +32,8 @@ pairs=("$data/deep-p.eventlog $data/deep-pj.eventlog"
        "$nfib/nfib-p.eventlog $nfib/nfib-pj.eventlog"
        "$nfib/nfib-p.eventlog $nfib/nfib-N2.eventlog"
        "$data/deep-p.eventlog $data/mutual-p.eventlog"
-       "$data/chain-p.eventlog $data/odd-p.eventlog $data/par-N2-p.eventlog")
+       "$data/chain-p.eventlog $data/odd-p.eventlog $data/par-N2-p.eventlog"
+       "tests/data/newuser/parser.eventlog tests/data/newuser/sim.eventlog")
 for pair in "${pairs[@]}"; do
     read -r -a logs <<<"$pair"
     for opts in "" "--all" "--frame-format src"; do
@@ -58,8 +60,15 @@ for pair in "${pairs[@]}"; do
     done
     "$evprof" report "${logs[@]}" >"$tmp/report" || bad "report $pair: exit code"
     check "report $pair: $total ticks" grep -q "($total ticks @" "$tmp/report"
-    check "report $pair: says ${#logs[@]} logs" grep -q "^	${#logs[@]} logs summed" "$tmp/report"
+    check "report $pair: says ${#logs[@]} runs of ${#logs[@]} logs" \
+        grep -q "^	${#logs[@]} runs summed (${#logs[@]} logs):" "$tmp/report"
+    check "report $pair: each run's command line" \
+        [ "$(grep -c "^	   [^ ].* +RTS .* -RTS" "$tmp/report")" -eq "${#logs[@]}" ]
     "$evprof" merge "${logs[@]}" -o "$tmp/merged.eventlog"
+    # the same header (issue 27, point 8): runs, their programs, the time
+    "$evprof" report "$tmp/merged.eventlog" | sed -n '1,/^	total alloc/p' >"$tmp/merged.head"
+    sed -n '1,/^	total alloc/p' "$tmp/report" | sed "s/ (${#logs[@]} logs):/ (one merged log):/" >"$tmp/many.head"
+    check "report of merge($pair): the header of report A B" cmp -s "$tmp/merged.head" "$tmp/many.head"
     "$evprof" report "$tmp/merged.eventlog" | sed -n '/^COST CENTRE/,$p' >"$tmp/merged.tree"
     sed -n '/^COST CENTRE/,$p' "$tmp/report" >"$tmp/many.tree"
     check "report of merge($pair): the tables of report A B" cmp -s "$tmp/merged.tree" "$tmp/many.tree"

@@ -116,16 +116,92 @@ check "info: no markers section without marks" bash -c "! grep -q '^Markers' '$t
 
 # ---- errors -------------------------------------------------------------------
 "$evprof" report --from 'marker:nope' "$log" >/dev/null 2>"$tmp/err"
-check "unknown marker: exit 1" [ $? -eq 1 ]
-check "unknown marker: lists the log's" grep -q "'parse start' (1)" "$tmp/err"
+check "unknown marker: a usage error (exit 2)" [ $? -eq 2 ]
+check "unknown marker: lists the log's" grep -q "'parse start' (1, 0.000769 s)" "$tmp/err"
 "$evprof" report --from 'marker:phase#9' "$log" >/dev/null 2>"$tmp/err"
-check "marker #9 of 4: exit 1" [ $? -eq 1 ]
+check "marker #9 of 4: exit 2" [ $? -eq 2 ]
 "$evprof" report --from 'marker:parse start' - <"$log" >/dev/null 2>"$tmp/err"
 check "markers on standard input: usage error" [ $? -eq 2 ]
 "$evprof" report --from 'marker:solve start' --to 'marker:parse start' "$log" >/dev/null 2>&1
 check "marks in the wrong order: an error" [ $? -ne 0 ]
 "$evprof" heap --between phase "$log" >/dev/null 2>"$tmp/err"
 check "heap --between with 2 windows: usage error" [ $? -eq 2 ]
+
+# ---- a selection that matches nothing (issue 27, point 2) ----------------------
+# is a usage error that says what the log has, in every reading command; a
+# window partly outside the log is fine. Real runs: a Map simulation in
+# marked phases (0.18 s), a threaded program on two capabilities.
+nu=tests/data/newuser
+sim=$nu/sim.eventlog
+thr=$nu/threads-N2.eventlog
+span_of() { "$evprof" info "$1" | sed -n 's/^time span: .*(events from \([0-9.]*\) s to \([0-9.]*\) s.*/\1 s to \2 s/p'; }
+sim_span=$(span_of "$sim")
+thr_span=$(span_of "$thr")
+check "the logs' spans are known ($sim_span; $thr_span)" [ -n "$sim_span" ] && [ -n "$thr_span" ]
+nothing() {   # WHAT: the run just made selected nothing and said what the log has
+    check "$1: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+    check "$1: says it selects nothing" grep -q "selects nothing" "$tmp/err"
+    check "$1: no output" [ ! -s "$tmp/out" ]
+}
+for cmd in report folded graph speedscope pprof html gc heap ticky dump diff; do
+    args=(--from 99)
+    log2=$sim
+    case $cmd in
+        graph) args+=(-o "$tmp/g.svg") ;;
+        pprof) args+=(-o "$tmp/p.pb.gz") ;;
+        html) args+=(-o "$tmp/h.html") ;;
+        heap) log2=tests/data/heap/leak-hT.eventlog ;;
+        ticky) log2=tests/data/ghc-events/ticky-ticky.eventlog ;;
+        diff) args=("$sim" "${args[@]}") ;;
+    esac
+    rm -f "$tmp/g.svg" "$tmp/p.pb.gz" "$tmp/h.html"
+    "$evprof" "$cmd" "${args[@]}" "$log2" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    nothing "$cmd --from 99 on a short log"
+    check "$cmd --from 99: no file written" [ ! -e "$tmp/g.svg" ] && [ ! -e "$tmp/p.pb.gz" ] && [ ! -e "$tmp/h.html" ]
+    check "$cmd --from 99: the log's time span" grep -q "its events run from .* s to .* s" "$tmp/err"
+done
+"$evprof" report --from 99 "$sim" >"$tmp/out" 2>"$tmp/err"
+check "report --from 99: the span starts where info's does" grep -q "its events run from ${sim_span%% to *} to " "$tmp/err"
+check "report --from 99: the marks" grep -q "marks (label, count, first at): 'setup' (1, [0-9.]* s), 'simulate'" "$tmp/err"
+check "report --from 99: the capabilities" grep -q "1 capability (0)" "$tmp/err"
+for cmd in report folded graph speedscope pprof html gc diff; do
+    args=(--cap 7)
+    case $cmd in
+        graph) args+=(-o "$tmp/g.svg") ;;
+        pprof) args+=(-o "$tmp/p.pb.gz") ;;
+        html) args+=(-o "$tmp/h.html") ;;
+        diff) args=("$thr" "${args[@]}") ;;
+    esac
+    "$evprof" "$cmd" "${args[@]}" "$thr" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    nothing "$cmd --cap 7 on a 2-capability log"
+    check "$cmd --cap 7: the log's capabilities" grep -q "2 capabilities (0, 1)" "$tmp/err"
+done
+# the parallel read (every block a range) knows the capabilities too
+EVPROF_TEST_CHUNK_BYTES=1 EVPROF_TEST_JOBS_NOTE=1 "$evprof" report -j 2 --cap 7 "$thr" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+nothing "report -j 2 --cap 7, read in ranges"
+check "report -j 2 --cap 7: read in ranges" grep -q "evprof: test: [1-9][0-9]* ranges" "$tmp/err"
+check "report -j 2 --cap 7: the log's capabilities" grep -q "2 capabilities (0, 1)" "$tmp/err"
+# partly outside, or a capability the log has: fine
+"$evprof" report --from 0.1 --to 99 "$sim" >"$tmp/out" 2>"$tmp/err"
+check "report --from 0.1 --to 99 (partly outside): exit 0" [ $? -eq 0 ]
+"$evprof" gc --cap 1 "$thr" >"$tmp/out" 2>"$tmp/err"
+check "gc --cap 1 on a 2-capability log: exit 0" [ $? -eq 0 ]
+"$evprof" gc --to 0.01 "$thr" >"$tmp/out" 2>"$tmp/err"
+check "gc --to 0.01 (inside): exit 0" [ $? -eq 0 ]
+# several logs: a window that misses one is said, one that misses all fails
+"$evprof" report --from 99 "$sim" "$nu/parser.eventlog" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+nothing "report --from 99 A B"
+check "report --from 99 A B: each log said" [ "$(grep -c "selects nothing in this log" "$tmp/err")" -eq 2 ]
+# marks and seconds that leave no window
+"$evprof" report --between phase --to 0.0001 "$log" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "report --between phase --to 0.0001: exit 2" [ "$rc" -eq 2 ]
+check "marks outside --to: says so" grep -q "no pair of marks inside --from/--to" "$tmp/err"
+check "marks outside --to: what the log has" grep -q "the log: its events run from" "$tmp/err"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,8 +1,9 @@
 /* Injected by tests/cli/html_browser.sh after the page's own script: drives
  * the views as a user would (search, sort, zoom, hover, pan) and writes
  * "ok" or the failures into document.body.dataset.selftest. Expects the
- * page of tests/data/ghc-9.0.2/nfib-p.eventlog (build.\ 87 of 114 ticks)
- * or, with #heap in the URL, that of nfib-hc.eventlog. */
+ * page of tests/data/ghc-9.0.2/nfib-p.eventlog (build.\ 87 of 114 ticks),
+ * with #heap in the URL that of nfib-hc.eventlog, with #gc that of
+ * tests/data/newuser/threads-N2.eventlog (two capabilities). */
 (function () {
   'use strict';
   var fails = [];
@@ -23,8 +24,32 @@
     expect('heap: a chart', !!svg);
     if (svg) {
       mouse(svg, 'mousemove', svg.getBoundingClientRect().width / 2, 50);
-      expect('heap: hover shows a band and its bytes', /KB  build\.\\\/build\/main\/Main\.CAF/.test(tip()));
+      expect('heap: hover shows a band and its bytes', /KiB  build\.\\\/build\/main\/Main\.CAF/.test(tip()));
     }
+    done();
+    return;
+  }
+  if (location.hash === '#gc') {
+    tab('gc');
+    var charts = document.querySelectorAll('#v-gc svg.chart');
+    expect('gc: two charts', charts.length === 2);
+    if (charts.length === 2) {
+      /* the allocation, summed over the capabilities: one line, rising */
+      var paths = charts[1].querySelectorAll('path');
+      expect('gc: one line for the one series of the legend', paths.length === 1);
+      var pts = (paths[0] ? paths[0].getAttribute('d') : '').split(/[ML]/).filter(Boolean).map(function (p) {
+        return p.split(',').map(Number);
+      });
+      var rising = pts.length > 2;
+      for (var k = 1; k < pts.length; k++)
+        if (pts[k][0] < pts[k - 1][0] || pts[k][1] > pts[k - 1][1]) rising = false;
+      expect('gc: the allocation goes forward in time and up', rising);
+    }
+    var defs = document.querySelectorAll('#v-gc dl.defs dt');
+    expect('gc: every column of the capability table is defined', defs.length === 9);
+    var note = Array.prototype.map.call(document.querySelectorAll('#v-gc p.note'), function (p) { return p.textContent; }).join(' ');
+    var m = /GC led, summed over the capabilities: ([\d.]+ s); \+RTS -s's GC time \(elapsed\), below: ([\d.]+ s)/.exec(note);
+    expect('gc: the capabilities\' GC led adds up to +RTS -s\'s GC time', !!m && m[1] === m[2]);
     done();
     return;
   }
@@ -55,9 +80,11 @@
     expect('tree: collapse leaves MAIN and its child', rows === 2);
     document.querySelector('#v-prof table.tree tbody tr:nth-child(2) .tw').click();
     expect('tree: a click opens a node', document.querySelectorAll('#v-prof table.tree tbody tr').length === 3);
-    /* flame graph: hover, click to zoom, search */
+    /* flame graph: hover, click to zoom, search; the root is MAIN */
     tab('flame');
     var cv = document.querySelector('#v-flame canvas');
+    mouse(cv, 'mousemove', 5, 8);
+    expect('flame: the root is MAIN, not MAIN.MAIN', /^MAIN \(the root: every tick\)/.test(tip()));
     mouse(cv, 'mousemove', 5, 17 * 4 + 8);
     expect('flame: hover shows the frame and its ticks', /^Main\.build\.\\[\s\S]*inherited: 87 ticks, 76\.3%/.test(tip()));
     mouse(cv, 'click', 5, 17 * 3 + 8);

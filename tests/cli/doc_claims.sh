@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The docs' claims about the code, checked against the code (issue 27,
+# point 11): which commands take -j (evprof(1) against each --help),
+# which modules each library holds (ARCHITECTURE.md against
+# CMakeLists.txt), which files keep hash tables of their own beside
+# util's tx_htab, and which commands read without cli_read_src.
+#
+# Usage: tests/cli/doc_claims.sh path/to/evprof   (run from the project root)
+set -u
+evprof=${1:?usage: $0 path/to/evprof}
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
+arch=docs/ARCHITECTURE.md
+man=docs/evprof.1
+
+# -j: the commands evprof(1) lists are exactly those whose --help has it
+listed=$(awk '/^\.BR \\-j ", " \\-\\-jobs/ {on = 1} on && /take it/ {take = 1}
+              take && /^\.(BR|RB) / {last = /\)\.$/; gsub(/[,().]/, ""); print $NF; if (last) exit}' "$man" |
+         grep -E '^[a-z]+$' | sort -u | tr '\n' ' ')
+taking=$(for c in report folded speedscope pprof html graph ticky gc heap diff top merge info dump all; do
+             "$evprof" "$c" --help | grep -q -- "-j, --jobs N" && echo "$c"
+         done | sort | tr '\n' ' ')
+check "evprof(1)'s -j list ($listed) = the commands whose --help has -j ($taking)" \
+    [ "$listed" = "$taking" ]
+
+# libraries: each folder of EVPROF_GRAPH_MODULES is named in the table's row
+graph_mods=$(sed -n 's/^set(EVPROF_GRAPH_MODULES \([a-z ]*\)).*/\1/p' CMakeLists.txt)
+row=$(grep '^| `libevprof-graph`' "$arch")
+core=$(grep '^| `libevprof` |' "$arch")
+for m in $graph_mods; do
+    check "ARCHITECTURE.md: libevprof-graph's row names $m/" grep -q "\`$m/\`" <<<"$row"
+    check "ARCHITECTURE.md: libevprof's row leaves $m/ out" grep -q "but .*\`$m/\`" <<<"$core"
+done
+
+# hash tables: every file with open addressing of its own (a probe loop
+# outside util/htab.c) is named in util's row
+util=$(grep '^| `util/`' "$arch")
+for f in $(grep -l -E '\(k \+ 1\) & \(|\(j \+ 1\) & \(' --include='*.c' -r driver eventlog prof gc heap ticky info live export graph diff html cli writer); do
+    check "ARCHITECTURE.md: util's row names $f (a hash table of its own)" grep -q "\`$f\`" <<<"$util"
+done
+
+# reading commands: every cmd_*.c that reads a log (el_read_*, a decoder
+# or a driver of its own) without cli_read* is named in the data flow
+flow=$(sed -n '/^The reading commands read through `cli_read_src`/,/^$/p' "$arch")
+check "ARCHITECTURE.md: the paragraph on cli_read_src is there" [ -n "$flow" ]
+for f in cli/cmd_*.c; do
+    if grep -q -E 'el_read_path|el_decoder_create\(|ev_driver_create\(' "$f"; then
+        cmd=$(basename "$f" .c)
+        check "ARCHITECTURE.md: $f reads without cli_read_src and is named" \
+            grep -q "${cmd#cmd_}" <<<"$flow"
+    fi
+done
+echo "doc_claims: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
