@@ -495,17 +495,22 @@ static char *follow_links(const char *path)
     return NULL;
 }
 
-int cli_out_same_file(const cli_cmd_help *cmd, const char *output, const char *input)
+int cli_out_is_input(const char *output, const char *input)
 {
     struct stat out, in;
     if (!output || strcmp(output, "-") == 0 || stat(output, &out) != 0)
         return 0;
     if (strcmp(input, "-") == 0 ? fstat(STDIN_FILENO, &in) != 0 : stat(input, &in) != 0)
         return 0;
-    if (out.st_dev != in.st_dev || out.st_ino != in.st_ino)
+    return out.st_dev == in.st_dev && out.st_ino == in.st_ino;
+}
+
+int cli_out_same_file(const cli_cmd_help *cmd, const char *output, const char *input)
+{
+    if (!cli_out_is_input(output, input))
         return 0;
-    cli_usage_error(cmd, "-o %s is the input file %s: it would be overwritten", output,
-                    cli_display_path(input));
+    cli_usage_error(cmd, "-o %s is the input file %s: it would be overwritten",
+                    cli_display_path(output), cli_display_path(input));
     return 1;
 }
 

@@ -177,8 +177,13 @@ int cli_out_open(cli_out *o, const char *path);
  * device or FIFO stays). Returns 0, or -1 with a message on stderr (a write
  * error: nothing is published). */
 int cli_out_close(cli_out *o, int ok);
-/* 1 after a usage error when `output` (-o) is the file `input` ("-":
- * standard input) under any name; 0 otherwise. */
+/* 1 when the path `output` names the file `input` ("-": standard input)
+ * under any name (the same device and inode, through symlinks and hard
+ * links); 0 otherwise, also when `output` does not exist yet. The one
+ * check of every output against the input: -o (below) and all's files. */
+int cli_out_is_input(const char *output, const char *input);
+/* 1 after a usage error when `output` (-o) is the file `input` under any
+ * name (cli_out_is_input); 0 otherwise. */
 int cli_out_same_file(const cli_cmd_help *cmd, const char *output, const char *input);
 
 #endif
