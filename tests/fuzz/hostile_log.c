@@ -140,6 +140,7 @@ static void controls(gen *g)
     el_writer_event(g->w, EL_USER_MARKER, next(g), "go\x1b[2J", 6);
     el_writer_user_msg(g->w, next(g), hostile);
     el_writer_log_msg(g->w, next(g), "log\x1b[1m");
+    el_writer_user_msg(g->w, next(g), "two\nlines\r\tend\n");
     /* a NUL inside a mark's label: the record carries its length */
     el_writer_event(g->w, EL_USER_MARKER, next(g), "nul\0after", 9);
     for (int i = 0; i < 4; i++)
