@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # What the reliability campaign found wrong with text and logs (issue 27):
-# dump printed raw control bytes from labels (point 17).
+# dump printed raw control bytes from labels (point 17); an end marker in
+# the middle of a log without blocks silently dropped the events after it
+# (point 18).
 # The hostile logs are made here by tests/fuzz/hostile_log.
 #
 # Usage: tests/cli/hostile_text.sh path/to/evprof   (run from the project root)
@@ -43,6 +45,29 @@ check "dump controls: no line that is not an event's ($others)" [ "$others" -eq 
 # the same from standard input, and the info listing of the marks
 "$evprof" dump - <"$tmp/ctl.eventlog" >"$tmp/dump2" 2>/dev/null
 check "dump controls from standard input: the same" cmp -s "$tmp/dump" "$tmp/dump2"
+
+# ---- point 18: an end marker mid-log in a log without blocks is damage ---
+# end-mid: 40 CREATE_THREAD, an end marker, 40 RUN_THREAD, the end marker;
+# end-over: the marker written over the first RUN_THREAD's type instead
+for shape in end-mid end-over; do
+    "$gen" "$tmp/$shape.eventlog" "$shape" 40
+    "$evprof" info "$tmp/$shape.eventlog" >"$tmp/out" 2>"$tmp/err"
+    check "$shape: info exit 1" [ $? -eq 1 ]
+    check "$shape: info status DAMAGED" grep -q "^status: *DAMAGED: skipped" "$tmp/out"
+    check "$shape: the damage named on stderr" \
+        grep -q "end marker followed by more events (an event at byte [0-9]*) (event type 65535 END_MARKER)" "$tmp/err"
+    check "$shape: read on after it" grep -q "and read on after them" "$tmp/err"
+    "$evprof" dump "$tmp/$shape.eventlog" >"$tmp/out" 2>/dev/null
+    check "$shape: dump: exit 1" [ $? -eq 1 ]
+    check "$shape: dump: the 40 events after the marker" [ "$(grep -c 'running thread' "$tmp/out")" -eq 40 ]
+    check "$shape: dump: and the 40 before" [ "$(grep -c 'creating thread' "$tmp/out")" -eq 40 ]
+    "$evprof" info --format json "$tmp/$shape.eventlog" 2>/dev/null | grep -q '"status": "damaged"'
+    check "$shape: info --json: damaged" [ $? -eq 0 ]
+    "$evprof" gc "$tmp/$shape.eventlog" >/dev/null 2>&1
+    check "$shape: gc: exit 1" [ $? -eq 1 ]
+    "$evprof" dump - <"$tmp/$shape.eventlog" 2>/dev/null | grep -c 'running thread' >"$tmp/n"
+    check "$shape: dump from standard input: the 40 events after" [ "$(cat "$tmp/n")" -eq 40 ]
+done
 
 echo "hostile_text: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

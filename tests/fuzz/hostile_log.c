@@ -17,11 +17,13 @@
  *   end-mid N     a log without block markers (like ghc-events' oldest
  *                 test logs): N events, an end marker, N more events and
  *                 the end marker
+ *   end-over N    the same with the end marker written over the type of
+ *                 a record of its own (then the N more events)
  *   long-label N  a cost centre whose label is N bytes (at most 65000),
  *                 called from main, with samples in both
  *
  * Every log is GHC 9.2's header (it declares the ticky events) and, but
- * end-mid, one capability block per 1 MiB of events. The same arguments
+ * end-mid and end-over, one capability block per 1 MiB of events. The same arguments
  * give the same bytes. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,11 +150,21 @@ static void controls(gen *g)
     el_writer_event(g->w, EL_USER_MARKER, next(g), "go\x1b[2J", 6);
 }
 
-static void end_mid(gen *g, unsigned long n)
+/* over: the end marker is written over the type of a whole record (a
+ * RUN_THREAD's time and thread follow it), else put between two records */
+static void end_mid(gen *g, unsigned long n, int over)
 {
     for (unsigned long i = 0; i < n; i++)
         el_writer_create_thread(g->w, next(g), (uint32_t)i + 1);
     el_writer_raw(g->w, "\xff\xff", 2);
+    if (over) {
+        uint8_t rest[12] = { 0 };
+        uint64_t t = next(g);
+        for (int k = 0; k < 8; k++)
+            rest[k] = (uint8_t)(t >> (56 - 8 * k));
+        rest[11] = 1;
+        el_writer_raw(g->w, rest, sizeof rest);
+    }
     for (unsigned long i = 0; i < n; i++)
         el_writer_run_thread(g->w, next(g), (uint32_t)i + 1);
 }
@@ -189,7 +201,7 @@ int main(int argc, char **argv)
         perror(argv[1]);
         return 1;
     }
-    gen g = { el_writer_create_file(f), 0, 0, strcmp(shape, "end-mid") != 0 };
+    gen g = { el_writer_create_file(f), 0, 0, strncmp(shape, "end-", 4) != 0 };
     if (!g.w) {
         fprintf(stderr, "hostile_log: out of memory\n");
         return 1;
@@ -205,8 +217,8 @@ int main(int argc, char **argv)
         marks(&g, n);
     else if (strcmp(shape, "controls") == 0)
         controls(&g);
-    else if (strcmp(shape, "end-mid") == 0)
-        end_mid(&g, n);
+    else if (strcmp(shape, "end-mid") == 0 || strcmp(shape, "end-over") == 0)
+        end_mid(&g, n, shape[4] == 'o');
     else if (strcmp(shape, "long-label") == 0 && n <= 65000)
         long_label(&g, n);
     else {
