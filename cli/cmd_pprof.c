@@ -10,6 +10,7 @@
 #include "evprof/pprof.h"
 #include "evprof/prof.h"
 #include "output.h"
+#include "read.h"
 
 enum { OPT_HEAP = 1, OPT_CENSUS, OPT_PUSH, OPT_APP };
 
@@ -46,19 +47,9 @@ static const cli_cmd_help help = {
     "standard input cannot be, so give --heap there. See docs/ECOSYSTEM.md.\n",
 };
 
-typedef struct heap_read {
-    heap_profile *h;
-    heap_status st;
-} heap_read;
-
-static int heap_event(void *ctx, const el_event *ev, const el_decoder *d)
-{
-    heap_read *r = ctx;
-    r->st = heap_add_event(r->h, ev, d);
-    return r->st != HEAP_OK;
-}
-
-/* The heap census as pprof: returns the exit code; *out filled when 0. */
+/* The heap census as pprof: returns the exit code; *out filled when 0.
+ * The heap profile is read by the driver like every analysis (charged to
+ * the memory budget, --follow and --connect), and so is the census kept. */
 static int heap_pprof(const char *path, const cli_window *w, uint64_t census, pprof_meta *m,
                       pprof_buf *out, char **program)
 {
@@ -69,37 +60,36 @@ static int heap_pprof(const char *path, const cli_window *w, uint64_t census, pp
     ho.to_ns = w->to_ns;
     ho.length = HEAP_MAX_LENGTH;   /* whole -hc stacks */
     pprof_census_pick *k = pprof_census_pick_create(census);
-    heap_read r = { k ? heap_create(&ho, pprof_census_keep, k) : NULL, HEAP_OK };
-    if (!r.h) {
+    heap_profile *h = k ? heap_create(&ho, pprof_census_keep, k) : NULL;
+    if (!h) {
         fprintf(stderr, "evprof: out of memory\n");
         pprof_census_pick_destroy(k);
         return CLI_FAIL;
     }
-    static const uint16_t fields[] = {
-        EL_HEAP_PROF_BEGIN, EL_HEAP_PROF_COST_CENTRE, EL_HEAP_PROF_SAMPLE_BEGIN,
-        EL_HEAP_PROF_SAMPLE_COST_CENTRE, EL_HEAP_PROF_SAMPLE_STRING, EL_HEAP_PROF_SAMPLE_END,
-        EL_HEAP_BIO_PROF_SAMPLE_BEGIN, EL_IPE, EL_PROGRAM_ARGS, EL_RTS_IDENTIFIER,
-        EL_WALL_CLOCK_TIME,
-    };
-    const el_read_opts ropts = {
-        .fields = fields, .num_fields = sizeof fields / sizeof fields[0], .only_selected = 1,
-    };
-    el_read_result res = el_read_path_opts(path, &ropts, heap_event, &r, NULL);
-    heap_status st = heap_finish(r.h, &res);
-    int code = cli_report_read(path, &res);
-    const heap_info *in = heap_get_info(r.h);
+    pprof_census_pick_set_budget(k, cli_budget());
+    int code;
+    ev_driver *d = cli_read_src(&w->src, path, &(cli_analysis){ &heap_analysis_ops, h }, 1,
+                                &code);
+    if (!d) {               /* out of memory, or the memory limit (said) */
+        heap_destroy(h);
+        pprof_census_pick_destroy(k);
+        return CLI_FAIL;
+    }
+    const ev_stream *s = ev_driver_stream(d);
+    heap_status st = heap_finish(h, &s->read);  /* done by the analysis: its status */
+    const heap_info *in = heap_get_info(h);
     int rc;
     if (st != HEAP_OK) {
         fprintf(stderr, "evprof: %s: out of memory building the heap profile\n", name);
         code = CLI_FAIL;
-    } else if (res.events == 0 && code != CLI_OK) {
-        /* cli_report_read said why */
+    } else if (cli_read_nothing(s, code)) {
+        /* cli_read_src said why */
     } else if (!in->has_begin && !in->censuses_seen) {
         fprintf(stderr, "evprof: %s: neither time-profile samples (event 167) nor a heap "
                 "profile (events 160-166): run with +RTS -p -l or +RTS -hT -l (see 'evprof "
                 "info %s')\n", name, path);
         code = CLI_FAIL;
-    } else if ((rc = pprof_heap_profile(r.h, k, m, out)) != 0) {
+    } else if ((rc = pprof_heap_profile(h, k, m, out)) != 0) {
         if (rc > 0 && census)
             fprintf(stderr, "evprof: %s: no census %llu (the log has %llu complete%s)\n", name,
                     (unsigned long long)census, (unsigned long long)in->censuses,
@@ -115,7 +105,8 @@ static int heap_pprof(const char *path, const cli_window *w, uint64_t census, pp
         code = CLI_FAIL;
     if (out->data && *in->program)  /* the heap profile's strings end with it */
         *program = strdup(in->program);
-    heap_destroy(r.h);
+    ev_driver_destroy(d);
+    heap_destroy(h);
     pprof_census_pick_destroy(k);
     return code;
 }

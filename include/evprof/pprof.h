@@ -64,6 +64,10 @@ typedef struct pprof_census_pick pprof_census_pick;
 pprof_census_pick *pprof_census_pick_create(uint64_t index);
 void pprof_census_pick_destroy(pprof_census_pick *k);   /* accepts NULL */
 int pprof_census_keep(void *ctx, const heap_profile *h, const heap_census *c);
+/* Charges the kept census's copy to b (util: budget.h); a charge refused
+ * fails pprof_census_keep, so the heap profile stops the read at the
+ * limit. NULL: no limit (the default). */
+void pprof_census_pick_set_budget(pprof_census_pick *k, ev_budget *b);
 /* The kept census's index, 0 if none was kept (none matched). */
 uint64_t pprof_census_pick_index(const pprof_census_pick *k);
 
