@@ -40,8 +40,9 @@ enum { OPT_FROM = 1000, OPT_TO, OPT_CAP, OPT_ALL, OPT_OUTPUT, OPT_BETWEEN, OPT_F
 #define CLI_FOLLOW_OPTS                                                              \
     { OPT_FOLLOW, 0, "follow", NULL, "the log is still being written: wait for more at "   \
       "its end until the end marker (Ctrl-C: the result so far, exit 130)" },         \
-    { OPT_IDLE_TIMEOUT, 0, "idle-timeout", "SECONDS", "with --follow: stop waiting when "    \
-      "the file has not grown for SECONDS" },                                        \
+    { OPT_IDLE_TIMEOUT, 0, "idle-timeout", "SECONDS", "with --follow or --connect: stop "   \
+      "waiting when nothing has come for SECONDS (a file that stopped growing, a "   \
+      "quiet FIFO or socket)" },                                                     \
     { OPT_CONNECT, 0, "connect", "ADDR", "read a running program's eventlog-socket "        \
       "stream (unix:PATH or tcp:HOST:PORT) instead of FILE" }
 
