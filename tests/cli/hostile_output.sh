@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # What the reliability campaign found wrong with outputs (issue 27):
 # `all` must refuse an output that is its input log under any name, as -o
-# does (point 14).
+# does (point 14); a hard-linked -o target must not be left cut by SIGTERM
+# or SIGINT during the copy in place (point 20).
 #
 # Usage: tests/cli/hostile_output.sh path/to/evprof   (run from the project root)
 set -u
 evprof=${1:?usage: $0 path/to/evprof}
 log=tests/data/ghc/deep-p.eventlog
+gen="$(dirname "$evprof")/tests/fuzz/hostile_log"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
@@ -58,6 +60,52 @@ ln -s "$tmp/elsewhere.svg" "$tmp/d/run.svg"
 "$evprof" all -d "$tmp/d" "$tmp/d/run.eventlog" >/dev/null 2>"$tmp/err"
 check "all: a dangling run.svg link: exit 0" [ $? -eq 0 ]
 check "all: a dangling run.svg link: its target written" grep -q "<svg" "$tmp/elsewhere.svg"
+
+# ---- point 20: a signal during the copy into a hard-linked -o target ----
+# The new content (a speedscope file of 1.8 MB, 28 blocks of 64 KiB) is
+# copied block by block into the file both names share; the test hook
+# EVPROF_TEST_COPY_PAUSE_MS pauses after each block so that the signal
+# lands mid-copy. The file must end whole (the new content, both names),
+# evprof killed by the signal, no temp file left.
+# (python resets the signals a background job inherits as ignored)
+dfl() {
+    exec python3 -c 'import os, signal, sys
+for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+    signal.signal(s, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$@"
+}
+if [ -x "$gen" ]; then
+    "$gen" "$tmp/samples.eventlog" samples 100000
+    "$evprof" speedscope -o "$tmp/want.json" "$tmp/samples.eventlog"
+    for sig in TERM INT; do
+        for old in big small; do
+            rm -f "$tmp/a.json" "$tmp/b.json"
+            if [ $old = big ]; then
+                head -c 4000000 /dev/zero | tr '\0' x >"$tmp/a.json"
+            else
+                echo old >"$tmp/a.json"
+            fi
+            ln "$tmp/a.json" "$tmp/b.json"
+            EVPROF_TEST_COPY_PAUSE_MS=100 dfl "$evprof" speedscope -o "$tmp/a.json" \
+                "$tmp/samples.eventlog" 2>/dev/null &
+            pid=$!
+            # the copy has begun when the shared file starts with the new bytes
+            for _ in $(seq 200); do
+                [ "$(head -c 1 "$tmp/b.json")" = "{" ] && break
+                sleep 0.05
+            done
+            kill -"$sig" "$pid"
+            wait "$pid" 2>/dev/null
+            status=$?
+            what="SIG$sig during the copy over a $old file"
+            check "$what: killed by the signal (status $status)" [ "$status" -eq $((128 + $(kill -l "$sig"))) ]
+            check "$what: the file whole, the new content" cmp -s "$tmp/a.json" "$tmp/want.json"
+            check "$what: the other name too" cmp -s "$tmp/b.json" "$tmp/want.json"
+            check "$what: still two names" [ "$(stat -c %h "$tmp/a.json")" = 2 ]
+            check "$what: no temp file left" [ -z "$(ls "$tmp" | grep evprof-)" ]
+        done
+    done
+fi
 
 echo "hostile_output: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
