@@ -9,10 +9,11 @@
 #include "evprof/heap.h"
 #include "evprof/pprof.h"
 #include "evprof/prof.h"
+#include "evprof/textout.h"
 #include "output.h"
 #include "read.h"
 
-enum { OPT_HEAP = 1, OPT_CENSUS, OPT_PUSH, OPT_APP };
+enum { OPT_HEAP = 1, OPT_CENSUS, OPT_PUSH, OPT_APP, OPT_PUSH_TIMEOUT };
 
 static const cli_opt opts[] = {
     { OPT_ALL, 'a', "all", NULL, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE samples "
@@ -26,6 +27,8 @@ static const cli_opt opts[] = {
       "(URL/ingest?...&format=pprof)" },
     { OPT_APP, 0, "app", "NAME", "with --push: the application name (default: the "
       "program's name in the log)" },
+    { OPT_PUSH_TIMEOUT, 0, "push-timeout", "SECONDS", "with --push: give up when the "
+      "request has not finished in SECONDS (default 300)" },
     CLI_OUTPUT_OPT,
     { 0 },
 };
@@ -42,7 +45,10 @@ static const cli_cmd_help help = {
     "Totals are the report's: 'evprof report' ticks (with --all, every sample).\n"
     "Without -o and --push the profile goes to standard output; with --push only\n"
     "to the server, unless -o names a file too. The time range sent is the log's,\n"
-    "on its wall clock (event WALL_CLOCK_TIME). --cap does not apply to heap\n"
+    "on its wall clock (event WALL_CLOCK_TIME). The URL is http:// or https://;\n"
+    "a query of its own is kept and Pyroscope's parameters added to it (one that\n"
+    "sets name, from, until or format is refused), a fragment is refused; the\n"
+    "user and password in it are never shown. --cap does not apply to heap\n"
     "censuses. A log without time samples is read a second time for its censuses;\n"
     "standard input cannot be, so give --heap there. See docs/ECOSYSTEM.md.\n",
 };
@@ -118,6 +124,7 @@ int cmd_pprof(int argc, char **argv)
     int id, heap = 0;
     unsigned long census = 0;
     const char *push = NULL, *app = NULL;
+    double push_timeout = 0;
 
     cli_window_init(&w);
     cli_args_init(&a, &help, argc, argv);
@@ -135,6 +142,9 @@ int cmd_pprof(int argc, char **argv)
             push = a.value;
         else if (id == OPT_APP)
             app = a.value;
+        else if (id == OPT_PUSH_TIMEOUT &&
+                 cli_parse_number(&a, "push-timeout", 0.001, 1e9, &push_timeout) != 0)
+            return CLI_USAGE;
     }
     const char *const *paths;
     size_t num_paths;
@@ -153,6 +163,20 @@ int cmd_pprof(int argc, char **argv)
     if (app && !push) {
         cli_usage_error(&help, "--app needs --push");
         return CLI_USAGE;
+    }
+    if (push_timeout > 0 && !push) {
+        cli_usage_error(&help, "--push-timeout needs --push");
+        return CLI_USAGE;
+    }
+    /* the URL, as messages show it: without its user and password */
+    char shown_url[1024];
+    if (push) {
+        char why[256];
+        pprof_push_url_shown(shown_url, sizeof shown_url, push);
+        if (pprof_push_url_check(push, why, sizeof why) != 0) {
+            cli_usage_error(&help, "--push %s: %s", shown_url, why);
+            return CLI_USAGE;
+        }
     }
     const char *name = cli_display_path(path);
 
@@ -228,8 +252,13 @@ int cmd_pprof(int argc, char **argv)
         } else {
             int64_t from = m.time_nanos / 1000000000;
             int64_t until = (m.time_nanos + m.duration_nanos + 999999999) / 1000000000;
-            if (pprof_push(push, app, from, until, &buf, err, sizeof err) != 0) {
-                fprintf(stderr, "evprof: %s: cannot push to %s: %s\n", name, push, err);
+            if (pprof_push_timed(push, app, from, until, push_timeout, &buf, err,
+                                 sizeof err) != 0) {
+                fprintf(stderr, "evprof: %s: cannot push to ", name);
+                tx_put(stderr, shown_url, strlen(shown_url));
+                fputs(": ", stderr);
+                tx_put(stderr, err, strlen(err));
+                fputc('\n', stderr);
                 code = CLI_FAIL;
             }
         }
