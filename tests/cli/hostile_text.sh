@@ -2,7 +2,8 @@
 # What the reliability campaign found wrong with text and logs (issue 27):
 # dump printed raw control bytes from labels (point 17); an end marker in
 # the middle of a log without blocks silently dropped the events after it
-# (point 18).
+# (point 18); one 60 000-byte label made `graph` fail and `all` lose its
+# SVG (point 23).
 # The hostile logs are made here by tests/fuzz/hostile_log.
 #
 # Usage: tests/cli/hostile_text.sh path/to/evprof   (run from the project root)
@@ -68,6 +69,36 @@ for shape in end-mid end-over; do
     "$evprof" dump - <"$tmp/$shape.eventlog" 2>/dev/null | grep -c 'running thread' >"$tmp/n"
     check "$shape: dump from standard input: the 40 events after" [ "$(cat "$tmp/n")" -eq 40 ]
 done
+
+# ---- point 23: a 60 000-byte label never fails the graph ----------------
+# (its box made dot's edges longer than 65 535 points; dot's DOT reader
+# takes quoted strings of 16 384 bytes at most)
+for n in 20000 60000 65000; do
+    "$gen" "$tmp/long.eventlog" long-label "$n"
+    rm -f "$tmp/long.svg"
+    "$evprof" graph -o "$tmp/long.svg" "$tmp/long.eventlog" 2>"$tmp/err"
+    check "graph, a $n-byte label: exit 0" [ $? -eq 0 ]
+    check "graph, a $n-byte label: an SVG" grep -q "</svg>" "$tmp/long.svg"
+    check "graph, a $n-byte label: valid XML" python3 -c \
+        'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$tmp/long.svg"
+    check "graph, a $n-byte label: drawn shortened, its head and tail around a '…'" \
+        grep -q ">abcdefghij[a-z]*…[a-z]*</text>" "$tmp/long.svg"
+    "$evprof" graph -f dot "$tmp/long.eventlog" >"$tmp/long.dot" 2>/dev/null
+    check "graph -f dot, a $n-byte label: exit 0" [ $? -eq 0 ]
+    if command -v dot >/dev/null; then
+        dot -Tsvg "$tmp/long.dot" >"$tmp/dot.svg" 2>"$tmp/err"
+        check "graph -f dot, a $n-byte label: Graphviz's dot reads it back" [ $? -eq 0 ]
+    fi
+    rm -rf "$tmp/all"
+    "$evprof" all -d "$tmp/all" "$tmp/long.eventlog" 2>"$tmp/err"
+    check "all, a $n-byte label: exit 0" [ $? -eq 0 ]
+    check "all, a $n-byte label: the SVG written" grep -q "</svg>" "$tmp/all/long.svg"
+    "$evprof" html -o "$tmp/long.html" "$tmp/long.eventlog" 2>/dev/null
+    check "html, a $n-byte label: exit 0" [ $? -eq 0 ]
+done
+# the text outputs keep the whole label
+check "report keeps the whole label" grep -q "$(printf 'abcdefghijklmnopqrstuvwxyz%.0s' $(seq 200))" \
+    "$tmp/all/long.prof"
 
 echo "hostile_text: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

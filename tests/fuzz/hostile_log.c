@@ -19,8 +19,9 @@
  *                 the end marker
  *   end-over N    the same with the end marker written over the type of
  *                 a record of its own (then the N more events)
- *   long-label N  a cost centre whose label is N bytes (at most 65000),
- *                 called from main, with samples in both
+ *   long-label N  a cost centre whose label is N bytes (at most 65000)
+ *                 among three short ones that call it and that it calls,
+ *                 with samples in each
  *
  * Every log is GHC 9.2's header (it declares the ticky events) and, but
  * end-mid and end-over, one capability block per 1 MiB of events. The same arguments
@@ -178,11 +179,23 @@ static void long_label(gen *g, unsigned long n)
     for (unsigned long i = 0; i < n; i++)
         label[i] = (char)('a' + i % 26);
     label[n] = '\0';
+    /* main calls the long one, g and h; g calls the long one and h; the
+     * long one calls h: edges that route around its box */
+    const uint32_t via_g[] = { 2, 3, 1 }, g_h[] = { 4, 3, 1 }, long_h[] = { 4, 2, 1 },
+                   g_only[] = { 3, 1 }, h_only[] = { 4, 1 };
     el_writer_cost_centre(g->w, next(g), 1, "main", "Main", "Main.hs:1:1", 0);
     el_writer_cost_centre(g->w, next(g), 2, label, "Main", "Main.hs:2:1", 0);
+    el_writer_cost_centre(g->w, next(g), 3, "g", "Main", "Main.hs:3:1", 0);
+    el_writer_cost_centre(g->w, next(g), 4, "h", "Main", "Main.hs:4:1", 0);
     el_writer_prof_begin(g->w, next(g), 1000000);
-    for (int i = 0; i < 10; i++)
+    for (int i = 0; i < 10; i++) {
         sample(g, 2, deep);
+        sample(g, 3, via_g);
+        sample(g, 3, g_h);
+        sample(g, 3, long_h);
+        sample(g, 2, g_only);
+        sample(g, 2, h_only);
+    }
     for (int i = 0; i < 5; i++)
         sample(g, 1, top);
     free(label);
