@@ -81,7 +81,7 @@ fuzz: deps
 
 fuzz-cli: deps
 	cmake -S . -B $(ASAN_BUILD) -DEVPROF_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
-	cmake --build $(ASAN_BUILD) -j $(JOBS) --target evprof
+	cmake --build $(ASAN_BUILD) -j $(JOBS) --target evprof hostile_log
 	python3 tests/fuzz/cli_fuzz.py --evprof $(ASAN_BUILD)/evprof --seconds $(FUZZ_SECONDS) \
 	    --regress tests/fuzz/regress tests/data tests/fuzz/bad $(SHARED_CORPUS)
 

@@ -79,6 +79,26 @@ static const char *out_path(all_out *a, const char *ext)
     return a->path;
 }
 
+/* Every file `all` may write, DIR/NAME and one of these. */
+static const char *const all_exts[] = {
+    ".prof", ".prof.json", ".folded", ".svg", ".hp", ".ticky.csv", ".gc.txt", ".info.txt",
+};
+
+/* 1 after a usage error when one of the outputs is the input log under
+ * any name (NAME.svg a symlink to it, x.prof read with --name x): the
+ * check -o makes, for each. */
+static int refuse_input(all_out *a, const char *input)
+{
+    for (size_t i = 0; i < sizeof all_exts / sizeof all_exts[0]; i++)
+        if (cli_out_is_input(out_path(a, all_exts[i]), input)) {
+            cli_usage_error(&help, "%s is the input file %s: it would be overwritten (give "
+                            "another --dir or --name)", cli_display_path(a->path),
+                            cli_display_path(input));
+            return 1;
+        }
+    return 0;
+}
+
 /* Opens DIR/NAME.EXT, or records the failure. */
 static int open_out(all_out *a, cli_out *o, const char *ext)
 {
@@ -359,6 +379,10 @@ int cmd_all(int argc, char **argv)
         return CLI_FAIL;
     }
     ao.name = base;
+    if (!w.src.connect && refuse_input(&ao, path)) {
+        free(base);
+        return CLI_USAGE;
+    }
 
     /* the .hp streams while the log is read; the rest waits for the end */
     cli_out hp;

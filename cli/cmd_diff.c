@@ -163,20 +163,11 @@ out:
     return rc;
 }
 
-static int ticky_event(void *ctx, const el_event *ev, const el_decoder *d)
-{
-    (void)d;
-    return ticky_add_event(ctx, ev) != 0;
-}
-
-/* The ticky counters: a read of their own (ticky has no driver analysis yet). */
+/* The ticky counters: a read of their own, through the driver like every
+ * analysis (charged to the memory budget: a read stopped at the limit
+ * says so and compares nothing). */
 static int load_ticky(side *s, const cli_window *w)
 {
-    static const uint16_t fields[] = {
-        EL_TICKY_COUNTER_DEF, EL_TICKY_COUNTER_SAMPLE, EL_TICKY_BEGIN_SAMPLE,
-    };
-    const el_read_opts ro = { .fields = fields, .num_fields = sizeof fields / sizeof fields[0],
-                              .only_selected = 1 };
     if (strcmp(s->path, "-") == 0) {
         fprintf(stderr, "evprof: diff --ticky reads each log twice: give a file, not '-'\n");
         s->code = CLI_USAGE;
@@ -188,23 +179,28 @@ static int load_ticky(side *s, const cli_window *w)
         return -1;
     }
     ticky_set_window(s->ticky, w->from_ns, w->to_ns);
-    el_read_result r = el_read_path_opts(s->path, &ro, ticky_event, s->ticky, NULL);
-    int code = cli_report_read(s->path, &r);
+    int code;
     cli_window_watch(w, 0);
-    int sel = cli_window_check(s->path, &r, r.status == EL_STOPPED, 0);
+    ev_driver *d = cli_read(s->path, &(cli_analysis){ &ticky_analysis_ops, s->ticky }, 1, &code);
     cli_window_watch(NULL, 0);
-    if (sel != CLI_OK) {
-        s->code = sel;
+    if (!d && code == CLI_USAGE) {      /* the window misses the log */
+        s->code = code;
         return -1;
     }
     if (code > s->code)
         s->code = code;
+    if (!d) {
+        s->code = CLI_FAIL;
+        return -1;
+    }
+    int nothing = cli_read_nothing(ev_driver_stream(d), code);
+    ev_driver_destroy(d);
     if (ticky_finish(s->ticky) != 0) {
         fprintf(stderr, "evprof: %s: out of memory\n", s->name);
         s->code = CLI_FAIL;
         return -1;
     }
-    return r.events == 0 && code != CLI_OK ? -1 : 0;
+    return nothing ? -1 : 0;
 }
 
 static int has_samples(const side *s)

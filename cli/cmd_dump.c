@@ -1,4 +1,5 @@
-/* evprof dump FILE: every event, as `ghc-events show FILE` prints it.
+/* evprof dump FILE: every event, as `ghc-events show FILE` prints it
+ * (control characters in the log's text shown visibly: eventlog/show.c).
  *
  * ghc-events prints the header's event types, then all events sorted by
  * time (a stable sort: ties keep file order). dump is an ordered analysis
@@ -41,8 +42,10 @@ static const cli_cmd_help dump_help = {
     "dump",
     "[OPTIONS] FILE",
     "Prints the event types of the header, then every event sorted by time,\n"
-    "one per line, exactly as 'ghc-events show FILE' does. FILE may be '-'\n"
-    "for standard input.",
+    "one per line, exactly as 'ghc-events show FILE' does, but for control\n"
+    "characters in the log's text (ghc-events writes them raw), shown as\n"
+    "\\n, \\r, \\t or \\xNN as in every other output. FILE may be '-' for\n"
+    "standard input.",
     dump_opts,
     "Memory: bounded by the capability count, not the log: the file is read\n"
     "twice, once to index its blocks and once by offset to merge them in time\n"

@@ -9,10 +9,11 @@
 #include "evprof/heap.h"
 #include "evprof/pprof.h"
 #include "evprof/prof.h"
+#include "evprof/textout.h"
 #include "output.h"
-#include "selection.h"
+#include "read.h"
 
-enum { OPT_HEAP = 1, OPT_CENSUS, OPT_PUSH, OPT_APP };
+enum { OPT_HEAP = 1, OPT_CENSUS, OPT_PUSH, OPT_APP, OPT_PUSH_TIMEOUT };
 
 static const cli_opt opts[] = {
     { OPT_ALL, 'a', "all", NULL, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE samples "
@@ -26,6 +27,8 @@ static const cli_opt opts[] = {
       "(URL/ingest?...&format=pprof)" },
     { OPT_APP, 0, "app", "NAME", "with --push: the application name (default: the "
       "program's name in the log)" },
+    { OPT_PUSH_TIMEOUT, 0, "push-timeout", "SECONDS", "with --push: give up when the "
+      "request has not finished in SECONDS (default 300)" },
     CLI_OUTPUT_OPT,
     { 0 },
 };
@@ -42,24 +45,17 @@ static const cli_cmd_help help = {
     "Totals are the report's: 'evprof report' ticks (with --all, every sample).\n"
     "Without -o and --push the profile goes to standard output; with --push only\n"
     "to the server, unless -o names a file too. The time range sent is the log's,\n"
-    "on its wall clock (event WALL_CLOCK_TIME). --cap does not apply to heap\n"
+    "on its wall clock (event WALL_CLOCK_TIME). The URL is http:// or https://;\n"
+    "a query of its own is kept and Pyroscope's parameters added to it (one that\n"
+    "sets name, from, until or format is refused), a fragment is refused; the\n"
+    "user and password in it are never shown. --cap does not apply to heap\n"
     "censuses. A log without time samples is read a second time for its censuses;\n"
     "standard input cannot be, so give --heap there. See docs/ECOSYSTEM.md.\n",
 };
 
-typedef struct heap_read {
-    heap_profile *h;
-    heap_status st;
-} heap_read;
-
-static int heap_event(void *ctx, const el_event *ev, const el_decoder *d)
-{
-    heap_read *r = ctx;
-    r->st = heap_add_event(r->h, ev, d);
-    return r->st != HEAP_OK;
-}
-
-/* The heap census as pprof: returns the exit code; *out filled when 0. */
+/* The heap census as pprof: returns the exit code; *out filled when 0.
+ * The heap profile is read by the driver like every analysis (charged to
+ * the memory budget, --follow and --connect), and so is the census kept. */
 static int heap_pprof(const char *path, const cli_window *w, uint64_t census, pprof_meta *m,
                       pprof_buf *out, char **program)
 {
@@ -70,43 +66,36 @@ static int heap_pprof(const char *path, const cli_window *w, uint64_t census, pp
     ho.to_ns = w->to_ns;
     ho.length = HEAP_MAX_LENGTH;   /* whole -hc stacks */
     pprof_census_pick *k = pprof_census_pick_create(census);
-    heap_read r = { k ? heap_create(&ho, pprof_census_keep, k) : NULL, HEAP_OK };
-    if (!r.h) {
+    heap_profile *h = k ? heap_create(&ho, pprof_census_keep, k) : NULL;
+    if (!h) {
         fprintf(stderr, "evprof: out of memory\n");
         pprof_census_pick_destroy(k);
         return CLI_FAIL;
     }
-    static const uint16_t fields[] = {
-        EL_HEAP_PROF_BEGIN, EL_HEAP_PROF_COST_CENTRE, EL_HEAP_PROF_SAMPLE_BEGIN,
-        EL_HEAP_PROF_SAMPLE_COST_CENTRE, EL_HEAP_PROF_SAMPLE_STRING, EL_HEAP_PROF_SAMPLE_END,
-        EL_HEAP_BIO_PROF_SAMPLE_BEGIN, EL_IPE, EL_PROGRAM_ARGS, EL_RTS_IDENTIFIER,
-        EL_WALL_CLOCK_TIME,
-    };
-    const el_read_opts ropts = {
-        .fields = fields, .num_fields = sizeof fields / sizeof fields[0], .only_selected = 1,
-    };
-    el_read_result res = el_read_path_opts(path, &ropts, heap_event, &r, NULL);
-    heap_status st = heap_finish(r.h, &res);
-    int code = cli_report_read(path, &res);
-    int sel = cli_window_check(path, &res, res.status == EL_STOPPED, 0);
-    if (sel != CLI_OK) {
-        heap_destroy(r.h);
+    pprof_census_pick_set_budget(k, cli_budget());
+    int code;
+    ev_driver *d = cli_read_src(&w->src, path, &(cli_analysis){ &heap_analysis_ops, h }, 1,
+                                &code);
+    if (!d) {               /* out of memory, the memory limit, a window outside (said) */
+        heap_destroy(h);
         pprof_census_pick_destroy(k);
-        return sel;
+        return code == CLI_USAGE ? CLI_USAGE : CLI_FAIL;
     }
-    const heap_info *in = heap_get_info(r.h);
+    const ev_stream *s = ev_driver_stream(d);
+    heap_status st = heap_finish(h, &s->read);  /* done by the analysis: its status */
+    const heap_info *in = heap_get_info(h);
     int rc;
     if (st != HEAP_OK) {
         fprintf(stderr, "evprof: %s: out of memory building the heap profile\n", name);
         code = CLI_FAIL;
-    } else if (res.events == 0 && code != CLI_OK) {
-        /* cli_report_read said why */
+    } else if (cli_read_nothing(s, code)) {
+        /* cli_read_src said why */
     } else if (!in->has_begin && !in->censuses_seen) {
         fprintf(stderr, "evprof: %s: neither time-profile samples (event 167) nor a heap "
                 "profile (events 160-166): run with +RTS -p -l or +RTS -hT -l (see 'evprof "
                 "info %s')\n", name, path);
         code = CLI_FAIL;
-    } else if ((rc = pprof_heap_profile(r.h, k, m, out)) != 0) {
+    } else if ((rc = pprof_heap_profile(h, k, m, out)) != 0) {
         if (rc > 0 && census)
             fprintf(stderr, "evprof: %s: no census %llu (the log has %llu complete%s)\n", name,
                     (unsigned long long)census, (unsigned long long)in->censuses,
@@ -122,7 +111,8 @@ static int heap_pprof(const char *path, const cli_window *w, uint64_t census, pp
         code = CLI_FAIL;
     if (out->data && *in->program)  /* the heap profile's strings end with it */
         *program = strdup(in->program);
-    heap_destroy(r.h);
+    ev_driver_destroy(d);
+    heap_destroy(h);
     pprof_census_pick_destroy(k);
     return code;
 }
@@ -134,6 +124,7 @@ int cmd_pprof(int argc, char **argv)
     int id, heap = 0;
     unsigned long census = 0;
     const char *push = NULL, *app = NULL;
+    double push_timeout = 0;
 
     cli_window_init(&w);
     cli_args_init(&a, &help, argc, argv);
@@ -151,6 +142,9 @@ int cmd_pprof(int argc, char **argv)
             push = a.value;
         else if (id == OPT_APP)
             app = a.value;
+        else if (id == OPT_PUSH_TIMEOUT &&
+                 cli_parse_number(&a, "push-timeout", 0.001, 1e9, &push_timeout) != 0)
+            return CLI_USAGE;
     }
     const char *const *paths;
     size_t num_paths;
@@ -169,6 +163,20 @@ int cmd_pprof(int argc, char **argv)
     if (app && !push) {
         cli_usage_error(&help, "--app needs --push");
         return CLI_USAGE;
+    }
+    if (push_timeout > 0 && !push) {
+        cli_usage_error(&help, "--push-timeout needs --push");
+        return CLI_USAGE;
+    }
+    /* the URL, as messages show it: without its user and password */
+    char shown_url[1024];
+    if (push) {
+        char why[256];
+        pprof_push_url_shown(shown_url, sizeof shown_url, push);
+        if (pprof_push_url_check(push, why, sizeof why) != 0) {
+            cli_usage_error(&help, "--push %s: %s", shown_url, why);
+            return CLI_USAGE;
+        }
     }
     const char *name = cli_display_path(path);
 
@@ -244,8 +252,13 @@ int cmd_pprof(int argc, char **argv)
         } else {
             int64_t from = m.time_nanos / 1000000000;
             int64_t until = (m.time_nanos + m.duration_nanos + 999999999) / 1000000000;
-            if (pprof_push(push, app, from, until, &buf, err, sizeof err) != 0) {
-                fprintf(stderr, "evprof: %s: cannot push to %s: %s\n", name, push, err);
+            if (pprof_push_timed(push, app, from, until, push_timeout, &buf, err,
+                                 sizeof err) != 0) {
+                fprintf(stderr, "evprof: %s: cannot push to ", name);
+                tx_put(stderr, shown_url, strlen(shown_url));
+                fputs(": ", stderr);
+                tx_put(stderr, err, strlen(err));
+                fputc('\n', stderr);
                 code = CLI_FAIL;
             }
         }

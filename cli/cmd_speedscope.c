@@ -7,6 +7,7 @@
 #include "evprof/prof.h"
 #include "evprof/speedscope.h"
 #include "output.h"
+#include "read.h"
 
 static const cli_opt opts[] = {
     CLI_WINDOW_OPTS,
@@ -76,7 +77,13 @@ int cmd_speedscope(int argc, char **argv)
     }
     cli_out out;
     if (speedscope_timeline_finish(t) != 0) {
-        fprintf(stderr, "evprof: %s: out of memory keeping the samples\n", name);
+        /* the sort's copy of the samples is charged: past the limit, the
+         * one message, at the end of what was read */
+        if (ev_budget_reached(cli_budget()))
+            cli_memory_message(num_paths > 1 ? "" : paths[0], more.result.bytes, cli_budget(),
+                               &(cli_analysis){ &speedscope_timeline_ops, t }, 1);
+        else
+            fprintf(stderr, "evprof: %s: out of memory keeping the samples\n", name);
         code = CLI_FAIL;
     } else if (cli_out_open(&out, w.output) != 0) {
         code = CLI_FAIL;

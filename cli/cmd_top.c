@@ -38,8 +38,8 @@ static const cli_opt opts[] = {
       "'inherited' ticks" },
     { OPT_CONNECT, 0, "connect", "ADDR", "read a running program's eventlog-socket stream "
       "(unix:PATH or tcp:HOST:PORT)" },
-    { OPT_IDLE_TIMEOUT, 0, "idle-timeout", "SECONDS", "stop when the file has not grown for "
-      "SECONDS" },
+    { OPT_IDLE_TIMEOUT, 0, "idle-timeout", "SECONDS", "stop when nothing has come for SECONDS "
+      "(a file that stopped growing, a quiet FIFO or socket)" },
     CLI_TIME_OPTS,
     CLI_CAP_OPT,
     CLI_FOCUS_OPTS,

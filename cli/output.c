@@ -12,9 +12,11 @@
 #include <limits.h>
 #include <signal.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 void cli_window_init(cli_window *w)
@@ -403,7 +405,16 @@ static const int fatal_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ }
 static struct sigaction saved_actions[N_FATAL];
 static int guarded[N_FATAL];
 
-static void on_fatal_signal(int sig)
+/* While a finished output is copied into a file with other names
+ * (copy_in_place), a fatal signal waits for the copy's end: cut there,
+ * the file would be shorter than both its old and its new content. The
+ * handler notes the signal (deferred) and returns when a copy runs (on
+ * whichever thread it lands); the copy, once done, looks at the note and
+ * dies of the signal. Each looks at the other's flag after writing its
+ * own (sequentially consistent atomics), so one of them always sees it. */
+static atomic_int copying, deferred;
+
+static void die_of(int sig)
 {
     for (size_t i = 0; i < MAX_PENDING; i++) {
         char *tmp = pending_tmp[i];
@@ -413,6 +424,14 @@ static void on_fatal_signal(int sig)
     /* die of the signal itself, so that the exit status says which */
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+static void on_fatal_signal(int sig)
+{
+    atomic_store(&deferred, sig);
+    if (atomic_load(&copying))
+        return;
+    die_of(sig);
 }
 
 /* Returns -1 when MAX_PENDING outputs are open already. */
@@ -490,17 +509,22 @@ static char *follow_links(const char *path)
     return NULL;
 }
 
-int cli_out_same_file(const cli_cmd_help *cmd, const char *output, const char *input)
+int cli_out_is_input(const char *output, const char *input)
 {
     struct stat out, in;
     if (!output || strcmp(output, "-") == 0 || stat(output, &out) != 0)
         return 0;
     if (strcmp(input, "-") == 0 ? fstat(STDIN_FILENO, &in) != 0 : stat(input, &in) != 0)
         return 0;
-    if (out.st_dev != in.st_dev || out.st_ino != in.st_ino)
+    return out.st_dev == in.st_dev && out.st_ino == in.st_ino;
+}
+
+int cli_out_same_file(const cli_cmd_help *cmd, const char *output, const char *input)
+{
+    if (!cli_out_is_input(output, input))
         return 0;
-    cli_usage_error(cmd, "-o %s is the input file %s: it would be overwritten", output,
-                    cli_display_path(input));
+    cli_usage_error(cmd, "-o %s is the input file %s: it would be overwritten",
+                    cli_display_path(output), cli_display_path(input));
     return 1;
 }
 
@@ -586,13 +610,35 @@ fail:
     return -1;
 }
 
-/* Copies the finished temp file into the existing file `o->target`. */
+/* Tests only (docs/evprof.1): a pause of that many milliseconds after
+ * each block copied in place, so that a test can send a signal mid-copy. */
+static void test_copy_pause(void)
+{
+    static long ms = -1;
+    if (ms < 0) {
+        const char *e = getenv("EVPROF_TEST_COPY_PAUSE_MS");
+        ms = e && *e ? strtol(e, NULL, 10) : 0;
+    }
+    if (ms > 0) {
+        struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+        while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+            ;
+    }
+}
+
+/* Copies the finished temp file into the existing file `o->target`, over
+ * its old bytes, then cuts it to the new length: at no moment shorter
+ * than both its old and its new content (a SIGKILL or a crash midway
+ * leaves the old length, new bytes first). The fatal signals wait for the
+ * copy's end (on_fatal_signal), then kill evprof with the file whole. */
 static int copy_in_place(cli_out *o)
 {
     char buf[65536];
-    int fd = open(o->target, O_WRONLY | O_TRUNC | O_CLOEXEC);
+    off_t total = 0;
+    int fd = open(o->target, O_WRONLY | O_CLOEXEC);
     if (fd < 0 || fseek(o->f, 0, SEEK_SET) != 0)
         goto fail;
+    atomic_store(&copying, 1);
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, o->f)) > 0) {
         for (size_t done = 0; done < n;) {
@@ -603,9 +649,14 @@ static int copy_in_place(cli_out *o)
                 goto fail;
             done += (size_t)w;
         }
+        total += (off_t)n;
+        test_copy_pause();
     }
     if (ferror(o->f))
         goto fail;
+    while (ftruncate(fd, total) != 0)
+        if (errno != EINTR)
+            goto fail;
     if (close(fd) != 0) {
         fd = -1;
         goto fail;
@@ -616,6 +667,15 @@ fail:
     if (fd >= 0)
         close(fd);
     return -1;
+}
+
+/* After a copy in place: a fatal signal that came meanwhile kills now. */
+static void copy_done(void)
+{
+    atomic_store(&copying, 0);
+    int sig = atomic_load(&deferred);
+    if (sig)
+        die_of(sig);
 }
 
 int cli_out_close(cli_out *o, int ok)
@@ -634,9 +694,12 @@ int cli_out_close(cli_out *o, int ok)
         ok = 0;
         rc = -1;
     }
-    if (o->tmp && ok && o->in_place && copy_in_place(o) != 0) {
-        ok = 0;
-        rc = -1;
+    if (o->tmp && ok && o->in_place) {
+        if (copy_in_place(o) != 0) {
+            ok = 0;
+            rc = -1;
+        }
+        copy_done();
     }
     if (fclose(o->f) != 0 && ok) {
         fprintf(stderr, "evprof: %s: cannot write: %s\n", cli_display_path(o->path), strerror(errno));

@@ -40,8 +40,9 @@ enum { OPT_FROM = 1000, OPT_TO, OPT_CAP, OPT_ALL, OPT_OUTPUT, OPT_BETWEEN, OPT_F
 #define CLI_FOLLOW_OPTS                                                              \
     { OPT_FOLLOW, 0, "follow", NULL, "the log is still being written: wait for more at "   \
       "its end until the end marker (Ctrl-C: the result so far, exit 130)" },         \
-    { OPT_IDLE_TIMEOUT, 0, "idle-timeout", "SECONDS", "with --follow: stop waiting when "    \
-      "the file has not grown for SECONDS; with --connect: for the program to accept" }, \
+    { OPT_IDLE_TIMEOUT, 0, "idle-timeout", "SECONDS", "with --follow or --connect: stop "   \
+      "waiting when nothing has come for SECONDS (a file that stopped growing, a "   \
+      "quiet FIFO or socket, a program not yet accepting)" },                        \
     { OPT_CONNECT, 0, "connect", "ADDR", "read a running program's eventlog-socket "        \
       "stream (unix:PATH or tcp:HOST:PORT) instead of FILE" }
 
@@ -184,8 +185,13 @@ int cli_out_open(cli_out *o, const char *path);
  * device or FIFO stays). Returns 0, or -1 with a message on stderr (a write
  * error: nothing is published). */
 int cli_out_close(cli_out *o, int ok);
-/* 1 after a usage error when `output` (-o) is the file `input` ("-":
- * standard input) under any name; 0 otherwise. */
+/* 1 when the path `output` names the file `input` ("-": standard input)
+ * under any name (the same device and inode, through symlinks and hard
+ * links); 0 otherwise, also when `output` does not exist yet. The one
+ * check of every output against the input: -o (below) and all's files. */
+int cli_out_is_input(const char *output, const char *input);
+/* 1 after a usage error when `output` (-o) is the file `input` under any
+ * name (cli_out_is_input); 0 otherwise. */
 int cli_out_same_file(const cli_cmd_help *cmd, const char *output, const char *input);
 
 #endif

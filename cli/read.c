@@ -11,7 +11,11 @@
 #include "cli/read.h"
 #include "cli/selection.h"
 #include "evprof/heap.h"
+#include "evprof/info.h"
+#include "evprof/live.h"
+#include "evprof/markers.h"
 #include "evprof/prof.h"
+#include "evprof/speedscope.h"
 #include "evprof/ticky.h"
 
 /* Progress on a terminal for a long read: one line on stderr, rewritten
@@ -169,6 +173,8 @@ void cli_memory_message(const char *path, uint64_t offset, const ev_budget *b,
             continue;
         prof_counts c;
         prof_count(an[i].self, &c);
+        if (n > 1 && !c.ccs && !c.stacks && c.bytes < (1u << 20))
+            continue;       /* one of several (top), without samples: noise */
         fprintf(e, "; the time profile holds %llu cost centres, %llu distinct stacks, "
                 "%llu tree nodes in %.1f MiB", (unsigned long long)c.ccs,
                 (unsigned long long)c.stacks, (unsigned long long)c.nodes,
@@ -196,6 +202,38 @@ void cli_memory_message(const char *path, uint64_t offset, const ev_budget *b,
             continue;
         fprintf(e, "; the ticky counters: %llu in %.1f MiB", (unsigned long long)c.counters,
                 (double)c.bytes / (1 << 20));
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (an[i].ops != &speedscope_timeline_ops)
+            continue;
+        uint64_t samples, stacks, bytes;
+        speedscope_timeline_count(an[i].self, &samples, &stacks, &bytes);
+        fprintf(e, "; the speedscope time line: %llu samples of %llu stacks in %.1f MiB",
+                (unsigned long long)samples, (unsigned long long)stacks,
+                (double)bytes / (1 << 20));
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (an[i].ops != live_top_mem_ops())
+            continue;
+        uint64_t counters, bytes;
+        live_top_mem_count(an[i].self, &counters, &bytes);
+        if (counters)
+            fprintf(e, "; top's ticky counters: %llu in %.1f MiB", (unsigned long long)counters,
+                    (double)bytes / (1 << 20));
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t labels, marks, bytes;
+        if (an[i].ops == &ev_markers_ops)
+            ev_markers_count(an[i].self, &labels, &marks, &bytes);
+        else if (an[i].ops == &info_analysis_ops)
+            info_count_marks(an[i].self, &labels, &marks, &bytes);
+        else
+            continue;
+        if (n > 1 && !labels)
+            continue;
+        fprintf(e, "; the marks: %llu labels of %llu marks in %.1f MiB",
+                (unsigned long long)labels, (unsigned long long)marks,
+                (double)bytes / (1 << 20));
     }
     fputs(". ", e);
     if (prof)

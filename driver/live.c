@@ -80,7 +80,32 @@ static void set_io_error(live *l, const char *what, int err)
     r->status = r->error.status = EL_ERR_IO;
     r->error.offset = l->offset;
     r->error.type = -1;
-    snprintf(r->error.msg, sizeof r->error.msg, "%s: %s", what, strerror(err));
+    if (err)
+        snprintf(r->error.msg, sizeof r->error.msg, "%s: %s", what, strerror(err));
+    else
+        snprintf(r->error.msg, sizeof r->error.msg, "%s", what);
+}
+
+/* --idle-timeout: nothing came for that long */
+static int idle_over(const live *l, uint64_t now)
+{
+    return l->o->idle_timeout > 0 &&
+           now - l->last_growth_ns >= (uint64_t)(l->o->idle_timeout * 1e9);
+}
+
+/* A followed file whose name now leads elsewhere (another file renamed
+ * over it) or nowhere (renamed or removed): what is read is no longer
+ * FILE. Returns the message, or NULL while the name is the file read. */
+static const char *replaced(const live *l)
+{
+    struct stat by_name, open_file;
+    if (!l->path || fstat(l->fd, &open_file) != 0)
+        return NULL;
+    if (stat(l->path, &by_name) != 0)
+        return errno == ENOENT ? "the followed file was renamed or removed" : NULL;
+    if (by_name.st_dev != open_file.st_dev || by_name.st_ino != open_file.st_ino)
+        return "the followed file was replaced (another file has its name now)";
+    return NULL;
 }
 
 /* Every complete event of what was fed. Returns EL_NEED_INPUT, EL_END,
@@ -162,7 +187,8 @@ static int open_followed(live *l)
     if (l->follow_file) {
         l->inotify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
         if (l->inotify >= 0 &&
-            inotify_add_watch(l->inotify, l->path, IN_MODIFY | IN_CLOSE_WRITE | IN_ATTRIB) < 0) {
+            inotify_add_watch(l->inotify, l->path, IN_MODIFY | IN_CLOSE_WRITE | IN_ATTRIB |
+                              IN_MOVE_SELF | IN_DELETE_SELF) < 0) {
             close(l->inotify);
             l->inotify = -1;        /* polling still works */
         }
@@ -200,8 +226,7 @@ static void read_live(live *l)
                 break;
             }
             if (rc == 0) {
-                if (l->o->idle_timeout > 0 &&
-                    now - l->last_growth_ns >= (uint64_t)(l->o->idle_timeout * 1e9)) {
+                if (idle_over(l, now)) {
                     /* not a cut log: there was never a file */
                     l->s->idle_timed_out = 1;
                     set_io_error(l, "the file did not appear within the idle timeout", ENOENT);
@@ -222,8 +247,19 @@ static void read_live(live *l)
                 failed = 1;
                 break;
             }
-            if (rc <= 0)
+            if (rc <= 0) {
+                /* quiet: a FIFO without a writer, a stalled writer or socket */
+                if (idle_over(l, now_ns())) {
+                    l->s->idle_timed_out = 1;
+                    if (l->offset == 0) {
+                        /* not a cut log: nothing came at all */
+                        set_io_error(l, "nothing was written within the idle timeout", 0);
+                        failed = 1;
+                    }
+                    break;
+                }
                 continue;
+            }
         }
         ssize_t n = read(l->fd, buf, LIVE_BUF_SIZE);
         if (n < 0) {
@@ -243,8 +279,15 @@ static void read_live(live *l)
                 failed = 1;
                 break;
             }
-            if (l->o->idle_timeout > 0 &&
-                now - l->last_growth_ns >= (uint64_t)(l->o->idle_timeout * 1e9)) {
+            /* at its end: is the name still this file? (docs/LIVE.md:
+             * replacing a followed file is an error, as shrinking is) */
+            const char *gone = replaced(l);
+            if (gone) {
+                set_io_error(l, gone, 0);
+                failed = 1;
+                break;
+            }
+            if (idle_over(l, now)) {
                 l->s->idle_timed_out = 1;
                 break;
             }

@@ -1,118 +1,191 @@
-/* The marks of a log: see include/evprof/markers.h. Labels are few (a
- * program marks its phases), so they are found by a linear search with
- * the last hit first; a log with thousands of distinct labels costs
- * labels x marks comparisons, still well below the read. */
+/* The marks of a log: see include/evprof/markers.h. Labels are found by
+ * their hash (tx_htab over the label array), so a log of millions of
+ * distinct labels costs time in proportion to its marks; their strings
+ * sit in a pool. Everything the marks hold is charged to the read's
+ * memory budget. */
 #include "evprof/markers.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/account.h"
+#include "util/hash.h"
+#include "util/htab.h"
+#include "util/strpool.h"
+
 typedef struct mlabel {
     ev_marker_label pub;
-    uint64_t *times;
-    size_t n, cap;
+    uint64_t one;               /* the time while the label has one mark */
+    uint64_t *times;            /* from the second mark on: every time */
+    uint64_t cap;               /* of times */
     uint64_t first_seq;         /* file order of the first mark (ties) */
 } mlabel;
 
 struct ev_markers {
     mlabel *labels;
     size_t n, cap;
-    size_t last;                /* the last label hit */
+    tx_htab by_label;           /* label -> index in labels */
+    strpool strings;
     uint64_t seq;
-    ev_marker_label *sorted;    /* by first time, after the end */
+    uint32_t *sorted;           /* label indices by first time, after the end */
+    ev_account mem;
     int failed;
 };
 
 ev_markers *ev_markers_create(void)
 {
-    return calloc(1, sizeof(ev_markers));
+    ev_markers *m = calloc(1, sizeof(ev_markers));
+    if (m)
+        tx_strpool_init(&m->strings);
+    return m;
 }
 
 void ev_markers_destroy(ev_markers *m)
 {
     if (!m)
         return;
-    for (size_t i = 0; i < m->n; i++) {
-        free((char *)m->labels[i].pub.label);
+    for (size_t i = 0; i < m->n; i++)
         free(m->labels[i].times);
-    }
     free(m->labels);
     free(m->sorted);
+    tx_htab_free(&m->by_label);
+    tx_strpool_destroy(&m->strings);
+    ev_budget_release(m->mem.budget, m->mem.charged);
     free(m);
 }
 
-static mlabel *find(ev_markers *m, const char *s, size_t len)
+void ev_markers_set_budget(ev_markers *m, ev_budget *b)
 {
-    if (m->last < m->n && m->labels[m->last].pub.len == len &&
-        memcmp(m->labels[m->last].pub.label, s, len) == 0)
-        return &m->labels[m->last];
-    for (size_t i = 0; i < m->n; i++)
-        if (m->labels[i].pub.len == len && memcmp(m->labels[i].pub.label, s, len) == 0) {
-            m->last = i;
-            return &m->labels[i];
-        }
-    return NULL;
+    if (ev_account_move(&m->mem, b) != 0)
+        m->failed = 1;
 }
 
-/* A new label, last in the list (NULL when out of memory). */
-static mlabel *add_label(ev_markers *m, const char *s, size_t len, uint64_t first_ns,
-                         uint64_t first_seq)
+void ev_markers_count(const ev_markers *m, uint64_t *labels, uint64_t *marks, uint64_t *bytes)
 {
+    *labels = m->n;
+    *marks = m->seq;
+    *bytes = m->mem.charged;
+}
+
+/* Charges bytes about to be allocated; -1 (failed) when refused. */
+static int charge(ev_markers *m, size_t bytes)
+{
+    if (ev_account_charge(&m->mem, bytes) == 0)
+        return 0;
+    m->failed = 1;
+    return -1;
+}
+
+typedef struct label_key {
+    const char *s;
+    size_t len;
+} label_key;
+
+static int label_eq(const void *items, uint32_t i, const void *key)
+{
+    const mlabel *l = (const mlabel *)items + i;
+    const label_key *k = key;
+    return l->pub.len == k->len && memcmp(l->pub.label, k->s, k->len) == 0;
+}
+
+static mlabel *find(const ev_markers *m, const char *s, size_t len, uint64_t h)
+{
+    label_key k = { s, len };
+    uint32_t i = tx_htab_find(&m->by_label, h, label_eq, m->labels, &k);
+    return i == TX_HTAB_NONE ? NULL : &m->labels[i];
+}
+
+/* A new label, last in the list (NULL when out of memory or refused). */
+static mlabel *add_label(ev_markers *m, const char *s, size_t len, uint64_t h,
+                         uint64_t first_ns, uint64_t first_seq)
+{
+    if (len > UINT32_MAX - 1 || m->n >= TX_HTAB_NONE - 1)
+        return NULL;
     if (m->n == m->cap) {
         size_t cap = m->cap ? m->cap * 2 : 16;
-        mlabel *p = realloc(m->labels, cap * sizeof *p);
-        if (!p)
+        if (charge(m, (cap - m->cap) * sizeof(mlabel)) != 0)
             return NULL;
+        mlabel *p = realloc(m->labels, cap * sizeof *p);
+        if (!p) {
+            ev_account_release(&m->mem, (cap - m->cap) * sizeof(mlabel));
+            return NULL;
+        }
         m->labels = p;
         m->cap = cap;
     }
-    char *copy = malloc(len + 1);
-    if (!copy)
+    size_t more = tx_strpool_growth(&m->strings, (uint32_t)len);
+    if (more && charge(m, more) != 0)
         return NULL;
-    memcpy(copy, s, len);
-    copy[len] = '\0';
-    mlabel *l = &m->labels[m->n];
+    const char *copy = tx_strpool_add(&m->strings, s, (uint32_t)len);
+    if (!copy || tx_htab_insert_charged(&m->by_label, h, (uint32_t)m->n, &m->mem, 0, NULL) != 0) {
+        if (m->mem.refused)
+            m->failed = 1;
+        return NULL;
+    }
+    mlabel *l = &m->labels[m->n++];
     memset(l, 0, sizeof *l);
     l->pub.label = copy;
     l->pub.len = (uint32_t)len;
     l->pub.first_ns = first_ns;
     l->first_seq = first_seq;
-    m->last = m->n++;
     return l;
 }
 
-/* Room for `more` times after l's. Returns 0 or -1. */
-static int reserve_times(mlabel *l, size_t more)
+/* Adds `n` times (t: n of them, ascending or not) to l's. Returns 0 or -1. */
+static int add_times(ev_markers *m, mlabel *l, const uint64_t *t, uint64_t n)
 {
-    if (l->cap - l->n >= more)
-        return 0;
-    size_t cap = l->cap ? l->cap * 2 : 4;
-    while (cap - l->n < more)
-        cap *= 2;
-    uint64_t *t = realloc(l->times, cap * sizeof *t);
-    if (!t)
-        return -1;
-    l->times = t;
-    l->cap = cap;
+    uint64_t have = l->pub.count, total = have + n;
+    if (total == 1) {
+        l->one = t[0];
+    } else {
+        if (total > l->cap) {
+            uint64_t cap = l->cap ? l->cap * 2 : 4;
+            while (cap < total)
+                cap *= 2;
+            if (charge(m, (cap - l->cap) * sizeof *l->times) != 0)
+                return -1;
+            uint64_t *p = realloc(l->times, cap * sizeof *p);
+            if (!p) {
+                ev_account_release(&m->mem, (cap - l->cap) * sizeof *l->times);
+                return -1;
+            }
+            if (have == 1 && !l->times)
+                p[0] = l->one;
+            l->times = p;
+            l->cap = cap;
+        }
+        memcpy(l->times + have, t, n * sizeof *t);
+    }
+    l->pub.count = total;
+    for (uint64_t i = 0; i < n; i++)
+        if (t[i] < l->pub.first_ns)
+            l->pub.first_ns = t[i];
     return 0;
+}
+
+/* l's times (one or more) */
+static uint64_t *times_of(mlabel *l)
+{
+    return l->pub.count > 1 ? l->times : &l->one;
 }
 
 static int markers_event(void *self, const el_event *ev, const ev_stream *s)
 {
     ev_markers *m = self;
-    (void)s;
 
+    if (s && s->budget && s->budget != m->mem.budget)
+        ev_markers_set_budget(m, s->budget);
+    if (m->failed)
+        return 1;
     if (ev->type != EL_USER_MARKER || !ev->decoded)
         return 0;
     const char *str = ev->u.text.str.ptr;
     size_t len = ev->u.text.str.len;
-    mlabel *l = find(m, str, len);
-    if ((!l && !(l = add_label(m, str, len, ev->time, m->seq))) || reserve_times(l, 1) != 0)
+    uint64_t h = hash_bytes(str, len, 0);
+    mlabel *l = find(m, str, len, h);
+    if ((!l && !(l = add_label(m, str, len, h, ev->time, m->seq))) ||
+        add_times(m, l, &ev->time, 1) != 0)
         goto nomem;
-    l->times[l->n++] = ev->time;
-    l->pub.count = l->n;
-    if (ev->time < l->pub.first_ns)
-        l->pub.first_ns = ev->time;
     m->seq++;
     return 0;
 nomem:
@@ -127,15 +200,15 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 typedef struct by_first {
-    ev_marker_label pub;
-    uint64_t seq;
+    uint64_t first_ns, seq;
+    uint32_t index;
 } by_first;
 
 static int cmp_first(const void *a, const void *b)
 {
     const by_first *x = a, *y = b;
-    if (x->pub.first_ns != y->pub.first_ns)
-        return x->pub.first_ns < y->pub.first_ns ? -1 : 1;
+    if (x->first_ns != y->first_ns)
+        return x->first_ns < y->first_ns ? -1 : 1;
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
@@ -145,28 +218,35 @@ static void markers_end(void *self, const ev_stream *s)
     (void)s;
 
     for (size_t i = 0; i < m->n; i++)
-        qsort(m->labels[i].times, m->labels[i].n, sizeof(uint64_t), cmp_u64);
+        if (m->labels[i].pub.count > 1)
+            qsort(m->labels[i].times, m->labels[i].pub.count, sizeof(uint64_t), cmp_u64);
+    if (m->sorted)
+        ev_account_release(&m->mem, m->n * sizeof *m->sorted);
     free(m->sorted);
     m->sorted = NULL;
-    if (m->n == 0)
+    if (m->n == 0 || m->failed)
         return;
-    by_first *tmp = malloc(m->n * sizeof *tmp);
-    m->sorted = malloc(m->n * sizeof *m->sorted);
+    /* the order array stays (4 bytes a label); the sort's keys go */
+    size_t keep = m->n * sizeof *m->sorted, tmp_bytes = m->n * sizeof(by_first);
+    if (charge(m, keep + tmp_bytes) != 0)
+        return;
+    by_first *tmp = malloc(tmp_bytes);
+    m->sorted = malloc(keep);
     if (!tmp || !m->sorted) {
         free(tmp);
         free(m->sorted);
         m->sorted = NULL;
+        ev_account_release(&m->mem, keep + tmp_bytes);
         m->failed = 1;
         return;
     }
-    for (size_t i = 0; i < m->n; i++) {
-        tmp[i].pub = m->labels[i].pub;
-        tmp[i].seq = m->labels[i].first_seq;
-    }
+    for (size_t i = 0; i < m->n; i++)
+        tmp[i] = (by_first){ m->labels[i].pub.first_ns, m->labels[i].first_seq, (uint32_t)i };
     qsort(tmp, m->n, sizeof *tmp, cmp_first);
     for (size_t i = 0; i < m->n; i++)
-        m->sorted[i] = tmp[i].pub;
+        m->sorted[i] = tmp[i].index;
     free(tmp);
+    ev_account_release(&m->mem, tmp_bytes);
 }
 
 int ev_markers_merge(ev_markers *m, const ev_markers *part)
@@ -174,20 +254,15 @@ int ev_markers_merge(ev_markers *m, const ev_markers *part)
     if (part->failed)
         m->failed = 1;
     for (size_t i = 0; i < part->n && !m->failed; i++) {
-        const mlabel *pl = &part->labels[i];
-        mlabel *l = find(m, pl->pub.label, pl->pub.len);
+        mlabel *pl = &part->labels[i];
+        uint64_t h = hash_bytes(pl->pub.label, pl->pub.len, 0);
+        mlabel *l = find(m, pl->pub.label, pl->pub.len, h);
         /* new here: after self's labels, in the part's order of first
          * appearance, its file order counted on from self's */
-        if ((!l && !(l = add_label(m, pl->pub.label, pl->pub.len, pl->pub.first_ns,
+        if ((!l && !(l = add_label(m, pl->pub.label, pl->pub.len, h, pl->pub.first_ns,
                                    m->seq + pl->first_seq))) ||
-            reserve_times(l, pl->n) != 0)
+            add_times(m, l, times_of(pl), pl->pub.count) != 0)
             goto nomem;
-        if (pl->n)
-            memcpy(l->times + l->n, pl->times, pl->n * sizeof *pl->times);
-        l->n += pl->n;
-        l->pub.count = l->n;
-        if (pl->pub.first_ns < l->pub.first_ns)
-            l->pub.first_ns = pl->pub.first_ns;
     }
     m->seq += part->seq;
     return m->failed ? -1 : 0;
@@ -218,16 +293,12 @@ size_t ev_markers_num_labels(const ev_markers *m)
 
 const ev_marker_label *ev_markers_label_at(const ev_markers *m, size_t i)
 {
-    return m->sorted && i < m->n ? &m->sorted[i] : NULL;
+    return m->sorted && i < m->n ? &m->labels[m->sorted[i]].pub : NULL;
 }
 
 const uint64_t *ev_markers_times(const ev_markers *m, const char *label, size_t len, size_t *n)
 {
-    for (size_t i = 0; i < m->n; i++)
-        if (m->labels[i].pub.len == len && memcmp(m->labels[i].pub.label, label, len) == 0) {
-            *n = m->labels[i].n;
-            return m->labels[i].times;
-        }
-    *n = 0;
-    return NULL;
+    mlabel *l = find(m, label, len, hash_bytes(label, len, 0));
+    *n = l ? (size_t)l->pub.count : 0;
+    return l ? times_of(l) : NULL;
 }

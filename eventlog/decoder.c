@@ -69,6 +69,7 @@ struct el_decoder {
     uint32_t pending_desc_len;
 
     uint16_t block_cap;
+    int had_block;          /* a block marker was read: the log has blocks */
     uint64_t block_end;     /* stream offset where the current block ends */
     uint64_t block_time, block_end_time;  /* the marker's time and end time */
 
@@ -320,10 +321,15 @@ static const uint8_t *want(el_decoder *d, size_t n)
 /* The current record of n bytes has been used. */
 static void consume(el_decoder *d, size_t n)
 {
-    if (d->carry_len)
-        d->carry_len = 0;   /* carry held exactly the record */
-    else
+    if (d->carry_len) {
+        /* carry held the record, and after a look past an end marker
+         * (scan_after_end) maybe the start of the next one: keep that */
+        if (d->carry_len > n)
+            memmove(d->carry, d->carry + n, d->carry_len - n);
+        d->carry_len -= n;
+    } else {
         d->in_pos += n;
+    }
     d->offset += n;
 }
 
@@ -1067,47 +1073,118 @@ static void drop_byte(el_decoder *d)
     d->offset++;
 }
 
+/* The longest gap between the last event read and the next one that
+ * looks_like_records takes: the time the log has covered so far, plus a
+ * second. Bytes read a few places off a record's start make a time that
+ * is the true one shifted by whole bytes, 256 times it or more. */
+#define MAX_GAP_EXTRA_NS 1000000000u
+
+/* In time order after the events read so far, within the gap above. */
+static int plausible_time(const el_decoder *d, uint64_t t)
+{
+    if (d->t_first > d->t_last)
+        return 1;           /* no event yet: nothing to compare with */
+    uint64_t gap = d->t_last - d->t_first + MAX_GAP_EXTRA_NS;
+    return t >= d->t_last && t - d->t_last <= gap;
+}
+
+/* A log without block markers (GHC's oldest, ghc-events' test logs): could
+ * the `have` bytes at p start the rest of the log? Yes when they hold a
+ * whole record of a declared type, not all zero bytes (padding), in time
+ * order after the events read (plausible_time: such a log is in time
+ * order), followed by an end marker or by the head of another declared
+ * record no earlier than it and as plausible. 1 yes, 0 no, -1 when *need
+ * bytes are wanted to know. */
+static int looks_like_records(const el_decoder *d, const uint8_t *p, size_t have, size_t *need)
+{
+    *need = 12;
+    if (have < 12)
+        return -1;
+    uint16_t type = be16(p);
+    uint32_t ts = d->type_size[type];
+    if (!ts || type == EL_BLOCK_MARKER)
+        return 0;
+    uint64_t t = be64(p + 2);
+    if (!plausible_time(d, t))
+        return 0;
+    size_t len = ts == 1 ? 12u + be16(p + 10) : 10u + (ts - 2);
+    *need = len + 2;
+    if (have < len + 2)
+        return -1;
+    size_t zero = 0;
+    while (zero < len && !p[zero])
+        zero++;
+    if (zero == len)
+        return 0;
+    uint16_t next = be16(p + len);
+    if (next == DATA_END)
+        return 1;
+    if (!d->type_size[next])
+        return 0;
+    *need = len + 10;
+    if (have < len + 10)
+        return -1;
+    uint64_t t2 = be64(p + len + 2);
+    return t2 >= t && plausible_time(d, t2);
+}
+
 /* PH_AFTER_END: an end marker was read outside any block (or as a block's
  * last record). Bytes that follow it and hold no further block are
  * tolerated: the log ends there, and el_decoder_next says EL_END once the
  * fed bytes are used up. A further block means the "end marker" was
  * damage (a run of 0xff bytes reads as one): the bytes from the marker to
  * that block are counted as skipped and reading goes on with the block.
- * So a reader that has more input feeds it even after EL_END. */
+ * In a log without blocks, further records (looks_like_records) mean the
+ * same. So a reader that has more input feeds it even after EL_END. */
 static el_status scan_after_end(el_decoder *d)
 {
+    size_t need = BLOCK_MARKER_SIZE;
     for (;;) {
         const uint8_t *p;
-        if (d->carry_len == 0) {
-            /* in place, while a whole marker fits in the chunk */
-            while (d->in_len - d->in_pos >= BLOCK_MARKER_SIZE &&
-                   !looks_like_block(d, d->in + d->in_pos)) {
-                d->in_pos++;
-                d->offset++;
+        if (d->had_block) {
+            if (d->carry_len == 0) {
+                /* in place, while a whole marker fits in the chunk */
+                while (d->in_len - d->in_pos >= BLOCK_MARKER_SIZE &&
+                       !looks_like_block(d, d->in + d->in_pos)) {
+                    d->in_pos++;
+                    d->offset++;
+                }
             }
+            if (!(p = want(d, BLOCK_MARKER_SIZE)))
+                return EL_END;      /* so far; feeding more bytes goes on looking */
+            if (looks_like_block(d, p))
+                break;
+            drop_byte(d);
+            continue;
         }
-        if (!(p = want(d, BLOCK_MARKER_SIZE)))
-            return EL_END;      /* so far; feeding more bytes goes on looking */
-        if (looks_like_block(d, p))
+        int r;
+        if (d->carry_len == 0)
+            r = looks_like_records(d, d->in + d->in_pos, d->in_len - d->in_pos, &need);
+        else
+            r = looks_like_records(d, d->carry, d->carry_len, &need);
+        if (r > 0)
             break;
-        drop_byte(d);
+        if (r == 0)
+            drop_byte(d);
+        else if (!want(d, need))
+            return EL_END;          /* so far, as above */
     }
-    uint64_t block_time = be64(d->carry_len ? d->carry + 2 : d->in + d->in_pos + 2);
+    const uint8_t *at = d->carry_len ? d->carry : d->in + d->in_pos;
+    uint64_t next_time = be64(at + 2);
     uint64_t skipped = d->offset - d->end_at;
+    char what[96];
+    snprintf(what, sizeof what, "end marker followed by more events (%s at byte %llu)",
+             d->had_block ? "a block" : "an event", (unsigned long long)d->offset);
     d->phase = PH_DATA;
     if (!d->resync)
-        return fail(d, EL_ERR_FORMAT, d->end_at, DATA_END,
-                    "end marker followed by more events (a block at byte %llu)",
-                    (unsigned long long)d->offset);
+        return fail(d, EL_ERR_FORMAT, d->end_at, DATA_END, "%s", what);
     el_damage *dm = &d->damage;
     uint64_t from = d->t_first <= d->t_last ? d->t_last : 0;
     if (dm->blocks == 0) {
         dm->first.status = EL_ERR_FORMAT;
         dm->first.offset = d->end_at;
         dm->first.type = DATA_END;
-        snprintf(dm->first.msg, sizeof dm->first.msg,
-                 "end marker followed by more events (a block at byte %llu)",
-                 (unsigned long long)d->offset);
+        snprintf(dm->first.msg, sizeof dm->first.msg, "%s", what);
         dm->from_time = from;
     }
     /* a stretch that goes on from a skipped block is the same damage */
@@ -1116,8 +1193,8 @@ static el_status scan_after_end(el_decoder *d)
     dm->bytes += skipped;
     if (from < dm->from_time)
         dm->from_time = from;
-    if (block_time > dm->to_time)
-        dm->to_time = block_time;
+    if (next_time > dm->to_time)
+        dm->to_time = next_time;
     d->damage_end = d->offset + 1;
     return EL_RESYNC;
 }
@@ -1155,6 +1232,7 @@ emit_with(el_decoder *d, el_event *ev, const uint8_t *p, uint16_t type, uint32_t
         if (cap != EL_NO_CAP && cap + 1u > d->caps.max)
             d->caps.max = cap + 1u;
         ev->cap = ev->u.block.cap;
+        d->had_block = 1;
         d->block_cap = ev->u.block.cap;
         d->block_end = d->offset + ev->u.block.size;
         d->block_time = ev->time;

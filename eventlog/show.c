@@ -146,8 +146,20 @@ static void put_utf8(el_textbuf *b, uint32_t cp)
 
 #define REPLACEMENT_CHAR 0xfffdu
 
-/* TB.fromText: valid UTF-8 verbatim; each invalid byte as U+FFFD (where
- * ghc-events would reject the log). */
+/* The visible form (tx_vis, util/textout.c) of one unit that is not
+ * printable text: a control byte or character as \n, \r, \t or \xNN, a
+ * byte that starts no UTF-8 sequence as U+FFFD. */
+static void put_vis(el_textbuf *b, const uint8_t *s, size_t n)
+{
+    char v[8];
+    size_t m = tx_vis(v, sizeof v, (const char *)s, n);
+    put(b, v, m < sizeof v ? m : sizeof v - 1);
+}
+
+/* TB.fromText: printable UTF-8 verbatim. What ghc-events would write raw
+ * but a terminal would obey (C0 controls, NUL, DEL, the C1 controls)
+ * takes the visible form of every other text output, as does each byte
+ * that is not UTF-8 (where ghc-events would reject the log). */
 static void put_text(el_textbuf *b, const char *str, size_t len)
 {
     const uint8_t *s = (const uint8_t *)str;
@@ -155,20 +167,20 @@ static void put_text(el_textbuf *b, const char *str, size_t len)
 
     while (i < len) {
         size_t run = i;
-        while (run < len && s[run] < 0x80)
+        while (run < len && s[run] >= 0x20 && s[run] < 0x7f)
             run++;
         put(b, s + i, run - i);
         i = run;
         if (i == len)
             break;
-        uint32_t cp;
-        size_t n = tx_utf8_next(s + i, len - i, &cp);
-        if (n) {
+        uint32_t cp = s[i];
+        size_t n = s[i] < 0x80 ? 1 : tx_utf8_next(s + i, len - i, &cp);
+        if (n && cp > 0x9f) {
             put(b, s + i, n);
             i += n;
         } else {
-            put_utf8(b, REPLACEMENT_CHAR);
-            i++;
+            put_vis(b, s + i, n ? n : 1);
+            i += n ? n : 1;
         }
     }
 }
@@ -179,13 +191,20 @@ static void put_str(el_textbuf *b, el_str s)
 }
 
 /* TB.fromString of a string read byte per character (getString): each
- * byte is the Latin-1 character, written as UTF-8. */
+ * byte is the Latin-1 character, written as UTF-8; the control characters
+ * among them (C0, DEL, C1) in their visible form, as in put_text. */
 static void put_latin1(el_textbuf *b, el_str str)
 {
     const uint8_t *s = (const uint8_t *)str.ptr;
 
-    for (uint32_t i = 0; i < str.len; i++)
-        put_utf8(b, s[i]);
+    for (uint32_t i = 0; i < str.len; i++) {
+        if (s[i] < 0x20 || (s[i] >= 0x7f && s[i] <= 0x9f)) {
+            char u[2] = { (char)(0xc0 | s[i] >> 6), (char)(0x80 | (s[i] & 0x3f)) };
+            put_vis(b, s[i] < 0x80 ? s + i : (const uint8_t *)u, s[i] < 0x80 ? 1 : 2);
+        } else {
+            put_utf8(b, s[i]);
+        }
+    }
 }
 
 /* ---- Haskell show of [Text] -------------------------------------------- */

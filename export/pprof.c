@@ -10,6 +10,7 @@
 
 #include "export/srcloc.h"
 #include "profile.pb-c.h"
+#include "util/account.h"
 #include "util/hash.h"
 #include "util/htab.h"
 #include "util/strpool.h"
@@ -437,7 +438,13 @@ struct pprof_census_pick {
     int kept;
     heap_sample *samples;
     size_t n, size;
+    ev_account mem;             /* the kept census's copy */
 };
+
+void pprof_census_pick_set_budget(pprof_census_pick *k, ev_budget *b)
+{
+    (void)ev_account_move(&k->mem, b);
+}
 
 pprof_census_pick *pprof_census_pick_create(uint64_t index)
 {
@@ -451,6 +458,7 @@ void pprof_census_pick_destroy(pprof_census_pick *k)
 {
     if (!k)
         return;
+    ev_budget_release(k->mem.budget, k->mem.charged);
     free(k->samples);
     free(k);
 }
@@ -466,10 +474,17 @@ int pprof_census_keep(void *ctx, const heap_profile *h, const heap_census *c)
     (void)h;
     if (k->want ? c->index != k->want : k->kept && c->total <= k->total)
         return 0;
+    if (k->mem.refused)
+        return -1;
     if (c->n > k->size) {
-        heap_sample *s = realloc(k->samples, c->n * sizeof *s);
-        if (!s)
+        /* charged: a refusal fails the census, which stops the read */
+        if (ev_account_charge(&k->mem, (c->n - k->size) * sizeof *k->samples) != 0)
             return -1;
+        heap_sample *s = realloc(k->samples, c->n * sizeof *s);
+        if (!s) {
+            ev_account_release(&k->mem, (c->n - k->size) * sizeof *k->samples);
+            return -1;
+        }
         k->samples = s;
         k->size = c->n;
     }

@@ -9,6 +9,7 @@
 #include "evprof/json.h"
 #include "evprof/textout.h"
 #include "export/srcloc.h"
+#include "util/account.h"
 #include "util/hash.h"
 #include "util/htab.h"
 
@@ -36,6 +37,7 @@ struct speedscope_timeline {
     size_t num_caps, caps_size;
     size_t last_cap;        /* index of the last capability looked up */
     int failed;
+    ev_account mem;         /* every array above, charged to the read's budget */
     /* several logs: the current one, its ids translated by the profile */
     uint32_t log, num_logs;
     const prof_profile *profile;
@@ -70,7 +72,38 @@ void speedscope_timeline_destroy(speedscope_timeline *t)
     free(t->arena);
     free(t->offsets);
     tx_htab_free(&t->by_stack);
+    ev_budget_release(t->mem.budget, t->mem.charged);
     free(t);
+}
+
+void speedscope_timeline_set_budget(speedscope_timeline *t, ev_budget *b)
+{
+    if (ev_account_move(&t->mem, b) != 0)
+        t->failed = 1;
+}
+
+void speedscope_timeline_count(const speedscope_timeline *t, uint64_t *samples,
+                               uint64_t *stacks, uint64_t *bytes)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < t->num_caps; i++)
+        n += t->caps[i].n;
+    *samples = n;
+    *stacks = t->num_stacks;
+    *bytes = t->mem.charged;
+}
+
+/* realloc(p, n * size) with the growth from `had` elements charged to t's
+ * account; NULL (nothing charged) when refused or out of memory. */
+static void *grow(speedscope_timeline *t, void *p, size_t had, size_t n, size_t size)
+{
+    size_t more = (n - had) * size;
+    if (ev_account_charge(&t->mem, more) != 0)
+        return NULL;
+    void *q = realloc(p, n * size);
+    if (!q)
+        ev_account_release(&t->mem, more);
+    return q;
 }
 
 typedef struct stack_key {
@@ -100,7 +133,7 @@ static uint32_t intern(speedscope_timeline *t, const uint32_t *s, unsigned depth
         size_t size = t->arena_size ? t->arena_size * 2 : 4096;
         while (size < t->arena_len + depth + 1)
             size *= 2;
-        uint32_t *a = realloc(t->arena, size * sizeof *a);
+        uint32_t *a = grow(t, t->arena, t->arena_size, size, sizeof *a);
         if (!a)
             return NO_STACK;
         t->arena = a;
@@ -108,13 +141,13 @@ static uint32_t intern(speedscope_timeline *t, const uint32_t *s, unsigned depth
     }
     if (t->num_stacks == t->stacks_size) {
         size_t size = t->stacks_size ? t->stacks_size * 2 : 1024;
-        size_t *o = realloc(t->offsets, size * sizeof *o);
+        size_t *o = grow(t, t->offsets, t->stacks_size, size, sizeof *o);
         if (!o)
             return NO_STACK;
         t->offsets = o;
         t->stacks_size = size;
     }
-    if (tx_htab_insert(&t->by_stack, h, (uint32_t)t->num_stacks) != 0)
+    if (tx_htab_insert_charged(&t->by_stack, h, (uint32_t)t->num_stacks, &t->mem, 0, NULL) != 0)
         return NO_STACK;
     uint32_t id = (uint32_t)t->num_stacks++;
     t->offsets[id] = t->arena_len;
@@ -130,7 +163,7 @@ static int reserve_caps(speedscope_timeline *t)
     if (t->num_caps < t->caps_size)
         return 0;
     size_t n = t->caps_size ? t->caps_size * 2 : 8;
-    cap_samples *c = realloc(t->caps, n * sizeof *c);
+    cap_samples *c = grow(t, t->caps, t->caps_size, n, sizeof *c);
     if (!c)
         return -1;
     t->caps = c;
@@ -161,17 +194,19 @@ static cap_samples *cap_at(speedscope_timeline *t, uint32_t capno)
     return c;
 }
 
-static int push_sample(cap_samples *c, uint32_t stack, uint64_t time)
+static int push_sample(speedscope_timeline *t, cap_samples *c, uint32_t stack, uint64_t time)
 {
     if (c->n == c->size) {
         size_t size = c->size ? c->size * 2 : 4096;
-        uint32_t *s = realloc(c->stack, size * sizeof *s);
+        uint32_t *s = grow(t, c->stack, c->size, size, sizeof *s);
         if (!s)
             return -1;
         c->stack = s;
-        uint64_t *tm = realloc(c->time, size * sizeof *tm);
-        if (!tm)
+        uint64_t *tm = grow(t, c->time, c->size, size, sizeof *tm);
+        if (!tm) {
+            /* the stacks' array is larger already: its charge stays */
             return -1;
+        }
         c->time = tm;
         c->size = size;
     }
@@ -200,22 +235,26 @@ int speedscope_timeline_add_event(speedscope_timeline *t, const el_event *ev)
     }
     uint32_t id = intern(t, stack, ev->u.prof_sample.depth);
     cap_samples *c = id == NO_STACK ? NULL : cap_at(t, capno);
-    if (!c || push_sample(c, id, ev->time) != 0) {
+    if (!c || push_sample(t, c, id, ev->time) != 0) {
         t->failed = 1;
         return -1;
     }
     return 0;
 }
 
-/* Stable merge sort of a capability's samples by time. */
-static int sort_cap(cap_samples *c)
+/* Stable merge sort of a capability's samples by time; its second copy
+ * is charged while it exists. */
+static int sort_cap(speedscope_timeline *t, cap_samples *c)
 {
-    size_t n = c->n;
+    size_t n = c->n, extra = n * (sizeof(uint32_t) + sizeof(uint64_t));
+    if (ev_account_charge(&t->mem, extra) != 0)
+        return -1;
     uint32_t *s2 = malloc(n * sizeof *s2);
     uint64_t *t2 = malloc(n * sizeof *t2);
     if (!s2 || !t2) {
         free(s2);
         free(t2);
+        ev_account_release(&t->mem, extra);
         return -1;
     }
     uint32_t *sa = c->stack, *sb = s2;
@@ -247,6 +286,13 @@ static int sort_cap(cap_samples *c)
     free(sb);
     free(tb);
     c->unsorted = 0;
+    /* the arrays freed are the old ones when the result is in the copies:
+     * the same sizes charged as before, n apiece (their spare room goes) */
+    ev_account_release(&t->mem, extra);
+    if (c->stack == s2) {
+        ev_account_release(&t->mem, (c->size - n) * (sizeof(uint32_t) + sizeof(uint64_t)));
+        c->size = n;
+    }
     return 0;
 }
 
@@ -266,7 +312,7 @@ int speedscope_timeline_finish(speedscope_timeline *t)
         qsort(t->caps, t->num_caps, sizeof *t->caps, cmp_capno);
     t->last_cap = 0;
     for (size_t i = 0; i < t->num_caps; i++)
-        if (t->caps[i].unsorted && sort_cap(&t->caps[i]) != 0) {
+        if (t->caps[i].unsorted && sort_cap(t, &t->caps[i]) != 0) {
             t->failed = 1;
             return -1;
         }
@@ -652,8 +698,10 @@ static int write_log(writer *wp, uint32_t log, const char *name)
 
 static int timeline_event(void *self, const el_event *ev, const ev_stream *s)
 {
-    (void)s;
-    return speedscope_timeline_add_event(self, ev) != 0;
+    speedscope_timeline *t = self;
+    if (s->budget && s->budget != t->mem.budget)
+        speedscope_timeline_set_budget(t, s->budget);
+    return speedscope_timeline_add_event(t, ev) != 0;
 }
 
 static const uint16_t timeline_types[] = { EL_PROF_SAMPLE_COST_CENTRE };

@@ -155,16 +155,29 @@ static void sb_printf(strbuf *b, const char *fmt, ...)
  *   which would make the SVG invalid; "&amp;" is drawn as '&'.
  * Quotes and '<' are left to agwrite and the SVG writer, which escape them.
  * (util/textout.c is to get a shared visible escape for text outputs; this
- * is the graph's own until the two are unified.) */
+ * is the graph's own until the two are unified.)
+ *
+ * A name longer than `max` code points (0: no limit) is shortened: its
+ * first three quarters and its last quarter around a "…". A label is
+ * drawn in a box: one of 60 000 characters made a box so wide that dot's
+ * edges passed its limit (65 535 points) and the layout failed; and
+ * Graphviz's DOT reader (`dot FILE`) takes quoted strings of at most
+ * 16 384 bytes. So drawn text is cut at DRAW_MAX_CP, tooltips and the
+ * machine-readable evprof_name at TIP_MAX_CP a name (a whole edge tooltip,
+ * four names escaped at worst 6 bytes a code point, stays below 16 384). */
 enum { ESC_BACKSLASH = 1, ESC_ENTITY = 2 };
+#define DRAW_MAX_CP 120
+#define TIP_MAX_CP 600
+#define ELLIPSIS "\xe2\x80\xa6"     /* U+2026 */
 
-static void sb_esc_as(strbuf *b, const char *s, int how)
+/* the escape of s[0..len) */
+static void sb_esc_range(strbuf *b, const unsigned char *u, const unsigned char *end, int how)
 {
     const char *bs = how & ESC_BACKSLASH ? "\\\\" : "\\";
-    const unsigned char *u = (const unsigned char *)s;
-    while (*u) {
+    while (u < end) {
         uint32_t cp;
-        size_t n = tx_utf8_next(u, 4, &cp);    /* the NUL stops a cut sequence */
+        size_t left = (size_t)(end - u);
+        size_t n = tx_utf8_next(u, left < 4 ? left : 4, &cp);
         if (n == 0)
             sb_puts(b, "\xef\xbf\xbd");         /* U+FFFD */
         else if (n > 1 && ((cp >= 0x80 && cp <= 0x9f) || cp == 0xfffe || cp == 0xffff))
@@ -186,10 +199,41 @@ static void sb_esc_as(strbuf *b, const char *s, int how)
     }
 }
 
-/* For labels and tooltips. */
-static void sb_esc(strbuf *b, const char *s)
+/* the start of the unit (a UTF-8 sequence, or a byte) after u */
+static const unsigned char *next_unit(const unsigned char *u, const unsigned char *end)
 {
-    sb_esc_as(b, s, ESC_BACKSLASH | ESC_ENTITY);
+    size_t left = (size_t)(end - u);
+    size_t n = tx_utf8_next(u, left < 4 ? left : 4, NULL);
+    return u + (n ? n : 1);
+}
+
+static void sb_esc_as(strbuf *b, const char *s, int how, size_t max)
+{
+    const unsigned char *u = (const unsigned char *)s, *end = u + strlen(s), *p = u;
+    size_t units = 0;
+    for (; p < end && (!max || units <= max); p = next_unit(p, end))
+        units++;
+    if (!max || units <= max) {
+        sb_esc_range(b, u, end, how);
+        return;
+    }
+    for (; p < end; p = next_unit(p, end))     /* the whole count */
+        units++;
+    size_t tail = max / 4, head = max - tail - 1;
+    const unsigned char *cut = u, *back = u;
+    for (size_t i = 0; i < head; i++)
+        cut = next_unit(cut, end);
+    for (size_t i = 0; i < units - tail; i++)
+        back = next_unit(back, end);
+    sb_esc_range(b, u, cut, how);
+    sb_puts(b, ELLIPSIS);
+    sb_esc_range(b, back, end, how);
+}
+
+/* For labels and tooltips. */
+static void sb_esc(strbuf *b, const char *s, size_t max)
+{
+    sb_esc_as(b, s, ESC_BACKSLASH | ESC_ENTITY, max);
 }
 
 /* ---- colours ---------------------------------------------------------- */
@@ -236,9 +280,9 @@ static void node_name(strbuf *b, const cg_node *n, int entity)
     int how = ESC_BACKSLASH | (entity ? ESC_ENTITY : 0);
     b->len = 0;
     sb_puts(b, "");
-    sb_esc_as(b, n->module, how);
+    sb_esc_as(b, n->module, how, TIP_MAX_CP);
     sb_putc(b, '.');
-    sb_esc_as(b, n->label, how);
+    sb_esc_as(b, n->label, how, TIP_MAX_CP);
 }
 
 static int add_legend(Agraph_t *ag, const cg_graph *g, const cg_write_opts *o, strbuf *t)
@@ -249,14 +293,14 @@ static int add_legend(Agraph_t *ag, const cg_graph *g, const cg_write_opts *o, s
     sb_puts(t, "");
     if (o->source_name) {
         sb_puts(t, "File: ");
-        sb_esc(t, o->source_name);
+        sb_esc(t, o->source_name, DRAW_MAX_CP);
         sb_puts(t, "\\l");
     }
     if (in->argc) {
         sb_puts(t, "Program:");
         for (uint32_t i = 0; i < in->argc; i++) {
             sb_putc(t, ' ');
-            sb_esc(t, i == 0 ? in->program : in->argv[i]);
+            sb_esc(t, i == 0 ? in->program : in->argv[i], DRAW_MAX_CP);
         }
         sb_puts(t, "\\l");
     }
@@ -265,17 +309,17 @@ static int add_legend(Agraph_t *ag, const cg_graph *g, const cg_write_opts *o, s
         sb_printf(t, " @ %llu us", (unsigned long long)(in->interval_ns / 1000));
     sb_printf(t, ", %u processor%s\\l", in->capabilities, in->capabilities == 1 ? "" : "s");
     if (o->filters) {
-        sb_esc(t, o->filters);
+        sb_esc(t, o->filters, DRAW_MAX_CP);
         sb_puts(t, "\\l");
     }
     if (g->focus) {
         sb_puts(t, "Focus: ");
-        sb_esc(t, g->focus);
+        sb_esc(t, g->focus, DRAW_MAX_CP);
         sb_puts(t, "\\l");
     }
     if (g->ignore) {
         sb_puts(t, "Ignore: ");
-        sb_esc(t, g->ignore);
+        sb_esc(t, g->ignore, DRAW_MAX_CP);
         sb_puts(t, "\\l");
     }
     if (g->focus || g->ignore)
@@ -329,16 +373,16 @@ static int add_nodes(Agraph_t *ag, const cg_graph *g, const cg_write_opts *o, Ag
         int rc = 0;
         t->len = 0;
         sb_puts(t, "");
-        sb_esc(t, n->label);
+        sb_esc(t, n->label, DRAW_MAX_CP);
         sb_puts(t, "\\n");
-        sb_esc(t, n->module);
+        sb_esc(t, n->module, DRAW_MAX_CP);
         sb_printf(t, "\\n%llu (%.2f%%)\\nof %llu (%.2f%%)", (unsigned long long)n->self,
                   100.0 * share_of(n->self, s->shown_ticks), (unsigned long long)n->cum,
                   100.0 * share_of(n->cum, s->shown_ticks));
         const cg_mark *mk = o->node_marks ? &o->node_marks[i] : NULL;
         if (mk && mk->note) {
             sb_puts(t, "\\n");
-            sb_esc(t, mk->note);
+            sb_esc(t, mk->note, DRAW_MAX_CP);
         }
         rc |= t->failed ? -1 : set(an[i], "label", t->s);
 
@@ -347,7 +391,7 @@ static int add_nodes(Agraph_t *ag, const cg_graph *g, const cg_write_opts *o, Ag
         sb_puts(t, nm->s ? nm->s : "");
         if (n->srcloc) {
             sb_puts(t, " (");
-            sb_esc(t, n->srcloc);
+            sb_esc(t, n->srcloc, TIP_MAX_CP);
             sb_puts(t, ")");
         } else {
             sb_printf(t, " (%u cost centres)", n->num_ccs);
@@ -398,7 +442,7 @@ static int add_edges(Agraph_t *ag, const cg_graph *g, const cg_write_opts *o, Ag
         sb_printf(t, " %llu", (unsigned long long)e->ticks);
         if (mk && mk->note) {
             sb_puts(t, "\\n ");
-            sb_esc(t, mk->note);
+            sb_esc(t, mk->note, DRAW_MAX_CP);
         }
         rc |= t->failed ? -1 : set(ae, "label", t->s);
         snprintf(num, sizeof num, "%d", 1 + (int)fmin(100.0, 100.0 * share));
@@ -435,7 +479,8 @@ static Agraph_t *build_agraph(const cg_graph *g, const cg_write_opts *o)
 
     /* the graph's name (the SVG's <title>): the program, shown visibly */
     sb_puts(&t, "");
-    sb_esc_as(&t, in->program && *in->program ? in->program : "evprof", ESC_ENTITY);
+    sb_esc_as(&t, in->program && *in->program ? in->program : "evprof", ESC_ENTITY,
+              DRAW_MAX_CP);
     Agraph_t *ag = t.failed ? NULL : agopen(t.s, Agdirected, NULL);
     if (!ag) {
         free(t.s);

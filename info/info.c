@@ -142,8 +142,10 @@ static inline int add_event(info *in, const el_event *ev)
     if (!ev->decoded)
         return 0;
     if (ev->type == EL_USER_MARKER && in->markers &&
-        ev_markers_ops.event(in->markers, ev, NULL) != 0)
+        ev_markers_ops.event(in->markers, ev, NULL) != 0) {
         in->copy_failed = 1;
+        return 1;               /* out of memory, or the memory limit: stop */
+    }
 
     switch (ev->type) {
     case EL_BLOCK_MARKER:
@@ -964,6 +966,13 @@ void info_set_stream(info_log *in, const ev_stream *s)
 
 int info_failed(const info_log *in) { return in->copy_failed; }
 
+void info_count_marks(const info_log *in, uint64_t *labels, uint64_t *marks, uint64_t *bytes)
+{
+    *labels = *marks = *bytes = 0;
+    if (in->markers)
+        ev_markers_count(in->markers, labels, marks, bytes);
+}
+
 static int copy_owned(owned_str *dst, const owned_str *src)
 {
     dst->ptr = NULL;
@@ -1020,8 +1029,12 @@ info_log *info_snapshot(const info_log *in)
 static int info_op_event(void *self, const el_event *ev, const ev_stream *s)
 {
     info *in = self;
-    if (!in->header_seen)
+    if (!in->header_seen) {
         info_set_header(in, s->decoder);
+        /* the marks grow with the log: charged to the read's budget */
+        if (in->markers && s->budget)
+            ev_markers_set_budget(in->markers, s->budget);
+    }
     /* a partial of a parallel read is never snapshot: its range's
      * decoder goes with the range (merge does not take it) */
     in->reading = s->decoder;

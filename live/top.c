@@ -2,7 +2,10 @@
  *
  * Memory: the attached aggregates (profile tree, GC summary, heap bands,
  * ticky counters) plus, per cost centre, the totals of the previous frame;
- * nothing grows with the length of the stream. */
+ * nothing grows with the length of the stream. What the model's own
+ * analysis keeps (ticky counters and their names) and the
+ * latest census are charged to the read's memory budget, as the
+ * aggregates charge theirs; the frame's copies are not (snapshots). */
 #include "evprof/live.h"
 
 #include <stdlib.h>
@@ -13,6 +16,7 @@
 #include "evprof/heap.h"
 #include "evprof/prof.h"
 #include "evprof/textout.h"
+#include "util/account.h"
 #include "util/hash.h"
 
 #define DEFAULT_TOP 10
@@ -111,8 +115,18 @@ typedef struct mem_state {
     size_t n_ticky, cap_ticky;
     size_t *ticky_index;        /* open addressing by id: index + 1, 0 empty */
     size_t ticky_slots;
+    ev_account acct;            /* the above and live_top's census copy */
     int failed;
 } mem_state;
+
+/* Charges bytes about to be allocated; -1 (failed) when refused. */
+static int mem_charge(mem_state *m, size_t bytes)
+{
+    if (ev_account_charge(&m->acct, bytes) == 0)
+        return 0;
+    m->failed = 1;
+    return -1;
+}
 
 struct live_top {
     live_opts o;
@@ -151,9 +165,12 @@ static ticky_ctr *ticky_get(mem_state *m, uint64_t id, int add)
 {
     if (add && (m->n_ticky + 1) * 2 > m->ticky_slots) {
         size_t slots = m->ticky_slots ? m->ticky_slots * 2 : 256;
+        if (mem_charge(m, slots * sizeof *m->ticky_index) != 0)
+            return NULL;
         size_t *ix = calloc(slots, sizeof *ix);
         if (!ix)
             return NULL;
+        ev_account_release(&m->acct, m->ticky_slots * sizeof *m->ticky_index);
         for (size_t i = 0; i < m->n_ticky; i++) {
             size_t k = hash_mix64(m->ticky[i].id) & (slots - 1);
             while (ix[k])
@@ -176,6 +193,8 @@ static ticky_ctr *ticky_get(mem_state *m, uint64_t id, int add)
         return NULL;
     if (m->n_ticky == m->cap_ticky) {
         size_t cap = m->cap_ticky ? m->cap_ticky * 2 : 64;
+        if (mem_charge(m, (cap - m->cap_ticky) * sizeof *m->ticky) != 0)
+            return NULL;
         ticky_ctr *t = realloc(m->ticky, cap * sizeof *t);
         if (!t)
             return NULL;
@@ -195,11 +214,15 @@ static const uint16_t mem_types[] = {
     EL_OSPROCESS_PID,
 };
 
+/* Returns non-zero to stop the read: out of memory, or the memory limit. */
 static int mem_event(void *self, const el_event *ev, const ev_stream *s)
 {
     mem_state *m = self;
-    (void)s;
-    if (!ev->decoded || m->failed)
+    if (s && s->budget && s->budget != m->acct.budget && ev_account_move(&m->acct, s->budget) != 0)
+        m->failed = 1;
+    if (m->failed)
+        return 1;
+    if (!ev->decoded)
         return 0;
     /* the run's facts, whenever they come */
     switch (ev->type) {
@@ -211,7 +234,7 @@ static int mem_event(void *self, const el_event *ev, const ev_stream *s)
                 n++;
             if (!(m->program = strndup(a->ptr, n))) {
                 m->failed = 1;
-                return 0;
+                return 1;
             }
         }
         return 0;
@@ -254,10 +277,21 @@ static int mem_event(void *self, const el_event *ev, const ev_stream *s)
         ticky_ctr *c = ticky_get(m, ev->u.ticky_def.id, 1);
         if (!c) {
             m->failed = 1;
-            return 0;
+            return 1;
         }
+        /* the name up to a NUL, as strndup copies it */
+        size_t len = strnlen(ev->u.ticky_def.name.ptr, ev->u.ticky_def.name.len);
+        if (c->name)
+            ev_account_release(&m->acct, strlen(c->name) + 1);
         free(c->name);
-        c->name = strndup(ev->u.ticky_def.name.ptr, ev->u.ticky_def.name.len);
+        c->name = NULL;
+        if (mem_charge(m, len + 1) != 0)
+            return 1;
+        if (!(c->name = strndup(ev->u.ticky_def.name.ptr, len))) {
+            ev_account_release(&m->acct, len + 1);
+            m->failed = 1;
+            return 1;
+        }
         break;
     }
     case EL_TICKY_COUNTER_SAMPLE: {
@@ -265,7 +299,7 @@ static int mem_event(void *self, const el_event *ev, const ev_stream *s)
         ticky_ctr *c = ticky_get(m, ev->u.ticky_sample.id, 1);
         if (!c) {
             m->failed = 1;
-            return 0;
+            return 1;
         }
         c->entries += ev->u.ticky_sample.entries;
         c->allocs += ev->u.ticky_sample.allocs;
@@ -280,6 +314,15 @@ static const ev_analysis_ops mem_ops = {
     mem_event, NULL, NULL, NULL,
     NULL, NULL, NULL,   /* not mergeable */
 };
+
+const ev_analysis_ops *live_top_mem_ops(void) { return &mem_ops; }
+
+void live_top_mem_count(const void *self, uint64_t *ticky_counters, uint64_t *bytes)
+{
+    const mem_state *m = self;
+    *ticky_counters = m->n_ticky;
+    *bytes = m->acct.charged;
+}
 
 static void on_collection(void *ctx, const gc_collection *c)
 {
@@ -305,9 +348,13 @@ static int on_census(void *ctx, const heap_profile *h, const heap_census *c)
     live_top *t = ctx;
     (void)h;
     if (c->n > t->census_cap) {
+        if (ev_account_charge(&t->mem.acct, (c->n - t->census_cap) * sizeof *t->census) != 0)
+            return -1;          /* the memory limit: the heap profile stops the read */
         heap_sample *s = realloc(t->census, c->n * sizeof *s);
-        if (!s)
+        if (!s) {
+            ev_account_release(&t->mem.acct, (c->n - t->census_cap) * sizeof *t->census);
             return 0;           /* keep the older census */
+        }
         t->census = s;
         t->census_cap = c->n;
     }
@@ -364,6 +411,7 @@ void live_top_destroy(live_top *t)
     free(t->mem.ticky_index);
     free(t->mem.program);
     gc_destroy(t->gc_snap);
+    ev_budget_release(t->mem.acct.budget, t->mem.acct.charged);
     free(t->census);
     free(t->prev.slot);
     free(t->rows);

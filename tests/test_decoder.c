@@ -13,6 +13,7 @@
 
 #include "corpus.h"
 #include "evprof/eventlog.h"
+#include "evprof/writer.h"
 
 static const char *const corpus_logs[] = {
     CORPUS_DIR "/ghc-events/biographical-samples.eventlog",
@@ -711,6 +712,112 @@ static void test_trailing_bytes_after_end(void **state)
     free(more);
 }
 
+/* A log without block markers: `n` CREATE_THREAD events, then `tail`
+ * (raw bytes: an end marker and what follows), then `n` RUN_THREAD events
+ * (none when after == 0), then the end marker. Returns the bytes (free). */
+static uint8_t *blockless_log(unsigned n, const void *tail, size_t tail_len, int after,
+                              size_t *len, size_t *tail_at)
+{
+    el_writer *w = el_writer_create_mem();
+    assert_non_null(w);
+    el_writer_declare_ghc(w, EL_GHC_9_0);
+    uint64_t t = 1000;
+    for (unsigned i = 0; i < n; i++, t += 1000)
+        el_writer_create_thread(w, t, i + 1);
+    *tail_at = (size_t)el_writer_offset(w);
+    el_writer_raw(w, tail, tail_len);
+    for (unsigned i = 0; after && i < n; i++, t += 1000)
+        el_writer_run_thread(w, t + 100000, i + 1);
+    if (after)
+        assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    else
+        assert_int_equal(el_writer_finish_no_end(w), EL_WRITER_OK);
+    const uint8_t *b = el_writer_borrow_bytes(w, len);
+    uint8_t *copy = malloc(*len);
+    assert_non_null(copy);
+    memcpy(copy, b, *len);
+    el_writer_destroy(w);
+    return copy;
+}
+
+static int count_event(void *ctx, const el_event *ev, const el_decoder *d)
+{
+    (void)ev;
+    (void)d;
+    ++*(size_t *)ctx;
+    return 0;
+}
+
+/* An end marker in the middle of a log without blocks, between two
+ * records or written over a record's type, is damage, as it is in a log
+ * with blocks: the events after it are read, whatever the chunks
+ * (issue 27, point 18). Bytes after a real end marker that hold no
+ * records (text, zero padding) stay no damage. */
+static void test_blockless_end_marker_mid_log(void **state)
+{
+    (void)state;
+    /* the marker alone; the marker over a RUN_THREAD (time 0xff.., thread 1) */
+    static const uint8_t marker[] = { 0xff, 0xff };
+    static const uint8_t over[] = { 0xff, 0xff, 0, 0, 0, 0, 0, 1, 0x86, 0xa0, 0, 0, 0, 1 };
+    const struct { const uint8_t *tail; size_t len; size_t skipped; } cases[] = {
+        { marker, sizeof marker, 2 }, { over, sizeof over, sizeof over },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        size_t len, at, n = 0;
+        uint8_t *buf = blockless_log(40, cases[c].tail, cases[c].len, 1, &len, &at);
+        el_read_result r = el_read_mem(buf, len, count_event, &n, NULL);
+        assert_int_equal(r.status, EL_END);
+        assert_int_equal(n, 80);
+        assert_int_equal(r.damage.blocks, 1);
+        assert_int_equal(r.damage.bytes, cases[c].skipped);
+        assert_int_equal(r.damage.first.offset, at);
+        assert_int_equal(r.damage.first.type, 0xffff);
+        assert_non_null(strstr(r.damage.first.msg, "end marker followed by more events"));
+        /* fed in two chunks split anywhere, or in chunks of 1 to 16 bytes
+         * (resync on, as the el_read_* layer has it): the same events,
+         * the same damage */
+        for (size_t split = at - 20; split <= len + 16; split++) {
+            size_t chunk = split > len ? split - len : 0;
+            el_decoder *d = el_decoder_create();
+            assert_non_null(d);
+            el_decoder_set_resync(d, 1);
+            el_event ev;
+            el_status st = EL_NEED_INPUT;
+            size_t got = 0;
+            for (size_t pos = 0; pos < len && (st == EL_NEED_INPUT || st == EL_END);) {
+                size_t take = chunk ? (chunk < len - pos ? chunk : len - pos)
+                              : pos < split ? split - pos : len - pos;
+                el_decoder_feed(d, buf + pos, take);
+                pos += take;
+                while ((st = el_decoder_next(d, &ev)) == EL_OK)
+                    got++;
+            }
+            if (st == EL_NEED_INPUT || st == EL_END)
+                st = el_decoder_finish(d);
+            if (st != EL_END)
+                fail_msg("case %zu split %zu (marker at %zu, len %zu): %s, %zu events", c, split,
+                         at, len, el_status_name(st), got);
+            assert_int_equal(got, 80);
+            assert_int_equal(el_decoder_damage(d)->bytes, cases[c].skipped);
+            el_decoder_destroy(d);
+        }
+        free(buf);
+    }
+    /* a real end marker, then text or zero padding: no damage */
+    uint8_t tail[2 + 200] = { 0xff, 0xff };
+    for (int k = 0; k < 2; k++) {
+        if (k)
+            memcpy(tail + 2, "trailing text after the log, no records in it", 46);
+        size_t len, at, n = 0;
+        uint8_t *buf = blockless_log(40, tail, k ? 48 : sizeof tail, 0, &len, &at);
+        el_read_result r = el_read_mem(buf, len, count_event, &n, NULL);
+        assert_int_equal(r.status, EL_END);
+        assert_int_equal(n, 40);
+        assert_int_equal(r.damage.blocks, 0);
+        free(buf);
+    }
+}
+
 /* A file that shrinks while it is mapped: an I/O error, no SIGBUS. */
 typedef struct shrinker {
     const char *path;
@@ -895,6 +1002,7 @@ int main(void)
         cmocka_unit_test(test_resync_after_damaged_block),
         cmocka_unit_test(test_ff_run_is_damage),
         cmocka_unit_test(test_trailing_bytes_after_end),
+        cmocka_unit_test(test_blockless_end_marker_mid_log),
         cmocka_unit_test(test_file_shrinks_while_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -61,8 +61,9 @@ typedef struct ev_stream {
     /* live sources (driver/live.c) */
     int done;                   /* the read is over (set before the analyses' end) */
     int interrupted;            /* the interrupt flag stopped the read: results so far */
-    int idle_timed_out;         /* --follow: the file stopped growing for idle_timeout
-                                   (or never appeared: then an EL_ERR_IO read) */
+    int idle_timed_out;         /* nothing came for idle_timeout (a file that never
+                                   appeared, or a source that gave nothing: then
+                                   an EL_ERR_IO read) */
     uint64_t wall_ns;           /* wall time since the run started (live runs) */
     uint64_t last_time;         /* the latest event time read so far (ns) */
     /* the parallel read (opts.jobs > 1): the ranges the mergeable analyses
@@ -150,8 +151,11 @@ typedef struct ev_driver_opts {
     int follow;                 /* a regular file: at its end wait for more data,
                                    until the end marker (also waits for a missing
                                    or empty file to appear and fill) */
-    double idle_timeout;        /* seconds; > 0: a followed file that has not grown
-                                   for this long ends the read (as a cut log) */
+    double idle_timeout;        /* seconds; > 0: a live source from which nothing
+                                   has come for this long (a followed file that has
+                                   not grown, a FIFO without data or writer, a
+                                   quiet socket) ends the read (as a cut log; an
+                                   EL_ERR_IO read when nothing came at all) */
     double tick_interval;       /* seconds between on_tick calls; 0: 1 second */
     ev_progress_fn on_tick;     /* live runs: called every tick_interval of wall
                                    time, between events or while waiting, and once

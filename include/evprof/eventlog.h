@@ -353,8 +353,13 @@ void el_decoder_feed(el_decoder *d, const void *buf, size_t len);
  * reads as an end marker). With resync on, the bytes from the marker to
  * the block are counted in el_decoder_damage() and events go on; with it
  * off, EL_ERR_FORMAT. An end marker inside a block's stated bytes (other
- * than as its last record, where GHC 9.2+ writes it) is damage too. Bytes
- * after the end marker that hold no block are ignored. */
+ * than as its last record, where GHC 9.2+ writes it) is damage too. In a
+ * log without blocks (no block marker read), further records after the
+ * marker are that damage: a record of a declared type, not all zeros, in
+ * time order and at most the log's time so far plus a second after the
+ * last event, followed by an end marker or another such record head.
+ * Bytes after the end marker that hold no block (or no such records) are
+ * ignored. */
 el_status el_decoder_next(el_decoder *d, el_event *ev);
 
 /* No more input will come. Returns EL_END when the end marker was read

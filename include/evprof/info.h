@@ -31,7 +31,8 @@ typedef struct info_log info_log;
 info_log *info_create(void);            /* NULL when out of memory */
 void info_destroy(info_log *in);        /* accepts NULL */
 
-/* Count one event. Returns 0. */
+/* Count one event. Returns 0, or 1 when the marks it keeps ran out of
+ * memory or past the read's memory budget (the read is to stop). */
 int info_add_event(info_log *in, const el_event *ev);
 /* The header's event types (descriptions are copied); once. -1 out of memory. */
 int info_set_header(info_log *in, const el_decoder *d);
@@ -39,6 +40,9 @@ int info_set_header(info_log *in, const el_decoder *d);
 void info_set_stream(info_log *in, const ev_stream *s);
 /* 1 when a copy (a string, the header) failed for want of memory. */
 int info_failed(const info_log *in);
+/* What it holds that grows with the log: the marks (distinct labels,
+ * marks, bytes charged to the read's budget), for the memory message. */
+void info_count_marks(const info_log *in, uint64_t *labels, uint64_t *marks, uint64_t *bytes);
 
 /* As an analysis of the driver: every event counted (by the driver's
  * decoder: the analysis itself is called for a few types only); its end

@@ -162,6 +162,12 @@ void live_top_destroy(live_top *t);        /* accepts NULL */
 
 /* Attaches the model's analyses to a driver before its run. 0 or -1. */
 int live_top_attach(live_top *t, ev_driver *d);
+/* The model's own analysis (heap size, the run's facts, ticky counters),
+ * one of those live_top_attach attaches, and what an instance
+ * of it (the `self` the driver holds) keeps: ticky counters, bytes charged
+ * to the read's memory budget. For the memory-limit message. */
+const ev_analysis_ops *live_top_mem_ops(void);
+void live_top_mem_count(const void *self, uint64_t *ticky_counters, uint64_t *bytes);
 
 /* A new frame: the interval ends now (s: the driver's stream). The frame
  * is owned by t and valid until the next call. NULL when out of memory. */

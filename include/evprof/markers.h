@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "evprof/budget.h"
 #include "evprof/driver.h"
 
 #ifdef __cplusplus
@@ -34,9 +35,22 @@ typedef struct ev_markers ev_markers;
 ev_markers *ev_markers_create(void);            /* NULL when out of memory */
 void ev_markers_destroy(ev_markers *m);         /* accepts NULL */
 
-/* The analysis (USER_MARKER only); it stops the read when memory runs out.
- * Mergeable: the parallel read gives each range a partial. */
+/* The analysis (USER_MARKER only); it stops the read when memory runs out
+ * or the read's budget (ev_stream.budget, taken at the first event) refuses
+ * a charge. Mergeable: the parallel read gives each range a partial. A
+ * label is found by its hash: time in proportion to the marks, however
+ * many labels. */
 extern const ev_analysis_ops ev_markers_ops;
+
+/* Charges what the marks hold (labels, their strings and times, the label
+ * table, the order of the labels) to b from now on, moving what is
+ * charged already; a refusal marks the marks failed. The analysis does it
+ * by itself with the stream's budget; a caller that feeds events without
+ * a stream (info) calls it. */
+void ev_markers_set_budget(ev_markers *m, ev_budget *b);
+
+/* Distinct labels, marks and the bytes charged so far. */
+void ev_markers_count(const ev_markers *m, uint64_t *labels, uint64_t *marks, uint64_t *bytes);
 
 /* Adds the marks of `part`, read from the stretch of the log after m's
  * (before either's end), as if m had read them. Returns 0, or -1 when out

@@ -64,6 +64,10 @@ typedef struct pprof_census_pick pprof_census_pick;
 pprof_census_pick *pprof_census_pick_create(uint64_t index);
 void pprof_census_pick_destroy(pprof_census_pick *k);   /* accepts NULL */
 int pprof_census_keep(void *ctx, const heap_profile *h, const heap_census *c);
+/* Charges the kept census's copy to b (util: budget.h); a charge refused
+ * fails pprof_census_keep, so the heap profile stops the read at the
+ * limit. NULL: no limit (the default). */
+void pprof_census_pick_set_budget(pprof_census_pick *k, ev_budget *b);
 /* The kept census's index, 0 if none was kept (none matched). */
 uint64_t pprof_census_pick_index(const pprof_census_pick *k);
 
@@ -80,10 +84,30 @@ int pprof_heap_profile(const heap_profile *h, const pprof_census_pick *k, pprof_
 /* POSTs a pprof profile to a Pyroscope-compatible server:
  *   URL/ingest?name=APP&from=START&until=END&format=pprof
  * (START, END: Unix seconds; END at least START + 1) as multipart form data
- * with the gzip-compressed profile in the field "profile". Returns 0, or
- * -1 with a message in err (transport error or an HTTP status >= 300). */
+ * with the gzip-compressed profile in the field "profile". URL must pass
+ * pprof_push_url_check; a query of its own is kept, Pyroscope's parameters
+ * appended to it (URL?tenant=x -> URL/ingest?tenant=x&name=...). The whole
+ * request may take PPROF_PUSH_TIMEOUT_S seconds. Returns 0, or -1 with a
+ * message in err (a URL refused, a transport error or an HTTP status >=
+ * 300); err never holds the URL. */
+#define PPROF_PUSH_TIMEOUT_S 300.0
 int pprof_push(const char *url, const char *app, int64_t from_sec, int64_t until_sec,
                const pprof_buf *profile, char *err, size_t err_size);
+/* The same with the whole request bounded by timeout_s seconds (<= 0: the
+ * default); the connection by at most 30 of them. */
+int pprof_push_timed(const char *url, const char *app, int64_t from_sec, int64_t until_sec,
+                     double timeout_s, const pprof_buf *profile, char *err, size_t err_size);
+
+/* Whether pprof_push would send to url: an http:// or https:// URL (no
+ * other scheme reaches libcurl), without a fragment (a server never sees
+ * it), whose query does not set name, from, until or format itself.
+ * Returns 0, or -1 with the reason in err (not quoting the URL). */
+int pprof_push_url_check(const char *url, char *err, size_t err_size);
+
+/* url for messages: its user and password (user:secret@) as "***", as
+ * snprintf does (the full length is returned). The caller still shows
+ * the result's control bytes visibly (tx_vis). */
+size_t pprof_push_url_shown(char *buf, size_t size, const char *url);
 
 #ifdef __cplusplus
 }

@@ -19,12 +19,16 @@
  * Compatibility rules (what ghc-events would print, and where it would
  * fail instead):
  *  - Text fields (messages, labels, names, RTS id, descriptions) are UTF-8
- *    and printed verbatim. ghc-events refuses a log whose text is not valid
- *    UTF-8; here every byte that is not part of a valid UTF-8 sequence
- *    prints as U+FFFD.
+ *    and printed verbatim while printable. Control characters (C0 with
+ *    NUL, DEL, the C1 controls U+0080..U+009F), which ghc-events writes
+ *    raw and a terminal would obey, take the visible form of every other
+ *    text output (tx_vis in textout.h: \n, \r, \t, \xNN). ghc-events
+ *    refuses a log whose text is not valid UTF-8; here every byte that is
+ *    not part of a valid UTF-8 sequence prints as U+FFFD.
  *  - Strings ghc-events reads byte-per-character (interned strings, Eden
  *    version and program invocation) print each byte >= 0x80 as the
- *    Latin-1 character, UTF-8 encoded, as ghc-events does.
+ *    Latin-1 character, UTF-8 encoded, as ghc-events does (the controls
+ *    among them visibly, as above).
  *  - Program arguments and environment print as Haskell's `show` of a
  *    list of strings: ["./Fib","+RTS","-p"], with Haskell escapes (\",
  *    \\, \n, \NUL, \1234, \&, \SO\&H).

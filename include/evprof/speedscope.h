@@ -48,11 +48,21 @@ void speedscope_timeline_destroy(speedscope_timeline *t);   /* accepts NULL */
 int speedscope_timeline_add_event(speedscope_timeline *t, const el_event *ev);
 
 /* The same as an analysis of the driver (no snapshot: the timeline is
- * written once, after speedscope_timeline_finish). */
+ * written once, after speedscope_timeline_finish). It charges the read's
+ * memory budget (ev_stream.budget) as it grows and stops the read when a
+ * charge is refused. */
 extern const ev_analysis_ops speedscope_timeline_ops;
 
-/* Done adding: puts each capability's samples in time order (stable).
- * Returns 0 or -1 (no memory). */
+/* Charges what the timeline holds to b from now on (the analysis does it
+ * with the stream's budget); a refusal makes it fail. */
+void speedscope_timeline_set_budget(speedscope_timeline *t, ev_budget *b);
+/* Samples kept, distinct stacks, bytes charged: for the memory message. */
+void speedscope_timeline_count(const speedscope_timeline *t, uint64_t *samples,
+                               uint64_t *stacks, uint64_t *bytes);
+
+/* Done adding: puts each capability's samples in time order (stable; a
+ * second copy of an unsorted capability's samples, charged, while it
+ * sorts). Returns 0 or -1 (no memory, or the budget refused the copy). */
 int speedscope_timeline_finish(speedscope_timeline *t);
 
 /* Capabilities that have samples, and the samples of one, numbered as in

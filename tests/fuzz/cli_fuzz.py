@@ -1,18 +1,33 @@
 #!/usr/bin/env python3
-"""CLI-level fuzzing of evprof (issue 11, point 5).
+"""CLI-level fuzzing of evprof (issue 11, point 5; issue 27's campaign).
 
 Takes eventlogs from the given files and directories, mutates them (bit
 flips, runs of 0x00 and 0xff bytes, truncations, splices of byte ranges
-from other logs, overwritten 16-bit fields) and runs every subcommand on
-each mutant:
+from other logs, overwritten 16-bit fields, end markers put in, labels of
+control bytes spliced into strings) and runs every subcommand on each
+mutant:
 
-    info, dump, report, report --json, folded, graph -o X.dot, heap, ticky, gc
+    info, dump, report, report --json, folded, graph -o X.dot and X.svg,
+    heap, ticky, gc, metrics, speedscope, pprof, pprof --heap, html, all, diff,
+    diff --ticky, top --ndjson, and report, speedscope, pprof --heap,
+    info with --memory-limit 40M
 
 A run fails on a crash (a signal), a hang (the per-run timeout), any
-sanitizer report on stderr, or an exit status other than 0, 1 or 2. Every
-failing input is written to the regression corpus (--regress DIR, named
-by its hash) and the script exits 1 at the end. Use an ASan/UBSan build
-of evprof (make fuzz-cli builds build-asan/evprof).
+sanitizer report on stderr, or an exit status other than 0, 1 or 2, and
+on the campaign's properties: the input log changed by any command, raw
+control bytes in dump's output, Graphviz failing the graph of a log
+(labels of any length are shortened for drawing), a peak RSS past
+--memory-limit (not under the sanitizers, whose shadow memory counts),
+`all` writing over its input (DIR/x.prof read with --name x: it must
+refuse, exit 2), and a FIFO whose writer stalls not ending at
+--idle-timeout. Every failing input is written to the regression corpus
+(--regress DIR, named by its hash) and the script exits 1 at the end.
+Use an ASan/UBSan build of evprof (make fuzz-cli builds build-asan/evprof).
+
+Besides the given logs, the hostile shapes of tests/fuzz/hostile_log
+(found beside evprof: EVPROF_BUILD/tests/fuzz/hostile_log) are seeds:
+labels of control bytes, an end marker mid-log without blocks, a 60 000-
+byte label, many marks, ticky counters, heap bands and samples.
 
     cli_fuzz.py --evprof build-asan/evprof --seconds 300 \\
         --regress tests/fuzz/regress tests/data tests/fuzz/bad ../shared/corpus
@@ -25,22 +40,47 @@ import argparse
 import hashlib
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
+# {log}: the input (appended last when absent)
 COMMANDS = [
     ["info"], ["dump"], ["report"], ["report", "--json"], ["folded"],
-    ["graph", "-o", "{tmp}/out.dot"], ["heap"], ["ticky"], ["gc"], ["metrics"],
+    ["graph", "-o", "{tmp}/out.dot"], ["graph", "-o", "{tmp}/out.svg"], ["heap"], ["ticky"],
+    ["gc"], ["metrics"], ["speedscope", "-o", "{tmp}/out.json"],
+    ["pprof", "-o", "{tmp}/out.pb.gz"], ["pprof", "--heap", "-o", "{tmp}/out.pb.gz"],
+    ["html", "-o", "{tmp}/out.html"],
+    ["all", "-d", "{tmp}/all", "-n", "out"], ["diff", "{log}", "{log}"],
+    ["diff", "--ticky", "{log}", "{log}"],
+    ["top", "--ndjson", "--interval", "60", "--idle-timeout", "1"],
+    ["report", "--memory-limit", "40M"], ["speedscope", "--memory-limit", "40M"],
+    ["pprof", "--heap", "--memory-limit", "40M"], ["info", "--memory-limit", "40M"],
 ]
+MEMORY_LIMIT_KB = 40 << 10
+# the shapes of tests/fuzz/hostile_log taken as seeds (name, args)
+HOSTILE_SHAPES = [
+    ("controls", []), ("end-mid", ["60"]), ("end-over", ["60"]), ("long-label", ["60000"]),
+    ("marks", ["3000"]), ("ticky", ["3000"]), ("heap-bands", ["3000"]), ("samples", ["20000"]),
+]
+# raw control bytes in dump's lines (the line feeds between them excepted)
+RAW_CONTROL = re.compile(rb"[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]")
+# labels made of the bytes a terminal obeys, spliced into strings
+HOSTILE_BYTES = [b"\x1b[2J", b"\x07", b"\x00", b"\x7f", b"\xc2\x9b", b"\x1b]0;x\x07", b"\r\n",
+                 b"A" * 4000]
 SANITIZER_MARKS = (b"AddressSanitizer", b"LeakSanitizer", b"UndefinedBehaviorSanitizer",
                    b"runtime error:", b"MemorySanitizer")
 # sanitizers get their own exit codes, so that a report is never taken for 1
 SAN_ENV = {
     "ASAN_OPTIONS": "exitcode=86:detect_leaks=1:abort_on_error=0",
     "UBSAN_OPTIONS": "exitcode=87:halt_on_error=1:print_stacktrace=1",
+    # Graphviz's and the font libraries' own leaks are not ours (graph, html)
+    "LSAN_OPTIONS": "suppressions=%s:print_suppressions=0" % os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "support", "lsan.supp"),
 }
 
 
@@ -64,10 +104,25 @@ def seeds_from(paths, max_size):
     return out
 
 
+def hostile_seeds(evprof, tmp):
+    """The hostile shapes of tests/fuzz/hostile_log beside evprof, as seed bytes."""
+    gen = os.path.join(os.path.dirname(os.path.abspath(evprof)), "tests", "fuzz", "hostile_log")
+    out = []
+    if not os.access(gen, os.X_OK):
+        return out
+    for name, args in HOSTILE_SHAPES:
+        path = os.path.join(tmp, "hostile-%s.eventlog" % name)
+        if subprocess.run([gen, path, name] + args).returncode == 0:
+            with open(path, "rb") as f:
+                out.append(("hostile_log " + " ".join([name] + args), f.read()))
+            os.remove(path)
+    return out
+
+
 def mutate(rng, data, others):
     b = bytearray(data)
     for _ in range(rng.choice((1, 1, 1, 2, 3))):
-        kind = rng.randrange(7)
+        kind = rng.randrange(9)
         n = len(b)
         if n == 0:
             b += bytes(rng.randrange(256) for _ in range(rng.randrange(1, 64)))
@@ -97,37 +152,124 @@ def mutate(rng, data, others):
         elif kind == 5:                                 # a 32-bit length/size field
             v = rng.choice((0, 0xffffffff, 24, 1 << 31, rng.randrange(1 << 32)))
             b[at:at + 4] = v.to_bytes(4, "big")
-        else:                                           # a range duplicated
+        elif kind == 6:                                 # a range duplicated
             ln = min(n - at, rng.choice((2, 10, 24, 500)))
             b[at:at] = b[at:at + ln]
+        elif kind == 7:                                 # an end marker put in
+            b[at:at] = b"\xff\xff"
+        else:                                           # hostile bytes in a string
+            b[at:at] = rng.choice(HOSTILE_BYTES)
     return bytes(b)
 
 
-def run_all(evprof, path, tmp, timeout):
+def run_one(argv, env, tmp, timeout):
+    """Runs argv; returns (status or None on a hang, stdout, stderr, peak RSS in KiB)."""
+    empty = os.path.join(tmp, "empty")
+    out_path, err_path = os.path.join(tmp, "stdout"), os.path.join(tmp, "stderr")
+    with open(empty, "rb") as fin, open(out_path, "wb") as fout, open(err_path, "wb") as ferr:
+        p = subprocess.Popen(argv, stdin=fin, stdout=fout, stderr=ferr, env=env)
+        timer = threading.Timer(timeout, p.kill)
+        timer.start()
+        _, status, usage = os.wait4(p.pid, 0)
+        hung = not timer.is_alive()
+        timer.cancel()
+        p.returncode = os.waitstatus_to_exitcode(status)
+    with open(out_path, "rb") as f:
+        out = f.read()
+    with open(err_path, "rb") as f:
+        err = f.read()
+    return (None if hung else p.returncode), out, err, usage.ru_maxrss
+
+
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha1(f.read()).hexdigest()
+
+
+def run_all(evprof, path, tmp, timeout, sanitized):
     """Runs every command on path; returns a list of failure descriptions."""
     failures = []
     env = dict(os.environ, **SAN_ENV)
     # files of our own, not /dev/null: another test may be replacing it
-    empty = os.path.join(tmp, "empty")
-    open(empty, "wb").close()
+    open(os.path.join(tmp, "empty"), "wb").close()
+    before = digest(path)
     for cmd in COMMANDS:
-        argv = [evprof] + [a.format(tmp=tmp) for a in cmd] + [path]
-        try:
-            with open(empty, "rb") as fin, open(os.path.join(tmp, "stdout"), "wb") as fout:
-                p = subprocess.run(argv, stdin=fin, stdout=fout, stderr=subprocess.PIPE,
-                                   timeout=timeout, env=env)
-        except subprocess.TimeoutExpired:
-            failures.append("%s: hang (over %d s)" % (" ".join(cmd), timeout))
+        args = [a.format(tmp=tmp, log=path) for a in cmd]
+        argv = [evprof] + args + ([] if "{log}" in cmd else [path])
+        shutil.rmtree(os.path.join(tmp, "all"), ignore_errors=True)
+        what = " ".join(cmd)
+        status, out, err, rss = run_one(argv, env, tmp, timeout)
+        if status is None:
+            failures.append("%s: hang (over %d s)" % (what, timeout))
             continue
-        err = p.stderr
         if any(m in err for m in SANITIZER_MARKS):
             line = next((ln for ln in err.splitlines() if any(m in ln for m in SANITIZER_MARKS)),
                         b"")
-            failures.append("%s: sanitizer: %s" % (" ".join(cmd),
-                                                   line.decode("utf-8", "replace")[:300]))
-        elif p.returncode not in (0, 1, 2):
-            failures.append("%s: exit status %d" % (" ".join(cmd), p.returncode))
+            failures.append("%s: sanitizer: %s" % (what, line.decode("utf-8", "replace")[:300]))
+        elif status not in (0, 1, 2):
+            failures.append("%s: exit status %d" % (what, status))
+        if digest(path) != before:
+            failures.append("%s: the input log was changed" % what)
+            before = digest(path)
+        if cmd == ["dump"] and RAW_CONTROL.search(out):
+            failures.append("dump: a raw control byte in its output")
+        if b"Graphviz" in err:
+            line = next(ln for ln in err.splitlines() if b"Graphviz" in ln)
+            failures.append("%s: Graphviz failed: %s" % (what, line.decode("utf-8", "replace")[:200]))
+        if "--memory-limit" in cmd and not sanitized and rss > MEMORY_LIMIT_KB:
+            failures.append("%s: peak RSS %d KiB past the limit" % (what, rss))
+    failures += all_over_input(evprof, path, tmp, env, timeout)
+    failures += stalled_fifo(evprof, path, tmp, env, timeout)
     return failures
+
+
+def all_over_input(evprof, path, tmp, env, timeout):
+    """`all` on DIR/x.prof with --name x must refuse (exit 2), the log intact."""
+    d = os.path.join(tmp, "allx")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    x = os.path.join(d, "x.prof")
+    shutil.copyfile(path, x)
+    status, _, _, _ = run_one([evprof, "all", "-d", d, "-n", "x", x], env, tmp, timeout)
+    fails = []
+    if status != 2:
+        fails.append("all over its input: exit %s, not 2" % status)
+    if digest(x) != digest(path):
+        fails.append("all over its input: the log was overwritten")
+    return fails
+
+
+def stalled_fifo(evprof, path, tmp, env, timeout):
+    """The mutant through a FIFO whose writer then stalls: --idle-timeout ends it."""
+    fifo = os.path.join(tmp, "fifo")
+    if os.path.exists(fifo):
+        os.remove(fifo)
+    os.mkfifo(fifo)
+    release = threading.Event()
+
+    def writer():
+        try:
+            with open(fifo, "wb") as f:
+                f.write(open(path, "rb").read())
+                f.flush()
+                release.wait(timeout + 5)
+        except OSError:
+            pass
+    t = threading.Thread(target=writer, daemon=True)
+    t.start()
+    status, _, err, _ = run_one([evprof, "report", "--follow", "--idle-timeout", "0.5", fifo],
+                                env, tmp, timeout)
+    release.set()
+    try:    # a writer still waiting for a reader (evprof never opened it) goes on
+        os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))
+    except OSError:
+        pass
+    t.join(timeout + 10)
+    if status is None:
+        return ["report --follow --idle-timeout 0.5 FIFO: hang (a stalled writer)"]
+    if status not in (0, 1, 2):
+        return ["report --follow on a stalled FIFO: exit status %d" % status]
+    return []
 
 
 def save(regress, data, failures):
@@ -151,6 +293,9 @@ def main():
     ap.add_argument("--replay", help="run every file of this directory, unmutated")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--max-size", type=int, default=1 << 20)
+    ap.add_argument("--sanitized", action="store_true",
+                    default=bool(os.environ.get("EVPROF_TEST_SANITIZED")),
+                    help="the build has sanitizers: peak RSS is not checked")
     ap.add_argument("paths", nargs="*")
     a = ap.parse_args()
 
@@ -163,7 +308,7 @@ def main():
                 return 0
             bad = 0
             for f in files:
-                fails = run_all(a.evprof, os.path.join(a.replay, f), tmp, a.timeout)
+                fails = run_all(a.evprof, os.path.join(a.replay, f), tmp, a.timeout, a.sanitized)
                 for x in fails:
                     print("FAIL: %s: %s" % (f, x))
                 bad += bool(fails)
@@ -171,12 +316,15 @@ def main():
             return 1 if bad else 0
 
         seeds = seeds_from(a.paths, a.max_size)
+        datas = [open(f, "rb").read() for f in seeds]
+        for name, data in hostile_seeds(a.evprof, tmp):
+            seeds.append(name)
+            datas.append(data)
         if not seeds:
             print("cli_fuzz: no seed logs in %s" % " ".join(a.paths), file=sys.stderr)
             return 1
         seed = a.seed if a.seed is not None else int(time.time())
         rng = random.Random(seed)
-        datas = [open(f, "rb").read() for f in seeds]
         print("cli_fuzz: %d seed logs, %.0f s, random seed %d" % (len(seeds), a.seconds, seed))
         end = time.monotonic() + a.seconds
         runs = found = 0
@@ -186,7 +334,7 @@ def main():
             data = mutate(rng, datas[i], datas)
             with open(case, "wb") as f:
                 f.write(data)
-            fails = run_all(a.evprof, case, tmp, a.timeout)
+            fails = run_all(a.evprof, case, tmp, a.timeout, a.sanitized)
             runs += 1
             if fails:
                 found += 1
