@@ -9,6 +9,7 @@
 
 #include "evprof/json.h"
 #include "evprof/textout.h"
+#include "util/fmt.h"
 #include "util/htab.h"
 
 /* ---- shared ----------------------------------------------------------- */
@@ -187,62 +188,6 @@ typedef struct tree_ctx {
     int failed;
 } tree_ctx;
 
-static const char spaces[256] =
-    "                                                                "
-    "                                                                "
-    "                                                                "
-    "                                                                ";
-
-static char *put_spaces(char *d, size_t n)
-{
-    while (n > sizeof spaces) {
-        memcpy(d, spaces, sizeof spaces);
-        d += sizeof spaces;
-        n -= sizeof spaces;
-    }
-    memcpy(d, spaces, n);
-    return d + n;
-}
-
-/* "%5.1f" of v (0 <= v < 1000), as printf rounds it: the tenths are
- * rounded from v * 10 unless it lies within 1e-6 of a half, where only
- * printf's exact decimal expansion decides. 5 bytes (more only from
- * snprintf, for values the fast path does not take). */
-static char *put_pct(char *d, double v)
-{
-    if (v >= 0.0 && v < 999.0) {
-        double x = v * 10.0, f = (double)(unsigned)x, frac = x - f;
-        if (frac < 0.5 - 1e-6 || frac > 0.5 + 1e-6) {
-            unsigned q = (unsigned)f + (frac > 0.5);
-            unsigned ip = q / 10;
-            d[0] = ip >= 100 ? (char)('0' + ip / 100) : ' ';
-            d[1] = ip >= 10 ? (char)('0' + ip / 10 % 10) : ' ';
-            d[2] = (char)('0' + ip % 10);
-            d[3] = '.';
-            d[4] = (char)('0' + q % 10);
-            return d + 5;
-        }
-    }
-    char tmp[32];
-    int n = snprintf(tmp, sizeof tmp, "%5.1f", v);
-    memcpy(d, tmp, (size_t)n);
-    return d + n;
-}
-
-/* v right-aligned in tw columns (what "%*" PRIu64 prints) */
-static char *put_ticks(char *d, uint64_t v, int tw)
-{
-    char tmp[24];
-    int n = 0;
-    do
-        tmp[sizeof tmp - 1 - n++] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    if (n < tw)
-        d = put_spaces(d, (size_t)(tw - n));
-    memcpy(d, tmp + sizeof tmp - n, (size_t)n);
-    return d + n;
-}
-
 /* The visible forms of the labels, the widths of the three columns. */
 /* Only for the cost centres some node names: a log may define millions
  * and sample a few (the hostile-ccs bench log). */
@@ -306,11 +251,11 @@ static int cc_tails(tree_ctx *c, const prof_result *p)
         *d++ = ' ';
         d += tx_vis(d, size - (size_t)(d - c->tails), cc->module, strlen(cc->module));
         if (t->module_w < c->wm)
-            d = put_spaces(d, c->wm - t->module_w);
+            d = tx_put_spaces(d, c->wm - t->module_w);
         *d++ = ' ';
         d += tx_vis(d, size - (size_t)(d - c->tails), cc->srcloc, strlen(cc->srcloc));
         if (t->src_w < c->ws)
-            d = put_spaces(d, c->ws - t->src_w);
+            d = tx_put_spaces(d, c->ws - t->src_w);
         *d++ = ' ';
         *d++ = ' ';
         t->tail = (uint32_t)at;
@@ -429,21 +374,21 @@ static char *put_row(const tree_ctx *c, char *d, uint32_t n)
     const uint64_t total = c->in->total_ticks;
     const prof_node *nd = &c->nodes[n];
     const cc_text *t = &c->cc[nd->cc];
-    d = put_spaces(d, nd->depth);
+    d = tx_put_spaces(d, nd->depth);
     memcpy(d, c->names + t->label, t->label_len);
     d += t->label_len;
     if (nd->depth + t->label_w < c->wl)
-        d = put_spaces(d, c->wl - nd->depth - t->label_w);
+        d = tx_put_spaces(d, c->wl - nd->depth - t->label_w);
     memcpy(d, c->tails + t->tail, t->tail_len);
     d += t->tail_len;
-    d = put_pct(d, pct(nd->ticks, total));
+    d = tx_put_pct(d, pct(nd->ticks, total));
     *d++ = ' ';
-    d = put_ticks(d, nd->ticks, c->tw);
+    d = tx_put_u64_right(d, nd->ticks, c->tw);
     memcpy(d, "   ", 3);
     d += 3;
-    d = put_pct(d, n == 0 && total ? 100.0 : pct(nd->inherited, total));
+    d = tx_put_pct(d, n == 0 && total ? 100.0 : pct(nd->inherited, total));
     *d++ = ' ';
-    d = put_ticks(d, nd->inherited, c->tw);
+    d = tx_put_u64_right(d, nd->inherited, c->tw);
     *d++ = '\n';
     return d;
 }
@@ -749,48 +694,23 @@ int prof_report_text(const prof_result *p, const prof_report_opts *o, FILE *out)
 /* ---- JSON (-pj) -------------------------------------------------------- */
 
 /* The tree, as tx_json writes inline objects (", " between items, ": "
- * after a key) but gathered in a buffer of its own and written to the
- * FILE in 64 KiB pieces: two containers, five keys and five numbers per
- * stack through the general writer were most of the JSON's time. */
-typedef struct tree_out {
-    FILE *f;
-    size_t len;
-    char b[65536];
-} tree_out;
-
-static void tree_put(tree_out *t, const char *s, size_t n)
-{
-    if (t->len + n > sizeof t->b) {
-        fwrite(t->b, 1, t->len, t->f);
-        t->len = 0;
-    }
-    memcpy(t->b + t->len, s, n);
-    t->len += n;
-}
-
-static void tree_uint(tree_out *t, uint64_t v)
-{
-    char d[20], *e = d + sizeof d, *s = e;
-    do
-        *--s = (char)('0' + v % 10);
-    while (v /= 10);
-    tree_put(t, s, (size_t)(e - s));
-}
-
-#define TREE_LIT(t, s) tree_put(t, s, sizeof s - 1)
+ * after a key), but written by hand into an output buffer (util/fmt.h):
+ * two containers, five keys and five numbers per stack through the
+ * general writer were most of the JSON's time. */
+#define TREE_LIT(d, s) (memcpy(d, s, sizeof s - 1), (d) + sizeof s - 1)
 
 static void json_tree(const prof_result *p, const prof_report_opts *o, tx_json *j)
 {
-    tree_out *t = malloc(sizeof *t);
-    FILE *f = t ? tx_json_raw_begin(j) : NULL;
-    if (!f) {
-        free(t);
-        tx_json_null(j);        /* the document stays whole; finish reports it */
+    tx_obuf t;
+    FILE *f = tx_json_raw_begin(j);
+    if (!f || tx_obuf_open(&t, f, TX_OBUF_SIZE) != 0) {
+        if (f)
+            tx_json_raw_end(j);
+        else
+            tx_json_null(j);    /* the document stays whole; finish reports it */
         j->failed = 1;
         return;
     }
-    t->f = f;
-    t->len = 0;
     /* down the print order: a node's object opens when it comes and
      * closes when a node no deeper comes */
     size_t num, at = 0;
@@ -800,25 +720,34 @@ static void json_tree(const prof_result *p, const prof_report_opts *o, tx_json *
     size_t top = 0;
     for (uint32_t n; (n = next_shown(p, o, pre, num, &at, &hidden)) != PROF_NONE;) {
         const prof_node *nd = prof_node_at(p, n);
-        for (; top > nd->depth; top--)
-            TREE_LIT(t, "]}");
-        if (top == sizeof has_child)
+        if (nd->depth >= sizeof has_child)
             break;              /* never: depth is the parent's + 1 */
+        /* the closings (2 bytes each), then at most 101 bytes */
+        char *d = tx_obuf_room(&t, 2 * (top - (top > nd->depth ? nd->depth : top)) + 128);
+        if (!d)
+            break;
+        for (; top > nd->depth; top--)
+            d = TREE_LIT(d, "]}");
         if (top > 0 && has_child[top - 1])
-            TREE_LIT(t, ", ");
+            d = TREE_LIT(d, ", ");
         if (top > 0)
             has_child[top - 1] = 1;
-        TREE_LIT(t, "{\"id\": ");
-        tree_uint(t, prof_cc_at(p, nd->cc)->id);
-        TREE_LIT(t, ", \"entries\": 0, \"alloc\": 0, \"ticks\": ");
-        tree_uint(t, nd->ticks);
-        TREE_LIT(t, ", \"children\": [");
+        d = TREE_LIT(d, "{\"id\": ");
+        d = tx_put_u64(d, prof_cc_at(p, nd->cc)->id);
+        d = TREE_LIT(d, ", \"entries\": 0, \"alloc\": 0, \"ticks\": ");
+        d = tx_put_u64(d, nd->ticks);
+        d = TREE_LIT(d, ", \"children\": [");
+        tx_obuf_done(&t, d);
         has_child[top++] = 0;
     }
-    for (; top > 0; top--)
-        TREE_LIT(t, "]}");
-    fwrite(t->b, 1, t->len, f);
-    free(t);
+    char *d = tx_obuf_room(&t, 2 * top);
+    if (d) {
+        for (; top > 0; top--)
+            d = TREE_LIT(d, "]}");
+        tx_obuf_done(&t, d);
+    }
+    if (tx_obuf_close(&t) != 0)
+        j->failed = 1;
     tx_json_raw_end(j);
 }
 
