@@ -158,8 +158,13 @@ static int summary(const prof_result *p, FILE *out)
 /* The tree's rows are written into one output buffer, flushed with a
  * fwrite when it fills. What a row repeats is made once: the visible form
  * of each cost centre's label, and its module and source columns padded
- * and joined (the "tail"), once the widths are known. */
+ * and joined (the "tail"), once the widths are known; and the text of a
+ * tick count below NUM_CACHE, "%5.1f %*ticks", once per report. Short
+ * pieces are copied in fixed sizes (copy_short, spaces_short), which may
+ * write up to COPY_SLACK bytes past them. */
 #define OUT_CHUNK (1u << 20)
+#define NUM_CACHE 4096u
+#define COPY_SLACK 64u
 
 typedef struct cc_text {
     uint32_t label, label_len, label_w;     /* visible label in ctx.names */
@@ -183,6 +188,8 @@ typedef struct tree_ctx {
     cc_text *cc;
     uint8_t *used;                  /* by cost centre: some node names it */
     char *names, *tails;
+    char (*nums)[32];               /* "%5.1f %*ticks" of v < num_nums */
+    uint32_t num_nums, nums_len;
     char *buf;
     size_t len, cap;
     int failed;
@@ -207,7 +214,7 @@ static int cc_texts(tree_ctx *c, const prof_result *p)
         if (c->used[i])
             size += 4 * strlen(prof_cc_at(p, (uint32_t)i)->label) + 1;
     c->cc = calloc(n ? n : 1, sizeof *c->cc);
-    c->names = malloc(size ? size : 1);
+    c->names = malloc(size + COPY_SLACK);     /* copy_short reads past the last */
     if (!c->cc || !c->names)
         return -1;
     size_t at = 0;
@@ -238,7 +245,7 @@ static int cc_tails(tree_ctx *c, const prof_result *p)
         const prof_cc *cc = prof_cc_at(p, (uint32_t)i);
         size += 4 * (strlen(cc->module) + strlen(cc->srcloc)) + c->wm + c->ws + 6;
     }
-    c->tails = malloc(size ? size : 1);
+    c->tails = malloc(size + COPY_SLACK);
     if (!c->tails)
         return -1;
     size_t at = 0;
@@ -361,34 +368,88 @@ static void flush(tree_ctx *c)
 }
 
 /* The most bytes node n's row takes: wl columns, the tail, two numbers of
- * at most 32 bytes each with their spaces, the newline. */
+ * at most 32 bytes each with their spaces, the newline; and the slack
+ * the fixed-size copies may write past them. */
 static size_t row_room(const tree_ctx *c, uint32_t n)
 {
     const cc_text *t = &c->cc[c->nodes[n].cc];
-    return c->wl + t->label_len + t->tail_len + 2 * (size_t)c->tw + 64;
+    return c->wl + t->label_len + t->tail_len + 2 * (size_t)c->tw + 64 + COPY_SLACK;
+}
+
+/* n bytes of s (readable COPY_SLACK / 2 bytes on) */
+static inline char *copy_short(char *d, const char *s, size_t n)
+{
+    memcpy(d, s, n <= COPY_SLACK / 2 ? COPY_SLACK / 2 : n);
+    return d + n;
+}
+
+static inline char *spaces_short(char *d, size_t n)
+{
+    static const char sp[COPY_SLACK] = "                                                                ";
+    if (n > COPY_SLACK)
+        return tx_put_spaces(d, n);
+    memcpy(d, sp, COPY_SLACK);
+    return d + n;
+}
+
+/* "%5.1f %*ticks" of v ticks, of 100% for the root */
+static char *put_num_made(const tree_ctx *c, char *d, uint64_t v, int root)
+{
+    d = tx_put_pct(d, root ? 100.0 : pct(v, c->in->total_ticks));
+    *d++ = ' ';
+    return tx_put_u64_right(d, v, c->tw);
+}
+
+static inline char *put_num(const tree_ctx *c, char *d, uint64_t v)
+{
+    if (v < c->num_nums) {
+        memcpy(d, c->nums[v], sizeof c->nums[v]);
+        return d + c->nums_len;
+    }
+    return put_num_made(c, d, v, 0);
+}
+
+/* The texts of the tick counts below NUM_CACHE (none above the total);
+ * -1 without memory. */
+static int num_texts(tree_ctx *c)
+{
+    uint64_t total = c->in->total_ticks;
+    uint32_t n = total < NUM_CACHE ? (uint32_t)total + 1 : NUM_CACHE;
+    if (c->tw + 6 > (int)sizeof c->nums[0])
+        return 0;               /* never: tw is at most 20 */
+    if (!(c->nums = malloc(n * sizeof *c->nums)))
+        return -1;
+    for (uint32_t v = 0; v < n; v++) {
+        char *d = tx_put_pct(c->nums[v], pct(v, total));
+        *d++ = ' ';
+        d = tx_put_u64_right(d, v, c->tw);
+        /* 5 bytes for every percentage of at most the total, so one
+         * length for every count */
+        if ((uint32_t)(d - c->nums[v]) != (uint32_t)c->tw + 6)
+            return 0;
+    }
+    c->num_nums = n;
+    c->nums_len = (uint32_t)c->tw + 6;
+    return 0;
 }
 
 /* Node n's row at d; returns its end. */
 static char *put_row(const tree_ctx *c, char *d, uint32_t n)
 {
-    const uint64_t total = c->in->total_ticks;
     const prof_node *nd = &c->nodes[n];
     const cc_text *t = &c->cc[nd->cc];
-    d = tx_put_spaces(d, nd->depth);
-    memcpy(d, c->names + t->label, t->label_len);
-    d += t->label_len;
+    d = spaces_short(d, nd->depth);
+    d = copy_short(d, c->names + t->label, t->label_len);
     if (nd->depth + t->label_w < c->wl)
-        d = tx_put_spaces(d, c->wl - nd->depth - t->label_w);
-    memcpy(d, c->tails + t->tail, t->tail_len);
-    d += t->tail_len;
-    d = tx_put_pct(d, pct(nd->ticks, total));
-    *d++ = ' ';
-    d = tx_put_u64_right(d, nd->ticks, c->tw);
+        d = spaces_short(d, c->wl - nd->depth - t->label_w);
+    d = copy_short(d, c->tails + t->tail, t->tail_len);
+    d = put_num(c, d, nd->ticks);
     memcpy(d, "   ", 3);
     d += 3;
-    d = tx_put_pct(d, n == 0 && total ? 100.0 : pct(nd->inherited, total));
-    *d++ = ' ';
-    d = tx_put_u64_right(d, nd->inherited, c->tw);
+    if (n == 0 && c->in->total_ticks)       /* the root: 100% whatever its ticks */
+        d = put_num_made(c, d, nd->inherited, 1);
+    else
+        d = put_num(c, d, nd->inherited);
     *d++ = '\n';
     return d;
 }
@@ -642,7 +703,8 @@ int prof_report_text(const prof_result *p, const prof_report_opts *o, FILE *out)
     c.buf = malloc(c.cap);
     int every = !o->max_depth && !(o->threshold_pct > 0.0);
     if (!c.buf || (every && all_shown(&c, p) != 0) || cc_texts(&c, p) != 0 ||
-        (every ? (all_shown_widths(&c, p), 0) : walk_shown(&c, p)) != 0 || cc_tails(&c, p) != 0)
+        (every ? (all_shown_widths(&c, p), 0) : walk_shown(&c, p)) != 0 || cc_tails(&c, p) != 0 ||
+        num_texts(&c) != 0)
         c.failed = 1;
     if (!c.failed) {
         int col = 5 + 1 + c.tw;
@@ -660,6 +722,7 @@ int prof_report_text(const prof_result *p, const prof_report_opts *o, FILE *out)
     free(c.used);
     free(c.names);
     free(c.tails);
+    free(c.nums);
     if (c.failed)
         return -1;
 
