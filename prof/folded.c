@@ -11,7 +11,7 @@
  *
  * Memory: the frame texts of the cost centres; when some frame texts
  * coincide, 13 bytes per tree node plus a table of 24 bytes per node
- * that could merge (half full). Lines are gathered in a 1 MiB buffer
+ * that could merge (half full). Lines are gathered in a 256 KiB buffer
  * (util/fmt.h) and written when it fills.
  */
 #include "evprof/prof.h"

@@ -93,7 +93,7 @@ char *tx_put_pct(char *d, double v);
 
 /* ---- the output buffer ------------------------------------------------ */
 
-#define TX_OBUF_SIZE (1u << 20)
+#define TX_OBUF_SIZE (256u << 10)
 
 typedef struct tx_obuf {
     FILE *out;
