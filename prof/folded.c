@@ -115,11 +115,12 @@ typedef struct folded {
     const prof_node *nodes;     /* p's, in table order */
     tx_obuf out;
     char *texts;                /* the frame texts, one after another */
-    size_t *frame;              /* per cost centre, where its text starts */
+    size_t *frame;              /* per cost centre in the tree, where its text starts */
     uint32_t *frame_len;
     uint32_t *cls;              /* per cost centre: its distinct frame text */
     uint32_t num_cls;
     uint8_t *shared;            /* per class: more than one cost centre prints so */
+    int any_shared;             /* some class is */
 
     /* merging paths that print alike (only when frame texts coincide) */
     uint8_t *may_merge;         /* per node: at or below a shared class */
@@ -154,47 +155,81 @@ static int frame_eq(const void *ctx, uint32_t j, const void *key)
            memcmp(f->texts + f->frame[j], f->texts + f->frame[i], f->frame_len[i]) == 0;
 }
 
-/* Frame texts of every cost centre (in one block: their lengths first)
- * and the classes of equal texts. */
+/* Frame texts of the cost centres some node names (in one block; a log
+ * may define millions and sample a few) and the classes of equal texts
+ * among them. */
 static int make_frames(folded *f, prof_frame_format fmt)
 {
-    size_t n = prof_num_ccs(f->p), size = 0;
+    size_t n = prof_num_ccs(f->p), nn = prof_num_nodes(f->p), size = 0, used = 0;
+    uint8_t *in_tree = calloc(n ? n : 1, 1);
     f->frame = calloc(n ? n : 1, sizeof *f->frame);
     f->frame_len = calloc(n ? n : 1, sizeof *f->frame_len);
     f->cls = calloc(n ? n : 1, sizeof *f->cls);
     f->shared = calloc(n ? n : 1, 1);
     tx_htab table = { 0 };      /* frame text -> its first cost centre */
-    if (!f->frame || !f->frame_len || !f->cls || !f->shared || tx_htab_reserve(&table, n) != 0) {
+    if (!in_tree || !f->frame || !f->frame_len || !f->cls || !f->shared) {
+        free(in_tree);
+        return -1;
+    }
+    for (size_t i = 0; i < nn; i++)
+        in_tree[f->nodes[i].cc] = 1;
+    for (size_t i = 0; i < n; i++)
+        used += in_tree[i];
+    if (tx_htab_reserve(&table, used) != 0) {
+        free(in_tree);
+        return -1;
+    }
+    /* each text made once, into a block grown as it fills (then cut to
+     * what it holds) */
+    size_t cap = 16 * used + 4096;
+    if (!(f->texts = malloc(cap))) {
+        free(in_tree);
         tx_htab_free(&table);
         return -1;
     }
     for (uint32_t i = 0; i < n; i++) {
-        size_t len = prof_folded_frame(prof_cc_at(f->p, i), fmt, NULL, 0);
-        if (len >= UINT32_MAX || size + len + 1 < size) {
+        if (!in_tree[i])
+            continue;
+        const prof_cc *cc = prof_cc_at(f->p, i);
+        size_t len = prof_folded_frame(cc, fmt, f->texts + size, cap - size);
+        if (len >= UINT32_MAX) {
+            free(in_tree);
             tx_htab_free(&table);
             return -1;
+        }
+        if (len + 1 > cap - size) {
+            size_t want = cap * 2;
+            while (want < size + len + 1)
+                want *= 2;
+            char *t = realloc(f->texts, want);
+            if (!t) {
+                free(in_tree);
+                tx_htab_free(&table);
+                return -1;
+            }
+            f->texts = t;
+            cap = want;
+            prof_folded_frame(cc, fmt, f->texts + size, cap - size);
         }
         f->frame[i] = size;
         f->frame_len[i] = (uint32_t)len;
         size += len + 1;
-    }
-    if (!(f->texts = malloc(size ? size : 1))) {
-        tx_htab_free(&table);
-        return -1;
-    }
-    for (uint32_t i = 0; i < n; i++) {
         char *text = f->texts + f->frame[i];
-        prof_folded_frame(prof_cc_at(f->p, i), fmt, text, f->frame_len[i] + 1);
         uint64_t h = hash_bytes(text, f->frame_len[i], 0);
         uint32_t j = tx_htab_find(&table, h, frame_eq, f, &i);
         if (j != TX_HTAB_NONE) {
             f->cls[i] = f->cls[j];
             f->shared[f->cls[i]] = 1;
+            f->any_shared = 1;
         } else {
             tx_htab_insert(&table, h, i);       /* reserved: cannot fail */
             f->cls[i] = f->num_cls++;
         }
     }
+    char *t = realloc(f->texts, size ? size : 1);
+    if (t)
+        f->texts = t;
+    free(in_tree);
     tx_htab_free(&table);
     return 0;
 }
@@ -311,7 +346,7 @@ int prof_report_folded(const prof_result *p, const prof_folded_opts *o, FILE *ou
         o = &defaults;
     }
     folded f = { .p = p, .nodes = prof_nodes(p) };
-    size_t num_nodes = prof_num_nodes(p), num_ccs = prof_num_ccs(p);
+    size_t num_nodes = prof_num_nodes(p);
     uint32_t max_depth = 0;
     int rc = -1;
 
@@ -326,7 +361,7 @@ int prof_report_folded(const prof_result *p, const prof_folded_opts *o, FILE *ou
         !f.depth_start || make_frames(&f, o->frame) != 0)
         goto done;
 
-    if (f.num_cls < num_ccs) {
+    if (f.any_shared) {
         /* which nodes may merge: in table order, a parent before its
          * children (a root's path starts afresh) */
         size_t may = 0;
