@@ -3,8 +3,9 @@
  * printf prints, byte for byte. The percentages are checked on every
  * value a report of up to 3000 ticks can show, around every tie of
  * "%5.1f" and on random ticks of large totals; the numbers at every
- * digit-count edge and at random; the output buffer on rows larger than
- * itself and on a write that fails. */
+ * digit-count edge and at random; JSON strings against tx_json_str on
+ * every byte pair and random mixes of the bytes that need care; the
+ * output buffer on rows larger than itself and on a write that fails. */
 #include <inttypes.h>
 #include <math.h>
 #include <setjmp.h>
@@ -17,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "evprof/textout.h"
 #include "util/fmt.h"
 
 /* tx_put_pct(v) and snprintf("%5.1f", v) agree; the count of values
@@ -149,6 +151,56 @@ static void numbers(void **state)
     free(big);
 }
 
+/* tx_put_json_str(s) and tx_json_str (evprof/textout.h) write the same
+ * bytes, within 6 * len + 2 */
+static void check_json_str(const char *s, size_t len)
+{
+    char *want = NULL;
+    size_t want_len = 0;
+    FILE *m = open_memstream(&want, &want_len);
+    assert_non_null(m);
+    tx_json_str(m, s, len);
+    assert_int_equal(fclose(m), 0);
+    char *got = malloc(6 * len + 2);
+    assert_non_null(got);
+    size_t got_len = (size_t)(tx_put_json_str(got, s, len) - got);
+    assert_true(got_len <= 6 * len + 2);
+    if (got_len != want_len || memcmp(got, want, want_len) != 0)
+        fail_msg("JSON string of %zu bytes: tx_json_str %.*s, tx_put_json_str %.*s", len,
+                 (int)want_len, want, (int)got_len, got);
+    free(got);
+    free(want);
+}
+
+/* every byte alone, every pair, and random strings drawn from bytes that
+ * need care (controls, quotes, DEL, UTF-8 leads and continuations, C1 as
+ * UTF-8, bytes that never start one) */
+static void json_strings(void **state)
+{
+    (void)state;
+    unsigned char b[64];
+    for (unsigned c = 0; c < 256; c++) {
+        b[0] = (unsigned char)c;
+        check_json_str((const char *)b, 1);
+        for (unsigned d = 0; d < 256; d++) {
+            b[1] = (unsigned char)d;
+            check_json_str((const char *)b, 2);
+        }
+    }
+    static const unsigned char pool[] = { 'a', 'Z', ' ', '"', '\\', '/', 0, 1, '\n', '\t', '\r',
+                                          '\b', '\f', 0x1f, 0x7f, 0x80, 0x9f, 0xbf, 0xc2, 0xc3,
+                                          0xe2, 0x80, 0xa8, 0xef, 0xbf, 0xbd, 0xf0, 0x9f, 0x98,
+                                          0x80, 0xf4, 0x90, 0xed, 0xa0, 0xc0, 0xff, 0xfe };
+    uint64_t r = 12345;
+    for (int i = 0; i < 200000; i++) {
+        size_t len = rnd(&r) % sizeof b;
+        for (size_t k = 0; k < len; k++)
+            b[k] = pool[rnd(&r) % sizeof pool];
+        check_json_str((const char *)b, len);
+    }
+    check_json_str("", 0);
+}
+
 /* rows of every size, some larger than the buffer: the bytes arrive in
  * order and whole */
 static void obuf_rows(void **state)
@@ -224,6 +276,7 @@ int main(void)
         cmocka_unit_test(pct_around_every_tie),
         cmocka_unit_test(pct_random_and_edges),
         cmocka_unit_test(numbers),
+        cmocka_unit_test(json_strings),
         cmocka_unit_test(obuf_rows),
         cmocka_unit_test(obuf_write_error),
     };

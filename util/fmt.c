@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "evprof/textout.h"
+
 const char tx_digit_pairs[200] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                  "8081828384858687888990919293949596979899";
@@ -55,6 +57,66 @@ char *tx_put_pct(char *d, double v)
         n = (int)sizeof tmp - 1;        /* never for a percentage */
     memcpy(d, tmp, (size_t)n);
     return d + n;
+}
+
+/* As tx_json_str (util/textout.c) escapes: '"' and '\\' with a
+ * backslash; \n \t \r \b \f; the other C0 controls, DEL and the C1
+ * controls (U+0080..U+009F) as \u00XX; bytes that are not valid UTF-8 as
+ * \ufffd; the rest as it is. */
+char *tx_put_json_str(char *d, const char *str, size_t len)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *s = (const unsigned char *)str;
+    *d++ = '"';
+    for (size_t i = 0; i < len;) {
+        unsigned c = s[i];
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+            size_t run = i + 1;     /* plain ASCII: copied as a run */
+            while (run < len && s[run] >= 0x20 && s[run] < 0x7f && s[run] != '"' &&
+                   s[run] != '\\')
+                run++;
+            memcpy(d, s + i, run - i);
+            d += run - i;
+            i = run;
+            continue;
+        }
+        uint32_t cp = c;
+        size_t n = 1;
+        if (c >= 0x80) {
+            n = tx_utf8_next(s + i, len - i, &cp);
+            if (!n) {
+                memcpy(d, "\\ufffd", 6);
+                d += 6;
+                i++;
+                continue;
+            }
+            if (cp > 0x9f) {
+                memcpy(d, s + i, n);
+                d += n;
+                i += n;
+                continue;
+            }
+        }
+        i += n;
+        *d++ = '\\';
+        switch (cp) {
+        case '"': *d++ = '"'; break;
+        case '\\': *d++ = '\\'; break;
+        case '\n': *d++ = 'n'; break;
+        case '\t': *d++ = 't'; break;
+        case '\r': *d++ = 'r'; break;
+        case '\b': *d++ = 'b'; break;
+        case '\f': *d++ = 'f'; break;
+        default:
+            memcpy(d, "u00", 3);
+            d[3] = hex[cp >> 4];
+            d[4] = hex[cp & 15];
+            d += 5;
+            break;
+        }
+    }
+    *d++ = '"';
+    return d;
 }
 
 /* ---- the output buffer ------------------------------------------------ */

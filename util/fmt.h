@@ -91,6 +91,10 @@ static inline char *tx_put_u64_right(char *d, uint64_t v, int width)
  * percentage of ticks up to 3000 and around every tie. */
 char *tx_put_pct(char *d, double v);
 
+/* s[0..len) as a JSON string literal with its quotes, byte for byte what
+ * tx_json_str (evprof/textout.h) writes: at most 6 * len + 2 bytes. */
+char *tx_put_json_str(char *d, const char *s, size_t len);
+
 /* ---- the output buffer ------------------------------------------------ */
 
 #define TX_OBUF_SIZE (256u << 10)
