@@ -19,7 +19,8 @@
 # BENCH_OUTPUTS (0: skip the rows of all and html beside report),
 # BENCH_EVPROF (another evprof binary to measure, e.g. a build of main),
 # BENCH_JOBS (the N of the -j N rows; default the CPUs online),
-# BENCH_COMMANDS (0: skip the rows of every command at -j 1 and -j N).
+# BENCH_COMMANDS (0: skip the rows of every command at -j 1 and -j N),
+# BENCH_TEXT (0: skip the writers' rows and the goals of issue 29).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -484,6 +485,169 @@ commands_bench() {
     done
 }
 commands_bench
+
+# ---- text at memory speed (issue 29) ---------------------------------------
+# The writers alone (bench/textspeed: each writer's best CPU seconds over
+# the same snapshot, bytes to a counting sink), the commands at --jobs 1
+# to /dev/null, and the formatting's share of each: writer CPU / command
+# CPU. Then `all` beside the single commands whose files it writes (the
+# .prof, .prof.json, .folded, .svg, .gc.txt, .info.txt on these logs),
+# each as users run it (--jobs default: every CPU; outputs to files in
+# $BUILD/outputs/): CPU = user + system of every thread, what the
+# machine spends; wall = the best run's. Goals: the text writers at
+# >= 500 MB/s; report within 2x `report --max-depth 3` (hard, the real
+# deep log); report and folded >= 5x faster than the ghc-events fold
+# (hard); info within 2x the minimal walk (CPU, --jobs 1); all <= 0.4x
+# the sum of its singles (CPU, and wall as a second line).
+# BENCH_TEXT=0 skips the block.
+TEXT_SHAPES=(hard synth1g repeat)
+GOAL_TEXT_MBS=500
+GOAL_REPORT_VS_DEPTH3=2
+GOAL_INFO_VS_WALK=2
+GOAL_ALL_VS_SINGLES=0.4
+text_bench() {
+    local evprof=${BENCH_EVPROF:-$BUILD/evprof} dir=$BUILD/outputs name f c w t
+    local -A TCPU TWALL TOK WCPU WBYTES
+    [[ ${BENCH_TEXT:-1} == 0 ]] && return
+    mkdir -p "$dir"
+    if ! cmake --build "$BUILD" -j2 --target textspeed >/dev/null 2>&1; then
+        echo "warning: bench/textspeed did not build: the writers' rows are skipped" >&2
+    fi
+    echo
+    echo "text at memory speed (issue 29): the writers alone (bench/textspeed, best of $RUNS)"
+    printf '%-10s %-12s %12s %8s %9s\n' "shape" "step" "bytes" "cpu_s" "MB/s"
+    for name in "${TEXT_SHAPES[@]}"; do
+        [[ -n ${LOG[$name]:-} ]] || continue
+        f=${LOG[$name]}
+        [[ -x $BUILD/bench/textspeed && -z ${BENCH_EVPROF:-} ]] || continue
+        while IFS=$'\t' read -r step bytes cpu mbs; do
+            WCPU[$name,$step]=$cpu WBYTES[$name,$step]=$bytes
+            printf '%-10s %-12s %12s %8s %9s\n' "$name" "$step" "$bytes" "$cpu" "$mbs"
+            printf '%s\t%s\t%s\t%s\t-\t%s\t-\tok\n' "$name" \
+                "$(awk -v b="${BYTES[$name]}" 'BEGIN { printf "%.1f", b / 1e6 }')" "writer-$step" \
+                "$cpu" "$mbs" >>"$RESULTS"
+        done < <("$BUILD/bench/textspeed" "$f" "$RUNS")
+    done
+    echo
+    echo "the commands (best of $RUNS; --jobs 1 to /dev/null; all and its singles at the default --jobs, to files):"
+    printf '%-10s %-24s %8s %8s %8s %7s\n' "shape" "command" "cpu_s" "wall_s" "peak_MB" "fmt_%"
+    for name in "${TEXT_SHAPES[@]}"; do
+        [[ -n ${LOG[$name]:-} ]] || continue
+        f=${LOG[$name]}
+        cat "$f" >/dev/null
+        local cmds=(report report-d3 folded json speedscope dot info)
+        [[ $name != repeat ]] && cmds+=(all s-report s-json s-folded s-graph s-gc s-info)
+        for c in "${cmds[@]}"; do
+            local tpl writer=""
+            case $c in
+            report) tpl="$evprof report --jobs 1 {}" writer=report ;;
+            report-d3) tpl="$evprof report --jobs 1 --max-depth 3 {}" ;;
+            folded) tpl="$evprof folded --jobs 1 {}" writer=folded ;;
+            json) tpl="$evprof report --json --jobs 1 {}" writer=json ;;
+            speedscope) tpl="$evprof speedscope --jobs 1 {}" writer=speedscope ;;
+            dot) tpl="$evprof graph -f dot --jobs 1 {}" writer=dot ;;
+            info) tpl="$evprof info --jobs 1 {}" ;;
+            all) tpl="$evprof all {} -d $dir/$name-all" ;;
+            s-report) tpl="$evprof report {} -o $dir/$name.prof" ;;
+            s-json) tpl="$evprof report --json {} -o $dir/$name.prof.json" ;;
+            s-folded) tpl="$evprof folded {} -o $dir/$name.folded" ;;
+            s-graph) tpl="$evprof graph {} -o $dir/$name.svg" ;;
+            s-gc) tpl="$evprof gc {} -o $dir/$name.gc.txt" ;;
+            s-info) tpl="$evprof info {}" ;;
+            esac
+            measure "$f" "$tpl" "$RUNS"
+            TCPU[$name,$c]=$BEST_S TWALL[$name,$c]=$BEST_WALL TOK[$name,$c]=$STATUS
+            if [[ $STATUS != ok ]]; then
+                printf '%-10s %-24s %s\n' "$name" "$c" "$STATUS"
+                continue
+            fi
+            local share=-
+            [[ -n $writer && -n ${WCPU[$name,$writer]:-} ]] &&
+                share=$(awk -v a="${WCPU[$name,$writer]}" -v b="$BEST_S" \
+                    'BEGIN { printf "%.0f", (b > 0 ? 100 * a / b : 0) }')
+            printf '%-10s %-24s %8s %8s %8.1f %7s\n' "$name" "$c" "$BEST_S" "$BEST_WALL" \
+                "$(awk -v k="$PEAK_KB" 'BEGIN { print k * 1024 / 1e6 }')" "$share"
+            printf '%s\t%s\t%s\t%s\t%s\t-\t%s\t%s\n' "$name" \
+                "$(awk -v b="${BYTES[$name]}" 'BEGIN { printf "%.1f", b / 1e6 }')" "text-$c" \
+                "$BEST_S" "$BEST_WALL" "$(awk -v k="$PEAK_KB" 'BEGIN { printf "%.1f", k * 1024 / 1e6 }')" \
+                "$STATUS" >>"$RESULTS"
+        done
+    done
+    echo "(fmt_%: the writer's CPU in the command's: report, folded, json, speedscope; dot: the DOT"
+    echo " text of the call graph, without the graph's build, which the callgraph step shows)"
+
+    echo
+    echo "Goals (issue 29), $mode sizes:"
+    for name in hard synth1g; do
+        [[ -n ${LOG[$name]:-} ]] || continue
+        local low="" det=""
+        for w in report json folded speedscope; do
+            local mbs
+            mbs=$(awk -v b="${WBYTES[$name,$w]:-}" -v t="${WCPU[$name,$w]:-}" \
+                'BEGIN { if (b > 0 && t > 0) printf "%.0f", b / 1e6 / t }')
+            det="$det $w ${mbs:-?}"
+            [[ -z $mbs ]] && low=unknown && continue
+            [[ $mbs -lt $GOAL_TEXT_MBS && $low != unknown ]] && low=yes
+        done
+        if [[ $low == unknown ]]; then
+            goal "$name: text written at >= $GOAL_TEXT_MBS MB/s (--jobs 1)" "-" "(not measured:$det)"
+        else
+            goal "$name: text written at >= $GOAL_TEXT_MBS MB/s (--jobs 1)" \
+                "$([[ $low == yes ]] && echo FAIL || echo PASS)" "(MB/s:$det)"
+        fi
+    done
+    text_ratio() {      # text_ratio TEXT SHAPE A B MAX (TCPU, or SEC for the yardsticks' rows)
+        local a=${TCPU[$2,$3]:-${SEC[$2,$3]:-}} b=${TCPU[$2,$4]:-${SEC[$2,$4]:-}}
+        if [[ -z $a || -z $b || ${TOK[$2,$3]:-${STAT[$2,$3]:-}} != ok ||
+              ${TOK[$2,$4]:-${STAT[$2,$4]:-}} != ok ]]; then
+            goal "$1" "-" "not measured"
+            return
+        fi
+        read -r v d < <(awk -v a="$a" -v b="$b" -v m="$5" \
+            'BEGIN { printf "%s %.2f\n", (a <= m * b) ? "PASS" : "FAIL", a / b }')
+        goal "$1" "$v" "($3 $a s = $d x $4 $b s)"
+    }
+    if [[ -n ${LOG[hard]:-} ]]; then
+        # the real deep log: GHC's report of it would have as many lines
+        local lines
+        lines=$("$evprof" report --jobs 1 "${LOG[hard]}" 2>/dev/null | wc -l)
+        goal "hard: a deep real log, a report of 200k+ lines" \
+            "$([[ $lines -ge 200000 ]] && echo PASS || echo FAIL)" "($lines lines)"
+    fi
+    text_ratio "hard: report <= ${GOAL_REPORT_VS_DEPTH3}x report --max-depth 3" hard report \
+        report-d3 "$GOAL_REPORT_VS_DEPTH3"
+    for c in report folded; do
+        text_ratio "hard: $c >= ${GOAL_HARD_VS_FOLD}x faster than the ghc-events fold" hard "$c" \
+            ghc-events-fold "$(awk -v g="$GOAL_HARD_VS_FOLD" 'BEGIN { print 1 / g }')"
+    done
+    for name in "${TEXT_SHAPES[@]}"; do
+        [[ -n ${LOG[$name]:-} ]] || continue
+        text_ratio "$name: info <= ${GOAL_INFO_VS_WALK}x the minimal walk" "$name" info walk \
+            "$GOAL_INFO_VS_WALK"
+    done
+    for name in hard synth1g; do
+        [[ -n ${LOG[$name]:-} ]] || continue
+        local sc=0 sw=0 ok=1
+        for c in s-report s-json s-folded s-graph s-gc s-info; do
+            [[ ${TOK[$name,$c]:-} == ok ]] || ok=0
+            sc=$(awk -v a="$sc" -v b="${TCPU[$name,$c]:-0}" 'BEGIN { print a + b }')
+            sw=$(awk -v a="$sw" -v b="${TWALL[$name,$c]:-0}" 'BEGIN { print a + b }')
+        done
+        if [[ $ok != 1 || ${TOK[$name,all]:-} != ok ]]; then
+            goal "$name: all <= ${GOAL_ALL_VS_SINGLES}x the sum of its single commands" "-" "not measured"
+            continue
+        fi
+        for k in CPU wall; do
+            local a s
+            if [[ $k == CPU ]]; then a=${TCPU[$name,all]} s=$sc; else a=${TWALL[$name,all]} s=$sw; fi
+            read -r v d < <(awk -v a="$a" -v b="$s" -v m="$GOAL_ALL_VS_SINGLES" \
+                'BEGIN { printf "%s %.2f\n", (a <= m * b) ? "PASS" : "FAIL", a / b }')
+            goal "$name: all <= ${GOAL_ALL_VS_SINGLES}x the sum of its single commands, $k" "$v" \
+                "(all $a s = $d x $s s)"
+        done
+    done
+}
+text_bench
 
 echo
 echo "best of $RUNS runs (the ghc-events fold: 1 run on logs over 200 MB); MB = 10^6 bytes;"

@@ -39,6 +39,7 @@ struct ev_driver {
     ev_stream stream;
     el_decoder *decoder;        /* kept after the read */
     el_type_tally *tally;       /* a parallel read's (stream.tally), or NULL */
+    uint8_t *sample_caps;       /* a parallel read's (stream.sample_caps), or NULL */
     uint64_t next_progress;
     int stop;                   /* a live analysis asked to stop */
 };
@@ -68,6 +69,7 @@ void ev_driver_destroy(ev_driver *d)
         ev_spool_free(&d->spool);
     el_decoder_destroy(d->decoder);
     free(d->tally);
+    free(d->sample_caps);
     free(d);
 }
 
@@ -277,6 +279,8 @@ const ev_stream *ev_driver_end(ev_driver *d)
     /* a parallel read's sum of its ranges, else the one decoder's count */
     d->stream.tally = d->tally ? d->tally
                     : d->stream.decoder ? el_decoder_tally(d->stream.decoder) : NULL;
+    d->stream.sample_caps = d->tally ? d->sample_caps
+                          : d->stream.decoder ? el_decoder_sample_caps(d->stream.decoder) : NULL;
 
     if (d->ordered && d->spooling && !d->stream.stopped && ev_spool_flush(&d->spool) != 0) {
         d->stream.stopped = 1;
@@ -518,7 +522,7 @@ static const ev_stream *run(ev_driver *d, const char *path, const void *buf, siz
                 if (host.deferred)
                     replay_deferred(d, par, path, &ro, host.deferred);
                 d->decoder = ev_par_take_header(par);
-                d->tally = ev_par_take_tally(par);
+                d->tally = ev_par_take_tally(par, &d->sample_caps);
                 ev_par_discard(par);
                 free(types);
                 return ev_driver_end(d);

@@ -84,6 +84,7 @@ struct ev_par {
     /* the events and bytes of each type (header order) the ranges read,
      * added by each range as it ends */
     el_type_tally *tally;
+    uint8_t *sample_caps;       /* and the capabilities of their samples */
     pthread_mutex_t tally_lock;
 };
 
@@ -424,13 +425,16 @@ static void read_range(ev_par *par, par_range *rg, uint8_t *buf)
     rg->has_span = el_decoder_time_span(dec, &rg->t_first, &rg->t_last);
     el_decoder_caps(dec, &rg->caps);
     const el_type_tally *t = el_decoder_tally(dec);
-    if (t && par->tally) {
+    const uint8_t *caps = el_decoder_sample_caps(dec);
+    if (t && caps && par->tally) {
         pthread_mutex_lock(&par->tally_lock);
         for (size_t i = 0, n = el_decoder_num_types(dec); i < n; i++) {
             par->tally[i].events += t[i].events;
             par->tally[i].bytes += t[i].bytes;
             par->tally[i].declared_off += t[i].declared_off;
         }
+        for (size_t i = 0; i < EL_SAMPLE_CAPS_BYTES; i++)
+            par->sample_caps[i] |= caps[i];
         pthread_mutex_unlock(&par->tally_lock);
     }
 out:
@@ -502,7 +506,8 @@ ev_par *ev_par_start(const ev_par_host *host, const char *path, uint64_t size,
         return NULL;
     }
     size_t num_types = el_decoder_num_types(par->header);
-    if (ro->count_types && !(par->tally = calloc(num_types ? num_types : 1, sizeof *par->tally))) {
+    if (ro->count_types && (!(par->tally = calloc(num_types ? num_types : 1, sizeof *par->tally)) ||
+                            !(par->sample_caps = calloc(EL_SAMPLE_CAPS_BYTES, 1)))) {
         *why = "out of memory";
         ev_par_discard(par);
         return NULL;
@@ -688,10 +693,12 @@ el_decoder *ev_par_take_header(ev_par *par)
     return h;
 }
 
-el_type_tally *ev_par_take_tally(ev_par *par)
+el_type_tally *ev_par_take_tally(ev_par *par, uint8_t **sample_caps)
 {
     el_type_tally *t = par->tally;
+    *sample_caps = par->sample_caps;
     par->tally = NULL;
+    par->sample_caps = NULL;
     return t;
 }
 
@@ -710,6 +717,7 @@ void ev_par_discard(ev_par *par)
     free(par->ranges);
     free(par->blocks);
     free(par->tally);
+    free(par->sample_caps);
     pthread_mutex_destroy(&par->tally_lock);
     el_decoder_destroy(par->header);
     if (par->fd >= 0)

@@ -62,8 +62,10 @@ int ev_par_merge(ev_par *par, unsigned *failed_analysis);
 el_decoder *ev_par_take_header(ev_par *par);
 /* After a clean read that counted types (el_read_opts.count_types): the
  * events and bytes of each of the header's types (el_decoder_tally's
- * order) that the ranges read, else NULL; the caller frees it. */
-el_type_tally *ev_par_take_tally(ev_par *par);
+ * order) that the ranges read, and in *sample_caps the union of their
+ * samples' capabilities (el_decoder_sample_caps), else NULL for both; the
+ * caller frees them. */
+el_type_tally *ev_par_take_tally(ev_par *par, uint8_t **sample_caps);
 /* Stops the workers, drops every partial left, frees. Accepts NULL. */
 void ev_par_discard(ev_par *par);
 

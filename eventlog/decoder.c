@@ -63,6 +63,8 @@ struct el_decoder {
     int count_types;        /* el_decoder_count_types */
     el_type_tally *tally;   /* per type, header order: events read whole;
                                NULL unless counting */
+    uint8_t *sample_caps;   /* while counting: EL_SAMPLE_CAPS_BYTES, the
+                               cap fields of the samples counted */
     uint32_t pending_id;    /* the etb record being read */
     int32_t pending_size;
     char *pending_desc;
@@ -90,6 +92,11 @@ struct el_decoder {
     uint32_t type_size[MAX_NUM_TYPES];
     uint8_t fields[EL_NUM_TYPE_IDS];    /* decode typed fields of this type */
     int only_selected;                  /* hand out only the selected types */
+    /* id -> 1: a record of this type is skipped in a tight loop when only
+     * the selected types are handed out (skip_quickly); made again after
+     * any change to the header, fields or only_selected (skip_dirty) */
+    uint8_t quick_skip[MAX_NUM_TYPES];
+    int skip_dirty;
     uint64_t t_first, t_last;           /* timestamps seen (t_first > t_last: none) */
     el_caps caps;                       /* capabilities of the block markers */
 };
@@ -163,6 +170,22 @@ static int known(size_t type)
     return (el_type_table[type].flags & EL_TYPE_DECODED) != 0;
 }
 
+/* The tally and the samples' capabilities, for the types of the header;
+ * 0, or -1 without memory (nothing kept). */
+static int alloc_tally(el_decoder *d, size_t num_types)
+{
+    d->tally = calloc(num_types ? num_types : 1, sizeof *d->tally);
+    d->sample_caps = calloc(EL_SAMPLE_CAPS_BYTES, 1);
+    if (!d->tally || !d->sample_caps) {
+        free(d->tally);
+        free(d->sample_caps);
+        d->tally = NULL;
+        d->sample_caps = NULL;
+        return -1;
+    }
+    return 0;
+}
+
 el_decoder *el_decoder_create(void)
 {
     el_decoder *d = calloc(1, sizeof *d);
@@ -192,6 +215,7 @@ void el_decoder_destroy(el_decoder *d)
         free((char *)d->types[i].desc.ptr);
     free(d->types);
     free(d->tally);
+    free(d->sample_caps);
     free(d->pending_desc);
     free(d->carry);
     free(d);
@@ -206,9 +230,7 @@ el_decoder *el_decoder_create_for_records(const el_decoder *src)
         return NULL;
     d->types = malloc((src->num_types ? src->num_types : 1) * sizeof *d->types);
     d->count_types = src->count_types;
-    if (d->count_types)
-        d->tally = calloc(src->num_types ? src->num_types : 1, sizeof *d->tally);
-    if (!d->types || (d->count_types && !d->tally)) {
+    if (!d->types || (d->count_types && alloc_tally(d, src->num_types) != 0)) {
         el_decoder_destroy(d);
         return NULL;
     }
@@ -231,6 +253,7 @@ el_decoder *el_decoder_create_for_records(const el_decoder *src)
     d->only_selected = src->only_selected;
     d->phase = PH_DATA;
     d->header_done = 1;
+    d->skip_dirty = 1;
     return d;
 }
 
@@ -241,6 +264,7 @@ void el_decoder_set_offset(el_decoder *d, uint64_t offset)
 
 void el_decoder_only_fields(el_decoder *d, const uint16_t *types, size_t n)
 {
+    d->skip_dirty = 1;
     memset(d->fields, 0, sizeof d->fields);
     d->fields[EL_BLOCK_MARKER] = 1;
     for (size_t i = 0; i < n; i++)
@@ -250,6 +274,7 @@ void el_decoder_only_fields(el_decoder *d, const uint16_t *types, size_t n)
 
 void el_decoder_only_selected(el_decoder *d, int on)
 {
+    d->skip_dirty = 1;
     d->only_selected = on;
 }
 
@@ -360,6 +385,7 @@ static el_status add_type(el_decoder *d)
     t->size = d->pending_size;
     if (t->id != DATA_END)
         d->type_size[t->id] = t->size == EL_VARIABLE_SIZE ? 1u : (uint32_t)t->size + 2u;
+    d->skip_dirty = 1;
     t->desc.ptr = d->pending_desc;
     t->desc.len = d->pending_desc_len;
     d->pending_desc = NULL;
@@ -460,8 +486,7 @@ static el_status parse_header(el_decoder *d)
             if (be32(p + 4) != DATA_BEGIN)
                 return fail(d, EL_ERR_FORMAT, d->offset + 4, -1,
                             "corrupt header: data begin marker missing");
-            if (d->count_types &&
-                !(d->tally = calloc(d->num_types ? d->num_types : 1, sizeof *d->tally)))
+            if (d->count_types && alloc_tally(d, d->num_types) != 0)
                 return fail(d, EL_ERR_NOMEM, d->offset, -1, "out of memory reading the header");
             consume(d, 8);
             d->phase = PH_DATA;
@@ -633,6 +658,7 @@ static int decode_fields(el_decoder *d, el_event *ev)
             return 0;
         if (len < el_type_table[type].min_len)
             goto too_short;
+        /* the types checked beyond their length (checks_payload) */
         switch (type) {
         case EL_PROF_SAMPLE_COST_CENTRE:
             return len < 13u + 4u * p[12] ? stack_error(d, p[12], 13, len) : 0;
@@ -1242,6 +1268,11 @@ emit_with(el_decoder *d, el_event *ev, const uint8_t *p, uint16_t type, uint32_t
         el_type_tally *t = &d->tally[d->type_idx[type] - 1];
         t->events++;
         t->bytes += head + payload_len;
+        if (type == EL_PROF_SAMPLE_COST_CENTRE) {   /* checked: 13 bytes at least */
+            uint32_t cap = be32(p + head);
+            if (cap < EL_NO_CAP)
+                d->sample_caps[cap >> 3] |= (uint8_t)(1u << (cap & 7));
+        }
     }
     consume(d, head + payload_len);
     return EL_OK;
@@ -1329,6 +1360,113 @@ static el_status next_slow(el_decoder *d, el_event *ev)
     return emit(d, ev, p, type, head, payload_len);
 }
 
+/* The known types decode_fields checks beyond their length when it is
+ * not asked for their fields (its switch on them): a stack's depth, the
+ * strings of the variable-size definitions. */
+static int checks_payload(uint16_t type)
+{
+    switch (type) {
+    case EL_PROF_SAMPLE_COST_CENTRE: case EL_HEAP_PROF_SAMPLE_COST_CENTRE:
+    case EL_HEAP_PROF_BEGIN: case EL_HEAP_PROF_COST_CENTRE: case EL_HEAP_PROF_SAMPLE_STRING:
+    case EL_IPE: case EL_TICKY_COUNTER_DEF:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* What skip_quickly may pass over: records of the types not handed out
+ * whose whole check is their length (or that evprof does not know), and
+ * the time-profile samples, whose check (the stack's depth) and count
+ * (their capability) it makes itself. Block markers, the end marker,
+ * undeclared types and the other types checked beyond their length
+ * (checks_payload) go the usual way. */
+enum {
+    QS_NO = 0,
+    QS_FIXED,       /* fixed size, long enough */
+    QS_VAR,         /* variable size: at least the type's min_len */
+    QS_SAMPLE,      /* PROF_SAMPLE_COST_CENTRE */
+};
+
+static void make_quick_skip(el_decoder *d)
+{
+    memset(d->quick_skip, QS_NO, sizeof d->quick_skip);
+    d->skip_dirty = 0;
+    if (!d->only_selected || !d->header_done)
+        return;
+    for (size_t i = 0; i < d->num_types; i++) {
+        uint16_t t = d->types[i].id;
+        uint32_t ts = d->type_size[t];
+        int is_known = t < EL_NUM_TYPE_IDS && known(t);
+        if (ts == 0 || t == EL_BLOCK_MARKER || (t < EL_NUM_TYPE_IDS && d->fields[t]))
+            continue;
+        if (t == EL_PROF_SAMPLE_COST_CENTRE)
+            d->quick_skip[t] = ts == 1 ? QS_SAMPLE : QS_NO;
+        else if (is_known && checks_payload(t))
+            continue;
+        else if (ts == 1)
+            d->quick_skip[t] = QS_VAR;
+        else if (!is_known || ts - 2 >= el_type_table[t].min_len)
+            d->quick_skip[t] = QS_FIXED;
+    }
+}
+
+/* Passes over the whole records from the chunk's position on (in
+ * PH_DATA, nothing carried) that are not handed out and need no more
+ * check than it makes, as next_one would (their time in the time span,
+ * their count in the tally and a sample's capability), without filling
+ * an event for each: on a log of thread events or samples that nobody
+ * reads, the most of them. A record that fails its check stops it, for
+ * next_one to report. */
+static inline __attribute__((always_inline)) void skip_quickly(el_decoder *d, int counting)
+{
+    const uint8_t *p = d->in + d->in_pos, *start = p, *end = d->in + d->in_len;
+    uint64_t first = d->t_first, last = d->t_last;
+    while (end - p >= 12) {
+        /* the bytes ahead, whose records are not known yet: the loop's
+         * time is its wait for them (a mapped file's pages do not
+         * prefetch across their edges); repeat's shape: -10% */
+        __builtin_prefetch(p + 512);
+        uint16_t type = be16(p);
+        uint8_t q = d->quick_skip[type];
+        uint32_t size;
+        if (q == QS_FIXED) {
+            size = d->type_size[type] + 8u;     /* 10 bytes of head, the payload */
+        } else if (q == QS_NO) {
+            break;
+        } else {
+            uint32_t len = be16(p + 10);
+            size = 12u + len;
+            if ((size_t)(end - p) < size)
+                break;
+            if (q == QS_SAMPLE) {
+                if (len < 13u || len < 13u + 4u * p[24])
+                    break;
+                uint32_t cap = be32(p + 12);
+                if (counting && cap < EL_NO_CAP)
+                    d->sample_caps[cap >> 3] |= (uint8_t)(1u << (cap & 7));
+            } else if (type < EL_NUM_TYPE_IDS && len < el_type_table[type].min_len) {
+                break;
+            }
+        }
+        if ((size_t)(end - p) < size)
+            break;
+        uint64_t t = be64(p + 2);
+        first = t < first ? t : first;
+        last = t > last ? t : last;
+        if (counting) {
+            el_type_tally *ty = &d->tally[d->type_idx[type] - 1];
+            ty->events++;
+            ty->bytes += size;
+        }
+        p += size;
+    }
+    d->t_first = first;
+    d->t_last = last;
+    d->in_pos += (size_t)(p - start);
+    d->offset += (uint64_t)(p - start);
+}
+
 static inline __attribute__((always_inline)) el_status next_one(el_decoder *d, el_event *ev,
                                                                  int counting)
 {
@@ -1336,6 +1474,11 @@ static inline __attribute__((always_inline)) el_status next_one(el_decoder *d, e
     if (d->carry_len == 0 && d->phase == PH_DATA) {
         const uint8_t *p = d->in + d->in_pos;
         size_t avail = d->in_len - d->in_pos;
+        if (avail >= 12 && d->quick_skip[be16(p)]) {
+            skip_quickly(d, counting);
+            p = d->in + d->in_pos;
+            avail = d->in_len - d->in_pos;
+        }
         if (avail >= 12) {
             uint16_t type = be16(p);
             uint32_t ts = d->type_size[type];
@@ -1357,21 +1500,33 @@ static inline __attribute__((always_inline)) el_status next_one(el_decoder *d, e
     return next_slow(d, ev);
 }
 
+/* Whether el_decoder_next reads on past what next_one gave */
+static inline int read_on(const el_decoder *d, el_status st, const el_event *ev)
+{
+    return st == EL_RESYNC || (st == EL_OK && d->only_selected &&
+                               (ev->type >= EL_NUM_TYPE_IDS || !d->fields[ev->type]));
+}
+
 el_status el_decoder_next(el_decoder *d, el_event *ev)
 {
     el_status st;
 
-    if (d->tally) {
-        do
-            st = next_one(d, ev, 1);
-        while (st == EL_RESYNC || (st == EL_OK && d->only_selected &&
-                                   (ev->type >= EL_NUM_TYPE_IDS || !d->fields[ev->type])));
-    } else {
+    if (d->skip_dirty && d->header_done)
+        make_quick_skip(d);
+    if (!d->tally) {
         do
             st = next_one(d, ev, 0);
-        while (st == EL_RESYNC || (st == EL_OK && d->only_selected &&
-                                   (ev->type >= EL_NUM_TYPE_IDS || !d->fields[ev->type])));
+        while (!d->tally && read_on(d, st, ev));
+        if (!d->tally || !read_on(d, st, ev))
+            return st;
+        /* the header was read just now, and the counting began with it:
+         * what comes after the first record is counted too */
+        if (d->skip_dirty)
+            make_quick_skip(d);
     }
+    do
+        st = next_one(d, ev, 1);
+    while (read_on(d, st, ev));
     return st;
 }
 
@@ -1444,9 +1599,10 @@ int el_decoder_count_types(el_decoder *d, int on)
     d->count_types = on;
     if (!on) {
         free(d->tally);     /* el_decoder_next counts while it is set */
+        free(d->sample_caps);
         d->tally = NULL;
-    } else if (d->header_done && !d->tally &&
-               !(d->tally = calloc(d->num_types ? d->num_types : 1, sizeof *d->tally))) {
+        d->sample_caps = NULL;
+    } else if (d->header_done && !d->tally && alloc_tally(d, d->num_types) != 0) {
         d->count_types = 0;
         return -1;
     }
@@ -1456,6 +1612,11 @@ int el_decoder_count_types(el_decoder *d, int on)
 const el_type_tally *el_decoder_tally(const el_decoder *d)
 {
     return d->header_done && d->count_types ? d->tally : NULL;
+}
+
+const uint8_t *el_decoder_sample_caps(const el_decoder *d)
+{
+    return d->header_done && d->count_types ? d->sample_caps : NULL;
 }
 
 size_t el_decoder_num_types(const el_decoder *d)

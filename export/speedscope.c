@@ -10,6 +10,7 @@
 #include "evprof/textout.h"
 #include "export/srcloc.h"
 #include "util/account.h"
+#include "util/fmt.h"
 #include "util/hash.h"
 #include "util/htab.h"
 
@@ -370,6 +371,11 @@ typedef struct writer {
     uint64_t tick;
     uint8_t *drop;              /* per stack: dropped by focus/ignore (or NULL) */
     tx_json json;               /* the document, compact */
+    tx_obuf arr;                /* a samples or weights array, written by hand */
+    char (*frame_text)[8];      /* ",N" per frame index below num_text */
+    uint8_t *frame_len;
+    uint32_t num_text;
+    size_t items;               /* in it so far */
 } writer;
 
 static uint32_t find_cc_index(const prof_result *p, const char *label, const char *module,
@@ -384,24 +390,69 @@ static uint32_t find_cc_index(const prof_result *p, const char *label, const cha
     return NO_STACK;
 }
 
+/* The cost centres' ids to their indices: a table by id when the ids are
+ * dense (GHC numbers them from 1; at most 4 slots per cost centre, 256 KiB
+ * more), else the sorted pairs searched. */
+typedef struct id_map {
+    uint32_t *by_id;            /* index + 1 per id up to max_id (0: none) */
+    uint32_t max_id;
+    id_index *sorted;           /* else */
+    size_t n;
+} id_map;
+
+static int id_map_make(id_map *m, const prof_result *p)
+{
+    size_t nccs = prof_num_ccs(p), n = 0;
+    uint32_t max_id = 0;
+    memset(m, 0, sizeof *m);
+    for (size_t i = 0; i < nccs; i++) {
+        const prof_cc *cc = prof_cc_at(p, (uint32_t)i);
+        if (!cc->synthetic && cc->id > max_id)
+            max_id = cc->id;
+    }
+    if (max_id < 4 * (uint64_t)nccs + 65536) {
+        if (!(m->by_id = calloc((size_t)max_id + 1, sizeof *m->by_id)))
+            return -1;
+        m->max_id = max_id;
+        for (size_t i = 0; i < nccs; i++) {
+            const prof_cc *cc = prof_cc_at(p, (uint32_t)i);
+            if (!cc->synthetic)
+                m->by_id[cc->id] = (uint32_t)i + 1;     /* ids are unique */
+        }
+        return 0;
+    }
+    if (!(m->sorted = malloc((nccs ? nccs : 1) * sizeof *m->sorted)))
+        return -1;
+    for (size_t i = 0; i < nccs; i++) {
+        const prof_cc *cc = prof_cc_at(p, (uint32_t)i);
+        if (!cc->synthetic)
+            m->sorted[n++] = (id_index){ cc->id, (uint32_t)i };
+    }
+    qsort(m->sorted, n, sizeof *m->sorted, cmp_id);
+    m->n = n;
+    return 0;
+}
+
+/* The index of the cost centre of id `id`, or NO_STACK. */
+static inline uint32_t id_map_find(const id_map *m, uint32_t id)
+{
+    if (m->by_id)
+        return id <= m->max_id ? m->by_id[id] - 1 : NO_STACK;
+    id_index key = { id, 0 };
+    id_index *hit = bsearch(&key, m->sorted, m->n, sizeof *m->sorted, cmp_id);
+    return hit ? hit->index : NO_STACK;
+}
+
 /* Maps the interned stacks' cost-centre ids to frame indices. */
 static int map_frames(writer *w)
 {
     const prof_result *p = w->p;
     const speedscope_timeline *t = w->t;
-    size_t nccs = prof_num_ccs(p), n = 0;
-    id_index *by_id = malloc((nccs ? nccs : 1) * sizeof *by_id);
+    size_t nccs = prof_num_ccs(p);
+    id_map ids;
     w->frames = malloc((t->arena_len ? t->arena_len : 1) * sizeof *w->frames);
-    if (!by_id || !w->frames) {
-        free(by_id);
+    if (!w->frames || id_map_make(&ids, p) != 0)
         return -1;
-    }
-    for (size_t i = 0; i < nccs; i++) {
-        const prof_cc *cc = prof_cc_at(p, (uint32_t)i);
-        if (!cc->synthetic)
-            by_id[n++] = (id_index){ cc->id, (uint32_t)i };
-    }
-    qsort(by_id, n, sizeof *by_id, cmp_id);
     w->num_frames = nccs;
     w->main_frame = find_cc_index(p, "MAIN", "MAIN", 0);
     w->cut_frame = find_cc_index(p, "<stack cut at 255 frames>", "<evprof>", 1);
@@ -414,14 +465,11 @@ static int map_frames(writer *w)
         any_cut |= depth == EL_MAX_STACK;
         w->frames[off] = depth;
         for (uint32_t k = 1; k <= depth; k++) {
-            id_index key = { t->arena[off + k], 0 };
-            id_index *hit = bsearch(&key, by_id, n, sizeof *by_id, cmp_id);
-            uint32_t frame;
-            if (hit) {
-                frame = hit->index;
-            } else {
+            uint32_t id = t->arena[off + k];
+            uint32_t frame = id_map_find(&ids, id);
+            if (frame == NO_STACK) {
                 size_t e = 0;
-                while (e < w->num_extra && w->extra_ids[e] != key.id)
+                while (e < w->num_extra && w->extra_ids[e] != id)
                     e++;
                 if (e == w->num_extra) {
                     if (w->num_extra == extra_size) {
@@ -433,7 +481,7 @@ static int map_frames(writer *w)
                         }
                         w->extra_ids = x;
                     }
-                    w->extra_ids[w->num_extra++] = key.id;
+                    w->extra_ids[w->num_extra++] = id;
                 }
                 frame = (uint32_t)(nccs + e);
             }
@@ -441,7 +489,8 @@ static int map_frames(writer *w)
         }
         off += depth + 1;
     }
-    free(by_id);
+    free(ids.by_id);
+    free(ids.sorted);
     w->num_frames = nccs + w->num_extra;
     if (w->main_frame == NO_STACK)
         w->main_frame = (uint32_t)w->num_frames++;
@@ -538,10 +587,18 @@ static int write_frames(writer *w)
  * weight). */
 typedef void (*emit_fn)(writer *w, uint32_t stack, uint64_t weight);
 
-static void walk_cap(writer *w, const cap_samples *c, uint64_t start, emit_fn emit)
+static void walk_cap(writer *w, const cap_samples *c, uint64_t start, emit_fn emit,
+                     int stacks)
 {
     uint64_t pos = start;       /* where the timeline is so far */
+    const size_t *offsets = w->t->offsets;
     for (size_t i = 0; i < c->n; i++) {
+        /* the stacks lie anywhere in a big arena: their offsets and
+         * frames are fetched ahead */
+        if (stacks && i + 16 < c->n)
+            TX_PREFETCH(&offsets[c->stack[i + 16]]);
+        if (stacks && i + 8 < c->n)
+            TX_PREFETCH(&w->frames[offsets[c->stack[i + 8]]]);
         uint64_t t = c->time[i];
         uint64_t begin = t > w->tick ? t - w->tick : 0;   /* >= start */
         if (i > 0 && t - c->time[i - 1] <= 2 * w->tick)
@@ -558,25 +615,89 @@ static void walk_cap(writer *w, const cap_samples *c, uint64_t start, emit_fn em
     }
 }
 
+/* The arrays are written as the compact writer would write them ("[" and
+ * "]" around items joined by ","), by hand: a number per frame of every
+ * sample through the general writer was most of the file's time. */
 static void emit_stack(writer *w, uint32_t stack, uint64_t weight)
 {
     (void)weight;
-    tx_json *j = &w->json;
-    tx_json_array(j, TX_JSON_INLINE);
+    uint32_t depth = stack == NO_STACK ? 0 : w->frames[w->t->offsets[stack]];
+    /* ",[" and "]", the root frame and depth frames of 10 digits and a comma */
+    char *d = tx_obuf_room(&w->arr, 3 + 11 * ((size_t)depth + 1));
+    if (!d)
+        return;
+    if (w->items++)
+        *d++ = ',';
+    *d++ = '[';
     if (stack != NO_STACK) {
         const uint32_t *s = w->frames + w->t->offsets[stack];
-        uint32_t depth = s[0];
-        tx_json_uint(j, depth == EL_MAX_STACK ? w->cut_frame : w->main_frame);
-        for (uint32_t k = depth; k >= 1; k--)
-            tx_json_uint(j, s[k]);
+        d = tx_put_u64(d, depth == EL_MAX_STACK ? w->cut_frame : w->main_frame);
+        for (uint32_t k = depth; k >= 1; k--) {
+            uint32_t f = s[k];
+            if (f < w->num_text) {
+                memcpy(d, w->frame_text[f], 8);     /* room: 11 a frame */
+                d += w->frame_len[f];
+            } else {
+                *d++ = ',';
+                d = tx_put_u64(d, f);
+            }
+        }
     }
-    tx_json_end(j);
+    *d++ = ']';
+    tx_obuf_done(&w->arr, d);
+}
+
+/* ",N" of the frame indices up to 2^16 (768 KiB at most), made once */
+static int frame_texts(writer *w)
+{
+    w->num_text = w->num_frames < (1u << 16) ? (uint32_t)w->num_frames : 1u << 16;
+    w->frame_text = malloc((w->num_text ? w->num_text : 1) * sizeof *w->frame_text);
+    w->frame_len = malloc(w->num_text ? w->num_text : 1);
+    if (!w->frame_text || !w->frame_len) {
+        w->num_text = 0;
+        return -1;
+    }
+    for (uint32_t f = 0; f < w->num_text; f++) {
+        char *d = w->frame_text[f];
+        *d++ = ',';
+        w->frame_len[f] = (uint8_t)(tx_put_u64(d, f) - w->frame_text[f]);
+    }
+    return 0;
 }
 
 static void emit_weight(writer *w, uint32_t stack, uint64_t weight)
 {
     (void)stack;
-    tx_json_uint(&w->json, weight);
+    char *d = tx_obuf_room(&w->arr, 21);
+    if (!d)
+        return;
+    if (w->items++)
+        *d++ = ',';
+    tx_obuf_done(&w->arr, tx_put_u64(d, weight));
+}
+
+/* One capability's array of samples or weights as the value of the key
+ * just written; -1 on a write error or without memory. */
+static int write_array(writer *w, const cap_samples *c, uint64_t start, emit_fn emit)
+{
+    tx_json *j = &w->json;
+    FILE *f = tx_json_raw_begin(j);
+    if (!f)
+        return -1;
+    int rc = tx_obuf_open(&w->arr, f, TX_OBUF_SIZE);
+    w->items = 0;
+    if (rc == 0 && fputc('[', f) == EOF)
+        rc = -1;
+    if (rc == 0) {
+        walk_cap(w, c, start, emit, emit == emit_stack);
+        rc = tx_obuf_flush(&w->arr);
+    }
+    if (tx_obuf_close(&w->arr) != 0 || (rc == 0 && fputc(']', f) == EOF))
+        rc = -1;
+    tx_json_raw_end(j);
+    if (rc != 0)
+        j->failed = 1;
+    return rc;
 }
 
 static int write_log(writer *wp, uint32_t log, const char *name);
@@ -589,10 +710,12 @@ int speedscope_write(const prof_result *p, const speedscope_timeline *t,
     writer w = { .p = p, .t = t, .out = out };
     const prof_info *in = prof_get_info(p);
     w.tick = in->interval_ns ? in->interval_ns : DEFAULT_TICK_NS;
-    if (map_frames(&w) != 0 || mark_dropped(&w) != 0) {
+    if (map_frames(&w) != 0 || mark_dropped(&w) != 0 || frame_texts(&w) != 0) {
         free(w.frames);
         free(w.extra_ids);
         free(w.drop);
+        free(w.frame_text);
+        free(w.frame_len);
         return -1;
     }
 
@@ -623,6 +746,8 @@ int speedscope_write(const prof_result *p, const speedscope_timeline *t,
     free(w.frames);
     free(w.extra_ids);
     free(w.drop);
+    free(w.frame_text);
+    free(w.frame_len);
     if (tx_json_finish(j) != 0)
         rc = -1;
     return rc;
@@ -682,13 +807,10 @@ static int write_log(writer *wp, uint32_t log, const char *name)
         tx_json_key(j, "endValue");
         tx_json_uint(j, end);
         tx_json_key(j, "samples");
-        tx_json_array(j, TX_JSON_INLINE);
-        walk_cap(w, cs, start, emit_stack);
-        tx_json_end(j);
+        rc = write_array(w, cs, start, emit_stack);
         tx_json_key(j, "weights");
-        tx_json_array(j, TX_JSON_INLINE);
-        walk_cap(w, cs, start, emit_weight);
-        tx_json_end(j);
+        if (rc == 0)
+            rc = write_array(w, cs, start, emit_weight);
         tx_json_end(j);
     }
     return rc;

@@ -11,7 +11,8 @@
  *
  * Memory: the frame texts of the cost centres; when some frame texts
  * coincide, 13 bytes per tree node plus a table of 24 bytes per node
- * that could merge (half full). Output is written line by line.
+ * that could merge (half full). Lines are gathered in a 256 KiB buffer
+ * (util/fmt.h) and written when it fills.
  */
 #include "evprof/prof.h"
 #include "evprof/textout.h"
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/fmt.h"
 #include "util/hash.h"
 #include "util/htab.h"
 
@@ -111,12 +113,14 @@ size_t prof_folded_frame(const prof_cc *cc, prof_frame_format f, char *buf, size
 typedef struct folded {
     const prof_result *p;
     const prof_node *nodes;     /* p's, in table order */
-    FILE *out;
-    char **frame;               /* per cost centre, cleaned text */
+    tx_obuf out;
+    char *texts;                /* the frame texts, one after another */
+    size_t *frame;              /* per cost centre in the tree, where its text starts */
     uint32_t *frame_len;
     uint32_t *cls;              /* per cost centre: its distinct frame text */
     uint32_t num_cls;
     uint8_t *shared;            /* per class: more than one cost centre prints so */
+    int any_shared;             /* some class is */
 
     /* merging paths that print alike (only when frame texts coincide) */
     uint8_t *may_merge;         /* per node: at or below a shared class */
@@ -147,41 +151,85 @@ static int frame_eq(const void *ctx, uint32_t j, const void *key)
 {
     const folded *f = ctx;
     uint32_t i = *(const uint32_t *)key;
-    return f->frame_len[j] == f->frame_len[i] && memcmp(f->frame[j], f->frame[i], f->frame_len[i]) == 0;
+    return f->frame_len[j] == f->frame_len[i] &&
+           memcmp(f->texts + f->frame[j], f->texts + f->frame[i], f->frame_len[i]) == 0;
 }
 
-/* Frame texts of every cost centre and the classes of equal texts. */
+/* Frame texts of the cost centres some node names (in one block; a log
+ * may define millions and sample a few) and the classes of equal texts
+ * among them. */
 static int make_frames(folded *f, prof_frame_format fmt)
 {
-    size_t n = prof_num_ccs(f->p);
+    size_t n = prof_num_ccs(f->p), nn = prof_num_nodes(f->p), size = 0, used = 0;
+    uint8_t *in_tree = calloc(n ? n : 1, 1);
     f->frame = calloc(n ? n : 1, sizeof *f->frame);
     f->frame_len = calloc(n ? n : 1, sizeof *f->frame_len);
     f->cls = calloc(n ? n : 1, sizeof *f->cls);
     f->shared = calloc(n ? n : 1, 1);
     tx_htab table = { 0 };      /* frame text -> its first cost centre */
-    if (!f->frame || !f->frame_len || !f->cls || !f->shared || tx_htab_reserve(&table, n) != 0) {
+    if (!in_tree || !f->frame || !f->frame_len || !f->cls || !f->shared) {
+        free(in_tree);
+        return -1;
+    }
+    for (size_t i = 0; i < nn; i++)
+        in_tree[f->nodes[i].cc] = 1;
+    for (size_t i = 0; i < n; i++)
+        used += in_tree[i];
+    if (tx_htab_reserve(&table, used) != 0) {
+        free(in_tree);
+        return -1;
+    }
+    /* each text made once, into a block grown as it fills (then cut to
+     * what it holds) */
+    size_t cap = 16 * used + 4096;
+    if (!(f->texts = malloc(cap))) {
+        free(in_tree);
         tx_htab_free(&table);
         return -1;
     }
     for (uint32_t i = 0; i < n; i++) {
+        if (!in_tree[i])
+            continue;
         const prof_cc *cc = prof_cc_at(f->p, i);
-        size_t len = prof_folded_frame(cc, fmt, NULL, 0);
-        if (len >= UINT32_MAX || !(f->frame[i] = malloc(len + 1))) {
+        size_t len = prof_folded_frame(cc, fmt, f->texts + size, cap - size);
+        if (len >= UINT32_MAX) {
+            free(in_tree);
             tx_htab_free(&table);
             return -1;
         }
-        prof_folded_frame(cc, fmt, f->frame[i], len + 1);
+        if (len + 1 > cap - size) {
+            size_t want = cap * 2;
+            while (want < size + len + 1)
+                want *= 2;
+            char *t = realloc(f->texts, want);
+            if (!t) {
+                free(in_tree);
+                tx_htab_free(&table);
+                return -1;
+            }
+            f->texts = t;
+            cap = want;
+            prof_folded_frame(cc, fmt, f->texts + size, cap - size);
+        }
+        f->frame[i] = size;
         f->frame_len[i] = (uint32_t)len;
-        uint64_t h = hash_bytes(f->frame[i], len, 0);
+        size += len + 1;
+        char *text = f->texts + f->frame[i];
+        uint64_t h = hash_bytes(text, f->frame_len[i], 0);
         uint32_t j = tx_htab_find(&table, h, frame_eq, f, &i);
         if (j != TX_HTAB_NONE) {
             f->cls[i] = f->cls[j];
             f->shared[f->cls[i]] = 1;
+            f->any_shared = 1;
         } else {
             tx_htab_insert(&table, h, i);       /* reserved: cannot fail */
             f->cls[i] = f->num_cls++;
         }
     }
+    char *t = realloc(f->texts, size ? size : 1);
+    if (t)
+        f->texts = t;
+    free(in_tree);
     tx_htab_free(&table);
     return 0;
 }
@@ -234,14 +282,6 @@ static int merge_visit(void *ctx, uint32_t n)
     return 0;
 }
 
-static char *u64_text(char *end, uint64_t v)
-{
-    do
-        *--end = (char)('0' + v % 10);
-    while (v /= 10);
-    return end;
-}
-
 /* Pass 2: the line of each stack with ticks. */
 static int print_visit(void *ctx, uint32_t n)
 {
@@ -276,7 +316,7 @@ static int print_visit(void *ctx, uint32_t n)
     size_t len = base;
     if (base > start)
         f->line[len++] = ';';
-    memcpy(f->line + len, f->frame[nd->cc], flen);
+    memcpy(f->line + len, f->texts + f->frame[nd->cc], flen);
     len += flen;
     f->depth_len[nd->depth] = len;
     f->depth_start[nd->depth] = start;
@@ -285,14 +325,16 @@ static int print_visit(void *ctx, uint32_t n)
                    : f->canon[n] == n ? f->sum[n] : 0;
     if (!ticks)
         return 0;
-    char digits[24], *d = u64_text(digits + sizeof digits, ticks);
-    size_t nd_len = (size_t)(digits + sizeof digits - d);
-    f->line[len++] = ' ';
-    memcpy(f->line + len, d, nd_len);
-    len += nd_len;
-    f->line[len++] = '\n';
-    if (fwrite(f->line + start, 1, len - start, f->out) != len - start)
+    /* the line, a space, at most 20 digits, the newline */
+    char *d = tx_obuf_room(&f->out, len - start + 22);
+    if (!d)
         return -1;
+    memcpy(d, f->line + start, len - start);
+    d += len - start;
+    *d++ = ' ';
+    d = tx_put_u64(d, ticks);
+    *d++ = '\n';
+    tx_obuf_done(&f->out, d);
     return 0;
 }
 
@@ -303,8 +345,8 @@ int prof_report_folded(const prof_result *p, const prof_folded_opts *o, FILE *ou
         prof_folded_opts_init(&defaults);
         o = &defaults;
     }
-    folded f = { .p = p, .nodes = prof_nodes(p), .out = out };
-    size_t num_nodes = prof_num_nodes(p), num_ccs = prof_num_ccs(p);
+    folded f = { .p = p, .nodes = prof_nodes(p) };
+    size_t num_nodes = prof_num_nodes(p);
     uint32_t max_depth = 0;
     int rc = -1;
 
@@ -315,10 +357,11 @@ int prof_report_folded(const prof_result *p, const prof_folded_opts *o, FILE *ou
     f.line = malloc(f.line_cap);
     f.depth_len = calloc((size_t)max_depth + 1, sizeof *f.depth_len);
     f.depth_start = calloc((size_t)max_depth + 1, sizeof *f.depth_start);
-    if (!f.line || !f.depth_len || !f.depth_start || make_frames(&f, o->frame) != 0)
+    if (tx_obuf_open(&f.out, out, TX_OBUF_SIZE) != 0 || !f.line || !f.depth_len ||
+        !f.depth_start || make_frames(&f, o->frame) != 0)
         goto done;
 
-    if (f.num_cls < num_ccs) {
+    if (f.any_shared) {
         /* which nodes may merge: in table order, a parent before its
          * children (a root's path starts afresh) */
         size_t may = 0;
@@ -339,14 +382,13 @@ int prof_report_folded(const prof_result *p, const prof_folded_opts *o, FILE *ou
             tx_htab_free(&f.merge);
         }
     }
-    if (prof_walk(f.p, print_visit, NULL, &f) != 0)
+    if (prof_walk(f.p, print_visit, NULL, &f) != 0 || tx_obuf_flush(&f.out) != 0)
         goto done;
     rc = ferror(out) ? -1 : 0;
 
 done:
-    if (f.frame)
-        for (size_t i = 0; i < num_ccs; i++)
-            free(f.frame[i]);
+    tx_obuf_close(&f.out);
+    free(f.texts);
     free(f.frame);
     free(f.frame_len);
     free(f.cls);

@@ -9,6 +9,7 @@
 
 #include "evprof/json.h"
 #include "evprof/textout.h"
+#include "util/fmt.h"
 #include "util/htab.h"
 
 /* ---- shared ----------------------------------------------------------- */
@@ -177,8 +178,13 @@ static int summary(const prof_result *p, FILE *out)
 /* The tree's rows are written into one output buffer, flushed with a
  * fwrite when it fills. What a row repeats is made once: the visible form
  * of each cost centre's label, and its module and source columns padded
- * and joined (the "tail"), once the widths are known. */
+ * and joined (the "tail"), once the widths are known; and the text of a
+ * tick count below NUM_CACHE, "%5.1f %*ticks", once per report. Short
+ * pieces are copied in fixed sizes (copy_short, spaces_short), which may
+ * write up to COPY_SLACK bytes past them. */
 #define OUT_CHUNK (1u << 20)
+#define NUM_CACHE 4096u
+#define COPY_SLACK 64u
 
 typedef struct cc_text {
     uint32_t label, label_len, label_w;     /* visible label in ctx.names */
@@ -202,66 +208,12 @@ typedef struct tree_ctx {
     cc_text *cc;
     uint8_t *used;                  /* by cost centre: some node names it */
     char *names, *tails;
+    char (*nums)[32];               /* "%5.1f %*ticks" of v < num_nums */
+    uint32_t num_nums, nums_len;
     char *buf;
     size_t len, cap;
     int failed;
 } tree_ctx;
-
-static const char spaces[256] =
-    "                                                                "
-    "                                                                "
-    "                                                                "
-    "                                                                ";
-
-static char *put_spaces(char *d, size_t n)
-{
-    while (n > sizeof spaces) {
-        memcpy(d, spaces, sizeof spaces);
-        d += sizeof spaces;
-        n -= sizeof spaces;
-    }
-    memcpy(d, spaces, n);
-    return d + n;
-}
-
-/* "%5.1f" of v (0 <= v < 1000), as printf rounds it: the tenths are
- * rounded from v * 10 unless it lies within 1e-6 of a half, where only
- * printf's exact decimal expansion decides. 5 bytes (more only from
- * snprintf, for values the fast path does not take). */
-static char *put_pct(char *d, double v)
-{
-    if (v >= 0.0 && v < 999.0) {
-        double x = v * 10.0, f = (double)(unsigned)x, frac = x - f;
-        if (frac < 0.5 - 1e-6 || frac > 0.5 + 1e-6) {
-            unsigned q = (unsigned)f + (frac > 0.5);
-            unsigned ip = q / 10;
-            d[0] = ip >= 100 ? (char)('0' + ip / 100) : ' ';
-            d[1] = ip >= 10 ? (char)('0' + ip / 10 % 10) : ' ';
-            d[2] = (char)('0' + ip % 10);
-            d[3] = '.';
-            d[4] = (char)('0' + q % 10);
-            return d + 5;
-        }
-    }
-    char tmp[32];
-    int n = snprintf(tmp, sizeof tmp, "%5.1f", v);
-    memcpy(d, tmp, (size_t)n);
-    return d + n;
-}
-
-/* v right-aligned in tw columns (what "%*" PRIu64 prints) */
-static char *put_ticks(char *d, uint64_t v, int tw)
-{
-    char tmp[24];
-    int n = 0;
-    do
-        tmp[sizeof tmp - 1 - n++] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    if (n < tw)
-        d = put_spaces(d, (size_t)(tw - n));
-    memcpy(d, tmp + sizeof tmp - n, (size_t)n);
-    return d + n;
-}
 
 /* The visible forms of the labels, the widths of the three columns. */
 /* Only for the cost centres some node names: a log may define millions
@@ -282,7 +234,7 @@ static int cc_texts(tree_ctx *c, const prof_result *p)
         if (c->used[i])
             size += 4 * strlen(prof_cc_at(p, (uint32_t)i)->label) + 1;
     c->cc = calloc(n ? n : 1, sizeof *c->cc);
-    c->names = malloc(size ? size : 1);
+    c->names = malloc(size + COPY_SLACK);     /* copy_short reads past the last */
     if (!c->cc || !c->names)
         return -1;
     size_t at = 0;
@@ -313,7 +265,7 @@ static int cc_tails(tree_ctx *c, const prof_result *p)
         const prof_cc *cc = prof_cc_at(p, (uint32_t)i);
         size += 4 * (strlen(cc->module) + strlen(cc->srcloc)) + c->wm + c->ws + 6;
     }
-    c->tails = malloc(size ? size : 1);
+    c->tails = malloc(size + COPY_SLACK);
     if (!c->tails)
         return -1;
     size_t at = 0;
@@ -326,11 +278,11 @@ static int cc_tails(tree_ctx *c, const prof_result *p)
         *d++ = ' ';
         d += tx_vis(d, size - (size_t)(d - c->tails), cc->module, strlen(cc->module));
         if (t->module_w < c->wm)
-            d = put_spaces(d, c->wm - t->module_w);
+            d = tx_put_spaces(d, c->wm - t->module_w);
         *d++ = ' ';
         d += tx_vis(d, size - (size_t)(d - c->tails), cc->srcloc, strlen(cc->srcloc));
         if (t->src_w < c->ws)
-            d = put_spaces(d, c->ws - t->src_w);
+            d = tx_put_spaces(d, c->ws - t->src_w);
         *d++ = ' ';
         *d++ = ' ';
         t->tail = (uint32_t)at;
@@ -436,34 +388,88 @@ static void flush(tree_ctx *c)
 }
 
 /* The most bytes node n's row takes: wl columns, the tail, two numbers of
- * at most 32 bytes each with their spaces, the newline. */
+ * at most 32 bytes each with their spaces, the newline; and the slack
+ * the fixed-size copies may write past them. */
 static size_t row_room(const tree_ctx *c, uint32_t n)
 {
     const cc_text *t = &c->cc[c->nodes[n].cc];
-    return c->wl + t->label_len + t->tail_len + 2 * (size_t)c->tw + 64;
+    return c->wl + t->label_len + t->tail_len + 2 * (size_t)c->tw + 64 + COPY_SLACK;
+}
+
+/* n bytes of s (readable COPY_SLACK / 2 bytes on) */
+static inline char *copy_short(char *d, const char *s, size_t n)
+{
+    memcpy(d, s, n <= COPY_SLACK / 2 ? COPY_SLACK / 2 : n);
+    return d + n;
+}
+
+static inline char *spaces_short(char *d, size_t n)
+{
+    static const char sp[COPY_SLACK] = "                                                                ";
+    if (n > COPY_SLACK)
+        return tx_put_spaces(d, n);
+    memcpy(d, sp, COPY_SLACK);
+    return d + n;
+}
+
+/* "%5.1f %*ticks" of v ticks, of 100% for the root */
+static char *put_num_made(const tree_ctx *c, char *d, uint64_t v, int root)
+{
+    d = tx_put_pct(d, root ? 100.0 : pct(v, c->in->total_ticks));
+    *d++ = ' ';
+    return tx_put_u64_right(d, v, c->tw);
+}
+
+static inline char *put_num(const tree_ctx *c, char *d, uint64_t v)
+{
+    if (v < c->num_nums) {
+        memcpy(d, c->nums[v], sizeof c->nums[v]);
+        return d + c->nums_len;
+    }
+    return put_num_made(c, d, v, 0);
+}
+
+/* The texts of the tick counts below NUM_CACHE (none above the total);
+ * -1 without memory. */
+static int num_texts(tree_ctx *c)
+{
+    uint64_t total = c->in->total_ticks;
+    uint32_t n = total < NUM_CACHE ? (uint32_t)total + 1 : NUM_CACHE;
+    if (c->tw + 6 > (int)sizeof c->nums[0])
+        return 0;               /* never: tw is at most 20 */
+    if (!(c->nums = malloc(n * sizeof *c->nums)))
+        return -1;
+    for (uint32_t v = 0; v < n; v++) {
+        char *d = tx_put_pct(c->nums[v], pct(v, total));
+        *d++ = ' ';
+        d = tx_put_u64_right(d, v, c->tw);
+        /* 5 bytes for every percentage of at most the total, so one
+         * length for every count */
+        if ((uint32_t)(d - c->nums[v]) != (uint32_t)c->tw + 6)
+            return 0;
+    }
+    c->num_nums = n;
+    c->nums_len = (uint32_t)c->tw + 6;
+    return 0;
 }
 
 /* Node n's row at d; returns its end. */
 static char *put_row(const tree_ctx *c, char *d, uint32_t n)
 {
-    const uint64_t total = c->in->total_ticks;
     const prof_node *nd = &c->nodes[n];
     const cc_text *t = &c->cc[nd->cc];
-    d = put_spaces(d, nd->depth);
-    memcpy(d, c->names + t->label, t->label_len);
-    d += t->label_len;
+    d = spaces_short(d, nd->depth);
+    d = copy_short(d, c->names + t->label, t->label_len);
     if (nd->depth + t->label_w < c->wl)
-        d = put_spaces(d, c->wl - nd->depth - t->label_w);
-    memcpy(d, c->tails + t->tail, t->tail_len);
-    d += t->tail_len;
-    d = put_pct(d, pct(nd->ticks, total));
-    *d++ = ' ';
-    d = put_ticks(d, nd->ticks, c->tw);
+        d = spaces_short(d, c->wl - nd->depth - t->label_w);
+    d = copy_short(d, c->tails + t->tail, t->tail_len);
+    d = put_num(c, d, nd->ticks);
     memcpy(d, "   ", 3);
     d += 3;
-    d = put_pct(d, n == 0 && total ? 100.0 : pct(nd->inherited, total));
-    *d++ = ' ';
-    d = put_ticks(d, nd->inherited, c->tw);
+    if (n == 0 && c->in->total_ticks)       /* the root: 100% whatever its ticks */
+        d = put_num_made(c, d, nd->inherited, 1);
+    else
+        d = put_num(c, d, nd->inherited);
     *d++ = '\n';
     return d;
 }
@@ -719,7 +725,8 @@ int prof_report_text(const prof_result *p, const prof_report_opts *o, FILE *out)
     c.buf = malloc(c.cap);
     int every = !o->max_depth && !(o->threshold_pct > 0.0);
     if (!c.buf || (every && all_shown(&c, p) != 0) || cc_texts(&c, p) != 0 ||
-        (every ? (all_shown_widths(&c, p), 0) : walk_shown(&c, p)) != 0 || cc_tails(&c, p) != 0)
+        (every ? (all_shown_widths(&c, p), 0) : walk_shown(&c, p)) != 0 || cc_tails(&c, p) != 0 ||
+        num_texts(&c) != 0)
         c.failed = 1;
     if (!c.failed) {
         int col = 5 + 1 + c.tw;
@@ -737,6 +744,7 @@ int prof_report_text(const prof_result *p, const prof_report_opts *o, FILE *out)
     free(c.used);
     free(c.names);
     free(c.tails);
+    free(c.nums);
     if (c.failed)
         return -1;
 
@@ -786,48 +794,23 @@ int prof_report_text(const prof_result *p, const prof_report_opts *o, FILE *out)
 /* ---- JSON (-pj) -------------------------------------------------------- */
 
 /* The tree, as tx_json writes inline objects (", " between items, ": "
- * after a key) but gathered in a buffer of its own and written to the
- * FILE in 64 KiB pieces: two containers, five keys and five numbers per
- * stack through the general writer were most of the JSON's time. */
-typedef struct tree_out {
-    FILE *f;
-    size_t len;
-    char b[65536];
-} tree_out;
-
-static void tree_put(tree_out *t, const char *s, size_t n)
-{
-    if (t->len + n > sizeof t->b) {
-        fwrite(t->b, 1, t->len, t->f);
-        t->len = 0;
-    }
-    memcpy(t->b + t->len, s, n);
-    t->len += n;
-}
-
-static void tree_uint(tree_out *t, uint64_t v)
-{
-    char d[20], *e = d + sizeof d, *s = e;
-    do
-        *--s = (char)('0' + v % 10);
-    while (v /= 10);
-    tree_put(t, s, (size_t)(e - s));
-}
-
-#define TREE_LIT(t, s) tree_put(t, s, sizeof s - 1)
+ * after a key), but written by hand into an output buffer (util/fmt.h):
+ * two containers, five keys and five numbers per stack through the
+ * general writer were most of the JSON's time. */
+#define TREE_LIT(d, s) (memcpy(d, s, sizeof s - 1), (d) + sizeof s - 1)
 
 static void json_tree(const prof_result *p, const prof_report_opts *o, tx_json *j)
 {
-    tree_out *t = malloc(sizeof *t);
-    FILE *f = t ? tx_json_raw_begin(j) : NULL;
-    if (!f) {
-        free(t);
-        tx_json_null(j);        /* the document stays whole; finish reports it */
+    tx_obuf t;
+    FILE *f = tx_json_raw_begin(j);
+    if (!f || tx_obuf_open(&t, f, TX_OBUF_SIZE) != 0) {
+        if (f)
+            tx_json_raw_end(j);
+        else
+            tx_json_null(j);    /* the document stays whole; finish reports it */
         j->failed = 1;
         return;
     }
-    t->f = f;
-    t->len = 0;
     /* down the print order: a node's object opens when it comes and
      * closes when a node no deeper comes */
     size_t num, at = 0;
@@ -837,25 +820,34 @@ static void json_tree(const prof_result *p, const prof_report_opts *o, tx_json *
     size_t top = 0;
     for (uint32_t n; (n = next_shown(p, o, pre, num, &at, &hidden)) != PROF_NONE;) {
         const prof_node *nd = prof_node_at(p, n);
-        for (; top > nd->depth; top--)
-            TREE_LIT(t, "]}");
-        if (top == sizeof has_child)
+        if (nd->depth >= sizeof has_child)
             break;              /* never: depth is the parent's + 1 */
+        /* the closings (2 bytes each), then at most 101 bytes */
+        char *d = tx_obuf_room(&t, 2 * (top - (top > nd->depth ? nd->depth : top)) + 128);
+        if (!d)
+            break;
+        for (; top > nd->depth; top--)
+            d = TREE_LIT(d, "]}");
         if (top > 0 && has_child[top - 1])
-            TREE_LIT(t, ", ");
+            d = TREE_LIT(d, ", ");
         if (top > 0)
             has_child[top - 1] = 1;
-        TREE_LIT(t, "{\"id\": ");
-        tree_uint(t, prof_cc_at(p, nd->cc)->id);
-        TREE_LIT(t, ", \"entries\": 0, \"alloc\": 0, \"ticks\": ");
-        tree_uint(t, nd->ticks);
-        TREE_LIT(t, ", \"children\": [");
+        d = TREE_LIT(d, "{\"id\": ");
+        d = tx_put_u64(d, prof_cc_at(p, nd->cc)->id);
+        d = TREE_LIT(d, ", \"entries\": 0, \"alloc\": 0, \"ticks\": ");
+        d = tx_put_u64(d, nd->ticks);
+        d = TREE_LIT(d, ", \"children\": [");
+        tx_obuf_done(&t, d);
         has_child[top++] = 0;
     }
-    for (; top > 0; top--)
-        TREE_LIT(t, "]}");
-    fwrite(t->b, 1, t->len, f);
-    free(t);
+    char *d = tx_obuf_room(&t, 2 * top);
+    if (d) {
+        for (; top > 0; top--)
+            d = TREE_LIT(d, "]}");
+        tx_obuf_done(&t, d);
+    }
+    if (tx_obuf_close(&t) != 0)
+        j->failed = 1;
     tx_json_raw_end(j);
 }
 

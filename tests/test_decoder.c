@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -978,6 +979,216 @@ static void test_ipe_declared_short_real(void **state)
     free(buf);
 }
 
+/* ---- skipping what nobody reads ---------------------------------------
+ * With only the selected types handed out, the decoder passes over the
+ * others in a loop of its own (skip_quickly). What a read finds must not
+ * depend on it: status, error, damage, time span, the tally and the
+ * samples' capabilities are those of a read that hands out everything,
+ * in chunks of any size. */
+typedef struct skim {
+    el_status status;
+    el_error error;
+    el_damage damage;
+    int missing_end, has_span;
+    uint64_t first, last;
+    size_t num_types;
+    el_type_tally *tally;
+    uint8_t caps[EL_SAMPLE_CAPS_BYTES];
+    uint8_t seen_caps[EL_SAMPLE_CAPS_BYTES];    /* of the samples handed out */
+    uint64_t selected;          /* events of the selected types handed out */
+} skim;
+
+static int in_list(uint16_t type, const uint16_t *sel, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (sel[i] == type)
+            return 1;
+    return 0;
+}
+
+static void skim_log(const uint8_t *buf, size_t len, size_t chunk, const uint16_t *sel, size_t n,
+                     int selective, skim *out)
+{
+    el_decoder *d = el_decoder_create();
+    el_event ev;
+    el_status st = EL_NEED_INPUT;
+    size_t pos = 0;
+    memset(out, 0, sizeof *out);
+    assert_non_null(d);
+    assert_int_equal(el_decoder_count_types(d, 1), 0);
+    el_decoder_set_resync(d, 1);
+    if (selective) {
+        el_decoder_only_fields(d, sel, n);
+        el_decoder_only_selected(d, 1);
+    }
+    while (pos < len && (st == EL_NEED_INPUT || st == EL_END)) {
+        size_t k = chunk == 0 || chunk > len - pos ? len - pos : chunk;
+        el_decoder_feed(d, buf + pos, k);
+        pos += k;
+        while ((st = el_decoder_next(d, &ev)) == EL_OK) {
+            out->selected += in_list(ev.type, sel, n);
+            if (ev.type == EL_PROF_SAMPLE_COST_CENTRE && ev.decoded &&
+                ev.u.prof_sample.cap < EL_NO_CAP)
+                out->seen_caps[ev.u.prof_sample.cap >> 3] |= (uint8_t)(1u << (ev.u.prof_sample.cap & 7));
+        }
+    }
+    if (st == EL_NEED_INPUT || st == EL_END)
+        st = el_decoder_finish(d);
+    out->status = st;
+    out->error = *el_decoder_error(d);
+    out->damage = *el_decoder_damage(d);
+    out->missing_end = el_decoder_missing_end(d);
+    out->has_span = el_decoder_time_span(d, &out->first, &out->last);
+    out->num_types = el_decoder_num_types(d);
+    const el_type_tally *t = el_decoder_tally(d);
+    if (t) {
+        out->tally = malloc((out->num_types ? out->num_types : 1) * sizeof *out->tally);
+        assert_non_null(out->tally);
+        memcpy(out->tally, t, out->num_types * sizeof *t);
+        memcpy(out->caps, el_decoder_sample_caps(d), sizeof out->caps);
+    }
+    el_decoder_destroy(d);
+}
+
+static void assert_same_skim(const skim *a, const skim *b, const char *what, size_t chunk)
+{
+    if (a->tally && b->tally && a->num_types == b->num_types)
+        for (size_t i = 0; i < a->num_types; i++)
+            if (a->tally[i].events != b->tally[i].events || a->tally[i].bytes != b->tally[i].bytes)
+                fail_msg("%s, chunks of %zu: type %zu of the header: %llu/%llu events, "
+                         "%llu/%llu bytes", what, chunk, i,
+                         (unsigned long long)a->tally[i].events,
+                         (unsigned long long)b->tally[i].events,
+                         (unsigned long long)a->tally[i].bytes, (unsigned long long)b->tally[i].bytes);
+    if (a->has_span != b->has_span || a->first != b->first || a->last != b->last)
+        fail_msg("%s, chunks of %zu: time span %llu-%llu / %llu-%llu", what, chunk,
+                 (unsigned long long)a->first, (unsigned long long)a->last,
+                 (unsigned long long)b->first, (unsigned long long)b->last);
+    if (a->status != b->status || a->error.offset != b->error.offset ||
+        a->error.type != b->error.type || strcmp(a->error.msg, b->error.msg) != 0 ||
+        a->damage.blocks != b->damage.blocks || a->damage.bytes != b->damage.bytes ||
+        a->damage.first.offset != b->damage.first.offset || a->missing_end != b->missing_end ||
+        a->has_span != b->has_span || (a->has_span && (a->first != b->first || a->last != b->last)) ||
+        a->num_types != b->num_types || (!a->tally) != (!b->tally) ||
+        (a->tally && memcmp(a->tally, b->tally, a->num_types * sizeof *a->tally) != 0) ||
+        memcmp(a->caps, b->caps, sizeof a->caps) != 0 || a->selected != b->selected)
+        fail_msg("%s, chunks of %zu: a selective read finds otherwise (status %d/%d, error at "
+                 "%llu/%llu \"%s\"/\"%s\", damage %llu/%llu blocks, %llu/%llu selected)", what,
+                 chunk, a->status, b->status, (unsigned long long)a->error.offset,
+                 (unsigned long long)b->error.offset, a->error.msg, b->error.msg,
+                 (unsigned long long)a->damage.blocks, (unsigned long long)b->damage.blocks,
+                 (unsigned long long)a->selected, (unsigned long long)b->selected);
+}
+
+static void check_skims(const uint8_t *buf, size_t len, const char *what, size_t *runs)
+{
+    static const uint16_t caps_only[] = { EL_CAP_CREATE };
+    static const uint16_t samples[] = { EL_PROF_SAMPLE_COST_CENTRE, EL_HEAP_PROF_BEGIN };
+    static const struct { const uint16_t *sel; size_t n; } sels[] = {
+        { caps_only, 1 }, { samples, 2 }, { NULL, 0 },
+    };
+    static const size_t chunks[] = { 0, 1, 7, 64, 4096 };
+    for (size_t s = 0; s < sizeof sels / sizeof sels[0]; s++)
+        for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
+            skim all, some;
+            skim_log(buf, len, chunks[c], sels[s].sel, sels[s].n, 0, &all);
+            skim_log(buf, len, chunks[c], sels[s].sel, sels[s].n, 1, &some);
+            assert_same_skim(&all, &some, what, chunks[c]);
+            /* the tally's capabilities are those of the samples read */
+            assert_memory_equal(all.caps, all.seen_caps, sizeof all.caps);
+            free(all.tally);
+            free(some.tally);
+            (*runs)++;
+        }
+}
+
+/* A log of two blocks whose first holds, among thread events and
+ * samples, a record damaged as `bad` says: 1 a sample whose stack depth
+ * runs past its payload, 2 an RTS identifier shorter than its type's
+ * smallest payload, 0 none. */
+static void skim_damage_log(bb *b, int bad)
+{
+    b->n = 0;
+    u32(b, 0x68647262);
+    u32(b, 0x68657462);
+    et(b, 167, 0xffff, "Time profile cost-centre stack");
+    et(b, 18, 14, "Block marker");
+    et(b, 29, 0xffff, "RTS name and version");
+    et(b, 0, 4, "Create thread");
+    u32(b, 0x68657465);
+    u32(b, 0x68647265);
+    u32(b, 0x64617462);
+    for (int block = 0; block < 2; block++) {
+        size_t at = b->n;
+        u16(b, 18); u64(b, 1000 * (uint64_t)block); u32(b, 0); u64(b, 0); u16(b, (uint16_t)block);
+        for (uint32_t k = 0; k < 3; k++) {
+            u16(b, 0); u64(b, 1000 * (uint64_t)block + 10 + k); u32(b, k);
+            u16(b, 167); u64(b, 1000 * (uint64_t)block + 20 + k); u16(b, 4 + 8 + 1 + 8);
+            u32(b, 3 + k); u64(b, 1); u8(b, 2); u32(b, 7); u32(b, 8);
+        }
+        if (block == 0 && bad == 1) {
+            u16(b, 167); u64(b, 50); u16(b, 4 + 8 + 1 + 4);
+            u32(b, 9); u64(b, 2); u8(b, 200); u32(b, 7);
+        } else if (block == 0 && bad == 2) {
+            u16(b, 29); u64(b, 50); u16(b, 2); u16(b, 0x4142);
+        }
+        u16(b, 0); u64(b, 1000 * (uint64_t)block + 60); u32(b, 9);
+        size_t size = b->n - at;    /* the marker's size: the whole block */
+        b->b[at + 10] = (uint8_t)(size >> 24);
+        b->b[at + 11] = (uint8_t)(size >> 16);
+        b->b[at + 12] = (uint8_t)(size >> 8);
+        b->b[at + 13] = (uint8_t)size;
+    }
+    u16(b, 0xffff);
+}
+
+static void test_selective_read_finds_the_same(void **state)
+{
+    (void)state;
+    size_t runs = 0, len;
+    for (size_t i = 0; i < sizeof corpus_logs / sizeof corpus_logs[0]; i++) {
+        if (test_skip_missing(corpus_logs[i]))
+            continue;
+        uint8_t *buf = load(corpus_logs[i], &len);
+        check_skims(buf, len, corpus_logs[i], &runs);
+        /* cut short at a few places: records split at the end */
+        for (size_t cut = 1000; cut < len && cut < 30000; cut += 4999)
+            check_skims(buf, cut, corpus_logs[i], &runs);
+        free(buf);
+    }
+    /* damage among the records skipped: the same damage found */
+    for (int bad = 0; bad <= 2; bad++) {
+        bb b;
+        skim_damage_log(&b, bad);
+        skim one;
+        skim_log(b.b, b.n, 0, NULL, 0, 1, &one);
+        assert_int_equal(one.damage.blocks, bad ? 1 : 0);
+        assert_int_equal(one.status, EL_END);
+        free(one.tally);
+        check_skims(b.b, b.n, bad == 1 ? "a sample's stack past its payload"
+                              : bad == 2 ? "a short RTS identifier" : "two blocks", &runs);
+    }
+    /* the damaged logs of the fuzzer's corpus */
+    static const char *const dirs[] = { "tests/fuzz/bad", "tests/fuzz/regress" };
+    char path[512];
+    for (size_t k = 0; k < 2; k++) {
+        DIR *dir = opendir(dirs[k]);
+        assert_non_null(dir);
+        for (struct dirent *e; (e = readdir(dir));) {
+            if (e->d_name[0] == '.')
+                continue;
+            snprintf(path, sizeof path, "%s/%s", dirs[k], e->d_name);
+            uint8_t *buf = test_read_file(path, &len);
+            if (!buf)
+                continue;       /* not a file */
+            check_skims(buf, len, path, &runs);
+            free(buf);
+        }
+        closedir(dir);
+    }
+    assert_true(runs > 1000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -999,6 +1210,7 @@ int main(void)
         cmocka_unit_test(test_empty_and_garbage),
         cmocka_unit_test(test_only_selected),
         cmocka_unit_test(test_ipe_declared_short_real),
+        cmocka_unit_test(test_selective_read_finds_the_same),
         cmocka_unit_test(test_resync_after_damaged_block),
         cmocka_unit_test(test_ff_run_is_damage),
         cmocka_unit_test(test_trailing_bytes_after_end),

@@ -212,6 +212,64 @@ static void speedscope_sparse_caps(void **state)
     el_writer_destroy(w);
 }
 
+/* The index of the frame named `name` in the file's frames */
+static long frame_index(const char *text, const char *name)
+{
+    char key[64];
+    snprintf(key, sizeof key, "{\"name\":\"%s\"", name);
+    const char *frames = strstr(text, "\"frames\":["), *at = strstr(text, key);
+    assert_non_null(frames);
+    assert_non_null(at);
+    long n = 0;
+    for (const char *c = frames; c < at; c++)
+        n += *c == '{';
+    return n;
+}
+
+/* More cost centres than the writer keeps frame texts for (2^16), with
+ * ids dense (a table by id) or far apart (the sorted pairs), and an id
+ * no cost centre has: each sample names the frames of its stack. */
+static void speedscope_many_frames(void **state)
+{
+    (void)state;
+    enum { N = 70000 };
+    for (uint32_t step = 1; step <= 50000; step += 49999) {
+        el_writer *w = el_writer_create_mem();
+        assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+        el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
+        char label[16];
+        for (uint32_t k = 1; k <= N; k++) {
+            snprintf(label, sizeof label, "c%u", k);
+            el_writer_cost_centre(w, 0, 1 + k * step, label, "M", "a.hs:1:1", 0);
+        }
+        el_writer_prof_begin(w, 0, 1000000);
+        uint32_t s1[2] = { 1 + N * step, 1 + 5 * step }, s2[1] = { 3 }, s3[3] = { 1 + 70 * step,
+            1 + 66000 * step, 1 + 65536 * step };
+        el_writer_prof_sample(w, 1000000, 0, 1, 2, s1);
+        el_writer_prof_sample(w, 2000000, 0, 1, 1, s2);     /* 3: undefined */
+        el_writer_prof_sample(w, 3000000, 0, 1, 3, s3);
+        assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+        size_t len;
+        const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
+        prof_filter f;
+        prof_filter_init(&f);
+        f.all = 1;
+        char *text = speedscope_of(bytes, len, &f);
+        char want[256];
+        snprintf(want, sizeof want, "\"samples\":[[%ld,%ld,%ld],[%ld,%ld],[%ld,%ld,%ld,%ld]]",
+                 frame_index(text, "MAIN"), frame_index(text, "M.c5"),
+                 frame_index(text, "M.c70000"), frame_index(text, "MAIN"),
+                 frame_index(text, step == 1 ? "M.c2" : "<unknown>.<undefined cc 3>"),
+                 frame_index(text, "MAIN"), frame_index(text, "M.c65536"),
+                 frame_index(text, "M.c66000"), frame_index(text, "M.c70"));
+        assert_true(frame_index(text, "M.c70000") > 65536);
+        if (!strstr(text, want))
+            fail_msg("step %u: no %s", step, want);
+        free(text);
+        el_writer_destroy(w);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -219,6 +277,7 @@ int main(void)
         cmocka_unit_test(speedscope_timeline_by_hand),
         cmocka_unit_test(speedscope_cut_stack),
         cmocka_unit_test(speedscope_sparse_caps),
+        cmocka_unit_test(speedscope_many_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

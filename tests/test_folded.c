@@ -389,6 +389,54 @@ static void test_merged_stacks(void **state)
     free(buf);
 }
 
+/* Frame texts are made for the cost centres in the tree only, into a
+ * block that grows: a label longer than the block first made (20 000
+ * bytes), a cost centre printing as one in the tree but in no stack
+ * (it merges nothing), and a thousand never sampled. */
+static void test_long_and_unused_frames(void **state)
+{
+    (void)state;
+    enum { LONG = 20000 };
+    el_writer *w = el_writer_create_mem();
+    assert_non_null(w);
+    el_writer_declare_ghc(w, EL_GHC_9_0);
+    el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
+    el_writer_cost_centre(w, 0, 2, "go", "Main", "a.hs:1:1", 0);
+    el_writer_cost_centre(w, 0, 3, "go", "Main", "a.hs:9:1", 0);      /* never sampled */
+    char *label = malloc(LONG + 1);
+    assert_non_null(label);
+    for (size_t i = 0; i < LONG; i++)
+        label[i] = (char)('a' + i % 26);
+    label[LONG] = '\0';
+    el_writer_cost_centre(w, 0, 4, label, "Main", "a.hs:2:1", 0);
+    char name[16];
+    for (uint32_t i = 0; i < 1000; i++) {
+        snprintf(name, sizeof name, "unused%u", i);
+        el_writer_cost_centre(w, 0, 100 + i, name, "Main", "a.hs:3:1", 0);
+    }
+    el_writer_prof_begin(w, 0, 1000000);
+    uint32_t go[1] = { 2 }, deep[2] = { 4, 2 };
+    uint64_t t = 10;
+    for (unsigned k = 0; k < 3; k++, t += 1000)
+        el_writer_prof_sample(w, t, 0, t, 1, go);
+    for (unsigned k = 0; k < 2; k++, t += 1000)
+        el_writer_prof_sample(w, t, 0, t, 2, deep);
+    size_t len;
+    uint8_t *buf = finish_log(w, &len);
+    prof_result *p = test_profile_mem(buf, len, NULL);
+    char *text = folded_text(p, PROF_FRAME_NAME);
+    size_t want_len = strlen("MAIN;Main.go 3\nMAIN;Main.go;Main.") + LONG + strlen(" 2\n");
+    char *want = malloc(want_len + 1);
+    assert_non_null(want);
+    snprintf(want, want_len + 1, "MAIN;Main.go 3\nMAIN;Main.go;Main.%s 2\n", label);
+    assert_string_equal(text, want);
+    free(want);
+    free(text);
+    prof_result_destroy(p);
+    free(buf);
+    free(label);
+}
+
 /* A stack of exactly 255 frames (GHC's cap) starts at the marker. */
 static void test_cut_marker_synthetic(void **state)
 {
@@ -493,6 +541,7 @@ int main(void)
         cmocka_unit_test(test_corpus_logs),
         cmocka_unit_test(test_odd_names_and_cut),
         cmocka_unit_test(test_merged_stacks),
+        cmocka_unit_test(test_long_and_unused_frames),
         cmocka_unit_test(test_cut_marker_synthetic),
         cmocka_unit_test(test_filters_and_errors),
     };

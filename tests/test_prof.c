@@ -1150,14 +1150,11 @@ static char *text_report(const prof_result *r, double threshold)
     return text_report_jobs(r, threshold, 1, 0);
 }
 
-static void test_text_report_percentages(void **state)
+/* Checks every row of the text report's tree: its two percentages are
+ * what printf makes of its ticks over `total`, and the rows are equally
+ * wide (ASCII names). Returns the rows. */
+static size_t check_row_numbers(const char *text, uint64_t total)
 {
-    (void)state;
-    size_t len;
-    uint8_t *log = halves_log(&len);
-    prof_result *r = synthetic_profile(log, len, NULL);
-    assert_int_equal(prof_get_info(r)->total_ticks, 2000);
-    char *text = text_report(r, 0.0);
     const char *line = strstr(text, "\n\nMAIN");
     assert_non_null(line);
     line += 2;
@@ -1175,19 +1172,30 @@ static void test_text_report_percentages(void **state)
                 f--;
         }
         assert_int_equal(sscanf(f, "%15s %llu %15s %llu", p1, &t1, p2, &t2), 4);
-        snprintf(want, sizeof want, "%.1f", (double)t1 / 2000.0 * 100.0);
+        snprintf(want, sizeof want, "%.1f", (double)t1 / (double)total * 100.0);
         if (strcmp(p1, want) != 0)
             fail_msg("individual %llu ticks: %s, printf says %s", t1, p1, want);
-        snprintf(want, sizeof want, "%.1f", rows == 0 ? 100.0 : (double)t2 / 2000.0 * 100.0);
+        snprintf(want, sizeof want, "%.1f", rows == 0 ? 100.0 : (double)t2 / (double)total * 100.0);
         if (strcmp(p2, want) != 0)
             fail_msg("inherited %llu ticks: %s, printf says %s", t2, p2, want);
-        /* rows are as wide as each other (ASCII names) */
         if (rows == 0)
             row_len = (size_t)(end - line);
         assert_int_equal((size_t)(end - line), row_len);
         rows++;
     }
-    assert_int_equal(rows, 1 + 60 + 1 + 255);   /* MAIN, c1..c60, the cut marker, the stack */
+    return rows;
+}
+
+static void test_text_report_percentages(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *log = halves_log(&len);
+    prof_result *r = synthetic_profile(log, len, NULL);
+    assert_int_equal(prof_get_info(r)->total_ticks, 2000);
+    char *text = text_report(r, 0.0);
+    /* MAIN, c1..c60, the cut marker, the stack */
+    assert_int_equal(check_row_numbers(text, 2000), 1 + 60 + 1 + 255);
     free(text);
 
     /* --threshold 1: c1..c19 (under 1%) and the cut marker are hidden */
@@ -1198,6 +1206,47 @@ static void test_text_report_percentages(void **state)
     free(text);
     prof_result_destroy(r);
     free(log);
+}
+
+/* Tick counts on both sides of the ones whose text the writer makes once
+ * per report (below 4096): MAIN has c1..c8 with 4094 to 4097, 1, 0 (an
+ * inner frame only) and 9999 ticks, and a child under each; the MAIN
+ * frame 3 ticks of its own. */
+static void test_text_report_large_counts(void **state)
+{
+    (void)state;
+    static const uint32_t ticks[8] = { 4094, 4095, 4096, 4097, 1, 0, 9999, 123 };
+    el_writer *w = el_writer_create_mem();
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
+    char label[16];
+    for (uint32_t i = 1; i <= 9; i++) {
+        snprintf(label, sizeof label, "c%u", i);
+        el_writer_cost_centre(w, 0, 1 + i, label, "M", "a.hs:1:1", 0);
+    }
+    el_writer_prof_begin(w, 0, 1000000);
+    uint64_t tick = 0, total = 0;
+    for (uint32_t i = 0; i < 8; i++) {
+        uint32_t own[1] = { 2 + i }, under[2] = { 10, 2 + i };   /* c9 under ci */
+        for (uint32_t k = 0; k < ticks[i]; k++, tick++, total++)
+            el_writer_prof_sample(w, tick * 1000 + 1, 0, tick, 1, own);
+        for (uint32_t k = 0; k < 7 + i; k++, tick++, total++)
+            el_writer_prof_sample(w, tick * 1000 + 1, 0, tick, 2, under);
+    }
+    for (uint32_t k = 0; k < 3; k++, tick++, total++)
+        el_writer_prof_sample(w, tick * 1000 + 1, 0, tick, 0, NULL);
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    size_t len;
+    const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
+    prof_result *r = synthetic_profile(bytes, len, NULL);
+    assert_int_equal(prof_get_info(r)->total_ticks, total);
+    char *text = text_report(r, 0.0);
+    assert_int_equal(check_row_numbers(text, total), 1 + 8 + 8);
+    assert_non_null(strstr(text, " 4096   "));
+    assert_non_null(strstr(text, " 4097   "));
+    free(text);
+    prof_result_destroy(r);
+    el_writer_destroy(w);
 }
 
 /* ---- snapshots -------------------------------------------------------- */
@@ -1401,6 +1450,7 @@ int main(void)
         cmocka_unit_test(test_depth_zero_first),
         cmocka_unit_test(test_text_report_odd_names),
         cmocka_unit_test(test_text_report_percentages),
+        cmocka_unit_test(test_text_report_large_counts),
         cmocka_unit_test(test_snapshots_do_not_destroy),
         cmocka_unit_test(test_cc_totals),
         cmocka_unit_test(test_interning_random_stacks),

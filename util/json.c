@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "evprof/textout.h"
+#include "util/fmt.h"
 
 /* a level's bits */
 enum {
@@ -285,6 +286,15 @@ static void html_safe_str(FILE *out, const char *str, size_t len)
 
 static void write_str(tx_json *j, const char *s, size_t len)
 {
+    /* a string that fits the buffer even escaped is escaped into it
+     * (util/fmt.h: the same bytes as tx_json_str): a million names would
+     * otherwise be a million flushes and a few stdio calls each */
+    if (!j->html_safe && len <= (sizeof j->buf - 2) / 6) {
+        if (j->len + 6 * len + 2 > sizeof j->buf)
+            flush(j);
+        j->len = (size_t)(tx_put_json_str(j->buf + j->len, s, len) - j->buf);
+        return;
+    }
     flush(j);
     if (j->html_safe)
         html_safe_str(j->out, s, len);

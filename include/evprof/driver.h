@@ -58,6 +58,11 @@ typedef struct ev_stream {
      * read (there el_decoder_tally(decoder) has the counts so far). Valid
      * until the driver is destroyed. */
     const el_type_tally *tally;
+    /* With the tally: the capabilities named by the PROF_SAMPLE_COST_CENTRE
+     * events (el_decoder_sample_caps: every sample, whether an analysis
+     * asked for them or not; the ranges' union in a parallel read). NULL
+     * when tally is. */
+    const uint8_t *sample_caps;
     /* live sources (driver/live.c) */
     int done;                   /* the read is over (set before the analyses' end) */
     int interrupted;            /* the interrupt flag stopped the read: results so far */

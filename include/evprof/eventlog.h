@@ -392,6 +392,12 @@ typedef struct el_type_tally {
 } el_type_tally;
 int el_decoder_count_types(el_decoder *d, int on);
 const el_type_tally *el_decoder_tally(const el_decoder *d);
+/* While counting, also the capabilities the PROF_SAMPLE_COST_CENTRE
+ * events counted name in their cap field (those below EL_NO_CAP), handed
+ * out or not: bit c (byte c / 8, bit c % 8) for capability c, of
+ * EL_SAMPLE_CAPS_BYTES bytes; NULL as el_decoder_tally is. */
+#define EL_SAMPLE_CAPS_BYTES 8192u
+const uint8_t *el_decoder_sample_caps(const el_decoder *d);
 const el_event_type *el_decoder_type_at(const el_decoder *d, size_t i);
 const el_event_type *el_decoder_type(const el_decoder *d, uint16_t id);
 int el_decoder_header_done(const el_decoder *d);
