@@ -10,6 +10,7 @@
 #include "cli/output.h"
 #include "cli/read.h"
 #include "cli/selection.h"
+#include "driver/internal.h"
 #include "evprof/heap.h"
 #include "evprof/info.h"
 #include "evprof/live.h"
@@ -314,6 +315,8 @@ static ev_driver *read_with(const cli_source *src, const char *path,
         o.progress_ctx = &prog;
     }
     ev_driver *d = ev_driver_create(&o);
+    if (d)
+        cli_test_hooks(d);
     if (d && attach(ctx, d) != 0) {
         ev_driver_destroy(d);
         d = NULL;
@@ -360,14 +363,16 @@ unsigned cli_jobs(void)
 void cli_jobs_opts(ev_driver_opts *o)
 {
     o->jobs = cli_jobs();
+}
+
+void cli_test_hooks(ev_driver *d)
+{
     /* tests only (docs/evprof.1): ranges of about this many bytes */
     const char *c = getenv("EVPROF_TEST_CHUNK_BYTES");
-    if (c && *c)
-        o->chunk_bytes = strtoull(c, NULL, 10);
-    /* tests only: the most bytes of records held for replay */
-    const char *h = getenv("EVPROF_TEST_HOLD_BYTES");
-    if (h && *h)
-        o->hold_bytes = strtoull(h, NULL, 10);
+    if (c && *c) {
+        ev_driver_test_hooks h = { .chunk_bytes = strtoull(c, NULL, 10) };
+        ev_driver_set_test_hooks(d, &h);
+    }
 }
 
 void cli_jobs_note(const ev_stream *s)

@@ -65,11 +65,12 @@ int cli_report_stream(const char *path, const ev_stream *s);
  * HEAP_PROF_BEGIN, even without censuses), ticky counters, GC events. */
 /* -j N (cli.c parses it for the reading commands, cli_jobs_given): the threads of the
  * parallel read; without -j, the number of online CPUs. cli_jobs_opts
- * puts them (and the test hook $EVPROF_TEST_CHUNK_BYTES) into driver
- * options; cli_jobs_note prints, when $EVPROF_TEST_JOBS_NOTE is set, how
- * the read went (tests). */
+ * puts them into driver options, cli_test_hooks the test hook
+ * $EVPROF_TEST_CHUNK_BYTES into a driver; cli_jobs_note prints, when
+ * $EVPROF_TEST_JOBS_NOTE is set, how the read went (tests). */
 unsigned cli_jobs(void);
 void cli_jobs_opts(ev_driver_opts *o);
+void cli_test_hooks(ev_driver *d);
 void cli_jobs_note(const ev_stream *s);
 
 typedef struct cli_holds {

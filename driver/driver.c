@@ -1,5 +1,6 @@
-/* The driver: one read of a source, every attached analysis fed from it.
- * See include/evprof/driver.h. */
+/* The driver: one read of a source, every attached analysis fed from it
+ * through one pipeline (source, decoder, the order and selection stages,
+ * the analyses). See include/evprof/driver.h and driver/internal.h. */
 #include "evprof/driver.h"
 
 #include <fcntl.h>
@@ -9,39 +10,27 @@
 #include <unistd.h>
 
 #include "driver/internal.h"
-#include "driver/order.h"
-#include "driver/parallel.h"
+#include "eventlog/source.h"
 
 #define PROGRESS_STEP ((uint64_t)4 << 20)
 
-typedef struct attached {
-    const ev_analysis_ops *ops;
-    void *self;
-} attached;
-
 struct ev_driver {
     ev_driver_opts opts;
-    attached an[EV_MAX_ANALYSES];
-    unsigned n;
+    ev_driver_test_hooks hooks;
+    void *self[EV_MAX_ANALYSES];
+    ev_dispatch x;
     int ran;
-
-    /* dispatch: which analyses read a type id < 256, and which read all */
-    uint32_t by_type[256];
-    uint32_t every;             /* analyses handed every event */
     int count_types;            /* an analysis reads the stream's tally (EV_COUNTS) */
     int all_fields;             /* an analysis wants every type's fields */
-    uint32_t live;              /* analyses fed during the read */
-    uint32_t ordered;           /* analyses fed in time order after it */
-    ev_order *order;            /* the runs of the ordered events (order.h) */
-    ev_spool spool;             /* where the replay reads them again */
-    int spooling;               /* a pipe: every record is copied into the spool */
+
+    ev_pipe pipe;               /* the sequential read's pipeline */
+    ev_order *order;            /* the order stage's runs (order.h) */
+    ev_spool spool;             /* where the order stage reads them again */
 
     ev_stream stream;
     el_decoder *decoder;        /* kept after the read */
     el_type_tally *tally;       /* a parallel read's (stream.tally), or NULL */
     uint8_t *sample_caps;       /* a parallel read's (stream.sample_caps), or NULL */
-    uint64_t next_progress;
-    int stop;                   /* a live analysis asked to stop */
 };
 
 void ev_driver_opts_init(ev_driver_opts *o)
@@ -57,7 +46,13 @@ ev_driver *ev_driver_create(const ev_driver_opts *opts)
         return NULL;
     if (opts)
         d->opts = *opts;
+    d->x.select = d->opts.select;
     return d;
+}
+
+void ev_driver_set_test_hooks(ev_driver *d, const ev_driver_test_hooks *h)
+{
+    d->hooks = *h;
 }
 
 void ev_driver_destroy(ev_driver *d)
@@ -65,8 +60,7 @@ void ev_driver_destroy(ev_driver *d)
     if (!d)
         return;
     ev_order_destroy(d->order);
-    if (d->ordered)
-        ev_spool_free(&d->spool);
+    ev_spool_free(&d->spool);
     el_decoder_destroy(d->decoder);
     free(d->tally);
     free(d->sample_caps);
@@ -75,27 +69,29 @@ void ev_driver_destroy(ev_driver *d)
 
 int ev_driver_analysis(const ev_driver *d, unsigned i, const ev_analysis_ops **ops, void **self)
 {
-    if (!d || i >= d->n)
+    if (!d || i >= d->x.n)
         return -1;
-    *ops = d->an[i].ops;
-    *self = d->an[i].self;
+    *ops = d->x.ops[i];
+    *self = d->self[i];
     return 0;
 }
 
 int ev_driver_attach(ev_driver *d, const ev_analysis_ops *ops, void *self)
 {
-    if (d->ran || d->n == EV_MAX_ANALYSES || !ops || !ops->event)
+    if (d->ran || d->x.n == EV_MAX_ANALYSES || !ops || !ops->event)
         return -1;
-    uint32_t bit = 1u << d->n;
-    d->an[d->n].ops = ops;
-    d->an[d->n].self = self;
-    d->n++;
+    uint32_t bit = 1u << d->x.n;
+    d->x.ops[d->x.n] = ops;
+    d->self[d->x.n] = self;
+    d->x.n++;
     if (ops->flags & EV_ORDERED)
-        d->ordered |= bit;
+        d->x.ordered |= bit;
     else
-        d->live |= bit;
+        d->x.live |= bit;
+    if (ops->flags & EV_SELECTED)
+        d->x.selected_only |= bit;
     if (!ops->types || (ops->flags & EV_ALL_EVENTS))
-        d->every |= bit;
+        d->x.every |= bit;
     if (ops->flags & EV_COUNTS)
         d->count_types = 1;
     if (!ops->types) {
@@ -103,7 +99,7 @@ int ev_driver_attach(ev_driver *d, const ev_analysis_ops *ops, void *self)
     } else {
         for (size_t i = 0; i < ops->num_types; i++)
             if (ops->types[i] < 256)
-                d->by_type[ops->types[i]] |= bit;
+                d->x.by_type[ops->types[i]] |= bit;
     }
     return 0;
 }
@@ -129,69 +125,88 @@ int ev_stream_damaged(const ev_stream *s)
            (s->read.status != EL_END && s->read.status != EL_OK);
 }
 
-static uint32_t wanted(const ev_driver *d, uint16_t type)
-{
-    return (type < 256 ? d->by_type[type] : 0) | d->every;
-}
+/* ---- the pipeline ------------------------------------------------------ */
 
-static int feed(ev_driver *d, uint32_t mask, const el_event *ev)
+static int feed(ev_pipe *p, uint32_t mask, const el_event *ev)
 {
     while (mask) {
         unsigned i = (unsigned)__builtin_ctz(mask);
         mask &= mask - 1;
-        if (d->an[i].ops->event(d->an[i].self, ev, &d->stream) != 0) {
-            d->stream.stopped = 1;
-            d->stream.stopped_by = d->an[i].ops->name;
-            d->stream.stop_offset = ev->offset;
+        if (p->x->ops[i]->event(p->self[i], ev, p->s) != 0) {
+            p->s->stopped = 1;
+            p->s->stopped_by = p->x->ops[i]->name;
+            p->s->stop_offset = ev->offset;
             return 1;
         }
     }
     return 0;
 }
 
-static int on_event(void *ctx, const el_event *ev, const el_decoder *dec)
+/* The selection stage: marks the event, and leaves out the analyses that
+ * take only what is selected when it is not. */
+static inline uint32_t select_stage(const ev_dispatch *x, el_event *ev, uint32_t mask)
 {
-    ev_driver *d = ctx;
-    uint32_t mask = wanted(d, ev->type);
+    if (x->select) {
+        uint32_t cap = ev->type == EL_PROF_SAMPLE_COST_CENTRE && ev->decoded
+                           ? ev->u.prof_sample.cap : ev->cap;
+        ev->sel = (uint8_t)ev_select_mark(x->select, ev->time, cap);
+        if (ev->sel != EL_SEL_ALL)
+            mask &= ~x->selected_only;
+    }
+    return mask;
+}
 
-    d->stream.decoder = dec;
-    if (ev->offset >= d->next_progress && d->opts.progress) {
-        d->stream.read.bytes = ev->offset;
-        d->opts.progress(d->opts.progress_ctx, &d->stream);
-        d->next_progress = ev->offset + PROGRESS_STEP;
+int ev_pipe_event(void *ctx, el_event *ev, const el_decoder *dec)
+{
+    ev_pipe *p = ctx;
+    ev_stream *s = p->s;
+    uint32_t mask = ev_dispatch_wanted(p->x, ev->type);
+
+    s->decoder = dec;
+    if (p->progress && ev->offset >= p->next_progress) {
+        s->read.bytes = ev->offset;
+        p->progress(p->progress_ctx, s);
+        p->next_progress = ev->offset + PROGRESS_STEP;
     }
-    d->stream.read.events++;
-    if (ev->time > d->stream.last_time)
-        d->stream.last_time = ev->time;
-    if (d->order) {
-        if (d->spooling && ev_spool_put(&d->spool, ev->offset, ev->record, ev->size) != 0) {
-            d->stream.stopped = 1;
-            d->stream.driver_stop = d->spool.error;
+    s->read.events++;
+    if (ev->time > s->last_time)
+        s->last_time = ev->time;
+    if (p->order) {
+        /* the order stage notes where the ordered analyses' events are */
+        if (p->spool && ev_spool_put(p->spool, ev->offset, ev->record, ev->size) != 0) {
+            s->stopped = 1;
+            s->driver_stop = p->spool->error;
             return 1;
         }
-        if (ev_order_note(d->order, ev, (mask & d->ordered) != 0,
+        if (ev_order_note(p->order, ev, (mask & p->x->ordered) != 0,
                           el_decoder_damage(dec)->blocks) != 0) {
-            d->stream.stopped = 1;
-            d->stream.driver_stop = "out of memory indexing events for the time-ordered replay";
+            s->stopped = 1;
+            s->driver_stop = "out of memory indexing events for the time-ordered replay";
             return 1;
         }
     }
-    return (mask & d->live) ? feed(d, mask & d->live, ev) : 0;
+    mask &= p->feed;
+    if (!mask)
+        return 0;
+    return feed(p, select_stage(p->x, ev, mask), ev);
 }
 
 static int wants_ordered(void *ctx, uint16_t type)
 {
-    const ev_driver *d = ctx;
-    return (wanted(d, type) & d->ordered) != 0;
+    const ev_pipe *p = ctx;
+    return (ev_dispatch_wanted(p->x, type) & p->x->ordered) != 0;
 }
 
-static int on_ordered(void *ctx, const el_event *ev)
+/* The order stage's replay, after the read: the ordered analyses' events
+ * in time order, through the selection stage. */
+static int on_ordered(void *ctx, el_event *ev)
 {
-    ev_driver *d = ctx;
-    uint32_t mask = wanted(d, ev->type) & d->ordered;
-
-    return mask ? feed(d, mask, ev) : 0;
+    ev_pipe *p = ctx;
+    uint32_t mask = ev_dispatch_wanted(p->x, ev->type) & p->x->ordered;
+    return mask ? feed(p, select_stage(p->x, ev, mask), ev) : 0;
 }
+
+/* ---- a run --------------------------------------------------------------- */
 
 /* The types whose fields to decode, when every analysis has a list; else
  * NULL (every type). */
@@ -201,14 +216,14 @@ static uint16_t *selected_types(const ev_driver *d, size_t *n)
     if (d->all_fields)
         return NULL;
     size_t max = 1;
-    for (unsigned i = 0; i < d->n; i++)
-        max += d->an[i].ops->num_types;
+    for (unsigned i = 0; i < d->x.n; i++)
+        max += d->x.ops[i]->num_types;
     uint16_t *t = malloc(max * sizeof *t);
     if (!t)
         return NULL;
-    for (unsigned i = 0; i < d->n; i++)
-        for (size_t k = 0; k < d->an[i].ops->num_types; k++) {
-            uint16_t ty = d->an[i].ops->types[k];
+    for (unsigned i = 0; i < d->x.n; i++)
+        for (size_t k = 0; k < d->x.ops[i]->num_types; k++) {
+            uint16_t ty = d->x.ops[i]->types[k];
             size_t j = 0;
             while (j < *n && t[j] != ty)
                 j++;
@@ -218,7 +233,16 @@ static uint16_t *selected_types(const ev_driver *d, size_t *n)
     return t;
 }
 
-int ev_driver_begin(ev_driver *d, const char *path, el_read_opts *ro, uint16_t **types)
+static void set_error(ev_driver *d, el_status st, const char *msg)
+{
+    d->stream.read.status = d->stream.read.error.status = st;
+    d->stream.read.error.type = -1;
+    snprintf(d->stream.read.error.msg, sizeof d->stream.read.error.msg, "%s", msg);
+}
+
+/* Starts a run: the read options (*types is the caller's to free).
+ * Returns 0, or -1 with the stream's error set. */
+static int begin(ev_driver *d, const char *path, el_read_opts *ro, uint16_t **types)
 {
     size_t ntypes;
 
@@ -227,70 +251,47 @@ int ev_driver_begin(ev_driver *d, const char *path, el_read_opts *ro, uint16_t *
     memset(&d->stream, 0, sizeof d->stream);
     d->stream.path = path;
     d->stream.budget = d->opts.budget;
+    d->stream.select = d->opts.select;
     if (d->ran) {
-        d->stream.read.status = d->stream.read.error.status = EL_ERR_IO;
-        d->stream.read.error.type = -1;
-        strcpy(d->stream.read.error.msg, "internal error: a driver runs once");
+        set_error(d, EL_ERR_IO, "internal error: a driver runs once");
         return -1;
     }
     d->ran = 1;
-    if (d->ordered && !(d->order = ev_order_create()))
-        goto nomem;
     *types = selected_types(d, &ntypes);
-    if (!d->all_fields && !*types)
-        goto nomem;
+    if (!d->all_fields && !*types) {
+        set_error(d, EL_ERR_NOMEM, "out of memory");
+        return -1;
+    }
     ro->fields = *types;
     ro->num_fields = ntypes;
-    ro->only_selected = *types != NULL && !d->every;
+    ro->only_selected = *types != NULL && !d->x.every;
     ro->no_resync = d->opts.no_resync;
     ro->count_types = d->count_types;
     return 0;
-
-nomem:
-    d->stream.read.status = d->stream.read.error.status = EL_ERR_NOMEM;
-    d->stream.read.error.type = -1;
-    strcpy(d->stream.read.error.msg, "out of memory");
-    return -1;
 }
 
-void ev_driver_spool_stream(ev_driver *d, el_read_opts *ro)
+/* The read is over: the order stage's replay, progress, every `end`. */
+static const ev_stream *end(ev_driver *d)
 {
-    if (!d->ordered)
-        return;
-    /* a stream is read once: every record goes into the spool, so that
-     * the time-ordered replay finds each run's records again */
-    ev_spool_init_pipe(&d->spool);
-    d->spooling = 1;
-    ro->only_selected = 0;
-}
+    ev_stream *s = &d->stream;
 
-el_event_fn ev_driver_event_fn(void) { return on_event; }
-
-el_decoder **ev_driver_decoder_slot(ev_driver *d) { return &d->decoder; }
-
-const ev_driver_opts *ev_driver_get_opts(const ev_driver *d) { return &d->opts; }
-
-ev_stream *ev_driver_stream_mut(ev_driver *d) { return &d->stream; }
-
-const ev_stream *ev_driver_end(ev_driver *d)
-{
-    d->stream.done = 1;
-    d->stream.decoder = d->decoder && el_decoder_header_done(d->decoder) ? d->decoder : NULL;
+    s->done = 1;
+    s->decoder = d->decoder && el_decoder_header_done(d->decoder) ? d->decoder : NULL;
     /* a parallel read's sum of its ranges, else the one decoder's count */
-    d->stream.tally = d->tally ? d->tally
-                    : d->stream.decoder ? el_decoder_tally(d->stream.decoder) : NULL;
-    d->stream.sample_caps = d->tally ? d->sample_caps
-                          : d->stream.decoder ? el_decoder_sample_caps(d->stream.decoder) : NULL;
+    s->tally = d->tally ? d->tally : s->decoder ? el_decoder_tally(s->decoder) : NULL;
+    s->sample_caps = d->tally ? d->sample_caps
+                   : s->decoder ? el_decoder_sample_caps(s->decoder) : NULL;
 
-    if (d->ordered && d->spooling && !d->stream.stopped && ev_spool_flush(&d->spool) != 0) {
-        d->stream.stopped = 1;
-        d->stream.driver_stop = d->spool.error;
+    if (d->order && d->pipe.spool && !s->stopped && ev_spool_flush(&d->spool) != 0) {
+        s->stopped = 1;
+        s->driver_stop = d->spool.error;
     }
-    if (d->ordered && !d->stream.stopped && d->stream.decoder) {
-        int rc = ev_order_replay(d->order, d->decoder, &d->spool, wants_ordered, on_ordered, d);
+    if (d->order && !s->stopped && s->decoder) {
+        int rc = ev_order_replay(d->order, d->decoder, &d->spool, wants_ordered, on_ordered,
+                                 &d->pipe);
         if (rc < 0) {
-            d->stream.stopped = 1;
-            d->stream.driver_stop =
+            s->stopped = 1;
+            s->driver_stop =
                 rc == -1 ? "out of memory in the time-ordered replay"
                 : rc == -3 ? "cannot read the log again for the time-ordered replay"
                            : "an event read before did not decode again in the time-ordered "
@@ -301,11 +302,11 @@ const ev_stream *ev_driver_end(ev_driver *d)
     d->order = NULL;
     ev_spool_free(&d->spool);
     if (d->opts.progress)
-        d->opts.progress(d->opts.progress_ctx, &d->stream);
-    for (unsigned i = 0; i < d->n; i++)
-        if (d->an[i].ops->end)
-            d->an[i].ops->end(d->an[i].self, &d->stream);
-    return &d->stream;
+        d->opts.progress(d->opts.progress_ctx, s);
+    for (unsigned i = 0; i < d->x.n; i++)
+        if (d->x.ops[i]->end)
+            d->x.ops[i]->end(d->self[i], s);
+    return s;
 }
 
 static int is_live(const ev_driver *d)
@@ -313,264 +314,240 @@ static int is_live(const ev_driver *d)
     return d->opts.follow || d->opts.on_tick || d->opts.interrupt;
 }
 
-/* ---- the parallel read (parallel.c) ---------------------------------- */
+/* ---- the parallel read ------------------------------------------------------ */
 
-static uint32_t host_wanted(const void *ctx, uint16_t type)
+/* Whether the parallel read applies; NULL when it does, else why not. */
+static const char *parallel_why_not(const ev_driver *d, uint64_t size)
 {
-    return wanted(ctx, type);
+    if (d->x.ordered) {
+        for (unsigned i = 0; i < d->x.n; i++)
+            if (d->x.ordered >> i & 1)
+                return "an analysis reads in time order";
+    }
+    for (unsigned i = 0; i < d->x.n; i++) {
+        const ev_analysis_ops *o = d->x.ops[i];
+        if (!o->fork || !o->merge || !o->drop)
+            return "an analysis does not merge";
+        /* a probe: an analysis may refuse for this read (the time
+         * profile of several logs translates ids as it goes) */
+        void *probe = o->fork(d->self[i]);
+        if (!probe)
+            return "an analysis does not merge";
+        o->drop(probe);
+    }
+    if (d->opts.on_bytes)
+        return "the bytes are copied as they are read";
+    if (size == 0)
+        return "an empty file";
+    /* starting threads, partial aggregates and their merge cost more
+     * than a second range saves. Measured (2026-11-27, report, two cores,
+     * one thread / two ranges): stacks drawn from a pool of 10000, 25 MB
+     * 0.12 / 0.12 s, 50 MB 0.17 / 0.18, 100 MB 0.21 / 0.23; many new
+     * stacks (synth1g's shape) 25 MB 0.08 / 0.08, 50 MB 0.14 / 0.12,
+     * 100 MB 0.27 / 0.19; the real hard log, 88 MB, 0.63 / 0.53 */
+    if (!d->hooks.chunk_bytes && size < 2 * EV_PAR_MIN_RANGE)
+        return "a small file: one thread reads it faster";
+    return NULL;
 }
 
-/* The analyses that can be read in ranges: fed during the read, with
- * fork, merge and drop, and a fork now (an analysis may refuse for this
- * read: the time profile of several logs translates ids as it goes). */
-static uint32_t mergeable(const ev_driver *d)
+/* Tries the parallel read of a regular file: 1 done, 0 read sequentially. */
+static int run_parallel(ev_driver *d, const char *path, uint64_t size, const el_read_opts *ro)
 {
-    uint32_t m = 0;
-    for (unsigned i = 0; i < d->n; i++) {
-        const ev_analysis_ops *o = d->an[i].ops;
-        if (!(d->live >> i & 1) || !o->fork || !o->merge || !o->drop)
-            continue;
-        void *probe = o->fork(d->an[i].self);
-        if (probe) {
-            o->drop(probe);
-            m |= 1u << i;
-        }
-    }
-    return m;
-}
-
-/* Starts the parallel read of the mergeable analyses when it applies;
- * NULL otherwise (stream.parallel_note says why). */
-static ev_par *start_parallel(ev_driver *d, ev_par_host *host, const char *path,
-                              uint64_t size, const el_read_opts *ro)
-{
-    const char *why = NULL;
-    ev_par *par = NULL;
-
-    host->n = d->n;
-    for (unsigned i = 0; i < d->n; i++) {
-        host->ops[i] = d->an[i].ops;
-        host->self[i] = d->an[i].self;
-    }
-    host->mergeable = mergeable(d);
-    /* The others, when each takes a few types (not every event) and none
-     * needs time order: the ranges hold their records, replayed here in
-     * file order after the workers (held in bounded memory; past it they
-     * are read sequentially, as in a mixed read). */
-    uint32_t rest = d->live & ~host->mergeable;
-    host->deferred = !d->ordered && !(rest & d->every) ? rest : 0;
-    host->wanted = host_wanted;
-    host->ctx = d;
-    if (!host->mergeable && !host->deferred) {
-        why = "no analysis is mergeable";
-    } else if (d->opts.on_bytes) {
-        why = "the bytes are copied as they are read";
-    } else if (size == 0) {
-        why = "an empty file";
-    } else if (!d->opts.chunk_bytes && size < 2 * EV_PAR_MIN_RANGE) {
-        /* starting threads, partial aggregates and their merge cost more
-         * than a second range saves. Measured (2026-11-27, report, two
-         * cores, one thread / two ranges): stacks drawn from a pool of
-         * 10000, 25 MB 0.12 / 0.12 s, 50 MB 0.17 / 0.18, 100 MB 0.21 /
-         * 0.23; many new stacks (synth1g's shape) 25 MB 0.08 / 0.08,
-         * 50 MB 0.14 / 0.12, 100 MB 0.27 / 0.19; the real hard log,
-         * 88 MB, 0.63 / 0.53 */
-        why = "a small file: one thread reads it faster";
-    } else {
-        /* the others take the sequential pass on this thread: one worker less */
-        int mixed = (d->live & ~(host->mergeable | host->deferred)) || d->ordered;
-        unsigned threads = d->opts.jobs - (mixed ? 1 : 0);
-        if (!d->opts.chunk_bytes && threads > size / EV_PAR_MIN_RANGE)
-            threads = (unsigned)(size / EV_PAR_MIN_RANGE);    /* ranges of EV_PAR_MIN_RANGE at least */
-        if (threads < 1)
-            threads = 1;
-        par = ev_par_start(host, path, size, ro, threads, d->opts.chunk_bytes,
-                           d->opts.hold_bytes, &d->stream, &why);
-        if (par)
-            host->deferred = ev_par_deferred(par);
-    }
-    d->stream.parallel_note = why;
-    return par;
-}
-
-/* After the workers: a clean read is merged; anything else is dropped and
- * the caller reads sequentially. Returns 1 when merged. */
-static int finish_parallel(ev_driver *d, ev_par *par, int check_stream)
-{
-    const char *why = NULL;
-    unsigned failed = 0;
-
-    if (!ev_par_ok(par, &why) ||
-        (check_stream && (d->stream.read.status != EL_END || ev_stream_damaged(&d->stream) ||
-                          d->stream.read.missing_end))) {
-        d->stream.parallel_note = why ? why : "the sequential pass found the log irregular";
-        ev_par_discard(par);
+    const char *why = parallel_why_not(d, size);
+    if (why) {
+        d->stream.parallel_note = why;
         return 0;
     }
-    if (ev_par_merge_parts(par) != 0) {
-        d->stream.parallel_note = "a merge failed (out of memory, or a limit)";
-        ev_par_discard(par);
+    unsigned threads = d->opts.jobs;
+    if (!d->hooks.chunk_bytes && threads > size / EV_PAR_MIN_RANGE)
+        threads = (unsigned)(size / EV_PAR_MIN_RANGE);  /* ranges of EV_PAR_MIN_RANGE at least */
+    if (threads < 1)
+        threads = 1;
+    ev_par_job j = {
+        .x = &d->x, .self = d->self, .path = path, .size = size, .ro = ro,
+        .threads = threads, .chunk_bytes = d->hooks.chunk_bytes, .s = &d->stream,
+        .progress = d->opts.progress, .progress_ctx = d->opts.progress_ctx,
+    };
+    ev_par_out out = { 0 };
+    if (!ev_par_read(&j, &out, &why)) {
+        d->stream.parallel_note = why;
+        memset(&d->stream.read, 0, sizeof d->stream.read);
+        d->stream.last_time = 0;
         return 0;
     }
-    d->stream.parallel_ranges = ev_par_ranges(par);
-    if (ev_par_merge(par, &failed) != 0 && !d->stream.stopped) {
-        d->stream.stopped = 1;
-        d->stream.stopped_by = d->an[failed].ops->name;
-    }
+    d->decoder = out.header;
+    d->tally = out.tally;
+    d->sample_caps = out.sample_caps;
     return 1;
 }
 
-/* The second pass of a mixed read whose parallel part was dropped: the
- * mergeable analyses read the file sequentially, as they would have in
- * one pass with the others (at most the events the first pass handed out
- * when it stopped). */
-typedef struct second_pass {
-    ev_driver *d;
-    uint32_t mask;
-    uint64_t limit, count, last_time;
-} second_pass;
+/* ---- the sequential read ---------------------------------------------------- */
 
-static int second_event(void *ctx, const el_event *ev, const el_decoder *dec)
+static void on_tick(void *ctx, uint64_t bytes, uint64_t wall_ns)
 {
-    second_pass *sp = ctx;
-    ev_driver *d = sp->d;
-    uint32_t mask = wanted(d, ev->type) & sp->mask;
+    ev_driver *d = ctx;
+    ev_stream *s = &d->stream;
+    s->read.bytes = bytes;
+    s->wall_ns = wall_ns;
+    if (bytes > s->total_bytes && d->opts.follow)
+        s->total_bytes = bytes;
+    if (!s->decoder && d->decoder && el_decoder_header_done(d->decoder))
+        s->decoder = d->decoder;    /* the header's types before any event */
+    d->opts.on_tick(d->opts.tick_ctx, s);
+}
 
-    if (sp->count++ >= sp->limit)
-        return 1;
-    if (ev->time > sp->last_time)
-        sp->last_time = ev->time;
-    d->stream.decoder = dec;
-    if (mask && feed(d, mask, ev) != 0)
-        return 1;
+/* Where the order stage reads the records again: the file by offset, the
+ * memory, else (a stream, a followed file) a spool written as they come. */
+static int setup_order(ev_driver *d, const char *path, int regular, const void *mem,
+                       size_t len, el_read_opts *ro)
+{
+    if (!d->x.ordered)
+        return 0;
+    if (!(d->order = ev_order_create()))
+        return -1;
+    int rfd = regular && path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    if (rfd >= 0) {
+        ev_spool_init_fd(&d->spool, rfd, 1);
+    } else if (mem) {
+        ev_spool_init_mem(&d->spool, mem, len);
+    } else {
+        /* a stream is read once: every record goes into the spool, so
+         * that the replay finds each run's records again */
+        ev_spool_init_pipe(&d->spool);
+        d->pipe.spool = &d->spool;
+        ro->only_selected = 0;
+    }
+    d->pipe.order = d->order;
     return 0;
 }
 
-static void second_read(ev_driver *d, const char *path, const el_read_opts *ro, uint32_t mask)
+/* One pipeline over the source (el_pump, the one read loop). */
+static void run_source(ev_driver *d, el_source *src, const el_read_opts *ro)
 {
-    second_pass sp = { d, mask, d->stream.stopped ? d->stream.read.events : UINT64_MAX, 0, 0 };
-    int was_stopped = d->stream.stopped;
-    el_read_opts o = *ro;
+    ev_stream *s = &d->stream;
+    el_pump_end pe;
 
-    el_read_result r = el_read_path_opts(path, &o, second_event, &sp, NULL);
-    d->stream.decoder = NULL;
-    if (!was_stopped && d->stream.stopped) {
-        /* a mergeable analysis stopped the read: the read's facts are its */
-        d->stream.read = r;
-        d->stream.last_time = sp.last_time;
+    s->total_bytes = src->size;
+    if (!(d->decoder = el_decoder_create_opts(ro))) {
+        set_error(d, EL_ERR_NOMEM, "out of memory");
+        return;
     }
+    d->pipe.x = &d->x;
+    memcpy(d->pipe.self, d->self, sizeof d->self);
+    d->pipe.s = s;
+    d->pipe.feed = d->x.live;
+    d->pipe.progress = d->opts.progress;
+    d->pipe.progress_ctx = d->opts.progress_ctx;
+    el_pump_opts po = {
+        .idle_timeout = d->opts.idle_timeout,
+        .tick_ns = d->opts.tick_interval > 0 ? (uint64_t)(d->opts.tick_interval * 1e9) : 0,
+        .tick = d->opts.on_tick ? on_tick : NULL,
+        .tick_ctx = d,
+        .interrupt = d->opts.interrupt,
+        .on_bytes = d->opts.on_bytes,
+        .bytes_ctx = d->opts.bytes_ctx,
+    };
+    el_read_result r;
+    el_pump(src, d->decoder, &po, ev_pipe_event, &d->pipe, &r, &pe);
+    s->read = r;
+    s->interrupted = pe.interrupted;
+    s->idle_timed_out = pe.idle_timed_out;
+    s->wall_ns = pe.wall_ns;
+    if (src->size > s->total_bytes)
+        s->total_bytes = src->size;
 }
 
-/* The replay of the held records to the deferred analyses. */
-typedef struct replay_ctx {
-    ev_driver *d;
-    uint32_t mask;
-} replay_ctx;
+enum src_kind { SRC_PATH, SRC_FD, SRC_CONNECT, SRC_MEM };
 
-static int replay_event(void *ctx, const el_event *ev)
+static void on_connect_wait(void *ctx, const char *addr)
 {
-    replay_ctx *c = ctx;
-    uint32_t mask = wanted(c->d, ev->type) & c->mask;
-    return mask ? feed(c->d, mask, ev) : 0;
+    const ev_driver *d = ctx;
+    d->opts.on_wait(d->opts.wait_ctx, addr);
 }
 
-/* After a clean parallel read: the deferred analyses get their records
- * (or, without the memory to replay, read the file themselves). */
-static void replay_deferred(ev_driver *d, ev_par *par, const char *path, const el_read_opts *ro,
-                            uint32_t mask)
-{
-    replay_ctx c = { d, mask };
-    d->stream.decoder = ev_par_header(par);
-    int rc = ev_par_replay(par, replay_event, &c);
-    d->stream.decoder = NULL;
-    if (rc == -1) {
-        second_read(d, path, ro, mask);     /* nothing was fed */
-    } else if (rc == -2 && !d->stream.stopped) {
-        d->stream.stopped = 1;
-        d->stream.driver_stop = "an event read before did not decode again for the analyses "
-                                "read after the ranges (did the file change during the read?)";
-    }
-}
-
-static const ev_stream *run(ev_driver *d, const char *path, const void *buf, size_t len)
+static const ev_stream *run(ev_driver *d, enum src_kind kind, const char *path, int fd,
+                            const void *buf, size_t len)
 {
     el_read_opts ro;
     uint16_t *types;
+    int live = is_live(d);
 
-    if (path && is_live(d))
-        return ev_driver_run_live_path(d, path);
-    if (ev_driver_begin(d, path, &ro, &types) != 0)
+    if (begin(d, kind == SRC_MEM ? NULL : path, &ro, &types) != 0)
         return &d->stream;
-    if (path) {
-        struct stat sb;
-        int regular = strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
-        if (regular)
-            d->stream.total_bytes = (uint64_t)sb.st_size;
-        ev_par_host host;
-        ev_par *par = NULL;
-        if (d->opts.jobs > 1)
-            par = regular ? start_parallel(d, &host, path, (uint64_t)sb.st_size, &ro) : NULL;
-        if (d->opts.jobs > 1 && !regular)
+    struct stat sb;
+    int regular = kind == SRC_PATH && strcmp(path, "-") != 0 && stat(path, &sb) == 0 &&
+                  S_ISREG(sb.st_mode);
+    if (regular)
+        d->stream.total_bytes = (uint64_t)sb.st_size;
+    if (kind == SRC_PATH && !live && d->opts.jobs > 1) {
+        if (!regular) {
             d->stream.parallel_note = "not a regular file";
-        int overflow = 0;
-        if (par && !(d->live & ~(host.mergeable | host.deferred)) && !d->ordered &&
-            !(overflow = ev_par_wait(par, d->opts.progress, d->opts.progress_ctx, &d->stream))) {
-            /* nothing for a sequential pass: the ranges, then the held
-             * records of the deferred analyses */
-            if (finish_parallel(d, par, 0)) {
-                ev_par_facts(par, &d->stream.read, &d->stream.last_time);
-                if (host.deferred)
-                    replay_deferred(d, par, path, &ro, host.deferred);
-                d->decoder = ev_par_take_header(par);
-                d->tally = ev_par_take_tally(par, &d->sample_caps);
-                ev_par_discard(par);
-                free(types);
-                return ev_driver_end(d);
-            }
-            par = NULL;     /* irregular: the sequential read below */
-            memset(&d->stream.read, 0, sizeof d->stream.read);
+        } else if (run_parallel(d, path, (uint64_t)sb.st_size, &ro)) {
+            free(types);
+            return end(d);
         }
-        /* else too many records to hold: the deferred analyses take the
-         * sequential pass below while the workers finish (a mixed read) */
-        uint32_t live = d->live;
-        if (par)
-            d->live &= ~host.mergeable;     /* they are read in ranges meanwhile */
-        if (d->ordered) {
-            /* the replay reads the file again by offset; a pipe is spooled */
-            int rfd = regular ? open(path, O_RDONLY) : -1;
-            if (rfd >= 0)
-                ev_spool_init_fd(&d->spool, rfd, 1);
-            else
-                ev_driver_spool_stream(d, &ro);
-        }
-        d->stream.read = el_read_path_opts(path, &ro, on_event, d, &d->decoder);
-        d->live = live;
-        if (par) {
-            ev_par_wait(par, NULL, NULL, NULL);
-            if (finish_parallel(d, par, 1)) {
-                if (overflow)   /* tests see it (EVPROF_TEST_JOBS_NOTE) */
-                    d->stream.parallel_note = "too many records to hold: the others read on";
-                ev_par_discard(par);
-            } else {
-                second_read(d, path, &ro, host.mergeable);
-            }
-        }
-    } else {
-        d->stream.total_bytes = len;
-        if (d->ordered)
-            ev_spool_init_mem(&d->spool, buf, len);
-        d->stream.read = el_read_mem_opts(buf, len, &ro, on_event, d, &d->decoder);
     }
+    el_source_opts so = {
+        .follow = d->opts.follow,
+        .live = live,
+        .wait_connect = d->opts.follow,
+        .on_wait = d->opts.on_wait ? on_connect_wait : NULL,
+        .wait_ctx = d,
+    };
+    el_error err;
+    el_source *src = NULL;
+    switch (kind) {
+    case SRC_PATH:
+        src = el_source_open_path(path, &so, &err);
+        break;
+    case SRC_FD:
+        src = el_source_open_fd(fd, &so, &err);
+        break;
+    case SRC_CONNECT:
+        src = el_source_open_connect(path, &so, &err);
+        break;
+    case SRC_MEM:
+        src = el_source_open_mem(buf, len, &err);
+        break;
+    }
+    if (!src) {
+        d->stream.read.status = err.status;
+        d->stream.read.error = err;
+    } else if (setup_order(d, path, regular && !live, kind == SRC_MEM ? buf : NULL, len,
+                           &ro) != 0) {
+        set_error(d, EL_ERR_NOMEM, "out of memory");
+    } else {
+        run_source(d, src, &ro);
+    }
+    el_source_close(src);
     free(types);
-    return ev_driver_end(d);
+    const ev_stream *s = end(d);
+    if (live && d->opts.on_tick)
+        d->opts.on_tick(d->opts.tick_ctx, s);
+    return s;
 }
 
 const ev_stream *ev_driver_run_path(ev_driver *d, const char *path)
 {
-    return run(d, path, NULL, 0);
+    return run(d, SRC_PATH, path, -1, NULL, 0);
 }
 
 const ev_stream *ev_driver_run_mem(ev_driver *d, const void *buf, size_t len)
 {
-    return run(d, NULL, buf, len);
+    return run(d, SRC_MEM, NULL, -1, buf, len);
+}
+
+const ev_stream *ev_driver_run_fd(ev_driver *d, int fd, const char *name)
+{
+    return run(d, SRC_FD, name, fd, NULL, 0);
+}
+
+const ev_stream *ev_driver_run_connect(ev_driver *d, const char *addr)
+{
+    return run(d, SRC_CONNECT, addr, -1, NULL, 0);
+}
+
+int ev_connect_addr_valid(const char *addr)
+{
+    return el_source_addr_valid(addr);
 }

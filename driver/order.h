@@ -82,7 +82,7 @@ uint64_t ev_order_runs(const ev_order *o);
  * types are wanted. Returns 0, the first non-zero value fn returned, -1
  * out of memory, -2 when a record did not decode again (the file changed
  * under us, or a bug), -3 when reading the source failed. */
-typedef int (*ev_order_fn)(void *ctx, const el_event *ev);
+typedef int (*ev_order_fn)(void *ctx, el_event *ev);
 typedef int (*ev_order_wants_fn)(void *ctx, uint16_t type);
 int ev_order_replay(ev_order *o, const el_decoder *header, const ev_spool *src,
                     ev_order_wants_fn wants, ev_order_fn fn, void *ctx);

@@ -1,13 +1,10 @@
-/* The parallel read (opts.jobs > 1): block markers give each block's
- * size, so a regular file is indexed first (one small pread per block),
- * cut into ranges of whole blocks, and each range is decoded on a worker
- * thread into partial aggregates of the mergeable analyses (ops fork /
- * merge / drop), merged in file order at the end. The records of the
- * analyses that cannot merge but take a few types (GC, heap) are held by
- * the ranges and replayed in file order after them, when a sample of the
- * file says they fit in bounded memory. The rest (EV_ORDERED ones, every
- * event, too many records) take the ordinary sequential pass on the
- * calling thread meanwhile (driver.c).
+/* The parallel read (opts.jobs > 1): the same pipeline N times. Block
+ * markers give each block's size, so a regular file is indexed first (one
+ * small pread per block) and cut into ranges of whole blocks; each range
+ * is read on a worker thread by the one read loop (el_pump over a range
+ * source), through a decoder made from the header's and a pipeline of its
+ * own (ev_pipe_event) into partials of the analyses (ops fork); the
+ * partials are merged in file order at the end (ops merge).
  *
  * Exactness first: a range decoder starts at a block marker with the
  * header's event types and must end exactly at the range's end (the last
@@ -16,12 +13,11 @@
  * starts on a record boundary of the sequential read and decodes the same
  * records with the same capabilities. Anything irregular (a position that
  * is not a block marker, a block past the end, no end marker or bytes
- * after it, damage in a range, an analysis that stops) abandons the
- * attempt: the partials are dropped and the mergeable analyses are read
- * sequentially, so messages, offsets and partial results are those of
- * one thread. See docs/ARCHITECTURE.md, "The parallel read". */
-#include "driver/parallel.h"
-
+ * after it, damage in a range, an analysis that stops, a merge that
+ * fails) abandons the attempt before anything reaches the analyses: the
+ * partials are dropped and the caller reads sequentially, so messages,
+ * offsets and partial results are those of one thread. See
+ * docs/ARCHITECTURE.md, "The parallel read". */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -31,62 +27,45 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "driver/internal.h"
 #include "eventlog/bytes.h"
+#include "eventlog/source.h"
 
-#define PAR_BUF ((size_t)1 << 20)       /* a worker's read buffer */
-#define PAR_HOLD_MAX ((uint64_t)64 << 20) /* records held for replay, all ranges */
 #define PAR_MAX_THREADS 64
 #define END_MARKER 0xffffu
 #define BLOCK_MARKER_SIZE 24u           /* id, time, size, end time, cap */
+#define HEADER_BYTES ((size_t)1 << 20)  /* read for the header */
 
 typedef struct par_range {
     uint64_t start, end;                /* bytes [start, end) */
     void *part[EV_MAX_ANALYSES];        /* the partials, by analysis index */
-    uint64_t events, last_time, t_first, t_last;
+    ev_stream s;                        /* what its analyses see of the stream */
     el_caps caps;
+    uint64_t t_first, t_last;
     int has_span;
     int failed;
-    uint8_t *held;                      /* records for the deferred analyses */
-    size_t held_len, held_cap;
 } par_range;
 
-/* A held record: this head, then the record's bytes. */
-typedef struct held_head {
-    uint64_t offset;
-    uint32_t size;
-    uint16_t cap;
-} held_head;
-
-struct ev_par {
-    const ev_par_host *host;
+typedef struct ev_par {
+    const ev_par_job *j;
     int fd;
     uint64_t size;
     el_decoder *header;         /* the header's types and the fields to decode */
-    int only_selected;
-    uint32_t mask;              /* analyses read in ranges */
-    uint32_t deferred;          /* analyses whose records the ranges hold */
-    ev_budget *budget;          /* what holding may take (a cache's try) */
-    atomic_uint_fast64_t held_bytes;
-    atomic_int hold_full;       /* holding stopped: too many records */
-    uint64_t hold_max;          /* the most bytes held, all ranges */
-    uint64_t *blocks;           /* where each block starts */
-    size_t n_blocks;
     par_range *ranges;
     unsigned n_ranges;
     pthread_t threads[PAR_MAX_THREADS];
     unsigned n_threads;
-    ev_stream stream0;          /* what an analysis sees of the stream in a range */
     atomic_uint next;           /* the next range to take */
     atomic_int abandon;         /* a range failed: the others stop early */
     atomic_uint running;        /* workers not finished */
     atomic_uint_fast64_t done_bytes;
     const char *why;            /* why the attempt was abandoned (a static text) */
     /* the events and bytes of each type (header order) the ranges read,
-     * added by each range as it ends */
+     * added by each range as it ends, and their samples' capabilities */
     el_type_tally *tally;
-    uint8_t *sample_caps;       /* and the capabilities of their samples */
+    uint8_t *sample_caps;
     pthread_mutex_t tally_lock;
-};
+} ev_par;
 
 /* ---- the index -------------------------------------------------------- */
 
@@ -107,7 +86,7 @@ static int pread_all(int fd, void *buf, size_t n, uint64_t off)
 /* The header (into par->header) and the offset of the first record. */
 static int read_header(ev_par *par, const el_read_opts *ro, uint64_t *data_start)
 {
-    size_t n = par->size < PAR_BUF ? (size_t)par->size : PAR_BUF;
+    size_t n = par->size < HEADER_BYTES ? (size_t)par->size : HEADER_BYTES;
     uint8_t *buf = malloc(n);
     el_event ev;
     int rc = -1;
@@ -226,9 +205,7 @@ static int index_blocks(ev_par *par, uint64_t data_start, unsigned want_ranges,
         }
     par->ranges[r].end = par->size;     /* the last one reads the end marker */
     par->n_ranges = r + 1;
-    free(par->blocks);
-    par->blocks = starts;               /* kept for the sample (holding_fits) */
-    par->n_blocks = n;
+    free(starts);
     return 0;
 
 fail:
@@ -236,68 +213,10 @@ fail:
     return -1;
 }
 
-/* ---- how much the deferred analyses would hold -------------------------- */
-
-#define SAMPLE_BLOCKS 16
-#define SAMPLE_MAX ((size_t)4 << 20)    /* bytes read of a sampled block */
-
-/* The bytes of records the deferred analyses want in the block at `at`
- * (at most SAMPLE_MAX of it read); *read: the bytes looked at. */
-static uint64_t sample_block(ev_par *par, uint64_t at, uint8_t *buf, uint64_t *read)
-{
-    uint8_t h[BLOCK_MARKER_SIZE];
-    uint64_t held = 0;
-    el_event ev;
-
-    *read = 0;
-    if (pread_all(par->fd, h, sizeof h, at) != 0)
-        return 0;
-    uint64_t size = be32(h + 10);
-    size_t len = size < SAMPLE_MAX ? (size_t)size : SAMPLE_MAX;
-    el_decoder *dec = el_decoder_create_for_records(par->header);
-    if (!dec || pread_all(par->fd, buf, len, at) != 0) {
-        el_decoder_destroy(dec);
-        return 0;
-    }
-    el_decoder_set_offset(dec, at);
-    el_decoder_only_selected(dec, par->only_selected);
-    el_decoder_feed(dec, buf, len);
-    while (el_decoder_next(dec, &ev) == EL_OK)
-        if (par->host->wanted(par->host->ctx, ev.type) & par->deferred)
-            held += sizeof(held_head) + ev.size;
-    el_decoder_feed(dec, NULL, 0);
-    el_decoder_destroy(dec);
-    *read = len;
-    return held;
-}
-
-/* Would the records of the deferred analyses fit in what may be held?
- * Estimated from up to SAMPLE_BLOCKS blocks spread over the file: when
- * they would not (a time line of every
- * sample, the thread events of a long run), holding would only be wasted
- * work, and those analyses read sequentially from the start. */
-static int holding_fits(ev_par *par)
-{
-    uint8_t *buf = malloc(SAMPLE_MAX);
-    uint64_t held = 0, read = 0;
-
-    if (!buf)
-        return 0;
-    /* blocks spread evenly, the first one left out (with the header's
-     * definitions, it is nothing like the rest) unless it is alone */
-    size_t n = par->n_blocks > 1 ? par->n_blocks - 1 : 1, first = par->n_blocks > 1;
-    size_t k = n < SAMPLE_BLOCKS ? n : SAMPLE_BLOCKS;
-    for (size_t i = 0; i < k; i++) {
-        uint64_t r;
-        held += sample_block(par, par->blocks[first + i * n / k], buf, &r);
-        read += r;
-    }
-    free(buf);
-    /* half the limit: an estimate from a few blocks may be low */
-    return read > 0 && (double)held / (double)read * (double)par->size < (double)PAR_HOLD_MAX / 2;
-}
-
 /* ---- a worker --------------------------------------------------------- */
+
+
+/* ---- a worker ------------------------------------------------------------ */
 
 static void fail_range(ev_par *par, par_range *rg, const char *why)
 {
@@ -306,124 +225,58 @@ static void fail_range(ev_par *par, par_range *rg, const char *why)
         par->why = why;     /* the first failure says why (set once) */
 }
 
-/* Keeps a copy of ev's record for the deferred analyses, while the
- * records held by every range stay under PAR_HOLD_MAX and the budget
- * lends the memory; past that, holding stops for every range (the caller
- * then reads the deferred analyses sequentially). */
-static void hold(ev_par *par, par_range *rg, const el_event *ev)
+/* Progress of the bytes read, for the coordinator (el_pump_opts.on_bytes). */
+static void count_bytes(void *ctx, const void *buf, size_t len)
 {
-    size_t need = sizeof(held_head) + ev->size;
-
-    if (atomic_load_explicit(&par->hold_full, memory_order_relaxed))
-        return;
-    if (rg->held_cap - rg->held_len < need) {
-        size_t cap = rg->held_cap ? rg->held_cap * 2 : (size_t)64 << 10;
-        while (cap - rg->held_len < need)
-            cap *= 2;
-        size_t grow = cap - rg->held_cap;
-        uint64_t before = atomic_fetch_add(&par->held_bytes, grow);
-        uint8_t *h = NULL;
-        if (before + grow > par->hold_max || ev_budget_try(par->budget, grow) != 0) {
-            atomic_fetch_sub(&par->held_bytes, grow);
-        } else if (!(h = realloc(rg->held, cap))) {
-            atomic_fetch_sub(&par->held_bytes, grow);
-            ev_budget_release(par->budget, grow);
-        }
-        if (!h) {
-            atomic_store(&par->hold_full, 1);
-            return;
-        }
-        rg->held = h;
-        rg->held_cap = cap;
-    }
-    held_head hd = { ev->offset, ev->size, ev->cap };
-    memcpy(rg->held + rg->held_len, &hd, sizeof hd);
-    memcpy(rg->held + rg->held_len + sizeof hd, ev->record, ev->size);
-    rg->held_len += need;
+    ev_par *par = ctx;
+    (void)buf;
+    atomic_fetch_add_explicit(&par->done_bytes, len, memory_order_relaxed);
 }
 
-static void drop_held(ev_par *par, par_range *rg)
+/* One range: its own source, decoder and pipeline. */
+static void read_range(ev_par *par, par_range *rg)
 {
-    free(rg->held);
-    ev_budget_release(par->budget, rg->held_cap);
-    atomic_fetch_sub(&par->held_bytes, rg->held_cap);
-    rg->held = NULL;
-    rg->held_len = rg->held_cap = 0;
-}
-
-/* Nothing left for the workers: no partials, and the holding stopped. */
-static int idle(ev_par *par)
-{
-    return !par->mask && atomic_load_explicit(&par->hold_full, memory_order_relaxed);
-}
-
-static void read_range(ev_par *par, par_range *rg, uint8_t *buf)
-{
-    const ev_par_host *host = par->host;
+    const ev_par_job *j = par->j;
+    el_error err;
     el_decoder *dec = el_decoder_create_for_records(par->header);
-    ev_stream s = par->stream0;
-    el_event ev;
-    el_status st = EL_NEED_INPUT;
+    el_source *src = el_source_open_range(par->fd, rg->start, rg->end, &err);
+    ev_pipe p = { .x = j->x, .s = &rg->s, .feed = j->x->live };
+    el_read_result r;
+    el_pump_end end;
 
-    if (!dec) {
+    rg->s = *j->s;
+    if (!dec || !src) {
         fail_range(par, rg, "out of memory");
-        return;
+        goto out;
     }
     el_decoder_set_offset(dec, rg->start);
-    el_decoder_only_selected(dec, par->only_selected);
+    el_decoder_only_selected(dec, j->ro->only_selected);
     el_decoder_set_resync(dec, 0);      /* damage ends the attempt anyway */
-    s.decoder = dec;
-    for (unsigned i = 0; i < host->n; i++)
-        if ((par->mask >> i & 1) && !(rg->part[i] = host->ops[i]->fork(host->self[i]))) {
+    for (unsigned i = 0; i < j->x->n; i++)
+        if (!(p.self[i] = rg->part[i] = j->x->ops[i]->fork(j->self[i]))) {
             fail_range(par, rg, "out of memory");
             goto out;
         }
-    for (uint64_t off = rg->start; off < rg->end && st == EL_NEED_INPUT;) {
-        if (atomic_load_explicit(&par->abandon, memory_order_relaxed) || idle(par)) {
-            rg->failed = 1;
-            goto out;
-        }
-        size_t len = rg->end - off < PAR_BUF ? (size_t)(rg->end - off) : PAR_BUF;
-        if (pread_all(par->fd, buf, len, off) != 0) {
-            fail_range(par, rg, "the file could not be read again (did it shrink?)");
-            goto out;
-        }
-        if (rg->held && atomic_load_explicit(&par->hold_full, memory_order_relaxed))
-            drop_held(par, rg);     /* of no use now: the memory goes back */
-        el_decoder_feed(dec, buf, len);
-        while ((st = el_decoder_next(dec, &ev)) == EL_OK) {
-            rg->events++;
-            if (ev.time > rg->last_time)
-                rg->last_time = ev.time;
-            uint32_t w = host->wanted(host->ctx, ev.type);
-            if (w & par->deferred)
-                hold(par, rg, &ev);
-            uint32_t m = w & par->mask;
-            while (m) {
-                unsigned i = (unsigned)__builtin_ctz(m);
-                m &= m - 1;
-                if (host->ops[i]->event(rg->part[i], &ev, &s) != 0) {
-                    fail_range(par, rg, "an analysis stopped the read");
-                    goto out;
-                }
-            }
-        }
-        off += len;
-        atomic_fetch_add_explicit(&par->done_bytes, len, memory_order_relaxed);
+    el_pump_opts po = { .on_bytes = count_bytes, .bytes_ctx = par };
+    el_pump(src, dec, &po, ev_pipe_event, &p, &r, &end);
+    if (end.stopped) {
+        fail_range(par, rg, "an analysis stopped the read");
+        goto out;
     }
-    el_decoder_feed(dec, NULL, 0);
-    if (st == EL_NEED_INPUT)
-        st = el_decoder_finish(dec);
     /* the last range ends at the end marker, every other one between two
      * records exactly at its end */
     int last = rg->end == par->size;
-    if (!(last ? st == EL_END : st == EL_OK && el_decoder_missing_end(dec)) ||
-        el_decoder_damage(dec)->blocks) {
-        fail_range(par, rg, "damage or a cut record in a range");
+    if (!(last ? r.status == EL_END : r.status == EL_OK && r.missing_end) ||
+        r.damage.blocks) {
+        fail_range(par, rg, r.status == EL_ERR_IO
+                                ? "the file could not be read again (did it shrink?)"
+                                : "damage or a cut record in a range");
         goto out;
     }
-    rg->has_span = el_decoder_time_span(dec, &rg->t_first, &rg->t_last);
-    el_decoder_caps(dec, &rg->caps);
+    rg->has_span = r.has_time_span;
+    rg->t_first = r.first_time;
+    rg->t_last = r.last_time;
+    rg->caps = r.caps;
     const el_type_tally *t = el_decoder_tally(dec);
     const uint8_t *caps = el_decoder_sample_caps(dec);
     if (t && caps && par->tally) {
@@ -438,125 +291,29 @@ static void read_range(ev_par *par, par_range *rg, uint8_t *buf)
         pthread_mutex_unlock(&par->tally_lock);
     }
 out:
-    if (rg->held && atomic_load(&par->hold_full))
-        drop_held(par, rg);
+    rg->s.decoder = NULL;
+    el_source_close(src);
     el_decoder_destroy(dec);
 }
 
 static void *worker(void *arg)
 {
     ev_par *par = arg;
-    uint8_t *buf = malloc(PAR_BUF);
 
     for (;;) {
         unsigned i = atomic_fetch_add(&par->next, 1);
         if (i >= par->n_ranges)
             break;
-        if (!buf) {
-            fail_range(par, &par->ranges[i], "out of memory");
-            continue;
-        }
-        if (atomic_load(&par->abandon) || idle(par))
+        if (atomic_load(&par->abandon))
             par->ranges[i].failed = 1;
         else
-            read_range(par, &par->ranges[i], buf);
+            read_range(par, &par->ranges[i]);
     }
-    free(buf);
     atomic_fetch_sub(&par->running, 1);
     return NULL;
 }
 
 /* ---- the coordinator -------------------------------------------------- */
-
-ev_par *ev_par_start(const ev_par_host *host, const char *path, uint64_t size,
-                     const el_read_opts *ro, unsigned threads, uint64_t chunk_bytes,
-                     uint64_t hold_bytes, const ev_stream *stream0, const char **why)
-{
-    ev_par *par = calloc(1, sizeof *par);
-    uint64_t data_start = 0;
-
-    *why = NULL;
-    if (!par) {
-        *why = "out of memory";
-        return NULL;
-    }
-    par->host = host;
-    par->size = size;
-    par->mask = host->mergeable;
-    par->deferred = host->deferred;
-    par->budget = stream0->budget;
-    par->hold_max = hold_bytes ? hold_bytes : PAR_HOLD_MAX;
-    atomic_init(&par->held_bytes, 0);
-    atomic_init(&par->hold_full, 0);
-    par->only_selected = ro->only_selected;
-    par->stream0 = *stream0;
-    pthread_mutex_init(&par->tally_lock, NULL);
-    if (threads > PAR_MAX_THREADS)
-        threads = PAR_MAX_THREADS;
-    if ((par->fd = open(path, O_RDONLY)) < 0) {
-        pthread_mutex_destroy(&par->tally_lock);
-        free(par);
-        *why = "cannot open the file again";
-        return NULL;
-    }
-    if (read_header(par, ro, &data_start) != 0 ||
-        index_blocks(par, data_start, threads, chunk_bytes) != 0) {
-        *why = par->why;
-        ev_par_discard(par);
-        return NULL;
-    }
-    size_t num_types = el_decoder_num_types(par->header);
-    if (ro->count_types && (!(par->tally = calloc(num_types ? num_types : 1, sizeof *par->tally)) ||
-                            !(par->sample_caps = calloc(EL_SAMPLE_CAPS_BYTES, 1)))) {
-        *why = "out of memory";
-        ev_par_discard(par);
-        return NULL;
-    }
-    if (par->deferred && !holding_fits(par)) {
-        /* the deferred analyses take the sequential pass instead, on the
-         * calling thread: one worker less, ranges for that many */
-        par->deferred = 0;
-        if (!par->mask) {
-            *why = "too many records to hold for the analyses that do not merge";
-            ev_par_discard(par);
-            return NULL;
-        }
-        if (threads > 1)
-            threads--;
-        if (!chunk_bytes) {
-            free(par->ranges);
-            par->ranges = NULL;
-            if (index_blocks(par, data_start, threads, chunk_bytes) != 0) {
-                *why = par->why;
-                ev_par_discard(par);
-                return NULL;
-            }
-        }
-    }
-    atomic_init(&par->next, 0);
-    atomic_init(&par->abandon, 0);
-    atomic_init(&par->done_bytes, 0);
-    unsigned n = threads < par->n_ranges ? threads : par->n_ranges;
-    atomic_init(&par->running, n);
-    for (unsigned i = 0; i < n; i++) {
-        if (pthread_create(&par->threads[i], NULL, worker, par) != 0) {
-            /* fewer threads: the ones started take every range */
-            atomic_fetch_sub(&par->running, n - i);
-            if (i == 0) {
-                *why = "cannot start a thread";
-                ev_par_discard(par);
-                return NULL;
-            }
-            break;
-        }
-        par->n_threads = i + 1;
-    }
-    return par;
-}
-
-unsigned ev_par_ranges(const ev_par *par) { return par->n_ranges; }
-
-uint32_t ev_par_deferred(const ev_par *par) { return par->deferred; }
 
 static void join(ev_par *par)
 {
@@ -565,78 +322,40 @@ static void join(ev_par *par)
     par->n_threads = 0;
 }
 
-int ev_par_wait(ev_par *par, ev_progress_fn progress, void *ctx, ev_stream *s)
+/* Stops the workers, drops every partial left, frees. */
+static void discard(ev_par *par)
 {
-    /* progress from this thread while the workers read; holding records
-     * that stops is said at once, so that the caller's sequential pass
-     * overlaps the workers */
-    for (unsigned tick = 0; s && (progress || par->deferred) && atomic_load(&par->running) > 0;
-         tick++) {
-        if (par->deferred && atomic_load(&par->hold_full))
-            return 1;
-        struct timespec ts = { 0, 10 * 1000 * 1000 };
-        nanosleep(&ts, NULL);
-        if (progress && tick % 5 == 4) {
-            s->read.bytes = atomic_load(&par->done_bytes);
-            progress(ctx, s);
-        }
-    }
+    atomic_store(&par->abandon, 1);
     join(par);
-    return par->deferred && atomic_load(&par->hold_full);
+    for (unsigned i = 0; i < par->n_ranges; i++)
+        for (unsigned a = 0; a < par->j->x->n; a++)
+            if (par->ranges[i].part[a])
+                par->j->x->ops[a]->drop(par->ranges[i].part[a]);
+    free(par->ranges);
+    free(par->tally);
+    free(par->sample_caps);
+    pthread_mutex_destroy(&par->tally_lock);
+    el_decoder_destroy(par->header);
+    if (par->fd >= 0)
+        close(par->fd);
 }
 
-int ev_par_replay(ev_par *par, int (*fn)(void *ctx, const el_event *ev), void *ctx)
+/* The stream's facts of a clean parallel read (what the sequential read
+ * would have said). */
+static void facts(const ev_par *par, ev_stream *s)
 {
-    el_decoder *rd = el_decoder_create_for_records(par->header);
-    el_event ev;
-    int rc = 0;
-
-    if (!rd)
-        return -1;
-    for (unsigned i = 0; i < par->n_ranges && rc == 0; i++) {
-        const par_range *rg = &par->ranges[i];
-        for (size_t at = 0; at < rg->held_len && rc == 0;) {
-            held_head hd;
-            memcpy(&hd, rg->held + at, sizeof hd);
-            el_decoder_feed(rd, rg->held + at + sizeof hd, hd.size);
-            if (el_decoder_next(rd, &ev) != EL_OK) {
-                rc = -2;
-                break;
-            }
-            ev.cap = hd.cap;
-            ev.offset = hd.offset;
-            if (fn(ctx, &ev) != 0)
-                rc = 1;
-            at += sizeof hd + hd.size;
-        }
-    }
-    el_decoder_feed(rd, NULL, 0);
-    el_decoder_destroy(rd);
-    return rc;
-}
-
-const el_decoder *ev_par_header(const ev_par *par) { return par->header; }
-
-int ev_par_ok(ev_par *par, const char **why)
-{
-    join(par);
-    *why = atomic_load(&par->abandon) ? par->why : NULL;
-    return !atomic_load(&par->abandon);
-}
-
-void ev_par_facts(const ev_par *par, el_read_result *r, uint64_t *last_time)
-{
+    el_read_result *r = &s->read;
     memset(r, 0, sizeof *r);
     r->status = EL_END;
     r->bytes = par->size;
     r->damage = *el_decoder_damage(par->header);    /* none: as a decoder starts */
-    *last_time = 0;
+    s->last_time = 0;
     for (unsigned i = 0; i < par->n_ranges; i++) {
         const par_range *rg = &par->ranges[i];
-        r->events += rg->events;
+        r->events += rg->s.read.events;
         el_caps_add(&r->caps, &rg->caps);
-        if (rg->last_time > *last_time)
-            *last_time = rg->last_time;
+        if (rg->s.last_time > s->last_time)
+            s->last_time = rg->s.last_time;
         if (!rg->has_span)
             continue;
         if (!r->has_time_span || rg->t_first < r->first_time)
@@ -647,80 +366,109 @@ void ev_par_facts(const ev_par *par, el_read_result *r, uint64_t *last_time)
     }
 }
 
-int ev_par_merge_parts(ev_par *par)
+/* Merges the partials of ranges 1, 2, ... into range 0's, in order, and
+ * drops them. Returns 0, or -1 when a merge failed (the analyses are
+ * untouched: the attempt is dropped). */
+static int merge_parts(ev_par *par)
 {
-    const ev_par_host *host = par->host;
-
-    /* into the first range's partial, so that a failed merge leaves the
-     * analyses untouched (the read is then sequential) */
-    for (unsigned a = 0; a < host->n; a++) {
-        if (!(par->mask >> a & 1))
-            continue;
+    const ev_dispatch *x = par->j->x;
+    for (unsigned a = 0; a < x->n; a++)
         for (unsigned i = 1; i < par->n_ranges; i++) {
             void *part = par->ranges[i].part[a];
-            if (host->ops[a]->merge(par->ranges[0].part[a], part) != 0)
+            if (x->ops[a]->merge(par->ranges[0].part[a], part) != 0)
                 return -1;
-            host->ops[a]->drop(part);
+            x->ops[a]->drop(part);
             par->ranges[i].part[a] = NULL;
         }
-    }
     return 0;
 }
 
-int ev_par_merge(ev_par *par, unsigned *failed_analysis)
+int ev_par_read(const ev_par_job *j, ev_par_out *out, const char **why)
 {
-    const ev_par_host *host = par->host;
-    int rc = 0;
+    ev_par par_, *par = &par_;
+    uint64_t data_start = 0;
+    unsigned threads = j->threads < PAR_MAX_THREADS ? j->threads : PAR_MAX_THREADS;
 
-    for (unsigned a = 0; a < host->n; a++) {
-        if (!(par->mask >> a & 1))
-            continue;
-        void *part = par->ranges[0].part[a];
-        if (rc == 0 && host->ops[a]->merge(host->self[a], part) != 0) {
-            rc = -1;
-            *failed_analysis = a;
+    memset(par, 0, sizeof *par);
+    memset(out, 0, sizeof *out);
+    par->j = j;
+    par->size = j->size;
+    pthread_mutex_init(&par->tally_lock, NULL);
+    atomic_init(&par->next, 0);
+    atomic_init(&par->abandon, 0);
+    atomic_init(&par->done_bytes, 0);
+    atomic_init(&par->running, 0);
+    if ((par->fd = open(j->path, O_RDONLY | O_CLOEXEC)) < 0) {
+        par->why = "cannot open the file again";
+        goto fail;
+    }
+    if (read_header(par, j->ro, &data_start) != 0 ||
+        index_blocks(par, data_start, threads, j->chunk_bytes) != 0)
+        goto fail;
+    size_t num_types = el_decoder_num_types(par->header);
+    if (j->ro->count_types &&
+        (!(par->tally = calloc(num_types ? num_types : 1, sizeof *par->tally)) ||
+         !(par->sample_caps = calloc(EL_SAMPLE_CAPS_BYTES, 1)))) {
+        par->why = "out of memory";
+        goto fail;
+    }
+    unsigned n = threads < par->n_ranges ? threads : par->n_ranges;
+    atomic_store(&par->running, n);
+    for (unsigned i = 0; i < n; i++) {
+        if (pthread_create(&par->threads[i], NULL, worker, par) != 0) {
+            /* fewer threads: the ones started take every range */
+            atomic_fetch_sub(&par->running, n - i);
+            if (i == 0) {
+                par->why = "cannot start a thread";
+                goto fail;
+            }
+            break;
         }
-        host->ops[a]->drop(part);
+        par->n_threads = i + 1;
+    }
+    /* progress from this thread while the workers read */
+    for (unsigned tick = 0; j->progress && atomic_load(&par->running) > 0; tick++) {
+        struct timespec ts = { 0, 10 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+        if (tick % 5 == 4) {
+            j->s->read.bytes = atomic_load(&par->done_bytes);
+            j->progress(j->progress_ctx, j->s);
+        }
+    }
+    join(par);
+    if (atomic_load(&par->abandon))
+        goto fail;
+    if (merge_parts(par) != 0) {
+        par->why = "a merge failed (out of memory, or a limit)";
+        goto fail;
+    }
+    /* the read is the ranges': its facts, then the sum into the analyses */
+    facts(par, j->s);
+    j->s->parallel_ranges = par->n_ranges;
+    int failed = 0;
+    for (unsigned a = 0; a < j->x->n; a++) {
+        void *part = par->ranges[0].part[a];
+        if (!failed && j->x->ops[a]->merge(j->self[a], part) != 0) {
+            failed = 1;
+            j->s->stopped = 1;
+            j->s->stopped_by = j->x->ops[a]->name;
+            out->failed_merge = a;
+        }
+        j->x->ops[a]->drop(part);
         par->ranges[0].part[a] = NULL;
     }
-    return rc;
-}
-
-el_decoder *ev_par_take_header(ev_par *par)
-{
-    el_decoder *h = par->header;
+    out->header = par->header;
     par->header = NULL;
-    return h;
-}
-
-el_type_tally *ev_par_take_tally(ev_par *par, uint8_t **sample_caps)
-{
-    el_type_tally *t = par->tally;
-    *sample_caps = par->sample_caps;
+    out->tally = par->tally;
+    out->sample_caps = par->sample_caps;
     par->tally = NULL;
     par->sample_caps = NULL;
-    return t;
-}
+    discard(par);
+    *why = NULL;
+    return 1;
 
-void ev_par_discard(ev_par *par)
-{
-    if (!par)
-        return;
-    atomic_store(&par->abandon, 1);
-    join(par);
-    for (unsigned i = 0; i < par->n_ranges; i++) {
-        for (unsigned a = 0; a < par->host->n; a++)
-            if (par->ranges[i].part[a])
-                par->host->ops[a]->drop(par->ranges[i].part[a]);
-        drop_held(par, &par->ranges[i]);
-    }
-    free(par->ranges);
-    free(par->blocks);
-    free(par->tally);
-    free(par->sample_caps);
-    pthread_mutex_destroy(&par->tally_lock);
-    el_decoder_destroy(par->header);
-    if (par->fd >= 0)
-        close(par->fd);
-    free(par);
+fail:
+    *why = par->why ? par->why : "out of memory";
+    discard(par);
+    return 0;
 }

@@ -1,14 +1,15 @@
-/* Drives a decoder over a file, a file descriptor ("-" is stdin) or a
- * memory buffer. Fixed buffers per call; nothing per event. */
+/* The sources of a log's bytes: a mapped file, a file range, memory; the
+ * live ones (streams, followed files, sockets) are in source_live.c.
+ * See source.h. */
 /* MAP_POPULATE is Linux (glibc: __USE_MISC); elsewhere the mapping is
  * simply faulted in. */
 #define _DEFAULT_SOURCE
-#include "evprof/eventlog.h"
+#include "eventlog/source.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdint.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,18 +17,98 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define READ_BUF_SIZE (1u << 20)
+#include "eventlog/source_impl.h"
+
 #ifdef MAP_POPULATE
 #define MAP_POPULATE_IF_ANY MAP_POPULATE
 #else
 #define MAP_POPULATE_IF_ANY 0
 #endif
 
+void el_source_set_error(el_source *s, uint64_t at, int err, const char *fmt, ...)
+{
+    va_list ap;
+    char *msg = s->error.msg;
+    size_t cap = sizeof s->error.msg;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, cap, fmt, ap);
+    va_end(ap);
+    size_t n = strlen(msg);
+    if (err && n + 2 < cap)
+        snprintf(msg + n, cap - n, ": %s", strerror(err));
+    s->error.status = EL_ERR_IO;
+    s->error.offset = at;
+    s->error.type = -1;
+}
+
+void el_error_io(el_error *e, el_status st, int err, const char *what)
+{
+    memset(e, 0, sizeof *e);
+    e->status = st;
+    e->type = -1;
+    if (err)
+        snprintf(e->msg, sizeof e->msg, "%s: %s", what, strerror(err));
+    else
+        snprintf(e->msg, sizeof e->msg, "%s", what);
+}
+
+void el_source_close(el_source *s)
+{
+    if (s)
+        s->ops->close(s);
+}
+
+/* ---- memory --------------------------------------------------------------- */
+
+typedef struct mem_source {
+    el_source s;
+    const uint8_t *buf;
+    size_t len;
+    int given;
+} mem_source;
+
+static el_src_status mem_read(el_source *src, const uint8_t **buf, size_t *len)
+{
+    mem_source *m = (mem_source *)src;
+    if (m->given)
+        return EL_SRC_END;
+    m->given = 1;
+    *buf = m->buf;
+    *len = m->len;
+    return EL_SRC_DATA;
+}
+
+static void mem_close(el_source *src) { free(src); }
+
+static const el_source_ops mem_ops = {
+    .kind = "memory",
+    .read = mem_read,
+    .close = mem_close,
+};
+
+el_source *el_source_open_mem(const void *buf, size_t len, el_error *err)
+{
+    mem_source *m = calloc(1, sizeof *m);
+    if (!m) {
+        el_error_io(err, EL_ERR_NOMEM, 0, "out of memory");
+        return NULL;
+    }
+    m->s.ops = &mem_ops;
+    m->s.size = len;
+    m->buf = buf;
+    m->len = len;
+    return &m->s;
+}
+
+/* ---- a regular file, mapped window by window ------------------------------- */
+
 /* A mapped file that shrinks while it is read: touching a page past its
  * new end raises SIGBUS. The handler puts zero pages over the rest of the
  * window (so the access that faulted completes) and raises `shrunk`; no
- * event read from those zeros is handed out, and the read ends with an
- * I/O error. Per thread: the signal goes to the thread that faulted. */
+ * event read from those zeros is handed out (el_pump looks at the flag),
+ * and the read ends with an I/O error. Per thread: the signal goes to the
+ * thread that faulted. */
 static _Thread_local struct {
     const uint8_t *base;          /* the current window, or NULL */
     size_t len;
@@ -53,253 +134,196 @@ static void on_sigbus(int sig, siginfo_t *si, void *uctx)
     raise(sig);
 }
 
-/* Pulls every event out of what has been fed. Returns EL_NEED_INPUT when
- * the chunk is used up, EL_STOPPED when the callback asked to stop, or the
- * decoder's final status. */
-static el_status drain(el_decoder *d, el_event_fn on_event, void *ctx, el_read_result *r)
-{
-    el_event ev;
-    el_status st;
+typedef struct file_source {
+    el_source s;
+    int fd;
+    void *map;                  /* the current window, or NULL */
+    size_t map_len;
+    struct sigaction old;       /* SIGBUS's action before the read */
+} file_source;
 
-    while ((st = el_decoder_next(d, &ev)) == EL_OK) {
-        if (window.shrunk)
-            return EL_ERR_IO;   /* the event may hold zeros: not handed out */
-        r->events++;
-        if (on_event && on_event(ctx, &ev, d))
-            return EL_STOPPED;
+static void unmap(file_source *f)
+{
+    if (f->map) {
+        window.base = NULL;
+        munmap(f->map, f->map_len);
+        f->map = NULL;
     }
-    return st;
 }
 
-static void finish(el_decoder *d, el_status st, el_read_result *r, el_decoder **keep)
-{
-    if (st == EL_NEED_INPUT || st == EL_END)
-        st = el_decoder_finish(d);
-    r->has_time_span = el_decoder_time_span(d, &r->first_time, &r->last_time);
-    el_decoder_caps(d, &r->caps);
-    r->damage = *el_decoder_damage(d);
-    r->status = st;
-    r->missing_end = st != EL_STOPPED && el_decoder_missing_end(d);
-    if (st != EL_OK && st != EL_END && st != EL_STOPPED)
-        r->error = *el_decoder_error(d);
-    if (keep)
-        *keep = d;
-    else
-        el_decoder_destroy(d);
-}
-
-static el_read_result io_error(el_read_result r, const char *what, el_decoder *d,
-                               el_decoder **keep)
-{
-    r.status = r.error.status = EL_ERR_IO;
-    r.error.offset = r.bytes;
-    r.error.type = -1;
-    snprintf(r.error.msg, sizeof r.error.msg, "%s: %s", what, strerror(errno));
-    if (keep)
-        *keep = d;
-    else
-        el_decoder_destroy(d);
-    return r;
-}
-
-static el_decoder *new_decoder(const el_read_opts *opts)
-{
-    el_decoder *d = el_decoder_create();
-    if (d && opts && opts->fields)
-        el_decoder_only_fields(d, opts->fields, opts->num_fields);
-    if (d && opts)
-        el_decoder_only_selected(d, opts->only_selected);
-    if (d)
-        el_decoder_set_resync(d, !(opts && opts->no_resync));
-    if (d && opts && el_decoder_count_types(d, opts->count_types) != 0) {
-        el_decoder_destroy(d);
-        d = NULL;
-    }
-    return d;
-}
-
-static el_read_result nomem(el_decoder **keep)
-{
-    el_read_result r = { 0 };
-
-    r.status = r.error.status = EL_ERR_NOMEM;
-    r.error.type = -1;
-    snprintf(r.error.msg, sizeof r.error.msg, "out of memory");
-    if (keep)
-        *keep = NULL;
-    return r;
-}
-
-static el_read_result read_fd(int fd, const el_read_opts *opts, el_event_fn on_event,
-                              void *ctx, el_decoder **keep)
-{
-    el_read_result r = { 0 };
-    el_decoder *d = new_decoder(opts);
-    uint8_t *buf = malloc(READ_BUF_SIZE);
-    el_status st = EL_NEED_INPUT;
-
-    if (!d || !buf) {
-        el_decoder_destroy(d);
-        free(buf);
-        return nomem(keep);
-    }
-    for (;;) {
-        ssize_t n = read(fd, buf, READ_BUF_SIZE);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            free(buf);
-            return io_error(r, "read failed", d, keep);   /* decoded events stand */
-        }
-        if (n == 0)
-            break;
-        r.bytes += (uint64_t)n;
-        el_decoder_feed(d, buf, (size_t)n);
-        st = drain(d, on_event, ctx, &r);
-        /* after END the rest is still read: a block after it is damage */
-        if (st != EL_NEED_INPUT && st != EL_END)
-            break;
-    }
-    free(buf);
-    finish(d, st, &r, keep);
-    return r;
-}
-
-/* A regular file through a sliding mapping: each window is fed whole and
- * unmapped before the next, so at most one window is resident. A record
- * split by a window edge goes through the decoder's carry buffer. */
-static el_read_result shrank(el_read_result r, uint64_t at, int fd, el_decoder *d,
-                             el_decoder **keep)
+static void shrank(file_source *f, uint64_t at)
 {
     struct stat sb;
-    long long now = fstat(fd, &sb) == 0 ? (long long)sb.st_size : -1;
-
-    r.bytes = at;
-    finish(d, EL_ERR_IO, &r, keep);
-    r.status = r.error.status = EL_ERR_IO;
-    r.error.offset = at;
-    r.error.type = -1;
-    snprintf(r.error.msg, sizeof r.error.msg,
-             "the file shrank to %lld bytes while it was read (at byte %llu): "
-             "only the events before are counted", now, (unsigned long long)at);
-    return r;
+    long long now = fstat(f->fd, &sb) == 0 ? (long long)sb.st_size : -1;
+    el_source_set_error(&f->s, at, 0,
+                        "the file shrank to %lld bytes while it was read (at byte %llu): "
+                        "only the events before are counted", now, (unsigned long long)at);
+    f->s.error_has_facts = 1;
 }
 
-static el_read_result read_mapped(int fd, uint64_t size, const el_read_opts *opts,
-                                  el_event_fn on_event, void *ctx, el_decoder **keep)
+static el_src_status file_read(el_source *src, const uint8_t **buf, size_t *len)
 {
-    el_read_result r = { 0 };
-    el_decoder *d = new_decoder(opts);
-    el_status st = EL_NEED_INPUT;
-    struct sigaction sa, old;
+    file_source *f = (file_source *)src;
+    uint64_t off = f->s.offset;
 
-    if (!d)
-        return nomem(keep);
+    /* the decoder has copied any record split by the last window's edge */
+    unmap(f);
+    if (off >= f->s.size)
+        return EL_SRC_END;
+    /* a file that shrank since the last window: map only what is left */
+    struct stat sb;
+    if (fstat(f->fd, &sb) == 0 && (uint64_t)sb.st_size < f->s.size) {
+        shrank(f, off);
+        return EL_SRC_ERROR;
+    }
+    size_t n = f->s.size - off < EL_READ_WINDOW ? (size_t)(f->s.size - off) : EL_READ_WINDOW;
+    void *map = mmap(NULL, n, PROT_READ, MAP_PRIVATE | MAP_POPULATE_IF_ANY, f->fd, (off_t)off);
+    if (map == MAP_FAILED) {
+        el_source_set_error(&f->s, off, errno, "cannot map the file");
+        return EL_SRC_ERROR;
+    }
+    (void)posix_madvise(map, n, POSIX_MADV_SEQUENTIAL);
+    f->map = map;
+    f->map_len = n;
+    window.base = map;
+    window.len = n;
+    f->s.offset = off + n;
+    *buf = map;
+    *len = n;
+    return EL_SRC_DATA;
+}
+
+static void file_poison_error(el_source *src, uint64_t at)
+{
+    shrank((file_source *)src, at);
+}
+
+static void file_close(el_source *src)
+{
+    file_source *f = (file_source *)src;
+    unmap(f);
+    sigaction(SIGBUS, &f->old, NULL);
+    window.shrunk = 0;
+    close(f->fd);
+    free(f);
+}
+
+static const el_source_ops file_ops = {
+    .kind = "file",
+    .read = file_read,
+    .poison_error = file_poison_error,
+    .close = file_close,
+};
+
+/* A regular file of `size` bytes (> 0), fd owned. */
+static el_source *open_mapped(int fd, uint64_t size, el_error *err)
+{
+    file_source *f = calloc(1, sizeof *f);
+    struct sigaction sa;
+
+    if (!f) {
+        close(fd);
+        el_error_io(err, EL_ERR_NOMEM, 0, "out of memory");
+        return NULL;
+    }
+    f->s.ops = &file_ops;
+    f->s.size = size;
+    f->s.poisoned = &window.shrunk;
+    f->fd = fd;
     if (!page_size)
         page_size = sysconf(_SC_PAGESIZE);
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_sigbus;
     sa.sa_flags = SA_SIGINFO;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGBUS, &sa, &old);
+    sigaction(SIGBUS, &sa, &f->old);
     window.shrunk = 0;
-    for (uint64_t off = 0; off < size && (st == EL_NEED_INPUT || st == EL_END);) {
-        /* a file that shrank since the last window: map only what is left */
-        struct stat sb;
-        if (fstat(fd, &sb) == 0 && (uint64_t)sb.st_size < size) {
-            sigaction(SIGBUS, &old, NULL);
-            return shrank(r, off, fd, d, keep);
+    return &f->s;
+}
+
+/* ---- a range of a file, by pread ------------------------------------------- */
+
+#define RANGE_BUF ((size_t)1 << 20)
+
+typedef struct range_source {
+    el_source s;
+    int fd;
+    uint64_t end;
+    uint8_t buf[];
+} range_source;
+
+static el_src_status range_read(el_source *src, const uint8_t **buf, size_t *len)
+{
+    range_source *r = (range_source *)src;
+    uint64_t off = r->s.offset;
+    if (off >= r->end)
+        return EL_SRC_END;
+    size_t n = r->end - off < RANGE_BUF ? (size_t)(r->end - off) : RANGE_BUF;
+    for (size_t got = 0; got < n;) {
+        ssize_t k = pread(r->fd, r->buf + got, n - got, (off_t)(off + got));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            el_source_set_error(&r->s, off + got, k < 0 ? errno : 0,
+                                "the file could not be read again (did it shrink?)");
+            return EL_SRC_ERROR;
         }
-        size_t len = size - off < EL_READ_WINDOW ? (size_t)(size - off) : EL_READ_WINDOW;
-        void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE_IF_ANY, fd, (off_t)off);
-        if (map == MAP_FAILED) {
-            sigaction(SIGBUS, &old, NULL);
-            return io_error(r, "cannot map the file", d, keep);
-        }
-        (void)posix_madvise(map, len, POSIX_MADV_SEQUENTIAL);
-        window.base = map;
-        window.len = len;
-        el_decoder_feed(d, map, len);
-        st = drain(d, on_event, ctx, &r);
-        /* the decoder has copied any split record: the window can go */
-        el_decoder_feed(d, NULL, 0);
-        window.base = NULL;
-        munmap(map, len);
-        if (window.shrunk) {
-            sigaction(SIGBUS, &old, NULL);
-            return shrank(r, el_decoder_offset(d), fd, d, keep);
-        }
-        off += len;
-        r.bytes = off;
+        got += (size_t)k;
     }
-    sigaction(SIGBUS, &old, NULL);
-    finish(d, st, &r, keep);
-    return r;
+    r->s.offset = off + n;
+    *buf = r->buf;
+    *len = n;
+    return EL_SRC_DATA;
 }
 
-el_read_result el_read_fd_opts(int fd, const el_read_opts *opts, el_event_fn on_event,
-                               void *ctx, el_decoder **keep)
+static void range_close(el_source *src) { free(src); }
+
+static const el_source_ops range_ops = {
+    .kind = "range",
+    .read = range_read,
+    .close = range_close,
+};
+
+el_source *el_source_open_range(int fd, uint64_t start, uint64_t end, el_error *err)
 {
-    return read_fd(fd, opts, on_event, ctx, keep);
+    range_source *r = malloc(sizeof *r + RANGE_BUF);
+    if (!r) {
+        el_error_io(err, EL_ERR_NOMEM, 0, "out of memory");
+        return NULL;
+    }
+    memset(r, 0, sizeof *r);
+    r->s.ops = &range_ops;
+    r->s.offset = start;
+    r->s.size = end;
+    r->fd = fd;
+    r->end = end;
+    return &r->s;
 }
 
-el_read_result el_read_fd(int fd, el_event_fn on_event, void *ctx, el_decoder **keep)
-{
-    return read_fd(fd, NULL, on_event, ctx, keep);
-}
+/* ---- by path ------------------------------------------------------------------ */
 
-el_read_result el_read_path_opts(const char *path, const el_read_opts *opts,
-                                 el_event_fn on_event, void *ctx, el_decoder **keep)
+el_source *el_source_open_path(const char *path, const el_source_opts *o, el_error *err)
 {
+    static const el_source_opts none;
+    if (!o)
+        o = &none;
     if (strcmp(path, "-") == 0)
-        return read_fd(STDIN_FILENO, opts, on_event, ctx, keep);
-
-    int fd = open(path, O_RDONLY);
+        return el_source_stream_fd(STDIN_FILENO, 0, o, err);
+    if (o->follow || o->live)
+        return el_source_open_followed(path, o, err);   /* also a FIFO read live */
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        el_read_result r = { 0 };
-        r.status = r.error.status = EL_ERR_IO;
-        r.error.type = -1;
-        snprintf(r.error.msg, sizeof r.error.msg, "cannot open: %s", strerror(errno));
-        if (keep)
-            *keep = NULL;
-        return r;
+        el_error_io(err, EL_ERR_IO, errno, "cannot open");
+        return NULL;
     }
     struct stat sb;
-    el_read_result r;
-    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
-        r = read_mapped(fd, (uint64_t)sb.st_size, opts, on_event, ctx, keep);
-    } else {
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
+        return open_mapped(fd, (uint64_t)sb.st_size, err);
 #ifdef POSIX_FADV_SEQUENTIAL
-        (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
-        r = read_fd(fd, opts, on_event, ctx, keep);
-    }
-    close(fd);
-    return r;
-}
-
-el_read_result el_read_path(const char *path, el_event_fn on_event, void *ctx,
-                            el_decoder **keep)
-{
-    return el_read_path_opts(path, NULL, on_event, ctx, keep);
-}
-
-el_read_result el_read_mem(const void *buf, size_t len, el_event_fn on_event, void *ctx,
-                           el_decoder **keep)
-{
-    return el_read_mem_opts(buf, len, NULL, on_event, ctx, keep);
-}
-
-el_read_result el_read_mem_opts(const void *buf, size_t len, const el_read_opts *opts,
-                                el_event_fn on_event, void *ctx, el_decoder **keep)
-{
-    el_read_result r = { 0 };
-    el_decoder *d = new_decoder(opts);
-
-    if (!d)
-        return nomem(keep);
-    r.bytes = len;
-    el_decoder_feed(d, buf, len);
-    finish(d, drain(d, on_event, ctx, &r), &r, keep);
-    return r;
+    el_source *s = el_source_stream_fd(fd, 1, o, err);
+    if (s && S_ISREG(sb.st_mode))
+        s->size = (uint64_t)sb.st_size;
+    return s;
 }

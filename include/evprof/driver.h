@@ -20,6 +20,39 @@
  *     ...
  *     prof_result_destroy(r);
  *     ev_driver_destroy(d);                   // analyses are the caller's
+ *
+ * The pipeline of every read:
+ *
+ *     source ─► decoder ─► order stage ─► selection stage ─► analyses
+ *
+ * The source (a mapped file, a pipe, a followed file, a socket, memory)
+ * hands out bytes; one read loop feeds them to the decoder, looks at
+ * ticks, the interrupt and the idle timeout of a live read; the order
+ * stage notes, for the analyses that need time order (EV_ORDERED), where
+ * their events are, and replays them in time order after the read; the
+ * selection stage marks each event.
+ *
+ * The selection stage (opts.select, include/evprof/select.h): every event
+ * handed to an analysis carries its marks in el_event.sel (EL_SEL_TIME:
+ * inside a time window; EL_SEL_CAP: its capability is the selected one, a
+ * sample's own capability, else its block's). An analysis with the flag
+ * EV_SELECTED gets only the events with both marks. The others get every
+ * event of their types, marked, because what they keep is not a sum of
+ * events: the time profile counts the samples left out; a heap census
+ * or a ticky batch is in the selection when the event that opens it is;
+ * the GC summary's state machines run across a window's edges (a thread
+ * runs, a collection goes on) and it measures spans of time and counters
+ * inside the windows through the same selection (ev_stream.select:
+ * ev_select_overlap, ev_select_slot). So no analysis tests a time window
+ * itself, and every one takes several windows.
+ *
+ * The parallel read (opts.jobs > 1, a regular file): the same pipeline,
+ * N times, over ranges of whole blocks, each feeding partials of the
+ * analyses (ops fork), merged in file order (ops merge). It is used when
+ * every attached analysis merges and none needs time order; otherwise,
+ * and whenever the log is irregular (damage, a cut, bytes outside
+ * blocks), the read is the sequential one, so results and messages never
+ * depend on jobs.
  */
 #ifndef EVPROF_DRIVER_H
 #define EVPROF_DRIVER_H
@@ -31,6 +64,7 @@
 
 #include "evprof/budget.h"
 #include "evprof/eventlog.h"
+#include "evprof/select.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,7 +97,7 @@ typedef struct ev_stream {
      * asked for them or not; the ranges' union in a parallel read). NULL
      * when tally is. */
     const uint8_t *sample_caps;
-    /* live sources (driver/live.c) */
+    /* live sources (eventlog/source.h) */
     int done;                   /* the read is over (set before the analyses' end) */
     int interrupted;            /* the interrupt flag stopped the read: results so far */
     int idle_timed_out;         /* nothing came for idle_timeout (a file that never
@@ -80,6 +114,10 @@ typedef struct ev_stream {
      * Analyses charge it where their aggregate grows (budget.h); a charge
      * that fails makes their `event` return non-zero, which stops the read. */
     ev_budget *budget;
+    /* The read's selection (ev_driver_opts.select; NULL: everything): what
+     * the selection stage marks events by, for the analyses that measure
+     * spans of time inside it. */
+    const ev_select *select;
 } ev_stream;
 
 /* Flags of an analysis. */
@@ -95,6 +133,9 @@ enum {
     EV_COUNTS = 1u << 2,        /* reads the stream's tally (every event counted by
                                    type, without a call per event): the decoder
                                    counts, two additions per event */
+    EV_SELECTED = 1u << 3,      /* gets only the events inside the selection (time
+                                   and capability); without it every event of its
+                                   types, marked (el_event.sel) */
 };
 
 typedef struct ev_analysis_ops {
@@ -182,29 +223,17 @@ typedef struct ev_driver_opts {
 
     /* The parallel read (driver/parallel.c, docs/ARCHITECTURE.md): with
      * jobs > 1 a regular file (not live, no on_bytes) is indexed by its
-     * block markers and the mergeable analyses (fork/merge/drop) read
-     * ranges of whole blocks on up to `jobs` threads, merged in file order.
-     * The others, when each takes a list of types and none needs time
-     * order, get their records held by the ranges and replayed in file
-     * order after them (at most hold_bytes; past that, and for the
-     * others, an ordinary pass on the calling thread at the same time).
-     * Anything irregular (damage, a cut or missing end, bytes
-     * outside blocks) and the read is the sequential one, so results,
-     * messages and the stream's facts never depend on jobs. 0 or 1: one
-     * thread. */
+     * block markers and read as ranges of whole blocks on up to `jobs`
+     * threads, each range through its own pipeline into partials of the
+     * analyses, merged in file order. Only when every analysis merges
+     * (fork/merge/drop) and none reads in time order; anything irregular
+     * (damage, a cut or missing end, bytes outside blocks) and the read
+     * is the sequential one, so results, messages and the stream's facts
+     * never depend on jobs. 0 or 1: one thread. */
     unsigned jobs;
-    /* For tests only: the size in bytes a range aims at (whole blocks, at
-     * least one); 0: the file split in `jobs` ranges of about equal
-     * bytes. 1 puts every block in a range of its own. The CLI takes it
-     * from $EVPROF_TEST_CHUNK_BYTES. */
-    uint64_t chunk_bytes;
-    /* The most bytes of records the ranges hold for the analyses that do
-     * not merge (0: 64 MiB; the budget lends them too). Whether to hold
-     * them at all is estimated from a sample of the file against 64 MiB;
-     * a smaller value here makes holding stop part way (the analyses then
-     * read on beside the workers): the CLI takes it from
-     * $EVPROF_TEST_HOLD_BYTES (tests only). */
-    uint64_t hold_bytes;
+    /* The selection the selection stage marks events by (borrowed: it
+     * must outlive the run; NULL: everything). */
+    const ev_select *select;
     /* The memory budget the analyses charge (borrowed; NULL: no limit):
      * handed to them in ev_stream.budget. */
     ev_budget *budget;
@@ -230,7 +259,7 @@ int ev_driver_analysis(const ev_driver *d, unsigned i, const ev_analysis_ops **o
 const ev_stream *ev_driver_run_path(ev_driver *d, const char *path);
 const ev_stream *ev_driver_run_mem(ev_driver *d, const void *buf, size_t len);
 
-/* ---- Live sources (driver/live.c) ----------------------------------------
+/* ---- Live sources ----------------------------------------------------------
  * A live run reads with read(2) as the data comes, delivers each event as
  * soon as its record is complete, calls on_tick on wall time and checks
  * the interrupt flag between events and while waiting (never more than

@@ -187,6 +187,8 @@ typedef struct el_event_type {
 
 /* ---- decoded event ---------------------------------------------------- */
 
+enum { EL_SEL_TIME = 1u, EL_SEL_CAP = 2u, EL_SEL_ALL = 3u };
+
 typedef struct el_event {
     uint16_t type;                /* type id as in the log */
     uint16_t cap;                 /* capability of the enclosing block, or EL_NO_CAP */
@@ -206,6 +208,12 @@ typedef struct el_event {
      * without the balanced field, the 13-byte census, the first ticky
      * definition layout) decode, with has_* flags saying what was there. */
     uint8_t decoded;
+    /* Which part of a selection the event is in (the driver's selection
+     * stage, driver.h): EL_SEL_TIME when its time is inside the selected
+     * windows, EL_SEL_CAP when its capability is the selected one (a
+     * sample's own capability, else its block's). The decoder sets
+     * EL_SEL_ALL: without a selection, everything is selected. */
+    uint8_t sel;
     union {
         struct { uint32_t thread; } thread;           /* 0,1,3,5,15,CREATE_SPARK_THREAD */
         struct {

@@ -27,6 +27,7 @@
 #include "evprof/show.h"        /* events as `ghc-events show` prints them */
 #include "evprof/writer.h"      /* writing eventlogs */
 #include "evprof/budget.h"      /* the memory budget analyses charge (--memory-limit) */
+#include "evprof/select.h"      /* time windows and a capability (--from, --between, --cap) */
 #include "evprof/driver.h"      /* one read feeding every attached analysis */
 #include "evprof/prof.h"        /* the time profile (+RTS -p) */
 #include "evprof/heap.h"        /* heap profiles (+RTS -h*) */

@@ -5,12 +5,9 @@
 # with ranges of one block each (the test hook EVPROF_TEST_CHUNK_BYTES=1),
 # on real logs, on a log of three runs put together by `evprof merge`
 # (cost centres defined in later blocks) and on damaged copies (which are
-# read sequentially, with the same messages). The analyses that do not
-# merge (heap, ticky, html's series) get their records held by the ranges
-# and replayed; with too little room to hold them (the test hook
-# EVPROF_TEST_HOLD_BYTES) they read beside the workers, with the same
-# results. The GC summary merges, also on a log of mostly thread events. Bad -j values are usage
-# errors. EVPROF_TEST_JOBS_NOTE shows that the reads really went parallel.
+# read sequentially, with the same messages). An analysis that does not
+# merge makes the read sequential. The GC summary merges, also on a log of
+# mostly thread events. Bad -j values are usage errors. EVPROF_TEST_JOBS_NOTE shows that the reads really went parallel.
 #
 # Usage: tests/cli/jobs.sh path/to/evprof   (run from the project root)
 set -u
@@ -47,7 +44,7 @@ have_pprof=0
 # run NAME JOBS CHUNK CMD...: stdout, stderr and exit code into $tmp/NAME.*
 run() {
     local name=$1 jobs=$2 chunk=$3; shift 3
-    EVPROF_TEST_CHUNK_BYTES=$chunk EVPROF_TEST_HOLD_BYTES=${hold:-} "$evprof" "$@" \
+    EVPROF_TEST_CHUNK_BYTES=$chunk "$evprof" "$@" \
         --jobs "$jobs" >"$tmp/$name.out" 2>"$tmp/$name.err"
     echo $? >"$tmp/$name.rc"
 }
@@ -73,16 +70,6 @@ for log in $logs; do
                    cmp -s "$tmp/want.rc" "$tmp/got.rc"; then ok; else bad "$what"; fi
             done
         done
-        # the records held for the analyses that do not merge (gc, heap,
-        # html's series) overflow the limit at once, or part way: they are
-        # read sequentially beside the workers
-        for hold in 1 70000; do
-            # shellcheck disable=SC2086
-            run got 3 1 $c "$log"
-            if cmp -s "$tmp/want.out" "$tmp/got.out" && cmp -s "$tmp/want.err" "$tmp/got.err" &&
-               cmp -s "$tmp/want.rc" "$tmp/got.rc"; then ok; else bad "$c -j 3, hold $hold: $log"; fi
-        done
-        hold=
     done
     # all -d: every file the same
     "$evprof" all --jobs 1 -d "$tmp/all1" "$log" >/dev/null 2>"$tmp/all1.err"
@@ -118,9 +105,6 @@ n=$(note report --jobs 3 "$tmp/three.eventlog")
 check "report --jobs 3 read in ranges ($n)" [ "${n:-0}" -ge 3 ]
 n=$(note folded -j 2 "$d/ghc-9.0.2/nfib-N2.eventlog")
 check "folded -j 2 read in ranges ($n)" [ "${n:-0}" -ge 2 ]
-line=$(EVPROF_TEST_JOBS_NOTE=1 EVPROF_TEST_CHUNK_BYTES=1 "$evprof" all -j 2 -d "$tmp/alln" \
-       "$d/ghc-9.0.2/nfib-hc.eventlog" 2>&1 >/dev/null | grep '^evprof: test:')
-check "all -j 2: every analysis read in ranges, no sequential pass ($line)" inranges "$line"
 line=$(EVPROF_TEST_JOBS_NOTE=1 EVPROF_TEST_CHUNK_BYTES=1 "$evprof" info -j 2 \
        "$d/ghc-9.0.2/nfib-hc.eventlog" 2>&1 >/dev/null | grep '^evprof: test:')
 check "info -j 2: read in ranges ($line)" inranges "$line"
@@ -138,20 +122,18 @@ if [ -x "$gen" ]; then
     check "report -j 2, a 140 MB log: the same report" cmp -s "$tmp/b1" "$tmp/b2"
     rm -f "$tmp/big.eventlog"
 fi
-# the analyses that do not merge: their records held by the ranges and
-# replayed, or (too many to hold) read beside the workers
-for c in gc heap "html -o $tmp/p.html"; do
+# an analysis that does not merge (heap's censuses, html's page) makes the
+# read sequential at every -j: the same output, no ranges; gc merges
+line=$(EVPROF_TEST_JOBS_NOTE=1 EVPROF_TEST_CHUNK_BYTES=1 "$evprof" gc -j 2 \
+       "$d/ghc-9.0.2/nfib-hc.eventlog" 2>&1 >/dev/null | grep '^evprof: test:')
+check "gc -j 2: read in ranges ($line)" inranges "$line"
+for c in heap "html -o $tmp/p.html"; do
     # shellcheck disable=SC2086
     line=$(EVPROF_TEST_JOBS_NOTE=1 EVPROF_TEST_CHUNK_BYTES=1 "$evprof" $c -j 2 \
            "$d/ghc-9.0.2/nfib-hc.eventlog" 2>&1 >/dev/null | grep '^evprof: test:')
-    check "$c -j 2: every analysis read in ranges, no sequential pass ($line)" inranges "$line"
+    check "$c -j 2: sequential, an analysis does not merge ($line)" \
+        grep -q "0 ranges; sequential: an analysis does not merge" <<<"$line"
 done
-held=$(EVPROF_TEST_HOLD_BYTES=1 EVPROF_TEST_JOBS_NOTE=1 EVPROF_TEST_CHUNK_BYTES=1 "$evprof" heap -j 2 \
-       "$d/ghc-9.0.2/nfib-hc.eventlog" 2>&1 >"$tmp/hp2")
-check "heap -j 2, nothing can be held: read beside the workers ($held)" \
-    grep -q "too many records to hold" <<<"$held"
-"$evprof" heap -j 1 "$d/ghc-9.0.2/nfib-hc.eventlog" >"$tmp/hp1" 2>&1
-check "heap -j 2, nothing can be held: the same profile" cmp -s "$tmp/hp1" "$tmp/hp2"
 # a log of mostly thread events (80 MB, every RUN/STOP_THREAD a record of
 # the GC summary): gc merges its ranges; the same results
 if [ -x "$gen" ]; then
