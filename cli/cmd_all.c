@@ -43,6 +43,8 @@ static const cli_opt opts[] = {
     { OPT_DIR, 'd', "dir", "DIR", "write the outputs into DIR (created if missing; default .)" },
     { OPT_NAME, 'n', "name", "NAME", "file names start with NAME (default: the log's name "
       "without .eventlog)" },
+    CLI_TIME_OPTS,
+    CLI_CAP_OPT,
     CLI_FOLLOW_OPTS,
     CLI_MEMORY_OPT,
     { 0 },
@@ -397,7 +399,7 @@ int cmd_all(int argc, char **argv)
     heap = wr ? heap_create(NULL, heap_writer_census, wr) : NULL;
     prof_profile *prof = prof_create(NULL);
     prof_set_jobs(prof, cli_jobs());
-    gc_summary *gc = gc_create(NULL);
+    gc_summary *gc = gc_create();
     ticky_set *ticky = ticky_create();
     info_log *info = info_create();
     int code = CLI_FAIL;
@@ -409,7 +411,8 @@ int cmd_all(int argc, char **argv)
     }
     const cli_analysis an[] = {
         { &prof_analysis_ops, prof }, { &gc_analysis_ops, gc }, { &heap_analysis_ops, heap },
-        { &ticky_analysis_ops, ticky }, { &info_analysis_ops, info },
+        { &ticky_analysis_ops, ticky },
+        { w.src.select ? &info_selected_ops : &info_analysis_ops, info },
     };
     d = cli_read_src(&w.src, path, an, sizeof an / sizeof an[0], &code);
     if (!d || cli_read_nothing(ev_driver_stream(d), code)) {

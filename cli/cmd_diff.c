@@ -79,6 +79,7 @@ typedef struct side {
     ticky_set *ticky;
     cli_holds h;                /* what else it holds (heap_begin not counted) */
     el_read_result read;        /* how the read ended */
+    const ev_select *select;    /* its selection (marks are each log's own) */
     int code;
 } side;
 
@@ -103,6 +104,7 @@ static int load(side *s, kind k, const cli_window *shared)
         return -1;
     }
     cli_window_watch(w, 0);     /* this side's read is checked: until it is over */
+    s->select = w->src.select;
     prof_filter pf;
     prof_filter_init(&pf);
     if (cli_window_prof_filter(w, &pf) != 0) {
@@ -110,19 +112,12 @@ static int load(side *s, kind k, const cli_window *shared)
         return -1;
     }
     pf.all = w->all;
-    gc_filter gf;
-    gc_filter_init(&gf);
-    gf.from_ns = w->from_ns;
-    gf.to_ns = w->to_ns;
-    gf.cap = w->cap;
     heap_opts ho;
     heap_opts_init(&ho);
-    ho.from_ns = w->from_ns;
-    ho.to_ns = w->to_ns;
     ho.whole_names = 1;
 
     prof_profile *p = k == K_AUTO || k == K_TIME ? prof_create(&pf) : NULL;
-    gc_summary *g = k == K_AUTO || k == K_GC ? gc_create(&gf) : NULL;
+    gc_summary *g = k == K_AUTO || k == K_GC ? gc_create() : NULL;
     heap_profile *h = k == K_AUTO || k == K_HEAP ? heap_create(&ho, NULL, NULL) : NULL;
     cli_analysis an[4];
     size_t n = 0;
@@ -141,7 +136,7 @@ static int load(side *s, kind k, const cli_window *shared)
         s->code = CLI_FAIL;
         goto out;
     }
-    d = cli_read(s->path, an, n, &s->code);
+    d = cli_read_src(&w->src, s->path, an, n, &s->code);
     cli_window_watch(NULL, 0);
     if (!d)
         goto out;
@@ -178,10 +173,11 @@ static int load_ticky(side *s, const cli_window *w)
         s->code = CLI_FAIL;
         return -1;
     }
-    ticky_set_window(s->ticky, w->from_ns, w->to_ns);
     int code;
     cli_window_watch(w, 0);
-    ev_driver *d = cli_read(s->path, &(cli_analysis){ &ticky_analysis_ops, s->ticky }, 1, &code);
+    cli_source src = { .select = s->select };
+    ev_driver *d = cli_read_src(&src, s->path,
+                                &(cli_analysis){ &ticky_analysis_ops, s->ticky }, 1, &code);
     cli_window_watch(NULL, 0);
     if (!d && code == CLI_USAGE) {      /* the window misses the log */
         s->code = code;

@@ -101,7 +101,6 @@ static void out_lit(dump_out *o, const char *s)
 
 typedef struct dump_state {
     dump_out out;
-    const cli_window *w;
     const char *path;
     int header_done;            /* the event types are printed */
     int nomem;
@@ -126,9 +125,11 @@ static int dump_event(void *self, const el_event *ev, const ev_stream *s)
 {
     dump_state *st = self;
 
-    if (!cli_window_has(st->w, ev->time))
-        return 0;
-    if (st->w->cap >= 0 && ev->cap != (uint16_t)st->w->cap)
+    /* only the events inside the selection come here (EV_SELECTED); a
+     * sample's capability there is its own, dump's --cap is the block's
+     * (GHC writes samples into the global buffer's blocks) */
+    int32_t cap = ev_select_cap(s->select);
+    if (cap >= 0 && ev->cap != (uint16_t)cap)
         return 0;
     if (!st->header_done)
         print_header(st, s);
@@ -207,11 +208,14 @@ int cmd_dump(int argc, char **argv)
     int code;
 
     dump_state st = { 0 };
-    st.w = &w;
     st.path = path;
     el_textbuf_init(&st.out.text);
-    ev_analysis_ops ops = { "dump", NULL, 0, EV_ORDERED, dump_event, dump_end, NULL, NULL,
-                            NULL, NULL, NULL };
+    ev_analysis_ops ops = {
+        .name = "dump",
+        .flags = EV_ORDERED | EV_SELECTED,
+        .event = dump_event,
+        .end = dump_end,
+    };
     if (ntypes > 0) {
         ops.types = types;
         ops.num_types = (size_t)ntypes;

@@ -72,18 +72,11 @@ int cmd_gc(int argc, char **argv)
     int done = cli_window_done(&a, id, &w, &path);
     if (done >= 0)
         return done;
-    if ((done = cli_window_single(&w, &help)) >= 0)
-        return done;
     if ((fmt = cli_format_resolve(&help, &formats, fmt, w.output)) < 0)
         return CLI_USAGE;
     const char *name = cli_display_path(path);
 
-    gc_filter f;
-    gc_filter_init(&f);
-    f.from_ns = w.from_ns;
-    f.to_ns = w.to_ns;
-    f.cap = w.cap;
-    gc_summary *s = gc_create(&f);
+    gc_summary *s = gc_create();
     if (!s) {
         fprintf(stderr, "evprof: out of memory\n");
         return CLI_FAIL;
@@ -118,9 +111,9 @@ int cmd_gc(int argc, char **argv)
         gc_destroy(s);
         return CLI_FAIL;
     }
-    if (f.cap >= 0 && r->n_caps == 0)
+    if (w.cap >= 0 && r->n_caps == 0)
         fprintf(stderr, "evprof: %s: warning: capability %d does not occur in the log\n",
-                name, (int)f.cap);
+                name, (int)w.cap);
 
     gc_report_opts ro;
     gc_report_opts_init(&ro);

@@ -22,8 +22,8 @@ static const cli_opt opts[] = {
     { OPT_FROM, 0, "from", "WHEN", "only censuses taken at or after WHEN: seconds on the "
       "log's clock (which starts when the RTS starts), or marker:LABEL[#N]" },
     { OPT_TO, 0, "to", "WHEN", "only censuses taken before WHEN" },
-    { OPT_BETWEEN, 0, "between", "LABEL", "only censuses between the two marks LABEL "
-      "(one pair)" },
+    { OPT_BETWEEN, 0, "between", "LABEL", "only censuses between each pair of marks LABEL "
+      "(1st to 2nd, 3rd to 4th, ...): several windows" },
     { OPT_CLOCK, 0, "clock", "CLOCK", "the censuses' times: elapsed (the default: the log's "
       "clock) or mutator (an estimate of the mutator CPU seconds GHC's own .hp uses)" },
     CLI_FOLLOW_OPTS,
@@ -159,8 +159,6 @@ int cmd_heap(int argc, char **argv)
     int done = cli_window_done(&a, id, &w, &path);
     if (done >= 0)
         return done;
-    if ((done = cli_window_single(&w, &help)) >= 0)
-        return done;
     if ((fmt = cli_format_resolve(&help, &formats, fmt, w.output)) < 0)
         return CLI_USAGE;
     /* the summary shows -hc stacks whole, unless -L asks for GHC's cut */
@@ -172,8 +170,6 @@ int cmd_heap(int argc, char **argv)
     }
     const char *name = cli_display_path(path);
     so.source_name = name;
-    ho.from_ns = w.from_ns;
-    ho.to_ns = w.to_ns;
 
     /* the streaming formats write each census as it completes */
     cli_out out;

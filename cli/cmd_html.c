@@ -62,20 +62,13 @@ int cmd_html(int argc, char **argv)
     if (done >= 0)
         return done;
     const char *output = w.output;
-    /* the selection: samples by every window, GC and heap by the span of
-     * them all (their figures are not sums over windows) */
+    /* focus/ignore; the windows and the capability are the read's
+     * selection, the same for every view */
     prof_filter pf;
     prof_filter_init(&pf);
     if (cli_window_prof_filter(&w, &pf) != 0)
         return CLI_USAGE;
     ho.samples = &pf;
-    ho.from_ns = w.from_ns;
-    ho.to_ns = w.to_ns;
-    ho.cap = w.cap;
-    if (w.spans && w.num_spans) {
-        ho.from_ns = w.spans[0].from_ns;
-        ho.to_ns = w.spans[w.num_spans - 1].to_ns;
-    }
     const char *name = cli_display_path(path);
     ho.source_name = name;
 

@@ -24,6 +24,8 @@ static const cli_formats formats = { format_list, FMT_TEXT, FMT_TEXT };
 
 static const cli_opt info_opts[] = {
     { OPT_FORMAT, 'f', "format", "FMT", "output format: text (default) or json" },
+    CLI_TIME_OPTS,
+    CLI_CAP_OPT,
     CLI_FOLLOW_OPTS,
     CLI_MEMORY_OPT,
     { 0, 0, NULL, NULL, NULL },
@@ -40,7 +42,10 @@ static const cli_cmd_help info_help = {
     "The log is read once as a stream. A damaged or truncated log still gets\n"
     "its summary (of the events before the damage) and exit status 1; a log\n"
     "without an end marker gets a warning and exit status 0. With --follow the\n"
-    "summary is printed when the log ends (Ctrl-C: the summary so far, exit 130).",
+    "summary is printed when the log ends (Ctrl-C: the summary so far, exit 130).\n"
+    "With --from, --to, --between or --cap the time span, the events and the\n"
+    "table of types are those inside the selection (a line says which); the\n"
+    "run's facts (RTS, program, start, capabilities, status) are the whole log's.",
 };
 
 int cmd_info(int argc, char **argv)
@@ -79,8 +84,8 @@ int cmd_info(int argc, char **argv)
         return CLI_FAIL;
     }
     int code;
-    ev_driver *d = cli_read_src(&w.src, path, &(cli_analysis){ &info_analysis_ops, in }, 1,
-                                &code);
+    const ev_analysis_ops *ops = w.src.select ? &info_selected_ops : &info_analysis_ops;
+    ev_driver *d = cli_read_src(&w.src, path, &(cli_analysis){ ops, in }, 1, &code);
     if (!d) {
         info_destroy(in);
         return code;

@@ -68,8 +68,6 @@ int cmd_metrics(int argc, char **argv)
     int done = cli_window_done(&a, id, &w, &path);
     if (done >= 0)
         return done;
-    if ((done = cli_window_single(&w, &help)) >= 0)
-        return done;
     if (cli_out_same_file(&help, w.output, path))
         return CLI_USAGE;
     const char *name = cli_display_path(path);
@@ -78,16 +76,10 @@ int cmd_metrics(int argc, char **argv)
     prof_filter_init(&pf);
     if (cli_window_prof_filter(&w, &pf) != 0)
         return CLI_USAGE;
-    gc_filter gf;
-    gc_filter_init(&gf);
-    gf.from_ns = w.from_ns;
-    gf.to_ns = w.to_ns;
-    gf.cap = w.cap;
     live_opts lo;
     live_opts_init(&lo);
     lo.top_n = (unsigned)top;
     lo.samples = &pf;
-    lo.window = &gf;
     live_metrics_opts mo;
     live_metrics_opts_init(&mo);
     mo.top_n = (unsigned)top;

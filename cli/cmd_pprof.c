@@ -62,8 +62,6 @@ static int heap_pprof(const char *path, const cli_window *w, uint64_t census, pp
     const char *name = cli_display_path(path);
     heap_opts ho;
     heap_opts_init(&ho);
-    ho.from_ns = w->from_ns;
-    ho.to_ns = w->to_ns;
     ho.length = HEAP_MAX_LENGTH;   /* whole -hc stacks */
     pprof_census_pick *k = pprof_census_pick_create(census);
     heap_profile *h = k ? heap_create(&ho, pprof_census_keep, k) : NULL;
@@ -182,8 +180,9 @@ int cmd_pprof(int argc, char **argv)
 
     pprof_meta m;
     pprof_meta_init(&m);
-    m.from_ns = w.from_ns;
-    m.to_ns = w.to_ns;
+    ev_span hull = ev_select_hull(w.src.select);    /* the profile's span: the windows' */
+    m.from_ns = hull.from_ns;
+    m.to_ns = hull.to_ns;
     pprof_buf buf = { NULL, 0 };
     const char *program = "";
     char *heap_program = NULL;

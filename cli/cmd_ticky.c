@@ -41,8 +41,8 @@ static const cli_opt opts[] = {
     { OPT_FROM, 0, "from", "WHEN", "only batches of samples at or after WHEN: seconds on the "
       "log's clock (which starts when the RTS starts), or marker:LABEL[#N]" },
     { OPT_TO, 0, "to", "WHEN", "only batches before WHEN" },
-    { OPT_BETWEEN, 0, "between", "LABEL", "only batches between the two marks LABEL "
-      "(one pair)" },
+    { OPT_BETWEEN, 0, "between", "LABEL", "only batches between each pair of marks LABEL "
+      "(1st to 2nd, 3rd to 4th, ...): several windows" },
     CLI_FOLLOW_OPTS,
     CLI_MEMORY_OPT,
     CLI_OUTPUT_OPT,
@@ -172,13 +172,15 @@ static int peek(const input *in, unsigned char head[4], size_t *got)
     return 0;
 }
 
-/* One pass over the log through the driver: a small analysis hands the
- * ticky events to fn (the table's ticky_add_event, or the series pass),
- * at most `limit` of them (the second pass of a live read takes what the
- * first took: Ctrl-C may have stopped it before the bytes' end). */
+/* One pass over the log through the driver (the read every command
+ * makes: its budget, selection, messages): the ticky set's own analysis
+ * (ticky_analysis_ops for the table, ticky_series_ops for the series)
+ * gets the ticky events, at most `limit` of them (the second pass of a
+ * live read takes what the first took: Ctrl-C may have stopped it before
+ * the bytes' end). */
 typedef struct pass {
-    el_event_fn fn;
-    void *ctx;
+    const ev_analysis_ops *ops;
+    ticky_set *t;
     uint64_t count, limit;
 } pass;
 
@@ -188,54 +190,25 @@ static int pass_event(void *self, const el_event *ev, const ev_stream *s)
     if (p->count >= p->limit)
         return 0;
     p->count++;
-    return p->fn(p->ctx, ev, s->decoder);
+    return p->ops->event(p->t, ev, s);
+}
+
+static int pass_holds(const void *self, char *buf, size_t size)
+{
+    const pass *p = self;
+    return p->ops->holds(p->t, buf, size);
 }
 
 static const uint16_t ticky_fields[] = {
     EL_TICKY_COUNTER_DEF, EL_TICKY_COUNTER_SAMPLE, EL_TICKY_BEGIN_SAMPLE,
 };
 static const ev_analysis_ops pass_ops = {
-    "ticky counters", ticky_fields, sizeof ticky_fields / sizeof ticky_fields[0], 0,
-    pass_event, NULL, NULL, NULL,
-    NULL, NULL, NULL,   /* not mergeable */
+    .name = "ticky counters",
+    .types = ticky_fields,
+    .num_types = sizeof ticky_fields / sizeof ticky_fields[0],
+    .event = pass_event,
+    .holds = pass_holds,
 };
-
-static el_read_result read_events(const input *in, el_event_fn fn, void *ctx, uint64_t limit)
-{
-    pass p = { fn, ctx, 0, limit };
-    el_read_result r = { 0 };
-    if (in->fd >= 0 && lseek(in->fd, 0, SEEK_SET) != 0) {
-        r.status = r.error.status = EL_ERR_IO;
-        r.error.type = -1;
-        snprintf(r.error.msg, sizeof r.error.msg, "cannot rewind: %s", strerror(errno));
-        return r;
-    }
-    ev_driver *d = ev_driver_create(NULL);
-    if (!d || ev_driver_attach(d, &pass_ops, &p) != 0) {
-        ev_driver_destroy(d);
-        r.status = r.error.status = EL_ERR_NOMEM;
-        r.error.type = -1;
-        snprintf(r.error.msg, sizeof r.error.msg, "out of memory");
-        return r;
-    }
-    const ev_stream *s = in->fd >= 0 ? ev_driver_run_fd(d, in->fd, in->path)
-                                     : ev_driver_run_path(d, in->path);
-    r = s->read;
-    ev_driver_destroy(d);
-    return r;
-}
-
-static int on_event(void *ctx, const el_event *ev, const el_decoder *d)
-{
-    (void)d;
-    return ticky_add_event(ctx, ev) != 0;
-}
-
-static int on_series_event(void *ctx, const el_event *ev, const el_decoder *d)
-{
-    (void)d;
-    return ticky_series_add_event(ctx, ev) != 0;
-}
 
 /* ---- options ---------------------------------------------------------------- */
 
@@ -246,6 +219,36 @@ typedef struct ticky_args {
     ticky_format fmt;
     int series, cumulative, window_given;
 } ticky_args;
+
+/* Reads the input (FILE or a live source; fd >= 0: a copy of it, standard
+ * input's or the live read's) into t through ops. Returns the driver
+ * (NULL: nothing to show, *code says why, said); *count the ticky events
+ * read. `again`: the second pass over what the first read and reported
+ * (no messages). */
+static ev_driver *read_log(const input *in, const ticky_args *o, int fd,
+                           const ev_analysis_ops *ops, ticky_set *t, uint64_t limit, int again,
+                           uint64_t *count, int *code)
+{
+    pass p = { ops, t, 0, limit };
+    cli_source src = o->w.src;
+    if (fd >= 0) {
+        if (lseek(fd, 0, SEEK_SET) != 0) {
+            fprintf(stderr, "evprof: %s: cannot rewind the copy of the log: %s\n", in->shown,
+                    strerror(errno));
+            *code = CLI_FAIL;
+            return NULL;
+        }
+        src.has_fd = 1;
+        src.fd = fd;
+        src.follow = 0;
+        src.connect = NULL;
+        src.on_bytes = NULL;
+    }
+    src.quiet = again;
+    ev_driver *d = cli_read_src(&src, in->path, &(cli_analysis){ &pass_ops, &p }, 1, code);
+    *count = p.count;
+    return d;
+}
 
 /* Returns -1 to go on, or the exit code (--help printed, usage error). */
 static int parse_args(int argc, char **argv, ticky_args *o, cli_args *a)
@@ -311,8 +314,6 @@ static int parse_args(int argc, char **argv, ticky_args *o, cli_args *a)
     int done = cli_window_done(a, CLI_END, &o->w, &o->path);
     if (done >= 0)
         return done;
-    if ((done = cli_window_single(&o->w, &help)) >= 0)
-        return done;
     if ((fmt = cli_format_resolve(&help, &formats, fmt, o->w.output)) < 0)
         return CLI_USAGE;
     o->fmt = (ticky_format)fmt;
@@ -335,19 +336,10 @@ static void warnings(const char *shown, const ticky_info *in)
                 "line: the file may be cut short\n", shown);
 }
 
-/* After the read of an eventlog. */
-static int loaded(const input *in, ticky_set *t, int code, int nothing, uint64_t bytes,
-                  int *stop)
+/* After the read of an eventlog (a read stopped at --memory-limit has
+ * said so and given no driver: no table, it would look whole). */
+static int loaded(const input *in, ticky_set *t, int code, int nothing, int *stop)
 {
-    ticky_counts tc;
-    ticky_count(t, &tc);
-    if (tc.over_budget) {
-        /* stopped at --memory-limit: no table (it would look whole) */
-        cli_memory_message(in->path, bytes, cli_budget(),
-                           &(cli_analysis){ &ticky_analysis_ops, t }, 1);
-        *stop = 1;
-        return CLI_FAIL;
-    }
     if (ticky_finish(t) != 0) {
         fprintf(stderr, "evprof: %s: out of memory\n", in->shown);
         return CLI_FAIL;
@@ -438,12 +430,15 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
         *stop = 0;
         return CLI_OK;
     }
-    el_read_result res = read_events(in, on_event, t, UINT64_MAX);
-    int code = cli_report_read(in->path, &res);
-    int sel = cli_window_check(in->path, &res, res.status == EL_STOPPED, 0);
-    if (sel != CLI_OK)
-        return sel;     /* *stop: nothing to show */
-    return loaded(in, t, code, res.events == 0, res.bytes, stop);
+    int code;
+    uint64_t count;
+    ev_driver *d = read_log(in, o, in->fd, &ticky_analysis_ops, t, UINT64_MAX, 0, &count,
+                            &code);
+    if (!d)
+        return code;    /* *stop: nothing to show (said) */
+    int nothing = cli_read_nothing(ev_driver_stream(d), code);
+    ev_driver_destroy(d);
+    return loaded(in, t, code, nothing, stop);
 }
 
 /* A live read (--follow, --connect) of an eventlog as it comes; with
@@ -473,9 +468,9 @@ static int load_live(input *in, ticky_args *o, ticky_set *t, int *stop)
         o->w.src.on_bytes = spool_bytes;
         o->w.src.bytes_ctx = &sp;
     }
-    pass p = { on_event, t, 0, UINT64_MAX };
     int code;
-    ev_driver *d = cli_read_src(&o->w.src, in->path, &(cli_analysis){ &pass_ops, &p }, 1, &code);
+    uint64_t count;
+    ev_driver *d = read_log(in, o, -1, &ticky_analysis_ops, t, UINT64_MAX, 0, &count, &code);
     if (!d)
         return code;
     const ev_stream *s = ev_driver_stream(d);
@@ -483,15 +478,14 @@ static int load_live(input *in, ticky_args *o, ticky_set *t, int *stop)
     if (s->read.status == EL_ERR_FORMAT && s->read.events == 0 && s->decoder == NULL)
         fprintf(stderr, "evprof: %s: --follow and --connect read an eventlog; GHC's +RTS -r "
                 "text is read without them\n", in->shown);
-    uint64_t bytes = s->read.bytes;
     ev_driver_destroy(d);
-    in->events = p.count;
+    in->events = count;
     if (sp.err) {
         fprintf(stderr, "evprof: %s: cannot copy the log to a temporary file: %s\n", in->shown,
                 strerror(sp.err));
         return CLI_FAIL;
     }
-    return loaded(in, t, code, nothing, bytes, stop);
+    return loaded(in, t, code, nothing, stop);
 }
 
 int cmd_ticky(int argc, char **argv)
@@ -513,7 +507,6 @@ int cmd_ticky(int argc, char **argv)
             close(in.fd);
         return CLI_FAIL;
     }
-    ticky_set_window(t, o.w.from_ns, o.w.to_ns);
     ticky_set_budget(t, cli_budget());
     int stop = 0;
     code = live ? load_live(&in, &o, t, &stop) : load(&in, &o, t, &stop);
@@ -544,12 +537,20 @@ int cmd_ticky(int argc, char **argv)
             fprintf(stderr, "evprof: %s: out of memory\n", in.shown);
             ok = 0;
         } else {
-            el_read_result res = read_events(&in, on_series_event, t, in.events);
+            int again;
+            uint64_t n;
+            ev_driver *d = read_log(&in, &o, in.fd, &ticky_series_ops, t, in.events, 1, &n,
+                                    &again);
             int stopped = ticky_series_end(t);
             /* the first pass reported any damage; a second pass that
              * fails where the first did not means the input changed */
-            if (code == CLI_OK && res.status != EL_END && res.status != EL_OK && !stopped)
-                code = cli_report_read(in.path, &res);
+            const el_read_result *res = d ? &ev_driver_stream(d)->read : NULL;
+            if (!d)
+                code = again;
+            else if (code == CLI_OK && res->status != EL_END && res->status != EL_OK &&
+                     !stopped)
+                code = cli_report_read(in.path, res);
+            ev_driver_destroy(d);
             (void)ticky_series_out_end(&so);
         }
     }

@@ -584,22 +584,14 @@ int cmd_top(int argc, char **argv)
         int rc = cli_window_resolve(&w, a.pos[0]);
         if (rc != CLI_OK)
             return rc;
+    } else if (cli_window_select(&w) != CLI_OK) {
+        return CLI_FAIL;
     }
     prof_filter pf;
     prof_filter_init(&pf);
     if (cli_window_prof_filter(&w, &pf) != 0)
         return CLI_USAGE;
     lo.samples = &pf;
-    /* the other figures take one window, as `evprof gc` does (several
-     * --between windows select the samples only) */
-    gc_filter gf;
-    gc_filter_init(&gf);
-    if (!w.spans || w.num_spans == 1) {
-        gf.from_ns = w.spans ? w.spans[0].from_ns : w.from_ns;
-        gf.to_ns = w.spans ? w.spans[0].to_ns : w.to_ns;
-        gf.cap = w.cap;
-        lo.window = &gf;
-    }
 
     top_ctx c;
     memset(&c, 0, sizeof c);
@@ -693,6 +685,7 @@ int cmd_top(int argc, char **argv)
     o.on_bytes = save_bytes;
     o.bytes_ctx = &c;
     o.budget = cli_budget();
+    o.select = w.src.select;
     ev_driver *d = ev_driver_create(&o);
     if (!d || live_top_attach(c.model, d) != 0) {
         fprintf(stderr, "evprof: out of memory\n");

@@ -37,6 +37,10 @@ void cli_window_init(cli_window *w)
     w->src.connect = NULL;
     w->src.on_bytes = NULL;
     w->src.bytes_ctx = NULL;
+    w->src.select = NULL;
+    w->src.has_fd = 0;
+    w->src.fd = -1;
+    w->src.quiet = 0;
 }
 
 static int parse_seconds(const cli_args *a, const char *name, uint64_t *ns)
@@ -111,6 +115,8 @@ int cli_window_done(const cli_args *a, int next_result, cli_window *w, const cha
         if (!cli_want_pos(a, 0, 0, "FILE"))
             return CLI_USAGE;
         *path = w->src.connect;
+        if (cli_window_select(w) != CLI_OK)
+            return CLI_FAIL;
         cli_window_watch(w, 0);
         return -1;
     }
@@ -169,6 +175,8 @@ int cli_window_done_logs(const cli_args *a, int next_result, cli_window *w,
         }
         *paths = (const char *const *)a->pos;
         *n = (size_t)a->npos;
+        if (cli_window_select(w) != CLI_OK)
+            return CLI_FAIL;
         cli_window_watch(w, 1);
         return -1;
     }
@@ -183,7 +191,7 @@ int cli_window_done_logs(const cli_args *a, int next_result, cli_window *w,
 
 /* ---- marks ---------------------------------------------------------- */
 
-static cli_span *spans_owned;   /* the windows live as long as the command */
+static ev_span *spans_owned;   /* the windows live as long as the command */
 static void free_spans(void) { free(spans_owned); }
 
 /* "evprof: FILE: no marker 'X' in the log" or "marker 'X' #3 asked, the
@@ -212,7 +220,15 @@ static int mark_time(const char *path, const ev_markers *m, const char *label,
     return 0;
 }
 
+static int resolve_marks(cli_window *w, const char *path);
+
 int cli_window_resolve(cli_window *w, const char *path)
+{
+    int code = resolve_marks(w, path);
+    return code == CLI_OK ? cli_window_select(w) : code;
+}
+
+static int resolve_marks(cli_window *w, const char *path)
 {
     if (!w->from_marker && !w->to_marker && !w->between)
         return CLI_OK;
@@ -267,7 +283,7 @@ int cli_window_resolve(cli_window *w, const char *path)
                     uint64_t a = t[i] > w->from_ns ? t[i] : w->from_ns;
                     uint64_t b = t[i + 1] < w->to_ns ? t[i + 1] : w->to_ns;
                     if (a < b) {
-                        spans_owned[k++] = (cli_span){ a, b };
+                        spans_owned[k++] = (ev_span){ a, b };
                         sum += b - a;
                     }
                 }
@@ -294,25 +310,45 @@ int cli_window_resolve(cli_window *w, const char *path)
     return code;
 }
 
-int cli_window_has(const cli_window *w, uint64_t t)
+/* The selections made, freed at exit (a command makes one, diff one a side). */
+static ev_select **selects_owned;
+static size_t num_selects;
+
+static void free_selects(void)
 {
-    if (!w->spans)
-        return t >= w->from_ns && t < w->to_ns;
-    for (size_t i = 0; i < w->num_spans; i++)
-        if (t >= w->spans[i].from_ns && t < w->spans[i].to_ns)
-            return 1;
-    return 0;
+    for (size_t i = 0; i < num_selects; i++)
+        ev_select_destroy(selects_owned[i]);
+    free(selects_owned);
+}
+
+int cli_window_select(cli_window *w)
+{
+    ev_span one = { w->from_ns, w->to_ns };
+    int all_time = !w->spans && w->from_ns == 0 && w->to_ns == UINT64_MAX;
+    if (all_time && w->cap < 0) {
+        w->src.select = NULL;
+        return CLI_OK;
+    }
+    ev_select *sel = w->spans ? ev_select_create(w->spans, w->num_spans, w->cap)
+                   : ev_select_create(&one, all_time ? 0 : 1, w->cap);
+    ev_select **more = sel ? realloc(selects_owned, (num_selects + 1) * sizeof *more) : NULL;
+    if (!more) {
+        ev_select_destroy(sel);
+        fprintf(stderr, "evprof: out of memory\n");
+        return CLI_FAIL;
+    }
+    if (!num_selects)
+        atexit(free_selects);
+    selects_owned = more;
+    selects_owned[num_selects++] = sel;
+    w->src.select = sel;
+    return CLI_OK;
 }
 
 int cli_window_prof_filter(const cli_window *w, prof_filter *f)
 {
     char err[300];
 
-    f->from_ns = w->from_ns;
-    f->to_ns = w->to_ns;
-    f->cap = w->cap;
-    f->spans = w->spans;
-    f->num_spans = w->spans ? w->num_spans : 0;
     f->focus = w->focus;
     f->ignore = w->ignore;
     f->max_depth = w->max_depth;
@@ -321,22 +357,6 @@ int cli_window_prof_filter(const cli_window *w, prof_filter *f)
         return CLI_USAGE;
     }
     return 0;
-}
-
-int cli_window_single(cli_window *w, const cli_cmd_help *cmd)
-{
-    if (w->spans && w->num_spans > 1) {
-        cli_usage_error(cmd, "--between gave %zu windows; this command takes one (use "
-                        "--from marker:LABEL --to marker:LABEL#2)", w->num_spans);
-        return CLI_USAGE;
-    }
-    if (w->spans && w->num_spans == 1) {
-        w->from_ns = w->spans[0].from_ns;
-        w->to_ns = w->spans[0].to_ns;
-        w->spans = NULL;
-        w->num_spans = 0;
-    }
-    return -1;
 }
 
 int cli_window_option(cli_window *w, const cli_args *a, int id)
@@ -856,7 +876,8 @@ prof_result *cli_load_profiles(const char *const *paths, size_t n, const cli_win
         if (more && more->extra_ops)
             an[k++] = (cli_analysis){ more->extra_ops, more->extra };
         int c;
-        ev_driver *d = cli_read(paths[i], an, k, &c);
+        cli_source sel = { .select = w->src.select };     /* several logs: none live */
+        ev_driver *d = cli_read_src(&sel, paths[i], an, k, &c);
         if (!d) {
             prof_destroy(agg);
             *code = c;

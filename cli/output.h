@@ -60,9 +60,8 @@ enum { OPT_FROM = 1000, OPT_TO, OPT_CAP, OPT_ALL, OPT_OUTPUT, OPT_BETWEEN, OPT_F
     { OPT_OUTPUT, 'o', "output", "FILE", "write to FILE instead of standard output, " \
       "whole or not at all (devices and FIFOs: straight)" }
 
-typedef prof_span cli_span;    /* [from_ns, to_ns) */
 
-/* Where the log comes from, beyond a plain FILE. */
+/* Where the log comes from, beyond a plain FILE, and what of it is read. */
 typedef struct cli_source {
     int follow;                 /* --follow */
     double idle_timeout;        /* seconds; 0: none */
@@ -71,6 +70,14 @@ typedef struct cli_source {
      * read again); NULL: none */
     void (*on_bytes)(void *ctx, const void *buf, size_t len);
     void *bytes_ctx;
+    /* the selection the read's selection stage marks events by (made by
+     * cli_window_done from the time options and --cap; NULL: all) */
+    const ev_select *select;
+    /* read this open descriptor instead of opening the path (ticky's copy
+     * of standard input); the path names it in messages */
+    int has_fd, fd;
+    /* a second read of what a first one read and reported: no messages */
+    int quiet;
 } cli_source;
 
 typedef struct cli_window {
@@ -82,7 +89,7 @@ typedef struct cli_window {
     const char *from_marker, *to_marker;    /* the LABEL of marker:LABEL, or NULL */
     unsigned long from_nth, to_nth;         /* #N, 1-based */
     const char *between;                    /* --between LABEL, or NULL */
-    cli_span *spans;            /* after resolve: the windows (NULL: [from_ns, to_ns)) */
+    ev_span *spans;            /* after resolve: the windows (NULL: [from_ns, to_ns)) */
     size_t num_spans;
     const char *focus, *ignore; /* regexes on Module.label, or NULL */
     uint32_t max_depth;         /* report --max-depth: bounds the aggregate (prof_filter) */
@@ -96,17 +103,15 @@ void cli_window_init(cli_window *w);
  * twice) and returns its exit code, or CLI_OK. With --between, says on
  * stderr how many windows it found. */
 int cli_window_resolve(cli_window *w, const char *path);
-/* 1 when time t is inside the selection's windows. */
-int cli_window_has(const cli_window *w, uint64_t t);
-/* The selection as a profile filter (time windows, capability, focus,
- * ignore; `all` left as it is): what every consumer of samples takes.
- * Returns 0, or CLI_USAGE after a message when a regex does not compile. */
+/* The profile filter of the selection (focus, ignore, max depth; `all`
+ * left as it is; the windows and the capability are the read's selection
+ * stage's). Returns 0, or CLI_USAGE after a message when a regex does not
+ * compile. */
 int cli_window_prof_filter(const cli_window *w, prof_filter *f);
-
-/* For commands that take one window (heap censuses, ticky batches): the
- * exit code of a usage error when --between gave several; else -1, with
- * a single --between window moved into from_ns/to_ns. */
-int cli_window_single(cli_window *w, const cli_cmd_help *cmd);
+/* Makes w->src.select from the resolved times, windows and capability
+ * (cli_window_done and cli_window_resolve call it). 0, or CLI_FAIL after
+ * a message when out of memory. */
+int cli_window_select(cli_window *w);
 /* After the option loop of a command with the shared options: the exit
  * code when parsing stopped (help, usage error), when there is not exactly
  * one FILE (none with --connect: *path is then the address), when --from

@@ -168,77 +168,22 @@ void cli_memory_message(const char *path, uint64_t offset, const ev_budget *b,
         put_size(e, CLI_READ_BASE_BYTES);
         fputs(")", e);
     }
-    int prof = 0;
+    /* each analysis says what it holds; one of several that holds
+     * nothing (top's profile without samples) is noise */
+    const char *bounds[EV_MAX_ANALYSES];
+    size_t nb = 0;
     for (size_t i = 0; i < n; i++) {
-        if (an[i].ops != &prof_analysis_ops)
+        char what[256];
+        int say = an[i].ops->holds ? an[i].ops->holds(an[i].self, what, sizeof what) : -1;
+        if (say < 0 || (say == 0 && n > 1))
             continue;
-        prof_counts c;
-        prof_count(an[i].self, &c);
-        if (n > 1 && !c.ccs && !c.stacks && c.bytes < (1u << 20))
-            continue;       /* one of several (top), without samples: noise */
-        fprintf(e, "; the time profile holds %llu cost centres, %llu distinct stacks, "
-                "%llu tree nodes in %.1f MiB", (unsigned long long)c.ccs,
-                (unsigned long long)c.stacks, (unsigned long long)c.nodes,
-                (double)c.bytes / (1 << 20));
-        prof = 1;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (an[i].ops != &heap_analysis_ops && an[i].ops != &heap_analysis_ordered_ops)
-            continue;
-        heap_counts c;
-        heap_count(an[i].self, &c);
-        if (n > 1 && !c.censuses && !c.bands && !c.kept_samples)
-            continue;       /* one of several, without heap samples: noise */
-        fprintf(e, "; the heap profile holds %llu bands, %llu cost centres, %llu censuses, "
-                "%llu samples of biographical censuses in %.1f MiB", (unsigned long long)c.bands,
-                (unsigned long long)c.ccs, (unsigned long long)c.censuses,
-                (unsigned long long)c.kept_samples, (double)c.bytes / (1 << 20));
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (an[i].ops != &ticky_analysis_ops)
-            continue;
-        ticky_counts c;
-        ticky_count(an[i].self, &c);
-        if (n > 1 && !c.counters)
-            continue;
-        fprintf(e, "; the ticky counters: %llu in %.1f MiB", (unsigned long long)c.counters,
-                (double)c.bytes / (1 << 20));
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (an[i].ops != &speedscope_timeline_ops)
-            continue;
-        uint64_t samples, stacks, bytes;
-        speedscope_timeline_count(an[i].self, &samples, &stacks, &bytes);
-        fprintf(e, "; the speedscope time line: %llu samples of %llu stacks in %.1f MiB",
-                (unsigned long long)samples, (unsigned long long)stacks,
-                (double)bytes / (1 << 20));
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (an[i].ops != live_top_mem_ops())
-            continue;
-        uint64_t counters, bytes;
-        live_top_mem_count(an[i].self, &counters, &bytes);
-        if (counters)
-            fprintf(e, "; top's ticky counters: %llu in %.1f MiB", (unsigned long long)counters,
-                    (double)bytes / (1 << 20));
-    }
-    for (size_t i = 0; i < n; i++) {
-        uint64_t labels, marks, bytes;
-        if (an[i].ops == &ev_markers_ops)
-            ev_markers_count(an[i].self, &labels, &marks, &bytes);
-        else if (an[i].ops == &info_analysis_ops)
-            info_count_marks(an[i].self, &labels, &marks, &bytes);
-        else
-            continue;
-        if (n > 1 && !labels)
-            continue;
-        fprintf(e, "; the marks: %llu labels of %llu marks in %.1f MiB",
-                (unsigned long long)labels, (unsigned long long)marks,
-                (double)bytes / (1 << 20));
+        fprintf(e, "; %s", what);
+        if (an[i].ops->bounded_by && nb < EV_MAX_ANALYSES)
+            bounds[nb++] = an[i].ops->bounded_by;
     }
     fputs(". ", e);
-    if (prof)
-        fputs("report --max-depth N bounds the tree and --threshold PCT the report; ", e);
+    for (size_t i = 0; i < nb; i++)
+        fprintf(e, "%s; ", bounds[i]);
     fputs("raise --memory-limit to read the whole log\n", e);
 }
 
@@ -301,6 +246,7 @@ static ev_driver *read_with(const cli_source *src, const char *path,
     ev_driver_opts_init(&o);
     cli_jobs_opts(&o);
     o.budget = cli_budget();
+    o.select = src ? src->select : NULL;
     if (live) {
         /* --connect waits for a program not listening yet, as --follow
          * waits for a file (issue 27) */
@@ -328,6 +274,7 @@ static ev_driver *read_with(const cli_source *src, const char *path,
     }
     int caught = live && cli_catch_interrupt(&old) == 0;
     const ev_stream *s = src && src->connect ? ev_driver_run_connect(d, src->connect)
+                       : src && src->has_fd  ? ev_driver_run_fd(d, src->fd, path)
                                              : ev_driver_run_path(d, path);
     if (caught)
         sigaction(SIGINT, &old, NULL);
@@ -338,6 +285,10 @@ static ev_driver *read_with(const cli_source *src, const char *path,
         ev_driver_destroy(d);
         *code = CLI_FAIL;
         return NULL;
+    }
+    if (src && src->quiet) {
+        *code = ev_stream_damaged(s) ? CLI_FAIL : CLI_OK;
+        return d;
     }
     *code = cli_report_stream(path, s);
     /* a selection outside the log: no result, a usage error */
@@ -471,6 +422,11 @@ static const uint16_t holds_types[] = {
     EL_HEAP_ALLOCATED,
 };
 const ev_analysis_ops cli_holds_ops = {
-    "holds", holds_types, sizeof holds_types / sizeof holds_types[0], 0, holds_event, NULL,
-    NULL, NULL, holds_fork, holds_merge, holds_drop,
+    .name = "holds",
+    .types = holds_types,
+    .num_types = sizeof holds_types / sizeof holds_types[0],
+    .event = holds_event,
+    .fork = holds_fork,
+    .merge = holds_merge,
+    .drop = holds_drop,
 };

@@ -149,8 +149,8 @@ static inline uint32_t select_stage(const ev_dispatch *x, el_event *ev, uint32_t
     if (x->select) {
         uint32_t cap = ev->type == EL_PROF_SAMPLE_COST_CENTRE && ev->decoded
                            ? ev->u.prof_sample.cap : ev->cap;
-        ev->sel = (uint8_t)ev_select_mark(x->select, ev->time, cap);
-        if (ev->sel != EL_SEL_ALL)
+        ev->outside = (uint8_t)ev_select_outside(x->select, ev->time, cap);
+        if (ev->outside)
             mask &= ~x->selected_only;
     }
     return mask;

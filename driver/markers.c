@@ -281,9 +281,25 @@ static int markers_merge(void *self, void *part) { return ev_markers_merge(self,
 static void markers_drop(void *part) { ev_markers_destroy(part); }
 
 static const uint16_t markers_types[] = { EL_USER_MARKER };
+static int markers_holds(const void *self, char *buf, size_t size)
+{
+    uint64_t labels, marks, bytes;
+    ev_markers_count(self, &labels, &marks, &bytes);
+    snprintf(buf, size, "the marks: %llu labels of %llu marks in %.1f MiB",
+             (unsigned long long)labels, (unsigned long long)marks, (double)bytes / (1 << 20));
+    return labels != 0;
+}
+
 const ev_analysis_ops ev_markers_ops = {
-    "markers", markers_types, 1, 0, markers_event, markers_end, NULL, NULL,
-    markers_fork, markers_merge, markers_drop,
+    .name = "markers",
+    .types = markers_types,
+    .num_types = 1,
+    .event = markers_event,
+    .end = markers_end,
+    .fork = markers_fork,
+    .merge = markers_merge,
+    .drop = markers_drop,
+    .holds = markers_holds,
 };
 
 size_t ev_markers_num_labels(const ev_markers *m)

@@ -131,12 +131,12 @@ int ev_select_has(const ev_select *s, uint64_t t)
     return ev_select_slot(s, t) & 1;
 }
 
-unsigned ev_select_mark(const ev_select *s, uint64_t t, uint32_t cap)
+unsigned ev_select_outside(const ev_select *s, uint64_t t, uint32_t cap)
 {
     if (!s)
-        return EL_SEL_ALL;
-    return (ev_select_has(s, t) ? EL_SEL_TIME : 0) |
-           (s->cap < 0 || cap == (uint32_t)s->cap ? EL_SEL_CAP : 0);
+        return 0;
+    return (ev_select_has(s, t) ? 0 : EL_OUT_TIME) |
+           (s->cap < 0 || cap == (uint32_t)s->cap ? 0 : EL_OUT_CAP);
 }
 
 uint64_t ev_select_overlap(const ev_select *s, uint64_t a, uint64_t b)

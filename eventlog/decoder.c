@@ -1241,7 +1241,7 @@ emit_with(el_decoder *d, el_event *ev, const uint8_t *p, uint16_t type, uint32_t
     ev->payload = p + head;
     ev->payload_len = payload_len;
     ev->cap = d->offset < d->block_end ? d->block_cap : EL_NO_CAP;
-    ev->sel = EL_SEL_ALL;
+    ev->outside = 0;
     if (ev->time < d->t_first)
         d->t_first = ev->time;
     if (ev->time > d->t_last)

@@ -116,7 +116,7 @@ int el_source_addr_valid(const char *addr);
 /* ---- the read loop ------------------------------------------------------ */
 
 /* The per-event call of el_pump: the event is the loop's own, so a stage
- * may mark it (el_event.sel) before handing it on. Non-zero stops the read. */
+ * may mark it (el_event.outside) before handing it on. Non-zero stops the read. */
 typedef int (*el_pump_fn)(void *ctx, el_event *ev, const el_decoder *d);
 
 typedef struct el_pump_opts {

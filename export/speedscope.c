@@ -225,9 +225,8 @@ int speedscope_timeline_add_event(speedscope_timeline *t, const el_event *ev)
         return -1;
     if (ev->type != EL_PROF_SAMPLE_COST_CENTRE || !ev->decoded)
         return 0;
-    const prof_filter *f = &t->filter;
     uint32_t capno = ev->u.prof_sample.cap;
-    if (!prof_filter_keeps(f, ev->time, capno))
+    if (ev->outside)     /* outside the selection (the driver's stage) */
         return 0;
     const uint32_t *stack = ev->u.prof_sample.stack;
     if (t->profile) {
@@ -828,7 +827,20 @@ static int timeline_event(void *self, const el_event *ev, const ev_stream *s)
 
 static const uint16_t timeline_types[] = { EL_PROF_SAMPLE_COST_CENTRE };
 
+static int timeline_holds(const void *self, char *buf, size_t size)
+{
+    uint64_t samples, stacks, bytes;
+    speedscope_timeline_count(self, &samples, &stacks, &bytes);
+    snprintf(buf, size, "the speedscope time line: %llu samples of %llu stacks in %.1f MiB",
+             (unsigned long long)samples, (unsigned long long)stacks,
+             (double)bytes / (1 << 20));
+    return 1;
+}
+
 const ev_analysis_ops speedscope_timeline_ops = {
-    "speedscope timeline", timeline_types, 1, 0, timeline_event, NULL, NULL, NULL,
-    NULL, NULL, NULL,   /* not mergeable */
+    .name = "speedscope timeline",
+    .types = timeline_types,
+    .num_types = 1,
+    .event = timeline_event,
+    .holds = timeline_holds,
 };

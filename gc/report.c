@@ -127,9 +127,13 @@ static void notes(const gc_result *r, FILE *out)
               "    later write with the peak): \">=\" marks the largest of those, a lower bound.\n",
               out);
     if (!r->whole_run)
-        fputs("    A collection belongs to the window that holds its GC_STATS_GHC event;\n"
-              "    allocation and sparks are the counters' growth inside the window;\n"
-              "    MUT/GC/Total time and the capability table are clipped to the window.\n",
+        fputs(r->n_windows > 1
+              ? "    A collection belongs to the window that holds its GC_STATS_GHC event;\n"
+                "    allocation and sparks are the counters' growth inside the windows,\n"
+                "    summed; MUT/GC/Total time and the capability table are clipped to them.\n"
+              : "    A collection belongs to the window that holds its GC_STATS_GHC event;\n"
+                "    allocation and sparks are the counters' growth inside the window;\n"
+                "    MUT/GC/Total time and the capability table are clipped to the window.\n",
               out);
     if (r->cap >= 0)
         fprintf(out, "    --cap %d selects allocation, sparks and the capability table; the\n"
@@ -164,7 +168,18 @@ int gc_report_text(const gc_summary *s, const gc_report_opts *o, FILE *out)
     char b[32];
     (void)o;
 
-    if (!r->whole_run) {
+    if (!r->whole_run && r->n_windows > 1) {
+        fprintf(out, "  Windows: %zu, %.6fs in all, from %.6fs to %.6fs of a %.6fs log",
+                r->n_windows, secs(r->total_ns), secs(r->from_ns), secs(r->to_ns),
+                secs(r->log_end_ns));
+        if (r->cap >= 0)
+            fprintf(out, ", capability %d", (int)r->cap);
+        fputs("\n", out);
+        for (size_t i = 0; i < r->n_windows; i++)
+            fprintf(out, "    %.6fs to %.6fs\n", secs(r->windows[i].from_ns),
+                    secs(r->windows[i].to_ns));
+        fputs("\n", out);
+    } else if (!r->whole_run) {
         fprintf(out, "  Window: %.6fs to %.6fs of a %.6fs log", secs(r->from_ns),
                 secs(r->to_ns), secs(r->log_end_ns));
         if (r->cap >= 0)
@@ -300,6 +315,17 @@ int gc_report_json(const gc_summary *s, const gc_report_opts *o, FILE *out)
     tx_json_object(j, TX_JSON_INLINE);
     json_u64(j, "from_ns", r->from_ns);
     json_u64(j, "to_ns", r->to_ns);
+    if (r->n_windows > 1) {
+        tx_json_key(j, "windows_ns");
+        tx_json_array(j, TX_JSON_INLINE);
+        for (size_t i = 0; i < r->n_windows; i++) {
+            tx_json_array(j, TX_JSON_INLINE);
+            tx_json_uint(j, r->windows[i].from_ns);
+            tx_json_uint(j, r->windows[i].to_ns);
+            tx_json_end(j);
+        }
+        tx_json_end(j);
+    }
     tx_json_key(j, "whole_run");
     tx_json_bool(j, r->whole_run);
     tx_json_key(j, "cap");

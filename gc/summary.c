@@ -37,7 +37,7 @@ const uint16_t gc_event_types[] = {
 };
 const size_t gc_num_event_types = sizeof gc_event_types / sizeof gc_event_types[0];
 
-enum { N_SPARK = 6 };
+enum { N_SPARK = 6, N_CTR = 1 + N_SPARK };
 
 /* A GC_STATS_GHC waiting for its collection's GC_END. */
 typedef struct pending_stats {
@@ -67,20 +67,21 @@ typedef struct cap_state {
     uint64_t run_first;
     uint8_t in_gc, has_pending, running;
     uint8_t last_valid, last_had_stats;   /* the last finished GC on this cap */
-    uint8_t has_alloc, has_sparks;        /* any sample before the window's end */
+    uint8_t has_alloc, has_sparks;        /* any sample before the selection's end */
     uint64_t gc_start, run_start;
     uint64_t last_start, last_end;
     pending_stats pending;
-    /* monotone counters: the largest value seen before `from` and before `to` */
-    uint64_t alloc_before, alloc_upto;
-    uint64_t spark_before[N_SPARK], spark_upto[N_SPARK];
+    /* monotone counters (allocation, then the sparks'): per counter the
+     * largest value seen in each slot of the selection (ev_select_slot),
+     * N_CTR x slots; NULL until the capability's first one */
+    uint64_t *ctr;
     /* window sums */
     uint64_t mut_ns, gc_ns, max_pause_ns, led_ns;
     uint32_t gcs, led;
 } cap_state;
 
 struct gc_summary {
-    gc_filter f;
+    const ev_select *sel;           /* the read's selection (the driver's; NULL: all) */
     int nomem;
     int finished;
     cap_state *caps;                /* by capability number */
@@ -99,6 +100,7 @@ struct gc_summary {
     uint64_t gc_ns;                 /* leaders' pauses, clipped */
     gc_result r;
     gc_cap *out_caps;
+    ev_span *out_windows;
     gc_collection_fn on_collection;
     void *on_collection_ctx;
     /* a partial of the parallel read (gc_fork) */
@@ -111,29 +113,19 @@ struct gc_summary {
     size_t n_held_stats, cap_held_stats;
 };
 
-void gc_filter_init(gc_filter *f)
+gc_summary *gc_create(void)
 {
-    f->from_ns = 0;
-    f->to_ns = UINT64_MAX;
-    f->cap = -1;
-}
-
-gc_summary *gc_create(const gc_filter *filter)
-{
-    gc_summary *s = calloc(1, sizeof *s);
-    if (!s)
-        return NULL;
-    if (filter)
-        s->f = *filter;
-    else
-        gc_filter_init(&s->f);
-    return s;
+    return calloc(1, sizeof(gc_summary));
 }
 
 void gc_destroy(gc_summary *s)
 {
     if (!s)
         return;
+    for (uint32_t i = 0; s->caps && i < s->ncaps; i++)
+        free(s->caps[i].ctr);
+    free(s->nocap.ctr);
+    free(s->out_windows);
     free(s->caps);
     free(s->gens);
     free(s->out_caps);
@@ -142,19 +134,23 @@ void gc_destroy(gc_summary *s)
     free(s);
 }
 
-/* ---- window ------------------------------------------------------------ */
+/* ---- the selection ------------------------------------------------------
+ *
+ * The driver's selection stage marks the events; the figures here are
+ * mostly about spans of time and states that run across a window's edges,
+ * so they ask the selection itself: whether a time is inside, how much of
+ * a span is, and which slot (between two edges) a counter's value falls
+ * in. */
 
 static int in_window(const gc_summary *s, uint64_t t)
 {
-    return t >= s->f.from_ns && t < s->f.to_ns;
+    return ev_select_has(s->sel, t);
 }
 
-/* Length of [a, b] inside the window. */
+/* Length of [a, b] inside the windows. */
 static uint64_t overlap(const gc_summary *s, uint64_t a, uint64_t b)
 {
-    uint64_t lo = a > s->f.from_ns ? a : s->f.from_ns;
-    uint64_t hi = b < s->f.to_ns ? b : s->f.to_ns;
-    return hi > lo ? hi - lo : 0;
+    return ev_select_overlap(s->sel, a, b);
 }
 
 /* ---- tables ------------------------------------------------------------ */
@@ -379,13 +375,31 @@ static int gc_unknown(const gc_summary *s, const cap_state *c)
 
 /* ---- counters ---------------------------------------------------------- */
 
-static void counter(const gc_summary *s, uint64_t t, uint64_t v, uint64_t *before,
-                    uint64_t *upto)
+/* Counter k of c's (0: allocation, 1..: the sparks') at time t: the
+ * largest value of its slot. */
+static void counter(gc_summary *s, cap_state *c, int k, uint64_t t, uint64_t v)
 {
-    if (t < s->f.from_ns && v > *before)
-        *before = v;
-    if (t < s->f.to_ns && v > *upto)
-        *upto = v;
+    size_t slots = ev_select_num_slots(s->sel);
+    if (!c->ctr && !(c->ctr = calloc((size_t)N_CTR * slots, sizeof *c->ctr))) {
+        s->nomem = 1;
+        return;
+    }
+    uint64_t *m = &c->ctr[(size_t)k * slots + ev_select_slot(s->sel, t)];
+    if (v > *m)
+        *m = v;
+}
+
+/* Counter k's growth inside the windows. */
+static uint64_t counter_sum(const gc_summary *s, const cap_state *c, int k)
+{
+    return c->ctr ? ev_select_counter_sum(s->sel, &c->ctr[(size_t)k * ev_select_num_slots(s->sel)])
+                  : 0;
+}
+
+/* Before the selection's end: a counter sampled there is shown. */
+static int before_end(const gc_summary *s, uint64_t t)
+{
+    return t < ev_select_hull(s->sel).to_ns;
 }
 
 static void rts_identifier(gc_summary *s, const el_event *ev)
@@ -512,8 +526,8 @@ int gc_add_event(gc_summary *s, const el_event *ev)
     }
     case EL_HEAP_ALLOCATED:
         s->r.n_heap_alloc++;
-        counter(s, t, ev->u.heap.bytes, &c->alloc_before, &c->alloc_upto);
-        if (t < s->f.to_ns)
+        counter(s, c, 0, t, ev->u.heap.bytes);
+        if (before_end(s, t))
             c->has_alloc = 1;
         break;
     case EL_SPARK_COUNTERS: {
@@ -524,8 +538,8 @@ int gc_add_event(gc_summary *s, const el_event *ev)
             ev->u.spark_counters.gcd, ev->u.spark_counters.fizzled,
         };
         for (int i = 0; i < N_SPARK; i++)
-            counter(s, t, v[i], &c->spark_before[i], &c->spark_upto[i]);
-        if (t < s->f.to_ns)
+            counter(s, c, 1 + i, t, v[i]);
+        if (before_end(s, t))
             c->has_sparks = 1;
         break;
     }
@@ -560,21 +574,16 @@ static void close_cap(gc_summary *s, cap_state *c, uint64_t end)
         gc_end(s, c, end < c->gc_start ? c->gc_start : end);
 }
 
-static uint64_t counter_delta(uint64_t before, uint64_t upto)
-{
-    return upto > before ? upto - before : 0;
-}
-
 static void cap_result(const gc_summary *s, const cap_state *c, uint32_t no, gc_cap *o)
 {
     memset(o, 0, sizeof *o);
     o->cap = no;
-    o->allocated_bytes = counter_delta(c->alloc_before, c->alloc_upto);
+    o->allocated_bytes = counter_sum(s, c, 0);
     o->has_alloc = c->has_alloc;
     o->has_sparks = c->has_sparks;
     uint64_t d[N_SPARK];
     for (int i = 0; i < N_SPARK; i++)
-        d[i] = counter_delta(c->spark_before[i], c->spark_upto[i]);
+        d[i] = counter_sum(s, c, 1 + i);
     o->sparks = (gc_sparks){ d[0], d[1], d[2], d[3], d[4], d[5] };
     o->mutator_ns = c->mut_ns;
     o->gc_ns = c->gc_ns;
@@ -613,11 +622,26 @@ int gc_finish(gc_summary *s)
     if (s->nomem)
         return -1;
 
-    r->to_ns = s->f.to_ns < end ? s->f.to_ns : end;
-    r->from_ns = s->f.from_ns < r->to_ns ? s->f.from_ns : r->to_ns;
-    r->cap = s->f.cap;
-    r->whole_run = s->f.from_ns == 0 && s->f.to_ns > end && s->f.cap < 0;
-    r->total_ns = r->to_ns > r->from_ns ? r->to_ns - r->from_ns : 0;
+    /* the windows, clipped to the log's end */
+    size_t nw;
+    const ev_span *w = ev_select_spans(s->sel, &nw);
+    ev_span hull = ev_select_hull(s->sel);
+    int32_t cap = ev_select_cap(s->sel);
+    r->to_ns = hull.to_ns < end ? hull.to_ns : end;
+    r->from_ns = hull.from_ns < r->to_ns ? hull.from_ns : r->to_ns;
+    r->cap = cap;
+    r->whole_run = nw == 1 && hull.from_ns == 0 && hull.to_ns > end && cap < 0;
+    r->total_ns = ev_select_length(s->sel, end);
+    free(s->out_windows);
+    if (!(s->out_windows = malloc(nw * sizeof *s->out_windows))) {
+        s->nomem = 1;
+        return -1;
+    }
+    r->n_windows = 0;
+    for (size_t i = 0; i < nw && w[i].from_ns < end; i++)
+        s->out_windows[r->n_windows++] =
+            (ev_span){ w[i].from_ns, w[i].to_ns < end ? w[i].to_ns : end };
+    r->windows = s->out_windows;
     r->gc_ns = s->gc_ns < r->total_ns ? s->gc_ns : r->total_ns;
     r->mutator_ns = r->total_ns - r->gc_ns;
     r->has_gc_events = r->n_gc_start || r->n_gc_end || r->n_gc_stats || r->n_heap_alloc ||
@@ -666,11 +690,11 @@ int gc_finish(gc_summary *s)
     }
     uint32_t k = 0;
     for (uint32_t i = 0; i < s->ncaps; i++) {
-        if (!has_data(&s->caps[i]) || (s->f.cap >= 0 && (uint32_t)s->f.cap != i))
+        if (!has_data(&s->caps[i]) || (cap >= 0 && (uint32_t)cap != i))
             continue;
         cap_result(s, &s->caps[i], i, &s->out_caps[k++]);
     }
-    if (nocap && s->f.cap < 0)
+    if (nocap && cap < 0)
         cap_result(s, &s->nocap, EL_NO_CAP, &s->out_caps[k++]);
     r->caps = s->out_caps;
     r->n_caps = k;
@@ -710,8 +734,13 @@ gc_summary *gc_snapshot(const gc_summary *s)
         return NULL;
     *c = *s;
     c->caps = NULL;
+    c->ncaps = 0;
     c->gens = NULL;
     c->out_caps = NULL;
+    c->out_windows = NULL;
+    c->nocap.ctr = NULL;
+    c->held = NULL;
+    c->held_stats = NULL;
     c->on_collection = NULL;    /* collections closed by finishing are not news */
     if ((s->ncaps && !(c->caps = malloc((size_t)s->ncaps * sizeof *c->caps))) ||
         (s->ngens && !(c->gens = malloc((size_t)s->ngens * sizeof *c->gens)))) {
@@ -720,6 +749,21 @@ gc_summary *gc_snapshot(const gc_summary *s)
     }
     if (s->ncaps)
         memcpy(c->caps, s->caps, (size_t)s->ncaps * sizeof *c->caps);
+    for (uint32_t i = 0; i < s->ncaps; i++)
+        c->caps[i].ctr = NULL;
+    c->ncaps = s->ncaps;
+    size_t ctr_bytes = (size_t)N_CTR * ev_select_num_slots(s->sel) * sizeof *s->caps[0].ctr;
+    for (uint32_t i = 0; i <= s->ncaps; i++) {
+        const cap_state *from = i < s->ncaps ? &s->caps[i] : &s->nocap;
+        cap_state *to = i < s->ncaps ? &c->caps[i] : &c->nocap;
+        if (from->ctr) {
+            if (!(to->ctr = malloc(ctr_bytes))) {
+                gc_destroy(c);
+                return NULL;
+            }
+            memcpy(to->ctr, from->ctr, ctr_bytes);
+        }
+    }
     if (s->ngens)
         memcpy(c->gens, s->gens, (size_t)s->ngens * sizeof *c->gens);
     if (!s->finished && gc_finish(c) != 0) {
@@ -738,9 +782,11 @@ gc_summary *gc_fork(const gc_summary *s)
     /* collections reported as they complete must come in file order */
     if (!s || s->nomem || s->finished || s->on_collection)
         return NULL;
-    gc_summary *q = gc_create(&s->f);
-    if (q)
+    gc_summary *q = gc_create();
+    if (q) {
         q->partial = 1;
+        q->sel = s->sel;
+    }
     return q;
 }
 
@@ -750,6 +796,7 @@ static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
  * q's first mutator event; q's states follow p's where q knows them. */
 static void merge_cap(gc_summary *p, cap_state *pc, const cap_state *qc)
 {
+    size_t n = (size_t)N_CTR * ev_select_num_slots(p->sel);
     if (qc->run_synced) {
         if (!p->partial || pc->run_synced) {
             if (pc->running)
@@ -777,12 +824,11 @@ static void merge_cap(gc_summary *p, cap_state *pc, const cap_state *qc)
     pc->seen |= qc->seen;
     pc->has_alloc |= qc->has_alloc;
     pc->has_sparks |= qc->has_sparks;
-    pc->alloc_before = max_u64(pc->alloc_before, qc->alloc_before);
-    pc->alloc_upto = max_u64(pc->alloc_upto, qc->alloc_upto);
-    for (int i = 0; i < N_SPARK; i++) {
-        pc->spark_before[i] = max_u64(pc->spark_before[i], qc->spark_before[i]);
-        pc->spark_upto[i] = max_u64(pc->spark_upto[i], qc->spark_upto[i]);
-    }
+    if (qc->ctr && !pc->ctr && !(pc->ctr = calloc(n, sizeof *pc->ctr)))
+        p->nomem = 1;
+    else if (qc->ctr)
+        for (size_t i = 0; i < n; i++)
+            pc->ctr[i] = max_u64(pc->ctr[i], qc->ctr[i]);
     pc->mut_ns += qc->mut_ns;
     pc->gc_ns += qc->gc_ns;
     pc->max_pause_ns = max_u64(pc->max_pause_ns, qc->max_pause_ns);
@@ -795,6 +841,8 @@ int gc_merge(gc_summary *p, const gc_summary *q)
 {
     if (p->nomem || p->finished || q->nomem || q->held_overflow || p->held_overflow)
         return -1;
+    if (!p->sel)
+        p->sel = q->sel;    /* the attached summary has read nothing itself */
     if (reserve_caps(p, q->ncaps) != 0)
         return -1;
     /* q's held collection events continue p's states, or p's own held
@@ -876,13 +924,15 @@ int gc_merge(gc_summary *p, const gc_summary *q)
 
 static int gc_op_event(void *self, const el_event *ev, const ev_stream *st)
 {
-    (void)st;
-    return gc_add_event(self, ev) != 0;
+    gc_summary *s = self;
+    s->sel = st->select;
+    return gc_add_event(s, ev) != 0;
 }
 
 static void gc_op_end(void *self, const ev_stream *st)
 {
     gc_summary *s = self;
+    s->sel = st->select;
     if (st->decoder && el_decoder_type(st->decoder, EL_MEM_RETURN))
         s->mem_return_declared = 1;
     if (st->read.has_time_span)
@@ -896,7 +946,14 @@ static int gc_op_merge(void *self, void *part) { return gc_merge(self, part); }
 static void gc_op_drop(void *part) { gc_destroy(part); }
 
 const ev_analysis_ops gc_analysis_ops = {
-    "gc summary", gc_event_types, sizeof gc_event_types / sizeof gc_event_types[0], 0,
-    gc_op_event, gc_op_end, gc_op_snapshot, gc_op_release,
-    gc_op_fork, gc_op_merge, gc_op_drop,
+    .name = "gc summary",
+    .types = gc_event_types,
+    .num_types = sizeof gc_event_types / sizeof gc_event_types[0],
+    .event = gc_op_event,
+    .end = gc_op_end,
+    .snapshot = gc_op_snapshot,
+    .release = gc_op_release,
+    .fork = gc_op_fork,
+    .merge = gc_op_merge,
+    .drop = gc_op_drop,
 };

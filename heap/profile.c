@@ -58,6 +58,8 @@ typedef struct kept_census {    /* a biographical census waiting for the end */
 
 struct heap_profile {
     heap_opts opts;
+    const ev_select *sel;       /* the read's selection (the driver's; NULL: all) */
+    ev_span hull;               /* its hull, which a snapshot keeps */
     heap_census_fn sink;
     void *sink_ctx;
     heap_status status;
@@ -99,7 +101,7 @@ struct heap_profile {
     /* the open census */
     int open;
     int open_damaged;           /* a damaged block was skipped since it opened */
-    int open_keep;              /* in the window */
+    int open_keep;              /* its time is inside the selection */
     int open_bio;
     uint64_t open_time, open_era, seq;
     /* HEAP_CLOCK_MUTATOR: the collections so far (GC_START..GC_END) */
@@ -195,8 +197,6 @@ static int grow(heap_profile *h, void **arr, size_t *cap, size_t need, size_t el
 
 void heap_opts_init(heap_opts *o)
 {
-    o->from_ns = 0;
-    o->to_ns = UINT64_MAX;
     o->length = 0;
     o->whole_names = 0;
     o->clock = HEAP_CLOCK_ELAPSED;
@@ -233,6 +233,7 @@ heap_profile *heap_create(const heap_opts *o, heap_census_fn sink, void *ctx)
     h->info.program = "";
     h->info.job = "";
     h->info.first_time = UINT64_MAX;
+    h->hull = ev_select_hull(NULL);
     return h;
 }
 
@@ -267,8 +268,16 @@ static heap_status fail(heap_profile *h, heap_status st)
     return h->status;
 }
 
-uint64_t heap_window_from(const heap_profile *h) { return h->opts.from_ns; }
-uint64_t heap_window_to(const heap_profile *h) { return h->opts.to_ns; }
+uint64_t heap_window_from(const heap_profile *h) { return h->hull.from_ns; }
+uint64_t heap_window_to(const heap_profile *h) { return h->hull.to_ns; }
+
+static void set_select(heap_profile *h, const ev_select *sel)
+{
+    if (h->sel != sel) {
+        h->sel = sel;
+        h->hull = ev_select_hull(sel);
+    }
+}
 
 /* ---- bands ------------------------------------------------------------ */
 
@@ -700,7 +709,9 @@ static heap_status open_census(heap_profile *h, uint64_t time, uint64_t era, int
     h->open = 1;
     h->open_damaged = 0;
     h->open_bio = bio;
-    h->open_keep = time >= h->opts.from_ns && time < h->opts.to_ns;
+    /* a census is in the selection when the time it was taken is (for a
+     * biographical one its own, not its event's) */
+    h->open_keep = ev_select_has(h->sel, time);
     if (h->opts.clock == HEAP_CLOCK_MUTATOR) {
         /* GHC takes the census inside a collection and stamps it with the
          * mutator CPU time at the collection's start: estimated as the
@@ -1183,6 +1194,7 @@ heap_profile *heap_snapshot(const heap_profile *h)
     if (!c)
         return NULL;
     c->opts = h->opts;
+    c->hull = h->hull;
     c->status = h->status;
     c->finished = 1;
     tx_strpool_init(&c->strings);
@@ -1235,11 +1247,13 @@ static int heap_op_event(void *self, const el_event *ev, const ev_stream *s)
     heap_profile *h = self;
     if (s->budget != h->mem.budget && s->budget)
         heap_set_budget(h, s->budget);
+    set_select(h, s->select);
     return heap_add_event(h, ev, s->decoder) != HEAP_OK;
 }
 
 static void heap_op_end(void *self, const ev_stream *s)
 {
+    set_select(self, s->select);
     heap_finish(self, &s->read);
 }
 
@@ -1253,14 +1267,36 @@ static const uint16_t heap_types[] = {
     EL_WALL_CLOCK_TIME, EL_GC_START, EL_GC_END,
 };
 
+static int heap_op_holds(const void *self, char *buf, size_t size)
+{
+    heap_counts c;
+    heap_count(self, &c);
+    snprintf(buf, size, "the heap profile holds %llu bands, %llu cost centres, %llu censuses, "
+             "%llu samples of biographical censuses in %.1f MiB", (unsigned long long)c.bands,
+             (unsigned long long)c.ccs, (unsigned long long)c.censuses,
+             (unsigned long long)c.kept_samples, (double)c.bytes / (1 << 20));
+    return c.censuses || c.bands || c.kept_samples;
+}
+
 const ev_analysis_ops heap_analysis_ops = {
-    "heap profile", heap_types, sizeof heap_types / sizeof heap_types[0], 0,
-    heap_op_event, heap_op_end, heap_op_snapshot, heap_op_release,
-    NULL, NULL, NULL,   /* not mergeable */
+    .name = "heap profile",
+    .types = heap_types,
+    .num_types = sizeof heap_types / sizeof heap_types[0],
+    .event = heap_op_event,
+    .end = heap_op_end,
+    .snapshot = heap_op_snapshot,
+    .release = heap_op_release,
+    .holds = heap_op_holds,
 };
 
 const ev_analysis_ops heap_analysis_ordered_ops = {
-    "heap profile", heap_types, sizeof heap_types / sizeof heap_types[0], EV_ORDERED,
-    heap_op_event, heap_op_end, heap_op_snapshot, heap_op_release,
-    NULL, NULL, NULL,   /* not mergeable */
+    .name = "heap profile",
+    .types = heap_types,
+    .num_types = sizeof heap_types / sizeof heap_types[0],
+    .flags = EV_ORDERED,
+    .event = heap_op_event,
+    .end = heap_op_end,
+    .snapshot = heap_op_snapshot,
+    .release = heap_op_release,
+    .holds = heap_op_holds,
 };

@@ -151,15 +151,22 @@ static void *cnt_fork(void *self) { (void)self; return malloc(1); }
 static int cnt_merge(void *self, void *part) { (void)self; (void)part; return 0; }
 static void cnt_drop(void *part) { free(part); }
 const ev_analysis_ops html_counts_ops = {
-    "event counts", no_types, 0, EV_COUNTS, cnt_event, NULL, NULL, NULL,
-    cnt_fork, cnt_merge, cnt_drop,
+    .name = "event counts",
+    .types = no_types,
+    .flags = EV_COUNTS,
+    .event = cnt_event,
+    .fork = cnt_fork,
+    .merge = cnt_merge,
+    .drop = cnt_drop,
 };
 
 static const uint16_t gcs_types[] = { EL_HEAP_SIZE, EL_HEAP_LIVE, EL_HEAP_ALLOCATED };
 const ev_analysis_ops html_gcseries_ops = {
-    "gc series", gcs_types, sizeof gcs_types / sizeof gcs_types[0], 0, gcs_event, gcs_end,
-    NULL, NULL,
-    NULL, NULL, NULL,   /* not mergeable */
+    .name = "gc series",
+    .types = gcs_types,
+    .num_types = sizeof gcs_types / sizeof gcs_types[0],
+    .event = gcs_event,
+    .end = gcs_end,
 };
 
 /* ---- heap censuses --------------------------------------------------------- */

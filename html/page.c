@@ -42,8 +42,6 @@ void html_opts_init(html_opts *o)
     o->series_counters = 50;
     o->series_points = 64;
     o->graph_nodes = 80;
-    o->to_ns = UINT64_MAX;
-    o->cap = -1;
 }
 
 html_page *html_page_create(const html_opts *o)
@@ -60,20 +58,13 @@ html_page *html_page_create(const html_opts *o)
     heap_opts ho;
     heap_opts_init(&ho);
     ho.whole_names = 1;     /* the page's legend shows -hc stacks whole */
-    ho.from_ns = pg->o.from_ns;
-    ho.to_ns = pg->o.to_ns;
-    gc_filter gf;
-    gc_filter_init(&gf);
-    gf.from_ns = pg->o.from_ns;
-    gf.to_ns = pg->o.to_ns;
-    gf.cap = pg->o.cap;
     int bad = html_censuses_init(&pg->cens, pg->o.max_censuses) != 0;
     bad |= html_gcseries_init(&pg->gcs, pg->o.max_points) != 0;
     pg->tk = ticky_create();
     bad |= !pg->tk || ticky_keep_series(pg->tk, pg->o.series_points) != 0;
     pg->prof = prof_create(pg->o.samples);
     pg->o.samples = NULL;      /* the profile keeps its own copy */
-    pg->gc = gc_create(&gf);
+    pg->gc = gc_create();
     pg->heap = heap_create(&ho, html_censuses_sink, &pg->cens);
     pg->info = info_create();
     if (bad || !pg->prof || !pg->gc || !pg->heap || !pg->info) {

@@ -83,6 +83,14 @@ struct info_log {
      * fed by a driver, and after the stream's end */
     const el_decoder *reading;
 
+    /* info_selected_ops: only the events inside the read's selection are
+     * counted (types, events, time span); the facts come from every event */
+    int selected;
+    size_t sel_windows;
+    ev_span sel_hull;
+    uint64_t sel_length;
+    int32_t sel_cap;
+
     /* the stream's facts (info_set_stream), else what was counted */
     int has_stream;
     el_read_result read;
@@ -129,14 +137,16 @@ static void see_time(info *in, uint64_t t)
 /* inline into the driver's entry: `all` and `info` call it for every event */
 static inline int add_event(info *in, const el_event *ev)
 {
-    type_stat *ts = &in->types[ev->type];
-    in->events++;
-    ts->count++;
-    ts->bytes += ev->size;
-    if (ev->type == EL_IPE && ev->size >= 12 &&
-        (uint32_t)(ev->record[10] << 8 | ev->record[11]) != ev->payload_len)
-        ts->declared_off++;     /* read by its strings (el_decoder_record_size) */
-    see_time(in, ev->time);
+    if (!in->selected || !ev->outside) {
+        type_stat *ts = &in->types[ev->type];
+        in->events++;
+        ts->count++;
+        ts->bytes += ev->size;
+        if (ev->type == EL_IPE && ev->size >= 12 &&
+            (uint32_t)(ev->record[10] << 8 | ev->record[11]) != ev->payload_len)
+            ts->declared_off++;     /* read by its strings (el_decoder_record_size) */
+        see_time(in, ev->time);
+    }
     if (ev->cap != EL_NO_CAP)
         cap_set(in->caps_blocks, ev->cap);
     if (!ev->decoded)
@@ -640,6 +650,19 @@ static void print_text(FILE *out, const char *path, const info *in,
     else
         fputs("time span:     no events\n", out);
     fprintf(out, "events:        %llu\n", (unsigned long long)r->events);
+    if (in->selected) {
+        fprintf(out, "selection:     %zu window%s", in->sel_windows,
+                in->sel_windows == 1 ? "" : "s");
+        if (in->sel_hull.to_ns == UINT64_MAX)
+            fprintf(out, " from %.6f s on", (double)in->sel_hull.from_ns / 1e9);
+        else
+            fprintf(out, ", %.6f s in all, from %.6f s to %.6f s",
+                    (double)in->sel_length / 1e9, (double)in->sel_hull.from_ns / 1e9,
+                    (double)in->sel_hull.to_ns / 1e9);
+        if (in->sel_cap >= 0)
+            fprintf(out, ", capability %d", (int)in->sel_cap);
+        fputs(": the time span, events and types are those inside it\n", out);
+    }
 
     /* per-type table; the total stays out of the widths */
     static const tx_col cols[] = {
@@ -803,6 +826,23 @@ static int print_json(FILE *out, const char *path, const info *in,
         tx_json_null(j);
     }
     json_u64(j, "events", r->events);
+    if (in->selected) {
+        tx_json_key(j, "selection");
+        tx_json_object(j, TX_JSON_INLINE);
+        json_u64(j, "windows", in->sel_windows);
+        json_u64(j, "from_ns", in->sel_hull.from_ns);
+        tx_json_key(j, "to_ns");
+        if (in->sel_hull.to_ns == UINT64_MAX)
+            tx_json_null(j);
+        else
+            tx_json_uint(j, in->sel_hull.to_ns);
+        tx_json_key(j, "cap");
+        if (in->sel_cap < 0)
+            tx_json_null(j);
+        else
+            tx_json_uint(j, (uint64_t)in->sel_cap);
+        tx_json_end(j);
+    }
     json_u64(j, "declared_types", in->num_declared);
 
     tx_json_key(j, "event_types");
@@ -961,7 +1001,14 @@ void info_set_stream(info_log *in, const ev_stream *s)
     in->read = s->read;
     in->total_bytes = s->total_bytes;
     in->reading = NULL;
-    if (s->tally && s->decoder) {   /* EV_COUNTS: every event */
+    if (in->selected) {             /* the counts are the selection's */
+        in->read.events = in->events;
+        in->sel_windows = 0;
+        ev_select_spans(s->select, &in->sel_windows);
+        in->sel_hull = ev_select_hull(s->select);
+        in->sel_length = ev_select_length(s->select, UINT64_MAX);
+        in->sel_cap = ev_select_cap(s->select);
+    } else if (s->tally && s->decoder) {   /* EV_COUNTS: every event */
         take_counts(in, s->decoder, s->tally, s->sample_caps);
         in->read.events = in->events;
         if (s->read.has_time_span) {
@@ -1012,7 +1059,7 @@ info_log *info_snapshot(const info_log *in)
     }
     memcpy(c->types, in->types, N_IDS * sizeof *c->types);
     c->reading = NULL;
-    if (!in->has_stream && in->reading && el_decoder_tally(in->reading)) {
+    if (!in->has_stream && !in->selected && in->reading && el_decoder_tally(in->reading)) {
         /* mid-read: every event so far, and their time span */
         uint64_t first, last;
         take_counts(c, in->reading, el_decoder_tally(in->reading),
@@ -1051,12 +1098,20 @@ static int info_op_event(void *self, const el_event *ev, const ev_stream *s)
 
 static void info_op_end(void *self, const ev_stream *s) { info_set_stream(self, s); }
 
+static int info_sel_op_event(void *self, const el_event *ev, const ev_stream *s)
+{
+    ((info *)self)->selected = 1;
+    return info_op_event(self, ev, s);
+}
+
 /* ---- the parallel read: a partial per range, merged in file order ---- */
 
 static void *info_op_fork(void *self)
 {
-    (void)self;
-    return info_create();
+    info *p = info_create();
+    if (p)
+        p->selected = ((const info *)self)->selected;
+    return p;
 }
 
 static void take_first(owned_str *dst, owned_str *src)
@@ -1074,6 +1129,7 @@ static int info_op_merge(void *self, void *part)
 {
     info *s = self, *p = part;
 
+    s->selected |= p->selected;
     if (!s->header_seen && p->header_seen) {
         s->header_seen = 1;
         s->declared = p->declared;
@@ -1144,10 +1200,52 @@ static const uint16_t info_fields[] = {
     EL_RTS_IDENTIFIER, EL_PROGRAM_ARGS, EL_WALL_CLOCK_TIME, EL_PROF_BEGIN, EL_HEAP_PROF_BEGIN,
     EL_USER_MARKER, EL_OSPROCESS_PID,
 };
+/* the marks, which grow with the log */
+static int info_op_holds(const void *self, char *buf, size_t size)
+{
+    uint64_t labels, marks, bytes;
+    info_count_marks(self, &labels, &marks, &bytes);
+    snprintf(buf, size, "the marks: %llu labels of %llu marks in %.1f MiB",
+             (unsigned long long)labels, (unsigned long long)marks, (double)bytes / (1 << 20));
+    return labels != 0;
+}
+
 const ev_analysis_ops info_analysis_ops = {
-    "info", info_fields, sizeof info_fields / sizeof info_fields[0], EV_COUNTS,
-    info_op_event, info_op_end, info_op_snapshot, info_op_release,
-    info_op_fork, info_op_merge, info_op_drop,
+    .name = "info",
+    .types = info_fields,
+    .num_types = sizeof info_fields / sizeof info_fields[0],
+    .flags = EV_COUNTS,
+    .event = info_op_event,
+    .end = info_op_end,
+    .snapshot = info_op_snapshot,
+    .release = info_op_release,
+    .fork = info_op_fork,
+    .merge = info_op_merge,
+    .drop = info_op_drop,
+    .holds = info_op_holds,
+};
+
+/* with a selection: every event, each counted when it is inside (no
+ * tally: it counts the whole log); the samples decoded for their
+ * capabilities */
+static const uint16_t info_sel_fields[] = {
+    EL_BLOCK_MARKER, EL_CAP_CREATE, EL_STARTUP,
+    EL_RTS_IDENTIFIER, EL_PROGRAM_ARGS, EL_WALL_CLOCK_TIME, EL_PROF_BEGIN, EL_HEAP_PROF_BEGIN,
+    EL_USER_MARKER, EL_OSPROCESS_PID, EL_PROF_SAMPLE_COST_CENTRE,
+};
+const ev_analysis_ops info_selected_ops = {
+    .name = "info",
+    .types = info_sel_fields,
+    .num_types = sizeof info_sel_fields / sizeof info_sel_fields[0],
+    .flags = EV_ALL_EVENTS,
+    .event = info_sel_op_event,
+    .end = info_op_end,
+    .snapshot = info_op_snapshot,
+    .release = info_op_release,
+    .fork = info_op_fork,
+    .merge = info_op_merge,
+    .drop = info_op_drop,
+    .holds = info_op_holds,
 };
 
 static const uint16_t facts_fields[] = {
@@ -1155,9 +1253,17 @@ static const uint16_t facts_fields[] = {
     EL_OSPROCESS_PID,
 };
 const ev_analysis_ops info_facts_ops = {
-    "info facts", facts_fields, sizeof facts_fields / sizeof facts_fields[0], 0,
-    info_op_event, info_op_end, info_op_snapshot, info_op_release,
-    info_op_fork, info_op_merge, info_op_drop,
+    .name = "info facts",
+    .types = facts_fields,
+    .num_types = sizeof facts_fields / sizeof facts_fields[0],
+    .event = info_op_event,
+    .end = info_op_end,
+    .snapshot = info_op_snapshot,
+    .release = info_op_release,
+    .fork = info_op_fork,
+    .merge = info_op_merge,
+    .drop = info_op_drop,
+    .holds = info_op_holds,
 };
 
 /* the facts the writers show: the stream's, or what was counted so far */

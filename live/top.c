@@ -34,7 +34,6 @@ void live_opts_init(live_opts *o)
     o->top_n = DEFAULT_TOP;
     o->sort = LIVE_SORT_INTERVAL;
     o->samples = NULL;
-    o->window = NULL;
 }
 
 const uint64_t live_pause_bound_ns[LIVE_PAUSE_BOUNDS] = {
@@ -101,7 +100,6 @@ typedef struct ticky_ctr {
 } ticky_ctr;
 
 typedef struct mem_state {
-    gc_filter window;           /* events outside it are not counted */
     uint64_t heap_size, live_bytes;
     uint64_t alloc_time;        /* the latest HEAP_ALLOCATED's time */
     int has_heap;
@@ -247,18 +245,18 @@ static int mem_event(void *self, const el_event *ev, const ev_stream *s)
     case EL_TICKY_COUNTER_DEF:
         break;
     default:
-        if (ev->time < m->window.from_ns || ev->time >= m->window.to_ns)
+        if (ev->outside & EL_OUT_TIME)  /* outside the selection's windows */
             return 0;
         break;
     }
     switch (ev->type) {
     case EL_HEAP_ALLOCATED:
         /* the bytes are the GC summary's (per capability, windowed) */
-        if ((m->window.cap < 0 || m->window.cap == ev->cap) && ev->time > m->alloc_time)
+        if (!(ev->outside & EL_OUT_CAP) && ev->time > m->alloc_time)
             m->alloc_time = ev->time;
         break;
     case EL_CREATE_THREAD:
-        if (m->window.cap < 0 || m->window.cap == ev->cap)
+        if (!(ev->outside & EL_OUT_CAP))
             m->threads++;
         break;
     case EL_BLOCKS_SIZE:
@@ -309,10 +307,24 @@ static int mem_event(void *self, const el_event *ev, const ev_stream *s)
     return 0;
 }
 
+static int mem_holds(const void *self, char *buf, size_t size)
+{
+    uint64_t counters, bytes;
+    live_top_mem_count(self, &counters, &bytes);
+    if (!counters)
+        return -1;
+    snprintf(buf, size, "top's ticky counters: %llu in %.1f MiB", (unsigned long long)counters,
+             (double)bytes / (1 << 20));
+    return 1;
+}
+
 static const ev_analysis_ops mem_ops = {
-    "live memory and ticky", mem_types, sizeof mem_types / sizeof mem_types[0], EV_COUNTS,
-    mem_event, NULL, NULL, NULL,
-    NULL, NULL, NULL,   /* not mergeable */
+    .name = "live memory and ticky",
+    .types = mem_types,
+    .num_types = sizeof mem_types / sizeof mem_types[0],
+    .flags = EV_COUNTS,
+    .event = mem_event,
+    .holds = mem_holds,
 };
 
 const ev_analysis_ops *live_top_mem_ops(void) { return &mem_ops; }
@@ -377,17 +389,10 @@ live_top *live_top_create(const live_opts *o)
         live_opts_init(&t->o);
     if (!t->o.top_n)
         t->o.top_n = DEFAULT_TOP;
-    if (t->o.window)
-        t->mem.window = *t->o.window;
-    else
-        gc_filter_init(&t->mem.window);
-    t->o.window = NULL;         /* not kept: the caller's */
     heap_opts ho;
     heap_opts_init(&ho);
-    ho.from_ns = t->mem.window.from_ns;
-    ho.to_ns = t->mem.window.to_ns;
     t->prof = prof_create(o ? o->samples : NULL);
-    t->gc = gc_create(&t->mem.window);
+    t->gc = gc_create();
     t->heap = heap_create(&ho, on_census, t);
     if (!t->prof || !t->gc || !t->heap) {
         live_top_destroy(t);

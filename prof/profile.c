@@ -83,6 +83,7 @@ struct cap_path {
 
 struct prof_profile {
     prof_filter filter;
+    const ev_select *sel;       /* the read's selection (its hull clips the log's span) */
     int failed;
 
     prof_node *nodes;
@@ -149,12 +150,7 @@ static uint64_t log_span(const prof_profile *p);
 
 void prof_filter_init(prof_filter *f)
 {
-    f->from_ns = 0;
-    f->to_ns = UINT64_MAX;
-    f->cap = -1;
     f->all = 0;
-    f->spans = NULL;
-    f->num_spans = 0;
     f->focus = NULL;
     f->ignore = NULL;
     f->max_depth = 0;
@@ -181,26 +177,6 @@ int prof_filter_check(const prof_filter *f, char *err, size_t errsize)
         return -1;
     if (f->ignore && check_regex(f->ignore, err, errsize) != 0)
         return -1;
-    return 0;
-}
-
-static int in_window(const prof_filter *f, uint64_t t);
-
-int prof_filter_keeps(const prof_filter *f, uint64_t t, uint32_t cap)
-{
-    return in_window(f, t) && (f->cap < 0 || cap == (uint32_t)f->cap);
-}
-
-/* A sample at time t is inside the filter's windows. */
-static int in_window(const prof_filter *f, uint64_t t)
-{
-    if (t < f->from_ns || t >= f->to_ns)
-        return 0;
-    if (!f->spans)
-        return 1;
-    for (size_t i = 0; i < f->num_spans; i++)
-        if (t >= f->spans[i].from_ns && t < f->spans[i].to_ns)
-            return 1;
     return 0;
 }
 
@@ -644,16 +620,6 @@ prof_profile *prof_create(const prof_filter *filter)
     if (p->filter.focus || p->filter.ignore)
         p->filter.max_depth = 0;    /* they need every frame */
     tx_strpool_init(&p->strings);
-    if (p->filter.spans) {
-        prof_span *sp = malloc((p->filter.num_spans ? p->filter.num_spans : 1) * sizeof *sp);
-        if (!sp) {
-            p->filter.spans = NULL;
-            prof_destroy(p);
-            return NULL;
-        }
-        memcpy(sp, p->filter.spans, p->filter.num_spans * sizeof *sp);
-        p->filter.spans = sp;
-    }
     p->cut_node = PROF_NONE;
     p->sc_cap = SC_MAX_BYTES;
     p->jobs = 1;
@@ -672,7 +638,6 @@ void prof_destroy(prof_profile *p)
 {
     if (!p)
         return;
-    free((void *)p->filter.spans);
     tx_htab_free(&p->cc_by_id);
     free(p->cc_dense);
     free(p->nodes);
@@ -1082,7 +1047,7 @@ int prof_add_event(prof_profile *p, const el_event *ev)
         p->info.all_samples++;
         if (ev->u.prof_sample.cap + 1 > p->max_sample_cap)
             p->max_sample_cap = ev->u.prof_sample.cap + 1;
-        if (!prof_filter_keeps(&p->filter, ev->time, ev->u.prof_sample.cap)) {
+        if (ev->outside) {     /* outside the selection (the driver's stage) */
             p->info.filtered_ticks++;
             break;
         }
@@ -1146,8 +1111,10 @@ prof_profile *prof_fork(const prof_profile *p)
     if (p->failed || p->runs)
         return NULL;        /* several logs translate ids: read sequentially */
     prof_profile *q = prof_create(&p->filter);
-    if (q)
+    if (q) {
         q->sc_cap = SC_MAX_BYTES / 4;
+        q->sel = p->sel;
+    }
     if (q && p->mem.budget) {
         prof_set_budget(q, p->mem.budget);  /* the partials share the read's budget */
         if (q->failed) {
@@ -1281,9 +1248,12 @@ int prof_merge(prof_profile *p, prof_profile *q)
         prof_profile t = *p;
         *p = *q;
         *q = t;
-        prof_filter qf = p->filter;     /* each keeps its own copy of the spans */
+        prof_filter qf = p->filter;
         p->filter = t.filter;
         q->filter = qf;
+        const ev_select *qs = p->sel;
+        p->sel = t.sel;
+        q->sel = qs;
         unsigned qj = p->jobs;
         p->jobs = t.jobs;
         q->jobs = qj;
@@ -1608,13 +1578,14 @@ void prof_log_ids(const prof_profile *p, const uint32_t *ids, unsigned depth, ui
     }
 }
 
-/* The current log's time span inside the filter's from/to. */
+/* The current log's time span inside the selection's hull. */
 static uint64_t log_span(const prof_profile *p)
 {
     if (p->info.first_time > p->info.last_time)
         return 0;
-    uint64_t from = p->info.first_time > p->filter.from_ns ? p->info.first_time : p->filter.from_ns;
-    uint64_t to = p->info.last_time < p->filter.to_ns ? p->info.last_time : p->filter.to_ns;
+    ev_span w = ev_select_hull(p->sel);
+    uint64_t from = p->info.first_time > w.from_ns ? p->info.first_time : w.from_ns;
+    uint64_t to = p->info.last_time < w.to_ns ? p->info.last_time : w.to_ns;
     return to > from ? to - from : 0;
 }
 
@@ -2052,8 +2023,6 @@ static prof_result *snapshot(prof_profile *p, int all, int take)
     }
     r->filter = p->filter;
     r->filter.all = all;
-    r->filter.spans = NULL;     /* the profile's; a result needs only the sums */
-    r->filter.num_spans = 0;
     tx_strpool_init(&r->strings);
     if (take) {
         /* the cost centres and their strings move too (every string of
@@ -2381,6 +2350,7 @@ static int prof_op_event(void *self, const el_event *ev, const ev_stream *s)
 
 static void prof_op_end(void *self, const ev_stream *s)
 {
+    ((prof_profile *)self)->sel = s->select;
     if (s->read.has_time_span)
         prof_set_time_span(self, s->read.first_time, s->read.last_time);
 }
@@ -2391,10 +2361,31 @@ static void *prof_op_fork(void *self) { return prof_fork(self); }
 static int prof_op_merge(void *self, void *part) { return prof_merge(self, part); }
 static void prof_op_drop(void *part) { prof_destroy(part); }
 
+static int prof_op_holds(const void *self, char *buf, size_t size)
+{
+    prof_counts c;
+    prof_count(self, &c);
+    snprintf(buf, size, "the time profile holds %llu cost centres, %llu distinct stacks, "
+             "%llu tree nodes in %.1f MiB", (unsigned long long)c.ccs,
+             (unsigned long long)c.stacks, (unsigned long long)c.nodes,
+             (double)c.bytes / (1 << 20));
+    /* without samples (one of several analyses, as in top): noise */
+    return c.ccs || c.stacks || c.bytes >= (1u << 20);
+}
+
 const ev_analysis_ops prof_analysis_ops = {
-    "time profile", prof_types, sizeof prof_types / sizeof prof_types[0], 0,
-    prof_op_event, prof_op_end, prof_op_snapshot, prof_op_release,
-    prof_op_fork, prof_op_merge, prof_op_drop,
+    .name = "time profile",
+    .types = prof_types,
+    .num_types = sizeof prof_types / sizeof prof_types[0],
+    .event = prof_op_event,
+    .end = prof_op_end,
+    .snapshot = prof_op_snapshot,
+    .release = prof_op_release,
+    .fork = prof_op_fork,
+    .merge = prof_op_merge,
+    .drop = prof_op_drop,
+    .holds = prof_op_holds,
+    .bounded_by = "report --max-depth N bounds the tree and --threshold PCT the report",
 };
 
 /* ---- accessors -------------------------------------------------------- */

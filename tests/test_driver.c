@@ -79,10 +79,26 @@ static void rec_end(void *self, const ev_stream *s)
 }
 
 static const uint16_t msg_types[] = { EL_USER_MSG };
-static const ev_analysis_ops msgs_ops = { "msgs", msg_types, 1, 0, rec_event, rec_end, NULL, NULL, NULL, NULL, NULL };
-static const ev_analysis_ops all_ops = { "all", NULL, 0, 0, rec_event, rec_end, NULL, NULL, NULL, NULL, NULL };
-static const ev_analysis_ops ordered_ops = { "ordered", msg_types, 1, EV_ORDERED, rec_event,
-                                             rec_end, NULL, NULL, NULL, NULL, NULL };
+static const ev_analysis_ops msgs_ops = {
+    .name = "msgs",
+    .types = msg_types,
+    .num_types = 1,
+    .event = rec_event,
+    .end = rec_end,
+};
+static const ev_analysis_ops all_ops = {
+    .name = "all",
+    .event = rec_event,
+    .end = rec_end,
+};
+static const ev_analysis_ops ordered_ops = {
+    .name = "ordered",
+    .types = msg_types,
+    .num_types = 1,
+    .flags = EV_ORDERED,
+    .event = rec_event,
+    .end = rec_end,
+};
 
 /* One read feeds two analyses: each sees exactly its types, in file order. */
 static void test_one_read_two_analyses(void **state)
@@ -260,10 +276,19 @@ static int big_event(void *self, const el_event *ev, const ev_stream *s)
     return 0;
 }
 
-static const ev_analysis_ops big_live_ops = { "live", msg_types, 1, 0, big_event, NULL,
-                                              NULL, NULL, NULL, NULL, NULL };
-static const ev_analysis_ops big_ordered_ops = { "ordered", msg_types, 1, EV_ORDERED,
-                                                 big_event, NULL, NULL, NULL, NULL, NULL, NULL };
+static const ev_analysis_ops big_live_ops = {
+    .name = "live",
+    .types = msg_types,
+    .num_types = 1,
+    .event = big_event,
+};
+static const ev_analysis_ops big_ordered_ops = {
+    .name = "ordered",
+    .types = msg_types,
+    .num_types = 1,
+    .flags = EV_ORDERED,
+    .event = big_event,
+};
 
 static uint64_t rnd_state = 88172645463325252ull;
 static uint64_t rnd(uint64_t n)
@@ -433,9 +458,12 @@ static void test_markers(void **state)
  * between another block's marker and its IPE record in time order, so a
  * replay that bounded the strings by the wrong block lost the record.
  * Every event is wanted, as `dump` wants them: the markers are replayed. */
-static const ev_analysis_ops ipe_ordered_ops = { "ordered", NULL, 0, EV_ORDERED,
-                                                 rec_event, rec_end, NULL, NULL, NULL, NULL,
-                                                 NULL };
+static const ev_analysis_ops ipe_ordered_ops = {
+    .name = "ordered",
+    .flags = EV_ORDERED,
+    .event = rec_event,
+    .end = rec_end,
+};
 
 static void test_ordered_ipe_between_blocks(void **state)
 {

@@ -59,21 +59,22 @@ typedef struct both {
     speedscope_timeline *t;
 } both;
 
-static int feed(void *ctx, const el_event *ev, const el_decoder *d)
-{
-    both *b = ctx;
-    (void)d;
-    return prof_add_event(b->p, ev) != 0 || speedscope_timeline_add_event(b->t, ev) != 0;
-}
-
 /* speedscope's file of a log written here, with the given filter */
-static char *speedscope_of(const uint8_t *buf, size_t len, const prof_filter *f)
+/* Read through the driver, under the selection sel (NULL: all). */
+static char *speedscope_sel(const uint8_t *buf, size_t len, const prof_filter *f,
+                            const ev_select *sel)
 {
     both b = { prof_create(f), speedscope_timeline_create(f) };
     assert_non_null(b.p);
     assert_non_null(b.t);
-    el_read_result r = el_read_mem(buf, len, feed, &b, NULL);
-    assert_int_equal(r.status, EL_END);
+    ev_driver_opts o_;
+    ev_driver_opts_init(&o_);
+    o_.select = sel;
+    ev_driver *d = ev_driver_create(&o_);
+    assert_int_equal(ev_driver_attach(d, &prof_analysis_ops, b.p), 0);
+    assert_int_equal(ev_driver_attach(d, &speedscope_timeline_ops, b.t), 0);
+    assert_int_equal(ev_driver_run_mem(d, buf, len)->read.status, EL_END);
+    ev_driver_destroy(d);
     prof_result *res = prof_snapshot(b.p);
     assert_non_null(res);
     assert_int_equal(speedscope_timeline_finish(b.t), 0);
@@ -88,6 +89,11 @@ static char *speedscope_of(const uint8_t *buf, size_t len, const prof_filter *f)
     prof_destroy(b.p);
     speedscope_timeline_destroy(b.t);
     return text;
+}
+
+static char *speedscope_of(const uint8_t *buf, size_t len, const prof_filter *f)
+{
+    return speedscope_sel(buf, len, f, NULL);
 }
 
 static uint8_t *timeline_log(size_t *len, int with_cut)
@@ -150,10 +156,10 @@ static void speedscope_timeline_by_hand(void **state)
     assert_string_equal(text, want);
     free(text);
 
-    /* the window and the capability filter apply */
-    f.from_ns = 3500000;
-    f.cap = 0;
-    text = speedscope_of(log, len, &f);
+    /* the window and the capability of the selection apply */
+    ev_select *sel = ev_select_create(&(ev_span){ 3500000, UINT64_MAX }, 1, 0);
+    text = speedscope_sel(log, len, &f, sel);
+    ev_select_destroy(sel);
     assert_non_null(strstr(text, "\"startValue\":3000000,\"endValue\":9000000,"
                                  "\"samples\":[[0,1],[0,1],[],[0,1,2]],"
                                  "\"weights\":[1000000,1000000,3000000,1000000]}]}"));

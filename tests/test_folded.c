@@ -506,10 +506,10 @@ static void test_filters_and_errors(void **state)
     prof_result_destroy(p);
 
     prof_filter_init(&fl);
-    fl.cap = 0;
-    fl.from_ns = 41 * 1000000ull;   /* samples at 41..60 ms: t = 40..59 */
-    fl.to_ns = 61 * 1000000ull;
-    p = test_profile_mem(buf, len, &fl);
+    /* samples at 41..60 ms: t = 40..59 */
+    ev_select *sel = test_window(41 * 1000000ull, 61 * 1000000ull, 0);
+    p = test_profile_mem_sel(buf, len, &fl, sel);
+    ev_select_destroy(sel);
     text = folded_text(p, PROF_FRAME_NAME);
     assert_string_equal(text, "MAIN;Main.f 10\nMAIN;Main.f;Main.g 10\n");
     free(text);
@@ -525,8 +525,9 @@ static void test_filters_and_errors(void **state)
 
     /* an empty window: no lines at all */
     prof_filter_init(&fl);
-    fl.from_ns = 1000 * 1000000000ull;
-    p = test_profile_mem(buf, len, &fl);
+    sel = test_window(1000 * 1000000000ull, UINT64_MAX, -1);
+    p = test_profile_mem_sel(buf, len, &fl, sel);
+    ev_select_destroy(sel);
     text = folded_text(p, PROF_FRAME_NAME);
     assert_string_equal(text, "");
     free(text);

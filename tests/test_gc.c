@@ -19,6 +19,7 @@
 #include "corpus.h"
 
 #include "evprof/gc.h"
+#include "profiles.h"
 #include "evprof/writer.h"
 
 #define GC_DATA "tests/data/gc"
@@ -143,10 +144,22 @@ static void read_ghc_stats(const char *path, ghc_stats *g)
 
 /* ---- building a summary ------------------------------------------------- */
 
+/* The selection the reads below are made under (the driver's stage
+ * would hand it to the summary in the stream). */
+static const ev_select *cur_sel;
+
+static int add(gc_summary *s, const el_event *ev)
+{
+    ev_stream st;
+    memset(&st, 0, sizeof st);
+    st.select = cur_sel;
+    return gc_analysis_ops.event(s, ev, &st) ? -1 : 0;
+}
+
 static int feed(void *ctx, const el_event *ev, const el_decoder *d)
 {
     (void)d;
-    return gc_add_event(ctx, ev);
+    return add(ctx, ev);
 }
 
 static gc_summary *finish_read(gc_summary *s, el_read_result r, const char *what)
@@ -159,9 +172,10 @@ static gc_summary *finish_read(gc_summary *s, el_read_result r, const char *what
     return s;
 }
 
-static gc_summary *summary_of(const char *path, const gc_filter *f)
+static gc_summary *summary_of(const char *path, const ev_select *sel)
 {
-    gc_summary *s = gc_create(f);
+    gc_summary *s = gc_create();
+    cur_sel = sel;
     assert_non_null(s);
     /* read as the command does: only the types the summary asks for */
     const el_read_opts o = { .fields = gc_event_types, .num_fields = gc_num_event_types,
@@ -169,21 +183,20 @@ static gc_summary *summary_of(const char *path, const gc_filter *f)
     return finish_read(s, el_read_path_opts(path, &o, feed, s, NULL), path);
 }
 
-static gc_summary *summary_mem(const uint8_t *buf, size_t len, const gc_filter *f)
+static gc_summary *summary_mem(const uint8_t *buf, size_t len, const ev_select *sel)
 {
-    gc_summary *s = gc_create(f);
+    gc_summary *s = gc_create();
+    cur_sel = sel;
     assert_non_null(s);
     return finish_read(s, el_read_mem(buf, len, feed, s, NULL), "synthetic log");
 }
 
 static gc_summary *window_of(const char *path, uint64_t from, uint64_t to, int32_t cap)
 {
-    gc_filter f;
-    gc_filter_init(&f);
-    f.from_ns = from;
-    f.to_ns = to;
-    f.cap = cap;
-    return summary_of(path, &f);
+    ev_select *sel = test_window(from, to, cap);
+    gc_summary *s = summary_of(path, sel);
+    ev_select_destroy(sel);
+    return s;
 }
 
 static char *text_of(const gc_summary *s, int json)
@@ -531,12 +544,10 @@ static uint8_t *synthetic(size_t *len)
 static gc_summary *synthetic_window(const uint8_t *buf, size_t len, uint64_t from, uint64_t to,
                                     int32_t cap)
 {
-    gc_filter f;
-    gc_filter_init(&f);
-    f.from_ns = from;
-    f.to_ns = to;
-    f.cap = cap;
-    return summary_mem(buf, len, &f);
+    ev_select *sel = test_window(from, to, cap);
+    gc_summary *s = summary_mem(buf, len, sel);
+    ev_select_destroy(sel);
+    return s;
 }
 
 static void check_cap(const gc_cap *c, uint32_t no, uint64_t alloc, uint64_t mut, uint64_t gc,
@@ -929,7 +940,7 @@ static void test_snapshots_and_collections(void **state)
     gc_summary *once = summary_of(path, NULL);
     char *want = text_of(once, 1);
 
-    snap_ctx x = { gc_create(NULL), 0, 0, 0, 0 };
+    snap_ctx x = { gc_create(), 0, 0, 0, 0 };
     assert_non_null(x.s);
     assert_null(gc_get_result(x.s));
     gc_on_collection(x.s, count_collection, &x);
@@ -969,15 +980,17 @@ static int split_feed(void *ctx, const el_event *ev, const el_decoder *d)
     (void)d;
     gc_summary *s = x->part[x->i < x->k1 ? 0 : x->i < x->k2 ? 1 : 2];
     x->i++;
-    return gc_add_event(s, ev);
+    return add(s, ev);
 }
 
 /* The report of `buf` read in three ranges cut after events k1 and k2,
  * merged as the driver merges them: range 1 and 2 into range 0, then
  * that into the attached summary, which has read nothing. */
-static char *split_text(const uint8_t *buf, size_t len, const gc_filter *f, size_t k1, size_t k2)
+static char *split_text(const uint8_t *buf, size_t len, const ev_select *sel, size_t k1,
+                        size_t k2)
 {
-    gc_summary *self = gc_create(f);
+    gc_summary *self = gc_create();
+    cur_sel = sel;
     split_ctx x = { { gc_fork(self), gc_fork(self), gc_fork(self) }, 0, k1, k2 };
     assert_non_null(x.part[0]);
     assert_non_null(x.part[2]);
@@ -1018,18 +1031,14 @@ static size_t count_events(const uint8_t *buf, size_t len)
 static void check_every_split(const uint8_t *buf, size_t len, size_t step)
 {
     size_t n = count_events(buf, len);
-    gc_filter fs[2];
-    gc_filter_init(&fs[0]);
-    gc_filter_init(&fs[1]);
-    fs[1].from_ns = 120;
-    fs[1].to_ns = 920;
-    fs[1].cap = 0;
+    ev_select *fs[2] = { NULL, test_window(120, 920, 0) };
     for (int fi = 0; fi < 2; fi++) {
-        gc_summary *seq = gc_create(&fs[fi]);
+        gc_summary *seq = gc_create();
+        cur_sel = fs[fi];
         char *want = text_of(finish_read(seq, el_read_mem(buf, len, feed, seq, NULL), "log"), 1);
         for (size_t k1 = 0; k1 <= n; k1 += step)
             for (size_t k2 = k1; k2 <= n; k2 += step) {
-                char *got = split_text(buf, len, &fs[fi], k1, k2);
+                char *got = split_text(buf, len, fs[fi], k1, k2);
                 if (strcmp(got, want) != 0)
                     fail_msg("cut after events %zu and %zu of %zu (filter %d):\n%s\nwant:\n%s",
                              k1, k2, n, fi, got, want);
@@ -1038,6 +1047,7 @@ static void check_every_split(const uint8_t *buf, size_t len, size_t step)
         free(want);
         gc_destroy(seq);
     }
+    ev_select_destroy(fs[1]);
 }
 
 static uint8_t *odd_orders_log(size_t *len);
@@ -1077,12 +1087,12 @@ static void test_partials_every_cut(void **state)
 static void test_partials_refuse(void **state)
 {
     (void)state;
-    snap_ctx x = { gc_create(NULL), 0, 0, 0, 0 };
+    snap_ctx x = { gc_create(), 0, 0, 0, 0 };
     gc_on_collection(x.s, count_collection, &x);
     assert_null(gc_fork(x.s));
     gc_destroy(x.s);
 
-    gc_summary *self = gc_create(NULL), *q = gc_fork(self);
+    gc_summary *self = gc_create(), *q = gc_fork(self);
     el_event ev = { 0 };
     ev.decoded = 1;
     ev.cap = 0;

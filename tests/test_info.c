@@ -224,8 +224,12 @@ static void test_snapshot_driven(void **state)
     assert_int_equal(c.msgs, 3);
 
     static const uint16_t msg_type[] = { EL_USER_MSG };
-    const ev_analysis_ops probe_ops = { "probe", msg_type, 1, 0, probe_event, NULL, NULL, NULL,
-                                        NULL, NULL, NULL };
+    const ev_analysis_ops probe_ops = {
+        .name = "probe",
+        .types = msg_type,
+        .num_types = 1,
+        .event = probe_event,
+    };
     probe p = { info_create(), 0, NULL };
     ev_driver *d = ev_driver_create(NULL);
     ev_driver_attach(d, &info_analysis_ops, p.in);

@@ -43,11 +43,16 @@ static int seq_event(void *self, const el_event *ev, const ev_stream *s)
 }
 
 static const ev_analysis_ops seq_ops = {
-    "sequence", NULL, 0, 0, seq_event, NULL, NULL, NULL, NULL, NULL, NULL,
+    .name = "sequence",
+    .event = seq_event,
 };
 static const uint16_t msg_types[] = { EL_USER_MSG, EL_PROF_SAMPLE_COST_CENTRE };
 static const ev_analysis_ops seq_ordered_ops = {
-    "ordered sequence", msg_types, 2, EV_ORDERED, seq_event, NULL, NULL, NULL, NULL, NULL, NULL,
+    .name = "ordered sequence",
+    .types = msg_types,
+    .num_types = 2,
+    .flags = EV_ORDERED,
+    .event = seq_event,
 };
 
 /* ---- a mergeable analysis that stops the read after `limit` events ---- */
@@ -80,7 +85,13 @@ static int stop_merge(void *self, void *part)
 }
 static void stop_drop(void *part) { free(part); }
 static const ev_analysis_ops stop_ops = {
-    "stopper", msg_types, 2, 0, stop_event, NULL, NULL, NULL, stop_fork, stop_merge, stop_drop,
+    .name = "stopper",
+    .types = msg_types,
+    .num_types = 2,
+    .event = stop_event,
+    .fork = stop_fork,
+    .merge = stop_merge,
+    .drop = stop_drop,
 };
 
 /* ---- a mergeable analysis that only asks for the stream's tally ------- */
@@ -102,8 +113,14 @@ static int none_merge(void *self, void *part)
 static void none_drop(void *part) { (void)part; }
 static const uint16_t cap_types[] = { EL_CAP_CREATE };
 static const ev_analysis_ops counts_ops = {
-    "counts", cap_types, 1, EV_COUNTS, none_event, NULL, NULL, NULL, none_fork, none_merge,
-    none_drop,
+    .name = "counts",
+    .types = cap_types,
+    .num_types = 1,
+    .flags = EV_COUNTS,
+    .event = none_event,
+    .fork = none_fork,
+    .merge = none_merge,
+    .drop = none_drop,
 };
 
 /* ---- one run ------------------------------------------------------------ */
@@ -137,6 +154,9 @@ static char *write_out(const prof_result *r, int what, size_t *len)
     return buf;
 }
 
+/* The selection of the runs (the driver's selection stage). */
+static const ev_select *cur_sel;
+
 static run_out run(const char *path, unsigned jobs, uint64_t chunk, const prof_filter *f,
                    int with)
 {
@@ -145,6 +165,7 @@ static run_out run(const char *path, unsigned jobs, uint64_t chunk, const prof_f
     memset(&o, 0, sizeof o);
     ev_driver_opts_init(&opts);
     opts.jobs = jobs;
+    opts.select = cur_sel;
     ev_driver *d = ev_driver_create(&opts);
     ev_driver_test_hooks hooks = { .chunk_bytes = chunk };
     ev_driver_set_test_hooks(d, &hooks);
@@ -346,8 +367,11 @@ static void test_real_logs_filtered(void **state)
     (void)state;
     prof_filter f;
     prof_filter_init(&f);
-    f.cap = 1;
+    ev_select *sel = ev_select_create(NULL, 0, 1);     /* capability 1 */
+    cur_sel = sel;
     assert_true(check_log("tests/data/ghc-9.0.2/nfib-N2.eventlog", &f, 0) >= 2);
+    cur_sel = NULL;
+    ev_select_destroy(sel);
     prof_filter_init(&f);
     f.all = 1;
     f.focus = "fib";
@@ -502,16 +526,19 @@ static void test_synthetic(void **state)
         check_log(path, NULL, WITH_SEQ);
         prof_filter f;
         prof_filter_init(&f);
-        f.from_ns = 5000;
-        f.to_ns = 30000;
-        f.cap = 2;
+        ev_span one = { 5000, 30000 };
+        ev_select *sel = ev_select_create(&one, 1, 2);
+        cur_sel = sel;
         check_log(path, &f, 0);
-        prof_span spans[2] = { { 2000, 9000 }, { 15000, 40000 } };
+        ev_select_destroy(sel);
+        ev_span spans[2] = { { 2000, 9000 }, { 15000, 40000 } };
+        sel = ev_select_create(spans, 2, -1);
+        cur_sel = sel;
         prof_filter_init(&f);
-        f.spans = spans;
-        f.num_spans = 2;
         f.all = 1;
         check_log(path, &f, 0);
+        cur_sel = NULL;
+        ev_select_destroy(sel);
         unlink(path);
         free(path);
     }

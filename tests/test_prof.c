@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "corpus.h"
+#include "profiles.h"
 #include "evprof/prof.h"
 #include "evprof/writer.h"
 #include "ghcprof.h"
@@ -582,15 +583,21 @@ static void check_walk_order(const prof_result *r)
     free(enters.ev);
 }
 
-static prof_result *synthetic_profile(const uint8_t *buf, size_t len, const prof_filter *f)
+static prof_result *synthetic_profile_sel(const uint8_t *buf, size_t len, const prof_filter *f,
+                                          const ev_select *sel)
 {
     built b = { .agg = prof_create(f) };
-    el_read_result r = el_read_mem(buf, len, feed, &b, NULL);
-    assert_int_equal(r.status, EL_END);
+    const ev_analysis_ops *ops = &prof_analysis_ops;
+    assert_int_equal(test_read(NULL, buf, len, sel, &ops, (void *const *)&b.agg, 1), EL_END);
     assert_non_null(b.p = prof_snapshot(b.agg));
     prof_destroy(b.agg);
     check_walk_order(b.p);
     return b.p;
+}
+
+static prof_result *synthetic_profile(const uint8_t *buf, size_t len, const prof_filter *f)
+{
+    return synthetic_profile_sel(buf, len, f, NULL);
 }
 
 /* ticks of the node at a path of labels below MAIN ("f/g"), 0 if absent */
@@ -639,17 +646,18 @@ static void test_filters_synthetic(void **state)
     prof_result_destroy(p);
 
     prof_filter_init(&f);                       /* --cap 0 */
-    f.cap = 0;
-    p = synthetic_profile(buf, len, &f);
+    ev_select *sel = test_window(0, UINT64_MAX, 0);
+    p = synthetic_profile_sel(buf, len, &f, sel);
+    ev_select_destroy(sel);
     assert_int_equal(prof_get_info(p)->total_ticks, 100);
     assert_int_equal(ticks_at(p, "h", 0), 0);
     assert_int_equal(prof_get_info(p)->filtered_ticks, 100);
     prof_result_destroy(p);
 
     prof_filter_init(&f);                       /* window [40 ms, 60 ms) */
-    f.from_ns = 40000000;
-    f.to_ns = 60000000;
-    p = synthetic_profile(buf, len, &f);
+    sel = test_window(40000000, 60000000, -1);
+    p = synthetic_profile_sel(buf, len, &f, sel);
+    ev_select_destroy(sel);
     assert_int_equal(ticks_at(p, "f", 0), 10);      /* ticks 40..49 */
     assert_int_equal(ticks_at(p, "f/g", 0), 10);    /* ticks 50..59 */
     assert_int_equal(ticks_at(p, "h", 0), 18);      /* 20 less GC at 40, 50 */
@@ -657,11 +665,10 @@ static void test_filters_synthetic(void **state)
     prof_result_destroy(p);
 
     prof_filter_init(&f);                       /* window and cap 1 */
-    f.from_ns = 0;
-    f.to_ns = 30000000;
-    f.cap = 1;
     f.all = 1;
-    p = synthetic_profile(buf, len, &f);
+    sel = test_window(0, 30000000, 1);
+    p = synthetic_profile_sel(buf, len, &f, sel);
+    ev_select_destroy(sel);
     assert_int_equal(ticks_at(p, "GC", 0), 3);
     assert_int_equal(ticks_at(p, "h", 0), 27);
     prof_result_destroy(p);

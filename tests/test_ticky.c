@@ -28,10 +28,17 @@
 
 /* ---- helpers ------------------------------------------------------------ */
 
+/* The selection of the reads (the driver's stage would hand it over in
+ * the stream). */
+static const ev_select *cur_sel;
+
 static int feed(void *ctx, const el_event *ev, const el_decoder *d)
 {
-    (void)d;
-    return ticky_add_event(ctx, ev) != 0;
+    ev_stream st;
+    memset(&st, 0, sizeof st);
+    st.decoder = d;
+    st.select = cur_sel;
+    return ticky_analysis_ops.event(ctx, ev, &st);
 }
 
 static ticky_set *build_mem(const uint8_t *buf, size_t len, uint64_t from, uint64_t to,
@@ -39,8 +46,13 @@ static ticky_set *build_mem(const uint8_t *buf, size_t len, uint64_t from, uint6
 {
     ticky_set *t = ticky_create();
     assert_non_null(t);
-    ticky_set_window(t, from, to);
+    ev_span w = { from, to };
+    /* the whole run: no selection (the series pass after it has none) */
+    ev_select *sel = from == 0 && to == UINT64_MAX ? NULL : ev_select_create(&w, 1, -1);
+    cur_sel = sel;
     el_read_result r = el_read_mem(buf, len, feed, t, NULL);
+    cur_sel = NULL;
+    ev_select_destroy(sel);
     if (res)
         *res = r;
     assert_int_equal(ticky_finish(t), 0);

@@ -144,10 +144,15 @@ void ticky_destroy(ticky_set *t)
     free(t);
 }
 
-void ticky_set_window(ticky_set *t, uint64_t from_ns, uint64_t to_ns)
+/* The read's selection (the driver's): a batch is in it when its time is. */
+static void set_select(ticky_set *t, const ev_select *sel)
 {
-    t->from_ns = from_ns;
-    t->to_ns = to_ns;
+    if (t->sel != sel) {
+        ev_span w = ev_select_hull(sel);
+        t->sel = sel;
+        t->from_ns = w.from_ns;
+        t->to_ns = w.to_ns;
+    }
 }
 
 int ticky_is_eventlog(const void *head, size_t len)
@@ -364,7 +369,7 @@ static void open_batch(ticky_set *t, uint64_t time)
     t->b.open = 1;
     t->b.no++;
     t->b.time = time;
-    t->b.in_window = time >= t->from_ns && time < t->to_ns;
+    t->b.in_window = ev_select_has(t->sel, time);
     if (!t->series) {
         t->info.batches++;
         if (t->b.in_window)
@@ -793,7 +798,15 @@ static int ticky_op_event(void *self, const el_event *ev, const ev_stream *s)
     ticky_set *t = self;
     if (s->budget != t->mem.budget && s->budget)
         ticky_set_budget(t, s->budget);
+    set_select(t, s->select);
     return ticky_add_event(t, ev) != 0;
+}
+
+static int ticky_series_op_event(void *self, const el_event *ev, const ev_stream *s)
+{
+    ticky_set *t = self;
+    set_select(t, s->select);
+    return ticky_series_add_event(t, ev) != 0;
 }
 
 static void *ticky_op_snapshot(void *self) { return ticky_snapshot(self); }
@@ -803,8 +816,30 @@ static const uint16_t ticky_types[] = {
     EL_TICKY_COUNTER_DEF, EL_TICKY_COUNTER_SAMPLE, EL_TICKY_BEGIN_SAMPLE,
 };
 
+static int ticky_op_holds(const void *self, char *buf, size_t size)
+{
+    ticky_counts c;
+    ticky_count(self, &c);
+    snprintf(buf, size, "the ticky counters: %llu in %.1f MiB", (unsigned long long)c.counters,
+             (double)c.bytes / (1 << 20));
+    return c.counters != 0;
+}
+
 const ev_analysis_ops ticky_analysis_ops = {
-    "ticky counters", ticky_types, sizeof ticky_types / sizeof ticky_types[0], 0,
-    ticky_op_event, NULL, ticky_op_snapshot, ticky_op_release,
-    NULL, NULL, NULL,   /* not mergeable */
+    .name = "ticky counters",
+    .types = ticky_types,
+    .num_types = sizeof ticky_types / sizeof ticky_types[0],
+    .event = ticky_op_event,
+    .snapshot = ticky_op_snapshot,
+    .release = ticky_op_release,
+    .holds = ticky_op_holds,
+};
+
+/* batches are handed out in file order: not mergeable */
+const ev_analysis_ops ticky_series_ops = {
+    .name = "ticky series",
+    .types = ticky_types,
+    .num_types = sizeof ticky_types / sizeof ticky_types[0],
+    .event = ticky_series_op_event,
+    .holds = ticky_op_holds,
 };

@@ -52,7 +52,8 @@ struct ticky_set {
     size_t n, cap;
     tx_htab by_id;                  /* counter id -> index into c */
     tk_chunk *strings;
-    uint64_t from_ns, to_ns;
+    const ev_select *sel;           /* the read's selection (the driver's; NULL: all) */
+    uint64_t from_ns, to_ns;        /* its hull */
     ticky_info info;
     tk_batch b;
     int failed;                     /* out of memory (sticky) */

@@ -33,10 +33,10 @@
  * selection stage marks each event.
  *
  * The selection stage (opts.select, include/evprof/select.h): every event
- * handed to an analysis carries its marks in el_event.sel (EL_SEL_TIME:
- * inside a time window; EL_SEL_CAP: its capability is the selected one, a
- * sample's own capability, else its block's). An analysis with the flag
- * EV_SELECTED gets only the events with both marks. The others get every
+ * handed to an analysis carries its marks in el_event.outside (EL_OUT_TIME:
+ * outside the time windows; EL_OUT_CAP: its capability, a sample's own
+ * else its block's, is not the selected one; 0: inside). An analysis with
+ * the flag EV_SELECTED gets only the events inside. The others get every
  * event of their types, marked, because what they keep is not a sum of
  * events: the time profile counts the samples left out; a heap census
  * or a ticky batch is in the selection when the event that opens it is;
@@ -135,7 +135,7 @@ enum {
                                    counts, two additions per event */
     EV_SELECTED = 1u << 3,      /* gets only the events inside the selection (time
                                    and capability); without it every event of its
-                                   types, marked (el_event.sel) */
+                                   types, marked (el_event.outside) */
 };
 
 typedef struct ev_analysis_ops {
@@ -178,6 +178,15 @@ typedef struct ev_analysis_ops {
     void *(*fork)(void *self);
     int (*merge)(void *self, void *part);
     void (*drop)(void *part);
+    /* How it describes itself in a message (the memory limit's): what its
+     * aggregate holds, as one phrase ("the time profile holds 12 cost
+     * centres, ..."), written into buf (NUL-terminated, cut to size).
+     * Returns 1, or 0 when it holds nothing worth a word (no samples, no
+     * bands). May be NULL: it says nothing. */
+    int (*holds)(const void *self, char *buf, size_t size);
+    /* What bounds its memory besides the limit, for the same message
+     * ("report --max-depth N bounds the tree ..."), or NULL. */
+    const char *bounded_by;
 } ev_analysis_ops;
 
 typedef struct ev_driver ev_driver;

@@ -187,7 +187,7 @@ typedef struct el_event_type {
 
 /* ---- decoded event ---------------------------------------------------- */
 
-enum { EL_SEL_TIME = 1u, EL_SEL_CAP = 2u, EL_SEL_ALL = 3u };
+enum { EL_OUT_TIME = 1u, EL_OUT_CAP = 2u };
 
 typedef struct el_event {
     uint16_t type;                /* type id as in the log */
@@ -208,12 +208,12 @@ typedef struct el_event {
      * without the balanced field, the 13-byte census, the first ticky
      * definition layout) decode, with has_* flags saying what was there. */
     uint8_t decoded;
-    /* Which part of a selection the event is in (the driver's selection
-     * stage, driver.h): EL_SEL_TIME when its time is inside the selected
-     * windows, EL_SEL_CAP when its capability is the selected one (a
-     * sample's own capability, else its block's). The decoder sets
-     * EL_SEL_ALL: without a selection, everything is selected. */
-    uint8_t sel;
+    /* Where the event is outside the read's selection (the driver's
+     * selection stage, driver.h): EL_OUT_TIME when its time is outside the
+     * selected windows, EL_OUT_CAP when its capability is not the selected
+     * one (a sample's own capability, else its block's). 0: inside; the
+     * decoder sets 0 (without a selection everything is inside). */
+    uint8_t outside;
     union {
         struct { uint32_t thread; } thread;           /* 0,1,3,5,15,CREATE_SPARK_THREAD */
         struct {

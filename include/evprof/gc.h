@@ -35,23 +35,17 @@
 extern "C" {
 #endif
 
-/* Which part of the run to summarise. */
-typedef struct gc_filter {
-    uint64_t from_ns;       /* window on the log's clock (ns since the RTS started): */
-    uint64_t to_ns;         /* [from, to); to UINT64_MAX: open */
-    int32_t cap;            /* per-capability figures (allocation, sparks, the
-                               capability table) of this capability only; -1: all */
-} gc_filter;
-
-void gc_filter_init(gc_filter *f);       /* the whole run, every capability */
-
 /* The event types a gc_summary reads (for el_decoder_only_fields). */
 extern const uint16_t gc_event_types[];
 extern const size_t gc_num_event_types;
 
 typedef struct gc_summary gc_summary;
 
-gc_summary *gc_create(const gc_filter *filter);   /* NULL: no memory */
+/* The part of the run summarised is the driver's selection
+ * (ev_driver_opts.select: time windows, and the capability whose
+ * allocation, sparks and table row are shown); fed without a driver
+ * (gc_add_event), the whole run. */
+gc_summary *gc_create(void);                      /* NULL: no memory */
 void gc_destroy(gc_summary *s);                   /* accepts NULL */
 
 /* Consume one event. Returns 0, or -1 when memory ran out (sticky) or
@@ -65,7 +59,7 @@ extern const ev_analysis_ops gc_analysis_ops;
 /* One collection, as soon as it is complete: the leader's GC_STATS_GHC
  * (its time, generation, bytes copied, GC threads) and, when the leader
  * wrote GC_START/GC_END around it, the pause. Only collections inside
- * the filter's window are reported, once each, however many capabilities
+ * the selection's windows are reported, once each, however many capabilities
  * took part. */
 typedef struct gc_collection {
     uint64_t time_ns;               /* of its GC_STATS_GHC */
@@ -141,11 +135,14 @@ typedef struct gc_cap {
 } gc_cap;
 
 typedef struct gc_result {
-    /* the window summarised: [from_ns, to_ns], to_ns clipped to the log's end */
+    /* the window summarised: [from_ns, to_ns], to_ns clipped to the log's end
+     * (several windows: their hull, each in windows[]) */
     uint64_t from_ns, to_ns;
+    size_t n_windows;               /* the selection's windows before the log's end */
+    const ev_span *windows;         /* [n_windows], clipped to the log's end */
     uint64_t log_end_ns;
     int whole_run;                  /* the window holds the whole log, all caps */
-    int32_t cap;                    /* the filter's capability, -1 all */
+    int32_t cap;                    /* the selection's capability, -1 all */
 
     /* what the log holds (whole log, not only the window) */
     uint64_t n_gc_start, n_gc_end, n_gc_stats, n_heap_alloc, n_heap_size,
@@ -189,7 +186,7 @@ typedef struct gc_result {
     int has_sparks;
 
     /* elapsed time of the window */
-    uint64_t total_ns;              /* window length */
+    uint64_t total_ns;              /* the windows' length */
     uint64_t gc_ns;                 /* leading capabilities' pauses, clipped */
     uint64_t mutator_ns;            /* total - gc (INIT and EXIT included) */
     uint64_t alloc_rate;            /* bytes per elapsed MUT second (GHC: per CPU second) */

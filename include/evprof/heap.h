@@ -52,9 +52,9 @@ typedef enum heap_status {
 #define HEAP_DEFAULT_LENGTH 25u
 #define HEAP_MAX_LENGTH 1000000u
 
+/* The censuses kept are those taken inside the driver's selection
+ * (ev_driver_opts.select: the time it was taken, on the log's clock). */
 typedef struct heap_opts {
-    uint64_t from_ns;       /* censuses taken at or after (ns on the log's clock) */
-    uint64_t to_ns;         /* and before this; UINT64_MAX: open */
     uint32_t length;        /* -hc band length (GHC's -L); 0: the -L in the log's
                                RTS options, else HEAP_DEFAULT_LENGTH. 4 at least. */
     int whole_names;        /* -hc bands never cut (up to HEAP_MAX_LENGTH bytes),
@@ -62,8 +62,8 @@ typedef struct heap_opts {
                                names, where GHC's cut helps no one */
     int clock;              /* the censuses' times: HEAP_CLOCK_ELAPSED (the log's
                                clock) or HEAP_CLOCK_MUTATOR (an estimate of GHC's
-                               .hp clock; see docs/HEAP.md). from_ns/to_ns stay on
-                               the log's clock. */
+                               .hp clock; see docs/HEAP.md). The selection stays
+                               on the log's clock. */
 } heap_opts;
 
 enum { HEAP_CLOCK_ELAPSED = 0, HEAP_CLOCK_MUTATOR = 1 };

@@ -51,12 +51,10 @@ typedef struct html_opts {
     uint32_t series_counters;   /* ticky counters with a time series (50) */
     uint32_t series_points;     /* points per ticky series (64) */
     uint32_t graph_nodes;       /* the call graph's max nodes (cg_opts, 80) */
-    /* the selection: the time profile's samples (windows, capability,
-     * focus/ignore; NULL: every sample), and the window of the GC summary
-     * and the heap censuses */
+    /* the time profile's focus/ignore (NULL: every stack); the time
+     * windows and the capability of every view are the driver's selection
+     * (ev_driver_opts.select) */
     const prof_filter *samples;
-    uint64_t from_ns, to_ns;    /* [from, to); to UINT64_MAX: open */
-    int32_t cap;                /* the GC summary's capability; -1: all */
 } html_opts;
 
 void html_opts_init(html_opts *o);

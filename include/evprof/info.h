@@ -49,6 +49,12 @@ void info_count_marks(const info_log *in, uint64_t *labels, uint64_t *marks, uin
  * sets the stream's facts; its snapshot is info_snapshot's (release:
  * info_destroy), with the counts so far during a read. */
 extern const ev_analysis_ops info_analysis_ops;
+/* The same under the driver's selection (ev_driver_opts.select): the
+ * counts per type, the events and the time span are those of the events
+ * inside it (a call per event); the run's facts (RTS, program, start,
+ * capabilities, status) still come from the whole log. The outputs say
+ * which selection. */
+extern const ev_analysis_ops info_selected_ops;
 
 /* The run's facts as logged (first of each unless said): what a summary
  * of the run shows. Strings point into `in` (valid until it is

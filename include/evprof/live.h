@@ -45,11 +45,10 @@ const char *live_sort_name(live_sort s);    /* "interval", "total", "inherited" 
 typedef struct live_opts {
     unsigned top_n;             /* rows per list (cost centres, bands, ticky); 0: 10 */
     live_sort sort;
-    const prof_filter *samples; /* which samples the cost-centre lists count (time
-                                   windows, capability, focus/ignore); NULL: all */
-    const gc_filter *window;    /* the window and capability of every other figure
-                                   (GC, memory, heap censuses, ticky, threads) as
-                                   `evprof gc` takes it; NULL: the whole run */
+    const prof_filter *samples; /* the cost-centre lists' focus/ignore; NULL: all.
+                                   The time windows and capability of every figure
+                                   are the driver's selection (ev_driver_opts.select),
+                                   as `evprof gc` takes it */
 } live_opts;
 
 void live_opts_init(live_opts *o);

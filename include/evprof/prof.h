@@ -34,22 +34,11 @@
 extern "C" {
 #endif
 
-/* A time window [from_ns, to_ns). */
-typedef struct prof_span {
-    uint64_t from_ns, to_ns;
-} prof_span;
-
-/* Which samples count. */
+/* Which samples count. The time windows and the capability are the
+ * driver's selection (ev_driver_opts.select): a sample outside it is not
+ * aggregated and counts as filtered (prof_info.filtered_ticks). */
 typedef struct prof_filter {
-    uint64_t from_ns;       /* window on event timestamps (ns since RTS start) */
-    uint64_t to_ns;         /* inclusive lower, exclusive upper; UINT64_MAX: open */
-    int32_t cap;            /* only this capability (the sample's own cap); -1: all */
     int all;                /* count GC/SYSTEM/IDLE/OVERHEAD_of/DONT_CARE (GHC -pa/-pj) */
-    /* Several windows (traceMarker pairs), summed: a sample counts when it
-     * is inside one of them (and inside from/to). NULL: from/to alone.
-     * prof_create copies them. */
-    const prof_span *spans;
-    size_t num_spans;
     /* POSIX extended regexes on "Module.label" (as pprof's -focus and
      * -ignore): keep only the stacks through a matching cost centre, drop
      * the stacks through one. Applied by each snapshot (dropped ticks count
@@ -72,10 +61,6 @@ typedef struct prof_filter {
 } prof_filter;
 
 void prof_filter_init(prof_filter *f);   /* everything, GHC -p rules */
-
-/* 1 when a sample at time t of capability cap passes the filter's time
- * windows and capability (the one test, for every consumer of samples). */
-int prof_filter_keeps(const prof_filter *f, uint64_t t, uint32_t cap);
 
 /* 0, or -1 with a message in err when focus or ignore does not compile. */
 int prof_filter_check(const prof_filter *f, char *err, size_t errsize);

@@ -3,7 +3,7 @@
  * The caller builds one (the CLI from --from/--to, marks, --between,
  * --phase, --cap) and hands it to the driver (ev_driver_opts.select). The
  * driver's selection stage marks every event it hands out
- * (el_event.sel: EL_SEL_TIME inside a window, EL_SEL_CAP of the selected
+ * (el_event.outside: EL_OUT_TIME outside the windows, EL_OUT_CAP of another
  * capability), so that no analysis tests times itself; the analyses that
  * measure spans of time (the GC summary's mutator and GC time, its
  * counters) ask the same selection how much of a span is inside
@@ -54,9 +54,9 @@ uint64_t ev_select_length(const ev_select *s, uint64_t end);
 
 /* 1 when time t is inside a window. */
 int ev_select_has(const ev_select *s, uint64_t t);
-/* The marks of an event at t whose capability is cap (EL_SEL_TIME,
- * EL_SEL_CAP; eventlog.h). */
-unsigned ev_select_mark(const ev_select *s, uint64_t t, uint32_t cap);
+/* The marks of an event at t whose capability is cap: EL_OUT_TIME,
+ * EL_OUT_CAP (eventlog.h), 0 inside. */
+unsigned ev_select_outside(const ev_select *s, uint64_t t, uint32_t cap);
 /* How much of [a, b] is inside the windows. */
 uint64_t ev_select_overlap(const ev_select *s, uint64_t a, uint64_t b);
 /* The number of window edges at or before t: 2k when t is before window

@@ -38,8 +38,10 @@ extern "C" {
 
 typedef struct speedscope_timeline speedscope_timeline;
 
-/* Samples in filter's window and capability are kept (`all` is ignored:
- * every stack is kept). Returns NULL without memory. */
+/* Samples inside the driver's selection are kept (el_event.outside 0: in
+ * its windows and of its capability); of the filter, focus/ignore apply when the
+ * file is written (`all` is ignored: every stack is kept). Returns NULL
+ * without memory. */
 speedscope_timeline *speedscope_timeline_create(const prof_filter *filter);
 void speedscope_timeline_destroy(speedscope_timeline *t);   /* accepts NULL */
 

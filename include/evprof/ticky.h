@@ -10,7 +10,6 @@
  * the number of samples or batches.
  *
  *     ticky_set *t = ticky_create();
- *     ticky_set_window(t, from_ns, to_ns);           // optional
  *     for each event: ticky_add_event(t, ev);         // or ticky_read_text()
  *     ticky_finish(t);
  *     ticky_view v;  ticky_view_build(t, &opts, &v);
@@ -103,10 +102,10 @@ typedef struct ticky_set ticky_set;
 ticky_set *ticky_create(void);
 void ticky_destroy(ticky_set *t);        /* accepts NULL */
 
-/* Count only batches whose time (the 212's timestamp, or the first sample
- * of an implicit batch) is in [from_ns, to_ns). Default: everything.
- * Definitions count whatever their time. Call before adding events. */
-void ticky_set_window(ticky_set *t, uint64_t from_ns, uint64_t to_ns);
+/* Read through the driver (ticky_analysis_ops), only the batches whose
+ * time (the 212's timestamp, or the first sample of an implicit batch) is
+ * inside the driver's selection count (ev_driver_opts.select);
+ * definitions count whatever their time. Fed directly, everything. */
 
 /* Consume one event: 210, 211 and 212 are used (decoded ones), the rest
  * ignored. Returns 0, or -1 when memory ran out (sticky). */
@@ -254,6 +253,9 @@ int ticky_series_begin(ticky_set *t, const ticky_view *v, int cumulative,
                        ticky_batch_fn fn, void *ctx);
 /* 0, or 1 when the callback asked to stop (later calls do nothing). */
 int ticky_series_add_event(ticky_set *t, const el_event *ev);
+/* The same as a driver's analysis (self: the set), for the second read:
+ * batches inside the selection, as ticky_analysis_ops counts them. */
+extern const ev_analysis_ops ticky_series_ops;
 /* Closes the last batch. 0, or 1 when the callback asked to stop. */
 int ticky_series_end(ticky_set *t);
 

@@ -17,6 +17,7 @@ dir=tests/golden
 ex=examples/nfib.eventlog
 g9=tests/data/ghc-9.0.2
 ge=tests/data/ghc-events
+wd=tests/data/windows
 
 # NAME|ARGUMENTS (split on blanks: no blanks inside an argument)
 cases="
@@ -80,6 +81,18 @@ metrics-window-hostile|metrics --from 0.03 --to 0.08 --cap 0 -n 3 tests/data/met
 dump-unicode|dump $ge/unicode.eventlog
 dump-trace-binary-nonutf|dump $ge/trace-binary-nonutf.eventlog
 dump-testlog-part|dump $ge/testlog-part.eventlog
+heap-csv-window-steps|heap -f csv --from marker:step#3 --to marker:step#4 $wd/windows-N2.eventlog
+heap-hp-window-steps|heap -f hp --from 0.2 --to 0.5 $wd/windows-N2.eventlog
+heap-summary-window-steps|heap --from 0.2 $wd/windows-N2.eventlog
+ticky-csv-window-steps|ticky -f csv --from marker:step#3 --to marker:step#4 $wd/ticky-9.6.eventlog
+ticky-series-window-steps|ticky --series -f csv --from 0.2 --to 0.6 $wd/ticky-9.6.eventlog
+gc-json-window-cap-steps|gc -f json --from marker:step#1 --to marker:step#2 --cap 1 $wd/windows-N2.eventlog
+gc-text-window-steps|gc --to 0.5 $wd/windows-N2.eventlog
+dump-window-steps|dump --from 0.3 --to 0.31 $wd/windows-N2.eventlog
+folded-window-cap-markers|folded --from 0.5 --to 1.5 --cap 0 tests/data/markers/markers.eventlog
+speedscope-window-markers|speedscope --from 0.5 --to 1 tests/data/markers/markers.eventlog
+report-between-markers|report --between phase tests/data/markers/markers.eventlog
+metrics-window-steps|metrics --from marker:step#3 --to marker:step#4 $wd/windows-N2.eventlog
 "
 
 tmp=$(mktemp -d)

@@ -56,3 +56,37 @@ prof_result *test_profile_mem(const uint8_t *buf, size_t len, const prof_filter 
     assert_int_equal(r.status, EL_END);
     return snapshot_of(p);
 }
+
+el_status test_read(const char *path, const uint8_t *buf, size_t len, const ev_select *sel,
+                    const ev_analysis_ops *const *ops, void *const *self, size_t n)
+{
+    ev_driver_opts o;
+    ev_driver_opts_init(&o);
+    o.select = sel;
+    ev_driver *d = ev_driver_create(&o);
+    assert_non_null(d);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(ev_driver_attach(d, ops[i], self[i]), 0);
+    const ev_stream *s = path ? ev_driver_run_path(d, path) : ev_driver_run_mem(d, buf, len);
+    el_status st = s->read.status;
+    ev_driver_destroy(d);
+    return st;
+}
+
+ev_select *test_window(uint64_t from, uint64_t to, int32_t cap)
+{
+    ev_span w = { from, to };
+    ev_select *s = ev_select_create(&w, 1, cap);
+    assert_non_null(s);
+    return s;
+}
+
+prof_result *test_profile_mem_sel(const uint8_t *buf, size_t len, const prof_filter *f,
+                                  const ev_select *sel)
+{
+    prof_profile *p = prof_create(f);
+    assert_non_null(p);
+    const ev_analysis_ops *ops = &prof_analysis_ops;
+    assert_int_equal(test_read(NULL, buf, len, sel, &ops, (void *const *)&p, 1), EL_END);
+    return snapshot_of(p);
+}

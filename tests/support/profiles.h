@@ -18,5 +18,17 @@ extern const size_t test_num_time_logs;
  * to its end marker). f may be NULL. The caller destroys it. */
 prof_result *test_profile_path(const char *path, const prof_filter *f);
 prof_result *test_profile_mem(const uint8_t *buf, size_t len, const prof_filter *f);
+/* The same under a selection (the driver's selection stage; NULL: all). */
+prof_result *test_profile_mem_sel(const uint8_t *buf, size_t len, const prof_filter *f,
+                                  const ev_select *sel);
+
+/* Reads a log (path, or buf/len when path is NULL) through a driver with
+ * the selection sel (NULL: all) into the n analyses ops[i] / self[i];
+ * returns its status. */
+el_status test_read(const char *path, const uint8_t *buf, size_t len, const ev_select *sel,
+                    const ev_analysis_ops *const *ops, void *const *self, size_t n);
+/* One window [from, to) and a capability (-1: all); destroy with
+ * ev_select_destroy. */
+ev_select *test_window(uint64_t from, uint64_t to, int32_t cap);
 
 #endif
