@@ -499,12 +499,14 @@ static int map_frames(writer *w)
     return rc;
 }
 
-/* --focus/--ignore (the profile's matcher): the stacks that are dropped. */
+/* The stacks that are dropped: by --focus/--ignore (the profile's
+ * matcher), and without `all` GHC's built-in stacks (MAIN/GC, MAIN/IDLE,
+ * ...: one built-in frame), as the report drops them. */
 static int mark_dropped(writer *w)
 {
     const prof_filter *f = &w->t->filter;
     enum { FOCUS = 1, IGNORE = 2 };
-    if (!f->focus && !f->ignore)
+    if (!f->focus && !f->ignore && f->all)
         return 0;
     size_t nccs = prof_num_ccs(w->p);
     uint8_t *m = calloc(nccs ? nccs : 1, 1);
@@ -521,7 +523,8 @@ static int mark_dropped(writer *w)
         for (uint32_t k = 1; k <= s[0]; k++)
             if (s[k] < nccs)
                 st |= m[s[k]];
-        w->drop[id] = (f->focus && !(st & FOCUS)) || (st & IGNORE);
+        w->drop[id] = (f->focus && !(st & FOCUS)) || (st & IGNORE) ||
+                      (!f->all && s[0] == 1 && s[1] < nccs && prof_cc_at(w->p, s[1])->builtin);
     }
     free(m);
     return 0;
