@@ -103,5 +103,23 @@ check "truncated: exit 1" [ $? -eq 1 ]
 check "truncated: says so" grep -q "truncated at byte" "$tmp/err"
 check "truncated: still a report" grep -q "COST CENTRE" "$tmp/out"
 
+# --callers: a block per matching cost centre with its callers and callees
+# (the figures against a brute force: tests/test_callers.c)
+"$evprof" report --callers 'isEven' "$data/mutual-p.eventlog" >"$tmp/out" 2>"$tmp/err"
+check "--callers: exit 0" [ $? -eq 0 ]
+check "--callers: the block of Main.isEven'" grep -q "^Main.isEven'  Mutual.hs" "$tmp/out"
+check "--callers: its inherited ticks are the tree's (202)" grep -q "inherited 202 ticks" "$tmp/out"
+check "--callers: called by collatz in 202 ticks" grep -Eq "^ +202 +83.8  Main.collatz$" "$tmp/out"
+check "--callers: calls isOdd' in 88 ticks" grep -Eq "^ +88 +36.5  Main.isOdd'$" "$tmp/out"
+"$evprof" report --callers 'nothing here' "$data/mutual-p.eventlog" -o "$tmp/none.txt" 2>"$tmp/err"
+check "--callers matching nothing: exit 1" [ $? -eq 1 ]
+check "--callers matching nothing: says so" grep -q "no cost centre with ticks matches 'nothing here'" "$tmp/err"
+check "--callers matching nothing: no output file" [ ! -e "$tmp/none.txt" ]
+for args in "--callers (" "--callers f --json" "--callers f --max-depth 2" "--callers f --threshold 1"; do
+    # shellcheck disable=SC2086
+    "$evprof" report $args "$data/mutual-p.eventlog" >/dev/null 2>&1
+    check "report $args: exit 2" [ $? -eq 2 ]
+done
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
