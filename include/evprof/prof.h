@@ -108,6 +108,12 @@ typedef struct prof_node {
     uint32_t reserved;      /* the profile's own while aggregating; ignore */
 } prof_node;
 
+/* 1 when a cost centre so defined is one of GHC's five built-ins (GC/GC,
+ * SYSTEM/SYSTEM, IDLE/IDLE, OVERHEAD_of/PROFILING, DONT_CARE/MAIN, at
+ * `<built-in>`): a sample whose stack is that one frame is not counted
+ * without `all` (GHC's -p). */
+int prof_cc_builtin(const char *label, const char *module, const char *src);
+
 /* NULL filter: everything, GHC's -p rules. NULL when out of memory. */
 prof_profile *prof_create(const prof_filter *filter);
 void prof_destroy(prof_profile *p);      /* accepts NULL */
