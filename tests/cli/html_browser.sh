@@ -61,7 +61,7 @@ import sys, re
 dom = open(sys.argv[1], encoding='utf-8').read()
 sec = re.search(r'<section id="v-prof".*?</section>', dom, re.S).group(0)
 tables = re.findall(r'<tbody>(.*?)</tbody>', sec, re.S)
-first = re.search(r'<tr><td[^>]*>(.*?)</td><td[^>]*>(.*?)</td>', tables[1])
+first = re.search(r'<tr[^>]*><td[^>]*>(.*?)</td><td[^>]*>(.*?)</td>', tables[1])
 sys.exit(0 if first and first.group(1) == 'build.\\' and first.group(2) == 'Main' else 1)
 PY
 check "prof: the tree shows build.\\ at 76.3%" in_section prof prof '76.3%'
