@@ -198,21 +198,16 @@ static void cell_add(html_timeline *t, tl_cellset *cs, uint32_t lane_bin, uint64
                 return;
             continue;
         }
-        /* full: the set's bins merge in pairs, down to a few; a merge that
-         * gains little (distinct stacks in every bin) gives the set up */
+        /* full: the set's bins merge in pairs (at most log2(TL_BINS) times
+         * in a read, each O(cells)), down to a few */
         if ((TL_BINS >> (cs->kshift + 1)) < TL_CELL_BINS_MIN) {
             cells_drop(t, cs);
             return;
         }
-        size_t before = cs->n;
         cs->kshift++;
         cells_halve(t, cs);
         if (cs->dropped)
             return;
-        if (cs->n > before - before / 8) {
-            cells_drop(t, cs);
-            return;
-        }
     }
 }
 

@@ -78,6 +78,55 @@ sed 's|\\u003c/script\\u003e\\u003cb\\u003e|</script><b>|' "$tmp/hostile.html" >
 check "the checker sees an unescaped </script> (so it can fail)" \
     bash -c "! $check_page '$tmp/broken.html' --hostile >/dev/null"
 
+# ---- the timeline ------------------------------------------------------------
+# against the log's own report, folded, gc and info (tests/support/html_timeline.py):
+# bins, ticks per bin, the stacks of random ranges, collections, allocation,
+# heap, each capability's mutator and GC time, the marks
+timeline() {   # timeline NAME LOG [CHECKER OPTIONS] (the page in $tmp/NAME.html)
+    local name=$1 log=$2
+    shift 2
+    local got
+    got=$(python3 tests/support/html_timeline.py "$evprof" "$log" "$tmp/$name.html" "$@" 2>&1)
+    check "$name: the timeline is the log's ($got)" [ $? -eq 0 ]
+}
+for f in phases/phases.eventlog phases/phases-9.6.eventlog phases/threads-N2.eventlog \
+         ghc/par-N2-p.eventlog ghc-9.0.2/nfib-p.eventlog ghc/chain-p.eventlog; do
+    name=tl-$(basename "$f" .eventlog)
+    "$evprof" html "$d/$f" -o "$tmp/$name.html" 2>/dev/null
+    timeline "$name" "$d/$f"
+done
+# a page that holds 5 nodes: a stack counts at the deepest node it has
+"$evprof" html --max-nodes 5 "$d/phases/phases.eventlog" -o "$tmp/tl-cut.html" 2>/dev/null
+timeline tl-cut "$d/phases/phases.eventlog"
+# more distinct stacks than the timeline keeps (a test hook makes a small
+# log such a one): the page keeps their outer frames, ticks still exact
+EVPROF_TEST_TIMELINE_CELLS=30 "$evprof" html "$d/phases/phases.eventlog" -o "$tmp/tl-prefix.html" 2>/dev/null
+timeline tl-prefix "$d/phases/phases.eventlog" --prefix
+EVPROF_TEST_TIMELINE_CELLS=10 "$evprof" html "$d/ghc/mutual-p.eventlog" -o "$tmp/tl-prefix2.html" 2>/dev/null
+timeline tl-prefix2 "$d/ghc/mutual-p.eventlog" --prefix
+EVPROF_TEST_TIMELINE_CELLS=30 "$evprof" html "$d/ghc/deep-p.eventlog" -o "$tmp/tl-coarse.html" 2>/dev/null
+check "few cells: the profile's bins merged, down to a few" json "$tmp/tl-coarse.html" \
+    "d['timeline']['profile']['bins'] <= 8 and d['timeline']['profile']['status'] == 'ok'"
+timeline tl-coarse "$d/ghc/deep-p.eventlog"
+EVPROF_TEST_TIMELINE_CELLS=10 "$evprof" html "$d/ghc/deep-p.eventlog" -o "$tmp/tl-none.html" 2>/dev/null
+check "no set fits: no profile of a range, said" json "$tmp/tl-none.html" \
+    "'no profile of a range' in d['timeline']['profile']['status'] and 'cells' not in d['timeline']['profile']"
+# the checker fails on a page whose cells are off by a tick
+python3 - "$tmp/tl-phases.html" "$tmp/tl-broken.html" <<'PY'
+import re, sys
+s = open(sys.argv[1], encoding='utf-8').read()
+m = re.search(r'"cells":\[[\[\],]*?\[(\d+),(\d+)', s)
+s = s[:m.start(2)] + str(int(m.group(2)) + 1) + s[m.end(2):]
+open(sys.argv[2], 'w', encoding='utf-8').write(s)
+PY
+check "the timeline checker sees a tick moved (so it can fail)" bash -c \
+    "! python3 tests/support/html_timeline.py '$evprof' '$d/phases/phases.eventlog' '$tmp/tl-broken.html' >/dev/null"
+# marks and labelled threads in the page
+check "threads-N2: the labelled workers and the marks" json "$tmp/tl-threads-N2.html" \
+    "sorted(t[1] for t in d['timeline']['labelled'] if t[1].startswith('worker')) == ['worker 1', 'worker 2', 'worker 3', 'worker 4'] and [l[0] for l in d['marks']['labels']] == ['workers', 'sparks', 'churn']"
+check "threads-N2: sparks from their events (+RTS -lf)" json "$tmp/tl-threads-N2.html" \
+    "d['timeline']['sparks']['source'] == 'events' and sum(d['timeline']['sparks']['created']) > 0"
+
 # ---- --max-nodes -----------------------------------------------------------
 "$evprof" html "$d/ghc-9.0.2/nfib-p.eventlog" --max-nodes 3 -o "$tmp/cut.html" 2>"$tmp/err"
 check "--max-nodes 3: exit 0" [ $? -eq 0 ]
