@@ -170,11 +170,13 @@ typedef struct tl_cellset {
 typedef struct html_timeline {
     prof_filter f;                  /* the profile's samples (window, capability, all) */
     prof_span *spans;               /* f's windows, a copy */
-    uint64_t w;                     /* bin width, ns */
+    uint64_t w;                     /* bin width, ns: a power of two */
+    uint32_t wshift;                /* its log2 */
     uint32_t n;                     /* bins used */
     uint64_t end;                   /* the latest event time */
     tl_cap caps[TL_CAPS];
     uint32_t ncaps, caps_over;      /* capabilities past TL_CAPS: their events skipped */
+    uint8_t cap_slot[TL_CAPS];      /* capability number -> slot + 1 (0: none yet) */
     uint64_t *gc_count, *gc_pause, *created, *finished, *blocked, *woken;
     uint64_t *spark_ev[TL_SPARK_KINDS], *spark_cnt[TL_SPARK_KINDS], *pool;
     uint64_t *heap_size, *heap_live, *alloc, *samples;

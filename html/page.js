@@ -238,6 +238,28 @@
     return svg;
   }
 
+  /* The timeline's per-bin arrays come with their runs of zeros as one
+   * negative number (-k: k zeros): expanded here, once. */
+  (function expandTimeline() {
+    var TL = D.timeline;
+    if (!TL) return;
+    function unz(a) {
+      if (!Array.isArray(a)) return a;
+      var out = [];
+      for (var i = 0; i < a.length; i++) {
+        if (a[i] < 0) for (var k = 0; k < -a[i]; k++) out.push(0);
+        else out.push(a[i]);
+      }
+      return out;
+    }
+    ['gc_count', 'gc_pause', 'samples'].forEach(function (k) { TL[k] = unz(TL[k]); });
+    ['threads', 'sparks', 'heap'].forEach(function (g) {
+      if (TL[g]) Object.keys(TL[g]).forEach(function (k) { TL[g][k] = unz(TL[g][k]); });
+    });
+    TL.caps.forEach(function (c) { c[1] = unz(c[1]); c[2] = unz(c[2]); });
+    TL.lanes.forEach(function (l) { l[0] = unz(l[0]); l[1] = unz(l[1]); });
+  })();
+
   /* ---- marks and the selected range ------------------------------------ */
   /* The program's marks (traceMarker): [time, label index, N], the first
    * 1000 in time order; each chart draws them. */
@@ -1030,7 +1052,7 @@
 
     /* the lanes: label, height, draw(g, y, h), tip(bin) */
     var rows = [];
-    rows.push({ label: '', h: 18, axis: 1 });
+    rows.push({ label: '', h: 26, axis: 1 });
     TL.caps.forEach(function (c) {
       rows.push({ label: 'capability ' + c[0], h: 14, draw: function (g, y, h, i, x0, x1) {
         var m = c[1][i] / 1000, gc = c[2][i] / 1000;
@@ -1137,24 +1159,28 @@
       rows.push({ label: 'profile, in time order', h: flameRows * ROWH, flame: 1 });
     }
 
-    /* the profile's bins laid out once each: per node its place in [0, 1) */
-    var layouts = {};
+    /* the profile's bins laid out once each: per node its place in [0, 1)
+     * (the nodes a bin touches, its cells and their ancestors, found once
+     * each; inherited ticks by one pass from the deepest up) */
+    var layouts = {}, NN = D.prof ? D.prof.parent.length : 0;
+    var stamp = new Int32Array(NN).fill(-1), inhA = new Float64Array(NN), nextA = new Float64Array(NN);
     function layout(pb) {
       if (layouts[pb]) return layouts[pb];
-      var P = D.prof, c = TP.cells[pb], inh = new Map(), node = 0, total = 0;
-      for (var k = 0; k < c.length; k += 2) {
+      var par = D.prof.parent, c = TP.cells[pb], node = 0, total = 0, touched = [], k, x;
+      for (k = 0; k < c.length; k += 2) {
         node += c[k];
         total += c[k + 1];
-        for (var n = node; n >= 0; n = P.parent[n]) inh.set(n, (inh.get(n) || 0) + c[k + 1]);
+        for (x = node; x >= 0 && stamp[x] !== pb; x = par[x]) { stamp[x] = pb; inhA[x] = 0; touched.push(x); }
+        inhA[node] += c[k + 1];
       }
-      var nodes = Array.from(inh.keys()).sort(function (x, y) { return x - y; });
-      var at = new Map(), next = new Map(), L = [];
-      nodes.forEach(function (n) {
-        var x = n === 0 ? 0 : next.get(P.parent[n]) || 0, w = inh.get(n) / (total || 1);
-        at.set(n, x);
-        next.set(n, x);
-        if (n) next.set(P.parent[n], x + w);
-        L.push([n, x, w, inh.get(n)]);
+      touched.sort(function (a, b) { return a - b; });
+      for (k = touched.length - 1; k > 0; k--) inhA[par[touched[k]]] += inhA[touched[k]];
+      var L = [];
+      touched.forEach(function (n) {
+        var at = n === 0 ? 0 : nextA[par[n]], w = inhA[n] / (total || 1);
+        nextA[n] = at;
+        if (n) nextA[par[n]] = at + w;
+        L.push([n, at, w, inhA[n]]);
       });
       return (layouts[pb] = { nodes: L, total: total });
     }
@@ -1171,6 +1197,7 @@
       return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
     }
     function draw() {
+      if (!cv.offsetParent) return;   /* another tab: drawn when shown (show()) */
       W = cv.parentNode.clientWidth || 1100;
       if (W < 300) W = 1100;
       H = rows.reduce(function (s, r) { return s + r.h + 2; }, 0) + 4;
@@ -1203,7 +1230,7 @@
           for (var t = Math.ceil(v0 / step) * step; t <= v1; t += step) {
             var xx = X(t);
             g.fillRect(xx, y + r.h - 4, 1, 4);
-            g.fillText(secs(t), xx + 2, y + 6);
+            g.fillText(secs(t), xx + 2, y + 19);
           }
         } else if (r.flame) {
           var pb0 = Math.max(0, Math.floor(v0 / TP.bin_ns)), pb1 = Math.min(TP.bins, Math.ceil(v1 / TP.bin_ns));
@@ -1262,7 +1289,7 @@
         for (var yy = 0; yy < H; yy += 6) g.fillRect(xx, yy, 1, 3);
         if (xx - lastLabel > 70) {
           g.font = '10px system-ui, sans-serif';
-          g.fillText(vis(markName(m)), xx + 3, 13);
+          g.fillText(vis(markName(m)), xx + 3, 8);
           lastLabel = xx;
         }
       });
@@ -1342,6 +1369,8 @@
     cv.addEventListener('mouseleave', hideTip);
     onRange.push(draw);
     timelineRedraw = draw;
+    /* for scripts (screenshots, tests): show [a, e) ns */
+    window.evprofView = function (a, e) { setView(a, e); return [v0, v1]; };
     draw();
   }
 
@@ -1365,11 +1394,14 @@
   });
   show(location.hash.slice(1) || 'summary');
   if (D.prof && D.prof.total) buildTree();
+  var viewMs = [];
   function run(id, f) {
+    var t = performance.now();
     try { f(); } catch (e) {
       recordError(id + ': ' + (e && e.stack || e));
       body(id).appendChild(el('p', { cls: 'warn', text: 'This view failed: ' + e }));
     }
+    viewMs.push(id + ':' + Math.round(performance.now() - t));
   }
   [['summary', summary], ['timeline', timelineView], ['prof', profView], ['flame', flameView], ['graph', graphView],
    ['heap', heapView], ['gc', gcView], ['ticky', tickyView]].forEach(function (v) { run(v[0], v[1]); });
@@ -1380,6 +1412,7 @@
     run('prof', profView);
     run('flame', flameView);
   });
+  document.body.dataset.viewMs = viewMs.join(',');   /* each view's own time */
   document.body.dataset.renderMs = Math.round(performance.now() - t0);
   document.body.dataset.ready = '1';
 })();

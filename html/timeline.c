@@ -233,6 +233,7 @@ static void coarsen(html_timeline *t)
         memset(a + TL_BINS / 2, 0, TL_BINS / 2 * sizeof *a);
     }
     t->w *= 2;
+    t->wshift++;
     t->n = (t->n + 1) / 2;
     /* the cells' bins keep their width: one shift less, or merged too */
     for (int k = 0; k < TL_CELL_SETS; k++) {
@@ -247,9 +248,10 @@ static void coarsen(html_timeline *t)
 /* The bin of time t, the bins made to reach it. */
 static uint32_t bin_of(html_timeline *t, uint64_t time)
 {
-    while (time / t->w >= TL_BINS && t->w <= (UINT64_MAX / 4) / TL_BINS)
+    /* the width is a power of two: a shift, not a division per event */
+    while ((time >> t->wshift) >= TL_BINS && t->w <= (UINT64_MAX / 4) / TL_BINS)
         coarsen(t);
-    uint64_t b = time / t->w;
+    uint64_t b = time >> t->wshift;
     if (b >= TL_BINS)
         b = TL_BINS - 1;
     if (b + 1 > t->n)
@@ -277,6 +279,8 @@ static void spread(html_timeline *t, uint64_t *arr, uint64_t a, uint64_t b)
 
 static tl_cap *cap_of(html_timeline *t, uint32_t capno)
 {
+    if (capno < TL_CAPS && t->cap_slot[capno])
+        return &t->caps[t->cap_slot[capno] - 1];
     for (uint32_t i = 0; i < t->ncaps; i++)
         if (t->caps[i].capno == capno)
             return &t->caps[i];
@@ -296,6 +300,8 @@ static tl_cap *cap_of(html_timeline *t, uint32_t capno)
         return NULL;
     }
     t->ncaps++;
+    if (capno < TL_CAPS)
+        t->cap_slot[capno] = (uint8_t)t->ncaps;
     return c;
 }
 
@@ -324,6 +330,8 @@ static int thread_eq(const void *items, uint32_t i, const void *key)
 
 static tl_thread *thread_of(html_timeline *t, uint32_t tid)
 {
+    if (!t->nthreads)
+        return NULL;
     uint32_t i = tx_htab_find(&t->thread_tab, hash_mix64(tid), thread_eq, t->threads, &tid);
     return i == TX_HTAB_NONE ? NULL : &t->threads[i];
 }
@@ -633,6 +641,9 @@ int html_timeline_init(html_timeline *t, const prof_filter *f)
         t->f.spans = t->spans = sp;
     }
     t->w = TL_BIN0;
+    while ((1ull << t->wshift) < TL_BIN0)
+        t->wshift++;
+    _Static_assert((TL_BIN0 & (TL_BIN0 - 1)) == 0, "TL_BIN0 is a power of two");
     static const uint32_t prefix[TL_CELL_SETS] = { 0, TL_PREFIX_MID, TL_PREFIX_LOW };
     static const size_t limit[TL_CELL_SETS] = { TL_CELLS_FULL, TL_CELLS_MID, TL_CELLS_LOW };
     for (int k = 0; k < TL_CELL_SETS; k++) {
@@ -830,25 +841,39 @@ static pcell *map_cells(const tl_cellset *cs, const prof_result *r, const uint8_
     return out;
 }
 
-/* One per-bin array, the first n bins. */
+/* A per-bin array of the first n bins, its runs of zeros as one negative
+ * number (-k: k zeros), values divided into per mille of w when w > 0:
+ * most lanes are zero in most bins. */
+static void w_values(tx_json *j, const uint64_t *a, uint32_t n, uint64_t w)
+{
+    tx_json_array(j, TX_JSON_INLINE);
+    int64_t zeros = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t v = !a ? 0 : !w ? a[i] : a[i] >= w ? 1000 : (a[i] * 1000 + w / 2) / w;
+        if (!v) {
+            zeros++;
+            continue;
+        }
+        if (zeros)
+            tx_json_int(j, -zeros);
+        zeros = 0;
+        tx_json_uint(j, v);
+    }
+    if (zeros)
+        tx_json_int(j, -zeros);
+    tx_json_end(j);
+}
+
 static void w_bins(tx_json *j, const char *key, const uint64_t *a, uint32_t n)
 {
     tx_json_key(j, key);
-    tx_json_array(j, TX_JSON_INLINE);
-    for (uint32_t i = 0; i < n; i++)
-        tx_json_uint(j, a ? a[i] : 0);
-    tx_json_end(j);
+    w_values(j, a, n, 0);
 }
 
 /* Per mille of the bin width. */
 static void w_permille(tx_json *j, const uint64_t *a, uint32_t n, uint64_t w)
 {
-    tx_json_array(j, TX_JSON_INLINE);
-    for (uint32_t i = 0; i < n; i++) {
-        uint64_t v = a[i] >= w ? 1000 : (a[i] * 1000 + w / 2) / w;
-        tx_json_uint(j, v);
-    }
-    tx_json_end(j);
+    w_values(j, a, n, w);
 }
 
 static int prof_cells(tx_json *j, const html_timeline *t, const prof_result *r,

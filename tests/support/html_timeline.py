@@ -35,6 +35,26 @@ s = open(page, encoding='utf-8').read()
 D = json.loads(re.search(r'id="evprof-data">(.*?)</script>', s, re.S).group(1))
 TL = D['timeline']
 P = D.get('prof')
+
+
+def unz(a):
+    """a per-bin array with its runs of zeros as one negative number"""
+    out = []
+    for v in a:
+        out.extend([0] * -v if v < 0 else [v])
+    return out
+
+
+for k in ('gc_count', 'gc_pause', 'samples'):
+    TL[k] = unz(TL[k])
+for g in ('threads', 'sparks', 'heap'):
+    for k in TL.get(g, {}):
+        if isinstance(TL[g][k], list):
+            TL[g][k] = unz(TL[g][k])
+for c in TL['caps']:
+    c[1], c[2] = unz(c[1]), unz(c[2])
+for lane in TL['lanes']:
+    lane[0], lane[1] = unz(lane[0]), unz(lane[1])
 fails = []
 checked = [0]
 
