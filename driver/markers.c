@@ -303,17 +303,19 @@ const uint64_t *ev_markers_times(const ev_markers *m, const char *label, size_t 
     return l ? times_of(l) : NULL;
 }
 
+/* The two below use only the functions above (labels in order of their
+ * first time, each label's times), whatever the labels' store. */
 uint64_t ev_markers_total(const ev_markers *m)
 {
     uint64_t n = 0;
-    for (size_t i = 0; i < m->n; i++)
-        n += m->labels[i].n;
+    for (size_t i = 0; i < ev_markers_num_labels(m); i++)
+        n += ev_markers_label_at(m, i)->count;
     return n;
 }
 
-/* The order of marks: time, then the label's first appearance, then N. */
+/* The order of marks: time, then the label's place (by first time), then N. */
 typedef struct mkey {
-    uint64_t time, seq, nth;
+    uint64_t time, nth;
     size_t label;
 } mkey;
 
@@ -321,8 +323,8 @@ static int mkey_less(const mkey *a, const mkey *b)
 {
     if (a->time != b->time)
         return a->time < b->time;
-    if (a->seq != b->seq)
-        return a->seq < b->seq;
+    if (a->label != b->label)
+        return a->label < b->label;
     return a->nth < b->nth;
 }
 
@@ -350,14 +352,15 @@ size_t ev_markers_first(const ev_markers *m, size_t max, ev_mark *out)
     mkey *h = malloc(max * sizeof *h);    /* a max-heap of the best so far */
     if (!h)
         return 0;
-    size_t n = 0;
-    for (size_t i = 0; i < m->n; i++) {
-        const mlabel *l = &m->labels[i];
-        for (size_t k = 0; k < l->n && k < max; k++) {
-            mkey c = { l->times[k], l->first_seq, k + 1, i };
+    size_t n = 0, nl = ev_markers_num_labels(m);
+    for (size_t i = 0; i < nl; i++) {
+        const ev_marker_label *l = ev_markers_label_at(m, i);
+        size_t nt;
+        const uint64_t *times = ev_markers_times(m, l->label, l->len, &nt);
+        for (size_t k = 0; k < nt && k < max; k++) {
+            mkey c = { times[k], k + 1, i };
             if (n < max) {
-                /* sift up */
-                size_t j = n++;
+                size_t j = n++;     /* sift up */
                 h[j] = c;
                 while (j > 0 && mkey_less(&h[(j - 1) / 2], &h[j])) {
                     mkey t = h[j];
@@ -381,8 +384,8 @@ size_t ev_markers_first(const ev_markers *m, size_t max, ev_mark *out)
         sift_down(h, k - 1, 0);
     }
     for (size_t k = 0; k < n; k++) {
-        const mlabel *l = &m->labels[h[k].label];
-        out[k] = (ev_mark){ l->pub.label, l->pub.len, h[k].nth, h[k].time };
+        const ev_marker_label *l = ev_markers_label_at(m, h[k].label);
+        out[k] = (ev_mark){ l->label, l->len, h[k].nth, h[k].time };
     }
     free(h);
     return n;

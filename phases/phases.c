@@ -71,6 +71,7 @@ struct phases_run {
 
     plabel *labels;
     size_t nlabels, caplabels;
+    tx_htab labeltab;               /* label -> index into labels */
 
     prow *rows;
     size_t nrows, caprows;
@@ -255,20 +256,35 @@ static void cross(phases_run *p, uint64_t t)
     }
 }
 
+typedef struct label_key {
+    const char *s;
+    uint32_t len;
+} label_key;
+
+static int label_eq(const void *items, uint32_t i, const void *key)
+{
+    const plabel *l = &((const plabel *)items)[i];
+    const label_key *k = key;
+    return l->len == k->len && memcmp(l->s, k->s, k->len) == 0;
+}
+
 static int mark(phases_run *p, const el_event *ev)
 {
     const char *s = ev->u.text.str.ptr;
     uint32_t len = ev->u.text.str.len;
     p->marks_seen++;
-    size_t i = 0;
-    while (i < p->nlabels && !(p->labels[i].len == len && memcmp(p->labels[i].s, s, len) == 0))
-        i++;
-    if (i == p->nlabels) {
+    /* labels by a table: a log of many distinct labels stays linear */
+    label_key key = { s, len };
+    uint64_t h = hash_bytes(s, len, 0);
+    size_t i = tx_htab_find(&p->labeltab, h, label_eq, p->labels, &key);
+    if (i == TX_HTAB_NONE) {
         if (grow(p, (void **)&p->labels, &p->caplabels, p->nlabels, sizeof *p->labels) != 0)
             return -1;
         const char *k = keep(p, s, len);
-        if (!k)
+        if (!k || tx_htab_insert_charged(&p->labeltab, h, (uint32_t)p->nlabels, &p->mem, 0,
+                                         NULL) != 0)
             return -1;
+        i = p->nlabels;
         p->labels[p->nlabels++] = (plabel){ k, len, 0 };
     }
     plabel *l = &p->labels[i];
@@ -558,6 +574,7 @@ void phases_destroy(phases_run *p)
     gc_destroy(p->gc);
     tx_strpool_destroy(&p->names);
     tx_htab_free(&p->cctab);
+    tx_htab_free(&p->labeltab);
     free(p->cc);
     free(p->touched);
     free(p->labels);

@@ -78,8 +78,8 @@ typedef struct ev_mark {
 /* Every mark of the log. Valid after the read's end. */
 uint64_t ev_markers_total(const ev_markers *m);
 
-/* The first min(max, total) marks in time order (ties: the label seen
- * first, then N) into out[]; returns how many. Time and memory bounded by
+/* The first min(max, total) marks in time order (ties: the label of the
+ * earlier first mark, then N) into out[]; returns how many. Time and memory bounded by
  * `max` and the labels, whatever the number of marks. Valid after the
  * read's end. */
 size_t ev_markers_first(const ev_markers *m, size_t max, ev_mark *out);
