@@ -189,7 +189,8 @@ typedef struct html_timeline {
     uint32_t builtin[16];           /* GHC ids of the built-in cost centres */
     uint32_t nbuiltin;
     tl_cellset sets[TL_CELL_SETS];  /* the profile's cells: whole stacks, then prefixes */
-    uint64_t samples_counted;
+    uint64_t samples_counted, sample_events;
+    int cells_yielded;              /* sets given up to the memory budget */
     ev_account mem;
     int nomem;
 } html_timeline;

@@ -88,11 +88,41 @@ static void cells_drop(html_timeline *t, tl_cellset *cs)
     cs->dropped = 1;
 }
 
+/* The cells are a cache of the page's: they never stand in the way of
+ * the aggregates that share the budget. The others (the profile, what
+ * reading takes) may double what they hold (an array grown), so the cells
+ * keep `more` bytes more only while the limit leaves room for that and
+ * for three times the cells; past it sets are given up (the whole
+ * stacks' first) and a limit the profile fits in still gives a page. */
+static int cells_room(const html_timeline *t, size_t more)
+{
+    uint64_t limit = ev_budget_limit(t->mem.budget);
+    if (!limit)
+        return 1;
+    uint64_t used = ev_budget_used(t->mem.budget), mine = t->mem.charged + more;
+    uint64_t others = used > t->mem.charged ? used - t->mem.charged : 0;
+    return limit >= 2 * others + 3 * mine;
+}
+
+static void cells_yield(html_timeline *t)
+{
+    for (int k = 0; k < TL_CELL_SETS && t->mem.charged; k++) {
+        if (cells_room(t, 0))
+            return;
+        if (!t->sets[k].dropped) {
+            cells_drop(t, &t->sets[k]);
+            t->cells_yielded = 1;
+        }
+    }
+}
+
 /* A bin's table with room for `cap` slots (a power of two). 0, or -1:
  * no memory, or the budget said no (the set is then given up). */
 static int bin_grow(html_timeline *t, tl_cellset *cs, tl_bincells *b, uint32_t cap)
 {
-    if (ev_account_try(&t->mem, (size_t)cap * sizeof *b->slots) != 0) {
+    size_t bytes = (size_t)cap * sizeof *b->slots;
+    if (!cells_room(t, bytes) || ev_account_try(&t->mem, bytes) != 0) {
+        t->cells_yielded = 1;
         cells_drop(t, cs);      /* the timeline does without this set */
         return -1;
     }
@@ -413,6 +443,8 @@ static int is_builtin(const html_timeline *t, uint32_t id)
 
 static void sample(html_timeline *t, const el_event *ev, uint32_t b)
 {
+    if ((++t->sample_events & 1023) == 0)
+        cells_yield(t);
     if (!prof_filter_keeps(&t->f, ev->time, ev->u.prof_sample.cap))
         return;
     unsigned depth = ev->u.prof_sample.depth;
@@ -896,7 +928,10 @@ static int prof_cells(tx_json *j, const html_timeline *t, const prof_result *r,
     pcell *c = NULL;
     o->prof_status = "ok";
     o->prof_prefix = cs ? cs->prefix : 0;
-    if (!cs)
+    if (!cs && t->cells_yielded)
+        o->prof_status = "the memory limit (--memory-limit) left no room for the profile by "
+                         "time: no profile of a range";
+    else if (!cs)
         o->prof_status = "the run has more distinct stacks per stretch of time than the "
                          "page keeps: no profile of a range";
     else if (!r || !prof_get_info(r)->total_ticks)
