@@ -168,7 +168,7 @@ check "--phase with --from: exit 2" [ $? -eq 2 ]
 "$evprof" report --phase 'parse#0' "$data/phases.eventlog" >/dev/null 2>"$tmp/err"
 check "--phase LABEL#0: exit 2" [ $? -eq 2 ]
 "$evprof" report --phase 'parse#4' "$data/phases.eventlog" >/dev/null 2>"$tmp/err"
-check "--phase past the last mark: exit 1" [ $? -eq 1 ]
+check "--phase past the last mark: exit 2, as --from marker: (a selection that matches nothing)" [ $? -eq 2 ]
 check "--phase past the last mark: says how many there are" grep -q "marker 'parse' #4 asked, the log has 3" "$tmp/err"
 "$evprof" gc --phase 'solve#2' --format json "$data/phases.eventlog" >"$tmp/g.json"
 check "gc --phase solve#2: the row's collections" python3 - "$tmp/g.json" "$tmp/whole.json" <<'PY'
