@@ -4,6 +4,7 @@
 set -u
 EVPROF=${1:?usage: cli_usage.sh path/to/evprof}
 CORPUS=tests/data
+PYTHON=${PYTHON:-python3}   # tests/cli/checks.bash
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 pass=0
@@ -93,9 +94,9 @@ for f in "$CORPUS"/ghc-events/*.eventlog "$CORPUS"/ghc-9.0.2/*.eventlog $optiona
         bad "info $name: stdin output differs"
         diff "$TMP/from-file" "$TMP/from-pipe" | head -5
     fi
-    if command -v python3 >/dev/null; then
+    if command -v "$PYTHON" >/dev/null; then
         "$EVPROF" info --format json "$f" 2>/dev/null >"$TMP/json"
-        if python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/json" 2>/dev/null
+        if "$PYTHON" -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/json" 2>/dev/null
         then ok; else bad "info --format json $name: not valid JSON"; fi
     fi
 done

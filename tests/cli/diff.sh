@@ -61,7 +61,7 @@ print(d['kind'], len(ds))
 PY
 for f in "$ghc"/*.eventlog "$g9"/nfib-p.eventlog "$fb"; do
     run 0 diff -f json "$f" "$f"
-    check "$f: diff X X is all zeros" python3 "$tmp/zero.py" "$tmp/out" >/dev/null
+    check "$f: diff X X is all zeros" "$PYTHON" "$tmp/zero.py" "$tmp/out" >/dev/null
     run 0 diff "$f" "$f"
     # the text: every delta column 0 (table and tree)
     check "$f: text deltas are 0" awk '
@@ -72,7 +72,7 @@ for f in "$ghc"/*.eventlog "$g9"/nfib-p.eventlog "$fb"; do
 done
 for f in "$g9"/nfib-s.eventlog "$g9"/nfib-hc.eventlog "$ge"/ticky-new.eventlog; do
     run 0 diff -f json "$f" "$f"
-    kind=$(python3 "$tmp/zero.py" "$tmp/out")
+    kind=$("$PYTHON" "$tmp/zero.py" "$tmp/out")
     check "$f: diff X X is all zeros ($kind)" [ $? -eq 0 ]
 done
 run 0 diff -f json "$g9"/nfib-s.eventlog "$g9"/nfib-s.eventlog
@@ -92,7 +92,7 @@ check "... and evprof says so" grep -q "nfib-s.eventlog has no time-profile samp
 "$evprof" heap -f csv -L 1000000 "$g9"/nfib-hc.eventlog >"$tmp/a.csv"  # whole names, as the diff
 "$evprof" heap -f csv "$g9"/nfib-hy.eventlog >"$tmp/b.csv"
 run 0 diff --heap -f json "$g9"/nfib-hc.eventlog "$g9"/nfib-hy.eventlog
-check "diff --heap: peaks and means are the censuses'" python3 -c "
+check "diff --heap: peaks and means are the censuses'" "$PYTHON" -c "
 import csv, json, sys
 def bands(path):
     rows = list(csv.DictReader(open(path)))
@@ -115,7 +115,7 @@ for x in d['bands']:
 "$evprof" ticky -f csv "$ge"/ticky-new.eventlog >"$tmp/a.csv"
 "$evprof" ticky -f csv "$ge"/ticky-json.eventlog >"$tmp/b.csv"
 run 0 diff --ticky -f json "$ge"/ticky-new.eventlog "$ge"/ticky-json.eventlog
-check "diff --ticky: entries and allocation are ticky's" python3 -c "
+check "diff --ticky: entries and allocation are ticky's" "$PYTHON" -c "
 import csv, json, sys
 def counters(path):
     t = {}
@@ -136,7 +136,7 @@ for x in d['counters']:
 "$evprof" gc -f json "$g9"/nfib-s.eventlog >"$tmp/a.json"
 "$evprof" gc -f json "$g9"/nfib-np-N2-s.eventlog >"$tmp/b.json"
 run 0 diff --gc -f json "$g9"/nfib-s.eventlog "$g9"/nfib-np-N2-s.eventlog
-check "diff --gc: the figures are gc's" python3 -c "
+check "diff --gc: the figures are gc's" "$PYTHON" -c "
 import json, sys
 a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
 d = {f['name']: f for f in json.load(open(sys.argv[3]))['figures']}
@@ -196,20 +196,20 @@ for p in "${pairs[@]}"; do
     # report --json counts every sample: diff --all does too
     run 0 diff --all -f json "$1.eventlog" "$2.eventlog"
     check "$1 -> $2: deltas are report(NEW) - report(BASE)" \
-        python3 "$tmp/deltas.py" "$tmp/a.json" "$tmp/b.json" "$tmp/out"
+        "$PYTHON" "$tmp/deltas.py" "$tmp/a.json" "$tmp/b.json" "$tmp/out"
 done
 # the Freq runs: freqs moved (28:1-59 -> 28:1-61) and is one row
 "$evprof" report --json "$fb" >"$tmp/a.json"
 "$evprof" report --json "$fa" >"$tmp/b.json"
 run 0 diff --all -f json "$fb" "$fa"
 check "Freq: deltas are report(NEW) - report(BASE)" \
-    python3 "$tmp/deltas.py" "$tmp/a.json" "$tmp/b.json" "$tmp/out"
+    "$PYTHON" "$tmp/deltas.py" "$tmp/a.json" "$tmp/b.json" "$tmp/out"
 check "Freq: freqs is paired across its move" \
-    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); c=[c for c in d['cost_centres'] if c['label']=='freqs']; assert len(c)==1 and c[0]['change']=='same' and c[0]['src_loc']=='Freq.hs:28:1-61', c" "$tmp/out"
+    "$PYTHON" -c "import json,sys; d=json.load(open(sys.argv[1])); c=[c for c in d['cost_centres'] if c['label']=='freqs']; assert len(c)==1 and c[0]['change']=='same' and c[0]['src_loc']=='Freq.hs:28:1-61', c" "$tmp/out"
 
 # --normalize: BASE's figures scaled to NEW's total
 run 0 diff --normalize -f json "$fb" "$fa"
-check "--normalize scales BASE to NEW's total" python3 -c "
+check "--normalize scales BASE to NEW's total" "$PYTHON" -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d['normalized'] and abs(d['total']['base'] - d['total']['new']) < 1e-6, d['total']
@@ -221,14 +221,14 @@ ticks_of() { grep -o '([0-9]* ticks @' | grep -o '[0-9]*'; }
 want_a=$("$evprof" report --to 0.3 "$ghc"/deep-p.eventlog | ticks_of)
 want_b=$("$evprof" report --to 0.3 "$ghc"/deep-pj.eventlog | ticks_of)
 run 0 diff --to 0.3 -f json "$ghc"/deep-p.eventlog "$ghc"/deep-pj.eventlog
-check "--to applies to both sides ($want_a, $want_b)" python3 -c "
+check "--to applies to both sides ($want_a, $want_b)" "$PYTHON" -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert (d['base']['total_ticks'], d['new']['total_ticks']) == ($want_a, $want_b), d['total']" "$tmp/out"
 want_a=$("$evprof" report --cap 1 "$ghc"/par-N2-p.eventlog | ticks_of)
 want_b=$("$evprof" report --cap 1 "$ghc"/par-N2-pj.eventlog | ticks_of)
 run 0 diff --cap 1 -f json "$ghc"/par-N2-p.eventlog "$ghc"/par-N2-pj.eventlog
-check "--cap applies to both sides ($want_a, $want_b)" python3 -c "
+check "--cap applies to both sides ($want_a, $want_b)" "$PYTHON" -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert (d['base']['total_ticks'], d['new']['total_ticks']) == ($want_a, $want_b), d['total']" "$tmp/out"
@@ -247,7 +247,7 @@ for p in "$fb $fa" "$ghc/deep-p.eventlog $ghc/deep-pj.eventlog" \
         cp "$tmp/out" "$tmp/diff.folded"
         # flamegraph.pl's differential parse: /^(.*)\s+?(\d+(?:\.\d*)?)$/,
         # then the same on what is left
-        check "$1 -> $2 $norm: folded lines are 'stack base new'" python3 -c "
+        check "$1 -> $2 $norm: folded lines are 'stack base new'" "$PYTHON" -c "
 import re, sys
 rx = re.compile(r'^(.*)\s+?(\d+(?:\.\d*)?)\$')
 seen = set()
@@ -268,7 +268,7 @@ for line in open(sys.argv[1]).read().split('\n')[:-1]:
                 cmp -s "$tmp/want" "$tmp/got"
             perl "$flamegraph_dir/flamegraph.pl" "$tmp/diff.folded" >"$tmp/flame.svg" 2>"$tmp/ferr"
             check "flamegraph.pl renders the folded diff" [ $? -eq 0 ]
-            check "the differential flame graph is valid XML with coloured frames" python3 -c "
+            check "the differential flame graph is valid XML with coloured frames" "$PYTHON" -c "
 import re, sys, xml.etree.ElementTree as ET
 t = ET.parse(sys.argv[1])
 fills = [e.get('fill') for e in t.iter('{http://www.w3.org/2000/svg}rect') if e.get('fill')]
@@ -281,7 +281,7 @@ done
 [ -n "$flamegraph_dir" ] || echo "SKIPPED: difffolded.pl and flamegraph.pl checks (FlameGraph not found: set FLAMEGRAPH_DIR)"
 if [ -n "$flamegraph_dir" ]; then
     perl "$flamegraph_dir/flamegraph.pl" <("$evprof" diff -f folded "$fb" "$fa") >"$tmp/flame.svg"
-    check "Freq: Main.freqs shrank: a blue frame" python3 -c "
+    check "Freq: Main.freqs shrank: a blue frame" "$PYTHON" -c "
 import re, sys, xml.etree.ElementTree as ET
 ns = '{http://www.w3.org/2000/svg}'
 t = ET.parse(sys.argv[1])
@@ -322,15 +322,15 @@ print(seen)
 PY
 run 0 diff -f svg "$fb" "$fa"
 check "the diff's SVG is valid XML, nodes coloured by their change" \
-    python3 "$tmp/svg.py" "$tmp/out"
+    "$PYTHON" "$tmp/svg.py" "$tmp/out"
 run 0 diff -o "$tmp/g.svg" "$fa" "$fb"
-check "-o x.svg: an SVG, coloured the other way round" python3 "$tmp/svg.py" "$tmp/g.svg"
+check "-o x.svg: an SVG, coloured the other way round" "$PYTHON" "$tmp/svg.py" "$tmp/g.svg"
 run 0 diff -o "$tmp/g.png" "$fb" "$fa"
 check "-o x.png: a PNG" [ "$(head -c 8 "$tmp/g.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
 run 0 diff -f pdf "$fb" "$fa"
 check "--format pdf: a PDF" [ "$(head -c 5 "$tmp/out")" = "%PDF-" ]
 run 0 diff -o "$tmp/x.json" "$fb" "$fa"
-check "-o x.json: JSON" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/x.json"
+check "-o x.json: JSON" "$PYTHON" -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/x.json"
 
 # ---- --fail-above ----------------------------------------------------------
 # growth is measured against BASE's total: the total's own, a cost
@@ -347,7 +347,7 @@ check "--fail-above 5 --normalize: walk_step is named, by its share of BASE's to
 run 0 diff --fail-above 6 --normalize "$ghc"/deep-pj.eventlog "$ghc"/deep-p.eventlog
 # freq-before -> freq-after: -97% in all; corpus.step 1 -> 3 ticks (+2 of 4527)
 run 0 diff --fail-above 10 "$fb" "$fa" -f json
-check "--fail-above: a faster run passes, output intact" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/out"
+check "--fail-above: a faster run passes, output intact" "$PYTHON" -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/out"
 run 0 diff --fail-above 0.05 "$fb" "$fa"
 run 3 diff --fail-above 0.04 "$fb" "$fa"
 check "--fail-above 0.04: a cost centre of +2 of 4527 ticks (0.044%) is named" \
@@ -376,7 +376,7 @@ check "--help: --min-share is there" grep -q -- "--min-share PCT" "$tmp/out"
 "$evprof" diff -f json - "$fa" <"$fb" >"$tmp/stdin.json" 2>"$tmp/err"
 check "BASE from standard input" [ $? -eq 0 ]
 "$evprof" diff -f json "$fb" "$fa" >"$tmp/file.json"
-check "... the same figures as from the file" python3 -c "
+check "... the same figures as from the file" "$PYTHON" -c "
 import json, sys
 a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
 assert a['cost_centres'] == b['cost_centres'] and a['total'] == b['total']" "$tmp/stdin.json" "$tmp/file.json"
@@ -396,7 +396,7 @@ head -c 72000 "$fa" >"$tmp/cut.eventlog"
 run 1 diff -f json "$fb" "$tmp/cut.eventlog"
 check "a cut log: the error names file, offset and event type" \
     grep -q "cut.eventlog: truncated at byte 72000: the log ends inside an event that starts at byte 71988 (event type 167 PROF_SAMPLE_COST_CENTRE)" "$tmp/err"
-check "a cut log: the samples before the cut are compared" python3 -c "
+check "a cut log: the samples before the cut are compared" "$PYTHON" -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d['kind'] == 'time profile' and 0 < d['new']['total_ticks'] < 135, d['new']" "$tmp/out"

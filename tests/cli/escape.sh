@@ -24,7 +24,7 @@ trap 'rm -rf "$tmp"' EXIT
 # clean FILE [tabs]: no byte < 0x20 but '\n' (and '\t' with "tabs"), no
 # DEL, valid UTF-8 without C1 controls
 clean() {
-    python3 - "$1" "${2:-}" <<'PY'
+    "$PYTHON" - "$1" "${2:-}" <<'PY'
 import sys
 data = open(sys.argv[1], "rb").read()
 tabs = sys.argv[2] == "tabs"
@@ -41,12 +41,12 @@ for i, c in enumerate(text):
 PY
 }
 
-json_ok() { python3 -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$1"; }
+json_ok() { "$PYTHON" -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$1"; }
 
 # csv_ok FILE: RFC 4180 parse, every record as wide as the header, one
 # record a line
 csv_ok() {
-    python3 - "$1" <<'PY'
+    "$PYTHON" - "$1" <<'PY'
 import csv, sys
 text = open(sys.argv[1], encoding="utf-8", newline="").read()
 rows = list(csv.reader(text.splitlines(True), strict=True))
@@ -95,7 +95,7 @@ done
 # the report: one tree row per node of the JSON's profile, one summary row
 # per cost centre with ticks
 rows_match() {
-    python3 - "$tmp/report" "$tmp/report-json" <<'PY'
+    "$PYTHON" - "$tmp/report" "$tmp/report-json" <<'PY'
 import json, sys
 text = open(sys.argv[1], encoding="utf-8").read().split("\n")
 prof = json.load(open(sys.argv[2], encoding="utf-8"))["profile"]
@@ -117,7 +117,7 @@ check "report: one row per node" rows_match
 
 # folded: one line per stack, each "frames count", counts sum to the ticks
 folded_ok() {
-    python3 - "$tmp/folded" "$tmp/report-json" <<'PY'
+    "$PYTHON" - "$tmp/folded" "$tmp/report-json" <<'PY'
 import json, re, sys
 lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
 assert lines[-1] == ""
@@ -145,7 +145,7 @@ check "report --json: \\u escapes" grep -qF '"esc\u001b[31mred\u001b[0m"' "$tmp/
 
 # .hp: hp2ps reads it, and every sample line is NAME TAB BYTES
 hp_lines_ok() {
-    python3 - "$tmp/heap-hp" <<'PY'
+    "$PYTHON" - "$tmp/heap-hp" <<'PY'
 import re, sys
 for l in open(sys.argv[1], encoding="utf-8").read().split("\n"):
     if not l or re.match(r"(JOB|DATE|SAMPLE_UNIT|VALUE_UNIT) \"", l) or re.match(r"(BEGIN|END)_SAMPLE \d", l):

@@ -52,12 +52,12 @@ ticks_of() { grep -o '([0-9]* ticks @' | grep -o '[0-9]*'; }
 for f in "${logs[@]}"; do
     "$evprof" folded "$f" >"$tmp/out" 2>"$tmp/err"
     check "$f: exit 0" [ $? -eq 0 ]
-    sum=$(python3 "$tmp/check.py" "$tmp/out")
+    sum=$("$PYTHON" "$tmp/check.py" "$tmp/out")
     check "$f: lines parse as flamegraph.pl and speedscope read them" [ $? -eq 0 ]
     want=$("$evprof" report "$f" | ticks_of)
     check "$f: counts add up to the report's $want ticks (got $sum)" [ "$sum" = "$want" ]
     "$evprof" folded --all "$f" >"$tmp/all"
-    sum=$(python3 "$tmp/check.py" "$tmp/all")
+    sum=$("$PYTHON" "$tmp/check.py" "$tmp/all")
     want=$("$evprof" report --all "$f" | ticks_of)
     check "$f: --all adds up to report --all ($want, got $sum)" [ "$sum" = "$want" ]
 done
@@ -66,7 +66,7 @@ done
 f="$corpus/ghc-9.0.2/nfib-N2.eventlog"
 for args in "--cap 0" "--cap 1" "--from 0.05" "--to 0.1" "--from 0.02 --to 0.08 --cap 1"; do
     # shellcheck disable=SC2086
-    sum=$("$evprof" folded $args "$f" | python3 "$tmp/check.py" /dev/stdin)
+    sum=$("$evprof" folded $args "$f" | "$PYTHON" "$tmp/check.py" /dev/stdin)
     # shellcheck disable=SC2086
     want=$("$evprof" report $args "$f" | ticks_of)
     check "folded $args: $sum ticks == report's $want" [ "$sum" = "$want" ]
@@ -88,7 +88,7 @@ check "odd: UTF-8 kept" grep -qF ';Main.λ-café;' "$tmp/odd"
 check "odd: trailing digits kept" grep -qF ';Main.trailing_42;Helpers.churn 41' "$tmp/odd"
 "$evprof" folded --frame-format src "$data/odd-p.eventlog" >"$tmp/src"
 check "--frame-format src" grep -qF 'MAIN;Main.CAF (<entire-module>);Main.main (Odd.hs:(9,1)-(16,43));' "$tmp/src"
-python3 "$tmp/check.py" "$tmp/src" >/dev/null
+"$PYTHON" "$tmp/check.py" "$tmp/src" >/dev/null
 check "--frame-format src parses" [ $? -eq 0 ]
 "$evprof" folded -F label "$data/odd-p.eventlog" >"$tmp/label"
 check "--frame-format label" grep -qF 'MAIN;CAF;main;semi:colon;churn 43' "$tmp/label"

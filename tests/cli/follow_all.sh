@@ -20,7 +20,7 @@ set -u
 evprof=${1:?usage: $0 path/to/evprof}
 case $evprof in /*) ;; *) evprof=$PWD/$evprof ;; esac
 root=$PWD
-feed="python3 $root/tests/support/feed_log.py"
+feed="${PYTHON:-python3} $root/tests/support/feed_log.py"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "${BASH_SOURCE[0]}")/checks.bash"

@@ -44,7 +44,7 @@ for run in $runs; do
     # --format json: strict, and GHC's numbers
     "$evprof" gc --format json "$run.eventlog" >"$tmp/out.json"
     check "$run: json exit 0" [ $? -eq 0 ]
-    python3 - "$tmp/out.json" "$stats" <<'PY'
+    "$PYTHON" - "$tmp/out.json" "$stats" <<'PY'
 import json, re, sys
 d = json.load(open(sys.argv[1]))            # strict: raises on invalid JSON
 s = open(sys.argv[2]).read()
@@ -117,7 +117,7 @@ check "window: exit 0" [ $? -eq 0 ]
 check "window: header" grep -q '^  Window: 0.050000s to 0.100000s of a ' "$tmp/win"
 whole=$(grep 'bytes allocated' "$data/pargc-N2.stats" | tr -dc 0-9)
 part=$("$evprof" gc --format json --from 0.05 --to 0.1 "$data/pargc-N2.eventlog" |
-       python3 -c 'import json,sys; print(json.load(sys.stdin)["allocated_bytes"])')
+       "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["allocated_bytes"])')
 check "window: allocation $part < $whole" [ "$part" -gt 0 -a "$part" -lt "$whole" ]
 # --cap: that capability's row only
 "$evprof" gc --cap 1 "$data/pargc-N2.eventlog" >"$tmp/cap1"

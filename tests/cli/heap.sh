@@ -29,7 +29,7 @@ hp2ps_ok() {
 # Censuses of a .hp as "time|band|bytes" lines, without the empty first
 # and last samples (and, with strip, GHC's "(N)" in front of -hc bands)
 censuses() {
-    python3 - "$1" "${2:-}" <<'PY'
+    "$PYTHON" - "$1" "${2:-}" <<'PY'
 import codecs, re, sys
 codecs.register_error("evprof-fffd", lambda e: ("\ufffd", e.start + 1))
 path, strip = sys.argv[1], sys.argv[2] == "strip"
@@ -108,7 +108,7 @@ check "--top 3: three bands" [ "$(rows "$tmp/sum3" | wc -l)" -eq 3 ]
 "$evprof" heap --top 0 "$data/leak-hd.eventlog" >"$tmp/sum0"
 nbands=$(cut -d'|' -f2 <(censuses "$tmp/leak-hd.hp") | sort -u | wc -l)
 check "--top 0: every band ($nbands)" [ "$(rows "$tmp/sum0" | wc -l)" -eq "$nbands" ]
-python3 - "$tmp/sum0" <<'PY'
+"$PYTHON" - "$tmp/sum0" <<'PY'
 import sys
 lines = open(sys.argv[1]).read().split("\n")
 i = next(k for k, l in enumerate(lines) if l.startswith("band "))
@@ -122,7 +122,7 @@ check "summary: largest peak first" [ $? -eq 0 ]
 check "csv: exit 0" [ $? -eq 0 ]
 "$evprof" heap -f json "$run" >"$tmp/rows.json"
 check "json: exit 0" [ $? -eq 0 ]
-python3 - "$tmp/rows.csv" "$tmp/rows.json" "$tmp/leak-hc.hp" <<'PY'
+"$PYTHON" - "$tmp/rows.csv" "$tmp/rows.json" "$tmp/leak-hc.hp" <<'PY'
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 assert list(rows[0].keys()) == ["census", "time", "band", "bytes"], rows[0].keys()
@@ -156,7 +156,7 @@ PY
 check "csv and json rows equal the .hp's censuses" [ $? -eq 0 ]
 
 # the window selects censuses by their time
-python3 - "$tmp/rows.csv" >"$tmp/window" <<'PY'
+"$PYTHON" - "$tmp/rows.csv" >"$tmp/window" <<'PY'
 import csv, sys
 times = sorted({float(r["time"]) for r in csv.DictReader(open(sys.argv[1]))})
 lo, hi = times[2], times[-3]
@@ -207,7 +207,7 @@ check "cut logs ($cuts cuts): exit 1, whole censuses of the full log, hp2ps read
 check "cut logs: some cut inside a census is reported ($warned)" [ $warned -gt 0 ]
 
 # a damaged log: an undeclared event type in the middle of a census
-python3 - "$data/leak-hy.eventlog" "$tmp/damaged.eventlog" <<'PY'
+"$PYTHON" - "$data/leak-hy.eventlog" "$tmp/damaged.eventlog" <<'PY'
 import sys
 b = bytearray(open(sys.argv[1], "rb").read())
 # a string sample (164): u16 type, u64 time, u16 size, u8 id, u64 bytes, label
@@ -223,7 +223,7 @@ check "damaged: the census is dropped" grep -q "lost events in a damaged block" 
 check "damaged: hp2ps accepts the .hp" hp2ps_ok "$tmp/damaged.hp"
 censuses "$tmp/leak-hy.hp" >"$tmp/full.c"
 censuses "$tmp/damaged.hp" >"$tmp/dam.c"
-python3 - "$tmp/full.c" "$tmp/dam.c" <<'PY'
+"$PYTHON" - "$tmp/full.c" "$tmp/dam.c" <<'PY'
 import sys
 def group(p):
     g = {}

@@ -9,7 +9,7 @@
 # Usage: tests/cli/html.sh path/to/evprof   (run from the project root)
 set -u
 evprof=${1:?usage: $0 path/to/evprof}
-check_page="python3 tests/support/html_page.py"
+check_page="${PYTHON:-python3} tests/support/html_page.py"
 d=tests/data
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -21,7 +21,7 @@ printf 'leak:%s\n' libfontconfig.so libgvc.so libgvplugin_ libpango libcairo lib
 export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$tmp/lsan.supp:print_suppressions=0"
 # json PAGE EXPR: the Python expression on the page's data `d` is true
 json() {
-    python3 - "$1" "$2" <<'PY'
+    "$PYTHON" - "$1" "$2" <<'PY'
 import json, re, sys
 s = open(sys.argv[1], encoding='utf-8').read()
 d = json.loads(re.search(r'id="evprof-data">(.*?)</script>', s, re.S).group(1))

@@ -29,7 +29,7 @@ inranges() { grep -qE '^evprof: test: ([2-9]|[1-9][0-9]+) ranges$' <<<"$1"; }
     bad "merge: the test log"
 
 # damaged copies of a real log (two capabilities, several blocks)
-python3 - $d/ghc-9.0.2/nfib-N2.eventlog "$tmp" <<'PY' || exit 1
+"$PYTHON" - $d/ghc-9.0.2/nfib-N2.eventlog "$tmp" <<'PY' || exit 1
 import sys
 b = open(sys.argv[1], "rb").read()
 t = sys.argv[2]

@@ -9,7 +9,7 @@
 # Usage: tests/cli/live_follow.sh path/to/evprof   (run from the project root)
 set -u
 evprof=${1:?usage: $0 path/to/evprof}
-feed="python3 tests/support/feed_log.py"
+feed="${PYTHON:-python3} tests/support/feed_log.py"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
@@ -140,7 +140,7 @@ end=$(date +%s.%N)
 check "idle timeout: exit 1 as a cut log (got $rc)" [ $rc -eq 1 ]
 check "idle timeout: says so" grep -q 'did not grow' "$tmp/err"
 check "idle timeout: says truncated" grep -q 'truncated\|no end marker' "$tmp/err"
-check "idle timeout: took about 0.5 s" python3 -c "import sys; sys.exit(not 0.4 < $end - $start < 5)"
+check "idle timeout: took about 0.5 s" "$PYTHON" -c "import sys; sys.exit(not 0.4 < $end - $start < 5)"
 "$evprof" report "$tmp/half.eventlog" >"$tmp/batch" 2>/dev/null
 check "idle timeout: the batch report of the same bytes" cmp -s "$tmp/batch" "$tmp/out"
 
@@ -170,7 +170,7 @@ check "--connect and FILE: usage error" [ $? -eq 2 ]
 log=tests/data/ghc/par-N2-p.eventlog
 "$evprof" report "$log" >"$tmp/report"
 want=$(sed -n 's/.*(\([0-9]*\) ticks @.*/\1/p' "$tmp/report")
-last_ticks() { tail -1 "$1" | python3 -c 'import json,sys; f=json.loads(sys.stdin.read()); print(f["ticks"] if f["finished"] and f["end_marker"] else -1)'; }
+last_ticks() { tail -1 "$1" | "$PYTHON" -c 'import json,sys; f=json.loads(sys.stdin.read()); print(f["ticks"] if f["finished"] and f["end_marker"] else -1)'; }
 "$evprof" top --ndjson "$log" >"$tmp/top.json" 2>"$tmp/err"
 check "top FILE: exit 0" [ $? -eq 0 ]
 check "top FILE: final ticks $want" [ "$(last_ticks "$tmp/top.json")" = "$want" ]
@@ -196,7 +196,7 @@ check "top --plain: the end" grep -q '\[ended\]' "$tmp/top.txt"
 # counters of `evprof ticky`
 "$evprof" top --ndjson -n 100 tests/data/heap/leak-hc.eventlog >"$tmp/top.json"
 "$evprof" heap -f csv tests/data/heap/leak-hc.eventlog >"$tmp/heap.csv"
-check "top: the last census's bands" python3 - "$tmp/top.json" "$tmp/heap.csv" <<'PY'
+check "top: the last census's bands" "$PYTHON" - "$tmp/top.json" "$tmp/heap.csv" <<'PY'
 import csv, json, sys
 f = json.loads(open(sys.argv[1]).readlines()[-1])
 rows = list(csv.DictReader(open(sys.argv[2])))
@@ -207,7 +207,7 @@ sys.exit(not (got == want and f["heap"]["total"] == sum(want.values())))
 PY
 "$evprof" top --ndjson -n 100 tests/data/ghc-events/ticky-new.eventlog >"$tmp/top.json"
 "$evprof" ticky -f json tests/data/ghc-events/ticky-new.eventlog >"$tmp/ticky.json"
-check "top: the ticky counters' entries and allocations" python3 - "$tmp/top.json" "$tmp/ticky.json" <<'PY'
+check "top: the ticky counters' entries and allocations" "$PYTHON" - "$tmp/top.json" "$tmp/ticky.json" <<'PY'
 import json, sys
 f = json.loads(open(sys.argv[1]).readlines()[-1])
 t = json.load(open(sys.argv[2]))
@@ -225,7 +225,7 @@ kill -INT $pid
 wait $pid
 rc=$?
 check "top, Ctrl-C: exit 130 (got $rc)" [ $rc -eq 130 ]
-check "top, Ctrl-C: the last frame is finished, without the end marker" python3 -c '
+check "top, Ctrl-C: the last frame is finished, without the end marker" "$PYTHON" -c '
 import json, sys
 f = json.loads(open(sys.argv[1]).readlines()[-1])
 sys.exit(not (f["finished"] and not f["end_marker"] and f["ticks"] > 0))' "$tmp/top.json"

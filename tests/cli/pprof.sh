@@ -75,7 +75,7 @@ run() {
     rep=$("$evprof" report "$@" | head -5)
     ticks=$(echo "$rep" | ticks_of)
     us=$(echo "$rep" | interval_of)
-    if python3 "$tmp/time.py" "$tmp/p.pb.gz" "$tmp/folded" "$ticks" "$((us * 1000))" 2>"$tmp/py"
+    if "$PYTHON" "$tmp/time.py" "$tmp/p.pb.gz" "$tmp/folded" "$ticks" "$((us * 1000))" 2>"$tmp/py"
     then ok; else bad "pprof $what: $(tail -1 "$tmp/py")"; fi
 }
 
@@ -89,7 +89,7 @@ run --cap 1 --all "$data"/par-N2-p.eventlog
 # time_nanos: the wall-clock event's time, moved to the window's start
 "$evprof" pprof --from 0.1 "$data"/par-N2-p.eventlog -o "$tmp/w.pb.gz"
 wall=$("$evprof" dump "$data"/par-N2-p.eventlog | grep -m1 'wall clock time')
-check "time_nanos is the wall clock at --from" python3 -c '
+check "time_nanos is the wall clock at --from" "$PYTHON" -c '
 import re, sys, pprof_read
 t, s, ns = map(int, re.match(r"(\d+): .*wall clock time (\d+)s (\d+)ns", sys.argv[2]).groups())
 p = pprof_read.read(open(sys.argv[1], "rb").read())
@@ -99,7 +99,7 @@ assert p["time_nanos"] == want, (p["time_nanos"], want)
 
 # SRC: filename and start line
 "$evprof" pprof "$data"/par-N2-p.eventlog >"$tmp/par.pb.gz"
-check "stdout output; Main.crunch at Par.hs:11, system name crunch" python3 -c '
+check "stdout output; Main.crunch at Par.hs:11, system name crunch" "$PYTHON" -c '
 import sys, pprof_read
 p = pprof_read.read(open(sys.argv[1], "rb").read())
 st = p["string_table"]
@@ -137,14 +137,14 @@ PY
 "$evprof" pprof "$heap"/leak-hT.eventlog -o "$tmp/h.pb.gz"
 check "heap log: exit 0 without --heap" [ $? -eq 0 ]
 "$evprof" heap --format csv "$heap"/leak-hT.eventlog >"$tmp/hT.csv"
-check "heap -hT: the peak census, as heap's CSV" python3 "$tmp/heap.py" "$tmp/h.pb.gz" "$tmp/hT.csv" 0 0
+check "heap -hT: the peak census, as heap's CSV" "$PYTHON" "$tmp/heap.py" "$tmp/h.pb.gz" "$tmp/hT.csv" 0 0
 "$evprof" pprof --heap --census 3 "$heap"/leak-hT.eventlog -o "$tmp/h3.pb.gz"
-check "heap -hT --census 3, as heap's CSV" python3 "$tmp/heap.py" "$tmp/h3.pb.gz" "$tmp/hT.csv" 3 0
+check "heap -hT --census 3, as heap's CSV" "$PYTHON" "$tmp/heap.py" "$tmp/h3.pb.gz" "$tmp/hT.csv" 3 0
 # -hc with whole band names (heap's -L 1000000): the bands are stacks
 "$evprof" pprof --heap "$heap"/long-hc.eventlog -o "$tmp/hc.pb.gz"
 "$evprof" heap --format csv --length 1000000 "$heap"/long-hc.eventlog >"$tmp/hc.csv" 2>/dev/null ||
     "$evprof" heap --format csv "$heap"/long-hc.eventlog >"$tmp/hc.csv"
-check "heap -hc: stacks, innermost band frame first" python3 "$tmp/heap.py" "$tmp/hc.pb.gz" "$tmp/hc.csv" 0 1
+check "heap -hc: stacks, innermost band frame first" "$PYTHON" "$tmp/heap.py" "$tmp/hc.pb.gz" "$tmp/hc.csv" 0 1
 
 # errors
 "$evprof" pprof --heap --census 999 "$heap"/leak-hT.eventlog -o "$tmp/x.pb.gz" 2>"$tmp/e"
@@ -168,7 +168,7 @@ head -c 420000 "$data"/par-N2-p.eventlog >"$tmp/cut.eventlog"
 "$evprof" pprof --all "$tmp/cut.eventlog" -o "$tmp/cut.pb.gz" 2>"$tmp/e"
 check "cut log: exit 1" [ $? -eq 1 ]
 n=$(grep -c 'prof sample' <("$evprof" dump "$tmp/cut.eventlog" 2>/dev/null))
-check "cut log: the $n samples before the cut" python3 -c '
+check "cut log: the $n samples before the cut" "$PYTHON" -c '
 import sys, pprof_read
 p = pprof_read.read(open(sys.argv[1], "rb").read())
 pprof_read.check(p)
@@ -176,7 +176,7 @@ assert sum(s["value"][0] for s in p["sample"]) == int(sys.argv[2]) > 0
 ' "$tmp/cut.pb.gz" "$n"
 
 # the checker fails on a profile that breaks the rules (so the test can fail)
-check "a wrong total is caught" bash -c "! python3 '$tmp/time.py' '$tmp/par.pb.gz' /dev/null 1 1000000 2>/dev/null"
+check "a wrong total is caught" bash -c "! '$PYTHON' '$tmp/time.py' '$tmp/par.pb.gz' /dev/null 1 1000000 2>/dev/null"
 
 echo "pprof: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

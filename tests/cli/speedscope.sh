@@ -87,7 +87,7 @@ run() {
     check "$what: exit 0" [ $? -eq 0 ]
     # the dump, windowed as the options say (python does the window)
     "$evprof" dump "$f" >"$tmp/dump.all"
-    python3 - "$tmp/dump.all" "$@" >"$tmp/dump" <<'PY'
+    "$PYTHON" - "$tmp/dump.all" "$@" >"$tmp/dump" <<'PY'
 import re, sys
 args = sys.argv[2:-1]
 lo, hi, cap = 0, float('inf'), None
@@ -101,7 +101,7 @@ for line in open(sys.argv[1], encoding='utf-8', errors='replace'):
         sys.stdout.write(line)
 PY
     "$evprof" folded --all "$@" >"$tmp/folded"
-    if ! python3 "$tmp/check.py" "$tmp/out.json" "$tmp/dump" "$tmp/folded" >"$tmp/caps" 2>"$tmp/py"; then
+    if ! "$PYTHON" "$tmp/check.py" "$tmp/out.json" "$tmp/dump" "$tmp/folded" >"$tmp/caps" 2>"$tmp/py"; then
         bad "$what: structure, timeline or stacks: $(tail -1 "$tmp/py")"
         return
     fi
@@ -123,14 +123,14 @@ run --from 0.05 --cap 0 "$data"/par-N2-p.eventlog
 
 # frames carry file, line and column from SRC
 "$evprof" speedscope "$data"/par-N2-p.eventlog >"$tmp/par.json"
-check "Main.crunch has its SRC Par.hs:11:33-73" python3 -c '
+check "Main.crunch has its SRC Par.hs:11:33-73" "$PYTHON" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert {"name": "Main.crunch", "file": "Par.hs", "line": 11, "col": 33} in d["shared"]["frames"]
 ' "$tmp/par.json"
 
 # the checker catches a broken timeline (so the test can fail)
-python3 - "$tmp/par.json" "$tmp/broken.json" <<'PY'
+"$PYTHON" - "$tmp/par.json" "$tmp/broken.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 d['profiles'][0]['weights'][5] += 1000
@@ -138,7 +138,7 @@ json.dump(d, open(sys.argv[2], 'w'))
 PY
 "$evprof" dump "$data"/par-N2-p.eventlog >"$tmp/dump"
 "$evprof" folded --all "$data"/par-N2-p.eventlog >"$tmp/folded"
-python3 "$tmp/check.py" "$tmp/broken.json" "$tmp/dump" "$tmp/folded" >/dev/null 2>&1
+"$PYTHON" "$tmp/check.py" "$tmp/broken.json" "$tmp/dump" "$tmp/folded" >/dev/null 2>&1
 check "a shifted sample is caught" [ $? -ne 0 ]
 
 # errors: no samples, not an eventlog, usage
@@ -157,7 +157,7 @@ head -c 420000 "$data"/par-N2-p.eventlog >"$tmp/cut.eventlog"
 check "cut log: exit 1" [ $? -eq 1 ]
 check "cut log: names the byte offset and event type" grep -q 'truncated at byte 420000.*event type 167' "$tmp/e"
 n=$(grep -c 'prof sample' <("$evprof" dump "$tmp/cut.eventlog" 2>/dev/null))
-check "cut log: the $n samples before the cut, as valid JSON" python3 -c '
+check "cut log: the $n samples before the cut, as valid JSON" "$PYTHON" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert sum(1 for p in d["profiles"] for s in p["samples"] if s) == int(sys.argv[2]) > 0
