@@ -38,30 +38,95 @@ run() {
     check "evprof $*: exit $got, want $want ($(head -c 300 "$tmp/err"))" [ "$got" -eq "$want" ]
 }
 
-# ---- a log against itself: zeros -----------------------------------------
-cat >"$tmp/zero.py" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-def deltas(x):
-    if isinstance(x, dict):
-        for k, v in x.items():
-            if k == 'delta':
-                yield v
-            else:
+# The checks of the loops below, for one Python start (checks.bash's defer;
+# verdicts at the end):
+#  zeros JSON: a diff of a log against itself, every delta 0, every row same
+#  deltas A B DIFF: DIFF's cost centres are report --json B minus A
+#  folded_lines FOLDED: flamegraph.pl's differential parse,
+#    /^(.*)\s+?(\d+(?:\.\d*)?)$/, then the same on what is left
+#  flame_coloured SVG: flamegraph.pl's output is valid XML with coloured frames
+cat >"$tmp/diff.py" <<'PY'
+import json, re, sys, xml.etree.ElementTree as ET
+from verdicts import serve
+
+def zeros(path):
+    d = json.load(open(path))
+    def deltas(x):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k == 'delta':
+                    yield v
+                else:
+                    yield from deltas(v)
+        elif isinstance(x, list):
+            for v in x:
                 yield from deltas(v)
-    elif isinstance(x, list):
-        for v in x:
-            yield from deltas(v)
-ds = list(deltas(d))
-assert ds, 'no deltas at all'
-assert all(v == 0 for v in ds), [v for v in ds if v != 0][:5]
-for c in d.get('cost_centres', []) + d.get('bands', []) + d.get('counters', []):
-    assert c['change'] == 'same', c
-print(d['kind'], len(ds))
+    ds = list(deltas(d))
+    assert ds, 'no deltas at all'
+    assert all(v == 0 for v in ds), [v for v in ds if v != 0][:5]
+    for c in d.get('cost_centres', []) + d.get('bands', []) + d.get('counters', []):
+        assert c['change'] == 'same', c
+
+def deltas(a_json, b_json, diff_json):
+    def own_ticks(path):
+        r = json.load(open(path))
+        names = {c['id']: (c['module'], c['label'], c['src_loc']) for c in r['cost_centres']}
+        t = {}
+        stack = [r['profile']]
+        while stack:
+            n = stack.pop()
+            k = names[n['id']]
+            t[k] = t.get(k, 0) + n['ticks']
+            stack.extend(n['children'])
+        return t, r['total_ticks']
+    a, ta = own_ticks(a_json)
+    b, tb = own_ticks(b_json)
+    d = json.load(open(diff_json))
+    assert d['total']['base'] == ta and d['total']['new'] == tb, (d['total'], ta, tb)
+    assert d['total']['delta'] == tb - ta
+    got = {}
+    for c in d['cost_centres']:
+        got[(c['module'], c['label'], c['src_loc'])] = c
+    for k, c in got.items():
+        assert c['new'] == b.get(k, 0), (k, c, b.get(k))
+        if k in a:
+            base = a[k]
+        else:
+            # a cost centre whose location moved shows NEW's: BASE's is the one
+            # unpaired cost centre of that module and label
+            was = [x for x in a if x[:2] == k[:2] and x not in got]
+            assert len(was) <= 1, (k, was)
+            base = a[was[0]] if was else 0
+        assert c['base'] == base and c['delta'] == c['new'] - base, (k, c, base)
+    keys = {k for k in set(a) | set(b) if a.get(k, 0) or b.get(k, 0)}
+    assert all(k in got for k in keys if b.get(k, 0)), 'a cost centre of NEW is missing'
+    assert sum(c['base'] for c in got.values()) == ta and sum(c['new'] for c in got.values()) == tb
+
+def folded_lines(path):
+    rx = re.compile(r'^(.*)\s+?(\d+(?:\.\d*)?)$')
+    seen = set()
+    for line in open(path).read().split('\n')[:-1]:
+        m = rx.match(line); assert m, line
+        n = rx.match(m.group(1)); assert n, line
+        assert not rx.match(n.group(1)), 'a third count: %r' % line
+        assert n.group(1) not in seen; seen.add(n.group(1))
+        assert int(n.group(2)) + int(m.group(2)) > 0, line
+
+def flame_coloured(path):
+    t = ET.parse(path)
+    fills = [e.get('fill') for e in t.iter('{http://www.w3.org/2000/svg}rect') if e.get('fill')]
+    # difffolded colours: red rgb(255,x,x) for growth, blue rgb(x,x,255) for shrinkage
+    assert any(re.match(r'rgb\(\d+,\d+,255\)', f) or re.match(r'rgb\(255,\d+,\d+\)', f) for f in fills)
+
+serve(globals())
 PY
+
+# ---- a log against itself: zeros -----------------------------------------
+n=0     # each check's own copy of what it reads
 for f in "$ghc"/*.eventlog "$g9"/nfib-p.eventlog "$fb"; do
     run 0 diff -f json "$f" "$f"
-    check "$f: diff X X is all zeros" "$PYTHON" "$tmp/zero.py" "$tmp/out" >/dev/null
+    mv "$tmp/out" "$tmp/zero$((n += 1)).json"
+    defer "$f: diff X X is all zeros" zeros "$tmp/zero$n.json"
     run 0 diff "$f" "$f"
     # the text: every delta column 0 (table and tree)
     check "$f: text deltas are 0" awk '
@@ -72,8 +137,8 @@ for f in "$ghc"/*.eventlog "$g9"/nfib-p.eventlog "$fb"; do
 done
 for f in "$g9"/nfib-s.eventlog "$g9"/nfib-hc.eventlog "$ge"/ticky-new.eventlog; do
     run 0 diff -f json "$f" "$f"
-    kind=$("$PYTHON" "$tmp/zero.py" "$tmp/out")
-    check "$f: diff X X is all zeros ($kind)" [ $? -eq 0 ]
+    mv "$tmp/out" "$tmp/zero$((n += 1)).json"
+    defer "$f: diff X X is all zeros" zeros "$tmp/zero$n.json"
 done
 run 0 diff -f json "$g9"/nfib-s.eventlog "$g9"/nfib-s.eventlog
 check "a GC-only log is compared as GC" grep -q '"kind": "gc"' "$tmp/out"
@@ -149,61 +214,27 @@ for g in (0, 1):
 " "$tmp/a.json" "$tmp/b.json" "$tmp/out"
 
 # ---- deltas are report(NEW) - report(BASE) ---------------------------------
-cat >"$tmp/deltas.py" <<'PY'
-import json, sys
-def own_ticks(path):
-    r = json.load(open(path))
-    names = {c['id']: (c['module'], c['label'], c['src_loc']) for c in r['cost_centres']}
-    t = {}
-    stack = [r['profile']]
-    while stack:
-        n = stack.pop()
-        k = names[n['id']]
-        t[k] = t.get(k, 0) + n['ticks']
-        stack.extend(n['children'])
-    return t, r['total_ticks']
-a, ta = own_ticks(sys.argv[1])
-b, tb = own_ticks(sys.argv[2])
-d = json.load(open(sys.argv[3]))
-assert d['total']['base'] == ta and d['total']['new'] == tb, (d['total'], ta, tb)
-assert d['total']['delta'] == tb - ta
-got = {}
-for c in d['cost_centres']:
-    got[(c['module'], c['label'], c['src_loc'])] = c
-for k, c in got.items():
-    assert c['new'] == b.get(k, 0), (k, c, b.get(k))
-    if k in a:
-        base = a[k]
-    else:
-        # a cost centre whose location moved shows NEW's: BASE's is the one
-        # unpaired cost centre of that module and label
-        was = [x for x in a if x[:2] == k[:2] and x not in got]
-        assert len(was) <= 1, (k, was)
-        base = a[was[0]] if was else 0
-    assert c['base'] == base and c['delta'] == c['new'] - base, (k, c, base)
-keys = {k for k in set(a) | set(b) if a.get(k, 0) or b.get(k, 0)}
-assert all(k in got for k in keys if b.get(k, 0)), 'a cost centre of NEW is missing'
-assert sum(c['base'] for c in got.values()) == ta and sum(c['new'] for c in got.values()) == tb
-print(len(keys))
-PY
 pairs=("$ghc/deep-p $ghc/deep-pj" "$ghc/mutual-p $ghc/mutual-pj" "$ghc/odd-p $ghc/odd-pj"
        "$ghc/chain-p $ghc/chain-pj" "$ghc/par-N2-p $ghc/par-N2-pj" "$ghc/deep-p $ghc/odd-pj"
        "tests/data/diff/freq-before-100k tests/data/diff/freq-before")
 for p in "${pairs[@]}"; do
     set -- $p
-    "$evprof" report --json "$1.eventlog" >"$tmp/a.json"
-    "$evprof" report --json "$2.eventlog" >"$tmp/b.json"
+    n=$((n + 1))
+    "$evprof" report --json "$1.eventlog" >"$tmp/a$n.json"
+    "$evprof" report --json "$2.eventlog" >"$tmp/b$n.json"
     # report --json counts every sample: diff --all does too
     run 0 diff --all -f json "$1.eventlog" "$2.eventlog"
-    check "$1 -> $2: deltas are report(NEW) - report(BASE)" \
-        "$PYTHON" "$tmp/deltas.py" "$tmp/a.json" "$tmp/b.json" "$tmp/out"
+    mv "$tmp/out" "$tmp/d$n.json"
+    defer "$1 -> $2: deltas are report(NEW) - report(BASE)" \
+        deltas "$tmp/a$n.json" "$tmp/b$n.json" "$tmp/d$n.json"
 done
 # the Freq runs: freqs moved (28:1-59 -> 28:1-61) and is one row
 "$evprof" report --json "$fb" >"$tmp/a.json"
 "$evprof" report --json "$fa" >"$tmp/b.json"
 run 0 diff --all -f json "$fb" "$fa"
-check "Freq: deltas are report(NEW) - report(BASE)" \
-    "$PYTHON" "$tmp/deltas.py" "$tmp/a.json" "$tmp/b.json" "$tmp/out"
+cp "$tmp/out" "$tmp/freq.json"
+defer "Freq: deltas are report(NEW) - report(BASE)" \
+    deltas "$tmp/a.json" "$tmp/b.json" "$tmp/freq.json"
 check "Freq: freqs is paired across its move" \
     "$PYTHON" -c "import json,sys; d=json.load(open(sys.argv[1])); c=[c for c in d['cost_centres'] if c['label']=='freqs']; assert len(c)==1 and c[0]['change']=='same' and c[0]['src_loc']=='Freq.hs:28:1-61', c" "$tmp/out"
 
@@ -245,19 +276,8 @@ for p in "$fb $fa" "$ghc/deep-p.eventlog $ghc/deep-pj.eventlog" \
     for norm in "" "--normalize"; do
         run 0 diff -f folded $norm "$1" "$2"
         cp "$tmp/out" "$tmp/diff.folded"
-        # flamegraph.pl's differential parse: /^(.*)\s+?(\d+(?:\.\d*)?)$/,
-        # then the same on what is left
-        check "$1 -> $2 $norm: folded lines are 'stack base new'" "$PYTHON" -c "
-import re, sys
-rx = re.compile(r'^(.*)\s+?(\d+(?:\.\d*)?)\$')
-seen = set()
-for line in open(sys.argv[1]).read().split('\n')[:-1]:
-    m = rx.match(line); assert m, line
-    n = rx.match(m.group(1)); assert n, line
-    assert not rx.match(n.group(1)), 'a third count: %r' % line
-    assert n.group(1) not in seen; seen.add(n.group(1))
-    assert int(n.group(2)) + int(m.group(2)) > 0, line
-" "$tmp/diff.folded"
+        cp "$tmp/out" "$tmp/diff$((n += 1)).folded"
+        defer "$1 -> $2 $norm: folded lines are 'stack base new'" folded_lines "$tmp/diff$n.folded"
         if [ -n "$flamegraph_dir" ]; then
             "$evprof" folded "$1" >"$tmp/a.folded"
             "$evprof" folded "$2" >"$tmp/b.folded"
@@ -266,15 +286,10 @@ for line in open(sys.argv[1]).read().split('\n')[:-1]:
             sort "$tmp/diff.folded" >"$tmp/got"
             check "$1 -> $2 $norm: folded diff = difffolded.pl of the two folded files" \
                 cmp -s "$tmp/want" "$tmp/got"
-            perl "$flamegraph_dir/flamegraph.pl" "$tmp/diff.folded" >"$tmp/flame.svg" 2>"$tmp/ferr"
+            perl "$flamegraph_dir/flamegraph.pl" "$tmp/diff.folded" >"$tmp/flame$n.svg" 2>"$tmp/ferr"
             check "flamegraph.pl renders the folded diff" [ $? -eq 0 ]
-            check "the differential flame graph is valid XML with coloured frames" "$PYTHON" -c "
-import re, sys, xml.etree.ElementTree as ET
-t = ET.parse(sys.argv[1])
-fills = [e.get('fill') for e in t.iter('{http://www.w3.org/2000/svg}rect') if e.get('fill')]
-# difffolded colours: red rgb(255,x,x) for growth, blue rgb(x,x,255) for shrinkage
-assert any(re.match(r'rgb\(\d+,\d+,255\)', f) or re.match(r'rgb\(255,\d+,\d+\)', f) for f in fills)
-" "$tmp/flame.svg"
+            defer "the differential flame graph is valid XML with coloured frames" \
+                flame_coloured "$tmp/flame$n.svg"
         fi
     done
 done
@@ -417,5 +432,6 @@ check "-o over an input: refused" cmp -s "$fb" "$tmp/in.eventlog"
 # docs/DIFF.md's example outputs are the current ones
 check "docs/DIFF.md's outputs" bash tests/cli/readme.sh "$evprof" docs/DIFF.md
 
+verdicts "$tmp/diff.py"
 echo "diff: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
