@@ -19,10 +19,18 @@ logs=("$data"/par-N2-p.eventlog "$data"/deep-p.eventlog "$data"/mutual-p.eventlo
       "$data"/odd-pj.eventlog "$data"/chain-p.eventlog
       tests/data/ghc-9.6/sim-p.eventlog tests/data/ghc-9.6/workers-N2-p.eventlog)
 
-# check.py FILE.json DUMP.txt FOLDED.txt: prints "cap count" per profile
+# check.py FILE.json DUMP.txt FOLDED.txt [OPTIONS...]: prints "cap count"
+# per profile (the dump's samples windowed as the options --from, --to and
+# --cap say)
 cat >"$tmp/check.py" <<'PY'
 import json, re, sys
 from collections import Counter
+args = sys.argv[4:]
+lo, hi, wcap = 0, float('inf'), None
+for i, a in enumerate(args):
+    if a == '--from': lo = round(float(args[i + 1]) * 1e9)
+    if a == '--to': hi = round(float(args[i + 1]) * 1e9)
+    if a == '--cap': wcap = int(args[i + 1])
 d = json.load(open(sys.argv[1], encoding='utf-8'))
 assert d['$schema'] == 'https://www.speedscope.app/file-format-schema.json', d['$schema']
 frames = d['shared']['frames']
@@ -37,7 +45,7 @@ for f in frames:
 times = {}
 for line in open(sys.argv[2], encoding='utf-8', errors='replace'):
     m = re.match(r'^(\d+): cap no (\d+), prof sample', line)
-    if m:
+    if m and lo <= int(m.group(1)) < hi and (wcap is None or int(m.group(2)) == wcap):
         times.setdefault(int(m.group(2)), []).append(int(m.group(1)))
 # the folded stacks
 folded = Counter()
@@ -85,23 +93,11 @@ run() {
     local f=${*: -1} what="$*"
     "$evprof" speedscope "$@" -o "$tmp/out.json" 2>"$tmp/err"
     check "$what: exit 0" [ $? -eq 0 ]
-    # the dump, windowed as the options say (python does the window)
-    "$evprof" dump "$f" >"$tmp/dump.all"
-    "$PYTHON" - "$tmp/dump.all" "$@" >"$tmp/dump" <<'PY'
-import re, sys
-args = sys.argv[2:-1]
-lo, hi, cap = 0, float('inf'), None
-for i, a in enumerate(args):
-    if a == '--from': lo = round(float(args[i + 1]) * 1e9)
-    if a == '--to': hi = round(float(args[i + 1]) * 1e9)
-    if a == '--cap': cap = int(args[i + 1])
-for line in open(sys.argv[1], encoding='utf-8', errors='replace'):
-    m = re.match(r'^(\d+): cap no (\d+), prof sample', line)
-    if m and lo <= int(m.group(1)) < hi and (cap is None or int(m.group(2)) == cap):
-        sys.stdout.write(line)
-PY
+    # the dump (check.py windows it as the options say)
+    "$evprof" dump "$f" >"$tmp/dump"
     "$evprof" folded --all "$@" >"$tmp/folded"
-    if ! "$PYTHON" "$tmp/check.py" "$tmp/out.json" "$tmp/dump" "$tmp/folded" >"$tmp/caps" 2>"$tmp/py"; then
+    if ! "$PYTHON" "$tmp/check.py" "$tmp/out.json" "$tmp/dump" "$tmp/folded" "${@:1:$#-1}" \
+            >"$tmp/caps" 2>"$tmp/py"; then
         bad "$what: structure, timeline or stacks: $(tail -1 "$tmp/py")"
         return
     fi
