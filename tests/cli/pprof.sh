@@ -22,61 +22,70 @@ logs=("$data"/par-N2-p.eventlog "$data"/deep-p.eventlog "$data"/mutual-p.eventlo
       "$data"/odd-p.eventlog "$data"/chain-p.eventlog "$data"/deep-pj.eventlog
       tests/data/ghc-9.6/sim-late-p.eventlog tests/data/ghc-9.6/workers-N2-pj.eventlog)
 
-# time.py PROFILE FOLDED TICKS INTERVAL_NS
+# time.py PROFILE FOLDED TICKS INTERVAL_NS: the checks of one time profile;
+# without arguments, the checks queued with defer (verdicts at the end)
 cat >"$tmp/time.py" <<'PY'
 import re, sys
 from collections import Counter
 import pprof_read
-raw = open(sys.argv[1], 'rb').read()
-assert raw[:2] == b'\x1f\x8b', 'gzip-compressed'
-p = pprof_read.read(raw)
-pprof_read.check(p)
-st = p['string_table']
-types = [(st[v['type']], st[v['unit']]) for v in p['sample_type']]
-assert types == [('samples', 'count'), ('cpu', 'nanoseconds')], types
-pt = p['period_type']
-assert (st[pt['type']], st[pt['unit']]) == ('cpu', 'nanoseconds')
-ticks, interval = int(sys.argv[3]), int(sys.argv[4])
-assert p['period'] == interval, (p['period'], interval)
-total = sum(s['value'][0] for s in p['sample'])
-assert total == ticks, 'total %d, report %d' % (total, ticks)
-for s in p['sample']:
-    assert s['value'][1] == s['value'][0] * interval
-assert p['duration_nanos'] > 0 and p['time_nanos'] > 1.5e18
-# one function and location per cost centre: names unique
-names = [st[f['name']] for f in p['function']]
-assert len(names) == len(set(names)), 'a cost centre twice'
-# stacks: the folded stacks, root first (folded's name cleaning applied)
-def clean(n):
-    vis = {'\n': '\\n', '\r': '\\r', '\t': '\\t'}
-    n = re.sub(r'[\x00-\x1f\x7f-\x9f]',
-               lambda m: vis.get(m.group(0), '\\x%02x' % ord(m.group(0))), n.replace(';', ':'))
-    return re.sub(r'\s+$', lambda m: '_' * len(m.group(0)), n)
-got = Counter()
-for k, v in pprof_read.stacks(p).items():
-    got[';'.join(clean(n) for n in k)] += v[0]
-want = Counter()
-for line in open(sys.argv[2], encoding='utf-8'):
-    stack, n = line.rstrip('\n').rsplit(' ', 1)
-    want[stack] += int(n)
-assert got == want, 'stacks differ from folded: %r' % (
-    list((got - want).items())[:3] + list((want - got).items())[:3])
+def time_profile(profile, folded, ticks, interval):
+    raw = open(profile, 'rb').read()
+    assert raw[:2] == b'\x1f\x8b', 'gzip-compressed'
+    p = pprof_read.read(raw)
+    pprof_read.check(p)
+    st = p['string_table']
+    types = [(st[v['type']], st[v['unit']]) for v in p['sample_type']]
+    assert types == [('samples', 'count'), ('cpu', 'nanoseconds')], types
+    pt = p['period_type']
+    assert (st[pt['type']], st[pt['unit']]) == ('cpu', 'nanoseconds')
+    ticks, interval = int(ticks), int(interval)
+    assert p['period'] == interval, (p['period'], interval)
+    total = sum(s['value'][0] for s in p['sample'])
+    assert total == ticks, 'total %d, report %d' % (total, ticks)
+    for s in p['sample']:
+        assert s['value'][1] == s['value'][0] * interval
+    assert p['duration_nanos'] > 0 and p['time_nanos'] > 1.5e18
+    # one function and location per cost centre: names unique
+    names = [st[f['name']] for f in p['function']]
+    assert len(names) == len(set(names)), 'a cost centre twice'
+    # stacks: the folded stacks, root first (folded's name cleaning applied)
+    def clean(n):
+        vis = {'\n': '\\n', '\r': '\\r', '\t': '\\t'}
+        n = re.sub(r'[\x00-\x1f\x7f-\x9f]',
+                   lambda m: vis.get(m.group(0), '\\x%02x' % ord(m.group(0))), n.replace(';', ':'))
+        return re.sub(r'\s+$', lambda m: '_' * len(m.group(0)), n)
+    got = Counter()
+    for k, v in pprof_read.stacks(p).items():
+        got[';'.join(clean(n) for n in k)] += v[0]
+    want = Counter()
+    for line in open(folded, encoding='utf-8'):
+        stack, n = line.rstrip('\n').rsplit(' ', 1)
+        want[stack] += int(n)
+    assert got == want, 'stacks differ from folded: %r' % (
+        list((got - want).items())[:3] + list((want - got).items())[:3])
+
+if len(sys.argv) > 1:
+    time_profile(*sys.argv[1:5])
+else:
+    from verdicts import serve
+    serve({"time_profile": time_profile})
 PY
 
 ticks_of() { grep -o '([0-9]* ticks @' | grep -o '[0-9]*'; }
 interval_of() { grep -o 'ticks @ [0-9]* us' | grep -o '[0-9]* us' | grep -o '[0-9]*'; }
 
+n=0     # each run's files under names of their own, for the deferred check
 run() {
     local what="$*"
-    "$evprof" pprof "$@" -o "$tmp/p.pb.gz" 2>"$tmp/err"
+    n=$((n + 1))
+    "$evprof" pprof "$@" -o "$tmp/p$n.pb.gz" 2>"$tmp/err"
     check "pprof $what: exit 0" [ $? -eq 0 ]
-    "$evprof" folded "$@" >"$tmp/folded"
+    "$evprof" folded "$@" >"$tmp/folded$n"
     local rep ticks us
     rep=$("$evprof" report "$@" | head -5)
     ticks=$(echo "$rep" | ticks_of)
     us=$(echo "$rep" | interval_of)
-    if "$PYTHON" "$tmp/time.py" "$tmp/p.pb.gz" "$tmp/folded" "$ticks" "$((us * 1000))" 2>"$tmp/py"
-    then ok; else bad "pprof $what: $(tail -1 "$tmp/py")"; fi
+    defer "pprof $what" time_profile "$tmp/p$n.pb.gz" "$tmp/folded$n" "$ticks" "$((us * 1000))"
 }
 
 for f in "${logs[@]}"; do
@@ -178,5 +187,6 @@ assert sum(s["value"][0] for s in p["sample"]) == int(sys.argv[2]) > 0
 # the checker fails on a profile that breaks the rules (so the test can fail)
 check "a wrong total is caught" bash -c "! '$PYTHON' '$tmp/time.py' '$tmp/par.pb.gz' /dev/null 1 1000000 2>/dev/null"
 
+verdicts "$tmp/time.py"
 echo "pprof: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
