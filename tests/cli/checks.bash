@@ -36,3 +36,20 @@ verdicts() {
     while [ "$i" -lt "$n" ]; do bad "${deferred_what[$i]}: no verdict"; i=$((i + 1)); done
     deferred_what=() deferred_line=()
 }
+
+# Independent groups of checks at once (cases that mostly wait: a live
+# read, a timeout): each in a background subshell that starts from zero
+# and ends writing its counts, ( passed=0 failed=0; ...; counts_to FILE ) &;
+# after `wait`, counts_from FILE... adds them (each FAIL line was printed
+# by the subshell). A subshell that did not get to counts_to is a failure.
+counts_to() { echo "$passed $failed" >"$1"; }
+counts_from() {
+    local f p q
+    for f; do
+        if read -r p q 2>/dev/null <"$f" && [ -n "$q" ]; then
+            passed=$((passed + p)) failed=$((failed + q))
+        else
+            bad "$f: the checks there did not finish"
+        fi
+    done
+}
