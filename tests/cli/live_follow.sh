@@ -42,51 +42,61 @@ read_all() {
 }
 
 # the heap summary names its source: compare with the name taken out
-norm() { sed -e "s|$2|LOG|g" -e 's|<stdin>|LOG|g' -e "s|unix:$tmp/ghc_eventlog.sock|LOG|g" "$1"; }
+norm() { sed -e "s|$2|LOG|g" -e 's|<stdin>|LOG|g' -e "s|unix:$tmp/[c0-9/]*ghc_eventlog.sock|LOG|g" "$1"; }
 same() { cmp -s <(norm "$1" "$log") <(norm "$2" "$3"); }
 
-seed=0
-for c in $cases; do
-    cmd=${c%%:*} log=${c#*:}
-    seed=$((seed + 1))
-    "$evprof" "$cmd" "$log" >"$tmp/batch" 2>"$tmp/batch.err"
+# each case in a directory of its own, all at once (each mostly waits for
+# its feeder); its counts in $d.counts
+live_case() {
+    local cmd=$1 log=$2 seed=$3 d=$4 brc rc sock
+    mkdir -p "$d"
+    "$evprof" "$cmd" "$log" >"$d/batch" 2>"$d/batch.err"
     brc=$?
 
     # a growing file, started before it exists
-    rm -f "$tmp/grow.eventlog"
-    $feed file "$log" "$tmp/grow.eventlog" --seed $seed &
-    timeout 60 "$evprof" "$cmd" --follow "$tmp/grow.eventlog" >"$tmp/out" 2>"$tmp/err"
+    rm -f "$d/grow.eventlog"
+    $feed file "$log" "$d/grow.eventlog" --seed $seed &
+    timeout 60 "$evprof" "$cmd" --follow "$d/grow.eventlog" >"$d/out" 2>"$d/err"
     rc=$?
     wait
     check "$cmd $log: follow a growing file: exit $brc (got $rc)" [ $rc -eq $brc ]
-    check "$cmd $log: follow a growing file: same output" same "$tmp/batch" "$tmp/out" "$tmp/grow.eventlog"
-    check "$cmd $log: follow a growing file: nothing on stderr" [ ! -s "$tmp/err" ]
+    check "$cmd $log: follow a growing file: same output" same "$d/batch" "$d/out" "$d/grow.eventlog"
+    check "$cmd $log: follow a growing file: nothing on stderr" [ ! -s "$d/err" ]
 
     # a FIFO
-    rm -f "$tmp/fifo"
-    mkfifo "$tmp/fifo"
-    $feed fifo "$log" "$tmp/fifo" --seed $seed &
-    timeout 60 "$evprof" "$cmd" --follow "$tmp/fifo" >"$tmp/out" 2>"$tmp/err"
+    rm -f "$d/fifo"
+    mkfifo "$d/fifo"
+    $feed fifo "$log" "$d/fifo" --seed $seed &
+    timeout 60 "$evprof" "$cmd" --follow "$d/fifo" >"$d/out" 2>"$d/err"
     rc=$?
     wait
     check "$cmd $log: FIFO: exit $brc (got $rc)" [ $rc -eq $brc ]
-    check "$cmd $log: FIFO: same output" same "$tmp/batch" "$tmp/out" "$tmp/fifo"
+    check "$cmd $log: FIFO: same output" same "$d/batch" "$d/out" "$d/fifo"
 
     # standard input from a slow pipe, without --follow (read as it comes)
-    $feed fifo "$log" /dev/stdout --seed $seed | timeout 60 "$evprof" "$cmd" - >"$tmp/out" 2>"$tmp/err"
+    $feed fifo "$log" /dev/stdout --seed $seed | timeout 60 "$evprof" "$cmd" - >"$d/out" 2>"$d/err"
     rc=$?
     check "$cmd $log: slow stdin: exit $brc (got $rc)" [ $rc -eq $brc ]
-    check "$cmd $log: slow stdin: same output" same "$tmp/batch" "$tmp/out" "<stdin>"
+    check "$cmd $log: slow stdin: same output" same "$d/batch" "$d/out" "<stdin>"
 
     # eventlog-socket: the program listens, evprof connects
-    sock="$tmp/ghc_eventlog.sock"
+    sock="$d/ghc_eventlog.sock"
     $feed socket "$log" "$sock" --seed $seed &
-    timeout 60 "$evprof" "$cmd" --follow --connect "unix:$sock" >"$tmp/out" 2>"$tmp/err"
+    timeout 60 "$evprof" "$cmd" --follow --connect "unix:$sock" >"$d/out" 2>"$d/err"
     rc=$?
     wait
     check "$cmd $log: socket: exit $brc (got $rc)" [ $rc -eq $brc ]
-    check "$cmd $log: socket: same output" same "$tmp/batch" "$tmp/out" "unix:$sock"
+    check "$cmd $log: socket: same output" same "$d/batch" "$d/out" "unix:$sock"
+}
+seed=0 counts=()
+for c in $cases; do
+    seed=$((seed + 1))
+    counts+=("$tmp/c$seed.counts")
+    (passed=0 failed=0; live_case "${c%%:*}" "${c#*:}" $seed "$tmp/c$seed"
+     counts_to "$tmp/c$seed.counts") &
 done
+wait
+counts_from "${counts[@]}"
 
 # graph (DOT: the text of the graph) from a growing file
 # (the file's name is in the graph's label and changes its wrapping: the
