@@ -96,7 +96,7 @@ got=$(sed -n 's/^ *>= \([0-9]*\) MiB total memory in use.*/\1/p' "$tmp/leak")
 check "leak (9.0): a lower bound, said with >= ($got, GHC $g)" [ -n "$got" ] && [ "$got" -le "$g" ]
 check "leak (9.0): here below GHC's peak" [ "$got" -lt "$g" ]
 check "leak (9.0): the note says why" grep -q "a lower bound" "$tmp/leak"
-"$evprof" gc --format json "$nu/leak.eventlog" | python3 -c '
+"$evprof" gc --format json "$nu/leak.eventlog" | "$PYTHON" -c '
 import json, sys
 d = json.load(sys.stdin)
 assert d["max_mem_in_use_lower_bound"] is True and d["max_mem_in_use_bytes"] // 2**20 == int(sys.argv[1])' "$got"
@@ -105,7 +105,7 @@ check "leak (9.0): JSON says lower bound" [ $? -eq 0 ]
 g=$(ghc_mib "$nu/leak-9.6.stats")
 check "leak (9.6): GHC's $g MiB, exactly" grep -qE "^ +$g MiB total memory in use" "$tmp/leak96"
 check "leak (9.6): no bound, no note" eval '! grep -q ">=\|lower bound" "$tmp/leak96"'
-"$evprof" gc --format json "$nu/leak-9.6.eventlog" | python3 -c '
+"$evprof" gc --format json "$nu/leak-9.6.eventlog" | "$PYTHON" -c '
 import json, sys
 d = json.load(sys.stdin)
 assert d["max_mem_in_use_lower_bound"] is False and d["max_mem_in_use_bytes"] // 2**20 == int(sys.argv[1])' "$g"

@@ -127,7 +127,7 @@ check "threads -N2: exit 0" [ $? -eq 0 ]
 info_events=$("$evprof" info "$nu/threads-N2.eventlog" | sed -n 's/^events: *//p')
 alloc=$(sed -n 's/^ *\([0-9,]*\) bytes allocated in the heap.*/\1/p' "$nu/threads-N2.stats" | tr -d ,)
 gcel=$(sed -n 's/^  GC      time .*( *\([0-9.]*\)s elapsed)$/\1/p' "$nu/threads-N2.stats")
-python3 - "$tmp/thr.html" "$info_events" "$alloc" "$gcel" <<'PY'
+"$PYTHON" - "$tmp/thr.html" "$info_events" "$alloc" "$gcel" <<'PY'
 import json, re, sys
 s = open(sys.argv[1], encoding="utf-8").read()
 d = json.loads(re.search(r'id="evprof-data">(.*?)</script>', s, re.S).group(1))
