@@ -1,5 +1,6 @@
 /* evprof html: one self-contained HTML page with every view of a log,
  * made in one read. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -71,6 +72,11 @@ int cmd_html(int argc, char **argv)
     ho.samples = &pf;
     const char *name = cli_display_path(path);
     ho.source_name = name;
+    /* tests only: the timeline's cells kept while reading, to reach the
+     * pages of a log with more distinct stacks than a small log has */
+    const char *tc = getenv("EVPROF_TEST_TIMELINE_CELLS");
+    if (tc && *tc)
+        ho.timeline_read_cells = (uint32_t)strtoul(tc, NULL, 10);
 
     html_page *pg = html_page_create(&ho);
     int code = CLI_FAIL;

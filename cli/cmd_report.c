@@ -10,7 +10,7 @@
 #include "output.h"
 #include "read.h"
 
-enum { OPT_JSON = 1, OPT_FORMAT, OPT_THRESHOLD, OPT_MAX_DEPTH };
+enum { OPT_JSON = 1, OPT_FORMAT, OPT_THRESHOLD, OPT_MAX_DEPTH, OPT_CALLERS };
 
 enum { FMT_TEXT, FMT_JSON };
 
@@ -32,6 +32,8 @@ static const cli_opt opts[] = {
     { OPT_THRESHOLD, 't', "threshold", "PCT", "hide subtrees with less than PCT% of the ticks" },
     { OPT_MAX_DEPTH, 'd', "max-depth", "N", "hide stack frames deeper than N below MAIN (and "
       "keep no deeper ones while reading: bounds the memory too)" },
+    { OPT_CALLERS, 0, "callers", "REGEX", "instead of the tree: the callers and callees of "
+      "each cost centre whose Module.label matches (POSIX extended regex), with ticks" },
     CLI_OUTPUT_OPT,
     { 0 },
 };
@@ -46,7 +48,10 @@ static const cli_cmd_help help = {
     "and allocation are not in the eventlog (GHC issue 24106), so the report shows\n"
     "ticks instead. Children are ordered by inherited ticks, then label.\n"
     "Several FILEs: their sum, cost centres matched by module, label and source\n"
-    "location (the runs of a fleet or a test suite); see docs/ECOSYSTEM.md.\n",
+    "location (the runs of a fleet or a test suite); see docs/ECOSYSTEM.md.\n"
+    "--callers: per matching cost centre (grouped by module and label), the ticks\n"
+    "of the stacks through it and, per caller and per callee, through that call;\n"
+    "a stack counts once however often it recurs there (the call graph's rule).\n",
 };
 
 int cmd_report(int argc, char **argv)
@@ -55,6 +60,7 @@ int cmd_report(int argc, char **argv)
     cli_window w;
     prof_report_opts ro;
     int id, fmt = -1;
+    const char *callers = NULL;
     double v;
     unsigned long n;
 
@@ -86,6 +92,9 @@ int cmd_report(int argc, char **argv)
             ro.max_depth = (uint32_t)n;
             w.max_depth = ro.max_depth;     /* the aggregate keeps only what is shown */
             break;
+        case OPT_CALLERS:
+            callers = a.value;
+            break;
         }
     }
     const char *const *paths;
@@ -96,6 +105,21 @@ int cmd_report(int argc, char **argv)
     if ((fmt = cli_format_resolve(&help, &formats, fmt, w.output)) < 0)
         return CLI_USAGE;
     int json = fmt == FMT_JSON;
+    if (callers && (json || ro.max_depth || ro.threshold_pct > 0.0)) {
+        cli_usage_error(&help, "--callers writes its own text: it takes no JSON, "
+                        "--max-depth or --threshold");
+        return CLI_USAGE;
+    }
+    if (callers) {
+        prof_filter f;      /* the pattern checked before the log is read */
+        prof_filter_init(&f);
+        f.focus = callers;
+        char err[300];
+        if (prof_filter_check(&f, err, sizeof err) != 0) {
+            fprintf(stderr, "evprof: bad regular expression %s\n", err);
+            return CLI_USAGE;
+        }
+    }
     ro.source_name = cli_display_path(paths[0]);
     ro.jobs = cli_jobs();
 
@@ -104,12 +128,33 @@ int cmd_report(int argc, char **argv)
     if (!p)
         return code;
 
+    prof_callers_of *peek = NULL;
+    size_t npeek = 0;
+    if (callers) {
+        char err[300];
+        if (prof_callers(p, callers, &peek, &npeek, err, sizeof err) != 0) {
+            fprintf(stderr, "evprof: %s: %s\n", ro.source_name, err);
+            prof_result_destroy(p);
+            return CLI_FAIL;
+        }
+        if (!npeek && !no_samples) {
+            fprintf(stderr, "evprof: %s: no cost centre with ticks matches '", ro.source_name);
+            cli_text_str(stderr, callers, strlen(callers));
+            fprintf(stderr, "' (Module.label, POSIX extended regex)\n");
+            prof_result_destroy(p);
+            return CLI_FAIL;
+        }
+    }
     cli_out out;
     if (cli_out_open(&out, w.output) != 0) {
+        prof_callers_free(peek, npeek);
         prof_result_destroy(p);
         return CLI_FAIL;
     }
-    int wrc = json ? prof_report_json(p, &ro, out.f) : prof_report_text(p, &ro, out.f);
+    int wrc = callers ? prof_report_callers(p, peek, npeek, callers, out.f)
+              : json  ? prof_report_json(p, &ro, out.f)
+                      : prof_report_text(p, &ro, out.f);
+    prof_callers_free(peek, npeek);
     if (cli_out_close(&out, wrc == 0 && !no_samples) != 0 && code == CLI_OK)
         code = CLI_FAIL;
     prof_result_destroy(p);

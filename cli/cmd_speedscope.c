@@ -10,6 +10,8 @@
 #include "read.h"
 
 static const cli_opt opts[] = {
+    { OPT_ALL, 'a', "all", NULL, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE samples "
+      "too, as +RTS -pa does (without it they are empty time, as the report drops them)" },
     CLI_WINDOW_OPTS,
     CLI_OUTPUT_OPT,
     { 0 },
@@ -23,11 +25,12 @@ static const cli_cmd_help help = {
     "Order\" view shows what the program did when. Frames are the cost centres:\n"
     "Module.label with the file, line and column of their SRC.",
     opts,
-    "Every sample counts, GHC's built-in stacks (GC, IDLE, SYSTEM, OVERHEAD_of,\n"
-    "DONT_CARE) too, as with 'evprof report --all': a capability's samples are its\n"
-    "ticks there. Weights are nanoseconds: the time since the capability's\n"
-    "previous sample; a gap of more than two ticks is an empty sample. Memory: 12\n"
-    "bytes per sample plus the distinct stacks. Several logs: one profile per log\n"
+    "A capability's samples are its ticks in 'evprof report': GHC's built-in\n"
+    "stacks (GC, IDLE, SYSTEM, OVERHEAD_of, DONT_CARE) are empty time unless --all\n"
+    "(then they count, as in 'evprof report --all'). Weights are nanoseconds: the\n"
+    "time since the capability's previous sample; a gap of more than two ticks is\n"
+    "an empty sample. Memory: 12 bytes per sample plus the distinct stacks.\n"
+    "Several logs: one profile per log\n"
     "and capability, named \"LOG capability N\", cost centres matched by name.\n"
     "See docs/ECOSYSTEM.md.\n",
 };
@@ -61,7 +64,7 @@ int cmd_speedscope(int argc, char **argv)
     prof_filter_init(&f);
     if (cli_window_prof_filter(&w, &f) != 0)
         return CLI_USAGE;
-    f.all = 1;
+    f.all = w.all;
     speedscope_timeline *t = speedscope_timeline_create(&f);
     if (!t) {
         fprintf(stderr, "evprof: out of memory\n");

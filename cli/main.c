@@ -4,6 +4,7 @@
 #if defined(__GLIBC__) || defined(__linux__)
 #include <malloc.h>
 #endif
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -29,6 +30,7 @@ static const command commands[] = {
     { "ticky", cmd_ticky, "ticky-ticky counters as GHC's +RTS -r table, CSV, JSON, series" },
     { "gc", cmd_gc, "the +RTS -s memory and GC summary, for the run or a window" },
     { "heap", cmd_heap, "heap profile: GHC's .hp file or a summary of its bands" },
+    { "phases", cmd_phases, "the run cut at its traceMarker marks: ticks, top cost centres, GC per phase" },
     { "diff", cmd_diff, "compare two runs: time profile, GC, heap or ticky, with deltas" },
     { "top", cmd_top, "a running program live: top cost centres, memory, GC, heap, ticky" },
     { "metrics", cmd_metrics, "the figures of top as a Prometheus exposition (textfile collector)" },
@@ -72,11 +74,15 @@ static void print_help(FILE *out)
             "Exit status: 0 ok, 1 unreadable or damaged input, 2 usage error.\n");
 }
 
-static int usage_error(const char *fmt, const char *arg)
+__attribute__((format(printf, 1, 2)))
+static int usage_error(const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
     fputs("evprof: ", stderr);
-    fprintf(stderr, fmt, arg);
+    vfprintf(stderr, fmt, ap);
     fputs("\nTry 'evprof --help'.\n", stderr);
+    va_end(ap);
     return CLI_USAGE;
 }
 

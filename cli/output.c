@@ -26,7 +26,8 @@ void cli_window_init(cli_window *w)
     w->cap = -1;
     w->all = 0;
     w->output = NULL;
-    w->from_marker = w->to_marker = w->between = NULL;
+    w->from_marker = w->to_marker = w->between = w->phase = NULL;
+    w->phase_nth = 1;
     w->from_nth = w->to_nth = 1;
     w->spans = NULL;
     w->num_spans = 0;
@@ -91,6 +92,31 @@ static int parse_marker(const cli_args *a, const char *name, const char **label,
     return 1;
 }
 
+/* --phase LABEL[#N]: the label and N (1 when absent). */
+static int parse_phase(const cli_args *a, cli_window *w)
+{
+    const char *v = a->value, *hash = strrchr(v, '#');
+    w->phase = v;
+    w->phase_nth = 1;
+    if (hash && hash[1] && strspn(hash + 1, "0123456789") == strlen(hash + 1)) {
+        char *end;
+        errno = 0;
+        w->phase_nth = strtoul(hash + 1, &end, 10);
+        if (errno || w->phase_nth == 0 || w->phase_nth > 1000000000ul) {
+            cli_usage_error(a->cmd, "--phase: the N of LABEL#N counts from 1, not '%s'", hash + 1);
+            return -1;
+        }
+        static char *copy;      /* the label without #N, kept for the command's life */
+        free(copy);
+        if (!(copy = strndup(v, (size_t)(hash - v)))) {
+            fprintf(stderr, "evprof: out of memory\n");
+            return -1;
+        }
+        w->phase = copy;
+    }
+    return 1;
+}
+
 static int parse_when(const cli_args *a, const char *name, uint64_t *ns, const char **label,
                       unsigned long *nth)
 {
@@ -101,11 +127,17 @@ static int parse_when(const cli_args *a, const char *name, uint64_t *ns, const c
     return parse_seconds(a, name, ns);
 }
 
+/* The selection names marks: they are found by a first read. */
+static int has_marks(const cli_window *w)
+{
+    return w->from_marker || w->to_marker || w->between || w->phase;
+}
+
 int cli_window_done(const cli_args *a, int next_result, cli_window *w, const char **path)
 {
     if (next_result != CLI_END)
         return cli_done_code(next_result);
-    if ((w->src.follow || w->src.connect) && (w->from_marker || w->to_marker || w->between)) {
+    if ((w->src.follow || w->src.connect) && has_marks(w)) {
         cli_usage_error(a->cmd, "marker windows are found by reading the log first: they need "
                         "a finished file, not --follow or --connect (give --from/--to in "
                         "seconds)");
@@ -126,13 +158,19 @@ int cli_window_done(const cli_args *a, int next_result, cli_window *w, const cha
     }
     if (!cli_want_pos(a, 1, 1, "FILE"))
         return CLI_USAGE;
+    if (w->phase && (w->from_marker || w->to_marker || w->between || w->from_ns ||
+                     w->to_ns != UINT64_MAX)) {
+        cli_usage_error(a->cmd, "--phase is a window of its own: it takes no --from, --to "
+                        "or --between");
+        return CLI_USAGE;
+    }
     if (!w->from_marker && !w->to_marker && w->from_ns >= w->to_ns) {
         cli_usage_error(a->cmd, "--from must be before --to");
         return CLI_USAGE;
     }
     if (cli_out_same_file(a->cmd, w->output, a->pos[0]))
         return CLI_USAGE;
-    if ((w->from_marker || w->to_marker || w->between) && strcmp(a->pos[0], "-") == 0) {
+    if (has_marks(w) && strcmp(a->pos[0], "-") == 0) {
         cli_usage_error(a->cmd, "marker windows read the log twice: they need a file, not "
                         "standard input");
         return CLI_USAGE;
@@ -159,8 +197,8 @@ int cli_window_done_logs(const cli_args *a, int next_result, cli_window *w,
             cli_usage_error(a->cmd, "--from must be before --to");
             return CLI_USAGE;
         }
-        if (w->from_marker || w->to_marker || w->between) {
-            cli_usage_error(a->cmd, "marker windows (marker:LABEL, --between) take one log; "
+        if (has_marks(w)) {
+            cli_usage_error(a->cmd, "marker windows (marker:LABEL, --between, --phase) take one log; "
                             "with several logs give --from/--to in seconds");
             return CLI_USAGE;
         }
@@ -230,7 +268,7 @@ int cli_window_resolve(cli_window *w, const char *path)
 
 static int resolve_marks(cli_window *w, const char *path)
 {
-    if (!w->from_marker && !w->to_marker && !w->between)
+    if (!has_marks(w))
         return CLI_OK;
     ev_markers *m = ev_markers_create();
     if (!m) {
@@ -255,6 +293,30 @@ static int resolve_marks(cli_window *w, const char *path)
     if (code == CLI_OK && w->to_marker &&
         mark_time(path, m, w->to_marker, w->to_nth, &w->to_ns) != 0)
         code = CLI_USAGE;
+    if (code == CLI_OK && w->phase) {
+        /* from the mark to the next one of any label, later in time (the
+         * last phase runs to the end of the log) */
+        if (mark_time(path, m, w->phase, w->phase_nth, &w->from_ns) != 0) {
+            code = CLI_USAGE;
+        } else {
+            w->to_ns = UINT64_MAX;
+            for (size_t i = 0; i < ev_markers_num_labels(m); i++) {
+                const ev_marker_label *l = ev_markers_label_at(m, i);
+                size_t n;
+                const uint64_t *t = ev_markers_times(m, l->label, l->len, &n);
+                size_t lo = 0, hi = n;      /* the first time after from */
+                while (lo < hi) {
+                    size_t mid = lo + (hi - lo) / 2;
+                    if (t[mid] <= w->from_ns)
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                if (lo < n && t[lo] < w->to_ns)
+                    w->to_ns = t[lo];
+            }
+        }
+    }
     if (code == CLI_OK && w->from_ns >= w->to_ns) {
         fprintf(stderr, "evprof: %s: --from (%.9f s) is not before --to (%.9f s)\n",
                 cli_display_path(path), w->from_ns / 1e9,
@@ -370,6 +432,8 @@ int cli_window_option(cli_window *w, const cli_args *a, int id)
     case OPT_BETWEEN:
         w->between = a->value;
         return 1;
+    case OPT_PHASE:
+        return parse_phase(a, w);
     case OPT_FOCUS:
         w->focus = a->value;
         return 1;

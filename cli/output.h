@@ -10,13 +10,14 @@
 
 /* Option ids of the shared options; commands number their own below 1000. */
 enum { OPT_FROM = 1000, OPT_TO, OPT_CAP, OPT_ALL, OPT_OUTPUT, OPT_BETWEEN, OPT_FOCUS,
-       OPT_IGNORE, OPT_FOLLOW, OPT_IDLE_TIMEOUT, OPT_CONNECT, OPT_MEMORY_LIMIT };
+       OPT_IGNORE, OPT_FOLLOW, OPT_IDLE_TIMEOUT, OPT_CONNECT, OPT_MEMORY_LIMIT, OPT_PHASE };
 
 /* The selection, the same on every reading command (one implementation:
  * cli_window_option parses, cli_window_resolve finds the marks, the
  * analyses get the windows; the profile commands get focus/ignore applied
  * by cli_load_profile):
- *   time:  --from/--to SECONDS or marker:LABEL[#N], --between LABEL
+ *   time:  --from/--to SECONDS or marker:LABEL[#N], --between LABEL,
+ *          --phase LABEL[#N]
  *   cap:   --cap N
  *   focus: --focus/--ignore REGEX on Module.label (profile commands) */
 #define CLI_TIME_OPTS                                                                \
@@ -25,7 +26,10 @@ enum { OPT_FROM = 1000, OPT_TO, OPT_CAP, OPT_ALL, OPT_OUTPUT, OPT_BETWEEN, OPT_F
       "traceMarker LABEL (default the first)" },                                     \
     { OPT_TO, 0, "to", "WHEN", "only events before WHEN (seconds or marker:LABEL[#N])" },   \
     { OPT_BETWEEN, 0, "between", "LABEL", "only events between each pair of marks LABEL "   \
-      "(1st to 2nd, 3rd to 4th, ...): several windows, summed" }
+      "(1st to 2nd, 3rd to 4th, ...: start/end marks): several windows, summed" },          \
+    { OPT_PHASE, 0, "phase", "LABEL[#N]", "only events of the phase that starts at the Nth "  \
+      "mark LABEL (default the first) and ends at the next mark of any label (start-of-phase " \
+      "marks: a row of 'evprof phases')" }
 
 #define CLI_CAP_OPT { OPT_CAP, 0, "cap", "N", "only capability N (its own samples)" }
 
@@ -89,6 +93,8 @@ typedef struct cli_window {
     const char *from_marker, *to_marker;    /* the LABEL of marker:LABEL, or NULL */
     unsigned long from_nth, to_nth;         /* #N, 1-based */
     const char *between;                    /* --between LABEL, or NULL */
+    const char *phase;                      /* --phase LABEL[#N], or NULL */
+    unsigned long phase_nth;
     ev_span *spans;            /* after resolve: the windows (NULL: [from_ns, to_ns)) */
     size_t num_spans;
     const char *focus, *ignore; /* regexes on Module.label, or NULL */

@@ -318,3 +318,91 @@ const uint64_t *ev_markers_times(const ev_markers *m, const char *label, size_t 
     *n = l ? (size_t)l->pub.count : 0;
     return l ? times_of(l) : NULL;
 }
+
+/* The two below use only the functions above (labels in order of their
+ * first time, each label's times), whatever the labels' store. */
+uint64_t ev_markers_total(const ev_markers *m)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < ev_markers_num_labels(m); i++)
+        n += ev_markers_label_at(m, i)->count;
+    return n;
+}
+
+/* The order of marks: time, then the label's place (by first time), then N. */
+typedef struct mkey {
+    uint64_t time, nth;
+    size_t label;
+} mkey;
+
+static int mkey_less(const mkey *a, const mkey *b)
+{
+    if (a->time != b->time)
+        return a->time < b->time;
+    if (a->label != b->label)
+        return a->label < b->label;
+    return a->nth < b->nth;
+}
+
+static void sift_down(mkey *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, big = i;
+        if (l < n && mkey_less(&h[big], &h[l]))
+            big = l;
+        if (r < n && mkey_less(&h[big], &h[r]))
+            big = r;
+        if (big == i)
+            return;
+        mkey t = h[i];
+        h[i] = h[big];
+        h[big] = t;
+        i = big;
+    }
+}
+
+size_t ev_markers_first(const ev_markers *m, size_t max, ev_mark *out)
+{
+    if (!max)
+        return 0;
+    mkey *h = malloc(max * sizeof *h);    /* a max-heap of the best so far */
+    if (!h)
+        return 0;
+    size_t n = 0, nl = ev_markers_num_labels(m);
+    for (size_t i = 0; i < nl; i++) {
+        const ev_marker_label *l = ev_markers_label_at(m, i);
+        size_t nt;
+        const uint64_t *times = ev_markers_times(m, l->label, l->len, &nt);
+        for (size_t k = 0; k < nt && k < max; k++) {
+            mkey c = { times[k], k + 1, i };
+            if (n < max) {
+                size_t j = n++;     /* sift up */
+                h[j] = c;
+                while (j > 0 && mkey_less(&h[(j - 1) / 2], &h[j])) {
+                    mkey t = h[j];
+                    h[j] = h[(j - 1) / 2];
+                    h[(j - 1) / 2] = t;
+                    j = (j - 1) / 2;
+                }
+            } else if (mkey_less(&c, &h[0])) {
+                h[0] = c;
+                sift_down(h, n, 0);
+            } else {
+                break;      /* this label's later marks come later still */
+            }
+        }
+    }
+    /* heap sort: the largest to the end */
+    for (size_t k = n; k > 1; k--) {
+        mkey t = h[0];
+        h[0] = h[k - 1];
+        h[k - 1] = t;
+        sift_down(h, k - 1, 0);
+    }
+    for (size_t k = 0; k < n; k++) {
+        const ev_marker_label *l = ev_markers_label_at(m, h[k].label);
+        out[k] = (ev_mark){ l->label, l->len, h[k].nth, h[k].time };
+    }
+    free(h);
+    return n;
+}

@@ -498,12 +498,14 @@ static int map_frames(writer *w)
     return rc;
 }
 
-/* --focus/--ignore (the profile's matcher): the stacks that are dropped. */
+/* The stacks that are dropped: by --focus/--ignore (the profile's
+ * matcher), and without `all` GHC's built-in stacks (MAIN/GC, MAIN/IDLE,
+ * ...: one built-in frame), as the report drops them. */
 static int mark_dropped(writer *w)
 {
     const prof_filter *f = &w->t->filter;
     enum { FOCUS = 1, IGNORE = 2 };
-    if (!f->focus && !f->ignore)
+    if (!f->focus && !f->ignore && f->all)
         return 0;
     size_t nccs = prof_num_ccs(w->p);
     uint8_t *m = calloc(nccs ? nccs : 1, 1);
@@ -520,7 +522,8 @@ static int mark_dropped(writer *w)
         for (uint32_t k = 1; k <= s[0]; k++)
             if (s[k] < nccs)
                 st |= m[s[k]];
-        w->drop[id] = (f->focus && !(st & FOCUS)) || (st & IGNORE);
+        w->drop[id] = (f->focus && !(st & FOCUS)) || (st & IGNORE) ||
+                      (!f->all && s[0] == 1 && s[1] < nccs && prof_cc_at(w->p, s[1])->builtin);
     }
     free(m);
     return 0;
@@ -837,10 +840,67 @@ static int timeline_holds(const void *self, char *buf, size_t size)
     return 1;
 }
 
+/* ---- the parallel read: a partial per range, merged in file order ---- */
+
+static void *timeline_fork(void *self)
+{
+    const speedscope_timeline *t = self;
+    /* several logs translate ids as they go: read sequentially */
+    if (t->failed || t->profile)
+        return NULL;
+    speedscope_timeline *q = speedscope_timeline_create(&t->filter);
+    if (q) {
+        q->log = t->log;
+        if (t->mem.budget)
+            speedscope_timeline_set_budget(q, t->mem.budget);
+    }
+    return q;
+}
+
+/* part read the stretch after self's: its stacks are interned into self
+ * in the order they first came (its ids' order), its samples appended to
+ * the same capabilities, which self meets in the order they first came:
+ * the sequential read's ids, capabilities and samples. */
+static int timeline_merge(void *self, void *part)
+{
+    speedscope_timeline *t = self;
+    const speedscope_timeline *q = part;
+    if (t->failed || q->failed)
+        return -1;
+    uint32_t *map = malloc((q->num_stacks ? q->num_stacks : 1) * sizeof *map);
+    if (!map)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < q->num_stacks && rc == 0; i++) {
+        const uint32_t *c = q->arena + q->offsets[i];
+        if ((map[i] = intern(t, c + 1, c[0])) == NO_STACK)
+            rc = -1;
+    }
+    for (size_t k = 0; k < q->num_caps && rc == 0; k++) {
+        const cap_samples *qc = &q->caps[k];
+        uint32_t log = t->log;
+        t->log = qc->log;
+        cap_samples *c = cap_at(t, qc->capno);
+        t->log = log;
+        for (size_t j = 0; j < qc->n && rc == 0; j++)
+            if (!c || push_sample(t, c, map[qc->stack[j]], qc->time[j]) != 0)
+                rc = -1;
+    }
+    free(map);
+    if (rc != 0)
+        t->failed = 1;
+    return rc;
+}
+
+static void timeline_drop(void *part) { speedscope_timeline_destroy(part); }
+
 const ev_analysis_ops speedscope_timeline_ops = {
     .name = "speedscope timeline",
     .types = timeline_types,
     .num_types = 1,
     .event = timeline_event,
+    .fork = timeline_fork,
+    .merge = timeline_merge,
+    .drop = timeline_drop,
     .holds = timeline_holds,
 };

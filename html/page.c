@@ -10,6 +10,7 @@
 #include "evprof/heap.h"
 #include "evprof/info.h"
 #include "evprof/json.h"
+#include "evprof/markers.h"
 #include "evprof/prof.h"
 #include "evprof/ticky.h"
 #include "html/internal.h"
@@ -29,6 +30,10 @@ struct html_page {
     html_gcseries gcs;
     ticky_set *tk;          /* ticky counters, with points kept */
     info_log *info;         /* the run's facts (info_facts_ops) */
+    html_timeline tl;       /* the run over time */
+    ev_markers *marks;      /* traceMarker marks */
+    uint8_t *kept;          /* the tree sent: per node of the snapshot, */
+    uint32_t *sent_of;      /* sent or not, and its index in the page */
 };
 
 void html_opts_init(html_opts *o)
@@ -42,6 +47,7 @@ void html_opts_init(html_opts *o)
     o->series_counters = 50;
     o->series_points = 64;
     o->graph_nodes = 80;
+    o->timeline_cells = 100000;
 }
 
 html_page *html_page_create(const html_opts *o)
@@ -62,6 +68,11 @@ html_page *html_page_create(const html_opts *o)
     bad |= html_gcseries_init(&pg->gcs, pg->o.max_points) != 0;
     pg->tk = ticky_create();
     bad |= !pg->tk || ticky_keep_series(pg->tk, pg->o.series_points) != 0;
+    bad |= html_timeline_init(&pg->tl, pg->o.samples) != 0;
+    for (int k = 0; k < TL_CELL_SETS && pg->o.timeline_read_cells; k++)
+        pg->tl.sets[k].limit = pg->o.timeline_read_cells;
+    pg->marks = ev_markers_create();
+    bad |= !pg->marks;
     pg->prof = prof_create(pg->o.samples);
     pg->o.samples = NULL;      /* the profile keeps its own copy */
     pg->gc = gc_create();
@@ -85,6 +96,10 @@ void html_page_destroy(html_page *pg)
     html_gcseries_free(&pg->gcs);
     ticky_destroy(pg->tk);
     info_destroy(pg->info);
+    html_timeline_free(&pg->tl);
+    ev_markers_destroy(pg->marks);
+    free(pg->kept);
+    free(pg->sent_of);
     free(pg);
 }
 
@@ -96,7 +111,9 @@ int html_page_attach(html_page *pg, ev_driver *d)
         ev_driver_attach(d, &html_gcseries_ops, &pg->gcs) != 0 ||
         ev_driver_attach(d, &html_counts_ops, pg) != 0 ||
         ev_driver_attach(d, &ticky_analysis_ops, pg->tk) != 0 ||
-        ev_driver_attach(d, &info_facts_ops, pg->info) != 0)
+        ev_driver_attach(d, &info_facts_ops, pg->info) != 0 ||
+        ev_driver_attach(d, &html_timeline_ops, &pg->tl) != 0 ||
+        ev_driver_attach(d, &ev_markers_ops, pg->marks) != 0)
         return -1;
     return 0;
 }
@@ -398,7 +415,7 @@ static void select_heaviest(heavy *h, size_t n, size_t k)
 /* The tree sent: every node with ticks, or the max_nodes heaviest (a
  * node's parent is at least as heavy and shallower, so it is kept first:
  * the kept nodes are a tree). Returns -1 without memory. */
-static int w_prof(tx_json *j, const html_page *pg, const prof_result *r, html_contents *c)
+static int w_prof(tx_json *j, html_page *pg, const prof_result *r, html_contents *c)
 {
     size_t nn = prof_num_nodes(r), nc = prof_num_ccs(r);
     const prof_info *in = prof_get_info(r);
@@ -536,6 +553,11 @@ static int w_prof(tx_json *j, const html_page *pg, const prof_result *r, html_co
     free(ccorder);
     free(byout);
     rc = 0;
+    /* kept for the timeline: its cells go onto the nodes sent */
+    pg->kept = keep;
+    pg->sent_of = out;
+    keep = NULL;
+    out = NULL;
 done:
     free(h);
     free(keep);
@@ -699,6 +721,53 @@ static int w_gc(tx_json *j, const html_page *pg, const gc_summary *gs, const cha
         tx_json_end(j);
     }
     tx_json_end(j);
+    return 0;
+}
+
+/* ---- marks ------------------------------------------------------------------------ */
+
+/* The first HTML_MARKS marks in time order: [time, label index]; labels
+ * [label, count] by first time. */
+#define HTML_MARKS 1000
+
+static int w_marks(tx_json *j, const html_page *pg)
+{
+    const ev_markers *m = pg->marks;
+    size_t nl = ev_markers_num_labels(m);
+    ev_mark *first = malloc(HTML_MARKS * sizeof *first);
+    if (!first)
+        return -1;
+    size_t k = ev_markers_first(m, HTML_MARKS, first);
+    tx_json_object(j, TX_JSON_INLINE);
+    tx_json_key(j, "total");
+    tx_json_uint(j, ev_markers_total(m));
+    tx_json_key(j, "labels");
+    tx_json_array(j, TX_JSON_INLINE);
+    for (size_t i = 0; i < nl; i++) {
+        const ev_marker_label *l = ev_markers_label_at(m, i);
+        tx_json_array(j, TX_JSON_INLINE);
+        tx_json_string(j, l->label, l->len);
+        tx_json_uint(j, l->count);
+        tx_json_end(j);
+    }
+    tx_json_end(j);
+    tx_json_key(j, "list");
+    tx_json_array(j, TX_JSON_INLINE);
+    for (size_t i = 0; i < k; i++) {
+        size_t li = 0;
+        while (li < nl && !(ev_markers_label_at(m, li)->len == first[i].len &&
+                            memcmp(ev_markers_label_at(m, li)->label, first[i].label,
+                                   first[i].len) == 0))
+            li++;
+        tx_json_array(j, TX_JSON_INLINE);
+        tx_json_uint(j, first[i].time_ns);
+        tx_json_uint(j, li);
+        tx_json_uint(j, first[i].nth);
+        tx_json_end(j);
+    }
+    tx_json_end(j);
+    tx_json_end(j);
+    free(first);
     return 0;
 }
 
@@ -903,6 +972,20 @@ static int w_data(tx_json *j, html_page *pg, const ev_stream *s, const prof_resu
     tx_json_key(j, "gc");
     if (w_gc(j, pg, gs, name) != 0)
         return -1;
+    tx_json_key(j, "marks");
+    if (w_marks(j, pg) != 0)
+        return -1;
+    tx_json_key(j, "timeline");
+    html_tl_out tlo;
+    if (html_timeline_write(j, &pg->tl, c->prof ? r : NULL, pg->kept, pg->sent_of,
+                            pg->o.timeline_cells, &tlo) != 0)
+        return -1;
+    c->tl_bins = tlo.bins;
+    c->tl_bin_ns = tlo.bin_ns;
+    c->tl_prof_bins = tlo.prof_bins;
+    c->tl_prof_bin_ns = tlo.prof_bin_ns;
+    c->tl_cells = tlo.cells;
+    c->tl_prof_status = tlo.prof_status;
     if (c->ticky) {
         tx_json_key(j, "ticky");
         if (w_ticky(j, pg) != 0)

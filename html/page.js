@@ -185,6 +185,30 @@
         svg.appendChild(sv('path', { d: d, fill: 'none', stroke: series[si].color, 'stroke-width': 1.6 }));
       }
     });
+    /* the program's marks, a dashed line each (a label where there is room) */
+    var lastLabel = -1e9;
+    MARKS.forEach(function (m) {
+      if (m[0] < x0 || m[0] > x1) return;
+      var xx = X(m[0]);
+      svg.appendChild(sv('line', { x1: xx, x2: xx, y1: T, y2: H - B, stroke: MARK_COLOR, 'stroke-dasharray': '2,3', 'class': 'mark' }));
+      if (xx - lastLabel > 60) {
+        var ml = sv('text', { x: xx + 2, y: T + 9, 'class': 'mark' });
+        ml.textContent = vis(markName(m));
+        svg.appendChild(ml);
+        lastLabel = xx;
+      }
+    });
+    /* the timeline's selection, shaded */
+    var shade = sv('rect', { y: T, height: H - T - B, x: L, width: 0, fill: 'rgba(31,111,235,.13)', visibility: 'hidden' });
+    svg.appendChild(shade);
+    CHARTS.push(function (r) {
+      if (!r || r.b < x0 || r.a > x1) { shade.setAttribute('visibility', 'hidden'); return; }
+      var a = X(Math.max(r.a, x0)), e = X(Math.min(r.b, x1));
+      shade.setAttribute('x', a);
+      shade.setAttribute('width', Math.max(1, e - a));
+      shade.setAttribute('visibility', 'visible');
+    });
+    CHARTS[CHARTS.length - 1](RANGE);
     var cursor = sv('line', { y1: T, y2: H - B, stroke: '#333', 'stroke-dasharray': '3,3', visibility: 'hidden' });
     svg.appendChild(cursor);
     svg.addEventListener('mousemove', function (ev) {
@@ -212,6 +236,160 @@
     });
     parent.appendChild(leg);
     return svg;
+  }
+
+  /* The timeline's per-bin arrays come with their runs of zeros as one
+   * negative number (-k: k zeros): expanded here, once. */
+  (function expandTimeline() {
+    var TL = D.timeline;
+    if (!TL) return;
+    function unz(a) {
+      if (!Array.isArray(a)) return a;
+      var out = [];
+      for (var i = 0; i < a.length; i++) {
+        if (a[i] < 0) for (var k = 0; k < -a[i]; k++) out.push(0);
+        else out.push(a[i]);
+      }
+      return out;
+    }
+    ['gc_count', 'gc_pause', 'samples'].forEach(function (k) { TL[k] = unz(TL[k]); });
+    ['threads', 'sparks', 'heap'].forEach(function (g) {
+      if (TL[g]) Object.keys(TL[g]).forEach(function (k) { TL[g][k] = unz(TL[g][k]); });
+    });
+    TL.caps.forEach(function (c) { c[1] = unz(c[1]); c[2] = unz(c[2]); });
+    TL.lanes.forEach(function (l) { l[0] = unz(l[0]); l[1] = unz(l[1]); });
+  })();
+
+  /* ---- marks and the selected range ------------------------------------ */
+  /* The program's marks (traceMarker): [time, label index, N], the first
+   * 1000 in time order; each chart draws them. */
+  var MARKS = (D.marks && D.marks.list) || [];
+  var MARK_COLOR = '#8e44ad';
+  function markName(m) { return D.marks.labels[m[1]][0] + ' #' + m[2]; }
+  var CHARTS = [];      /* each chart's shading of the range */
+  var RANGE = null;     /* {a, b}: the range selected on the timeline, ns */
+  var onRange = [];     /* what follows the range: the profile's views, GC and heap figures */
+  var KIDS = null;      /* the tree's children, unsorted */
+  function kidsOf() {
+    if (KIDS) return KIDS;
+    var P = D.prof, n = P.parent.length;
+    KIDS = new Array(n);
+    for (var i = 0; i < n; i++) KIDS[i] = [];
+    for (i = 1; i < n; i++) if (P.parent[i] >= 0) KIDS[P.parent[i]].push(i);
+    return KIDS;
+  }
+  /* Depth-first over the tree from MAIN: enter(n), leave(n); nodes
+   * without ticks under the profile R are skipped. */
+  function walkTree(R, enter, leave) {
+    var kids = kidsOf(), stack = [0], out = [];
+    while (stack.length) {
+      var n = stack.pop();
+      if (n < 0) { leave(~n); continue; }
+      if (n && !R.inh[n]) continue;
+      enter(n);
+      stack.push(~n);
+      for (var k = kids[n].length - 1; k >= 0; k--) stack.push(kids[n][k]);
+    }
+    return out;
+  }
+  /* The flat table of a profile: [cc, individual, inherited (each stack
+   * once however often the cost centre recurs in it)]. */
+  function flatOf(R) {
+    var nc = R.ccs.length, self = new Array(nc).fill(0), inh = new Array(nc).fill(0),
+        active = new Int32Array(nc), rows = [];
+    walkTree(R, function (n) {
+      var c = R.cc[n];
+      self[c] += R.ticks[n];
+      if (active[c]++ === 0) inh[c] += R.inh[n];
+    }, function (n) { active[R.cc[n]]--; });
+    for (var c = 0; c < nc; c++) if (self[c] || inh[c]) rows.push([c, self[c], inh[c]]);
+    return rows;
+  }
+  /* The profile of the timeline's profile bins [b0, b1): the page's tree,
+   * each node's ticks summed over those bins (a stack the page does not
+   * hold counts at its nearest ancestor it holds). */
+  function rangeProfile(b0, b1) {
+    var P = D.prof, TP = D.timeline.profile, n = P.parent.length, ticks = new Array(n).fill(0);
+    for (var bi = b0; bi < b1; bi++) {
+      var c = TP.cells[bi], node = 0;
+      for (var k = 0; k < c.length; k += 2) { node += c[k]; ticks[node] += c[k + 1]; }
+    }
+    var inh = ticks.slice();
+    for (var i = n - 1; i > 0; i--) inh[P.parent[i]] += inh[i];
+    var R = { ccs: P.ccs, parent: P.parent, cc: P.cc, ticks: ticks, inh: inh, total: n ? inh[0] : 0,
+              interval_ns: P.interval_ns, samples: P.samples, ignored: 0, nodes_all: P.nodes_all,
+              range: [b0 * TP.bin_ns, b1 * TP.bin_ns] };
+    R.flat = flatOf(R);
+    return R;
+  }
+  /* Selects [a, b) ns (null: none): the profile's views show the range
+   * snapped outwards to the timeline's profile bins, the GC and heap tabs
+   * its figures, every chart shades it. */
+  function setRange(a, b) {
+    var TP = D.timeline && D.timeline.profile;
+    if (a == null || b == null || isNaN(a) || isNaN(b)) RANGE = null;
+    else RANGE = { a: Math.max(0, Math.min(a, b)), b: Math.max(a, b) };
+    var ds = document.body.dataset;
+    if (RANGE && D.prof && TP && TP.cells) {
+      var b0 = Math.max(0, Math.floor(RANGE.a / TP.bin_ns)), b1 = Math.min(TP.bins, Math.ceil(RANGE.b / TP.bin_ns));
+      if (b1 <= b0) b1 = Math.min(TP.bins, b0 + 1);
+      PR = rangeProfile(b0, b1);
+      ds.rangeFrom = PR.range[0];
+      ds.rangeTo = PR.range[1];
+    } else {
+      PR = D.prof;
+      delete ds.rangeFrom;
+      delete ds.rangeTo;
+    }
+    if (PR) ds.rangeTicks = PR.total;
+    onRange.forEach(function (f) {
+      try { f(); } catch (e) { recordError('range: ' + (e && e.stack || e)); }
+    });
+    CHARTS.forEach(function (f) { f(RANGE); });
+  }
+  /* For scripts (the browser test): select a range in ns, or clear it. */
+  window.evprofRange = function (a, b) {
+    setRange(a, b);
+    return { from: PR && PR.range ? PR.range[0] : null, to: PR && PR.range ? PR.range[1] : null,
+             ticks: PR ? PR.total : 0 };
+  };
+  function rangeText(r) { return secs(r.a) + ' to ' + secs(r.b); }
+  /* Lane bins [i0, i1) of the timeline that cover the range. */
+  function laneBins(r) {
+    var TL = D.timeline, bw = TL.bin_ns;
+    return [Math.max(0, Math.floor(r.a / bw)), Math.min(TL.bins, Math.max(Math.ceil(r.b / bw), Math.floor(r.a / bw) + 1))];
+  }
+  function sumBins(a, i0, i1) { var s = 0; if (a) for (var i = i0; i < i1; i++) s += a[i]; return s; }
+  function maxBins(a, i0, i1) { var s = 0; if (a) for (var i = i0; i < i1; i++) if (a[i] > s) s = a[i]; return s; }
+
+  /* Callers and callees of the cost centres named `name` (Module.label) in
+   * profile R: the ticks of the stacks through them, and per caller and
+   * callee through that call, a stack once however often it passes there
+   * (evprof report --callers). */
+  function sandwich(R, name) {
+    var out = { inh: 0, self: 0, callers: {}, callees: {} }, active = 0, eact = {};
+    walkTree(R, function (n) {
+      var nm = ccName(R.cc[n]);
+      if (nm === name) {
+        if (active++ === 0) out.inh += R.inh[n];
+        out.self += R.ticks[n];
+      }
+      if (!n) return;
+      var pn = ccName(R.cc[R.parent[n]]);
+      if (nm !== name && pn !== name) return;
+      var key = pn + '\u0000' + nm;
+      if ((eact[key] = (eact[key] || 0) + 1) === 1) {
+        if (nm === name) out.callers[pn] = (out.callers[pn] || 0) + R.inh[n];
+        if (pn === name) out.callees[nm] = (out.callees[nm] || 0) + R.inh[n];
+      }
+    }, function (n) {
+      var nm = ccName(R.cc[n]);
+      if (nm === name) active--;
+      if (!n) return;
+      var pn = ccName(R.cc[R.parent[n]]);
+      if (nm === name || pn === name) eact[pn + '\u0000' + nm]--;
+    });
+    return out;
   }
 
   /* ---- summary ------------------------------------------------------- */
@@ -264,6 +442,9 @@
 
   /* ---- time profile -------------------------------------------------- */
   var T = null;   /* the tree: kids, names */
+  /* The profile shown: the whole run's (D.prof), or a range's, made from
+   * the timeline's cells (rangeProfile) with the same nodes. */
+  var PR = D.prof;
   /* Module.label; GHC's built-ins (MAIN, GC, IDLE, ...: module = label,
    * <built-in>) by their label alone: the root is MAIN, not MAIN.MAIN */
   function ccName(i) {
@@ -271,7 +452,7 @@
     return c[1] === c[0] && c[2] === '<built-in>' ? c[0] : c[1] + '.' + c[0];
   }
   function buildTree() {
-    var P = D.prof, n = P.parent.length, kids = new Array(n);
+    var P = PR, n = P.parent.length, kids = new Array(n);
     for (var i = 0; i < n; i++) kids[i] = [];
     for (i = 1; i < n; i++) if (P.parent[i] >= 0) kids[P.parent[i]].push(i);
     var depth = new Array(n).fill(0), maxDepth = 0;
@@ -285,8 +466,26 @@
     return best ? ccName(best[0]) + ' (' + pct(best[1], D.prof.total) + ' of the ticks, individual)' : '-';
   }
 
+  /* When the timeline's cells keep only the outer frames of each stack. */
+  function prefixNote() {
+    var p = D.timeline && D.timeline.profile && D.timeline.profile.prefix;
+    return p ? '; by time the page keeps each stack\'s outer ' + p + ' frames (the run has too many distinct stacks ' +
+      'for more), so a range\'s ticks deeper than that count at their frame ' + p : '';
+  }
+
+  /* The range the profile's views show, said at their top. */
+  function rangeNote(b, P) {
+    if (!P || !P.range) return;
+    b.appendChild(el('p', { cls: 'selnote', text: 'The range ' + rangeText(RANGE) + ' selected on the timeline: ' +
+      commas(P.total) + ' ticks from ' + secs(P.range[0]) + ' to ' + secs(P.range[1]) + ' (the range widened to the timeline\'s ' +
+      D.timeline.profile.bins + ' bins of ' + secs(D.timeline.profile.bin_ns) + ')' + prefixNote() + '. Clear it on the timeline for the whole run.' }));
+  }
+
   function profView() {
-    var P = D.prof, b = body('prof');
+    var P = PR, b = body('prof');
+    document.body.dataset.profTicks = P ? P.total : 0;
+    rangeNote(b, P);
+    if (P && P.range && !P.total) { b.appendChild(el('p', { cls: 'none', text: 'No ticks in the selected range.' })); return; }
     if (!P || !P.total) {
       none('prof', P ? 'The log has time-profile samples, but none counted (all in built-in stacks).' :
         'No time-profile samples (event 167) in this log: ' + HOW.prof + '.');
@@ -341,6 +540,7 @@
       while (stack.length && rows < LIMIT) {
         var i = stack.pop();
         if (hits && !hits.show[i]) continue;
+        if (i && !P.inh[i]) continue;       /* nothing in the selected range */
         rows++;
         var c = P.ccs[P.cc[i]], k = T.kids[i];
         var tw = el('span', { cls: 'tw', text: k.length ? (open[i] ? '\u25be' : '\u25b8') : '' });
@@ -403,17 +603,78 @@
       { t: 'inherited %', num: 1, v: function (r) { return r[2]; }, f: function (v) { return pct(v, P.total); } },
       { t: 'ticks', num: 1, v: function (r) { return r[1]; }, f: commas },
       { t: 'inherited ticks', num: 1, v: function (r) { return r[2]; }, f: commas }
-    ], P.flat, { sort: 3, limit: 500 });
+    ], P.flat, { sort: 3, limit: 500, onrow: function (tr, r) {
+      tr.style.cursor = 'pointer';
+      tr.title = 'its callers and callees (below)';
+      tr.addEventListener('click', function () { pick(ccName(r[0])); sw.scrollIntoView({ block: 'nearest' }); });
+    } });
     fq.addEventListener('input', function () {
       var m = matcher(fq.value.trim());
       ft.setFilter(m ? function (r) { return m(ccName(r[0])); } : null);
     });
+
+    /* callers and callees ("sandwich") of one cost centre */
+    b.appendChild(el('h3', { text: 'Callers and callees' }));
+    b.appendChild(el('p', { cls: 'note', text: 'A cost centre (a click on a row above, or its Module.label here): the ticks ' +
+      'of the stacks through it, and per caller and callee the ticks of the stacks through that call; a stack counts once ' +
+      'however often it passes there (evprof report --callers).' }));
+    var names = {}, opts = [];
+    /* by individual ticks (the hot ones first), then inherited */
+    P.flat.forEach(function (r) {
+      var nm = ccName(r[0]);
+      if (!names[nm]) { names[nm] = [nm, 0, 0]; opts.push(names[nm]); }
+      names[nm][1] += r[1];
+      names[nm][2] = Math.max(names[nm][2], r[2]);
+    });
+    opts.sort(function (x, y) { return y[1] - x[1] || y[2] - x[2] || (x[0] < y[0] ? -1 : 1); });
+    var sel = el('select', { cls: 'sandwich-pick' });
+    opts.forEach(function (o) { sel.appendChild(el('option', { value: o[0], text: o[0] })); });
+    var sw = el('div', { cls: 'sandwich' });
+    b.appendChild(el('div', { cls: 'tools' }, [sel]));
+    b.appendChild(sw);
+    function callTable(title, rows) {
+      var t = el('table', { cls: 'calls' }), tb = el('tbody');
+      t.appendChild(el('thead', null, [el('tr', null, [el('th', { cls: 'num', text: 'ticks' }), el('th', { cls: 'num', text: '%' }),
+        el('th', { text: title })])]));
+      if (!rows.length) tb.appendChild(el('tr', null, [el('td', { cls: 'num', text: '' }), el('td', { cls: 'num', text: '' }),
+        el('td', { cls: 'none', text: '(none)' })]));
+      rows.forEach(function (r) {
+        var tr = el('tr', null, [el('td', { cls: 'num', text: commas(r[1]) }), el('td', { cls: 'num', text: pct(r[1], P.total) }),
+          el('td', { cls: 'name', text: r[0] })]);
+        tr.style.cursor = 'pointer';
+        tr.addEventListener('click', function () { pick(r[0]); });
+        tb.appendChild(tr);
+      });
+      t.appendChild(tb);
+      return t;
+    }
+    function pick(name) {
+      if (!names[name]) return;
+      SANDWICH = name;
+      sel.value = name;
+      var x = sandwich(P, name);
+      function rows(o) {
+        return Object.keys(o).map(function (k) { return [k, o[k]]; })
+          .sort(function (u, v) { return v[1] - u[1] || (u[0] < v[0] ? -1 : 1); });
+      }
+      sw.textContent = '';
+      sw.appendChild(el('p', { cls: 'sandwich-head', text: name + ': inherited ' + commas(x.inh) + ' ticks (' + pct(x.inh, P.total) +
+        '), individual ' + commas(x.self) + ' (' + pct(x.self, P.total) + ')' }));
+      sw.appendChild(el('div', { cls: 'grid2' }, [callTable('callers', rows(x.callers)), callTable('callees', rows(x.callees))]));
+      sw.dataset.name = name;
+      sw.dataset.inherited = x.inh;
+    }
+    sel.addEventListener('change', function () { pick(sel.value); });
+    pick(SANDWICH && names[SANDWICH] ? SANDWICH : opts.length ? opts[0][0] : '');
   }
+  var SANDWICH = null;    /* the cost centre of the callers' view, kept across ranges */
 
   /* ---- flame graph ----------------------------------------------------- */
   var flameRedraw = null;
   function flameView() {
-    var P = D.prof, b = body('flame');
+    var P = PR, b = body('flame');
+    rangeNote(b, P);
+    if (P && P.range && !P.total) { b.appendChild(el('p', { cls: 'none', text: 'No ticks in the selected range.' })); return; }
     if (!P || !P.total) { none('flame', 'No time profile in this log, so no flame graph: ' + HOW.prof + '.'); return; }
     var tools = el('div', { cls: 'tools' });
     var q = el('input', { type: 'search', placeholder: 'highlight (Module.label contains)' });
@@ -574,6 +835,30 @@
     var other = Hp.values[Hp.bands.length];
     if (other && other.some(function (v) { return v > 0; }))
       series.push({ name: 'other bands', v: other, color: '#c7ccd1' });
+    var hsel = el('div', { cls: 'selbox' });
+    b.insertBefore(hsel, b.firstChild);
+    onRange.push(function () {
+      hsel.textContent = '';
+      if (!RANGE) return;
+      /* the censuses kept inside the range: each band's peak and mean there */
+      var ks = [];
+      Hp.times.forEach(function (t, k) { if (t >= RANGE.a && t < RANGE.b) ks.push(k); });
+      var head = 'The range ' + rangeText(RANGE) + ' selected on the timeline: ' + ks.length + ' of the censuses drawn';
+      if (!ks.length) { hsel.appendChild(el('p', { cls: 'selnote', text: head + '.' })); return; }
+      var rows = series.map(function (s) {
+        var pk = 0, sum = 0;
+        ks.forEach(function (k) { sum += s.v[k]; if (s.v[k] > pk) pk = s.v[k]; });
+        return [s.name, pk, sum / ks.length];
+      }).filter(function (r) { return r[1] > 0; }).sort(function (x, y) { return y[1] - x[1]; });
+      var tot = 0;
+      ks.forEach(function (k) { var s = 0; series.forEach(function (x) { s += x.v[k]; }); if (s > tot) tot = s; });
+      hsel.appendChild(el('p', { cls: 'selnote', text: head + ', the largest ' + bytes(tot) + '; the bands by their peak there:' }));
+      table(hsel, [
+        { t: 'band', v: function (r) { return r[0]; } },
+        { t: 'peak in the range', num: 1, v: function (r) { return r[1]; }, f: bytes },
+        { t: 'mean in the range', num: 1, v: function (r) { return r[2]; }, f: bytes }
+      ], rows, { sort: 1, limit: 10 });
+    });
     chart(b, Hp.times, series, { stacked: 1, fy: bytes, height: 340 });
     b.appendChild(el('h3', { text: 'Bands' }));
     table(b, [
@@ -588,7 +873,34 @@
   function gcView() {
     var G = D.gc, b = body('gc');
     if (!D.summary.holds.gc) { none('gc', 'No GC events in this log: ' + HOW.gc + '.'); return; }
-    var S = G.series;
+    var S = G.series, TL = D.timeline;
+    var gsel = el('div', { cls: 'selbox' });
+    b.appendChild(gsel);
+    onRange.push(function () {
+      gsel.textContent = '';
+      delete gsel.dataset.collections;
+      if (!RANGE || !TL || !TL.bins) return;
+      var lb = laneBins(RANGE), i0 = lb[0], i1 = lb[1], Hh = TL.heap || {};
+      var n = sumBins(TL.gc_count, i0, i1), al = sumBins(Hh.alloc, i0, i1);
+      var line = 'The range ' + rangeText(RANGE) + ' selected on the timeline, widened to ' + secs(i0 * TL.bin_ns) + ' to ' +
+        secs(i1 * TL.bin_ns) + ' (its bins of ' + secs(TL.bin_ns) + '): ' + commas(n) + ' collections' +
+        (n ? ' (the longest pause ' + (maxBins(TL.gc_pause, i0, i1) / 1e6).toFixed(3) + ' ms)' : '') +
+        (TL.heap ? ', ' + bytes(al) + ' allocated, heap size up to ' + bytes(maxBins(Hh.size, i0, i1)) +
+          ', live data up to ' + bytes(maxBins(Hh.live, i0, i1)) : '') + '.';
+      gsel.appendChild(el('p', { cls: 'selnote', text: line }));
+      var caps = TL.caps.map(function (c) {
+        var m = 0, g = 0;
+        for (var i = i0; i < i1; i++) { m += c[1][i]; g += c[2][i]; }
+        m /= 10 * (i1 - i0);
+        g /= 10 * (i1 - i0);
+        return 'capability ' + c[0] + ': ' + m.toFixed(1) + '% mutator, ' + g.toFixed(1) + '% GC, ' + Math.max(0, 100 - m - g).toFixed(1) + '% idle';
+      });
+      if (caps.length) gsel.appendChild(el('p', { cls: 'note', text: caps.join('; ') + '.' }));
+      gsel.dataset.collections = n;
+      gsel.dataset.allocated = al;
+      gsel.dataset.from = i0 * TL.bin_ns;
+      gsel.dataset.to = i1 * TL.bin_ns;
+    });
     if (S.t.length > 1) {
       b.appendChild(el('h3', { text: 'Heap size and live data' }));
       chart(b, S.t, [{ name: 'heap size (HEAP_SIZE)', v: S.size, color: '#4e79a7' },
@@ -685,6 +997,383 @@
     draw();
   }
 
+  /* ---- timeline ---------------------------------------------------------- */
+  /* The run over time on one canvas, ThreadScope-like: per capability what
+   * it did (mutator, GC, idle), threads, labelled threads, sparks, heap,
+   * collections, the profile's ticks and its samples as a time-ordered
+   * flame chart; the marks across every lane. Wheel: zoom; shift+wheel or
+   * the arrows: pan; drag: select a range (the other tabs then show it). */
+  var timelineRedraw = null;
+  function timelineView() {
+    var TL = D.timeline, b = body('timeline');
+    var any = TL && TL.bins && (TL.caps.length || sumBins(TL.samples, 0, TL.bins) || TL.heap || TL.threads);
+    if (!any) {
+      none('timeline', 'No events to draw over time (capability, thread, GC, heap or time-profile events): run the program with +RTS -l.');
+      return;
+    }
+    var BW = TL.bin_ns, NB = TL.bins, END = Math.max(TL.end_ns, BW), TP = D.prof ? TL.profile : null;
+    var cellsOk = TP && TP.cells;
+    var v0 = 0, v1 = END;                       /* the view, ns */
+    var LAB = 118, RPAD = 8, ROWH = 13;         /* label column, flame rows */
+    var tools = el('div', { cls: 'tools' });
+    function button(text, f) { var x = el('button', { text: text }); x.addEventListener('click', f); tools.appendChild(x); return x; }
+    button('zoom to selection', function () { if (RANGE) { setView(RANGE.a, RANGE.b); } });
+    button('zoom out', function () { setView(0, END); });
+    button('\u25c0', function () { pan(-0.25); });
+    button('\u25b6', function () { pan(0.25); });
+    button('clear selection', function () { setRange(null); });
+    var info = el('span', { cls: 'note' });
+    tools.appendChild(info);
+    b.appendChild(tools);
+    b.appendChild(el('p', { cls: 'note', text: 'Drag across the lanes to select a range: the time profile, flame graph, GC and heap ' +
+      'tabs then show it. Wheel: zoom at the pointer; shift+wheel or the arrows: pan; double-click: the whole run. ' +
+      'The run is in ' + NB + ' bins of ' + secs(BW) + (cellsOk ? ', the profile by time in ' + TP.bins + ' bins of ' + secs(TP.bin_ns) +
+      ' (a range is widened to them)' + prefixNote() : TP ? '; no profile of a range: ' + TP.status : '') + '.' }));
+    var cv = el('canvas', { cls: 'timeline' });
+    b.appendChild(cv);
+    var legend = el('div', { cls: 'legend' });
+    [['#59a14f', 'mutator (a Haskell thread runs)'], ['#f28e2b', 'GC'], ['#e15759', 'blocked'], ['#4e79a7', 'heap size'],
+     ['#b07aa1', 'live data'], [MARK_COLOR, 'marks (traceMarker)']].forEach(function (l) {
+      legend.appendChild(el('div', null, [el('span', { cls: 'sw', style: 'background:' + l[0] }), l[1]]));
+    });
+    b.appendChild(legend);
+
+    /* per-bin data the lanes draw */
+    var alive = [], acc = 0, T0 = TL.threads;
+    if (T0) for (var i = 0; i < NB; i++) { acc += T0.created[i] - T0.finished[i]; alive.push(Math.max(0, acc)); }
+    function carry(a) {   /* a value per bin, the last one carried over bins without an event */
+      var out = [], last = 0;
+      for (var i = 0; i < NB; i++) { if (a[i]) last = a[i]; out.push(last); }
+      return out;
+    }
+    var hsize = TL.heap ? carry(TL.heap.size) : null, hlive = TL.heap ? carry(TL.heap.live) : null;
+    var depth = [];
+    if (D.prof) for (i = 0; i < D.prof.parent.length; i++) depth.push(i ? depth[D.prof.parent[i]] + 1 : 0);
+
+    /* the lanes: label, height, draw(g, y, h), tip(bin) */
+    var rows = [];
+    rows.push({ label: '', h: 26, axis: 1 });
+    TL.caps.forEach(function (c) {
+      rows.push({ label: 'capability ' + c[0], h: 14, draw: function (g, y, h, i, x0, x1) {
+        var m = c[1][i] / 1000, gc = c[2][i] / 1000;
+        if (m) { g.fillStyle = '#59a14f'; g.fillRect(x0, y + h * (1 - m), x1 - x0, h * m); }
+        if (gc) { g.fillStyle = '#f28e2b'; g.fillRect(x0, y + h * (1 - m - gc), x1 - x0, h * gc); }
+      }, tip: function (i) {
+        return ['capability ' + c[0], 'mutator ' + (c[1][i] / 10).toFixed(1) + '%, GC ' + (c[2][i] / 10).toFixed(1) + '%, idle ' +
+          Math.max(0, 100 - c[1][i] / 10 - c[2][i] / 10).toFixed(1) + '%'];
+      } });
+    });
+    if (TL.caps_over) rows.push({ label: '(' + TL.caps_over + ' more caps)', h: 12 });
+    if (T0) {
+      var amax = Math.max.apply(null, alive.concat([1])), bmax = Math.max.apply(null, T0.blocked.concat([1]));
+      rows.push({ label: 'threads', h: 30, draw: function (g, y, h, i, x0, x1) {
+        var v = alive[i] / amax;
+        g.fillStyle = '#a9bdd6';
+        g.fillRect(x0, y + h * (1 - v), x1 - x0, h * v);
+        if (T0.blocked[i]) {
+          var bv = Math.max(0.12, T0.blocked[i] / bmax) * 0.5;
+          g.fillStyle = '#e15759';
+          g.fillRect(x0, y, Math.max(1, x1 - x0), h * bv);
+        }
+      }, tip: function (i) {
+        return ['threads: ' + alive[i] + ' alive (created less finished, up to the bin\'s end)', T0.created[i] + ' created, ' +
+          T0.finished[i] + ' finished, ' + T0.blocked[i] + ' blocked (STOP_THREAD), ' + T0.woken[i] + ' woken'];
+      } });
+    }
+    TL.labelled.forEach(function (th) {
+      if (th[6] < 0) return;
+      var lane = TL.lanes[th[6]];
+      rows.push({ label: th[1], h: 9, small: 1, draw: function (g, y, h, i, x0, x1) {
+        var r = lane[0][i] / 1000, bl = lane[1][i] / 1000;
+        if (r) { g.fillStyle = '#59a14f'; g.fillRect(x0, y + h * (1 - r), x1 - x0, h * r); }
+        if (bl) { g.fillStyle = '#e15759'; g.fillRect(x0, y + h * (1 - r - bl), x1 - x0, h * bl); }
+      }, tip: function (i) {
+        return ['thread ' + th[0] + ' \u201c' + th[1] + '\u201d', 'running ' + (lane[0][i] / 10).toFixed(1) + '%, blocked ' +
+          (lane[1][i] / 10).toFixed(1) + '% of the bin', 'in all: ran ' + secs(th[4]) + ', blocked ' + secs(th[5]) +
+          (th[3] >= 0 ? ', finished at ' + secs(th[3]) : '')];
+      } });
+    });
+    if (TL.sparks) {
+      var S = TL.sparks, smax = 1;
+      for (i = 0; i < NB; i++) smax = Math.max(smax, S.created[i], S.converted[i] + S.fizzled[i] + S.gcd[i] + S.dud[i] + S.overflowed[i]);
+      rows.push({ label: 'sparks', h: 30, draw: function (g, y, h, i, x0, x1) {
+        var parts = [[S.converted[i], '#59a14f'], [S.fizzled[i], '#e15759'], [S.gcd[i], '#9aa3ad'], [S.dud[i] + S.overflowed[i], '#edc948']];
+        var yy = y + h;
+        parts.forEach(function (p) {
+          if (!p[0]) return;
+          var hh = h * p[0] / smax;
+          g.fillStyle = p[1];
+          g.fillRect(x0, yy - hh, Math.max(1, x1 - x0), hh);
+          yy -= hh;
+        });
+        if (S.created[i]) {
+          g.fillStyle = '#1d232b';
+          g.fillRect(x0, y + h * (1 - S.created[i] / smax), Math.max(1, x1 - x0), 1.5);
+        }
+      }, tip: function (i) {
+        return ['sparks (' + (S.source === 'events' ? 'spark events, +RTS -lf' : 'SPARK_COUNTERS growth') + ')',
+          S.created[i] + ' created, ' + S.converted[i] + ' converted, ' + S.fizzled[i] + ' fizzled, ' + S.gcd[i] + ' GC\'d, ' +
+          S.dud[i] + ' dud, ' + S.overflowed[i] + ' overflowed' + (S.stolen ? ', ' + S.stolen[i] + ' stolen' : '') +
+          (S.pool ? '; pool ' + S.pool[i] : '')];
+      } });
+    }
+    if (TL.heap) {
+      var hmax = Math.max.apply(null, hsize.concat(hlive).concat([1]));
+      rows.push({ label: 'heap', h: 40, line: 1, draw: function (g, y, h, i, x0, x1) {
+        [[hsize, '#4e79a7'], [hlive, '#b07aa1']].forEach(function (s) {
+          var v = s[0][i];
+          if (!v) return;
+          g.fillStyle = s[1];
+          g.fillRect(x0, y + h * (1 - v / hmax) - 1, Math.max(1, x1 - x0), 2);
+        });
+      }, tip: function (i) {
+        return ['heap size ' + bytes(hsize[i]) + ', live data ' + bytes(hlive[i]) + ' (the latest GC\'s)',
+          bytes(TL.heap.alloc[i]) + ' allocated in the bin'];
+      } });
+    }
+    if (sumBins(TL.gc_count, 0, NB)) {
+      var gmax = Math.max.apply(null, TL.gc_count.concat([1]));
+      rows.push({ label: 'collections', h: 16, draw: function (g, y, h, i, x0, x1) {
+        if (!TL.gc_count[i]) return;
+        var v = Math.max(0.15, TL.gc_count[i] / gmax);
+        g.fillStyle = '#f28e2b';
+        g.fillRect(x0, y + h * (1 - v), Math.max(1, x1 - x0), h * v);
+      }, tip: function (i) {
+        return [TL.gc_count[i] + ' collections, the longest pause ' + (TL.gc_pause[i] / 1e6).toFixed(3) + ' ms'];
+      } });
+    }
+    if (sumBins(TL.samples, 0, NB)) {
+      var tmax = Math.max.apply(null, TL.samples.concat([1]));
+      rows.push({ label: 'profile ticks', h: 22, draw: function (g, y, h, i, x0, x1) {
+        if (!TL.samples[i]) return;
+        var v = TL.samples[i] / tmax;
+        g.fillStyle = '#d45087';
+        g.fillRect(x0, y + h * (1 - v), Math.max(1, x1 - x0), h * v);
+      }, tip: function (i) { return [TL.samples[i] + ' ticks counted in the bin']; } });
+    }
+    var flameRows = 0;
+    if (cellsOk) {
+      var maxd = 0;
+      depth.forEach(function (d) { if (d > maxd) maxd = d; });
+      flameRows = Math.min(maxd + 1, TP.prefix ? TP.prefix + 1 : 48);
+      rows.push({ label: 'profile, in time order', h: flameRows * ROWH, flame: 1 });
+    }
+
+    /* the profile's bins laid out once each: per node its place in [0, 1)
+     * (the nodes a bin touches, its cells and their ancestors, found once
+     * each; inherited ticks by one pass from the deepest up) */
+    var layouts = {}, NN = D.prof ? D.prof.parent.length : 0;
+    var stamp = new Int32Array(NN).fill(-1), inhA = new Float64Array(NN), nextA = new Float64Array(NN);
+    function layout(pb) {
+      if (layouts[pb]) return layouts[pb];
+      var par = D.prof.parent, c = TP.cells[pb], node = 0, total = 0, touched = [], k, x;
+      for (k = 0; k < c.length; k += 2) {
+        node += c[k];
+        total += c[k + 1];
+        for (x = node; x >= 0 && stamp[x] !== pb; x = par[x]) { stamp[x] = pb; inhA[x] = 0; touched.push(x); }
+        inhA[node] += c[k + 1];
+      }
+      touched.sort(function (a, b) { return a - b; });
+      for (k = touched.length - 1; k > 0; k--) inhA[par[touched[k]]] += inhA[touched[k]];
+      var L = [];
+      touched.forEach(function (n) {
+        var at = n === 0 ? 0 : nextA[par[n]], w = inhA[n] / (total || 1);
+        nextA[n] = at;
+        if (n) nextA[par[n]] = at + w;
+        L.push([n, at, w, inhA[n]]);
+      });
+      return (layouts[pb] = { nodes: L, total: total });
+    }
+    function flameColor(n) {
+      var h = hashColor(ccName(D.prof.cc[n]));
+      return 'hsl(' + (8 + h % 42) + ',' + (70 + (h >> 8) % 25) + '%,' + (55 + (h >> 16) % 12) + '%)';
+    }
+
+    var drag = null, W = 0, H = 0;
+    function X(t) { return LAB + (W - LAB - RPAD) * (t - v0) / (v1 - v0); }
+    function tAt(x) { return v0 + (x - LAB) / (W - LAB - RPAD) * (v1 - v0); }
+    function niceStep(span) {
+      var raw = span / 8, p = Math.pow(10, Math.floor(Math.log10(raw))), m = raw / p;
+      return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+    }
+    function draw() {
+      if (!cv.offsetParent) return;   /* another tab: drawn when shown (show()) */
+      W = cv.parentNode.clientWidth || 1100;
+      if (W < 300) W = 1100;
+      H = rows.reduce(function (s, r) { return s + r.h + 2; }, 0) + 4;
+      var dpr = window.devicePixelRatio || 1;
+      cv.width = Math.round(W * dpr);
+      cv.height = Math.round(H * dpr);
+      cv.style.height = H + 'px';
+      var g = cv.getContext('2d');
+      g.setTransform(dpr, 0, 0, dpr, 0, 0);
+      g.clearRect(0, 0, W, H);
+      g.font = '11px system-ui, sans-serif';
+      g.textBaseline = 'middle';
+      var i0 = Math.max(0, Math.floor(v0 / BW)), i1 = Math.min(NB, Math.ceil(v1 / BW));
+      var y = 2;
+      rows.forEach(function (r) {
+        r.y = y;
+        g.fillStyle = '#5b6570';
+        g.font = r.small ? '9px system-ui, sans-serif' : '11px system-ui, sans-serif';
+        var lab = vis(r.label);
+        if (lab.length > 20) lab = lab.slice(0, 19) + '\u2026';
+        g.fillText(lab, 4, y + Math.min(r.h, 14) / 2);
+        g.save();
+        g.beginPath();
+        g.rect(LAB, y, W - LAB - RPAD, r.h);
+        g.clip();
+        if (r.axis) {
+          var step = niceStep(v1 - v0);
+          g.fillStyle = '#5b6570';
+          g.font = '10px system-ui, sans-serif';
+          for (var t = Math.ceil(v0 / step) * step; t <= v1; t += step) {
+            var xx = X(t);
+            g.fillRect(xx, y + r.h - 4, 1, 4);
+            g.fillText(secs(t), xx + 2, y + 19);
+          }
+        } else if (r.flame) {
+          var pb0 = Math.max(0, Math.floor(v0 / TP.bin_ns)), pb1 = Math.min(TP.bins, Math.ceil(v1 / TP.bin_ns));
+          /* a frame in the same place in neighbouring bins is one run: its
+           * label is written once over the run */
+          var runs = [], labels = [];
+          function flush(d) {
+            var r = runs[d];
+            if (r && r.e - r.x > 40) labels.push(r);
+            runs[d] = null;
+          }
+          for (var pb = pb0; pb < pb1; pb++) {
+            var L = layout(pb), cx0 = X(pb * TP.bin_ns), cw = X((pb + 1) * TP.bin_ns) - cx0;
+            L.nodes.forEach(function (q) {
+              var d = depth[q[0]];
+              if (d >= flameRows) return;
+              var bx = cx0 + q[1] * cw, bw = q[2] * cw;
+              if (bw < 0.3) return;
+              g.fillStyle = flameColor(q[0]);
+              g.fillRect(bx, y + d * ROWH, Math.max(bw - 0.3, 0.3), ROWH - 1);
+              var r = runs[d];
+              if (r && r.n === q[0] && Math.abs(bx - r.e) < 1.5) { r.e = bx + bw; return; }
+              flush(d);
+              runs[d] = { n: q[0], x: bx, e: bx + bw, d: d };
+            });
+          }
+          for (var d = 0; d < runs.length; d++) flush(d);
+          g.fillStyle = '#1d232b';
+          labels.forEach(function (r) {
+            var name = vis(ccName(D.prof.cc[r.n])), maxc = Math.floor((r.e - r.x - 4) / 6.2);
+            if (name.length > maxc) name = name.slice(0, Math.max(0, maxc - 1)) + '\u2026';
+            g.fillText(name, Math.max(r.x, LAB) + 2, y + r.d * ROWH + ROWH / 2);
+          });
+        } else if (r.draw) {
+          for (var i = i0; i < i1; i++) {
+            var x0 = X(i * BW), x1 = X((i + 1) * BW);
+            if (x1 < LAB || x0 > W) continue;
+            r.draw(g, y, r.h, i, x0, Math.max(x1, x0 + 0.6));
+          }
+        }
+        g.restore();
+        g.fillStyle = '#eceff2';
+        g.fillRect(LAB, y + r.h + 0.5, W - LAB - RPAD, 1);
+        y += r.h + 2;
+      });
+      /* the marks, across every lane */
+      g.save();
+      g.beginPath();
+      g.rect(LAB, 0, W - LAB - RPAD, H);
+      g.clip();
+      var lastLabel = -1e9;
+      MARKS.forEach(function (m) {
+        if (m[0] < v0 || m[0] > v1) return;
+        var xx = X(m[0]);
+        g.fillStyle = MARK_COLOR;
+        for (var yy = 0; yy < H; yy += 6) g.fillRect(xx, yy, 1, 3);
+        if (xx - lastLabel > 70) {
+          g.font = '10px system-ui, sans-serif';
+          g.fillText(vis(markName(m)), xx + 3, 8);
+          lastLabel = xx;
+        }
+      });
+      /* the range selected (or being dragged) */
+      var r = drag ? { a: Math.min(drag.a, drag.b), b: Math.max(drag.a, drag.b) } : RANGE;
+      if (r) {
+        g.fillStyle = 'rgba(31,111,235,.14)';
+        g.fillRect(X(r.a), 0, Math.max(1, X(r.b) - X(r.a)), H);
+        g.fillStyle = '#1f6feb';
+        g.fillRect(X(r.a), 0, 1, H);
+        g.fillRect(X(r.b), 0, 1, H);
+      }
+      g.restore();
+      info.textContent = 'view ' + secs(v0) + ' to ' + secs(v1) + (RANGE ? '; selected ' + rangeText(RANGE) +
+        (PR && PR.range ? ' (profile ' + secs(PR.range[0]) + ' to ' + secs(PR.range[1]) + ': ' + commas(PR.total) + ' ticks)' : '') : '');
+      document.body.dataset.timelineView = v0 + ',' + v1;
+    }
+    function setView(a, e) {
+      var minSpan = Math.min(END, BW * 2);
+      if (e - a < minSpan) { var mid = (a + e) / 2; a = mid - minSpan / 2; e = mid + minSpan / 2; }
+      if (a < 0) { e -= a; a = 0; }
+      if (e > END) { a -= e - END; e = END; }
+      v0 = Math.max(0, a);
+      v1 = e;
+      draw();
+    }
+    function pan(f) { var d = (v1 - v0) * f; setView(v0 + d, v1 + d); }
+    function xOf(ev) { var rc = cv.getBoundingClientRect(); return ev.clientX - rc.left; }
+    cv.addEventListener('wheel', function (ev) {
+      ev.preventDefault();
+      if (ev.shiftKey || Math.abs(ev.deltaX) > Math.abs(ev.deltaY)) { pan((ev.shiftKey ? ev.deltaY : ev.deltaX) > 0 ? 0.1 : -0.1); return; }
+      var t = tAt(Math.max(LAB, xOf(ev))), f = ev.deltaY < 0 ? 0.8 : 1.25;
+      setView(t - (t - v0) * f, t + (v1 - t) * f);
+    }, { passive: false });
+    cv.addEventListener('mousedown', function (ev) {
+      if (xOf(ev) < LAB) return;
+      var t = tAt(xOf(ev));
+      drag = { a: t, b: t, x: xOf(ev) };
+      ev.preventDefault();
+    });
+    window.addEventListener('mousemove', function (ev) {
+      if (!drag) return;
+      drag.b = Math.max(0, Math.min(END, tAt(xOf(ev))));
+      draw();
+    });
+    window.addEventListener('mouseup', function (ev) {
+      if (!drag) return;
+      var d = drag;
+      drag = null;
+      if (Math.abs(xOf(ev) - d.x) >= 3) setRange(Math.min(d.a, d.b), Math.max(d.a, d.b));
+      else draw();
+    });
+    cv.addEventListener('dblclick', function () { setView(0, END); });
+    /* hover: the lane and bin under the pointer */
+    cv.addEventListener('mousemove', function (ev) {
+      if (drag) return;
+      var rc = cv.getBoundingClientRect(), x = ev.clientX - rc.left, y = ev.clientY - rc.top;
+      if (x < LAB) { hideTip(); return; }
+      var t = tAt(x), row = null;
+      rows.forEach(function (r) { if (y >= r.y && y < r.y + r.h) row = r; });
+      if (!row || row.axis) { hideTip(); return; }
+      var i = Math.min(NB - 1, Math.max(0, Math.floor(t / BW)));
+      var head = secs(i * BW) + ' to ' + secs((i + 1) * BW);
+      if (row.flame) {
+        var pb = Math.min(TP.bins - 1, Math.floor(t / TP.bin_ns)), L = layout(pb), d = Math.floor((y - row.y) / ROWH);
+        var rel = (t - pb * TP.bin_ns) / TP.bin_ns, hit = null;
+        L.nodes.forEach(function (q) { if (depth[q[0]] === d && rel >= q[1] && rel < q[1] + q[2]) hit = q; });
+        if (!hit) { hideTip(); return; }
+        var c = D.prof.ccs[D.prof.cc[hit[0]]];
+        showTip(ev, [c[1] + '.' + c[0]].concat(c[2] ? [c[2]] : [], [commas(hit[3]) + ' of the ' + commas(L.total) + ' ticks from ' +
+          secs(pb * TP.bin_ns) + ' to ' + secs((pb + 1) * TP.bin_ns) + ' (' + pct(hit[3], L.total) + ')']));
+        return;
+      }
+      if (!row.tip) { hideTip(); return; }
+      showTip(ev, [head].concat(row.tip(i)));
+    });
+    cv.addEventListener('mouseleave', hideTip);
+    onRange.push(draw);
+    timelineRedraw = draw;
+    /* for scripts (screenshots, tests): show [a, e) ns */
+    window.evprofView = function (a, e) { setView(a, e); return [v0, v1]; };
+    draw();
+  }
+
   /* ---- tabs and start --------------------------------------------------- */
   var tabs = document.querySelectorAll('nav a');
   function show(id) {
@@ -692,6 +1381,7 @@
     document.querySelectorAll('main section').forEach(function (s) { s.classList.toggle('on', s.id === 'v-' + id); });
     tabs.forEach(function (a) { a.classList.toggle('on', a.dataset.tab === id); });
     if (id === 'flame' && flameRedraw) flameRedraw();
+    if (id === 'timeline' && timelineRedraw) timelineRedraw();
   }
   tabs.forEach(function (a) {
     a.addEventListener('click', function (ev) { ev.preventDefault(); history.replaceState(null, '', '#' + a.dataset.tab); show(a.dataset.tab); });
@@ -700,17 +1390,29 @@
   var resizeTimer = null;
   window.addEventListener('resize', function () {
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(function () { if (flameRedraw) flameRedraw(); }, 150);
+    resizeTimer = setTimeout(function () { if (flameRedraw) flameRedraw(); if (timelineRedraw) timelineRedraw(); }, 150);
   });
   show(location.hash.slice(1) || 'summary');
   if (D.prof && D.prof.total) buildTree();
-  [['summary', summary], ['prof', profView], ['flame', flameView], ['graph', graphView], ['heap', heapView],
-   ['gc', gcView], ['ticky', tickyView]].forEach(function (v) {
-    try { v[1](); } catch (e) {
-      recordError(v[0] + ': ' + (e && e.stack || e));
-      body(v[0]).appendChild(el('p', { cls: 'warn', text: 'This view failed: ' + e }));
+  var viewMs = [];
+  function run(id, f) {
+    var t = performance.now();
+    try { f(); } catch (e) {
+      recordError(id + ': ' + (e && e.stack || e));
+      body(id).appendChild(el('p', { cls: 'warn', text: 'This view failed: ' + e }));
     }
+    viewMs.push(id + ':' + Math.round(performance.now() - t));
+  }
+  [['summary', summary], ['timeline', timelineView], ['prof', profView], ['flame', flameView], ['graph', graphView],
+   ['heap', heapView], ['gc', gcView], ['ticky', tickyView]].forEach(function (v) { run(v[0], v[1]); });
+  /* a new range: the profile's views again, from its tree */
+  if (D.prof && D.prof.total) onRange.unshift(function () {
+    buildTree();
+    ['prof', 'flame'].forEach(function (id) { body(id).textContent = ''; });
+    run('prof', profView);
+    run('flame', flameView);
   });
+  document.body.dataset.viewMs = viewMs.join(',');   /* each view's own time */
   document.body.dataset.renderMs = Math.round(performance.now() - t0);
   document.body.dataset.ready = '1';
 })();

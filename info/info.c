@@ -574,6 +574,9 @@ static el_str type_desc(const info *in, unsigned id)
     return (el_str){ "", 0 };
 }
 
+/* Marks listed one by one by info (then counts per label only). */
+#define INFO_MARKS 50
+
 /* The marks (only when the log has some: other logs' output stays). */
 static void print_markers_text(FILE *out, const ev_markers *m)
 {
@@ -588,6 +591,20 @@ static void print_markers_text(FILE *out, const ev_markers *m)
         tx_put(out, l->label, l->len);
         fputc('\n', out);
     }
+    /* every mark in time order, the first INFO_MARKS */
+    ev_mark first[INFO_MARKS];
+    size_t k = ev_markers_first(m, INFO_MARKS, first);
+    uint64_t total = ev_markers_total(m);
+    fprintf(out, "\nMarks in time order (--from marker:LABEL#N; 'evprof phases' cuts the run at "
+            "them):\n  %14s  mark\n", "time (s)");
+    for (size_t i = 0; i < k; i++) {
+        fprintf(out, "  %14.6f  ", first[i].time_ns / 1e9);
+        tx_put(out, first[i].label, first[i].len);
+        fprintf(out, " #%llu\n", (unsigned long long)first[i].nth);
+    }
+    if (total > k)
+        fprintf(out, "  (the first %zu of %llu marks: the counts per label are above)\n", k,
+                (unsigned long long)total);
 }
 
 static void print_text(FILE *out, const char *path, const info *in,
@@ -878,6 +895,20 @@ static int print_json(FILE *out, const char *path, const info *in,
             tx_json_string(j, l->label, l->len);
             json_u64(j, "count", l->count);
             json_u64(j, "first_ns", l->first_ns);
+            tx_json_end(j);
+        }
+        tx_json_end(j);
+        ev_mark first[INFO_MARKS];
+        size_t k = ev_markers_first(in->markers, INFO_MARKS, first);
+        json_u64(j, "marks_total", ev_markers_total(in->markers));
+        tx_json_key(j, "marks");
+        tx_json_array(j, TX_JSON_BLOCK);
+        for (size_t i = 0; i < k; i++) {
+            tx_json_object(j, TX_JSON_INLINE);
+            tx_json_key(j, "label");
+            tx_json_string(j, first[i].label, first[i].len);
+            json_u64(j, "n", first[i].nth);
+            json_u64(j, "time_ns", first[i].time_ns);
             tx_json_end(j);
         }
         tx_json_end(j);

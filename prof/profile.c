@@ -661,7 +661,7 @@ static const struct { const char *label, *module; } builtins[] = {
     { "OVERHEAD_of", "PROFILING" }, { "DONT_CARE", "MAIN" },
 };
 
-static int is_builtin(const char *label, const char *module, const char *src)
+int prof_cc_builtin(const char *label, const char *module, const char *src)
 {
     if (strcmp(src, "<built-in>") != 0)
         return 0;
@@ -767,7 +767,7 @@ static int define_cc(prof_profile *p, const el_event *ev)
         return -1;
     cc->is_caf = ev->u.cost_centre.flags & 1;
     cc->defined = 1;
-    cc->builtin = (uint8_t)is_builtin(cc->label, cc->module, cc->srcloc);
+    cc->builtin = (uint8_t)prof_cc_builtin(cc->label, cc->module, cc->srcloc);
     return 0;
 }
 

@@ -499,9 +499,86 @@ static void test_ordered_ipe_between_blocks(void **state)
     el_writer_destroy(w);
 }
 
+/* ev_markers_first: the first marks in time order, each with its N, equal
+ * to a sort of every mark; bounded whatever the count (labels x marks
+ * random, times random, on two capabilities). */
+static void test_markers_first(void **state)
+{
+    (void)state;
+    uint64_t rng = 99;
+    for (int round = 0; round < 20; round++) {
+        el_writer *w = el_writer_create_mem();
+        el_writer_declare_ghc(w, EL_GHC_9_0);
+        enum { N = 400 };
+        struct { uint64_t t; int label; } all[N];
+        int nmarks = 1 + (int)((rng = rng * 6364136223846793005ull + 1) >> 40) % N;
+        int nlabels = 1 + round % 7;
+        for (int cap = 0; cap < 2; cap++) {
+            el_writer_begin_block(w, (uint16_t)cap, 0);
+            for (int i = cap; i < nmarks; i += 2) {
+                rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+                /* times increase within a block; few distinct ones (ties) */
+                all[i].t = (uint64_t)i * 10 + (rng >> 60) * 3;
+                all[i].label = (int)((rng >> 33) % (uint64_t)nlabels);
+                char lab[8];
+                snprintf(lab, sizeof lab, "L%d", all[i].label);
+                mark(w, all[i].t, lab);
+            }
+            el_writer_end_block(w, (uint64_t)nmarks * 10 + 50);
+        }
+        assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+        size_t len;
+        const uint8_t *log = el_writer_borrow_bytes(w, &len);
+        ev_markers *m = ev_markers_create();
+        ev_driver *d = ev_driver_create(NULL);
+        ev_driver_attach(d, &ev_markers_ops, m);
+        assert_int_equal(ev_driver_run_mem(d, log, len)->read.status, EL_END);
+        assert_int_equal(ev_markers_total(m), nmarks);
+        ev_mark got[60];
+        size_t want = nmarks < 50 ? (size_t)nmarks : 50;
+        assert_int_equal(ev_markers_first(m, 50, got), want);
+        for (size_t k = 0; k < want; k++) {
+            /* the k-th smallest time, and the mark's N counts its label's
+             * marks at or before it */
+            if (k)
+                assert_true(got[k - 1].time_ns <= got[k].time_ns);
+            size_t below = 0, same_label_before = 0;
+            for (int i = 0; i < nmarks; i++) {
+                below += all[i].t < got[k].time_ns;
+                char lab[8];
+                snprintf(lab, sizeof lab, "L%d", all[i].label);
+                if (strcmp(lab, got[k].label) == 0 && all[i].t < got[k].time_ns)
+                    same_label_before++;
+            }
+            assert_true(below <= k);
+            assert_true(got[k].nth >= same_label_before + 1);
+            size_t n;
+            const uint64_t *t = ev_markers_times(m, got[k].label, got[k].len, &n);
+            assert_true(got[k].nth >= 1 && got[k].nth <= n);
+            assert_int_equal(t[got[k].nth - 1], got[k].time_ns);
+        }
+        /* the 50 first times are the 50 smallest */
+        uint64_t times[N];
+        for (int i = 0; i < nmarks; i++)
+            times[i] = all[i].t;
+        for (int i = 1; i < nmarks; i++)
+            for (int j = i; j > 0 && times[j - 1] > times[j]; j--) {
+                uint64_t x = times[j];
+                times[j] = times[j - 1];
+                times[j - 1] = x;
+            }
+        for (size_t k = 0; k < want; k++)
+            assert_int_equal(got[k].time_ns, times[k]);
+        ev_driver_destroy(d);
+        ev_markers_destroy(m);
+        el_writer_destroy(w);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_markers_first),
         cmocka_unit_test(test_one_read_two_analyses),
         cmocka_unit_test(test_ordered_ipe_between_blocks),
         cmocka_unit_test(test_time_order),

@@ -93,6 +93,31 @@ static size_t numbers(const char *page, const char *after, const char *key, uint
     return n;
 }
 
+/* A timeline array `"key":[...]` after `after`: its runs of zeros come as
+ * one negative number (-k: k zeros); expanded into v, returns how many. */
+static size_t bins_of(const char *page, const char *after, const char *key, uint64_t *v,
+                      size_t max)
+{
+    const char *p = strstr(page, after);
+    assert_non_null(p);
+    char k[64];
+    snprintf(k, sizeof k, "\"%s\":[", key);
+    p = strstr(p, k);
+    assert_non_null(p);
+    p += strlen(k);
+    size_t n = 0;
+    while (*p != ']') {
+        char *end;
+        long long x = strtoll(p, &end, 10);
+        assert_true(end > p);
+        for (long long z = x < 0 ? -x : 1; z > 0; z--, n++)
+            if (n < max)
+                v[n] = x < 0 ? 0 : (uint64_t)x;
+        p = *end == ',' ? end + 1 : end;
+    }
+    return n;
+}
+
 /* 1000 censuses, 10 kept: evenly spread from the first, the bands whole */
 static void test_censuses_thinned_evenly(void **state)
 {
@@ -283,6 +308,77 @@ static void test_max_nodes(void **state)
     free(page);
 }
 
+/* The timeline stays in at most 1024 bins however long the run: samples
+ * and collections from 1 us to 10^15 ns (11 days), times doubling, the
+ * bins merged in pairs each time; every tick and collection still in a
+ * bin, and the profile's cells still add up to the profile's ticks. */
+static void test_timeline_bins_bounded(void **state)
+{
+    (void)state;
+    el_writer *w = new_log();
+    el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
+    el_writer_cost_centre(w, 0, 2, "f", "M", "m.hs:1:1", 0);
+    el_writer_cost_centre(w, 0, 3, "g", "M", "m.hs:2:1", 0);
+    el_writer_prof_begin(w, 0, 1000000);
+    const uint32_t s1[] = { 2 }, s2[] = { 3, 2 };
+    uint64_t n = 0;
+    el_gc_stats_fields st = { .capset = 0, .gen = 0, .par_n_threads = 1 };
+    for (uint64_t t = 1000; t < 1000000000000000ull; t = t * 2 + 7, n++) {
+        el_writer_begin_block(w, 0, t);
+        el_writer_prof_sample(w, t, 0, n, 1 + (n & 1), n & 1 ? s2 : s1);
+        el_writer_gc_start(w, t + 1);
+        el_writer_gc_stats(w, t + 2, &st);
+        el_writer_gc_end(w, t + 3);
+        el_writer_end_block(w, t + 3);
+    }
+    html_contents c;
+    char *page = page_of(w, NULL, &c);
+    assert_true(c.tl_bins <= 1024 && c.tl_bins >= 512);
+    assert_true(c.tl_bin_ns * c.tl_bins > 1000000000000000ull / 2);
+    assert_string_equal(c.tl_prof_status, "ok");
+    static uint64_t v[1100];
+    size_t k = bins_of(page, "\"timeline\":", "samples", v, 1100);
+    assert_int_equal(k, c.tl_bins);
+    uint64_t sum = 0;
+    for (size_t i = 0; i < k; i++)
+        sum += v[i];
+    assert_int_equal(sum, n);
+    k = bins_of(page, "\"timeline\":", "gc_count", v, 1100);
+    sum = 0;
+    for (size_t i = 0; i < k; i++)
+        sum += v[i];
+    assert_int_equal(sum, n);
+    /* the cells: [d node, ticks, ...] per profile bin; their ticks sum */
+    const char *p = strstr(page, "\"cells\":[");
+    assert_non_null(p);
+    p += strlen("\"cells\":[");
+    uint64_t ticks = 0, bins = 0;
+    int depth = 1, pos = 0;
+    while (depth > 0) {
+        if (*p == '[') {
+            depth++;
+            pos = 0;
+            bins++;
+            p++;
+        } else if (*p == ']') {
+            depth--;
+            p++;
+        } else if (*p == ',') {
+            p++;
+        } else {
+            char *e;
+            uint64_t x = strtoull(p, &e, 10);
+            assert_true(e > p);
+            if (pos++ % 2)
+                ticks += x;
+            p = e;
+        }
+    }
+    assert_int_equal(bins, c.tl_prof_bins);
+    assert_int_equal(ticks, n);
+    free(page);
+}
+
 /* a log with nothing to show: a page all the same, saying so */
 static void test_empty_log(void **state)
 {
@@ -301,6 +397,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_censuses_thinned_evenly),
+        cmocka_unit_test(test_timeline_bins_bounded),
         cmocka_unit_test(test_gc_series_bounded_keeps_peaks),
         cmocka_unit_test(test_gc_series_caps_in_time_order),
         cmocka_unit_test(test_ticky_series_sums),

@@ -320,6 +320,45 @@ static void test_facts(void **state)
     el_writer_destroy(w);
 }
 
+/* Every mark with its time, the first 50 in time order, then the count:
+ * 120 marks of three labels, written out of order on two capabilities. */
+static void test_marks_listed(void **state)
+{
+    (void)state;
+    el_writer *w = el_writer_create_mem();
+    el_writer_declare_ghc(w, EL_GHC_9_0);
+    static const char *const labels[] = { "parse", "solve", "print" };
+    for (int cap = 1; cap >= 0; cap--) {
+        el_writer_begin_block(w, (uint16_t)cap, 0);
+        for (int i = cap; i < 120; i += 2) {
+            const char *l = labels[i % 3];
+            el_writer_event(w, EL_USER_MARKER, 1000 + 1000 * (uint64_t)i, l, strlen(l));
+        }
+        el_writer_end_block(w, 200000);
+    }
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    size_t len;
+    const uint8_t *log = el_writer_borrow_bytes(w, &len);
+    info_log *in = info_create();
+    ev_driver *d = ev_driver_create(NULL);
+    ev_driver_attach(d, &info_analysis_ops, in);
+    assert_int_equal(ev_driver_run_mem(d, log, len)->read.status, EL_END);
+    char *t = text_of(in, 0);
+    want_line(t, "        0.000001  parse #1\n        0.000002  solve #1\n"
+                 "        0.000003  print #1\n        0.000004  parse #2\n");
+    want_line(t, "        0.000050  solve #17\n  (the first 50 of 120 marks: the counts per "
+                 "label are above)\n");
+    assert_null(strstr(t, "0.000051"));
+    free(t);
+    char *j = text_of(in, 1);
+    want_line(j, "\"marks_total\": 120");
+    want_line(j, "{\"label\": \"solve\", \"n\": 17, \"time_ns\": 50000}\n  ]");
+    free(j);
+    ev_driver_destroy(d);
+    info_destroy(in);
+    el_writer_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -328,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_snapshot),
         cmocka_unit_test(test_snapshot_driven),
         cmocka_unit_test(test_facts),
+        cmocka_unit_test(test_marks_listed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

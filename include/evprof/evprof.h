@@ -37,6 +37,7 @@
 #include "evprof/live.h"        /* live views: per-interval figures (evprof top) */
 #include "evprof/metrics.h"     /* Prometheus exposition and its endpoint (top --metrics) */
 #include "evprof/markers.h"     /* traceMarker marks (--from marker:LABEL) */
+#include "evprof/phases.h"      /* the run cut into phases at its marks */
 #include "evprof/textout.h"     /* text output helpers of the writers */
 #include "evprof/json.h"        /* the one JSON writer of every JSON output */
 

@@ -51,6 +51,10 @@ typedef struct html_opts {
     uint32_t series_counters;   /* ticky counters with a time series (50) */
     uint32_t series_points;     /* points per ticky series (64) */
     uint32_t graph_nodes;       /* the call graph's max nodes (cg_opts, 80) */
+    uint32_t timeline_cells;    /* the timeline's profile: (bin, node) cells sent
+                                   (100000); its bins merge in pairs until they fit */
+    uint32_t timeline_read_cells;   /* tests only: the cells each set of the
+                                   timeline keeps while reading (0: its own) */
     /* the time profile's focus/ignore (NULL: every stack); the time
      * windows and the capability of every view are the driver's selection
      * (ev_driver_opts.select) */
@@ -74,6 +78,13 @@ typedef struct html_contents {
     int prof, heap, gc, ticky;      /* the log holds data for that view */
     uint32_t nodes_sent, nodes_all; /* cost-centre-stack nodes: sent / in the tree */
     int graph_failed;               /* the call graph could not be drawn */
+    /* the timeline: lane bins and their width, the profile's bins in the
+     * page, their width, the (bin, node) cells sent, and "ok" or why a
+     * range of the page has no profile */
+    uint32_t tl_bins, tl_prof_bins;
+    uint64_t tl_bin_ns, tl_prof_bin_ns;
+    size_t tl_cells;
+    const char *tl_prof_status;
 } html_contents;
 
 /* Writes the page for the stream `s` (the driver's, after its run).

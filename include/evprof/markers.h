@@ -66,6 +66,24 @@ const ev_marker_label *ev_markers_label_at(const ev_markers *m, size_t i);
  * with *n = 0 when there are none. Valid after the read's end. */
 const uint64_t *ev_markers_times(const ev_markers *m, const char *label, size_t len, size_t *n);
 
+/* One mark: its label (as in ev_marker_label), its number among the
+ * marks of that label (marker:LABEL#N) and its time. */
+typedef struct ev_mark {
+    const char *label;
+    uint32_t len;
+    uint64_t nth;
+    uint64_t time_ns;
+} ev_mark;
+
+/* Every mark of the log. Valid after the read's end. */
+uint64_t ev_markers_total(const ev_markers *m);
+
+/* The first min(max, total) marks in time order (ties: the label of the
+ * earlier first mark, then N) into out[]; returns how many. Time and memory bounded by
+ * `max` and the labels, whatever the number of marks. Valid after the
+ * read's end. */
+size_t ev_markers_first(const ev_markers *m, size_t max, ev_mark *out);
+
 #ifdef __cplusplus
 }
 #endif

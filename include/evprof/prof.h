@@ -93,6 +93,12 @@ typedef struct prof_node {
     uint32_t reserved;      /* the profile's own while aggregating; ignore */
 } prof_node;
 
+/* 1 when a cost centre so defined is one of GHC's five built-ins (GC/GC,
+ * SYSTEM/SYSTEM, IDLE/IDLE, OVERHEAD_of/PROFILING, DONT_CARE/MAIN, at
+ * `<built-in>`): a sample whose stack is that one frame is not counted
+ * without `all` (GHC's -p). */
+int prof_cc_builtin(const char *label, const char *module, const char *src);
+
 /* NULL filter: everything, GHC's -p rules. NULL when out of memory. */
 prof_profile *prof_create(const prof_filter *filter);
 void prof_destroy(prof_profile *p);      /* accepts NULL */
@@ -299,6 +305,40 @@ prof_cc_total *prof_summary(const prof_result *r, size_t *n);
 /* %time of the summary, computed in single precision as GHC does (so
  * exact ties can round differently from the tree's double precision). */
 double prof_summary_pct(uint64_t ticks, uint64_t total);
+
+/* ---- callers and callees (prof/callers.c) --------------------------------
+ * For every cost centre whose "Module.label" the POSIX extended regex
+ * matches (prof_match_ccs), grouped by module and label as the call graph
+ * groups them: the ticks of the stacks through it (inherited) and ending
+ * in it (individual), and per caller and per callee the ticks of the
+ * stacks through that call. A stack counts once for a cost centre and
+ * once for a call however often they recur in it (graph/callgraph.c's
+ * rule). The root MAIN is a caller like any other. */
+typedef struct prof_call_row {
+    uint32_t cc;                /* a cost centre of the caller's or callee's group */
+    uint64_t ticks;
+} prof_call_row;
+
+typedef struct prof_callers_of {
+    uint32_t cc;                /* the group's first cost centre (table index) */
+    uint64_t inherited, self;
+    prof_call_row *callers, *callees;   /* ticks descending, then name */
+    size_t num_callers, num_callees;
+} prof_callers_of;
+
+/* The matched groups with ticks, inherited ticks descending, then name:
+ * a malloc'd array of *n (free it with prof_callers_free). Returns 0, -1
+ * with a message in err when the pattern does not compile, -2 out of
+ * memory. */
+int prof_callers(const prof_result *r, const char *pattern, prof_callers_of **out, size_t *n,
+                 char *err, size_t errsize);
+void prof_callers_free(prof_callers_of *p, size_t n);
+
+/* The text of `evprof report --callers PATTERN`: a block per group, its
+ * figures, its callers and its callees with ticks and % of the total.
+ * Returns 0, or -1 on a write error. */
+int prof_report_callers(const prof_result *r, const prof_callers_of *p, size_t n,
+                        const char *pattern, FILE *out);
 
 /* ---- output ----------------------------------------------------------- */
 

@@ -5,7 +5,8 @@
  * in a window compactly: per capability, a stack id (u32) and the event's
  * time (u64), 12 bytes a sample; distinct stacks are interned once. The
  * cost centres come from a snapshot of a prof_profile read from the same
- * events (built with filter.all set: GHC's built-in stacks are frames too).
+ * events (built with filter.all set, so that GHC's built-in stacks have
+ * their frames: the timeline's own filter says whether they are written).
  *
  *     prof_profile *p = prof_create(&filter);      // filter.all = 1
  *     speedscope_timeline *t = speedscope_timeline_create(&filter);
@@ -39,9 +40,12 @@ extern "C" {
 typedef struct speedscope_timeline speedscope_timeline;
 
 /* Samples inside the driver's selection are kept (el_event.outside 0: in
- * its windows and of its capability); of the filter, focus/ignore apply when the
- * file is written (`all` is ignored: every stack is kept). Returns NULL
- * without memory. */
+ * its windows and of its capability); of the filter, focus/ignore apply
+ * when the file is written. Without `all`, the samples of GHC's built-in
+ * stacks (MAIN/GC, MAIN/IDLE, ...: one built-in frame) are written as
+ * empty samples, their time kept, as the report drops them (GHC's -p);
+ * with it they are frames like any other (-pa). Returns NULL without
+ * memory. */
 speedscope_timeline *speedscope_timeline_create(const prof_filter *filter);
 void speedscope_timeline_destroy(speedscope_timeline *t);   /* accepts NULL */
 
@@ -83,7 +87,9 @@ typedef struct speedscope_opts {
     const char *name;           /* the file's "name" (e.g. the log's name); may be NULL */
 } speedscope_opts;
 
-/* Writes the file. Frames are the profile's cost centres: name
+/* Writes the file. Stacks dropped by the timeline's filter (focus,
+ * ignore, the built-in ones without `all`) are empty samples whose time
+ * is kept. Frames are the profile's cost centres: name
  * "Module.label" (built-ins and evprof's own frames by label), file, line
  * and column parsed from SRC when it has them. Stacks start at MAIN, or
  * at "<stack cut at 255 frames>" for stacks GHC cut. Returns 0, or -1 on a

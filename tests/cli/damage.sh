@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 # chain-p.eventlog (GHC 9.0.2, one capability) has two blocks: markers at
 # bytes 2688 (285454 bytes long) and 288142 (to the end marker). Checked
 # here so that a regenerated log cannot make the test vacuous.
-python3 - "$log" "$tmp" <<'PY' || exit 1
+"$PYTHON" - "$log" "$tmp" <<'PY' || exit 1
 import struct, sys
 log, tmp = sys.argv[1], sys.argv[2]
 b = open(log, "rb").read()
@@ -53,7 +53,7 @@ for f in ff ff-across; do
     path=$tmp/$f.eventlog
     first_lines=
     for cmd in "info" "dump" "report" "report --json" "folded" "graph -o $tmp/x.dot" \
-               "heap" "ticky" "gc" "metrics"; do
+               "heap" "ticky" "gc" "metrics" "phases"; do
         # shellcheck disable=SC2086
         timeout 60 "$evprof" $cmd "$path" >"$tmp/out" 2>"$tmp/err"
         s=$?

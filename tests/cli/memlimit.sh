@@ -94,6 +94,18 @@ check "html 40M: the message, with the profile's counts" grep -q "the memory lim
 check "all 40M: no empty heap or ticky counts" \
     bash -c "! grep -q 'heap profile holds 0 bands\|ticky counters: 0' '$tmp/err.all'"
 check "html 40M: no page" [ ! -e "$tmp/page.html" ]
+# html at the smallest limit the report fits in (4 MiB steps) and one step
+# more: a page; the timeline's cells, a cache, give their room to the
+# profile and the page says so
+lim=48
+while [ "$lim" -lt 400 ] && ! "$evprof" report --memory-limit ${lim}M "$log" >/dev/null 2>&1; do
+    lim=$((lim + 4))
+done
+lim=$((lim + 4))
+"$evprof" html --memory-limit ${lim}M -o "$tmp/fit.html" "$log" 2>"$tmp/err"
+check "html ${lim}M (the report fits in $((lim - 4))M): exit 0" [ $? -eq 0 ]
+check "html ${lim}M: the page says the limit left no room for the profile by time" \
+    grep -q 'the memory limit (--memory-limit) left no room for the profile by time' "$tmp/fit.html"
 # top: the frames so far, then the message and exit 1 (no last frame: it
 # would need memory past the limit); a bad size is a usage error
 timeout 120 "$evprof" top --ndjson --interval 0.2 --memory-limit 40M "$log" >"$tmp/top.json" 2>"$tmp/err"

@@ -26,7 +26,7 @@ done
 # --json: strict JSON, GHC's schema, names with quotes/backslashes/tabs/UTF-8
 "$evprof" report --json "$data/odd-pj.eventlog" >"$tmp/odd.json"
 check "odd --json exit 0" [ $? -eq 0 ]
-python3 - "$tmp/odd.json" <<'PY'
+"$PYTHON" - "$tmp/odd.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1], encoding="utf-8"))   # strict: raises on invalid JSON
 for key in ("program", "arguments", "rts_arguments", "end_time", "initial_capabilities",
@@ -45,7 +45,7 @@ assert walk(d["profile"]) == d["total_ticks"], "tree ticks add up to total_ticks
 PY
 check "odd --json: strict parse, schema, names round-trip" [ $? -eq 0 ]
 for f in "$corpus"/ghc-9.0.2/nfib-p*.eventlog "$data"/*-p.eventlog "$corpus"/ghc-events/time-prof.eventlog; do
-    "$evprof" report --json "$f" | python3 -c 'import json,sys; json.load(sys.stdin)'
+    "$evprof" report --json "$f" | "$PYTHON" -c 'import json,sys; json.load(sys.stdin)'
     check "$f: --json parses" [ $? -eq 0 ]
 done
 
@@ -102,6 +102,24 @@ f="$data/mutual-p.eventlog"; head -c $(( $(wc -c < "$f") - 7 )) "$f" >"$tmp/cut.
 check "truncated: exit 1" [ $? -eq 1 ]
 check "truncated: says so" grep -q "truncated at byte" "$tmp/err"
 check "truncated: still a report" grep -q "COST CENTRE" "$tmp/out"
+
+# --callers: a block per matching cost centre with its callers and callees
+# (the figures against a brute force: tests/test_callers.c)
+"$evprof" report --callers 'isEven' "$data/mutual-p.eventlog" >"$tmp/out" 2>"$tmp/err"
+check "--callers: exit 0" [ $? -eq 0 ]
+check "--callers: the block of Main.isEven'" grep -q "^Main.isEven'  Mutual.hs" "$tmp/out"
+check "--callers: its inherited ticks are the tree's (202)" grep -q "inherited 202 ticks" "$tmp/out"
+check "--callers: called by collatz in 202 ticks" grep -Eq "^ +202 +83.8  Main.collatz$" "$tmp/out"
+check "--callers: calls isOdd' in 88 ticks" grep -Eq "^ +88 +36.5  Main.isOdd'$" "$tmp/out"
+"$evprof" report --callers 'nothing here' "$data/mutual-p.eventlog" -o "$tmp/none.txt" 2>"$tmp/err"
+check "--callers matching nothing: exit 1" [ $? -eq 1 ]
+check "--callers matching nothing: says so" grep -q "no cost centre with ticks matches 'nothing here'" "$tmp/err"
+check "--callers matching nothing: no output file" [ ! -e "$tmp/none.txt" ]
+for args in "--callers (" "--callers f --json" "--callers f --max-depth 2" "--callers f --threshold 1"; do
+    # shellcheck disable=SC2086
+    "$evprof" report $args "$data/mutual-p.eventlog" >/dev/null 2>&1
+    check "report $args: exit 2" [ $? -eq 2 ]
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

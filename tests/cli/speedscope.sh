@@ -5,7 +5,9 @@
 # holds the report's ticks for that capability (`report --all --cap N`),
 # also under --from/--to and --cap; the stacks are the folded stacks'
 # (`folded --all`); and the timeline is real: every sample ends exactly at
-# the time of its event 167 as `evprof dump` prints it.
+# the time of its event 167 as `evprof dump` prints it. Without --all the
+# built-in stacks (one built-in frame: MAIN/GC, MAIN/IDLE, ...) are empty
+# samples, and the counts are `report --cap N`'s and the stacks `folded`'s.
 #
 # Usage: tests/cli/speedscope.sh path/to/evprof   (run from the project root)
 set -u
@@ -33,11 +35,17 @@ for f in frames:
         assert isinstance(f['file'], str) and f['file']
         assert isinstance(f['line'], int) and f['line'] >= 1
         assert isinstance(f['col'], int) and f['col'] >= 1
-# the sample times of every capability, from the dump
-times = {}
+# the sample times of every capability, from the dump (with "all" in
+# argv[4] every sample; else not those of a built-in stack: one frame, a
+# cost centre defined at <built-in>)
+every = len(sys.argv) > 4 and sys.argv[4] == 'all'
+builtin, times = set(), {}
 for line in open(sys.argv[2], encoding='utf-8', errors='replace'):
-    m = re.match(r'^(\d+): cap no (\d+), prof sample', line)
+    m = re.match(r'^\d+: cost centre (\d+) .* at <built-in>$', line)
     if m:
+        builtin.add(m.group(1))
+    m = re.match(r'^(\d+): cap no (\d+), prof sample \d+, cost centre stack (.*)$', line)
+    if m and (every or m.group(3).strip() not in builtin):
         times.setdefault(int(m.group(2)), []).append(int(m.group(1)))
 # the folded stacks
 folded = Counter()
@@ -71,10 +79,12 @@ for p in d['profiles']:
     assert ends == sorted(ends), 'sample times go backwards'
     assert ends == sorted(times.get(cap, [])), \
         'cap %d: sample ends differ from the events\' times' % cap
-    assert pos == ends[-1] <= p['endValue']
+    # the last sample ends the profile (a dropped one as an empty sample)
+    assert pos <= p['endValue'] and (not ends or ends[-1] <= pos)
+    assert pos == ends[-1] if every else True
     print(cap, len(ends))
 assert len(starts) <= 1, 'profiles do not share their start'
-assert stacks == folded, 'stacks differ from folded --all: %r' % (
+assert stacks == folded, 'stacks differ from folded: %r' % (
     list((stacks - folded).items())[:3] + list((folded - stacks).items())[:3])
 PY
 
@@ -86,8 +96,10 @@ run() {
     "$evprof" speedscope "$@" -o "$tmp/out.json" 2>"$tmp/err"
     check "$what: exit 0" [ $? -eq 0 ]
     # the dump, windowed as the options say (python does the window)
+    local all=some
+    case " $* " in *" --all "*) all=all ;; esac
     "$evprof" dump "$f" >"$tmp/dump.all"
-    python3 - "$tmp/dump.all" "$@" >"$tmp/dump" <<'PY'
+    "$PYTHON" - "$tmp/dump.all" "$@" >"$tmp/dump" <<'PY'
 import re, sys
 args = sys.argv[2:-1]
 lo, hi, cap = 0, float('inf'), None
@@ -99,47 +111,63 @@ for line in open(sys.argv[1], encoding='utf-8', errors='replace'):
     m = re.match(r'^(\d+): cap no (\d+), prof sample', line)
     if m and lo <= int(m.group(1)) < hi and (cap is None or int(m.group(2)) == cap):
         sys.stdout.write(line)
+    elif re.match(r'^\d+: cost centre \d+ ', line):
+        sys.stdout.write(line)
 PY
-    "$evprof" folded --all "$@" >"$tmp/folded"
-    if ! python3 "$tmp/check.py" "$tmp/out.json" "$tmp/dump" "$tmp/folded" >"$tmp/caps" 2>"$tmp/py"; then
+    "$evprof" folded "$@" >"$tmp/folded"
+    if ! "$PYTHON" "$tmp/check.py" "$tmp/out.json" "$tmp/dump" "$tmp/folded" "$all" >"$tmp/caps" 2>"$tmp/py"; then
         bad "$what: structure, timeline or stacks: $(tail -1 "$tmp/py")"
         return
     fi
     ok
     local cap n want
     while read -r cap n; do
-        want=$("$evprof" report --all --cap "$cap" "${@:1:$#-1}" "$f" | ticks_of)
+        want=$("$evprof" report --cap "$cap" "${@:1:$#-1}" "$f" | ticks_of)
         check "$what: capability $cap has the report's $want ticks (got $n)" [ "$n" = "$want" ]
     done <"$tmp/caps"
     check "$what: some capability has samples" [ -s "$tmp/caps" ]
 }
 
 for f in "${logs[@]}"; do
+    run --all "$f"
     run "$f"
 done
+run --all --from 0.1 --to 0.3 "$data"/par-N2-p.eventlog
 run --from 0.1 --to 0.3 "$data"/par-N2-p.eventlog
+run --all --cap 1 "$data"/par-N2-p.eventlog
 run --cap 1 "$data"/par-N2-p.eventlog
-run --from 0.05 --cap 0 "$data"/par-N2-p.eventlog
+run --all --from 0.05 --cap 0 "$data"/par-N2-p.eventlog
+# the built-in stacks are there to drop: IDLE and GC samples in par-N2-p
+check "par-N2-p has built-in samples (the --all runs differ)" bash -c \
+    "[ \"\$('$evprof' report --all '$data/par-N2-p.eventlog' | grep -o '([0-9]* ticks')\" != \
+       \"\$('$evprof' report '$data/par-N2-p.eventlog' | grep -o '([0-9]* ticks')\" ]"
 
 # frames carry file, line and column from SRC
 "$evprof" speedscope "$data"/par-N2-p.eventlog >"$tmp/par.json"
-check "Main.crunch has its SRC Par.hs:11:33-73" python3 -c '
+check "Main.crunch has its SRC Par.hs:11:33-73" "$PYTHON" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert {"name": "Main.crunch", "file": "Par.hs", "line": 11, "col": 33} in d["shared"]["frames"]
 ' "$tmp/par.json"
 
 # the checker catches a broken timeline (so the test can fail)
-python3 - "$tmp/par.json" "$tmp/broken.json" <<'PY'
+"$PYTHON" - "$tmp/par.json" "$tmp/broken.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 d['profiles'][0]['weights'][5] += 1000
 json.dump(d, open(sys.argv[2], 'w'))
 PY
+cp "$tmp/dump.all" "$tmp/dump.keep"
 "$evprof" dump "$data"/par-N2-p.eventlog >"$tmp/dump"
-"$evprof" folded --all "$data"/par-N2-p.eventlog >"$tmp/folded"
-python3 "$tmp/check.py" "$tmp/broken.json" "$tmp/dump" "$tmp/folded" >/dev/null 2>&1
+"$evprof" folded "$data"/par-N2-p.eventlog >"$tmp/folded"
+"$PYTHON" "$tmp/check.py" "$tmp/par.json" "$tmp/dump" "$tmp/folded" >/dev/null 2>&1
+check "the checker passes the unbroken file" [ $? -eq 0 ]
+"$PYTHON" "$tmp/check.py" "$tmp/broken.json" "$tmp/dump" "$tmp/folded" >/dev/null 2>&1
 check "a shifted sample is caught" [ $? -ne 0 ]
+# the built-in samples are checked: the --all file fails the checks without it
+"$evprof" speedscope --all "$data"/par-N2-p.eventlog >"$tmp/parall.json"
+"$PYTHON" "$tmp/check.py" "$tmp/parall.json" "$tmp/dump" "$tmp/folded" >/dev/null 2>&1
+check "a file with the built-in samples fails the checks of one without" [ $? -ne 0 ]
 
 # errors: no samples, not an eventlog, usage
 "$evprof" speedscope tests/data/heap/leak-hT.eventlog >"$tmp/o" 2>"$tmp/e"
@@ -153,11 +181,11 @@ check "junk: no output file" [ ! -e "$tmp/j.json" ]
 check "no FILE: exit 2" [ $? -eq 2 ]
 # a log cut inside a sample: exit 1, the samples before the cut, valid JSON
 head -c 420000 "$data"/par-N2-p.eventlog >"$tmp/cut.eventlog"
-"$evprof" speedscope "$tmp/cut.eventlog" -o "$tmp/cut.json" 2>"$tmp/e"
+"$evprof" speedscope --all "$tmp/cut.eventlog" -o "$tmp/cut.json" 2>"$tmp/e"
 check "cut log: exit 1" [ $? -eq 1 ]
 check "cut log: names the byte offset and event type" grep -q 'truncated at byte 420000.*event type 167' "$tmp/e"
 n=$(grep -c 'prof sample' <("$evprof" dump "$tmp/cut.eventlog" 2>/dev/null))
-check "cut log: the $n samples before the cut, as valid JSON" python3 -c '
+check "cut log: the $n samples before the cut, as valid JSON" "$PYTHON" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert sum(1 for p in d["profiles"] for s in p["samples"] if s) == int(sys.argv[2]) > 0

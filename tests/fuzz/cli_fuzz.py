@@ -52,7 +52,7 @@ import time
 COMMANDS = [
     ["info"], ["dump"], ["report"], ["report", "--json"], ["folded"],
     ["graph", "-o", "{tmp}/out.dot"], ["graph", "-o", "{tmp}/out.svg"], ["heap"], ["ticky"],
-    ["gc"], ["metrics"], ["speedscope", "-o", "{tmp}/out.json"],
+    ["gc"], ["metrics"], ["phases"], ["speedscope", "-o", "{tmp}/out.json"],
     ["pprof", "-o", "{tmp}/out.pb.gz"], ["pprof", "--heap", "-o", "{tmp}/out.pb.gz"],
     ["html", "-o", "{tmp}/out.html"],
     ["all", "-d", "{tmp}/all", "-n", "out"], ["diff", "{log}", "{log}"],

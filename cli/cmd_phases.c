@@ -1,0 +1,152 @@
+/* evprof phases: the run cut at its marks (traceMarker), one row per
+ * phase with its ticks, top cost centres and GC figures, in one read. */
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "evprof/phases.h"
+#include "format.h"
+#include "output.h"
+#include "read.h"
+
+enum { OPT_FORMAT = 1, OPT_MARKER, OPT_TOP };
+
+enum { FMT_TEXT, FMT_CSV, FMT_JSON };
+
+static const cli_format format_list[] = {
+    { "text", ".txt", FMT_TEXT },
+    { "csv", ".csv", FMT_CSV },
+    { "json", ".json", FMT_JSON },
+    { NULL, NULL, 0 },
+};
+static const cli_formats formats = { format_list, FMT_TEXT, FMT_TEXT };
+
+static const cli_opt opts[] = {
+    { OPT_FORMAT, 'f', "format", "FMT", "text (default), csv or json (default: from -o's "
+      "extension)" },
+    { OPT_MARKER, 'm', "marker", "REGEX", "cut only at the marks whose label matches (POSIX "
+      "extended regex); default: every mark" },
+    { OPT_TOP, 0, "top", "N", "cost centres listed per phase, most individual ticks "
+      "first (default 3; 0: none)" },
+    { OPT_ALL, 'a', "all", NULL, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE samples "
+      "too, as +RTS -pa does" },
+    CLI_TIME_OPTS,
+    CLI_CAP_OPT,
+    CLI_FOLLOW_OPTS,
+    CLI_MEMORY_OPT,
+    CLI_OUTPUT_OPT,
+    { 0 },
+};
+
+static const cli_cmd_help help = {
+    "phases", "[OPTIONS] FILE",
+    "The run cut into phases at the marks the program made with traceMarker\n"
+    "(USER_MARKER events), or at those whose label matches --marker: one row\n"
+    "per phase (its label and number, start and length) with its ticks and\n"
+    "share of them, its top cost centres, and where the log has them its\n"
+    "collections, GC time, bytes allocated, largest heap size and live data.\n"
+    "The part before the first mark is the phase \"(start)\".",
+    opts,
+    "A phase runs from its mark to the next one (the last to the end of the\n"
+    "log): its figures are those of 'evprof report' and 'evprof gc' with\n"
+    "--from marker:LABEL#N --to marker:NEXT#M, and the phases' ticks add up to\n"
+    "the run's. The log is read once, its events in time order (the driver's\n"
+    "time-ordered replay: the file is read again by offset, memory about 256 KiB\n"
+    "per capability). --from/--to cut the phases to a window. See\n"
+    "docs/PROF.md, \"Phases\".\n",
+};
+
+int cmd_phases(int argc, char **argv)
+{
+    cli_args a;
+    cli_window w;
+    phases_opts po;
+    int id, fmt = -1;
+    unsigned long n;
+
+    cli_window_init(&w);
+    phases_opts_init(&po);
+    cli_args_init(&a, &help, argc, argv);
+    while ((id = cli_next(&a)) > 0) {
+        int taken = cli_window_option(&w, &a, id);
+        if (taken < 0)
+            return CLI_USAGE;
+        if (taken)
+            continue;
+        switch (id) {
+        case OPT_FORMAT:
+            if ((fmt = cli_format_parse(&a, &formats)) < 0)
+                return CLI_USAGE;
+            break;
+        case OPT_MARKER:
+            po.marker = a.value;
+            break;
+        case OPT_TOP:
+            if (cli_parse_count(&a, "top", 0, 1000, &n) != 0)
+                return CLI_USAGE;
+            po.top = (uint32_t)n;
+            break;
+        }
+    }
+    const char *path;
+    int done = cli_window_done(&a, id, &w, &path);
+    if (done >= 0)
+        return done;
+    if ((fmt = cli_format_resolve(&help, &formats, fmt, w.output)) < 0)
+        return CLI_USAGE;
+    const char *name = cli_display_path(path);
+    po.all = w.all;
+
+    char err[300];
+    phases_run *p = phases_create(&po, err, sizeof err);
+    if (!p) {
+        if (po.marker && strcmp(err, "out of memory") != 0) {
+            fprintf(stderr, "evprof: bad regular expression %s\n", err);
+            return CLI_USAGE;
+        }
+        fprintf(stderr, "evprof: %s\n", err);
+        return CLI_FAIL;
+    }
+    int code;
+    ev_driver *d = cli_read_src(&w.src, path, &(cli_analysis){ &phases_ops, p }, 1, &code);
+    if (!d) {
+        phases_destroy(p);
+        return code;
+    }
+    int nothing = cli_read_nothing(ev_driver_stream(d), code);
+    ev_driver_destroy(d);
+    if (nothing) {
+        phases_destroy(p);
+        return code;
+    }
+    if (phases_failed(p)) {
+        fprintf(stderr, "evprof: %s: out of memory cutting the phases\n", name);
+        phases_destroy(p);
+        return CLI_FAIL;
+    }
+    phases_info in;
+    phases_get_info(p, &in);
+    if (!in.has_samples && !in.has_gc && !in.has_alloc) {
+        fprintf(stderr, "evprof: %s: no time-profile samples and no GC events: nothing to "
+                "say per phase (run the program with +RTS -l, a -prof build with +RTS -p -l "
+                "for ticks; see 'evprof info %s')\n", name, strcmp(path, "-") == 0 ? "-" : name);
+        phases_destroy(p);
+        return CLI_FAIL;
+    }
+    if (!in.marks)
+        fprintf(stderr, "evprof: %s: note: %s, so the run is one phase\n", name,
+                in.marks_seen ? "no mark's label matches --marker" : "the log has no marks "
+                "(Debug.Trace.traceMarkerIO)");
+    cli_out out;
+    if (cli_out_open(&out, w.output) != 0) {
+        phases_destroy(p);
+        return CLI_FAIL;
+    }
+    int wrc = fmt == FMT_JSON  ? phases_write_json(p, name, out.f)
+              : fmt == FMT_CSV ? phases_write_csv(p, out.f)
+                               : phases_write_text(p, name, out.f);
+    if (cli_out_close(&out, wrc == 0) != 0 && code == CLI_OK)
+        code = CLI_FAIL;
+    phases_destroy(p);
+    return code;
+}
