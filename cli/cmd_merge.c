@@ -9,9 +9,11 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "evprof/driver.h"
 #include "evprof/eventlog.h"
 #include "evprof/writer.h"
 #include "output.h"
+#include "read.h"
 #include "util/hash.h"
 
 static const cli_opt opts[] = {
@@ -35,56 +37,10 @@ static const cli_cmd_help help = {
     "two logs with different sizes is refused. See docs/ECOSYSTEM.md.\n",
 };
 
-/* ---- reading ------------------------------------------------------------ */
-
-typedef int (*event_fn)(void *ctx, const el_decoder *d, const el_event *ev);
-
-/* Streams a log through a decoder: fn sees every event. Returns 0, or -1
- * after a message naming the file, offset and type. */
-static int each_event(const char *path, event_fn fn, void *ctx)
-{
-    const char *name = cli_display_path(path);
-    FILE *f = strcmp(path, "-") == 0 ? NULL : fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "evprof: %s: cannot open: %s\n", name,
-                strcmp(path, "-") == 0 ? "merge reads each log twice: give files" : strerror(errno));
-        return -1;
-    }
-    el_decoder *d = el_decoder_create();
-    static uint8_t buf[1 << 20];
-    int rc = d ? 0 : -1;
-    el_status st = EL_NEED_INPUT;
-    while (rc == 0 && st == EL_NEED_INPUT) {
-        size_t n = fread(buf, 1, sizeof buf, f);
-        if (n == 0) {
-            if (ferror(f)) {
-                fprintf(stderr, "evprof: %s: cannot read: %s\n", name, strerror(errno));
-                rc = -1;
-                break;
-            }
-            st = el_decoder_finish(d);
-            break;
-        }
-        el_decoder_feed(d, buf, n);
-        el_event ev;
-        while ((st = el_decoder_next(d, &ev)) == EL_OK)
-            if (fn(ctx, d, &ev) != 0) {
-                rc = -1;
-                break;
-            }
-    }
-    if (rc == 0 && st != EL_END && st != EL_OK) {
-        char msg[300];
-        el_error_format(msg, sizeof msg, el_decoder_error(d));
-        fprintf(stderr, "evprof: %s: %s; not merged\n", name, msg);
-        rc = -1;
-    }
-    el_decoder_destroy(d);
-    fclose(f);
-    return rc;
-}
-
 /* ---- pass 1: the header and the numbers each log uses ------------------- */
+
+/* Each log is read through the driver (cli_read: the one read loop, its
+ * messages), twice: a scan, then the merged records written. */
 
 typedef struct log_facts {
     uint32_t max_cap, max_capset, max_cc, max_thread;   /* + 1; 0: none */
@@ -110,133 +66,86 @@ static void at_least(uint32_t *m, uint32_t v)
         *m = v + 1;
 }
 
-static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
-static uint32_t get32(const uint8_t *p)
+/* el_event_numbers: the largest of each kind */
+static void see_number(void *ctx, el_num_kind kind, uint32_t v)
 {
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
-static void put32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
-
-/* Where the numbers are in a payload: cap u16 at cap_at (and cap2_at),
- * capset u32 at capset_at; -1 none. */
-typedef struct fields {
-    int cap_at, cap2_at, capset_at;
-    int thread_at;      /* u32 thread id */
-    int blocker_at;     /* STOP_THREAD's blocking thread: an id when not 0 */
-} fields;
-
-static fields fields_of(uint16_t type)
-{
-    fields f = { -1, -1, -1, -1, -1 };
-    switch (type) {
-    case EL_MIGRATE_THREAD:
-    case EL_THREAD_WAKEUP:
-        f.thread_at = 0;
-        f.cap_at = 4;
-        break;
-    case EL_CREATE_THREAD: case EL_RUN_THREAD: case EL_THREAD_RUNNABLE:
-    case EL_CREATE_SPARK_THREAD: case EL_THREAD_LABEL:
-        f.thread_at = 0;
-        break;
-    case EL_STOP_THREAD:
-        f.thread_at = 0;
-        f.blocker_at = 6;
-        break;
-    case EL_CAP_CREATE: case EL_CAP_DELETE: case EL_CAP_DISABLE: case EL_CAP_ENABLE:
-        f.cap_at = 0;
-        break;
-    case EL_CAPSET_ASSIGN_CAP:
-    case EL_CAPSET_REMOVE_CAP:
-        f.capset_at = 0;
-        f.cap_at = 4;
-        break;
-    case EL_CAPSET_CREATE: case EL_CAPSET_DELETE: case EL_RTS_IDENTIFIER:
-    case EL_PROGRAM_ARGS: case EL_PROGRAM_ENV: case EL_OSPROCESS_PID:
-    case EL_OSPROCESS_PPID: case EL_WALL_CLOCK_TIME: case EL_HEAP_ALLOCATED:
-    case EL_HEAP_SIZE: case EL_HEAP_LIVE: case 52 /* HEAP_INFO_GHC */:
-    case EL_GC_STATS_GHC: case EL_MEM_RETURN: case EL_BLOCKS_SIZE:
-        f.capset_at = 0;
-        break;
-    case EL_TASK_CREATE:
-        f.cap_at = 8;
-        break;
-    case EL_TASK_MIGRATE:
-        f.cap_at = 8;
-        f.cap2_at = 10;
-        break;
-    default:
-        break;
+    log_facts *f = ctx;
+    switch (kind) {
+    case EL_NUM_CAP: at_least(&f->max_cap, v); break;
+    case EL_NUM_CAPSET: at_least(&f->max_capset, v); break;
+    case EL_NUM_THREAD: at_least(&f->max_thread, v); break;
+    case EL_NUM_CC: at_least(&f->max_cc, v); break;
     }
-    return f;
 }
 
-/* The stack of a 163 or 167 event: where its depth byte is. */
-static int stack_at(uint16_t type)
+/* The log's header joins the union; a type declared twice with two sizes
+ * cannot. Returns 0, or -1 after a message. */
+static int take_header(scan *s, const el_decoder *d)
 {
-    return type == EL_PROF_SAMPLE_COST_CENTRE ? 12
-         : type == EL_HEAP_PROF_SAMPLE_COST_CENTRE ? 10 : -1;
-}
-
-static int scan_event(void *ctx, const el_decoder *d, const el_event *ev)
-{
-    scan *s = ctx;
-    if (!s->header_seen) {
-        s->header_seen = 1;
-        types *t = s->t;
-        for (size_t i = 0; i < el_decoder_num_types(d); i++) {
-            const el_event_type *et = el_decoder_type_at(d, i);
-            if (t->declared[et->id] && t->size[et->id] != et->size) {
-                fprintf(stderr, "evprof: %s: event type %u (%s) has size %d here but %d in "
-                        "%s: the logs cannot share one header; not merged\n",
-                        cli_display_path(s->path), et->id,
-                        el_type_name(et->id) ? el_type_name(et->id) : "unknown", et->size,
-                        t->size[et->id], cli_display_path(t->first[et->id]));
+    types *t = s->t;
+    for (size_t i = 0; i < el_decoder_num_types(d); i++) {
+        const el_event_type *et = el_decoder_type_at(d, i);
+        if (t->declared[et->id] && t->size[et->id] != et->size) {
+            fprintf(stderr, "evprof: %s: event type %u (%s) has size %d here but %d in "
+                    "%s: the logs cannot share one header; not merged\n",
+                    cli_display_path(s->path), et->id,
+                    el_type_name(et->id) ? el_type_name(et->id) : "unknown", et->size,
+                    t->size[et->id], cli_display_path(t->first[et->id]));
+            return -1;
+        }
+        if (!t->declared[et->id]) {
+            t->declared[et->id] = 1;
+            t->size[et->id] = et->size;
+            t->first[et->id] = s->path;
+            if (!(t->desc[et->id] = strndup(et->desc.ptr, et->desc.len))) {
+                fprintf(stderr, "evprof: out of memory\n");
                 return -1;
-            }
-            if (!t->declared[et->id]) {
-                t->declared[et->id] = 1;
-                t->size[et->id] = et->size;
-                t->first[et->id] = s->path;
-                if (!(t->desc[et->id] = strndup(et->desc.ptr, et->desc.len)))
-                    return -1;
             }
         }
     }
-    log_facts *f = s->f;
-    const uint8_t *p = ev->payload;
-    uint32_t len = ev->payload_len;
+    return 0;
+}
+
+static int scan_event(void *self, const el_event *ev, const ev_stream *st)
+{
+    scan *s = self;
+    if (!s->header_seen) {
+        s->header_seen = 1;
+        if (take_header(s, st->decoder) != 0) {
+            s->failed = 1;
+            return 1;
+        }
+    }
     if (ev->type == EL_BLOCK_MARKER) {
         if (ev->u.block.cap != EL_NO_CAP)
-            at_least(&f->max_cap, ev->u.block.cap);
+            at_least(&s->f->max_cap, ev->u.block.cap);
         return 0;
     }
-    fields fl = fields_of(ev->type);
-    if (fl.cap_at >= 0 && (uint32_t)fl.cap_at + 2 <= len)
-        at_least(&f->max_cap, get16(p + fl.cap_at));
-    if (fl.cap2_at >= 0 && (uint32_t)fl.cap2_at + 2 <= len)
-        at_least(&f->max_cap, get16(p + fl.cap2_at));
-    if (fl.capset_at >= 0 && (uint32_t)fl.capset_at + 4 <= len)
-        at_least(&f->max_capset, get32(p + fl.capset_at));
-    if (fl.thread_at >= 0 && (uint32_t)fl.thread_at + 4 <= len)
-        at_least(&f->max_thread, get32(p + fl.thread_at));
-    if (fl.blocker_at >= 0 && (uint32_t)fl.blocker_at + 4 <= len)
-        at_least(&f->max_thread, get32(p + fl.blocker_at));
-    if (ev->type == EL_PROF_SAMPLE_COST_CENTRE && len >= 4)
-        at_least(&f->max_cap, get32(p));
-    if (ev->type == EL_HEAP_PROF_COST_CENTRE && len >= 4)
-        at_least(&f->max_cc, get32(p));
-    int sa = stack_at(ev->type);
-    if (sa >= 0 && (uint32_t)sa < len)
-        for (uint32_t k = 0, depth = p[sa]; k < depth && (uint32_t)sa + 1 + 4 * (k + 1) <= len; k++)
-            at_least(&f->max_cc, get32(p + sa + 1 + 4 * k));
+    el_event_numbers(ev, see_number, s->f);
     return 0;
+}
+
+static const ev_analysis_ops scan_ops = {
+    .name = "merge",
+    .event = scan_event,
+};
+
+/* Reads one log into an analysis of every event. Returns 0, or -1 when
+ * the log is not merged (its read failed or was damaged: said). */
+static int read_log(const char *path, const ev_analysis_ops *ops, void *self,
+                    const int *failed)
+{
+    int code;
+    ev_driver *d = cli_read(path, &(cli_analysis){ ops, self }, 1, &code);
+    if (!d)
+        return -1;
+    const ev_stream *s = ev_driver_stream(d);
+    int bad = *failed || code != CLI_OK || s->stopped;
+    if (bad && !*failed)
+        fprintf(stderr, "evprof: %s: not merged (the log is damaged or cut)\n",
+                cli_display_path(path));
+    ev_driver_destroy(d);
+    return bad ? -1 : 0;
 }
 
 /* ---- pass 2: the merged log ------------------------------------------- */
@@ -267,8 +176,8 @@ typedef struct merger {
     size_t names_size, names_num;
     id_slot *map;
     size_t map_size, map_num;
-    uint8_t *buf;
-    size_t buf_size;
+    uint32_t def_id;            /* the event's definition's merged id, or UINT32_MAX */
+    int failed;
     int in_block;
     uint64_t block_end;         /* its end time */
     uint64_t block_stop;        /* the offset past its records */
@@ -363,11 +272,67 @@ static int merged_id(merger *m, uint32_t ghc, uint32_t *out)
     return map_put(m, ghc, *out);
 }
 
-static int merge_event(void *ctx, const el_decoder *d, const el_event *ev)
+/* el_writer_event_moved: each number of the current log moved */
+static uint32_t move_number(void *ctx, el_num_kind kind, uint32_t v)
 {
     merger *m = ctx;
-    (void)d;
+    uint32_t id;
+    switch (kind) {
+    case EL_NUM_CAP: return v + m->cap_off;    /* a u16 field keeps its low bits */
+    case EL_NUM_CAPSET: return v + m->capset_off;
+    case EL_NUM_THREAD: return v + m->thread_off;
+    case EL_NUM_CC:
+        if (m->def_id != UINT32_MAX)
+            return m->def_id;               /* a definition: its merged id */
+        if (merged_id(m, v, &id) != 0) {
+            m->failed = 1;
+            return v;
+        }
+        return id;
+    }
+    return v;
+}
+
+/* A cost-centre definition: the merged id of its name (module, label,
+ * source); 1 when the name is defined already (the event is dropped),
+ * -1 out of memory. */
+static int define(merger *m, const el_event *ev)
+{
+    const el_str *f[3] = { &ev->u.cost_centre.module, &ev->u.cost_centre.label,
+                           &ev->u.cost_centre.srcloc };
+    size_t key_len = f[0]->len + f[1]->len + f[2]->len + 3, o = 0;
+    char *key = malloc(key_len);
+    if (!key)
+        return -1;
+    for (int k = 0; k < 3; k++) {     /* module \0 label \0 src */
+        memcpy(key + o, f[k]->ptr, f[k]->len);
+        o += f[k]->len;
+        key[o++] = '\0';
+    }
+    uint32_t ghc = ev->u.cost_centre.id, id;
+    int known;
+    uint32_t fresh = m->log == 0 ? ghc : m->next_id;
+    int rc = name_id(m, key, key_len, fresh, &id, &known);
+    free(key);
+    if (rc != 0)
+        return -1;
+    if (m->log == 0) {
+        m->def_id = ghc;
+        return 0;
+    }
+    if (!known)
+        m->next_id++;
+    if (map_put(m, ghc, id) != 0)
+        return -1;
+    m->def_id = id;
+    return known;
+}
+
+static int merge_event(void *self, const el_event *ev, const ev_stream *s)
+{
+    merger *m = self;
     el_writer_status st = EL_WRITER_OK;
+    (void)s;
     if (ev->type == EL_BLOCK_MARKER) {
         if (m->in_block)
             st = el_writer_end_block(m->w, m->block_end);
@@ -386,80 +351,37 @@ static int merge_event(void *ctx, const el_decoder *d, const el_event *ev)
         st = el_writer_end_block(m->w, m->block_end);
         m->in_block = 0;
     }
-    if (ev->payload_len > m->buf_size) {
-        size_t n = ev->payload_len * 2u;
-        uint8_t *b = realloc(m->buf, n);
-        if (!b)
-            return -1;
-        m->buf = b;
-        m->buf_size = n;
+    m->def_id = UINT32_MAX;
+    if (ev->type == EL_HEAP_PROF_COST_CENTRE && ev->decoded) {
+        int rc = define(m, ev);
+        if (rc < 0) {
+            fprintf(stderr, "evprof: out of memory\n");
+            return 1;
+        }
+        if (rc > 0)
+            return 0;       /* the name is defined already */
     }
-    uint8_t *p = m->buf;
-    uint32_t len = ev->payload_len;
-    if (len)
-        memcpy(p, ev->payload, len);
-    fields fl = fields_of(ev->type);
-    if (fl.cap_at >= 0 && (uint32_t)fl.cap_at + 2 <= len)
-        put16(p + fl.cap_at, (uint16_t)(get16(p + fl.cap_at) + m->cap_off));
-    if (fl.cap2_at >= 0 && (uint32_t)fl.cap2_at + 2 <= len)
-        put16(p + fl.cap2_at, (uint16_t)(get16(p + fl.cap2_at) + m->cap_off));
-    if (fl.capset_at >= 0 && (uint32_t)fl.capset_at + 4 <= len)
-        put32(p + fl.capset_at, get32(p + fl.capset_at) + m->capset_off);
-    if (fl.thread_at >= 0 && (uint32_t)fl.thread_at + 4 <= len)
-        put32(p + fl.thread_at, get32(p + fl.thread_at) + m->thread_off);
-    if (fl.blocker_at >= 0 && (uint32_t)fl.blocker_at + 4 <= len && get32(p + fl.blocker_at))
-        put32(p + fl.blocker_at, get32(p + fl.blocker_at) + m->thread_off);
-    if (ev->type == EL_PROF_SAMPLE_COST_CENTRE && len >= 4)
-        put32(p, get32(p) + m->cap_off);
-    if (ev->type == EL_HEAP_PROF_COST_CENTRE && len >= 4 && ev->decoded) {
-        /* module \0 label \0 src */
-        const el_str *f[3] = { &ev->u.cost_centre.module, &ev->u.cost_centre.label,
-                               &ev->u.cost_centre.srcloc };
-        size_t key_len = f[0]->len + f[1]->len + f[2]->len + 3, o = 0;
-        char *key = malloc(key_len);
-        if (!key)
-            return -1;
-        for (int k = 0; k < 3; k++) {
-            memcpy(key + o, f[k]->ptr, f[k]->len);
-            o += f[k]->len;
-            key[o++] = '\0';
-        }
-        uint32_t ghc = get32(p), id;
-        int known;
-        uint32_t fresh = m->log == 0 ? ghc : m->next_id;
-        int rc = name_id(m, key, key_len, fresh, &id, &known);
-        free(key);
-        if (rc != 0)
-            return -1;
-        if (m->log > 0) {
-            if (!known)
-                m->next_id++;
-            if (map_put(m, ghc, id) != 0)
-                return -1;
-            if (known)
-                return 0;       /* the name is defined already */
-            put32(p, id);
-        }
-    }
-    int sa = stack_at(ev->type);
-    if (sa >= 0 && (uint32_t)sa < len)
-        for (uint32_t k = 0, depth = p[sa]; k < depth && (uint32_t)sa + 1 + 4 * (k + 1) <= len; k++) {
-            uint32_t id;
-            if (merged_id(m, get32(p + sa + 1 + 4 * k), &id) != 0)
-                return -1;
-            put32(p + sa + 1 + 4 * k, id);
-        }
     if (st == EL_WRITER_OK)
-        st = el_writer_event(m->w, ev->type, ev->time, p, len);
+        st = el_writer_event_moved(m->w, ev, move_number, m);
+    if (m->failed) {
+        fprintf(stderr, "evprof: out of memory\n");
+        return 1;
+    }
 done:
     if (st != EL_WRITER_OK) {
         fprintf(stderr, "evprof: %s: at byte %llu (event type %u): cannot write the merged "
                 "log: %s\n", cli_display_path(m->path), (unsigned long long)ev->offset,
                 ev->type, el_writer_error_msg(m->w));
-        return -1;
+        m->failed = 1;
+        return 1;
     }
     return 0;
 }
+
+static const ev_analysis_ops merge_ops = {
+    .name = "merge",
+    .event = merge_event,
+};
 
 int cmd_merge(int argc, char **argv)
 {
@@ -479,9 +401,15 @@ int cmd_merge(int argc, char **argv)
         cli_usage_error(&help, "not writing an eventlog to a terminal: give -o FILE");
         return CLI_USAGE;
     }
-    for (int i = 0; i < a.npos; i++)
+    for (int i = 0; i < a.npos; i++) {
         if (cli_out_same_file(&help, output, a.pos[i]))
             return CLI_USAGE;
+        if (strcmp(a.pos[i], "-") == 0) {
+            fprintf(stderr, "evprof: <stdin>: cannot open: merge reads each log twice: give "
+                    "files\n");
+            return CLI_FAIL;
+        }
+    }
 
     int code = CLI_FAIL;
     types *t = calloc(1, sizeof *t);
@@ -496,7 +424,7 @@ int cmd_merge(int argc, char **argv)
     uint64_t caps = 0, capsets = 0, threads = 0;
     for (int i = 0; i < a.npos; i++) {
         scan s = { t, &facts[i], a.pos[i], 0, 0 };
-        if (each_event(a.pos[i], scan_event, &s) != 0)
+        if (read_log(a.pos[i], &scan_ops, &s, &s.failed) != 0)
             goto done;
         caps += facts[i].max_cap;
         capsets += facts[i].max_capset;
@@ -530,7 +458,7 @@ int cmd_merge(int argc, char **argv)
         if (m.map)
             memset(m.map, 0, m.map_size * sizeof *m.map);
         m.map_num = 0;
-        if (each_event(a.pos[i], merge_event, &m) != 0)
+        if (read_log(a.pos[i], &merge_ops, &m, &m.failed) != 0)
             goto done;
         if (m.in_block && el_writer_end_block(m.w, m.block_end) != EL_WRITER_OK)
             goto done;
@@ -552,7 +480,6 @@ done:
         free(m.names[k].key);
     free(m.names);
     free(m.map);
-    free(m.buf);
     if (t)
         for (uint32_t ty = 0; ty < 65536; ty++)
             free(t->desc[ty]);

@@ -1,6 +1,8 @@
 /* The one table of event types (see types.h) and evprof's type names. */
 #include "eventlog/types.h"
 
+#include "eventlog/bytes.h"
+
 #define VAR EL_VARIABLE_SIZE
 #define GE_NO EL_GE_NONE, 0
 #define GE_VAR EL_GE_VARIABLE, 0
@@ -145,6 +147,78 @@ const el_type_info el_type_table[] = {
 
 _Static_assert(sizeof el_type_table / sizeof el_type_table[0] == EL_NUM_TYPE_IDS,
                "one row per type id below EL_NUM_TYPE_IDS");
+
+/* N(kind, at, flags): a number of a run in the payload (types.h) */
+#define N(k, at, f) { EL_NUM_##k + 1, at, f }
+#define U32 EL_NUMF_U32
+#define CAPSET0 { N(CAPSET, 0, U32) }
+const el_num_field el_type_numbers[EL_NUM_TYPE_IDS][EL_NUM_FIELDS] = {
+    [EL_CREATE_THREAD] = { N(THREAD, 0, U32) },
+    [EL_RUN_THREAD] = { N(THREAD, 0, U32) },
+    [EL_STOP_THREAD] = { N(THREAD, 0, U32), N(THREAD, 6, U32 | EL_NUMF_ZERO_NONE) },
+    [EL_THREAD_RUNNABLE] = { N(THREAD, 0, U32) },
+    [EL_MIGRATE_THREAD] = { N(THREAD, 0, U32), N(CAP, 4, 0) },
+    [EL_THREAD_WAKEUP] = { N(THREAD, 0, U32), N(CAP, 4, 0) },
+    [EL_CREATE_SPARK_THREAD] = { N(THREAD, 0, U32) },
+    [EL_THREAD_LABEL] = { N(THREAD, 0, U32) },
+    [EL_CAP_CREATE] = { N(CAP, 0, 0) },
+    [EL_CAP_DELETE] = { N(CAP, 0, 0) },
+    [EL_CAP_DISABLE] = { N(CAP, 0, 0) },
+    [EL_CAP_ENABLE] = { N(CAP, 0, 0) },
+    [EL_CAPSET_ASSIGN_CAP] = { N(CAPSET, 0, U32), N(CAP, 4, 0) },
+    [EL_CAPSET_REMOVE_CAP] = { N(CAPSET, 0, U32), N(CAP, 4, 0) },
+    [EL_CAPSET_CREATE] = CAPSET0,
+    [EL_CAPSET_DELETE] = CAPSET0,
+    [EL_RTS_IDENTIFIER] = CAPSET0,
+    [EL_PROGRAM_ARGS] = CAPSET0,
+    [EL_PROGRAM_ENV] = CAPSET0,
+    [EL_OSPROCESS_PID] = CAPSET0,
+    [EL_OSPROCESS_PPID] = CAPSET0,
+    [EL_WALL_CLOCK_TIME] = CAPSET0,
+    [EL_HEAP_ALLOCATED] = CAPSET0,
+    [EL_HEAP_SIZE] = CAPSET0,
+    [EL_HEAP_LIVE] = CAPSET0,
+    [EL_HEAP_INFO_GHC] = CAPSET0,
+    [EL_GC_STATS_GHC] = CAPSET0,
+    [EL_MEM_RETURN] = CAPSET0,
+    [EL_BLOCKS_SIZE] = CAPSET0,
+    [EL_TASK_CREATE] = { N(CAP, 8, 0) },
+    [EL_TASK_MIGRATE] = { N(CAP, 8, 0), N(CAP, 10, 0) },
+    [EL_PROF_SAMPLE_COST_CENTRE] = { N(CAP, 0, U32), N(CC, 12, EL_NUMF_STACK) },
+    [EL_HEAP_PROF_COST_CENTRE] = { N(CC, 0, U32) },
+    [EL_HEAP_PROF_SAMPLE_COST_CENTRE] = { N(CC, 9, EL_NUMF_STACK) },
+};
+#undef N
+#undef U32
+#undef CAPSET0
+
+void el_event_numbers(const el_event *ev, el_number_fn fn, void *ctx)
+{
+    if (ev->type >= EL_NUM_TYPE_IDS)
+        return;
+    const uint8_t *p = ev->payload;
+    uint32_t len = ev->payload_len;
+    for (int i = 0; i < EL_NUM_FIELDS; i++) {
+        const el_num_field *f = &el_type_numbers[ev->type][i];
+        if (!f->kind)
+            break;
+        el_num_kind k = (el_num_kind)(f->kind - 1);
+        if (f->flags & EL_NUMF_STACK) {
+            if (f->at >= len)
+                continue;
+            for (uint32_t j = 0, depth = p[f->at]; j < depth && f->at + 1u + 4u * (j + 1) <= len;
+                 j++)
+                fn(ctx, k, be32(p + f->at + 1 + 4 * j));
+            continue;
+        }
+        unsigned w = f->flags & EL_NUMF_U32 ? 4 : 2;
+        if (f->at + w > len)
+            continue;
+        uint32_t v = w == 4 ? be32(p + f->at) : be16(p + f->at);
+        if (v || !(f->flags & EL_NUMF_ZERO_NONE))
+            fn(ctx, k, v);
+    }
+}
 
 const char *el_type_name(uint16_t type)
 {

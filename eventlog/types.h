@@ -46,4 +46,22 @@ typedef struct el_type_info {
 /* Indexed by type id; EL_NUM_TYPE_IDS rows. */
 extern const el_type_info el_type_table[];
 
+/* Where a type's payload holds the numbers that name things of one run
+ * (el_num_kind: capabilities, capsets, threads, cost centres), which a
+ * merge of several logs moves apart (el_event_numbers reads them,
+ * el_writer_event_moved writes them moved). A row per type id below
+ * EL_NUM_TYPE_IDS, at most EL_NUM_FIELDS fields; kind 0 ends a row. */
+enum {
+    EL_NUMF_U32 = 1,           /* a u32 (else a u16) */
+    EL_NUMF_ZERO_NONE = 2,     /* 0 names nothing (STOP_THREAD's blocker) */
+    EL_NUMF_STACK = 4,         /* a u8 depth at `at`, then that many u32 */
+};
+#define EL_NUM_FIELDS 2
+typedef struct el_num_field {
+    uint8_t kind;              /* el_num_kind + 1; 0: none */
+    uint8_t at;                /* byte offset in the payload */
+    uint8_t flags;             /* EL_NUMF_* */
+} el_num_field;
+extern const el_num_field el_type_numbers[][EL_NUM_FIELDS];
+
 #endif

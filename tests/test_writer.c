@@ -242,6 +242,156 @@ static void test_ipe_past_block(void **state)
     el_writer_destroy(w);
 }
 
+/* ---- the numbers of a run (merge): read and moved by the type table ---- */
+
+typedef struct nums {
+    uint32_t v[16];
+    el_num_kind k[16];
+    size_t n;
+} nums;
+
+static void collect_num(void *ctx, el_num_kind k, uint32_t v)
+{
+    nums *x = ctx;
+    assert_true(x->n < 16);
+    x->k[x->n] = k;
+    x->v[x->n++] = v;
+}
+
+/* capabilities + 100, capsets + 1000, threads + 10000, cost centres * 2 */
+static uint32_t move_num(void *ctx, el_num_kind k, uint32_t v)
+{
+    (void)ctx;
+    return k == EL_NUM_CAP ? v + 100 : k == EL_NUM_CAPSET ? v + 1000
+         : k == EL_NUM_THREAD ? v + 10000 : v * 2;
+}
+
+typedef struct seen {
+    el_event ev[32];
+    uint8_t bytes[32][512];
+    size_t n;
+} seen;
+
+static void read_all(const uint8_t *buf, size_t len, seen *out)
+{
+    el_decoder *d = el_decoder_create();
+    assert_non_null(d);
+    el_decoder_feed(d, buf, len);
+    el_event ev;
+    out->n = 0;
+    while (el_decoder_next(d, &ev) == EL_OK) {
+        if (ev.type == EL_BLOCK_MARKER)
+            continue;
+        assert_true(out->n < 32 && ev.size <= 512);
+        /* a copy of the record, its event re-pointed at it */
+        memcpy(out->bytes[out->n], ev.record, ev.size);
+        ev.payload = out->bytes[out->n] + (ev.payload - ev.record);
+        ev.record = out->bytes[out->n];
+        out->ev[out->n++] = ev;
+    }
+    el_decoder_destroy(d);
+}
+
+/* Each typed event's numbers, as el_event_numbers reads them from the
+ * type table, are those the decoder's typed fields hold; moved by
+ * el_writer_event_moved, the typed fields read back moved, the rest of
+ * the record unchanged. */
+static void test_numbers_moved(void **state)
+{
+    (void)state;
+    el_writer *w = el_writer_create_mem();
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    el_writer_begin_block(w, 1, 1);
+    el_writer_create_thread(w, 2, 7);
+    el_writer_stop_thread(w, 3, 7, 14, 9);
+    el_writer_stop_thread(w, 4, 8, 1, 0);           /* no blocker: 0 stays */
+    el_writer_cap_create(w, 5, 3);
+    el_writer_capset_assign_cap(w, 6, 2, 3);
+    el_writer_heap_allocated(w, 7, 2, 4096);
+    el_writer_cost_centre(w, 8, 21, "f", "Main", "a.hs:1:1", 0);
+    uint32_t st[2] = { 21, 5 };
+    el_writer_prof_sample(w, 9, 3, 1, 2, st);
+    el_writer_heap_sample_cc(w, 10, 0, 64, 2, st);
+    el_writer_end_block(w, 11);
+    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    size_t len;
+    const uint8_t *b = el_writer_borrow_bytes(w, &len);
+    seen *in = calloc(1, sizeof *in), *out = calloc(1, sizeof *out);
+    assert_non_null(in);
+    assert_non_null(out);
+    read_all(b, len, in);
+    assert_int_equal(in->n, 9);
+
+    /* read: what the decoder's typed fields say */
+    nums x = { 0 };
+    el_event_numbers(&in->ev[0], collect_num, &x);
+    assert_int_equal(x.n, 1);
+    assert_int_equal(x.k[0], EL_NUM_THREAD);
+    assert_int_equal(x.v[0], in->ev[0].u.thread.thread);
+    x.n = 0;
+    el_event_numbers(&in->ev[1], collect_num, &x);
+    assert_int_equal(x.n, 2);
+    assert_int_equal(x.v[0], in->ev[1].u.stop_thread.thread);
+    assert_int_equal(x.v[1], in->ev[1].u.stop_thread.blocker);
+    x.n = 0;
+    el_event_numbers(&in->ev[2], collect_num, &x);
+    assert_int_equal(x.n, 1);                       /* the 0 blocker names nothing */
+    x.n = 0;
+    el_event_numbers(&in->ev[4], collect_num, &x);
+    assert_int_equal(x.n, 2);
+    assert_int_equal(x.k[0], EL_NUM_CAPSET);
+    assert_int_equal(x.v[0], in->ev[4].u.capset_cap.capset);
+    assert_int_equal(x.k[1], EL_NUM_CAP);
+    assert_int_equal(x.v[1], in->ev[4].u.capset_cap.cap);
+    x.n = 0;
+    el_event_numbers(&in->ev[7], collect_num, &x);  /* the sample: cap, then frames */
+    assert_int_equal(x.n, 3);
+    assert_int_equal(x.v[0], in->ev[7].u.prof_sample.cap);
+    assert_int_equal(x.v[1], 21);
+    assert_int_equal(x.v[2], 5);
+
+    /* moved */
+    el_writer *m = el_writer_create_mem();
+    assert_int_equal(el_writer_declare_ghc(m, EL_GHC_9_0), EL_WRITER_OK);
+    for (size_t i = 0; i < in->n; i++)
+        assert_int_equal(el_writer_event_moved(m, &in->ev[i], move_num, NULL), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(m), EL_WRITER_OK);
+    const uint8_t *mb = el_writer_borrow_bytes(m, &len);
+    read_all(mb, len, out);
+    assert_int_equal(out->n, in->n);
+    assert_int_equal(out->ev[0].u.thread.thread, 10007);
+    assert_int_equal(out->ev[1].u.stop_thread.thread, 10007);
+    assert_int_equal(out->ev[1].u.stop_thread.blocker, 10009);
+    assert_int_equal(out->ev[1].u.stop_thread.status, 14);
+    assert_int_equal(out->ev[2].u.stop_thread.blocker, 0);
+    assert_int_equal(out->ev[3].u.cap.cap, 103);
+    assert_int_equal(out->ev[4].u.capset_cap.capset, 1002);
+    assert_int_equal(out->ev[4].u.capset_cap.cap, 103);
+    assert_int_equal(out->ev[5].u.heap.capset, 1002);
+    assert_int_equal(out->ev[5].u.heap.bytes, 4096);
+    assert_int_equal(out->ev[6].u.cost_centre.id, 42);
+    assert_int_equal(out->ev[6].u.cost_centre.label.len, 1);
+    assert_int_equal(out->ev[7].u.prof_sample.cap, 103);
+    x.n = 0;        /* the frames (the decoded stacks went with their decoder) */
+    el_event_numbers(&out->ev[7], collect_num, &x);
+    assert_int_equal(x.n, 3);
+    assert_int_equal(x.v[1], 42);
+    assert_int_equal(x.v[2], 10);
+    x.n = 0;
+    el_event_numbers(&out->ev[8], collect_num, &x);
+    assert_int_equal(x.n, 2);
+    assert_int_equal(x.v[0], 42);
+    assert_int_equal(out->ev[8].u.heap_sample_data.residency, 64);
+    for (size_t i = 0; i < in->n; i++) {
+        assert_int_equal(out->ev[i].time, in->ev[i].time);
+        assert_int_equal(out->ev[i].payload_len, in->ev[i].payload_len);
+    }
+    free(in);
+    free(out);
+    el_writer_destroy(m);
+    el_writer_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -252,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_unknown_set),
         cmocka_unit_test(test_ipe_declared_length),
         cmocka_unit_test(test_ipe_past_block),
+        cmocka_unit_test(test_numbers_moved),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

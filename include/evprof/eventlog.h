@@ -463,6 +463,21 @@ typedef struct el_damage {
 void el_decoder_set_resync(el_decoder *d, int on);
 const el_damage *el_decoder_damage(const el_decoder *d);
 
+/* ---- the numbers of a run -------------------------------------------- */
+
+/* The numbers in an event that name things of one run: a merge of several
+ * logs moves each kind apart (evprof merge; el_writer_event_moved). */
+typedef enum el_num_kind {
+    EL_NUM_CAP,                   /* a capability (u16, a sample's u32) */
+    EL_NUM_CAPSET,
+    EL_NUM_THREAD,                /* a thread id (STOP_THREAD's blocker when not 0) */
+    EL_NUM_CC,                    /* a cost-centre id: a definition, a stack's frames */
+} el_num_kind;
+typedef void (*el_number_fn)(void *ctx, el_num_kind kind, uint32_t value);
+/* Calls fn with each such number of ev, in payload order (the block
+ * marker's capability is its own field: el_event.u.block). */
+void el_event_numbers(const el_event *ev, el_number_fn fn, void *ctx);
+
 /* ---- reading a whole source (file, stdin, pipe) ----------------------- */
 
 /* Runs a decoder over a file descriptor and calls `on_event` for every

@@ -33,6 +33,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "evprof/eventlog.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -166,6 +168,15 @@ el_writer_status el_writer_finish_no_end(el_writer *w);
 /* FILE writer: write out the buffered bytes before any open block and
  * fflush. A memory writer has nothing to do. */
 el_writer_status el_writer_flush(el_writer *w);
+
+/* An event read from another log (its type declared here with the same
+ * size), written with the numbers of its run moved (el_event_numbers'
+ * kinds): fn(ctx, kind, value) gives each one's new value. The record's
+ * other bytes are copied, trailing ones a newer GHC appended included.
+ * What `evprof merge` writes. */
+typedef uint32_t (*el_move_fn)(void *ctx, el_num_kind kind, uint32_t value);
+el_writer_status el_writer_event_moved(el_writer *w, const el_event *ev, el_move_fn fn,
+                                       void *ctx);
 
 /* ---- typed events ------------------------------------------------------
  * Each builds the current GHC layout. For a fixed-size type the payload is

@@ -164,6 +164,13 @@ fi
 check "merge: the error names the type and sizes" \
     grep -q "event type 53 (GC_STATS_GHC) has size 50 here but 58" "$tmp/err"
 check "merge: nothing written" test ! -e "$tmp/no.eventlog"
+# a heap profile by cost-centre stack after another program's log: its
+# samples' stacks (event 163, depth at byte 9) name its own cost centres,
+# moved to their merged ids (the type table's numbers, issue 28)
+"$evprof" merge -o "$tmp/hc.eventlog" tests/data/ghc/deep-p.eventlog "$nfib/nfib-hc.eventlog"
+"$evprof" heap -f csv "$tmp/hc.eventlog" | cut -d, -f3- | LC_ALL=C sort >"$tmp/hc.merged"
+"$evprof" heap -f csv "$nfib/nfib-hc.eventlog" | cut -d, -f3- | LC_ALL=C sort >"$tmp/hc.alone"
+check "merge: a later -hc log's bands are its own" cmp -s "$tmp/hc.merged" "$tmp/hc.alone"
 # marker windows take one log
 if "$evprof" report --between x "$a" "$a" 2>/dev/null; then bad "--between with 2 logs"; else ok; fi
 
