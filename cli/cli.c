@@ -10,31 +10,13 @@
 
 /* ---- options ---------------------------------------------------------- */
 
-static const cli_opt help_opt = { 0, 'h', "help", NULL, "show this help" };
+static const cli_opt help_opt = OPT_FLAG('h', "help", NULL, "show this help");
 
-/* -j N, --jobs N: every command that reads a log with the driver takes it
- * (the parallel read, driver.h). -j was report's --json once (GHC's -pj):
- * a -j whose value is not a number says so (jobs_hint). */
-#define CLI_JOBS_TAKEN (-3)
-static const char *const jobs_commands[] = {
-    "report", "folded", "graph", "speedscope", "pprof", "diff", "all", "html", "heap", "gc",
-    "ticky", "info",
-};
-static const cli_opt jobs_opt = { 0, 'j', "jobs", "N",
-                                  "read on N threads (default: the CPUs online; 1: one)" };
 static unsigned jobs_given;
 static int decimal_syntax(const char *s, int fraction);
 static int decimal_number(const char *s) { return decimal_syntax(s, 0); }
 
 unsigned cli_jobs_given(void) { return jobs_given; }
-
-static int takes_jobs(const cli_cmd_help *cmd)
-{
-    for (size_t i = 0; i < sizeof jobs_commands / sizeof jobs_commands[0]; i++)
-        if (strcmp(cmd->name, jobs_commands[i]) == 0)
-            return 1;
-    return 0;
-}
 
 /* -j followed by what is not a number (a file, another option) or by
  * nothing: most likely the old `report -j FILE`, so the message says what
@@ -51,32 +33,20 @@ static void jobs_hint(const cli_args *a, const char *value)
                         json);
 }
 
-static int set_jobs(cli_args *a, int short_form)
+int cli_opt_jobs(const cli_args *a, void *var, const void *ctx)
 {
     unsigned long n;
-    if (short_form && !decimal_number(a->value)) {
-        jobs_hint(a, a->value);
-        return CLI_ERROR;
-    }
+    (void)var;
+    (void)ctx;
     if (cli_parse_count(a, "jobs", 1, 1024, &n) != 0)
-        return CLI_ERROR;
+        return -1;
     jobs_given = (unsigned)n;
-    return CLI_JOBS_TAKEN;
-}
-
-void cli_args_init(cli_args *a, const cli_cmd_help *cmd, int argc, char **argv)
-{
-    memset(a, 0, sizeof *a);
-    a->cmd = cmd;
-    a->argc = argc;
-    a->argv = argv;
-    a->i = 1;
-    a->pos = argv + 1;
+    return 0;
 }
 
 static const cli_opt *find_long(const cli_opt *o, const char *name, size_t len)
 {
-    for (; o && o->id; o++)
+    for (; o && o->type != CLI_OPT_END; o++)
         if (o->long_name && strlen(o->long_name) == len &&
             memcmp(o->long_name, name, len) == 0)
             return o;
@@ -85,10 +55,44 @@ static const cli_opt *find_long(const cli_opt *o, const char *name, size_t len)
 
 static const cli_opt *find_short(const cli_opt *o, char c)
 {
-    for (; o && o->id; o++)
+    for (; o && o->type != CLI_OPT_END; o++)
         if (o->short_name && o->short_name == c)
             return o;
     return NULL;
+}
+
+/* The option's value into its variable. CLI_END, or CLI_ERROR after a
+ * usage error. */
+static int take(cli_args *a, const cli_opt *o)
+{
+    char name[64];
+    unsigned long n;
+    double v;
+    a->opt = o;
+    snprintf(name, sizeof name, "%s", o->long_name ? o->long_name : "");
+    switch (o->type) {
+    case CLI_OPT_FLAG:
+        *(int *)o->var = 1;
+        return CLI_END;
+    case CLI_OPT_STRING:
+        *(const char **)o->var = a->value;
+        return CLI_END;
+    case CLI_OPT_COUNT:
+        if (cli_parse_count(a, name, o->lo, o->hi, &n) != 0)
+            return CLI_ERROR;
+        *(unsigned long *)o->var = n;
+        return CLI_END;
+    case CLI_OPT_NUMBER:
+        if (cli_parse_number(a, name, o->min, o->max, &v) != 0)
+            return CLI_ERROR;
+        *(double *)o->var = v;
+        return CLI_END;
+    case CLI_OPT_CALL:
+        return o->call(a, o->var, o->ctx) == 0 ? CLI_END : CLI_ERROR;
+    case CLI_OPT_END:
+        break;
+    }
+    return CLI_ERROR;
 }
 
 static int parse_long(cli_args *a, const char *arg)
@@ -98,21 +102,10 @@ static int parse_long(cli_args *a, const char *arg)
     size_t len = eq ? (size_t)(eq - name) : strlen(name);
 
     if (len == 4 && memcmp(name, "help", 4) == 0 && !eq) {
-        cli_print_help(stdout, a->cmd);
+        cli_print_help(stdout, a->cmd, a->opts);
         return CLI_HELP;
     }
-    const cli_opt *o = find_long(a->cmd->opts, name, len);
-    if (!o && len == 4 && memcmp(name, "jobs", 4) == 0 && takes_jobs(a->cmd)) {
-        if (eq) {
-            a->value = eq + 1;
-        } else if (a->i < a->argc) {
-            a->value = a->argv[a->i++];
-        } else {
-            cli_usage_error(a->cmd, "option '--jobs' needs a value (N)");
-            return CLI_ERROR;
-        }
-        return set_jobs(a, 0);
-    }
+    const cli_opt *o = find_long(a->opts, name, len);
     if (!o) {
         cli_usage_error(a->cmd, "unknown option '--%.*s'", (int)len, name);
         return CLI_ERROR;
@@ -123,7 +116,7 @@ static int parse_long(cli_args *a, const char *arg)
             return CLI_ERROR;
         }
         a->value = NULL;
-        return o->id;
+        return take(a, o);
     }
     if (eq) {
         a->value = eq + 1;
@@ -133,87 +126,89 @@ static int parse_long(cli_args *a, const char *arg)
         cli_usage_error(a->cmd, "option '--%s' needs a value (%s)", o->long_name, o->arg);
         return CLI_ERROR;
     }
-    return o->id;
+    return take(a, o);
 }
 
 static int parse_short(cli_args *a)
 {
     char c = *a->cluster++;
-    if (c == 'h' && !find_short(a->cmd->opts, 'h')) {
-        cli_print_help(stdout, a->cmd);
+    if (c == 'h' && !find_short(a->opts, 'h')) {
+        cli_print_help(stdout, a->cmd, a->opts);
         return CLI_HELP;
     }
-    const cli_opt *o = find_short(a->cmd->opts, c);
-    if (!o && c == 'j' && takes_jobs(a->cmd)) {
-        if (*a->cluster) {
-            a->value = a->cluster;
-        } else if (a->i < a->argc) {
-            a->value = a->argv[a->i++];
-        } else {
-            jobs_hint(a, NULL);
-            return CLI_ERROR;
-        }
-        a->cluster = NULL;
-        return set_jobs(a, 1);
-    }
+    const cli_opt *o = find_short(a->opts, c);
     if (!o) {
         cli_usage_error(a->cmd, "unknown option '-%c'", c);
         return CLI_ERROR;
     }
     a->value = NULL;
     if (o->arg) {
+        int jobs = o->call == cli_opt_jobs;
         if (*a->cluster) {
             a->value = a->cluster;
         } else if (a->i < a->argc) {
             a->value = a->argv[a->i++];
+        } else if (jobs) {
+            jobs_hint(a, NULL);
+            return CLI_ERROR;
         } else {
             cli_usage_error(a->cmd, "option '-%c' needs a value (%s)", c, o->arg);
             return CLI_ERROR;
         }
         a->cluster = NULL;
+        if (jobs && !decimal_number(a->value)) {
+            jobs_hint(a, a->value);
+            return CLI_ERROR;
+        }
     }
     if (a->cluster && !*a->cluster)
         a->cluster = NULL;
-    return o->id;
+    return take(a, o);
 }
 
-static int next_arg(cli_args *a);
-
-int cli_next(cli_args *a)
+int cli_parse(const cli_cmd_help *cmd, const cli_opt *opts, int argc, char **argv,
+              cli_args *a)
 {
-    int r;
-    while ((r = next_arg(a)) == CLI_JOBS_TAKEN)
-        ;
-    return r;
-}
-
-static int next_arg(cli_args *a)
-{
-    if (a->cluster)
-        return parse_short(a);
-    while (a->i < a->argc) {
-        char *arg = a->argv[a->i++];
-        if (a->only_pos || arg[0] != '-' || arg[1] == '\0') {
-            /* positional ("-" is standard input): move it to the front;
-             * its new slot was already read, so nothing is lost */
-            a->pos[a->npos++] = arg;
-            continue;
+    memset(a, 0, sizeof *a);
+    a->cmd = cmd;
+    a->opts = opts;
+    a->argc = argc;
+    a->argv = argv;
+    a->i = 1;
+    a->pos = argv + 1;
+    for (;;) {
+        int r;
+        if (a->cluster) {
+            r = parse_short(a);
+        } else if (a->i < a->argc) {
+            char *arg = a->argv[a->i++];
+            if (a->only_pos || arg[0] != '-' || arg[1] == '\0') {
+                /* positional ("-" is standard input): move it to the front;
+                 * its new slot was already read, so nothing is lost */
+                a->pos[a->npos++] = arg;
+                continue;
+            }
+            if (arg[1] == '-' && arg[2] == '\0') {
+                a->only_pos = 1;
+                continue;
+            }
+            if (arg[1] == '-') {
+                r = parse_long(a, arg);
+            } else {
+                a->cluster = arg + 1;
+                r = parse_short(a);
+            }
+        } else {
+            return CLI_END;
         }
-        if (arg[1] == '-' && arg[2] == '\0') {
-            a->only_pos = 1;
-            continue;
-        }
-        if (arg[1] == '-')
-            return parse_long(a, arg);
-        a->cluster = arg + 1;
-        return parse_short(a);
+        if (r != CLI_END)
+            return r;
     }
-    return CLI_END;
 }
 
-int cli_done_code(int next_result)
+int cli_done_code(int result)
 {
-    return next_result == CLI_HELP ? CLI_OK : CLI_USAGE;
+    return result == CLI_HELP ? CLI_OK : CLI_USAGE;
 }
 
 int cli_want_pos(const cli_args *a, int min, int max, const char *what)
@@ -299,14 +294,12 @@ int cli_parse_number(const cli_args *a, const char *name, double lo, double hi, 
     return 0;
 }
 
-void cli_print_help(FILE *out, const cli_cmd_help *cmd)
+void cli_print_help(FILE *out, const cli_cmd_help *cmd, const cli_opt *opts)
 {
     fprintf(out, "Usage: evprof %s %s\n\n%s\n\nOptions:\n", cmd->name, cmd->usage,
             cmd->summary);
-    for (const cli_opt *o = cmd->opts; o && o->id; o++)
+    for (const cli_opt *o = opts; o && o->type != CLI_OPT_END; o++)
         print_opt(out, o);
-    if (takes_jobs(cmd))
-        print_opt(out, &jobs_opt);
     print_opt(out, &help_opt);
     if (cmd->details)
         fprintf(out, "\n%s\n", cmd->details);

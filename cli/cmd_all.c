@@ -34,21 +34,12 @@
 #include "evprof/info.h"
 #include "evprof/prof.h"
 #include "evprof/ticky.h"
-#include "output.h"
+#include "load.h"
+#include "outfile.h"
+#include "selection.h"
 #include "read.h"
 
-enum { OPT_DIR = 1, OPT_NAME };
 
-static const cli_opt opts[] = {
-    { OPT_DIR, 'd', "dir", "DIR", "write the outputs into DIR (created if missing; default .)" },
-    { OPT_NAME, 'n', "name", "NAME", "file names start with NAME (default: the log's name "
-      "without .eventlog)" },
-    CLI_TIME_OPTS,
-    CLI_CAP_OPT,
-    CLI_FOLLOW_OPTS,
-    CLI_MEMORY_OPT,
-    { 0 },
-};
 
 static const cli_cmd_help help = {
     "all", "[OPTIONS] FILE",
@@ -56,7 +47,6 @@ static const cli_cmd_help help = {
     "identical to what its own command writes: NAME.prof (report), NAME.prof.json\n"
     "(report --json), NAME.folded (folded), NAME.svg (graph), NAME.hp (heap -o),\n"
     "NAME.ticky.csv (ticky --format csv), NAME.gc.txt (gc), NAME.info.txt (info).",
-    opts,
     "Outputs the log has no data for are skipped, with a line on standard error.\n"
     "A damaged log still gets the outputs of the events before the damage, and\n"
     "exit status 1.\n"
@@ -347,20 +337,19 @@ int cmd_all(int argc, char **argv)
     const char *name_opt = NULL;
 
     cli_window_init(&w);
-    cli_args_init(&a, &help, argc, argv);
-    while ((id = cli_next(&a)) > 0) {
-        int taken = cli_window_option(&w, &a, id);   /* --follow, --connect */
-        if (taken < 0)
-            return CLI_USAGE;
-        if (taken)
-            continue;
-        if (id == OPT_DIR)
-            ao.dir = a.value;
-        else if (id == OPT_NAME)
-            name_opt = a.value;
-        else if (id == OPT_MEMORY_LIMIT && cli_memory_option(&a) < 0)
-            return CLI_USAGE;
-    }
+    const cli_opt opts[] = {
+        OPT_STRING('d', "dir", "DIR", &ao.dir, "write the outputs into DIR (created if "
+                   "missing; default .)"),
+        OPT_STRING('n', "name", "NAME", &name_opt, "file names start with NAME (default: the "
+                   "log's name without .eventlog)"),
+        CLI_TIME_OPTS(&w),
+        CLI_CAP_OPT(&w),
+        CLI_FOLLOW_OPTS(&w),
+        CLI_MEMORY_OPT,
+        CLI_JOBS_OPT,
+        OPT_END,
+    };
+    id = cli_parse(&help, opts, argc, argv, &a);
     const char *path;
     int done = cli_window_done(&a, id, &w, &path);
     if (done >= 0)

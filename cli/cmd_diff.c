@@ -9,44 +9,15 @@
 #include "cli.h"
 #include "commands.h"
 #include "evprof/diff.h"
-#include "output.h"
 #include "read.h"
+#include "load.h"
+#include "outfile.h"
 #include "selection.h"
 
-enum { OPT_FORMAT = 1, OPT_NORMALIZE, OPT_FAIL_ABOVE, OPT_GC, OPT_HEAP, OPT_TICKY, OPT_TIME,
-       OPT_FRAME_FORMAT, OPT_THRESHOLD, OPT_MAX_DEPTH, OPT_MAX_NODES,
-       OPT_MIN_SHARE };
 
 /* exit status of --fail-above */
 #define CLI_GREW 3
 
-static const cli_opt opts[] = {
-    { OPT_FORMAT, 'f', "format", "FMT", "text (default), json, folded (difffolded.pl's lines), "
-      "or a call graph of NEW coloured by change: svg, png, pdf, dot (default: from -o's "
-      "extension)" },
-    { OPT_NORMALIZE, 'n', "normalize", NULL, "scale BASE to NEW's total ticks (runs of "
-      "different length)" },
-    { OPT_FAIL_ABOVE, 0, "fail-above", "PCT", "exit 3 when the total grew by more than PCT "
-      "percent, or a cost centre by more than PCT percent of BASE's total ticks" },
-    { OPT_MIN_SHARE, 0, "min-share", "PCT", "--fail-above leaves out cost centres with less "
-      "than PCT% of the ticks in both runs (sampling noise; default 0: none)" },
-    { OPT_TIME, 0, "time", NULL, "compare the time profiles (the default when both logs have "
-      "samples)" },
-    { OPT_GC, 0, "gc", NULL, "compare the +RTS -s summaries" },
-    { OPT_HEAP, 0, "heap", NULL, "compare the heap profiles: peak and mean per band" },
-    { OPT_TICKY, 0, "ticky", NULL, "compare the ticky counters by name" },
-    { OPT_ALL, 'a', "all", NULL, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE samples "
-      "too, as +RTS -pa does" },
-    CLI_TIME_OPTS, CLI_CAP_OPT, CLI_FOCUS_OPTS, CLI_MEMORY_OPT, /* finished logs: no --follow */
-    { OPT_THRESHOLD, 't', "threshold", "PCT", "text: hide subtrees with less than PCT% of the "
-      "ticks in both runs" },
-    { OPT_MAX_DEPTH, 'd', "max-depth", "N", "text: hide stack frames deeper than N below MAIN" },
-    { OPT_FRAME_FORMAT, 'F', "frame-format", "FMT", "folded: a frame is 'name' (the default), "
-      "'label' or 'src', as in evprof folded" },
-    { OPT_MAX_NODES, 0, "max-nodes", "N", "graph: draw at most N cost centres (default 80)" },
-    CLI_OUTPUT_OPT,
-    { 0 },
-};
 
 static const cli_cmd_help help = {
     "diff", "[OPTIONS] BASE NEW",
@@ -55,7 +26,6 @@ static const cli_cmd_help help = {
     "change, largest delta first, then the cost-centre-stack tree with both runs'\n"
     "ticks. Cost centres are matched by module, label and source location (ids\n"
     "differ between builds), stacks by their path of names.",
-    opts,
     "What is compared follows the logs: time profiles when both have samples,\n"
     "else heap profiles, ticky counters or GC summaries when both hold that;\n"
     "--time, --heap, --ticky and --gc choose. --from, --to and --cap apply to\n"
@@ -264,6 +234,7 @@ typedef struct run {
     int fail_above;
     double fail_pct;
     double min_share;
+    int have_format;
 } run;
 
 static int write_time(const run *r, side *b, side *n, cli_out *out, int *grew)
@@ -394,86 +365,108 @@ static int lacks(const run *r, const side *s)
     }
 }
 
+/* ---- the options' callbacks ---- */
+
+static int opt_format(const cli_args *a, void *var, const void *ctx)
+{
+    run *r = var;
+    (void)ctx;
+    if (parse_format(a->value, &r->fmt, &r->gfmt) != 0) {
+        cli_usage_error(a->cmd, "--format wants text, json, folded, svg, png, pdf or dot, "
+                        "not '%s'", a->value);
+        return -1;
+    }
+    r->have_format = 1;
+    return 0;
+}
+
+static int opt_fail_above(const cli_args *a, void *var, const void *ctx)
+{
+    run *r = var;
+    (void)ctx;
+    if (cli_parse_number(a, "fail-above", 0, 1e9, &r->fail_pct) != 0)
+        return -1;
+    r->fail_above = 1;
+    return 0;
+}
+
+/* --time, --gc, --heap, --ticky: one kind at a time */
+static int opt_kind(const cli_args *a, void *var, const void *ctx)
+{
+    run *r = var;
+    kind k = *(const kind *)ctx;
+    if (r->k != K_AUTO && r->k != k) {
+        cli_usage_error(a->cmd, "%s and %s: compare one kind of data at a time",
+                        kind_flag(r->k), kind_flag(k));
+        return -1;
+    }
+    r->k = k;
+    return 0;
+}
+
+static int opt_frame_format(const cli_args *a, void *var, const void *ctx)
+{
+    (void)ctx;
+    if (prof_frame_format_parse(a->value, var) != 0) {
+        cli_usage_error(a->cmd, "--frame-format wants name, label or src, not '%s'", a->value);
+        return -1;
+    }
+    return 0;
+}
+
 int cmd_diff(int argc, char **argv)
 {
     cli_args a;
     cli_window w;
     run r = { .k = K_AUTO, .fmt = F_TEXT, .gfmt = CG_FORMAT_SVG };
     int id, have_format = 0;
-    double v;
-    unsigned long num;
 
     cli_window_init(&w);
     diff_opts_init(&r.dopt);
     diff_report_opts_init(&r.ro);
     prof_folded_opts_init(&r.fo);
     cg_opts_init(&r.go);
-    cli_args_init(&a, &help, argc, argv);
-    while ((id = cli_next(&a)) > 0) {
-        int taken = cli_window_option(&w, &a, id);
-        if (taken < 0)
-            return CLI_USAGE;
-        if (taken)
-            continue;
-        switch (id) {
-        case OPT_FORMAT:
-            if (parse_format(a.value, &r.fmt, &r.gfmt) != 0) {
-                cli_usage_error(&help, "--format wants text, json, folded, svg, png, pdf or "
-                                "dot, not '%s'", a.value);
-                return CLI_USAGE;
-            }
-            have_format = 1;
-            break;
-        case OPT_MIN_SHARE:
-            if (cli_parse_number(&a, "min-share", 0, 100, &r.min_share) != 0)
-                return CLI_USAGE;
-            break;
-        case OPT_NORMALIZE:
-            r.dopt.normalize = 1;
-            break;
-        case OPT_FAIL_ABOVE:
-            if (cli_parse_number(&a, "fail-above", 0, 1e9, &r.fail_pct) != 0)
-                return CLI_USAGE;
-            r.fail_above = 1;
-            break;
-        case OPT_TIME:
-        case OPT_GC:
-        case OPT_HEAP:
-        case OPT_TICKY: {
-            kind k = id == OPT_TIME ? K_TIME : id == OPT_GC ? K_GC : id == OPT_HEAP ? K_HEAP :
-                     K_TICKY;
-            if (r.k != K_AUTO && r.k != k) {
-                cli_usage_error(&help, "%s and %s: compare one kind of data at a time",
-                                kind_flag(r.k), kind_flag(k));
-                return CLI_USAGE;
-            }
-            r.k = k;
-            break;
-        }
-        case OPT_FRAME_FORMAT:
-            if (prof_frame_format_parse(a.value, &r.fo.frame) != 0) {
-                cli_usage_error(&help, "--frame-format wants name, label or src, not '%s'",
-                                a.value);
-                return CLI_USAGE;
-            }
-            break;
-        case OPT_THRESHOLD:
-            if (cli_parse_number(&a, "threshold", 0, 100, &v) != 0)
-                return CLI_USAGE;
-            r.ro.threshold_pct = v;
-            break;
-        case OPT_MAX_DEPTH:
-            if (cli_parse_count(&a, "max-depth", 0, 1000000, &num) != 0)
-                return CLI_USAGE;
-            r.ro.max_depth = (uint32_t)num;
-            break;
-        case OPT_MAX_NODES:
-            if (cli_parse_count(&a, "max-nodes", 1, 1000000, &num) != 0)
-                return CLI_USAGE;
-            r.go.max_nodes = (uint32_t)num;
-            break;
-        }
-    }
+    unsigned long max_depth = 0, max_nodes = r.go.max_nodes;
+    static const kind kinds[] = { K_TIME, K_GC, K_HEAP, K_TICKY };
+    const cli_opt opts[] = {
+        OPT_CALL('f', "format", "FMT", opt_format, &r, NULL, "text (default), json, folded "
+                 "(difffolded.pl's lines), or a call graph of NEW coloured by change: svg, "
+                 "png, pdf, dot (default: from -o's extension)"),
+        OPT_FLAG('n', "normalize", &r.dopt.normalize, "scale BASE to NEW's total ticks (runs "
+                 "of different length)"),
+        OPT_CALL(0, "fail-above", "PCT", opt_fail_above, &r, NULL, "exit 3 when the total "
+                 "grew by more than PCT percent, or a cost centre by more than PCT percent "
+                 "of BASE's total ticks"),
+        OPT_NUMBER(0, "min-share", "PCT", &r.min_share, 0, 100, "--fail-above leaves out "
+                   "cost centres with less than PCT% of the ticks in both runs (sampling "
+                   "noise; default 0: none)"),
+        OPT_CALL(0, "time", NULL, opt_kind, &r, &kinds[0], "compare the time profiles (the "
+                 "default when both logs have samples)"),
+        OPT_CALL(0, "gc", NULL, opt_kind, &r, &kinds[1], "compare the +RTS -s summaries"),
+        OPT_CALL(0, "heap", NULL, opt_kind, &r, &kinds[2], "compare the heap profiles: peak "
+                 "and mean per band"),
+        OPT_CALL(0, "ticky", NULL, opt_kind, &r, &kinds[3], "compare the ticky counters by "
+                 "name"),
+        OPT_FLAG('a', "all", &w.all, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE "
+                 "samples too, as +RTS -pa does"),
+        /* finished logs: no --follow */
+        CLI_TIME_OPTS(&w), CLI_CAP_OPT(&w), CLI_FOCUS_OPTS(&w), CLI_MEMORY_OPT,
+        OPT_NUMBER('t', "threshold", "PCT", &r.ro.threshold_pct, 0, 100, "text: hide "
+                   "subtrees with less than PCT% of the ticks in both runs"),
+        OPT_COUNT('d', "max-depth", "N", &max_depth, 0, 1000000, "text: hide stack frames "
+                  "deeper than N below MAIN"),
+        OPT_CALL('F', "frame-format", "FMT", opt_frame_format, &r.fo.frame, NULL, "folded: "
+                 "a frame is 'name' (the default), 'label' or 'src', as in evprof folded"),
+        OPT_COUNT(0, "max-nodes", "N", &max_nodes, 1, 1000000, "graph: draw at most N cost "
+                  "centres (default 80)"),
+        CLI_OUTPUT_OPT(&w.output),
+        CLI_JOBS_OPT,
+        OPT_END,
+    };
+    id = cli_parse(&help, opts, argc, argv, &a);
+    r.ro.max_depth = (uint32_t)max_depth;
+    r.go.max_nodes = (uint32_t)max_nodes;
+    have_format = r.have_format;
     if (id != CLI_END)
         return cli_done_code(id);
     if (!cli_want_pos(&a, 2, 2, "BASE NEW"))

@@ -19,7 +19,6 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "cli/output.h"
 #include "cli/read.h"
 #include "cli/selection.h"
 #include "evprof/driver.h"
@@ -27,16 +26,7 @@
 #include "evprof/eventlog.h"
 #include "evprof/show.h"
 
-enum { OPT_TYPE = 1 };
 
-static const cli_opt dump_opts[] = {
-    CLI_TIME_OPTS,
-    { OPT_CAP, 0, "cap", "N", "only events of capability N's blocks" },
-    { OPT_TYPE, 0, "type", "ID,...", "only events of these type ids (as the header lists them)" },
-    CLI_FOLLOW_OPTS,
-    CLI_MEMORY_OPT,
-    { 0 },
-};
 
 static const cli_cmd_help dump_help = {
     "dump",
@@ -46,7 +36,6 @@ static const cli_cmd_help dump_help = {
     "characters in the log's text (ghc-events writes them raw), shown as\n"
     "\\n, \\r, \\t or \\xNN as in every other output. FILE may be '-' for\n"
     "standard input.",
-    dump_opts,
     "Memory: bounded by the capability count, not the log: the file is read\n"
     "twice, once to index its blocks and once by offset to merge them in time\n"
     "order (about 256 KiB per capability, 48 bytes per block). Standard input\n"
@@ -179,6 +168,24 @@ static int parse_types(const char *s, uint16_t *types)
 
 /* ---- the command ------------------------------------------------------ */
 
+/* --type ID,...: the ids and their number */
+typedef struct type_list {
+    uint16_t *ids;
+    int n;
+} type_list;
+
+static int opt_types(const cli_args *a, void *var, const void *ctx)
+{
+    type_list *tl = var;
+    (void)ctx;
+    if ((tl->n = parse_types(a->value, tl->ids)) <= 0) {
+        cli_usage_error(a->cmd, "--type wants type ids 0..65535 separated by commas "
+                        "(at most %d), not '%s'", MAX_TYPES, a->value);
+        return -1;
+    }
+    return 0;
+}
+
 int cmd_dump(int argc, char **argv)
 {
     cli_args a;
@@ -188,19 +195,18 @@ int cmd_dump(int argc, char **argv)
     int id;
 
     cli_window_init(&w);
-    cli_args_init(&a, &dump_help, argc, argv);
-    while ((id = cli_next(&a)) > 0) {
-        int taken = cli_window_option(&w, &a, id);
-        if (taken < 0)
-            return CLI_USAGE;
-        if (taken)
-            continue;
-        if (id == OPT_TYPE && (ntypes = parse_types(a.value, types)) <= 0) {
-            cli_usage_error(&dump_help, "--type wants type ids 0..65535 separated by commas "
-                            "(at most %d), not '%s'", MAX_TYPES, a.value);
-            return CLI_USAGE;
-        }
-    }
+    type_list tl = { types, -1 };
+    const cli_opt opts[] = {
+        CLI_TIME_OPTS(&w),
+        OPT_CALL(0, "cap", "N", cli_opt_cap, &w, NULL, "only events of capability N's blocks"),
+        OPT_CALL(0, "type", "ID,...", opt_types, &tl, NULL, "only events of these type ids (as "
+                 "the header lists them)"),
+        CLI_FOLLOW_OPTS(&w),
+        CLI_MEMORY_OPT,
+        OPT_END,
+    };
+    id = cli_parse(&dump_help, opts, argc, argv, &a);
+    ntypes = tl.n;
     const char *path;
     int done = cli_window_done(&a, id, &w, &path);
     if (done >= 0)

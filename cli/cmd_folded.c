@@ -6,19 +6,9 @@
 #include "cli.h"
 #include "commands.h"
 #include "evprof/prof.h"
-#include "output.h"
-
-enum { OPT_FRAME_FORMAT = 1 };
-
-static const cli_opt opts[] = {
-    { OPT_ALL, 'a', "all", NULL, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE samples "
-      "too, as +RTS -pa does" },
-    CLI_WINDOW_OPTS,
-    { OPT_FRAME_FORMAT, 'F', "frame-format", "FMT", "a frame is 'name' (Module.label, the "
-      "default), 'label', or 'src' (Module.label (File.hs:line:col))" },
-    CLI_OUTPUT_OPT,
-    { 0 },
-};
+#include "load.h"
+#include "outfile.h"
+#include "selection.h"
 
 static const cli_cmd_help help = {
     "folded", "[OPTIONS] FILE...",
@@ -26,7 +16,6 @@ static const cli_cmd_help help = {
     "per distinct stack, frames from MAIN to the leaf joined by ';', a space, and\n"
     "the stack's own ticks. Feed it to flamegraph.pl, inferno-flamegraph, or open\n"
     "it in speedscope.",
-    opts,
     "Counts are the ticks whose stack is exactly the line's (GHC's 'individual'),\n"
     "so they add up to the report's total. Names are cleaned so that every line\n"
     "parses: ';' becomes ':', control characters become spaces, and whitespace at\n"
@@ -35,28 +24,36 @@ static const cli_cmd_help help = {
     "See docs/FLAMEGRAPH.md.\n",
 };
 
+static int opt_frame_format(const cli_args *a, void *var, const void *ctx)
+{
+    (void)ctx;
+    if (prof_frame_format_parse(a->value, var) != 0) {
+        cli_usage_error(a->cmd, "--frame-format wants name, label or src, not '%s'", a->value);
+        return -1;
+    }
+    return 0;
+}
+
 int cmd_folded(int argc, char **argv)
 {
     cli_args a;
     cli_window w;
     prof_folded_opts fo;
-    int id;
 
     cli_window_init(&w);
     prof_folded_opts_init(&fo);
-    cli_args_init(&a, &help, argc, argv);
-    while ((id = cli_next(&a)) > 0) {
-        int taken = cli_window_option(&w, &a, id);
-        if (taken < 0)
-            return CLI_USAGE;
-        if (taken)
-            continue;
-        if (id == OPT_FRAME_FORMAT && prof_frame_format_parse(a.value, &fo.frame) != 0) {
-            cli_usage_error(&help, "--frame-format wants name, label or src, not '%s'",
-                            a.value);
-            return CLI_USAGE;
-        }
-    }
+    const cli_opt opts[] = {
+        OPT_FLAG('a', "all", &w.all, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE "
+                 "samples too, as +RTS -pa does"),
+        CLI_WINDOW_OPTS(&w),
+        OPT_CALL('F', "frame-format", "FMT", opt_frame_format, &fo.frame, NULL, "a frame is "
+                 "'name' (Module.label, the default), 'label', or 'src' (Module.label "
+                 "(File.hs:line:col))"),
+        CLI_OUTPUT_OPT(&w.output),
+        CLI_JOBS_OPT,
+        OPT_END,
+    };
+    int id = cli_parse(&help, opts, argc, argv, &a);
     const char *const *paths;
     size_t num_paths;
     int done = cli_window_done_logs(&a, id, &w, &paths, &num_paths);

@@ -6,10 +6,10 @@
 #include "commands.h"
 #include "evprof/gc.h"
 #include "format.h"
-#include "output.h"
+#include "outfile.h"
+#include "selection.h"
 #include "read.h"
 
-enum { OPT_FORMAT = 1 };
 
 enum { FMT_TEXT, FMT_JSON };
 
@@ -20,16 +20,6 @@ static const cli_format format_list[] = {
 };
 static const cli_formats formats = { format_list, FMT_TEXT, FMT_TEXT };
 
-static const cli_opt opts[] = {
-    { OPT_FORMAT, 'f', "format", "FMT", "output format: text (+RTS -s layout, default) or json "
-      "(default: from -o's extension)" },
-    CLI_TIME_OPTS,
-    CLI_CAP_OPT,
-    CLI_FOLLOW_OPTS,
-    CLI_MEMORY_OPT,
-    CLI_OUTPUT_OPT,
-    { 0 },
-};
 
 static const cli_cmd_help help = {
     "gc", "[OPTIONS] FILE",
@@ -37,7 +27,6 @@ static const cli_cmd_help help = {
     "events of a program run with +RTS -l (no profiling build needed): for the\n"
     "whole run, or for the window --from/--to. Also each capability's mutator,\n"
     "GC and idle time, which +RTS -s cannot show.",
-    opts,
     "Allocation, bytes copied, maximum residency and its samples, maximum slop,\n"
     "total memory in use, collections per generation, parallel collections,\n"
     "work balance and spark counts equal GHC's own +RTS -s for the same run.\n"
@@ -58,16 +47,18 @@ int cmd_gc(int argc, char **argv)
     int id, fmt = -1;
 
     cli_window_init(&w);
-    cli_args_init(&a, &help, argc, argv);
-    while ((id = cli_next(&a)) > 0) {
-        int taken = cli_window_option(&w, &a, id);
-        if (taken < 0)
-            return CLI_USAGE;
-        if (taken)
-            continue;
-        if (id == OPT_FORMAT && (fmt = cli_format_parse(&a, &formats)) < 0)
-            return CLI_USAGE;
-    }
+    const cli_opt opts[] = {
+        CLI_FORMAT_OPT(&fmt, &formats, "output format: text (+RTS -s layout, default) or "
+                       "json (default: from -o's extension)"),
+        CLI_TIME_OPTS(&w),
+        CLI_CAP_OPT(&w),
+        CLI_FOLLOW_OPTS(&w),
+        CLI_MEMORY_OPT,
+        CLI_OUTPUT_OPT(&w.output),
+        CLI_JOBS_OPT,
+        OPT_END,
+    };
+    id = cli_parse(&help, opts, argc, argv, &a);
     const char *path;
     int done = cli_window_done(&a, id, &w, &path);
     if (done >= 0)

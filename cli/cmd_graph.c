@@ -10,9 +10,10 @@
 #include "format.h"
 #include "evprof/graph.h"
 #include "evprof/prof.h"
-#include "output.h"
+#include "load.h"
+#include "outfile.h"
+#include "selection.h"
 
-enum { OPT_FORMAT = 1, OPT_NODE_FRACTION, OPT_EDGE_FRACTION, OPT_MAX_NODES, OPT_MAX_EDGES };
 
 static const cli_format format_list[] = {
     { "svg", ".svg", CG_FORMAT_SVG },
@@ -24,23 +25,6 @@ static const cli_format format_list[] = {
 /* a file's format is its extension's: no default */
 static const cli_formats formats = { format_list, CG_FORMAT_SVG, -1 };
 
-static const cli_opt opts[] = {
-    { OPT_FORMAT, 'f', "format", "FMT", "svg, png, pdf or dot (default: from -o's extension, "
-      "else svg)" },
-    { OPT_NODE_FRACTION, 0, "node-fraction", "F", "hide cost centres with less than F of the "
-      "ticks (a fraction, or a percentage like 0.5%; default 0.005)" },
-    { OPT_EDGE_FRACTION, 0, "edge-fraction", "F", "hide calls carrying less than F of the "
-      "ticks (default 0.001)" },
-    { OPT_MAX_NODES, 0, "max-nodes", "N", "draw at most N cost centres, those with the most "
-      "cumulative ticks (default 80)" },
-    { OPT_MAX_EDGES, 0, "max-edges", "N", "draw at most N calls, the heaviest, each node "
-      "keeping its heaviest caller (default 3 x max-nodes)" },
-    { OPT_ALL, 'a', "all", NULL, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE samples "
-      "too, as +RTS -pa does" },
-    CLI_WINDOW_OPTS,
-    CLI_OUTPUT_OPT,
-    { 0 },
-};
 
 static const cli_cmd_help help = {
     "graph", "[OPTIONS] FILE...",
@@ -48,7 +32,6 @@ static const cli_cmd_help help = {
     "per cost centre (label and module) with its own (self) and cumulative ticks,\n"
     "an arrow per caller -> callee carrying the ticks of the stacks that make that\n"
     "call. Recursion shows as cycles. Laid out and drawn by Graphviz in-process.",
-    opts,
     "Cumulative ticks count each stack once per cost centre and once per call, even\n"
     "when recursion repeats them. Pruning keeps the graph readable: cost centres\n"
     "under --node-fraction go first, then all but the --max-nodes with the most\n"
@@ -59,8 +42,11 @@ static const cli_cmd_help help = {
 };
 
 /* A fraction from 0 to 1, or a percentage ("0.5%"). */
-static int parse_fraction(const cli_args *a, const char *name, double *v)
+static int opt_fraction(const cli_args *a, void *var, const void *ctx)
 {
+    const char *name = a->opt->long_name;
+    double *v = var;
+    (void)ctx;
     /* the shared decimal syntax; a trailing % makes it a percentage */
     char buf[64];
     size_t n = strlen(a->value);
@@ -109,42 +95,32 @@ int cmd_graph(int argc, char **argv)
     cli_window w;
     cg_opts go;
     int id, fmt = -1;
-    unsigned long n;
 
     cli_window_init(&w);
     cg_opts_init(&go);
-    cli_args_init(&a, &help, argc, argv);
-    while ((id = cli_next(&a)) > 0) {
-        int taken = cli_window_option(&w, &a, id);
-        if (taken < 0)
-            return CLI_USAGE;
-        if (taken)
-            continue;
-        switch (id) {
-        case OPT_FORMAT:
-            if ((fmt = cli_format_parse(&a, &formats)) < 0)
-                return CLI_USAGE;
-            break;
-        case OPT_NODE_FRACTION:
-            if (parse_fraction(&a, "node-fraction", &go.node_fraction) != 0)
-                return CLI_USAGE;
-            break;
-        case OPT_EDGE_FRACTION:
-            if (parse_fraction(&a, "edge-fraction", &go.edge_fraction) != 0)
-                return CLI_USAGE;
-            break;
-        case OPT_MAX_NODES:
-            if (cli_parse_count(&a, "max-nodes", 1, 1000000, &n) != 0)
-                return CLI_USAGE;
-            go.max_nodes = (uint32_t)n;
-            break;
-        case OPT_MAX_EDGES:
-            if (cli_parse_count(&a, "max-edges", 1, 1000000, &n) != 0)
-                return CLI_USAGE;
-            go.max_edges = (uint32_t)n;
-            break;
-        }
-    }
+    unsigned long max_nodes = go.max_nodes, max_edges = go.max_edges;
+    const cli_opt opts[] = {
+        CLI_FORMAT_OPT(&fmt, &formats, "svg, png, pdf or dot (default: from -o's extension, "
+                       "else svg)"),
+        OPT_CALL(0, "node-fraction", "F", opt_fraction, &go.node_fraction, NULL, "hide cost "
+                 "centres with less than F of the ticks (a fraction, or a percentage like "
+                 "0.5%; default 0.005)"),
+        OPT_CALL(0, "edge-fraction", "F", opt_fraction, &go.edge_fraction, NULL, "hide calls "
+                 "carrying less than F of the ticks (default 0.001)"),
+        OPT_COUNT(0, "max-nodes", "N", &max_nodes, 1, 1000000, "draw at most N cost centres, "
+                  "those with the most cumulative ticks (default 80)"),
+        OPT_COUNT(0, "max-edges", "N", &max_edges, 1, 1000000, "draw at most N calls, the "
+                  "heaviest, each node keeping its heaviest caller (default 3 x max-nodes)"),
+        OPT_FLAG('a', "all", &w.all, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE "
+                 "samples too, as +RTS -pa does"),
+        CLI_WINDOW_OPTS(&w),
+        CLI_OUTPUT_OPT(&w.output),
+        CLI_JOBS_OPT,
+        OPT_END,
+    };
+    id = cli_parse(&help, opts, argc, argv, &a);
+    go.max_nodes = (uint32_t)max_nodes;
+    go.max_edges = (uint32_t)max_edges;
     const char *const *paths;
     size_t num_paths;
     int done = cli_window_done_logs(&a, id, &w, &paths, &num_paths);

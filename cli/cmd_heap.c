@@ -1,6 +1,7 @@
 /* evprof heap: the heap profile as GHC's .hp file, CSV/JSON rows, or a
  * summary of the bands. */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,29 +9,11 @@
 #include "commands.h"
 #include "evprof/heap.h"
 #include "format.h"
-#include "output.h"
+#include "outfile.h"
+#include "selection.h"
 #include "read.h"
 
-enum { OPT_FORMAT = 1, OPT_TOP, OPT_LENGTH, OPT_CLOCK };
 
-static const cli_opt opts[] = {
-    { OPT_FORMAT, 'f', "format", "FMT", "summary (the default), hp (the default with -o), "
-      "csv or json: one row per census per band (default: from -o's extension)" },
-    { OPT_TOP, 'n', "top", "N", "summary: the N largest bands (default 20; 0: all)" },
-    { OPT_LENGTH, 'L', "length", "N", "cut -hc bands longer than N bytes as GHC's -L does "
-      "(default: the -L of the run, else 25; the summary shows them whole)" },
-    { OPT_FROM, 0, "from", "WHEN", "only censuses taken at or after WHEN: seconds on the "
-      "log's clock (which starts when the RTS starts), or marker:LABEL[#N]" },
-    { OPT_TO, 0, "to", "WHEN", "only censuses taken before WHEN" },
-    { OPT_BETWEEN, 0, "between", "LABEL", "only censuses between each pair of marks LABEL "
-      "(1st to 2nd, 3rd to 4th, ...): several windows" },
-    { OPT_CLOCK, 0, "clock", "CLOCK", "the censuses' times: elapsed (the default: the log's "
-      "clock) or mutator (an estimate of the mutator CPU seconds GHC's own .hp uses)" },
-    CLI_FOLLOW_OPTS,
-    CLI_MEMORY_OPT,
-    CLI_OUTPUT_OPT,
-    { 0 },
-};
 
 static const cli_cmd_help help = {
     "heap", "[OPTIONS] FILE",
@@ -38,7 +21,6 @@ static const cli_cmd_help help = {
     "-hb, -hi in a -prof build), rebuilt from the censuses in its eventlog.\n"
     "`evprof heap FILE -o prog.hp` writes GHC's .hp file, for hp2ps, hp2pretty and\n"
     "the rest of the .hp tools; without -o the bands are summarised.",
-    opts,
     "Bands are named as GHC's .hp names them: -hc stacks innermost label first,\n"
     "joined by '/', CAF frames as Module.CAF, cut to -L bytes, without the CCS\n"
     "number GHC puts in front (the eventlog does not carry it); the other modes'\n"
@@ -107,6 +89,21 @@ static void warn(const char *name, const heap_info *in, int hp)
                 (unsigned long long)in->unresolved_ipe);
 }
 
+/* --clock elapsed|mutator */
+static int opt_clock(const cli_args *a, void *var, const void *ctx)
+{
+    (void)ctx;
+    if (strcmp(a->value, "elapsed") == 0) {
+        *(int *)var = HEAP_CLOCK_ELAPSED;
+    } else if (strcmp(a->value, "mutator") == 0) {
+        *(int *)var = HEAP_CLOCK_MUTATOR;
+    } else {
+        cli_usage_error(a->cmd, "--clock wants elapsed or mutator, not '%s'", a->value);
+        return -1;
+    }
+    return 0;
+}
+
 int cmd_heap(int argc, char **argv)
 {
     cli_args a;
@@ -114,47 +111,37 @@ int cmd_heap(int argc, char **argv)
     heap_opts ho;
     heap_summary_opts so;
     int id, fmt = -1, top_given = 0, length_given = 0;
-    unsigned long v;
 
     cli_window_init(&w);
     heap_opts_init(&ho);
     heap_summary_opts_init(&so);
-    cli_args_init(&a, &help, argc, argv);
-    while ((id = cli_next(&a)) > 0) {
-        int taken = cli_window_option(&w, &a, id);
-        if (taken < 0)
-            return CLI_USAGE;
-        if (taken)
-            continue;
-        switch (id) {
-        case OPT_FORMAT:
-            if ((fmt = cli_format_parse(&a, &formats)) < 0)
-                return CLI_USAGE;
-            break;
-        case OPT_TOP:
-            if (cli_parse_count(&a, "top", 0, 1000000000ul, &v) != 0)
-                return CLI_USAGE;
-            so.top = v;
-            top_given = 1;
-            break;
-        case OPT_CLOCK:
-            if (strcmp(a.value, "elapsed") == 0) {
-                ho.clock = HEAP_CLOCK_ELAPSED;
-            } else if (strcmp(a.value, "mutator") == 0) {
-                ho.clock = HEAP_CLOCK_MUTATOR;
-            } else {
-                cli_usage_error(&help, "--clock wants elapsed or mutator, not '%s'", a.value);
-                return CLI_USAGE;
-            }
-            break;
-        case OPT_LENGTH:
-            if (cli_parse_count(&a, "length", 4, HEAP_MAX_LENGTH, &v) != 0)
-                return CLI_USAGE;
-            ho.length = (uint32_t)v;
-            length_given = 1;
-            break;
-        }
-    }
+    unsigned long top = ULONG_MAX, length = ULONG_MAX;     /* ULONG_MAX: not given */
+    const cli_opt opts[] = {
+        CLI_FORMAT_OPT(&fmt, &formats, "summary (the default), hp (the default with -o), "
+                       "csv or json: one row per census per band (default: from -o's "
+                       "extension)"),
+        OPT_COUNT('n', "top", "N", &top, 0, 1000000000ul, "summary: the N largest bands "
+                  "(default 20; 0: all)"),
+        OPT_COUNT('L', "length", "N", &length, 4, HEAP_MAX_LENGTH, "cut -hc bands longer "
+                  "than N bytes as GHC's -L does (default: the -L of the run, else 25; the "
+                  "summary shows them whole)"),
+        CLI_TIME_OPTS(&w),
+        OPT_CALL(0, "clock", "CLOCK", opt_clock, &ho.clock, NULL, "the censuses' times: "
+                 "elapsed (the default: the log's clock) or mutator (an estimate of the "
+                 "mutator CPU seconds GHC's own .hp uses)"),
+        CLI_FOLLOW_OPTS(&w),
+        CLI_MEMORY_OPT,
+        CLI_OUTPUT_OPT(&w.output),
+        CLI_JOBS_OPT,
+        OPT_END,
+    };
+    id = cli_parse(&help, opts, argc, argv, &a);
+    top_given = top != ULONG_MAX;
+    length_given = length != ULONG_MAX;
+    if (top_given)
+        so.top = top;
+    if (length_given)
+        ho.length = (uint32_t)length;
     const char *path;
     int done = cli_window_done(&a, id, &w, &path);
     if (done >= 0)

@@ -6,18 +6,11 @@
 #include "cli.h"
 #include "commands.h"
 #include "evprof/html.h"
-#include "output.h"
+#include "outfile.h"
+#include "selection.h"
 #include "read.h"
 
-enum { OPT_MAX_NODES = 1 };
 
-static const cli_opt opts[] = {
-    { OPT_MAX_NODES, 0, "max-nodes", "N", "send at most N nodes of the cost-centre-stack "
-      "tree, the heaviest (default 20000; the page says when it was cut)" },
-    CLI_WINDOW_OPTS,
-    CLI_OUTPUT_OPT,
-    { 0 },
-};
 
 static const cli_cmd_help help = {
     "html", "[OPTIONS] FILE -o PAGE.html",
@@ -25,7 +18,6 @@ static const cli_cmd_help help = {
     "time profile (tree and flat table), flame graph, call graph, heap profile,\n"
     "GC and memory over time with the +RTS -s summary, ticky counters. Made in\n"
     "one read of the log; opens from disk with no network.",
-    opts,
     "The page holds aggregates, never events: its size follows the profile's,\n"
     "not the log's. Sections the log has no data for say how to get it.\n"
     "See docs/HTML.md.\n",
@@ -39,25 +31,21 @@ int cmd_html(int argc, char **argv)
     html_opts ho;
     cli_window w;
     int id;
-    unsigned long v;
 
     html_opts_init(&ho);
     cli_window_init(&w);
-    cli_args_init(&a, &help, argc, argv);
-    while ((id = cli_next(&a)) > 0) {
-        int taken = cli_window_option(&w, &a, id);
-        if (taken < 0)
-            return CLI_USAGE;
-        if (taken)
-            continue;
-        switch (id) {
-        case OPT_MAX_NODES:
-            if (cli_parse_count(&a, "max-nodes", 1, 100000000ul, &v) != 0)
-                return CLI_USAGE;
-            ho.max_nodes = (uint32_t)v;
-            break;
-        }
-    }
+    unsigned long max_nodes = ho.max_nodes;
+    const cli_opt opts[] = {
+        OPT_COUNT(0, "max-nodes", "N", &max_nodes, 1, 100000000ul, "send at most N nodes of "
+                  "the cost-centre-stack tree, the heaviest (default 20000; the page says "
+                  "when it was cut)"),
+        CLI_WINDOW_OPTS(&w),
+        CLI_OUTPUT_OPT(&w.output),
+        CLI_JOBS_OPT,
+        OPT_END,
+    };
+    id = cli_parse(&help, opts, argc, argv, &a);
+    ho.max_nodes = (uint32_t)max_nodes;
     const char *path;
     int done = cli_window_done(&a, id, &w, &path);
     if (done >= 0)

@@ -6,12 +6,11 @@
 #include "commands.h"
 #include "evprof/info.h"
 #include "format.h"
-#include "output.h"
+#include "selection.h"
 #include "read.h"
 
 /* ---- the command ------------------------------------------------------ */
 
-enum { OPT_FORMAT = 1 };
 
 enum { FMT_TEXT, FMT_JSON };
 
@@ -22,14 +21,6 @@ static const cli_format format_list[] = {
 };
 static const cli_formats formats = { format_list, FMT_TEXT, FMT_TEXT };
 
-static const cli_opt info_opts[] = {
-    { OPT_FORMAT, 'f', "format", "FMT", "output format: text (default) or json" },
-    CLI_TIME_OPTS,
-    CLI_CAP_OPT,
-    CLI_FOLLOW_OPTS,
-    CLI_MEMORY_OPT,
-    { 0, 0, NULL, NULL, NULL },
-};
 
 static const cli_cmd_help info_help = {
     "info",
@@ -38,7 +29,6 @@ static const cli_cmd_help info_help = {
     "capabilities, time span, wall-clock start, the number and size of the\n"
     "events of each type, and which analyses the log supports (with the GHC\n"
     "flags that would add the missing ones). FILE may be '-' (standard input).",
-    info_opts,
     "The log is read once as a stream. A damaged or truncated log still gets\n"
     "its summary (of the events before the damage) and exit status 1; a log\n"
     "without an end marker gets a warning and exit status 0. With --follow the\n"
@@ -54,24 +44,16 @@ int cmd_info(int argc, char **argv)
     cli_window w;
     int id, fmt = -1;
     cli_window_init(&w);
-    cli_args_init(&a, &info_help, argc, argv);
-    while ((id = cli_next(&a)) > 0) {
-        int taken = cli_window_option(&w, &a, id);
-        if (taken < 0)
-            return CLI_USAGE;
-        if (taken)
-            continue;
-        switch (id) {
-        case OPT_FORMAT:
-            if ((fmt = cli_format_parse(&a, &formats)) < 0)
-                return CLI_USAGE;
-            break;
-        case OPT_MEMORY_LIMIT:
-            if (cli_memory_option(&a) < 0)
-                return CLI_USAGE;
-            break;
-        }
-    }
+    const cli_opt opts[] = {
+        CLI_FORMAT_OPT(&fmt, &formats, "output format: text (default) or json"),
+        CLI_TIME_OPTS(&w),
+        CLI_CAP_OPT(&w),
+        CLI_FOLLOW_OPTS(&w),
+        CLI_MEMORY_OPT,
+        CLI_JOBS_OPT,
+        OPT_END,
+    };
+    id = cli_parse(&info_help, opts, argc, argv, &a);
     const char *path;
     int done = cli_window_done(&a, id, &w, &path);
     if (done >= 0)

@@ -12,15 +12,10 @@
 #include "evprof/driver.h"
 #include "evprof/eventlog.h"
 #include "evprof/writer.h"
-#include "output.h"
+#include "outfile.h"
 #include "read.h"
 #include "util/hash.h"
 
-static const cli_opt opts[] = {
-    { OPT_OUTPUT, 'o', "output", "FILE", "the merged eventlog (required unless standard "
-      "output is not a terminal); written whole or not at all" },
-    { 0 },
-};
 
 static const cli_cmd_help help = {
     "merge", "[OPTIONS] FILE FILE... -o OUT",
@@ -32,7 +27,6 @@ static const cli_cmd_help help = {
     "as 'evprof report A B' matches them (161 definitions of a name seen before\n"
     "are dropped, new ones get fresh ids, stacks of 163 and 167 follow). Times\n"
     "are kept: each log's clock starts at its own RTS start.",
-    opts,
     "Thread ids are numbered after the previous logs' too. A type declared by\n"
     "two logs with different sizes is refused. See docs/ECOSYSTEM.md.\n",
 };
@@ -389,10 +383,12 @@ int cmd_merge(int argc, char **argv)
     int id;
     const char *output = NULL;
 
-    cli_args_init(&a, &help, argc, argv);
-    while ((id = cli_next(&a)) > 0)
-        if (id == OPT_OUTPUT)
-            output = a.value;
+    const cli_opt opts[] = {
+        OPT_STRING('o', "output", "FILE", &output, "the merged eventlog (required unless "
+                   "standard output is not a terminal); written whole or not at all"),
+        OPT_END,
+    };
+    id = cli_parse(&help, opts, argc, argv, &a);
     if (id != CLI_END)
         return cli_done_code(id);
     if (!cli_want_pos(&a, 1, 1 << 16, "FILE"))

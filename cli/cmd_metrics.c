@@ -9,22 +9,11 @@
 #include "commands.h"
 #include "evprof/live.h"
 #include "evprof/metrics.h"
-#include "output.h"
+#include "outfile.h"
+#include "selection.h"
 #include "read.h"
 
-enum { OPT_TOP = 1 };
 
-static const cli_opt opts[] = {
-    { OPT_TOP, 'n', "top", "N", "cost centres, heap bands and ticky counters: the N with "
-      "the most (default 10)" },
-    CLI_TIME_OPTS,
-    CLI_CAP_OPT,
-    CLI_FOCUS_OPTS,
-    CLI_FOLLOW_OPTS,
-    CLI_MEMORY_OPT,
-    CLI_OUTPUT_OPT,
-    { 0 },
-};
 
 static const cli_cmd_help help = {
     "metrics", "[OPTIONS] FILE",
@@ -35,10 +24,9 @@ static const cli_cmd_help help = {
     "capability, threads, sparks), the cost centres with the most ticks, the\n"
     "largest heap bands and the busiest ticky counters. For node_exporter's\n"
     "textfile collector: -o DIR/NAME.prom replaces the file whole.",
-    opts,
     "Every metric and what it means in GHC's terms: docs/LIVE.md (\"Prometheus\").\n"
-    "A window (--from/--to, one --between pair) and --cap select the cost centres'\n"
-    "samples and the other figures as `evprof gc`, `heap` and `ticky` do.\n",
+    "The windows (--from/--to, --between, --phase) and --cap select the cost\n"
+    "centres' samples and the other figures as `evprof gc`, `heap` and `ticky` do.\n",
 };
 
 static int attach(void *ctx, ev_driver *d)
@@ -54,16 +42,18 @@ int cmd_metrics(int argc, char **argv)
     unsigned long top = 10;
 
     cli_window_init(&w);
-    cli_args_init(&a, &help, argc, argv);
-    while ((id = cli_next(&a)) > 0) {
-        int taken = cli_window_option(&w, &a, id);
-        if (taken < 0)
-            return CLI_USAGE;
-        if (taken)
-            continue;
-        if (id == OPT_TOP && cli_parse_count(&a, "top", 1, 1000, &top) != 0)
-            return CLI_USAGE;
-    }
+    const cli_opt opts[] = {
+        OPT_COUNT('n', "top", "N", &top, 1, 1000, "cost centres, heap bands and ticky "
+                  "counters: the N with the most (default 10)"),
+        CLI_TIME_OPTS(&w),
+        CLI_CAP_OPT(&w),
+        CLI_FOCUS_OPTS(&w),
+        CLI_FOLLOW_OPTS(&w),
+        CLI_MEMORY_OPT,
+        CLI_OUTPUT_OPT(&w.output),
+        OPT_END,
+    };
+    id = cli_parse(&help, opts, argc, argv, &a);
     const char *path;
     int done = cli_window_done(&a, id, &w, &path);
     if (done >= 0)

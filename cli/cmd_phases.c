@@ -6,10 +6,10 @@
 #include "commands.h"
 #include "evprof/phases.h"
 #include "format.h"
-#include "output.h"
+#include "outfile.h"
+#include "selection.h"
 #include "read.h"
 
-enum { OPT_FORMAT = 1, OPT_MARKER, OPT_TOP };
 
 enum { FMT_TEXT, FMT_CSV, FMT_JSON };
 
@@ -21,22 +21,6 @@ static const cli_format format_list[] = {
 };
 static const cli_formats formats = { format_list, FMT_TEXT, FMT_TEXT };
 
-static const cli_opt opts[] = {
-    { OPT_FORMAT, 'f', "format", "FMT", "text (default), csv or json (default: from -o's "
-      "extension)" },
-    { OPT_MARKER, 'm', "marker", "REGEX", "cut only at the marks whose label matches (POSIX "
-      "extended regex); default: every mark" },
-    { OPT_TOP, 0, "top", "N", "cost centres listed per phase, most individual ticks "
-      "first (default 3; 0: none)" },
-    { OPT_ALL, 'a', "all", NULL, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE samples "
-      "too, as +RTS -pa does" },
-    CLI_TIME_OPTS,
-    CLI_CAP_OPT,
-    CLI_FOLLOW_OPTS,
-    CLI_MEMORY_OPT,
-    CLI_OUTPUT_OPT,
-    { 0 },
-};
 
 static const cli_cmd_help help = {
     "phases", "[OPTIONS] FILE",
@@ -46,7 +30,6 @@ static const cli_cmd_help help = {
     "share of them, its top cost centres, and where the log has them its\n"
     "collections, GC time, bytes allocated, largest heap size and live data.\n"
     "The part before the first mark is the phase \"(start)\".",
-    opts,
     "A phase runs from its mark to the next one (the last to the end of the\n"
     "log): its figures are those of 'evprof report' and 'evprof gc' with\n"
     "--from marker:LABEL#N --to marker:NEXT#M, and the phases' ticks add up to\n"
@@ -62,32 +45,28 @@ int cmd_phases(int argc, char **argv)
     cli_window w;
     phases_opts po;
     int id, fmt = -1;
-    unsigned long n;
 
     cli_window_init(&w);
     phases_opts_init(&po);
-    cli_args_init(&a, &help, argc, argv);
-    while ((id = cli_next(&a)) > 0) {
-        int taken = cli_window_option(&w, &a, id);
-        if (taken < 0)
-            return CLI_USAGE;
-        if (taken)
-            continue;
-        switch (id) {
-        case OPT_FORMAT:
-            if ((fmt = cli_format_parse(&a, &formats)) < 0)
-                return CLI_USAGE;
-            break;
-        case OPT_MARKER:
-            po.marker = a.value;
-            break;
-        case OPT_TOP:
-            if (cli_parse_count(&a, "top", 0, 1000, &n) != 0)
-                return CLI_USAGE;
-            po.top = (uint32_t)n;
-            break;
-        }
-    }
+    unsigned long top = po.top;
+    const cli_opt opts[] = {
+        CLI_FORMAT_OPT(&fmt, &formats, "text (default), csv or json (default: from -o's "
+                       "extension)"),
+        OPT_STRING('m', "marker", "REGEX", &po.marker, "cut only at the marks whose label "
+                   "matches (POSIX extended regex); default: every mark"),
+        OPT_COUNT(0, "top", "N", &top, 0, 1000, "cost centres listed per phase, most "
+                  "individual ticks first (default 3; 0: none)"),
+        OPT_FLAG('a', "all", &w.all, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE "
+                 "samples too, as +RTS -pa does"),
+        CLI_TIME_OPTS(&w),
+        CLI_CAP_OPT(&w),
+        CLI_FOLLOW_OPTS(&w),
+        CLI_MEMORY_OPT,
+        CLI_OUTPUT_OPT(&w.output),
+        OPT_END,
+    };
+    id = cli_parse(&help, opts, argc, argv, &a);
+    po.top = (uint32_t)top;
     const char *path;
     int done = cli_window_done(&a, id, &w, &path);
     if (done >= 0)

@@ -10,28 +10,12 @@
 #include "evprof/pprof.h"
 #include "evprof/prof.h"
 #include "evprof/textout.h"
-#include "output.h"
+#include "load.h"
+#include "outfile.h"
+#include "selection.h"
 #include "read.h"
 
-enum { OPT_HEAP = 1, OPT_CENSUS, OPT_PUSH, OPT_APP, OPT_PUSH_TIMEOUT };
 
-static const cli_opt opts[] = {
-    { OPT_ALL, 'a', "all", NULL, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE samples "
-      "too, as +RTS -pa does" },
-    CLI_WINDOW_OPTS,
-    { OPT_HEAP, 0, "heap", NULL, "a heap census (inuse_space/bytes) instead of the time "
-      "profile; the default when the log has no time-profile samples" },
-    { OPT_CENSUS, 0, "census", "N", "with --heap: census N (1, 2, ... as 'evprof heap "
-      "--format csv' numbers them); default: the census with the largest total" },
-    { OPT_PUSH, 0, "push", "URL", "POST the profile to a Pyroscope-compatible server at URL "
-      "(URL/ingest?...&format=pprof)" },
-    { OPT_APP, 0, "app", "NAME", "with --push: the application name (default: the "
-      "program's name in the log)" },
-    { OPT_PUSH_TIMEOUT, 0, "push-timeout", "SECONDS", "with --push: give up when the "
-      "request has not finished in SECONDS (default 300)" },
-    CLI_OUTPUT_OPT,
-    { 0 },
-};
 
 static const cli_cmd_help help = {
     "pprof", "[OPTIONS] FILE...",
@@ -41,7 +25,6 @@ static const cli_cmd_help help = {
     "cpu/nanoseconds, one location per cost centre (Module.label, file and line\n"
     "from SRC). A heap-profiled run (+RTS -hT -l, -hc, ...) gives the\n"
     "inuse_space/bytes of one census.",
-    opts,
     "Totals are the report's: 'evprof report' ticks (with --all, every sample).\n"
     "Without -o and --push the profile goes to standard output; with --push only\n"
     "to the server, unless -o names a file too. The time range sent is the log's,\n"
@@ -125,25 +108,26 @@ int cmd_pprof(int argc, char **argv)
     double push_timeout = 0;
 
     cli_window_init(&w);
-    cli_args_init(&a, &help, argc, argv);
-    while ((id = cli_next(&a)) > 0) {
-        int taken = cli_window_option(&w, &a, id);
-        if (taken < 0)
-            return CLI_USAGE;
-        if (taken)
-            continue;
-        if (id == OPT_HEAP)
-            heap = 1;
-        else if (id == OPT_CENSUS && cli_parse_count(&a, "census", 1, UINT32_MAX, &census) != 0)
-            return CLI_USAGE;
-        else if (id == OPT_PUSH)
-            push = a.value;
-        else if (id == OPT_APP)
-            app = a.value;
-        else if (id == OPT_PUSH_TIMEOUT &&
-                 cli_parse_number(&a, "push-timeout", 0.001, 1e9, &push_timeout) != 0)
-            return CLI_USAGE;
-    }
+    const cli_opt opts[] = {
+        OPT_FLAG('a', "all", &w.all, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE "
+                 "samples too, as +RTS -pa does"),
+        CLI_WINDOW_OPTS(&w),
+        OPT_FLAG(0, "heap", &heap, "a heap census (inuse_space/bytes) instead of the time "
+                 "profile; the default when the log has no time-profile samples"),
+        OPT_COUNT(0, "census", "N", &census, 1, UINT32_MAX, "with --heap: census N (1, 2, "
+                  "... as 'evprof heap --format csv' numbers them); default: the census "
+                  "with the largest total"),
+        OPT_STRING(0, "push", "URL", &push, "POST the profile to a Pyroscope-compatible "
+                   "server at URL (URL/ingest?...&format=pprof)"),
+        OPT_STRING(0, "app", "NAME", &app, "with --push: the application name (default: "
+                   "the program's name in the log)"),
+        OPT_NUMBER(0, "push-timeout", "SECONDS", &push_timeout, 0.001, 1e9, "with --push: "
+                   "give up when the request has not finished in SECONDS (default 300)"),
+        CLI_OUTPUT_OPT(&w.output),
+        CLI_JOBS_OPT,
+        OPT_END,
+    };
+    id = cli_parse(&help, opts, argc, argv, &a);
     const char *const *paths;
     size_t num_paths;
     int done = cli_window_done_logs(&a, id, &w, &paths, &num_paths);

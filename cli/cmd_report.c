@@ -7,10 +7,11 @@
 #include "commands.h"
 #include "evprof/prof.h"
 #include "format.h"
-#include "output.h"
+#include "load.h"
+#include "outfile.h"
+#include "selection.h"
 #include "read.h"
 
-enum { OPT_JSON = 1, OPT_FORMAT, OPT_THRESHOLD, OPT_MAX_DEPTH, OPT_CALLERS };
 
 enum { FMT_TEXT, FMT_JSON };
 
@@ -21,29 +22,12 @@ static const cli_format format_list[] = {
 };
 static const cli_formats formats = { format_list, FMT_TEXT, FMT_TEXT };
 
-static const cli_opt opts[] = {
-    { OPT_JSON, 0, "json", NULL, "GHC's -pj JSON profile instead of the text report "
-      "(counts every sample, as -pj does): --format json" },
-    { OPT_FORMAT, 'f', "format", "FMT", "text (GHC's .prof layout, the default) or json "
-      "(default: from -o's extension, .json or .prof)" },
-    { OPT_ALL, 'a', "all", NULL, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE samples "
-      "too, as +RTS -pa does" },
-    CLI_WINDOW_OPTS,
-    { OPT_THRESHOLD, 't', "threshold", "PCT", "hide subtrees with less than PCT% of the ticks" },
-    { OPT_MAX_DEPTH, 'd', "max-depth", "N", "hide stack frames deeper than N below MAIN (and "
-      "keep no deeper ones while reading: bounds the memory too)" },
-    { OPT_CALLERS, 0, "callers", "REGEX", "instead of the tree: the callers and callees of "
-      "each cost centre whose Module.label matches (POSIX extended regex), with ticks" },
-    CLI_OUTPUT_OPT,
-    { 0 },
-};
 
 static const cli_cmd_help help = {
     "report", "[OPTIONS] FILE...",
     "The time profile of a program run with +RTS -p -l (a -prof build), rebuilt\n"
     "from its PROF_SAMPLE_COST_CENTRE events in the layout of GHC's .prof file.\n"
     "`evprof FILE` runs this command.",
-    opts,
     "Ticks count the samples whose stack is exactly the row's path. Entry counts\n"
     "and allocation are not in the eventlog (GHC issue 24106), so the report shows\n"
     "ticks instead. Children are ordered by inherited ticks, then label.\n"
@@ -54,6 +38,15 @@ static const cli_cmd_help help = {
     "a stack counts once however often it recurs there (the call graph's rule).\n",
 };
 
+/* --json: --format json (the later of the two wins) */
+static int opt_json(const cli_args *a, void *var, const void *ctx)
+{
+    (void)a;
+    (void)ctx;
+    *(int *)var = FMT_JSON;
+    return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
     cli_args a;
@@ -61,42 +54,33 @@ int cmd_report(int argc, char **argv)
     prof_report_opts ro;
     int id, fmt = -1;
     const char *callers = NULL;
-    double v;
-    unsigned long n;
+    unsigned long depth = 0;
 
     cli_window_init(&w);
     prof_report_opts_init(&ro);
-    cli_args_init(&a, &help, argc, argv);
-    while ((id = cli_next(&a)) > 0) {
-        int taken = cli_window_option(&w, &a, id);
-        if (taken < 0)
-            return CLI_USAGE;
-        if (taken)
-            continue;
-        switch (id) {
-        case OPT_JSON:
-            fmt = FMT_JSON;
-            break;
-        case OPT_FORMAT:
-            if ((fmt = cli_format_parse(&a, &formats)) < 0)
-                return CLI_USAGE;
-            break;
-        case OPT_THRESHOLD:
-            if (cli_parse_number(&a, "threshold", 0, 100, &v) != 0)
-                return CLI_USAGE;
-            ro.threshold_pct = v;
-            break;
-        case OPT_MAX_DEPTH:
-            if (cli_parse_count(&a, "max-depth", 0, 1000000, &n) != 0)
-                return CLI_USAGE;
-            ro.max_depth = (uint32_t)n;
-            w.max_depth = ro.max_depth;     /* the aggregate keeps only what is shown */
-            break;
-        case OPT_CALLERS:
-            callers = a.value;
-            break;
-        }
-    }
+    const cli_opt opts[] = {
+        OPT_CALL(0, "json", NULL, opt_json, &fmt, NULL, "GHC's -pj JSON profile instead of "
+                 "the text report (counts every sample, as -pj does): --format json"),
+        CLI_FORMAT_OPT(&fmt, &formats, "text (GHC's .prof layout, the default) or json "
+                       "(default: from -o's extension, .json or .prof)"),
+        OPT_FLAG('a', "all", &w.all, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE "
+                 "samples too, as +RTS -pa does"),
+        CLI_WINDOW_OPTS(&w),
+        OPT_NUMBER('t', "threshold", "PCT", &ro.threshold_pct, 0, 100,
+                   "hide subtrees with less than PCT% of the ticks"),
+        OPT_COUNT('d', "max-depth", "N", &depth, 0, 1000000, "hide stack frames deeper "
+                  "than N below MAIN (and keep no deeper ones while reading: bounds the "
+                  "memory too)"),
+        OPT_STRING(0, "callers", "REGEX", &callers, "instead of the tree: the callers and "
+                   "callees of each cost centre whose Module.label matches (POSIX extended "
+                   "regex), with ticks"),
+        CLI_OUTPUT_OPT(&w.output),
+        CLI_JOBS_OPT,
+        OPT_END,
+    };
+    id = cli_parse(&help, opts, argc, argv, &a);
+    ro.max_depth = (uint32_t)depth;
+    w.max_depth = ro.max_depth;     /* the aggregate keeps only what is shown */
     const char *const *paths;
     size_t num_paths;
     int done = cli_window_done_logs(&a, id, &w, &paths, &num_paths);

@@ -6,16 +6,11 @@
 #include "commands.h"
 #include "evprof/prof.h"
 #include "evprof/speedscope.h"
-#include "output.h"
+#include "load.h"
+#include "outfile.h"
+#include "selection.h"
 #include "read.h"
 
-static const cli_opt opts[] = {
-    { OPT_ALL, 'a', "all", NULL, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE samples "
-      "too, as +RTS -pa does (without it they are empty time, as the report drops them)" },
-    CLI_WINDOW_OPTS,
-    CLI_OUTPUT_OPT,
-    { 0 },
-};
 
 static const cli_cmd_help help = {
     "speedscope", "[OPTIONS] FILE...",
@@ -24,7 +19,6 @@ static const cli_cmd_help help = {
     "samples are in time order and end at their events' timestamps, so the \"Time\n"
     "Order\" view shows what the program did when. Frames are the cost centres:\n"
     "Module.label with the file, line and column of their SRC.",
-    opts,
     "A capability's samples are its ticks in 'evprof report': GHC's built-in\n"
     "stacks (GC, IDLE, SYSTEM, OVERHEAD_of, DONT_CARE) are empty time unless --all\n"
     "(then they count, as in 'evprof report --all'). Weights are nanoseconds: the\n"
@@ -49,10 +43,16 @@ int cmd_speedscope(int argc, char **argv)
     int id;
 
     cli_window_init(&w);
-    cli_args_init(&a, &help, argc, argv);
-    while ((id = cli_next(&a)) > 0)
-        if (cli_window_option(&w, &a, id) < 0)
-            return CLI_USAGE;
+    const cli_opt opts[] = {
+        OPT_FLAG('a', "all", &w.all, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE "
+                 "samples too, as +RTS -pa does (without it they are empty time, as the "
+                 "report drops them)"),
+        CLI_WINDOW_OPTS(&w),
+        CLI_OUTPUT_OPT(&w.output),
+        CLI_JOBS_OPT,
+        OPT_END,
+    };
+    id = cli_parse(&help, opts, argc, argv, &a);
     const char *const *paths;
     size_t num_paths;
     int done = cli_window_done_logs(&a, id, &w, &paths, &num_paths);

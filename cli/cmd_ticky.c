@@ -13,11 +13,11 @@
 #include "evprof/driver.h"
 #include "evprof/ticky.h"
 #include "format.h"
-#include "output.h"
+#include "outfile.h"
+#include "selection.h"
 #include "read.h"
 #include "selection.h"
 
-enum { OPT_FORMAT = 1, OPT_SORT, OPT_TOP, OPT_MATCH, OPT_SERIES, OPT_CUMULATIVE };
 
 static const cli_format format_list[] = {
     { "text", ".txt", TICKY_TEXT },
@@ -27,27 +27,6 @@ static const cli_format format_list[] = {
 };
 static const cli_formats formats = { format_list, TICKY_TEXT, TICKY_TEXT };
 
-static const cli_opt opts[] = {
-    { OPT_FORMAT, 'f', "format", "FMT", "text (GHC's +RTS -r table, the default), csv or json "
-      "(default: from -o's extension)" },
-    { OPT_SORT, 's', "sort", "KEY", "entries (default), alloc, allocd (descending), name, or "
-      "input (the log's or file's order)" },
-    { OPT_TOP, 'n', "top", "N", "show only the first N counters (totals still cover all)" },
-    { OPT_MATCH, 'm', "match", "TEXT", "only counters whose STG name contains TEXT" },
-    { OPT_SERIES, 0, "series", NULL, "per-counter time series: one row per counter per batch "
-      "of samples (eventlog only)" },
-    { OPT_CUMULATIVE, 0, "cumulative", NULL, "with --series: running totals instead of the "
-      "change in each batch" },
-    { OPT_FROM, 0, "from", "WHEN", "only batches of samples at or after WHEN: seconds on the "
-      "log's clock (which starts when the RTS starts), or marker:LABEL[#N]" },
-    { OPT_TO, 0, "to", "WHEN", "only batches before WHEN" },
-    { OPT_BETWEEN, 0, "between", "LABEL", "only batches between each pair of marks LABEL "
-      "(1st to 2nd, 3rd to 4th, ...): several windows" },
-    CLI_FOLLOW_OPTS,
-    CLI_MEMORY_OPT,
-    CLI_OUTPUT_OPT,
-    { 0 },
-};
 
 static const cli_cmd_help help = {
     "ticky", "[OPTIONS] FILE",
@@ -55,7 +34,6 @@ static const cli_cmd_help help = {
     "per counter, in the layout of GHC's +RTS -r table with totals underneath.\n"
     "FILE is an eventlog of a run with +RTS -lT (GHC 9.2 or later), or the text\n"
     "file that +RTS -r writes (any GHC); an eventlog starts with \"hdrb\".",
-    opts,
     "Samples in the eventlog are changes since the previous sample of the same\n"
     "counter; a counter's total is the sum of its samples. Each TICKY_BEGIN_SAMPLE\n"
     "opens a batch at its time; logs without it get a new batch whenever a counter\n"
@@ -250,6 +228,28 @@ static ev_driver *read_log(const input *in, const ticky_args *o, int fd,
     return d;
 }
 
+static int opt_sort(const cli_args *a, void *var, const void *ctx)
+{
+    int s = ticky_sort_parse(a->value);
+    (void)ctx;
+    if (s < 0) {
+        cli_usage_error(a->cmd, "--sort wants entries, alloc, allocd, name or input, not '%s'",
+                        a->value);
+        return -1;
+    }
+    *(ticky_sort *)var = (ticky_sort)s;
+    return 0;
+}
+
+static int opt_match(const cli_args *a, void *var, const void *ctx)
+{
+    ticky_view_opts *v = var;
+    (void)ctx;
+    v->match = a->value;
+    v->match_len = strlen(a->value);
+    return 0;
+}
+
 /* Returns -1 to go on, or the exit code (--help printed, usage error). */
 static int parse_args(int argc, char **argv, ticky_args *o, cli_args *a)
 {
@@ -257,49 +257,33 @@ static int parse_args(int argc, char **argv, ticky_args *o, cli_args *a)
     memset(o, 0, sizeof *o);
     cli_window_init(&o->w);
     ticky_view_opts_init(&o->view);
-    cli_args_init(a, &help, argc, argv);
-    while ((id = cli_next(a)) > 0) {
-        int taken = cli_window_option(&o->w, a, id);
-        if (taken < 0)
-            return CLI_USAGE;
-        if (taken) {
-            o->window_given |= id == OPT_FROM || id == OPT_TO || id == OPT_BETWEEN;
-            continue;
-        }
-        switch (id) {
-        case OPT_FORMAT:
-            if ((fmt = cli_format_parse(a, &formats)) < 0)
-                return CLI_USAGE;
-            break;
-        case OPT_SORT: {
-            int s = ticky_sort_parse(a->value);
-            if (s < 0) {
-                cli_usage_error(&help, "--sort wants entries, alloc, allocd, name or input, "
-                                "not '%s'", a->value);
-                return CLI_USAGE;
-            }
-            o->view.sort = (ticky_sort)s;
-            break;
-        }
-        case OPT_TOP: {
-            unsigned long v;
-            if (cli_parse_count(a, "top", 1, ULONG_MAX, &v) != 0)
-                return CLI_USAGE;
-            o->view.top = (size_t)v;
-            break;
-        }
-        case OPT_MATCH:
-            o->view.match = a->value;
-            o->view.match_len = strlen(a->value);
-            break;
-        case OPT_SERIES:
-            o->series = 1;
-            break;
-        case OPT_CUMULATIVE:
-            o->cumulative = 1;
-            break;
-        }
-    }
+    unsigned long top = 0;
+    const cli_opt opts[] = {
+        CLI_FORMAT_OPT(&fmt, &formats, "text (GHC's +RTS -r table, the default), csv or json "
+                       "(default: from -o's extension)"),
+        OPT_CALL('s', "sort", "KEY", opt_sort, &o->view.sort, NULL, "entries (default), "
+                 "alloc, allocd (descending), name, or input (the log's or file's order)"),
+        OPT_COUNT('n', "top", "N", &top, 1, ULONG_MAX, "show only the first N counters "
+                  "(totals still cover all)"),
+        OPT_CALL('m', "match", "TEXT", opt_match, &o->view, NULL, "only counters whose STG "
+                 "name contains TEXT"),
+        OPT_FLAG(0, "series", &o->series, "per-counter time series: one row per counter per "
+                 "batch of samples (eventlog only)"),
+        OPT_FLAG(0, "cumulative", &o->cumulative, "with --series: running totals instead of "
+                 "the change in each batch"),
+        CLI_TIME_OPTS(&o->w),
+        CLI_FOLLOW_OPTS(&o->w),
+        CLI_MEMORY_OPT,
+        CLI_OUTPUT_OPT(&o->w.output),
+        CLI_JOBS_OPT,
+        OPT_END,
+    };
+    id = cli_parse(&help, opts, argc, argv, a);
+    if (top)
+        o->view.top = (size_t)top;
+    const cli_window *w = &o->w;
+    o->window_given = w->from_ns || w->to_ns != UINT64_MAX || w->from_marker || w->to_marker ||
+                      w->between || w->phase;
     if (id != CLI_END)
         return cli_done_code(id);
     if (!o->w.src.connect && !cli_want_pos(a, 1, 1, "FILE"))
@@ -487,6 +471,7 @@ static int load_live(input *in, ticky_args *o, ticky_set *t, int *stop)
     }
     return loaded(in, t, code, nothing, stop);
 }
+
 
 int cmd_ticky(int argc, char **argv)
 {

@@ -6,6 +6,7 @@
 #endif
 #include <curses.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -22,40 +23,11 @@
 #include "evprof/driver.h"
 #include "evprof/live.h"
 #include "evprof/metrics.h"
-#include "output.h"
+#include "outfile.h"
+#include "selection.h"
 #include "read.h"
 
-enum { OPT_INTERVAL = 1, OPT_NDJSON, OPT_TOP, OPT_SORT, OPT_SAVE, OPT_PLAIN, OPT_PROG_OUT,
-       OPT_METRICS, OPT_METRICS_TOP, OPT_METRICS_LINGER };
 
-static const cli_opt opts[] = {
-    { OPT_INTERVAL, 'i', "interval", "SECONDS", "refresh every SECONDS (default 1)" },
-    { OPT_NDJSON, 0, "ndjson", NULL, "one JSON object per interval on standard output "
-      "(fields: docs/LIVE.md)" },
-    { OPT_PLAIN, 0, "plain", NULL, "plain lines per interval even in a terminal" },
-    { OPT_TOP, 'n', "top", "N", "rows per list (default 10)" },
-    { OPT_SORT, 's', "sort", "KEY", "cost centres by 'interval' (default), 'total' or "
-      "'inherited' ticks" },
-    { OPT_CONNECT, 0, "connect", "ADDR", "read a running program's eventlog-socket stream "
-      "(unix:PATH or tcp:HOST:PORT)" },
-    { OPT_IDLE_TIMEOUT, 0, "idle-timeout", "SECONDS", "stop when nothing has come for SECONDS "
-      "(a file that stopped growing, a quiet FIFO or socket)" },
-    CLI_TIME_OPTS,
-    CLI_CAP_OPT,
-    CLI_FOCUS_OPTS,
-    CLI_MEMORY_OPT,
-    { OPT_SAVE, 0, "save", "FILE", "also write the log as read to FILE" },
-    { OPT_PROG_OUT, 0, "program-output", "FILE", "-- PROG: its standard output and error go "
-      "to FILE (default: standard error, /dev/null under the full-screen view)" },
-    { OPT_METRICS, 0, "metrics", "HOST:PORT", "serve the figures to Prometheus at "
-      "http://HOST:PORT/metrics (a bare PORT: 127.0.0.1); without --ndjson or --plain, "
-      "no view" },
-    { OPT_METRICS_TOP, 0, "metrics-top", "N", "--metrics: cost centres, heap bands and ticky "
-      "counters, the N with the most (default 10)" },
-    { OPT_METRICS_LINGER, 0, "metrics-linger", "SECONDS", "--metrics: after the read ends, "
-      "serve the last figures SECONDS longer (Ctrl-C ends it)" },
-    { 0 },
-};
 
 static const cli_cmd_help help = {
     "top", "[OPTIONS] [FILE | - | --connect ADDR | -- PROG ARGS...]",
@@ -66,7 +38,6 @@ static const cli_cmd_help help = {
     "`evprof top -- PROG ARGS` runs PROG with +RTS -l -ol<private FIFO> -RTS (and\n"
     "--eventlog-flush-interval on GHC 9.2 and later; PROG must be built with\n"
     "-rtsopts) and exits with its status.",
-    opts,
     "Keys in the full-screen view: q quits, p pauses, s changes the sort.\n"
     "--metrics HOST:PORT serves GET /metrics in Prometheus' text format, refreshed\n"
     "every interval (the metrics: docs/LIVE.md, \"Prometheus\"); alone it shows no view\n"
@@ -447,12 +418,37 @@ static int exit_code_of(int status)
 
 /* ---- the command ---------------------------------------------------------- */
 
+static int opt_sort(const cli_args *a, void *var, const void *ctx)
+{
+    (void)ctx;
+    for (int s = 0; s < LIVE_SORT_COUNT; s++)
+        if (strcmp(a->value, live_sort_name((live_sort)s)) == 0) {
+            *(live_sort *)var = (live_sort)s;
+            return 0;
+        }
+    cli_usage_error(a->cmd, "--sort wants interval, total or inherited, not '%s'", a->value);
+    return -1;
+}
+
+static int opt_metrics(const cli_args *a, void *var, const void *ctx)
+{
+    char host[256], port[8];
+    (void)ctx;
+    if (live_http_parse_addr(a->value, host, sizeof host, port, sizeof port) != 0) {
+        cli_usage_error(a->cmd, "--metrics wants HOST:PORT, :PORT, PORT or [IPV6]:PORT, not "
+                        "'%s'", a->value);
+        return -1;
+    }
+    *(const char **)var = a->value;
+    return 0;
+}
+
 int cmd_top(int argc, char **argv)
 {
     cli_args a;
     int id, ndjson = 0, plain = 0;
     double interval = 1, idle = 0, linger = 0;
-    unsigned long n, metrics_top = 10;
+    unsigned long metrics_top = 10;
     live_opts lo;
     const char *connect = NULL, *save = NULL, *prog_out = NULL, *metrics = NULL;
     int linger_given = 0, metrics_top_given = 0;
@@ -470,91 +466,50 @@ int cmd_top(int argc, char **argv)
 
     cli_window w;
     cli_window_init(&w);
-    cli_args_init(&a, &help, nopt, argv);
-    while ((id = cli_next(&a)) > 0) {
-        switch (id) {
-        case OPT_FROM:
-        case OPT_TO:
-        case OPT_BETWEEN:
-        case OPT_CAP:
-        case OPT_FOCUS:
-        case OPT_IGNORE:
-            if (cli_window_option(&w, &a, id) < 0)
-                return CLI_USAGE;
-            break;
-        case OPT_INTERVAL:
-            if (cli_parse_number(&a, "interval", 0.05, 3600, &interval) != 0)
-                return CLI_USAGE;
-            break;
-        case OPT_NDJSON:
-            ndjson = 1;
-            break;
-        case OPT_PLAIN:
-            plain = 1;
-            break;
-        case OPT_TOP:
-            if (cli_parse_count(&a, "top", 1, 1000, &n) != 0)
-                return CLI_USAGE;
-            lo.top_n = (unsigned)n;
-            break;
-        case OPT_SORT: {
-            int found = 0;
-            for (int s = 0; s < LIVE_SORT_COUNT; s++)
-                if (strcmp(a.value, live_sort_name((live_sort)s)) == 0) {
-                    lo.sort = (live_sort)s;
-                    found = 1;
-                }
-            if (!found) {
-                cli_usage_error(&help, "--sort wants interval, total or inherited, not '%s'",
-                                a.value);
-                return CLI_USAGE;
-            }
-            break;
-        }
-        case OPT_CONNECT:
-            if (!ev_connect_addr_valid(a.value)) {
-                cli_usage_error(&help, "--connect wants unix:PATH or tcp:HOST:PORT, not '%s'",
-                                a.value);
-                return CLI_USAGE;
-            }
-            connect = a.value;
-            break;
-        case OPT_IDLE_TIMEOUT:
-            if (cli_parse_number(&a, "idle-timeout", 0.01, 1e9, &idle) != 0)
-                return CLI_USAGE;
-            break;
-        case OPT_SAVE:
-            save = a.value;
-            break;
-        case OPT_PROG_OUT:
-            prog_out = a.value;
-            break;
-        case OPT_METRICS: {
-            char host[256], port[8];
-            if (live_http_parse_addr(a.value, host, sizeof host, port, sizeof port) != 0) {
-                cli_usage_error(&help, "--metrics wants HOST:PORT, :PORT, PORT or "
-                                "[IPV6]:PORT, not '%s'", a.value);
-                return CLI_USAGE;
-            }
-            metrics = a.value;
-            break;
-        }
-        case OPT_METRICS_TOP:
-            if (cli_parse_count(&a, "metrics-top", 1, 1000, &metrics_top) != 0)
-                return CLI_USAGE;
-            metrics_top_given = 1;
-            break;
-        case OPT_METRICS_LINGER:
-            if (cli_parse_number(&a, "metrics-linger", 0, 1e9, &linger) != 0)
-                return CLI_USAGE;
-            linger_given = 1;
-            break;
-        case OPT_MEMORY_LIMIT:
-            if (cli_memory_option(&a) < 0)
-                return CLI_USAGE;
-            break;
-        }
-    }
+    unsigned long top_n = lo.top_n;
+    const cli_opt opts[] = {
+        OPT_NUMBER('i', "interval", "SECONDS", &interval, 0.05, 3600, "refresh every SECONDS "
+                   "(default 1)"),
+        OPT_FLAG(0, "ndjson", &ndjson, "one JSON object per interval on standard output "
+                 "(fields: docs/LIVE.md)"),
+        OPT_FLAG(0, "plain", &plain, "plain lines per interval even in a terminal"),
+        OPT_COUNT('n', "top", "N", &top_n, 1, 1000, "rows per list (default 10)"),
+        OPT_CALL('s', "sort", "KEY", opt_sort, &lo.sort, NULL, "cost centres by 'interval' "
+                 "(default), 'total' or 'inherited' ticks"),
+        OPT_CALL(0, "connect", "ADDR", cli_opt_connect, &w, NULL, "read a running program's "
+                 "eventlog-socket stream (unix:PATH or tcp:HOST:PORT)"),
+        OPT_CALL(0, "idle-timeout", "SECONDS", cli_opt_idle_timeout, &w, NULL, "stop when "
+                 "nothing has come for SECONDS (a file that stopped growing, a quiet FIFO or "
+                 "socket)"),
+        CLI_TIME_OPTS(&w),
+        CLI_CAP_OPT(&w),
+        CLI_FOCUS_OPTS(&w),
+        CLI_MEMORY_OPT,
+        OPT_STRING(0, "save", "FILE", &save, "also write the log as read to FILE"),
+        OPT_STRING(0, "program-output", "FILE", &prog_out, "-- PROG: its standard output and "
+                   "error go to FILE (default: standard error, /dev/null under the "
+                   "full-screen view)"),
+        OPT_CALL(0, "metrics", "HOST:PORT", opt_metrics, &metrics, NULL, "serve the figures "
+                 "to Prometheus at http://HOST:PORT/metrics (a bare PORT: 127.0.0.1); without "
+                 "--ndjson or --plain, no view"),
+        OPT_COUNT(0, "metrics-top", "N", &metrics_top, 1, 1000, "--metrics: cost centres, "
+                  "heap bands and ticky counters, the N with the most (default 10)"),
+        OPT_NUMBER(0, "metrics-linger", "SECONDS", &linger, 0, 1e9, "--metrics: after the read "
+                   "ends, serve the last figures SECONDS longer (Ctrl-C ends it)"),
+        OPT_END,
+    };
+    metrics_top = ULONG_MAX;
+    linger = -1;
+    id = cli_parse(&help, opts, nopt, argv, &a);
+    lo.top_n = (unsigned)top_n;
+    metrics_top_given = metrics_top != ULONG_MAX;
+    if (!metrics_top_given)
+        metrics_top = 10;
+    linger_given = linger >= 0;
+    if (!linger_given)
+        linger = 0;
+    connect = w.src.connect;
+    idle = w.src.idle_timeout;
     if (id != CLI_END)
         return cli_done_code(id);
     int sources = (a.npos > 0) + (connect != NULL) + (prog != NULL);
@@ -576,7 +531,7 @@ int cmd_top(int argc, char **argv)
         return CLI_USAGE;
     }
     /* the selection: marks need the whole file first (not a live stream) */
-    if (w.from_marker || w.to_marker || w.between) {
+    if (w.from_marker || w.to_marker || w.between || w.phase) {
         if (a.npos != 1 || strcmp(a.pos[0], "-") == 0) {
             cli_usage_error(&help, "marker windows need a FILE (the log is read twice)");
             return CLI_USAGE;

@@ -86,6 +86,15 @@ int cli_format_parse(const cli_args *a, const cli_formats *t)
     return -1;
 }
 
+int cli_opt_format(const cli_args *a, void *var, const void *ctx)
+{
+    int id = cli_format_parse(a, ctx);
+    if (id < 0)
+        return -1;
+    *(int *)var = id;
+    return 0;
+}
+
 int cli_format_resolve(const cli_cmd_help *cmd, const cli_formats *t, int given,
                        const char *output)
 {

@@ -36,6 +36,11 @@ typedef struct cli_formats {
 /* The id that --format's value (a->value) names, or -1 after a usage
  * error that lists the command's formats. */
 int cli_format_parse(const cli_args *a, const cli_formats *t);
+/* -f, --format FMT bound to an int (the id; -1 until given), ctx the
+ * command's cli_formats. */
+int cli_opt_format(const cli_args *a, void *var, const void *ctx);
+#define CLI_FORMAT_OPT(var, formats, help) \
+    OPT_CALL('f', "format", "FMT", cli_opt_format, var, formats, help)
 
 /* After the options: the format to write. `given`: the id --format named,
  * or -1; `output`: -o's value, or NULL. The id, or -1 after a usage error

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/output.h"
 #include "cli/read.h"
 #include "cli/selection.h"
 #include "driver/internal.h"

@@ -1,19 +1,495 @@
-/* A selection that matches nothing (issue 27): --from/--to outside the
- * log's time span, --cap of a capability it does not have. Every read of
- * a command with the shared options is checked against the command's
- * window after it (cli_window_done registers it, cli/read.c checks); an
- * empty result is then a usage error (exit 2) that says what the log has:
- * its time span and its capabilities (the read's own facts: every event's
- * time, the block markers' capabilities) and its marks (a second read of
- * the file, on this error path only). A window partly outside the log is
- * fine. */
+/* The selection every reading command takes (selection.h): its options
+ * bound to a cli_window, the marks resolved into times by a first cheap
+ * read, the ev_select of the read's selection stage; and a selection that
+ * matches nothing (issue 27): --from/--to outside the log's time span,
+ * --cap of a capability it does not have. Every read of a command with the
+ * shared options is checked against the command's window after it
+ * (cli_window_done registers it, cli/read.c checks); an empty result is
+ * then a usage error (exit 2) that says what the log has: its time span
+ * and its capabilities (the read's own facts: every event's time, the
+ * block markers' capabilities) and its marks (a second read of the file,
+ * on this error path only). A window partly outside the log is fine. */
 #include "cli/selection.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/outfile.h"
+#include "cli/read.h"
 #include "evprof/markers.h"
+
+/* ---- the window: options, marks, the selection -------------------------- */
+
+void cli_window_init(cli_window *w)
+{
+    w->from_ns = 0;
+    w->to_ns = UINT64_MAX;
+    w->cap = -1;
+    w->all = 0;
+    w->output = NULL;
+    w->from_marker = w->to_marker = w->between = w->phase = NULL;
+    w->phase_nth = 1;
+    w->from_nth = w->to_nth = 1;
+    w->spans = NULL;
+    w->num_spans = 0;
+    w->focus = w->ignore = NULL;
+    w->max_depth = 0;
+    w->src.follow = 0;
+    w->src.idle_timeout = 0;
+    w->src.connect = NULL;
+    w->src.on_bytes = NULL;
+    w->src.bytes_ctx = NULL;
+    w->src.select = NULL;
+    w->src.has_fd = 0;
+    w->src.fd = -1;
+    w->src.quiet = 0;
+}
+
+static int parse_seconds(const cli_args *a, const char *name, uint64_t *ns)
+{
+    double v;
+    if (cli_parse_decimal(a->value, 0, 1.8e10, &v) != 0) {
+        cli_usage_error(a->cmd, "--%s wants seconds as a decimal number >= 0 (like 2 or 0.5), "
+                        "not '%s'", name, a->value);
+        return -1;
+    }
+    *ns = (uint64_t)llround(v * 1e9);
+    return 1;
+}
+
+/* "marker:LABEL[#N]": the label and N (1 when absent). 1 when taken, 0
+ * when `v` is not a marker, -1 after a usage error. */
+static int parse_marker(const cli_args *a, const char *name, const char **label,
+                        unsigned long *nth)
+{
+    const char *v = a->value;
+    if (strncmp(v, "marker:", 7) != 0)
+        return 0;
+    v += 7;
+    const char *hash = strrchr(v, '#');
+    *nth = 1;
+    if (hash && hash[1] && strspn(hash + 1, "0123456789") == strlen(hash + 1)) {
+        char *end;
+        errno = 0;
+        *nth = strtoul(hash + 1, &end, 10);
+        if (errno || *nth == 0 || *nth > 1000000000ul) {
+            cli_usage_error(a->cmd, "--%s: the N of marker:LABEL#N counts from 1, not '%s'",
+                            name, hash + 1);
+            return -1;
+        }
+        /* the label is a copy without #N, kept for the command's life */
+        static char *copies[2];
+        int k = strcmp(name, "from") == 0 ? 0 : 1;
+        free(copies[k]);
+        copies[k] = strndup(v, (size_t)(hash - v));
+        if (!copies[k]) {
+            fprintf(stderr, "evprof: out of memory\n");
+            return -1;
+        }
+        *label = copies[k];
+        return 1;
+    }
+    *label = v;
+    return 1;
+}
+
+/* --phase LABEL[#N]: the label and N (1 when absent). */
+static int parse_phase(const cli_args *a, cli_window *w)
+{
+    const char *v = a->value, *hash = strrchr(v, '#');
+    w->phase = v;
+    w->phase_nth = 1;
+    if (hash && hash[1] && strspn(hash + 1, "0123456789") == strlen(hash + 1)) {
+        char *end;
+        errno = 0;
+        w->phase_nth = strtoul(hash + 1, &end, 10);
+        if (errno || w->phase_nth == 0 || w->phase_nth > 1000000000ul) {
+            cli_usage_error(a->cmd, "--phase: the N of LABEL#N counts from 1, not '%s'", hash + 1);
+            return -1;
+        }
+        static char *copy;      /* the label without #N, kept for the command's life */
+        free(copy);
+        if (!(copy = strndup(v, (size_t)(hash - v)))) {
+            fprintf(stderr, "evprof: out of memory\n");
+            return -1;
+        }
+        w->phase = copy;
+    }
+    return 1;
+}
+
+static int parse_when(const cli_args *a, const char *name, uint64_t *ns, const char **label,
+                      unsigned long *nth)
+{
+    int m = parse_marker(a, name, label, nth);
+    if (m != 0)
+        return m;
+    *label = NULL;
+    return parse_seconds(a, name, ns);
+}
+
+/* The selection names marks: they are found by a first read. */
+static int has_marks(const cli_window *w)
+{
+    return w->from_marker || w->to_marker || w->between || w->phase;
+}
+
+int cli_window_done(const cli_args *a, int next_result, cli_window *w, const char **path)
+{
+    if (next_result != CLI_END)
+        return cli_done_code(next_result);
+    if ((w->src.follow || w->src.connect) && has_marks(w)) {
+        cli_usage_error(a->cmd, "marker windows are found by reading the log first: they need "
+                        "a finished file, not --follow or --connect (give --from/--to in "
+                        "seconds)");
+        return CLI_USAGE;
+    }
+    if (w->src.connect) {
+        if (!cli_want_pos(a, 0, 0, "FILE"))
+            return CLI_USAGE;
+        *path = w->src.connect;
+        if (cli_window_select(w) != CLI_OK)
+            return CLI_FAIL;
+        cli_window_watch(w, 0);
+        return -1;
+    }
+    if (w->src.idle_timeout > 0 && !w->src.follow) {
+        cli_usage_error(a->cmd, "--idle-timeout applies to --follow");
+        return CLI_USAGE;
+    }
+    if (!cli_want_pos(a, 1, 1, "FILE"))
+        return CLI_USAGE;
+    if (w->phase && (w->from_marker || w->to_marker || w->between || w->from_ns ||
+                     w->to_ns != UINT64_MAX)) {
+        cli_usage_error(a->cmd, "--phase is a window of its own: it takes no --from, --to "
+                        "or --between");
+        return CLI_USAGE;
+    }
+    if (!w->from_marker && !w->to_marker && w->from_ns >= w->to_ns) {
+        cli_usage_error(a->cmd, "--from must be before --to");
+        return CLI_USAGE;
+    }
+    if (cli_out_same_file(a->cmd, w->output, a->pos[0]))
+        return CLI_USAGE;
+    if (has_marks(w) && strcmp(a->pos[0], "-") == 0) {
+        cli_usage_error(a->cmd, "marker windows read the log twice: they need a file, not "
+                        "standard input");
+        return CLI_USAGE;
+    }
+    int code = cli_window_resolve(w, a->pos[0]);
+    if (code != CLI_OK)
+        return code;
+    cli_window_watch(w, 0);
+    *path = a->pos[0];
+    return -1;
+}
+
+int cli_window_done_logs(const cli_args *a, int next_result, cli_window *w,
+                         const char *const **paths, size_t *n)
+{
+    const char *one;
+    if (next_result == CLI_END && a->npos > 1) {
+        /* several logs: the checks of one, for each */
+        if (w->src.follow || w->src.connect) {
+            cli_usage_error(a->cmd, "--follow and --connect read one live log, not several");
+            return CLI_USAGE;
+        }
+        if (!w->from_marker && !w->to_marker && w->from_ns >= w->to_ns) {
+            cli_usage_error(a->cmd, "--from must be before --to");
+            return CLI_USAGE;
+        }
+        if (has_marks(w)) {
+            cli_usage_error(a->cmd, "marker windows (marker:LABEL, --between, --phase) take one log; "
+                            "with several logs give --from/--to in seconds");
+            return CLI_USAGE;
+        }
+        int stdin_seen = 0;
+        for (int i = 0; i < a->npos; i++) {
+            if (cli_out_same_file(a->cmd, w->output, a->pos[i]))
+                return CLI_USAGE;
+            if (strcmp(a->pos[i], "-") == 0 && stdin_seen++) {
+                cli_usage_error(a->cmd, "standard input ('-') can be read only once");
+                return CLI_USAGE;
+            }
+        }
+        *paths = (const char *const *)a->pos;
+        *n = (size_t)a->npos;
+        if (cli_window_select(w) != CLI_OK)
+            return CLI_FAIL;
+        cli_window_watch(w, 1);
+        return -1;
+    }
+    int done = cli_window_done(a, next_result, w, &one);
+    if (done >= 0)
+        return done;
+    /* with --connect there is no FILE: the address names the log */
+    *paths = w->src.connect ? &w->src.connect : (const char *const *)a->pos;
+    *n = 1;
+    return -1;
+}
+
+/* ---- marks ---------------------------------------------------------- */
+
+static ev_span *spans_owned;   /* the windows live as long as the command */
+static void free_spans(void) { free(spans_owned); }
+
+/* "evprof: FILE: no marker 'X' in the log" or "marker 'X' #3 asked, the
+ * log has 2"; the marks it has follow on the next line (resolve). */
+static void no_marker(const char *path, const char *label, unsigned long nth, size_t have)
+{
+    const char *name = cli_display_path(path);
+    fprintf(stderr, have == 0 ? "evprof: %s: no marker '" : "evprof: %s: marker '", name);
+    cli_text_str(stderr, label, strlen(label));
+    if (have == 0)
+        fprintf(stderr, "' in the log (USER_MARKER 58, Debug.Trace.traceMarker)\n");
+    else
+        fprintf(stderr, "' #%lu asked, the log has %zu\n", nth, have);
+}
+
+static int mark_time(const char *path, const ev_markers *m, const char *label,
+                     unsigned long nth, uint64_t *t)
+{
+    size_t n;
+    const uint64_t *times = ev_markers_times(m, label, strlen(label), &n);
+    if (nth > n) {
+        no_marker(path, label, nth, n);
+        return -1;
+    }
+    *t = times[nth - 1];
+    return 0;
+}
+
+static int resolve_marks(cli_window *w, const char *path);
+
+int cli_window_resolve(cli_window *w, const char *path)
+{
+    int code = resolve_marks(w, path);
+    return code == CLI_OK ? cli_window_select(w) : code;
+}
+
+static int resolve_marks(cli_window *w, const char *path)
+{
+    if (!has_marks(w))
+        return CLI_OK;
+    ev_markers *m = ev_markers_create();
+    if (!m) {
+        fprintf(stderr, "evprof: out of memory\n");
+        return CLI_FAIL;
+    }
+    int code;
+    cli_analysis an = { &ev_markers_ops, m };
+    ev_driver *d = cli_read(path, &an, 1, &code);
+    if (!d || cli_read_nothing(ev_driver_stream(d), code)) {
+        ev_driver_destroy(d);
+        ev_markers_destroy(m);
+        return code == CLI_OK ? CLI_FAIL : code;
+    }
+    el_read_result read = ev_driver_stream(d)->read;
+    ev_driver_destroy(d);
+    /* a mark the log lacks, or marks that leave no window: a selection
+     * that matches nothing (selection.c), said with what the log has */
+    code = CLI_OK;
+    if (w->from_marker && mark_time(path, m, w->from_marker, w->from_nth, &w->from_ns) != 0)
+        code = CLI_USAGE;
+    if (code == CLI_OK && w->to_marker &&
+        mark_time(path, m, w->to_marker, w->to_nth, &w->to_ns) != 0)
+        code = CLI_USAGE;
+    if (code == CLI_OK && w->phase) {
+        /* from the mark to the next one of any label, later in time (the
+         * last phase runs to the end of the log) */
+        if (mark_time(path, m, w->phase, w->phase_nth, &w->from_ns) != 0) {
+            code = CLI_USAGE;
+        } else {
+            w->to_ns = UINT64_MAX;
+            for (size_t i = 0; i < ev_markers_num_labels(m); i++) {
+                const ev_marker_label *l = ev_markers_label_at(m, i);
+                size_t n;
+                const uint64_t *t = ev_markers_times(m, l->label, l->len, &n);
+                size_t lo = 0, hi = n;      /* the first time after from */
+                while (lo < hi) {
+                    size_t mid = lo + (hi - lo) / 2;
+                    if (t[mid] <= w->from_ns)
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                if (lo < n && t[lo] < w->to_ns)
+                    w->to_ns = t[lo];
+            }
+        }
+    }
+    if (code == CLI_OK && w->from_ns >= w->to_ns) {
+        fprintf(stderr, "evprof: %s: --from (%.9f s) is not before --to (%.9f s)\n",
+                cli_display_path(path), w->from_ns / 1e9,
+                w->to_ns == UINT64_MAX ? INFINITY : w->to_ns / 1e9);
+        code = CLI_USAGE;
+    }
+    if (code == CLI_OK && w->between) {
+        size_t n;
+        const uint64_t *t = ev_markers_times(m, w->between, strlen(w->between), &n);
+        if (n < 2) {
+            no_marker(path, w->between, 2, n);
+            code = CLI_USAGE;
+        } else {
+            free(spans_owned);
+            if (!(spans_owned = malloc(n / 2 * sizeof *spans_owned))) {
+                fprintf(stderr, "evprof: out of memory\n");
+                code = CLI_FAIL;
+            } else {
+                static int registered;
+                if (!registered++)
+                    atexit(free_spans);
+                size_t k = 0;
+                uint64_t sum = 0;
+                for (size_t i = 0; i + 1 < n; i += 2) {
+                    /* each pair, cut to --from/--to */
+                    uint64_t a = t[i] > w->from_ns ? t[i] : w->from_ns;
+                    uint64_t b = t[i + 1] < w->to_ns ? t[i + 1] : w->to_ns;
+                    if (a < b) {
+                        spans_owned[k++] = (ev_span){ a, b };
+                        sum += b - a;
+                    }
+                }
+                w->spans = spans_owned;
+                w->num_spans = k;
+                fprintf(stderr, "evprof: %s: --between '", cli_display_path(path));
+                cli_text_str(stderr, w->between, strlen(w->between));
+                fprintf(stderr, "': %zu window%s, %.6f s in all%s\n", k, k == 1 ? "" : "s",
+                        sum / 1e9, n % 2 ? " (the last mark, unpaired, left out)" : "");
+                if (k == 0) {
+                    fprintf(stderr, "evprof: %s: no pair of marks inside --from/--to\n",
+                            cli_display_path(path));
+                    code = CLI_USAGE;
+                }
+            }
+        }
+    }
+    if (code == CLI_USAGE) {
+        fprintf(stderr, "evprof: %s: the log: ", cli_display_path(path));
+        cli_log_has_print(stderr, NULL, &read, m);
+        fputc('\n', stderr);
+    }
+    ev_markers_destroy(m);
+    return code;
+}
+
+/* The selections made, freed at exit (a command makes one, diff one a side). */
+static ev_select **selects_owned;
+static size_t num_selects;
+
+static void free_selects(void)
+{
+    for (size_t i = 0; i < num_selects; i++)
+        ev_select_destroy(selects_owned[i]);
+    free(selects_owned);
+}
+
+int cli_window_select(cli_window *w)
+{
+    ev_span one = { w->from_ns, w->to_ns };
+    int all_time = !w->spans && w->from_ns == 0 && w->to_ns == UINT64_MAX;
+    if (all_time && w->cap < 0) {
+        w->src.select = NULL;
+        return CLI_OK;
+    }
+    ev_select *sel = w->spans ? ev_select_create(w->spans, w->num_spans, w->cap)
+                   : ev_select_create(&one, all_time ? 0 : 1, w->cap);
+    ev_select **more = sel ? realloc(selects_owned, (num_selects + 1) * sizeof *more) : NULL;
+    if (!more) {
+        ev_select_destroy(sel);
+        fprintf(stderr, "evprof: out of memory\n");
+        return CLI_FAIL;
+    }
+    if (!num_selects)
+        atexit(free_selects);
+    selects_owned = more;
+    selects_owned[num_selects++] = sel;
+    w->src.select = sel;
+    return CLI_OK;
+}
+
+int cli_window_prof_filter(const cli_window *w, prof_filter *f)
+{
+    char err[300];
+
+    f->focus = w->focus;
+    f->ignore = w->ignore;
+    f->max_depth = w->max_depth;
+    if (prof_filter_check(f, err, sizeof err) != 0) {
+        fprintf(stderr, "evprof: bad regular expression %s\n", err);
+        return CLI_USAGE;
+    }
+    return 0;
+}
+
+/* ---- the options' callbacks (cli_opt's OPT_CALL) ---- */
+
+int cli_opt_from(const cli_args *a, void *var, const void *ctx)
+{
+    cli_window *w = var;
+    (void)ctx;
+    return parse_when(a, "from", &w->from_ns, &w->from_marker, &w->from_nth) < 0 ? -1 : 0;
+}
+
+int cli_opt_to(const cli_args *a, void *var, const void *ctx)
+{
+    cli_window *w = var;
+    (void)ctx;
+    return parse_when(a, "to", &w->to_ns, &w->to_marker, &w->to_nth) < 0 ? -1 : 0;
+}
+
+int cli_opt_phase(const cli_args *a, void *var, const void *ctx)
+{
+    (void)ctx;
+    return parse_phase(a, var) < 0 ? -1 : 0;
+}
+
+int cli_opt_cap(const cli_args *a, void *var, const void *ctx)
+{
+    cli_window *w = var;
+    unsigned long n;
+    (void)ctx;
+    if (cli_parse_count(a, "cap", 0, 65534, &n) != 0)
+        return -1;
+    w->cap = (int32_t)n;
+    return 0;
+}
+
+int cli_opt_idle_timeout(const cli_args *a, void *var, const void *ctx)
+{
+    cli_window *w = var;
+    uint64_t ns;
+    (void)ctx;
+    if (parse_seconds(a, "idle-timeout", &ns) < 0)
+        return -1;
+    w->src.idle_timeout = (double)ns / 1e9;
+    return 0;
+}
+
+int cli_opt_connect(const cli_args *a, void *var, const void *ctx)
+{
+    cli_window *w = var;
+    (void)ctx;
+    if (!ev_connect_addr_valid(a->value)) {
+        cli_usage_error(a->cmd, "--connect wants unix:PATH or tcp:HOST:PORT, not '%s'",
+                        a->value);
+        return -1;
+    }
+    w->src.connect = a->value;
+    return 0;
+}
+
+int cli_opt_memory(const cli_args *a, void *var, const void *ctx)
+{
+    (void)var;
+    (void)ctx;
+    return cli_memory_option(a) < 0 ? -1 : 0;
+}
+
+/* ---- a selection that matches nothing --------------------------------------- */
 
 /* The marks of a finished file, for the message (a second read, only
  * on this error path; NULL for standard input, a live source or without

@@ -1,12 +1,149 @@
-/* A selection that matches nothing is a usage error that says what the
- * log has (cli/selection.c). */
+/* The selection every reading command takes, in one place: its options
+ * (bound to a cli_window), the marks resolved into times, the ev_select
+ * the read's selection stage marks events by, and the check that it
+ * matches something in the log (a selection that matches nothing is a
+ * usage error that says what the log has). */
 #ifndef EVPROF_CLI_SELECTION_H
 #define EVPROF_CLI_SELECTION_H
 
+#include <stdint.h>
 #include <stdio.h>
 
-#include "cli/output.h"
+#include "cli/cli.h"
 #include "evprof/driver.h"
+#include "evprof/prof.h"
+
+/* Where the log comes from, beyond a plain FILE, and what of it is read. */
+typedef struct cli_source {
+    int follow;                 /* --follow */
+    double idle_timeout;        /* seconds; 0: none */
+    const char *connect;        /* --connect ADDR, or NULL */
+    /* a live read's bytes as they come (ticky --series keeps a copy to
+     * read again); NULL: none */
+    void (*on_bytes)(void *ctx, const void *buf, size_t len);
+    void *bytes_ctx;
+    /* the selection the read's selection stage marks events by (made by
+     * cli_window_done from the time options and --cap; NULL: all) */
+    const ev_select *select;
+    /* read this open descriptor instead of opening the path (ticky's copy
+     * of standard input); the path names it in messages */
+    int has_fd, fd;
+    /* a second read of what a first one read and reported: no messages */
+    int quiet;
+} cli_source;
+
+typedef struct cli_window {
+    uint64_t from_ns, to_ns;    /* to_ns UINT64_MAX: open */
+    int32_t cap;                /* -1: all */
+    int all;
+    const char *output;         /* NULL: stdout */
+    /* marks, resolved into from_ns/to_ns and spans by cli_window_resolve */
+    const char *from_marker, *to_marker;    /* the LABEL of marker:LABEL, or NULL */
+    unsigned long from_nth, to_nth;         /* #N, 1-based */
+    const char *between;                    /* --between LABEL, or NULL */
+    const char *phase;                      /* --phase LABEL[#N], or NULL */
+    unsigned long phase_nth;
+    ev_span *spans;            /* after resolve: the windows (NULL: [from_ns, to_ns)) */
+    size_t num_spans;
+    const char *focus, *ignore; /* regexes on Module.label, or NULL */
+    uint32_t max_depth;         /* report --max-depth: bounds the aggregate (prof_filter) */
+    cli_source src;
+} cli_window;
+
+void cli_window_init(cli_window *w);
+/* Turns marks into times (cli_window_done calls it): a first cheap read of `path` with only the marks
+ * decoded (nothing to do without marks). Prints what went wrong (a mark
+ * not in the log: the marks that are; standard input: cannot be read
+ * twice) and returns its exit code, or CLI_OK. With --between, says on
+ * stderr how many windows it found. */
+int cli_window_resolve(cli_window *w, const char *path);
+/* The profile filter of the selection (focus, ignore, max depth; `all`
+ * left as it is; the windows and the capability are the read's selection
+ * stage's). Returns 0, or CLI_USAGE after a message when a regex does not
+ * compile. */
+int cli_window_prof_filter(const cli_window *w, prof_filter *f);
+/* Makes w->src.select from the resolved times, windows and capability
+ * (cli_window_done and cli_window_resolve call it). 0, or CLI_FAIL after
+ * a message when out of memory. */
+int cli_window_select(cli_window *w);
+/* After the option loop of a command with the shared options: the exit
+ * code when parsing stopped (help, usage error), when there is not exactly
+ * one FILE (none with --connect: *path is then the address), when --from
+ * is not before --to, or when a mark is not in the log
+ * (cli_window_resolve); -1 to go on, with *path set. */
+int cli_window_done(const cli_args *a, int next_result, cli_window *w, const char **path);
+
+/* cli_window_done for the profile commands, which take one FILE or more
+ * (the profile of several runs, summed): *paths, *n the logs. With several,
+ * marker windows are refused (each log has its own marks) and standard
+ * input may appear once. */
+int cli_window_done_logs(const cli_args *a, int next_result, cli_window *w,
+                         const char *const **paths, size_t *n);
+
+/* ---- the shared options, bound to a cli_window ---------------------------
+ *   time:  --from/--to SECONDS or marker:LABEL[#N], --between LABEL,
+ *          --phase LABEL[#N]
+ *   cap:   --cap N
+ *   focus: --focus/--ignore REGEX on Module.label (profile commands)
+ *   live:  --follow, --idle-timeout, --connect
+ *   memory: --memory-limit */
+int cli_opt_from(const cli_args *a, void *w, const void *ctx);
+int cli_opt_to(const cli_args *a, void *w, const void *ctx);
+int cli_opt_phase(const cli_args *a, void *w, const void *ctx);
+int cli_opt_cap(const cli_args *a, void *w, const void *ctx);
+int cli_opt_idle_timeout(const cli_args *a, void *w, const void *ctx);
+int cli_opt_connect(const cli_args *a, void *w, const void *ctx);
+int cli_opt_memory(const cli_args *a, void *var, const void *ctx);
+
+#define CLI_FROM_HELP "only events at or after WHEN: seconds on the log's clock (which " \
+    "starts when the RTS starts), or marker:LABEL[#N], the Nth traceMarker LABEL (default " \
+    "the first)"
+#define CLI_TIME_OPTS(w)                                                             \
+    OPT_CALL(0, "from", "WHEN", cli_opt_from, w, NULL, CLI_FROM_HELP),               \
+    OPT_CALL(0, "to", "WHEN", cli_opt_to, w, NULL,                                   \
+             "only events before WHEN (seconds or marker:LABEL[#N])"),               \
+    OPT_STRING(0, "between", "LABEL", &(w)->between, "only events between each pair " \
+               "of marks LABEL (1st to 2nd, 3rd to 4th, ...: start/end marks): several " \
+               "windows, summed"),                                                   \
+    OPT_CALL(0, "phase", "LABEL[#N]", cli_opt_phase, w, NULL, "only events of the "  \
+             "phase that starts at the Nth mark LABEL (default the first) and ends at " \
+             "the next mark of any label (start-of-phase marks: a row of 'evprof "    \
+             "phases')")
+
+#define CLI_CAP_OPT(w)                                                               \
+    OPT_CALL(0, "cap", "N", cli_opt_cap, w, NULL, "only capability N (its own samples)")
+
+#define CLI_FOCUS_OPTS(w)                                                            \
+    OPT_STRING(0, "focus", "REGEX", &(w)->focus, "keep only the stacks through a cost " \
+               "centre whose Module.label matches (POSIX extended regex)"),          \
+    OPT_STRING(0, "ignore", "REGEX", &(w)->ignore, "drop the stacks through a cost " \
+               "centre whose Module.label matches")
+
+/* Live sources (docs/LIVE.md): on every command that reads through
+ * cli_read_src / cli_load_profile. */
+#define CLI_FOLLOW_OPTS(w)                                                           \
+    OPT_FLAG(0, "follow", &(w)->src.follow, "the log is still being written: wait for " \
+             "more at its end until the end marker (Ctrl-C: the result so far, exit 130)"), \
+    OPT_CALL(0, "idle-timeout", "SECONDS", cli_opt_idle_timeout, w, NULL, "with "   \
+             "--follow or --connect: stop waiting when nothing has come for SECONDS (a " \
+             "file that stopped growing, a quiet FIFO or socket, a program not yet "  \
+             "accepting)"),                                                          \
+    OPT_CALL(0, "connect", "ADDR", cli_opt_connect, w, NULL, "read a running "        \
+             "program's eventlog-socket stream (unix:PATH or tcp:HOST:PORT) instead of FILE")
+
+/* Every reading command (cli/read.h's budget). */
+#define CLI_MEMORY_OPT                                                               \
+    OPT_CALL(0, "memory-limit", "SIZE", cli_opt_memory, NULL, NULL, "stop (exit 1, no " \
+             "output) with what the log holds so far when the analyses' memory would " \
+             "pass SIZE: bytes or a number with K, M or G (binary); default half of " \
+             "the physical memory")
+
+/* The whole selection of the profile commands, the live sources and the
+ * memory limit. */
+#define CLI_WINDOW_OPTS(w)                                                           \
+    CLI_TIME_OPTS(w), CLI_CAP_OPT(w), CLI_FOCUS_OPTS(w), CLI_FOLLOW_OPTS(w), CLI_MEMORY_OPT
+
+/* ---- a selection that matches nothing --------------------------------------- */
 
 /* The command's window, checked after each of its reads (cli_window_done
  * and cli_window_done_logs register it; diff each side's). With

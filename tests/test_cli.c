@@ -14,43 +14,52 @@
 #include "evprof/textout.h"
 #include "../cli/cli.c"
 
-enum { OPT_FORMAT = 1, OPT_QUIET };
-
-static const cli_opt opts[] = {
-    { OPT_FORMAT, 'f', "format", "FMT", "output format" },
-    { OPT_QUIET, 'q', "quiet", NULL, "say less" },
-    { 0, 0, NULL, NULL, NULL },
-};
-
-static const cli_cmd_help help = { "test", "[OPTIONS] FILE", "A test command.", opts, NULL };
-
-/* Parses argv (NULL-terminated list); returns the last cli_next result and
- * records the options seen. */
+/* Parses argv (NULL-terminated list) by a bound table; returns the
+ * cli_parse result and what reached the variables. */
 typedef struct parsed {
     int end;
     int quiet;
-    char format[32];
+    const char *format;
+    unsigned long top;
+    double share;
+    int calls;
+    const char *called_with;
     int npos;
     const char *pos[8];
 } parsed;
+
+static int count_call(const cli_args *a, void *var, const void *ctx)
+{
+    parsed *p = var;
+    if (a->value && strcmp(a->value, "bad") == 0) {
+        cli_usage_error(a->cmd, "bad value for %s", (const char *)ctx);
+        return -1;
+    }
+    p->calls++;
+    p->called_with = a->value;
+    return 0;
+}
+
+static const cli_cmd_help help = { "test", "[OPTIONS] FILE", "A test command.", "More text." };
 
 static parsed parse(char **argv)
 {
     parsed p;
     memset(&p, 0, sizeof p);
+    const cli_opt opts[] = {
+        OPT_STRING('f', "format", "FMT", &p.format, "output format"),
+        OPT_FLAG('q', "quiet", &p.quiet, "say less"),
+        OPT_COUNT('n', "top", "N", &p.top, 1, 10, "the first N"),
+        OPT_NUMBER(0, "share", "PCT", &p.share, 0, 100, "a share"),
+        OPT_CALL('c', "call", "X", count_call, &p, "--call", "calls"),
+        OPT_CALL(0, "touch", NULL, count_call, &p, "--touch", "calls without a value"),
+        OPT_END,
+    };
     int argc = 0;
     while (argv[argc])
         argc++;
     cli_args a;
-    int id;
-    cli_args_init(&a, &help, argc, argv);
-    while ((id = cli_next(&a)) > 0) {
-        if (id == OPT_FORMAT)
-            snprintf(p.format, sizeof p.format, "%s", a.value);
-        else if (id == OPT_QUIET)
-            p.quiet++;
-    }
-    p.end = id;
+    p.end = cli_parse(&help, opts, argc, argv, &a);
     p.npos = a.npos;
     for (int i = 0; i < a.npos && i < 8; i++)
         p.pos[i] = a.pos[i];
@@ -77,7 +86,7 @@ static void test_long_and_short_options(void **state)
     char *a3[] = { "test", "-qqfjson", "-", NULL };
     p = parse(a3);
     assert_int_equal(p.end, CLI_END);
-    assert_int_equal(p.quiet, 2);
+    assert_int_equal(p.quiet, 1);
     assert_string_equal(p.format, "json");
     assert_int_equal(p.npos, 1);
     assert_string_equal(p.pos[0], "-");
@@ -86,6 +95,35 @@ static void test_long_and_short_options(void **state)
     p = parse(a4);
     assert_string_equal(p.format, "json");
     assert_int_equal(p.npos, 0);
+}
+
+static void test_bound_values(void **state)
+{
+    (void)state;
+    char *a1[] = { "test", "-n3", "--share=2.5", "--call", "x", "--touch", NULL };
+    parsed p = parse(a1);
+    assert_int_equal(p.end, CLI_END);
+    assert_int_equal(p.top, 3);
+    assert_true(p.share == 2.5);
+    assert_int_equal(p.calls, 2);
+    assert_null(p.called_with);            /* --touch came last: a flag */
+    assert_int_equal(p.npos, 0);
+
+    char *a2[] = { "test", "-cy", NULL };
+    p = parse(a2);
+    assert_int_equal(p.calls, 1);
+    assert_string_equal(p.called_with, "y");
+
+    char *a3[] = { "test", "--top", "11", NULL };        /* out of range */
+    assert_int_equal(parse(a3).end, CLI_ERROR);
+    char *a4[] = { "test", "--top", "0x3", NULL };       /* not decimal */
+    assert_int_equal(parse(a4).end, CLI_ERROR);
+    char *a5[] = { "test", "--share", "1e1", NULL };
+    assert_int_equal(parse(a5).end, CLI_ERROR);
+    char *a6[] = { "test", "--call", "bad", NULL };      /* the callback refuses */
+    assert_int_equal(parse(a6).end, CLI_ERROR);
+    char *a7[] = { "test", "--touch=1", NULL };
+    assert_int_equal(parse(a7).end, CLI_ERROR);
 }
 
 static void test_positionals_keep_order(void **state)
@@ -133,12 +171,23 @@ static void test_help(void **state)
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
     assert_non_null(out);
-    cli_print_help(out, &help);
+    const cli_opt opts[] = {
+        OPT_STRING('f', "format", "FMT", NULL, "output format"),
+        OPT_FLAG('q', "quiet", NULL, "say less"),
+        OPT_NUMBER(0, "share", "PCT", NULL, 0, 100, "a share"),
+        CLI_JOBS_OPT,
+        OPT_END,
+    };
+    cli_print_help(out, &help, opts);
     fclose(out);
-    assert_non_null(strstr(text, "Usage: evprof test [OPTIONS] FILE"));
-    assert_non_null(strstr(text, "-f, --format FMT"));
-    assert_non_null(strstr(text, "-q, --quiet"));
-    assert_non_null(strstr(text, "-h, --help"));
+    assert_string_equal(text,
+        "Usage: evprof test [OPTIONS] FILE\n\nA test command.\n\nOptions:\n"
+        "  -f, --format FMT       output format\n"
+        "  -q, --quiet            say less\n"
+        "      --share PCT        a share\n"
+        "  -j, --jobs N           read on N threads (default: the CPUs online; 1: one)\n"
+        "  -h, --help             show this help\n"
+        "\nMore text.\n");
     free(text);
 }
 
@@ -146,9 +195,9 @@ static void test_want_pos(void **state)
 {
     (void)state;
     char *argv[] = { "test", "a", "b", NULL };
+    const cli_opt opts[] = { OPT_END };
     cli_args a;
-    cli_args_init(&a, &help, 3, argv);
-    assert_int_equal(cli_next(&a), CLI_END);
+    assert_int_equal(cli_parse(&help, opts, 3, argv, &a), CLI_END);
     assert_int_equal(cli_want_pos(&a, 1, 2, "FILE"), 1);
     assert_int_equal(cli_want_pos(&a, 1, 1, "FILE"), 0);
     assert_int_equal(cli_want_pos(&a, 3, 3, "FILE"), 0);
@@ -204,6 +253,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_long_and_short_options),
+        cmocka_unit_test(test_bound_values),
         cmocka_unit_test(test_positionals_keep_order),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_help),
