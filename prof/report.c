@@ -40,6 +40,14 @@ static void end_date(const prof_info *in, char *buf, size_t size)
     tx_date(buf, size, sec);
 }
 
+void prof_report_opts_init(prof_report_opts *o)
+{
+    o->threshold_pct = 0.0;
+    o->max_depth = 0;
+    o->source_name = NULL;
+    o->jobs = 1;
+}
+
 void prof_runs_header(const prof_info *in, FILE *out)
 {
     fprintf(out, "\t%u runs summed (", in->num_runs);

@@ -988,7 +988,7 @@ static void test_interning_random_stacks(void **state)
     check_walk_order(r);
     check_rows_across_jobs(r);
     /* a snapshot that sorts the children on two threads (enough of them:
-     * prof/profile.c, SORT_SPLIT_MIN) is the same result */
+     * prof/snapshot.c, SORT_SPLIT_MIN) is the same result */
     assert_true(prof_num_nodes(r) > 70000);
     prof_set_jobs(p, 2);
     prof_result *two = prof_snapshot(p);
