@@ -28,6 +28,7 @@
 #include "util/account.h"
 #include "util/hash.h"
 #include "util/htab.h"
+#include "util/idmap.h"
 #include "util/strpool.h"
 
 /* ---- tables ----------------------------------------------------------- */
@@ -64,9 +65,9 @@ struct heap_profile {
     int finished;
 
     strpool strings;
-    cc_def *ccs;                /* cost-centre definitions, by_cc: id -> index */
+    cc_def *ccs;                /* cost-centre definitions, cc_ids: id -> index */
     size_t num_ccs, cap_ccs;
-    tx_htab by_cc;
+    tx_idmap cc_ids;
     ipe_def *ipes;              /* IPE entries, by_ipe: info pointer -> index */
     size_t num_ipes, cap_ipes;
     tx_htab by_ipe;
@@ -241,7 +242,7 @@ void heap_destroy(heap_profile *h)
     if (!h)
         return;
     free(h->ccs);
-    tx_htab_free(&h->by_cc);
+    tx_idmap_free(&h->cc_ids);
     free(h->ipes);
     tx_htab_free(&h->by_ipe);
     tx_strpool_destroy(&h->strings);
@@ -284,11 +285,6 @@ static int band_eq(const void *items, uint32_t i, const void *key)
     return b->len == k->len && memcmp(b->name, k->name, k->len) == 0;
 }
 
-static int cc_eq(const void *items, uint32_t i, const void *key)
-{
-    return ((const cc_def *)items)[i].id == *(const uint32_t *)key;
-}
-
 static int ipe_eq(const void *items, uint32_t i, const void *key)
 {
     return ((const ipe_def *)items)[i].info == *(const uint64_t *)key;
@@ -296,8 +292,8 @@ static int ipe_eq(const void *items, uint32_t i, const void *key)
 
 static cc_def *find_cc(const heap_profile *h, uint32_t id)
 {
-    uint32_t i = tx_htab_find(&h->by_cc, hash_mix64(id), cc_eq, h->ccs, &id);
-    return i == TX_HTAB_NONE ? NULL : &h->ccs[i];
+    uint32_t i = tx_idmap_get(&h->cc_ids, id);
+    return i == TX_IDMAP_NONE ? NULL : &h->ccs[i];
 }
 
 static ipe_def *find_ipe(const heap_profile *h, uint64_t info)
@@ -834,7 +830,7 @@ static int define_cc(heap_profile *h, const el_event *ev)
     if (!c) {
         if (h->num_ccs >= UINT32_MAX - 1 ||
             grow(h, (void **)&h->ccs, &h->cap_ccs, h->num_ccs + 1, sizeof *h->ccs) != 0 ||
-            htab_add(h, &h->by_cc, hash_mix64(id), (uint32_t)h->num_ccs) != 0)
+            tx_idmap_put(&h->cc_ids, id, (uint32_t)h->num_ccs, &h->mem) != 0)
             return -1;
         c = &h->ccs[h->num_ccs++];
         memset(c, 0, sizeof *c);

@@ -15,6 +15,7 @@
 #include "evprof/ticky.h"
 #include "util/account.h"
 #include "util/htab.h"
+#include "util/idmap.h"
 
 /* ---- text (html/text.c) ----------------------------------------------
  * The page's JSON is written by tx_json in its html-safe mode
@@ -183,7 +184,7 @@ typedef struct html_timeline {
     int has_spark_ev, has_spark_cnt, has_threads, has_heap, has_caps;
     tl_thread *threads;             /* labelled threads, at most TL_THREADS */
     size_t nthreads, threads_over;
-    tx_htab thread_tab;             /* tid -> index into threads */
+    tx_idmap thread_ids;            /* tid -> index into threads */
     uint64_t *lane_run[TL_LABELLED], *lane_blocked[TL_LABELLED];
     uint32_t nlanes;
     uint32_t builtin[16];           /* GHC ids of the built-in cost centres */

@@ -353,17 +353,12 @@ static void cap_state(html_timeline *t, tl_cap *c, uint64_t time, uint8_t state)
 
 /* ---- labelled threads --------------------------------------------------------- */
 
-static int thread_eq(const void *items, uint32_t i, const void *key)
-{
-    return ((const tl_thread *)items)[i].tid == *(const uint32_t *)key;
-}
-
 static tl_thread *thread_of(html_timeline *t, uint32_t tid)
 {
     if (!t->nthreads)
         return NULL;
-    uint32_t i = tx_htab_find(&t->thread_tab, hash_mix64(tid), thread_eq, t->threads, &tid);
-    return i == TX_HTAB_NONE ? NULL : &t->threads[i];
+    uint32_t i = tx_idmap_get(&t->thread_ids, tid);
+    return i == TX_IDMAP_NONE ? NULL : &t->threads[i];
 }
 
 static void thread_label(html_timeline *t, const el_event *ev)
@@ -384,7 +379,7 @@ static void thread_label(html_timeline *t, const el_event *ev)
     memset(th, 0, sizeof *th);
     th->tid = tid;
     th->label = malloc(len + 1);
-    if (!th->label || tx_htab_insert(&t->thread_tab, hash_mix64(tid), (uint32_t)t->nthreads) != 0) {
+    if (!th->label || tx_idmap_put(&t->thread_ids, tid, (uint32_t)t->nthreads, NULL) != 0) {
         free(th->label);
         t->nomem = 1;
         return;
@@ -713,7 +708,7 @@ void html_timeline_free(html_timeline *t)
     free(t->threads);
     t->threads = NULL;
     t->nthreads = 0;
-    tx_htab_free(&t->thread_tab);
+    tx_idmap_free(&t->thread_ids);
     free(t->spans);
     t->spans = NULL;
     for (int k = 0; k < TL_CELL_SETS; k++)

@@ -22,6 +22,7 @@
 #include "util/account.h"
 #include "util/hash.h"
 #include "util/htab.h"
+#include "util/idmap.h"
 #include "util/strpool.h"
 
 #define NONE UINT32_MAX
@@ -64,7 +65,7 @@ struct phases_run {
 
     pcc *cc;                        /* by first appearance */
     size_t ncc, capcc;
-    tx_htab cctab;                  /* id -> cc */
+    tx_idmap cc_ids;                /* id -> cc */
     uint32_t main_cc;               /* the cost centre MAIN/MAIN, NONE until defined */
     uint32_t *touched;              /* ccs with ticks in the open phase */
     size_t ntouched, captouched;
@@ -131,20 +132,14 @@ static const char *keep(phases_run *p, const char *s, uint32_t len)
 
 /* ---- cost centres ---------------------------------------------------------- */
 
-static int cc_eq(const void *items, uint32_t i, const void *key)
-{
-    return ((const pcc *)items)[i].id == *(const uint32_t *)key;
-}
-
 /* The cost centre of id, made (unnamed) when new; NONE without memory. */
 static uint32_t cc_of(phases_run *p, uint32_t id)
 {
-    uint64_t h = hash_mix64(id);
-    uint32_t i = tx_htab_find(&p->cctab, h, cc_eq, p->cc, &id);
-    if (i != TX_HTAB_NONE)
+    uint32_t i = tx_idmap_get(&p->cc_ids, id);
+    if (i != TX_IDMAP_NONE)
         return i;
     if (grow(p, (void **)&p->cc, &p->capcc, p->ncc, sizeof *p->cc) != 0 ||
-        tx_htab_insert_charged(&p->cctab, h, (uint32_t)p->ncc, &p->mem, 0, NULL) != 0)
+        tx_idmap_put(&p->cc_ids, id, (uint32_t)p->ncc, &p->mem) != 0)
         return NONE;
     p->cc[p->ncc] = (pcc){ .id = id };
     if (id == MAIN_KEY) {
@@ -573,7 +568,7 @@ void phases_destroy(phases_run *p)
         regfree(&p->re);
     gc_destroy(p->gc);
     tx_strpool_destroy(&p->names);
-    tx_htab_free(&p->cctab);
+    tx_idmap_free(&p->cc_ids);
     tx_htab_free(&p->labeltab);
     free(p->cc);
     free(p->touched);

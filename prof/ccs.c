@@ -1,7 +1,8 @@
 /* Cost centres of the profile: the table the tree's nodes name by GHC's
  * id (a snapshot turns ids into table indices), and the map from GHC's id
- * to the table. Cost centres are a few thousand in real logs, millions in
- * hostile ones (the hostile-ccs bench log defines ten million). */
+ * to the table (util/idmap.h: an array while the ids are dense, as GHC
+ * numbers them). Cost centres are a few thousand in real logs, millions
+ * in hostile ones (the hostile-ccs bench log defines ten million). */
 #include "prof/internal.h"
 
 #include <stdlib.h>
@@ -22,40 +23,6 @@ int prof_cc_builtin(const char *label, const char *module, const char *src)
     return 0;
 }
 
-/* Maps GHC's id to index `i` of p->ccs; -1 when out of memory.
- * GHC numbers cost centres from 1 up: an id below a few times the count
- * so far gets a slot in a plain array (one load to find it; 4 bytes an
- * id), a sparse one (hand-made logs) the hash table. With 10M
- * definitions the table took 23% of the read in cache misses. */
-static int map_id(prof_profile *p, uint32_t id, uint32_t i)
-{
-    if (id < p->cc_dense_cap || id < 4 * ((uint64_t)i + 1) + 4096) {
-        if (id >= p->cc_dense_cap) {
-            size_t cap = p->cc_dense_cap ? 2 * p->cc_dense_cap : 4096;
-            while (cap <= id)
-                cap *= 2;
-            if (prof_charge(p, (cap - p->cc_dense_cap) * sizeof *p->cc_dense) != 0)
-                return -1;
-            uint32_t *d = realloc(p->cc_dense, cap * sizeof *d);
-            if (!d) {
-                prof_uncharge(p, (cap - p->cc_dense_cap) * sizeof *d);
-                return -1;
-            }
-            memset(d + p->cc_dense_cap, 0, (cap - p->cc_dense_cap) * sizeof *d);
-            p->cc_dense = d;
-            p->cc_dense_cap = cap;
-            /* ids met while they were sparse (GHC defines the newest,
-             * highest first) move in too: a lookup is one load */
-            for (uint32_t k = 0; k < i; k++)
-                if (p->ccs[k].id < cap)
-                    p->cc_dense[p->ccs[k].id] = k + 1;
-        }
-        p->cc_dense[id] = i + 1;
-        return 0;
-    }
-    return tx_htab_insert_charged(&p->cc_by_id, hash_mix64(id), i, &p->mem, 0, NULL);
-}
-
 /* A new cost-centre record; NULL when out of memory. */
 static prof_cc *add_cc(prof_profile *p, uint32_t id)
 {
@@ -71,7 +38,7 @@ static prof_cc *add_cc(prof_profile *p, uint32_t id)
         p->ccs = n;
         p->cap_ccs = cap;
     }
-    if (map_id(p, id, (uint32_t)p->num_ccs) != 0)
+    if (tx_idmap_put(&p->cc_ids, id, (uint32_t)p->num_ccs, &p->mem) != 0)
         return NULL;
     prof_cc *cc = &p->ccs[p->num_ccs++];
     memset(cc, 0, sizeof *cc);
@@ -79,20 +46,10 @@ static prof_cc *add_cc(prof_profile *p, uint32_t id)
     return cc;
 }
 
-static int cc_id_eq(const void *items, uint32_t i, const void *key)
-{
-    return ((const prof_cc *)items)[i].id == *(const uint32_t *)key;
-}
-
-uint32_t prof_ccs_htab_index(const tx_htab *t, const prof_cc *ccs, uint32_t id)
-{
-    return tx_htab_find(t, hash_mix64(id), cc_id_eq, ccs, &id);
-}
-
 static prof_cc *find_cc(prof_profile *p, uint32_t id)
 {
-    uint32_t i = prof_ccs_index(p, p->ccs, id);
-    return i == TX_HTAB_NONE ? NULL : &p->ccs[i];
+    uint32_t i = prof_ccs_index(p, id);
+    return i == TX_IDMAP_NONE ? NULL : &p->ccs[i];
 }
 
 int prof_ccs_define(prof_profile *p, const el_event *ev)
@@ -131,9 +88,7 @@ int prof_ccs_merge(prof_profile *p, const prof_cc *qc)
 
 void prof_ccs_free(prof_profile *p)
 {
-    tx_htab_free(&p->cc_by_id);
-    free(p->cc_dense);
+    tx_idmap_free(&p->cc_ids);
     free(p->ccs);
     p->ccs = NULL;
-    p->cc_dense = NULL;
 }

@@ -28,6 +28,7 @@
 #include "util/account.h"
 #include "util/hash.h"
 #include "util/htab.h"
+#include "util/idmap.h"
 #include "util/strpool.h"
 
 /* A slot of the child table holds its key, so a probe does not have to
@@ -110,9 +111,7 @@ struct prof_profile {
 
     prof_cc *ccs;
     size_t num_ccs, cap_ccs;
-    tx_htab cc_by_id;           /* GHC's id -> index into ccs (sparse ids) */
-    uint32_t *cc_dense;         /* GHC's id -> index + 1, 0 none (ccs.c) */
-    size_t cc_dense_cap;
+    tx_idmap cc_ids;            /* GHC's id -> index into ccs */
     strpool strings;
 
     prof_info info;
@@ -203,15 +202,11 @@ void prof_sc_drop(prof_profile *p);
 int prof_ccs_define(prof_profile *p, const el_event *ev);
 /* A cost centre defined (again) as a partial's (prof_merge). */
 int prof_ccs_merge(prof_profile *p, const prof_cc *qc);
-/* The index of GHC's id in `ccs` by table t, or TX_HTAB_NONE. */
-uint32_t prof_ccs_htab_index(const tx_htab *t, const prof_cc *ccs, uint32_t id);
-/* The index in `ccs` (p's table, or the result's that took it) of GHC's
- * id `id`, or TX_HTAB_NONE. Inline: a snapshot asks it per node. */
-static inline uint32_t prof_ccs_index(const prof_profile *p, const prof_cc *ccs, uint32_t id)
+/* The index in the cost-centre table (p's, or the result's that took
+ * it) of GHC's id `id`, or TX_IDMAP_NONE. */
+static inline uint32_t prof_ccs_index(const prof_profile *p, uint32_t id)
 {
-    if (id < p->cc_dense_cap && p->cc_dense[id])
-        return p->cc_dense[id] - 1;
-    return p->cc_by_id.count ? prof_ccs_htab_index(&p->cc_by_id, ccs, id) : TX_HTAB_NONE;
+    return tx_idmap_get(&p->cc_ids, id);
 }
 void prof_ccs_free(prof_profile *p);
 

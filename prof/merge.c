@@ -165,10 +165,6 @@ int prof_merge(prof_profile *p, prof_profile *q)
  * keeps GHC's ids (so one log gives what it always gave); later logs'
  * new cost centres, and the ids their samples name without a definition
  * in that log (a placeholder per log), get fresh ids above every id seen. */
-struct id_slot {
-    uint32_t ghc, global;
-    int used;
-};
 
 struct prof_runs {
     uint32_t num_logs;
@@ -179,8 +175,7 @@ struct prof_runs {
     uint64_t first_wall_sec;
     uint32_t runs_done;         /* the earlier logs' runs */
     uint64_t span_sum;          /* the earlier logs' time spans, summed */
-    struct id_slot *map;        /* this log: GHC id -> id in the tree */
-    size_t map_size, map_num;   /* power of two */
+    tx_idmap map;               /* this log: GHC id -> id in the tree */
     uint32_t *names;            /* cost-centre index + 1, by (module,label,src); 0 empty */
     size_t names_size, names_num;
     uint32_t stack[EL_MAX_STACK];
@@ -190,7 +185,7 @@ void prof_runs_free(struct prof_runs *r)
 {
     if (!r)
         return;
-    free(r->map);
+    tx_idmap_free(&r->map);
     free(r->names);
     free(r);
 }
@@ -262,38 +257,6 @@ static int names_add(prof_profile *p, uint32_t index)
     return 0;
 }
 
-static struct id_slot *map_slot(const struct prof_runs *r, uint32_t ghc)
-{
-    for (size_t k = hash_mix64(ghc) & (r->map_size - 1);; k = (k + 1) & (r->map_size - 1))
-        if (!r->map[k].used || r->map[k].ghc == ghc)
-            return &r->map[k];
-}
-
-static int map_put(struct prof_runs *r, uint32_t ghc, uint32_t global)
-{
-    if ((r->map_num + 1) * 2 > r->map_size) {
-        size_t n = r->map_size ? r->map_size * 2 : 1024;
-        struct id_slot *old = r->map;
-        size_t old_size = r->map_size;
-        if (!(r->map = calloc(n, sizeof *r->map))) {
-            r->map = old;
-            return -1;
-        }
-        r->map_size = n;
-        for (size_t k = 0; k < old_size; k++)
-            if (old[k].used)
-                *map_slot(r, old[k].ghc) = old[k];
-        free(old);
-    }
-    struct id_slot *s = map_slot(r, ghc);
-    if (!s->used)
-        r->map_num++;
-    s->used = 1;
-    s->ghc = ghc;
-    s->global = global;
-    return 0;
-}
-
 /* The current log's time span inside the filter's from/to. */
 static uint64_t log_span(const prof_profile *p)
 {
@@ -353,9 +316,7 @@ int prof_begin_log(prof_profile *p)
             if (p->nodes[i].cc >= r->next_id)
                 r->next_id = p->nodes[i].cc + 1;
     }
-    if (r->map)
-        memset(r->map, 0, r->map_size * sizeof *r->map);
-    r->map_num = 0;
+    tx_idmap_clear(&r->map);
     return 0;
 }
 
@@ -372,13 +333,13 @@ int prof_runs_define(prof_profile *p, const el_event *ev)
         return -1;
     uint32_t i = names_find(p, s[0], s[1], s[2]);
     if (i != PROF_NONE)
-        return map_put(r, ev->u.cost_centre.id, p->ccs[i].id);
+        return tx_idmap_put(&r->map, ev->u.cost_centre.id, p->ccs[i].id, &p->mem);
     if (r->next_id == PROF_NONE)
         return -1;
     e.u.cost_centre.id = r->next_id++;
     if (prof_ccs_define(p, &e) != 0 || names_add(p, (uint32_t)(p->num_ccs - 1)) != 0)
         return -1;
-    return map_put(r, ev->u.cost_centre.id, e.u.cost_centre.id);
+    return tx_idmap_put(&r->map, ev->u.cost_centre.id, e.u.cost_centre.id, &p->mem);
 }
 
 int prof_runs_sample(prof_profile *p, const el_event *ev)
@@ -387,13 +348,13 @@ int prof_runs_sample(prof_profile *p, const el_event *ev)
     el_event e = *ev;
     for (unsigned j = 0; j < ev->u.prof_sample.depth; j++) {
         uint32_t id = ev->u.prof_sample.stack[j];
-        struct id_slot *sl = r->map_size ? map_slot(r, id) : NULL;
-        if (sl && sl->used) {
-            r->stack[j] = sl->global;
+        uint32_t global = tx_idmap_get(&r->map, id);
+        if (global != TX_IDMAP_NONE) {
+            r->stack[j] = global;
             continue;
         }
         /* never defined in this log: a placeholder of its own */
-        if (r->next_id == PROF_NONE || map_put(r, id, r->next_id) != 0)
+        if (r->next_id == PROF_NONE || tx_idmap_put(&r->map, id, r->next_id, &p->mem) != 0)
             return -1;
         r->stack[j] = r->next_id++;
     }
@@ -403,10 +364,10 @@ int prof_runs_sample(prof_profile *p, const el_event *ev)
 
 void prof_log_ids(const prof_profile *p, const uint32_t *ids, unsigned depth, uint32_t *out)
 {
-    const struct prof_runs *r = p->runs;
+    int translating = prof_runs_translating(p);
     for (unsigned j = 0; j < depth; j++) {
-        const struct id_slot *sl = prof_runs_translating(p) && r->map_size ? map_slot(r, ids[j]) : NULL;
-        out[j] = sl && sl->used ? sl->global : ids[j];
+        uint32_t global = translating ? tx_idmap_get(&p->runs->map, ids[j]) : TX_IDMAP_NONE;
+        out[j] = global != TX_IDMAP_NONE ? global : ids[j];
     }
 }
 

@@ -429,8 +429,8 @@ static void drop_builtins(snap *s)
         prof_node *nd = &r->nodes[c];
         if (c == s->p->cut_node)
             continue;
-        uint32_t k = prof_ccs_index(s->p, profile_ccs(s), nd->cc);
-        if (k == TX_HTAB_NONE || !profile_ccs(s)[k].builtin)
+        uint32_t k = prof_ccs_index(s->p, nd->cc);
+        if (k == TX_IDMAP_NONE || !profile_ccs(s)[k].builtin)
             continue;
         r->info.ignored_ticks += nd->ticks;
         nd->ticks = 0;
@@ -446,9 +446,8 @@ static int resolve_ids(snap *s)
     prof_result *r = s->r;
     const prof_profile *p = s->p;
     size_t nn = r->num_nodes;
-    tx_htab undef = { 0 };      /* undefined ids met: id -> index into r->ccs */
+    tx_idmap undef = { 0 };     /* undefined ids met: id -> index into r->ccs */
     uint64_t total = 0;
-    const prof_cc *pccs = profile_ccs(s);
 
     if (!(s->rank = calloc(r->num_ccs + 2, sizeof *s->rank)))   /* + placeholders, cut */
         return -1;
@@ -456,23 +455,22 @@ static int resolve_ids(snap *s)
         prof_node *nd = &r->nodes[i];
         if ((uint32_t)i == p->cut_node)
             continue;
-        uint32_t k = prof_ccs_index(p, pccs, nd->cc);
-        if (k == TX_HTAB_NONE) {
-            k = prof_ccs_htab_index(&undef, r->ccs, nd->cc);
-            if (k == TX_HTAB_NONE) {
+        uint32_t k = prof_ccs_index(p, nd->cc);
+        if (k == TX_IDMAP_NONE) {
+            k = tx_idmap_get(&undef, nd->cc);
+            if (k == TX_IDMAP_NONE) {
                 char label[48];
                 snprintf(label, sizeof label, "<undefined cc %u>", nd->cc);
                 prof_cc *cc = result_cc(r, nd->cc, label, "<unknown>", "<no 161 event: GHC #24148>");
                 k = (uint32_t)(r->num_ccs - 1);
-                if (!cc || tx_htab_insert(&undef, hash_mix64(nd->cc), k) != 0) {
-                    tx_htab_free(&undef);
+                if (!cc || tx_idmap_put(&undef, nd->cc, k, NULL) != 0) {
+                    tx_idmap_free(&undef);
                     return -1;
                 }
                 r->info.undefined_ccs++;
-                pccs = profile_ccs(s);      /* result_cc may have moved them */
                 uint32_t *nr = realloc(s->rank, (r->num_ccs + 2) * sizeof *s->rank);
                 if (!nr) {
-                    tx_htab_free(&undef);
+                    tx_idmap_free(&undef);
                     return -1;
                 }
                 s->rank = nr;
@@ -484,7 +482,7 @@ static int resolve_ids(snap *s)
         nd->inherited = nd->ticks;
         total += nd->ticks;
     }
-    tx_htab_free(&undef);
+    tx_idmap_free(&undef);
     r->nodes[0].cc = s->main_index;
     s->rank[s->main_index] = 1;
     r->nodes[0].inherited = r->nodes[0].ticks;
