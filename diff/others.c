@@ -36,13 +36,11 @@ static void sources_json(tx_json *j, const diff_report_opts *o, const char *kind
 {
     tx_json_init(j, out, 2, 0);
     tx_json_object(j, TX_JSON_FLAT);
-    tx_json_key(j, "kind");
-    tx_json_cstr(j, kind);
+    tx_json_kv_cstr(j, "kind", kind);
     for (int side = 0; side < 2; side++) {
         tx_json_key(j, side ? "new" : "base");
         tx_json_object(j, TX_JSON_INLINE);
-        tx_json_key(j, "source");
-        tx_json_cstr(j, side ? o->new_name : o->base_name);
+        tx_json_kv_cstr(j, "source", side ? o->new_name : o->base_name);
         tx_json_end(j);
     }
 }
@@ -145,8 +143,7 @@ static void figures_json(tx_json *j, const figure *f, size_t n)
     json_rows(j, "figures", n);
     for (size_t i = 0; i < n; i++) {
         tx_json_object(j, TX_JSON_INLINE);
-        tx_json_key(j, "name");
-        tx_json_cstr(j, f[i].key);
+        tx_json_kv_cstr(j, "name", f[i].key);
         json_compare(j, f[i].base, f[i].cur);
         tx_json_end(j);
     }
@@ -393,10 +390,8 @@ static void pairs_json(tx_json *j, const pairs_layout *l, const char *list, cons
     json_rows(j, list, n);
     for (size_t i = 0; i < n; i++) {
         tx_json_object(j, TX_JSON_INLINE);
-        tx_json_key(j, "name");
-        tx_json_string(j, p[i].name, p[i].len);
-        tx_json_key(j, "change");
-        tx_json_cstr(j, !p[i].in_base ? "added" : !p[i].in_new ? "removed" : "same");
+        tx_json_kv_string(j, "name", p[i].name, p[i].len);
+        tx_json_kv_cstr(j, "change", !p[i].in_base ? "added" : !p[i].in_new ? "removed" : "same");
         for (int k = 0; k < 2; k++) {
             tx_json_key(j, l->key[k]);
             tx_json_object(j, TX_JSON_INLINE);

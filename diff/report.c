@@ -255,10 +255,8 @@ static void json_side(tx_json *j, const char *key, const char *name, uint64_t to
 {
     tx_json_key(j, key);
     tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "source");
-    tx_json_cstr(j, name);
-    tx_json_key(j, "total_ticks");
-    tx_json_uint(j, total);
+    tx_json_kv_cstr(j, "source", name);
+    tx_json_kv_uint(j, "total_ticks", total);
     tx_json_end(j);
 }
 
@@ -272,8 +270,7 @@ static void json_compare(tx_json *j, double base, uint64_t cur, double delta)
 {
     tx_json_key(j, "base");
     diff_json_num(j, base);
-    tx_json_key(j, "new");
-    tx_json_uint(j, cur);
+    tx_json_kv_uint(j, "new", cur);
     tx_json_key(j, "delta");
     diff_json_num(j, delta);
     tx_json_key(j, "change_pct");
@@ -297,22 +294,18 @@ diff_status diff_report_json(const diff_prof *d, const diff_report_opts *o, FILE
     tx_json j;
     tx_json_init(&j, out, 2, 0);
     tx_json_object(&j, TX_JSON_FLAT);
-    tx_json_key(&j, "kind");
-    tx_json_cstr(&j, "time profile");
+    tx_json_kv_cstr(&j, "kind", "time profile");
     json_side(&j, "base", o->base_name, in->base_total);
     json_side(&j, "new", o->new_name, in->new_total);
-    tx_json_key(&j, "normalized");
-    tx_json_bool(&j, in->normalized);
+    tx_json_kv_bool(&j, "normalized", in->normalized);
     tx_json_key(&j, "scale");
     diff_json_num(&j, in->scale);
     tx_json_key(&j, "total");
     tx_json_object(&j, TX_JSON_INLINE);
     json_compare(&j, base_total, in->new_total, (double)in->new_total - base_total);
     tx_json_end(&j);
-    tx_json_key(&j, "added");
-    tx_json_uint(&j, in->added);
-    tx_json_key(&j, "removed");
-    tx_json_uint(&j, in->removed);
+    tx_json_kv_uint(&j, "added", in->added);
+    tx_json_kv_uint(&j, "removed", in->removed);
     tx_json_key(&j, "cost_centres");
     tx_json_array(&j, TX_JSON_BLOCK);
     if (n == 0)
@@ -320,15 +313,11 @@ diff_status diff_report_json(const diff_prof *d, const diff_report_opts *o, FILE
     for (size_t i = 0; i < n; i++) {
         const diff_cc *c = &d->ccs[v[i]];
         tx_json_object(&j, TX_JSON_INLINE);
-        tx_json_key(&j, "label");
-        tx_json_cstr(&j, c->label);
-        tx_json_key(&j, "module");
-        tx_json_cstr(&j, c->module);
-        tx_json_key(&j, "src_loc");
-        tx_json_cstr(&j, c->srcloc);
+        tx_json_kv_cstr(&j, "label", c->label);
+        tx_json_kv_cstr(&j, "module", c->module);
+        tx_json_kv_cstr(&j, "src_loc", c->srcloc);
         json_compare(&j, c->base, c->new_ticks, c->delta);
-        tx_json_key(&j, "change");
-        tx_json_cstr(&j, change_name(c->change));
+        tx_json_kv_cstr(&j, "change", change_name(c->change));
         tx_json_end(&j);
     }
     tx_json_end(&j);

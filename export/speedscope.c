@@ -494,15 +494,11 @@ static void put_frame(tx_json *j, const char *name, size_t name_len, const char 
 {
     ex_srcloc loc;
     tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "name");
-    tx_json_string(j, name, name_len);
+    tx_json_kv_string(j, "name", name, name_len);
     if (src && export_srcloc_parse(src, &loc)) {
-        tx_json_key(j, "file");
-        tx_json_string(j, loc.file, loc.file_len);
-        tx_json_key(j, "line");
-        tx_json_uint(j, loc.line);
-        tx_json_key(j, "col");
-        tx_json_uint(j, loc.col);
+        tx_json_kv_string(j, "file", loc.file, loc.file_len);
+        tx_json_kv_uint(j, "line", loc.line);
+        tx_json_kv_uint(j, "col", loc.col);
     }
     tx_json_end(j);
 }
@@ -687,14 +683,10 @@ int speedscope_write(const prof_result *p, const speedscope_timeline *t,
     tx_json *j = &w.json;
     tx_json_init(j, out, 0, 1);
     tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "$schema");
-    tx_json_cstr(j, "https://www.speedscope.app/file-format-schema.json");
-    tx_json_key(j, "exporter");
-    tx_json_cstr(j, "evprof");
-    tx_json_key(j, "name");
-    tx_json_cstr(j, name);
-    tx_json_key(j, "activeProfileIndex");
-    tx_json_uint(j, 0);
+    tx_json_kv_cstr(j, "$schema", "https://www.speedscope.app/file-format-schema.json");
+    tx_json_kv_cstr(j, "exporter", "evprof");
+    tx_json_kv_cstr(j, "name", name);
+    tx_json_kv_uint(j, "activeProfileIndex", 0);
     rc = write_frames(&w);
     tx_json_key(j, "profiles");
     tx_json_array(j, TX_JSON_INLINE);
@@ -745,8 +737,7 @@ static int write_log(writer *wp, uint32_t log, const char *name)
         if (!cs->n || cs->log != log)
             continue;
         tx_json_object(j, TX_JSON_INLINE);
-        tx_json_key(j, "type");
-        tx_json_cstr(j, "sampled");
+        tx_json_kv_cstr(j, "type", "sampled");
         tx_json_key(j, "name");
         char label[64];
         snprintf(label, sizeof label, "capability %u", cs->capno);
@@ -763,12 +754,9 @@ static int write_log(writer *wp, uint32_t log, const char *name)
         } else {
             tx_json_cstr(j, label);
         }
-        tx_json_key(j, "unit");
-        tx_json_cstr(j, "nanoseconds");
-        tx_json_key(j, "startValue");
-        tx_json_uint(j, start);
-        tx_json_key(j, "endValue");
-        tx_json_uint(j, end);
+        tx_json_kv_cstr(j, "unit", "nanoseconds");
+        tx_json_kv_uint(j, "startValue", start);
+        tx_json_kv_uint(j, "endValue", end);
         tx_json_key(j, "samples");
         rc = write_array(w, cs, start, emit_stack);
         tx_json_key(j, "weights");

@@ -243,24 +243,19 @@ static void w_summary(tx_json *j, const html_page *pg, const ev_stream *s, const
     info_get_facts(pg->info, &facts);
     const info_facts *fa = &facts;
     tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "source");
-    tx_json_cstr(j, name);
+    tx_json_kv_cstr(j, "source", name);
     w_args(j, fa);
     tx_json_key(j, "rts");
     if (fa->rts)
         tx_json_string(j, fa->rts, fa->rts_len);
     else
         tx_json_null(j);
-    tx_json_key(j, "caps");
-    tx_json_uint(j, fa->caps_created ? fa->caps_created : fa->startup_caps);
+    tx_json_kv_uint(j, "caps", fa->caps_created ? fa->caps_created : fa->startup_caps);
     if (fa->has_pid) {
-        tx_json_key(j, "pid");
-        tx_json_uint(j, fa->pid);
+        tx_json_kv_uint(j, "pid", fa->pid);
     }
-    tx_json_key(j, "first_ns");
-    tx_json_uint(j, s->read.has_time_span ? s->read.first_time : 0);
-    tx_json_key(j, "last_ns");
-    tx_json_uint(j, s->read.has_time_span ? s->read.last_time : 0);
+    tx_json_kv_uint(j, "first_ns", s->read.has_time_span ? s->read.first_time : 0);
+    tx_json_kv_uint(j, "last_ns", s->read.has_time_span ? s->read.last_time : 0);
     if (fa->has_wall) {
         /* the wall clock at the log's time 0 */
         double start = (double)fa->wall_sec + fa->wall_nsec / 1e9 - (double)fa->wall_event_time / 1e9;
@@ -268,16 +263,13 @@ static void w_summary(tx_json *j, const html_page *pg, const ev_stream *s, const
         struct tm tm;
         char buf[64];
         if (gmtime_r(&t, &tm) && strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm)) {
-            tx_json_key(j, "wall_start");
-            tx_json_cstr(j, buf);
+            tx_json_kv_cstr(j, "wall_start", buf);
         }
     }
-    tx_json_key(j, "bytes");
-    tx_json_uint(j, s->read.bytes);
+    tx_json_kv_uint(j, "bytes", s->read.bytes);
     /* every event, as `info` counts them (the decoder's tally) */
     uint64_t events = ev_stream_events_read(s);
-    tx_json_key(j, "events");
-    tx_json_uint(j, events);
+    tx_json_kv_uint(j, "events", events);
     tx_json_key(j, "damage");
     w_damage(j, s);
     tx_json_key(j, "holds");
@@ -285,8 +277,7 @@ static void w_summary(tx_json *j, const html_page *pg, const ev_stream *s, const
     static const char *const parts[] = { "prof", "heap", "gc", "ticky" };
     const int holds[] = { c->prof, c->heap, c->gc, c->ticky };
     for (int i = 0; i < 4; i++) {
-        tx_json_key(j, parts[i]);
-        tx_json_int(j, holds[i]);
+        tx_json_kv_int(j, parts[i], holds[i]);
     }
     tx_json_end(j);
     tx_json_end(j);
@@ -499,16 +490,11 @@ static int w_prof(tx_json *j, html_page *pg, const prof_result *r, html_contents
             ccorder[ccmap[i]] = (uint32_t)i;
 
     tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "total");
-    tx_json_uint(j, in->total_ticks);
-    tx_json_key(j, "interval_ns");
-    tx_json_uint(j, in->interval_ns);
-    tx_json_key(j, "samples");
-    tx_json_uint(j, in->all_samples);
-    tx_json_key(j, "ignored");
-    tx_json_uint(j, in->ignored_ticks);
-    tx_json_key(j, "nodes_all");
-    tx_json_uint(j, c->nodes_all);
+    tx_json_kv_uint(j, "total", in->total_ticks);
+    tx_json_kv_uint(j, "interval_ns", in->interval_ns);
+    tx_json_kv_uint(j, "samples", in->all_samples);
+    tx_json_kv_uint(j, "ignored", in->ignored_ticks);
+    tx_json_kv_uint(j, "nodes_all", c->nodes_all);
     tx_json_key(j, "ccs");
     tx_json_array(j, TX_JSON_INLINE);
     for (uint32_t i = 0; i < nsent; i++) {
@@ -598,20 +584,13 @@ static int w_heap(tx_json *j, const html_page *pg)
     for (size_t i = 0; i < top; i++)
         slot[by[i]] = (int32_t)i;
     tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "breakdown");
-    tx_json_cstr(j, heap_breakdown_name(in->breakdown));
-    tx_json_key(j, "flag");
-    tx_json_cstr(j, heap_breakdown_flag(in->breakdown));
-    tx_json_key(j, "censuses");
-    tx_json_uint(j, in->censuses);
-    tx_json_key(j, "kept");
-    tx_json_uint(j, pg->cens.n);
-    tx_json_key(j, "dropped");
-    tx_json_uint(j, in->dropped);
-    tx_json_key(j, "all_bands");
-    tx_json_uint(j, nby);
-    tx_json_key(j, "peak_total");
-    tx_json_uint(j, in->peak_total);
+    tx_json_kv_cstr(j, "breakdown", heap_breakdown_name(in->breakdown));
+    tx_json_kv_cstr(j, "flag", heap_breakdown_flag(in->breakdown));
+    tx_json_kv_uint(j, "censuses", in->censuses);
+    tx_json_kv_uint(j, "kept", pg->cens.n);
+    tx_json_kv_uint(j, "dropped", in->dropped);
+    tx_json_kv_uint(j, "all_bands", nby);
+    tx_json_kv_uint(j, "peak_total", in->peak_total);
     tx_json_key(j, "bands");
     tx_json_array(j, TX_JSON_INLINE);
     for (size_t i = 0; i < top; i++) {
@@ -684,8 +663,7 @@ static int w_gc(tx_json *j, const html_page *pg, const gc_summary *gs, const cha
         tx_json_end(j);
     }
     tx_json_end(j);
-    tx_json_key(j, "series_events");
-    tx_json_uint(j, pg->gcs.events);
+    tx_json_kv_uint(j, "series_events", pg->gcs.events);
     if (r) {
         membuf m;
         gc_report_opts ro;
@@ -698,17 +676,12 @@ static int w_gc(tx_json *j, const html_page *pg, const gc_summary *gs, const cha
             free(m.p);
             return -1;
         }
-        tx_json_key(j, "report");
-        tx_json_string(j, m.p, m.n);
+        tx_json_kv_string(j, "report", m.p, m.n);
         free(m.p);
-        tx_json_key(j, "collections");
-        tx_json_uint(j, r->collections);
-        tx_json_key(j, "max_live");
-        tx_json_uint(j, r->max_live_bytes);
-        tx_json_key(j, "allocated");
-        tx_json_uint(j, r->allocated_bytes);
-        tx_json_key(j, "productivity");
-        tx_json_double(j, r->productivity, 6);
+        tx_json_kv_uint(j, "collections", r->collections);
+        tx_json_kv_uint(j, "max_live", r->max_live_bytes);
+        tx_json_kv_uint(j, "allocated", r->allocated_bytes);
+        tx_json_kv_double(j, "productivity", r->productivity, 6);
         tx_json_key(j, "gc_ns");        /* +RTS -s's GC time (elapsed) */
         tx_json_uint(j, r->gc_ns);
         tx_json_key(j, "caps");
@@ -748,8 +721,7 @@ static int w_marks(tx_json *j, const html_page *pg)
         return -1;
     size_t k = ev_markers_first(m, HTML_MARKS, first);
     tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "total");
-    tx_json_uint(j, ev_markers_total(m));
+    tx_json_kv_uint(j, "total", ev_markers_total(m));
     tx_json_key(j, "labels");
     tx_json_array(j, TX_JSON_INLINE);
     for (size_t i = 0; i < nl; i++) {
@@ -794,12 +766,9 @@ static int w_ticky(tx_json *j, const html_page *pg)
         return -1;
     const ticky_info *in = ticky_get_info(t);
     tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "counters_all");
-    tx_json_uint(j, in->counters);
-    tx_json_key(j, "samples");
-    tx_json_uint(j, in->samples);
-    tx_json_key(j, "batches");
-    tx_json_uint(j, in->batches);
+    tx_json_kv_uint(j, "counters_all", in->counters);
+    tx_json_kv_uint(j, "samples", in->samples);
+    tx_json_kv_uint(j, "batches", in->batches);
     tx_json_key(j, "totals");
     tx_json_array(j, TX_JSON_INLINE);
     tx_json_uint(j, v.entries);
@@ -953,8 +922,7 @@ static int w_data(tx_json *j, html_page *pg, const ev_stream *s, const prof_resu
                   pthread_t *th, int *threaded)
 {
     tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "version");
-    tx_json_uint(j, 1);
+    tx_json_kv_uint(j, "version", 1);
     if (c->prof) {
         tx_json_key(j, "prof");
         if (w_prof(j, pg, r, c) != 0)

@@ -957,14 +957,10 @@ static int prof_cells(tx_json *j, const html_timeline *t, const prof_result *r,
     o->cells = n;
     tx_json_key(j, "profile");
     tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "bin_ns");
-    tx_json_uint(j, cbw);
-    tx_json_key(j, "bins");
-    tx_json_uint(j, cbins);
-    tx_json_key(j, "status");
-    tx_json_cstr(j, o->prof_status);
-    tx_json_key(j, "prefix");
-    tx_json_uint(j, o->prof_prefix);
+    tx_json_kv_uint(j, "bin_ns", cbw);
+    tx_json_kv_uint(j, "bins", cbins);
+    tx_json_kv_cstr(j, "status", o->prof_status);
+    tx_json_kv_uint(j, "prefix", o->prof_prefix);
     if (c && strcmp(o->prof_status, "ok") == 0) {
         /* per bin: node, samples, then the node's distance from the
          * previous one and its samples, ... (nodes ascending) */
@@ -997,12 +993,9 @@ int html_timeline_write(tx_json *j, const html_timeline *t, const prof_result *r
     o->bins = n;
     o->bin_ns = t->w;
     tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "bin_ns");
-    tx_json_uint(j, t->w);
-    tx_json_key(j, "bins");
-    tx_json_uint(j, n);
-    tx_json_key(j, "end_ns");
-    tx_json_uint(j, t->end);
+    tx_json_kv_uint(j, "bin_ns", t->w);
+    tx_json_kv_uint(j, "bins", n);
+    tx_json_kv_uint(j, "end_ns", t->end);
     /* capabilities: [capno, mutator, GC] per mille of each bin */
     tx_json_key(j, "caps");
     tx_json_array(j, TX_JSON_INLINE);
@@ -1017,8 +1010,7 @@ int html_timeline_write(tx_json *j, const html_timeline *t, const prof_result *r
         tx_json_end(j);
     }
     tx_json_end(j);
-    tx_json_key(j, "caps_over");
-    tx_json_uint(j, t->caps_over);
+    tx_json_kv_uint(j, "caps_over", t->caps_over);
     w_bins(j, "gc_count", t->gc_count, n);
     w_bins(j, "gc_pause", t->gc_pause, n);
     if (t->has_threads) {
@@ -1051,8 +1043,7 @@ int html_timeline_write(tx_json *j, const html_timeline *t, const prof_result *r
         tx_json_end(j);
     }
     tx_json_end(j);
-    tx_json_key(j, "labelled_over");
-    tx_json_uint(j, t->threads_over);
+    tx_json_kv_uint(j, "labelled_over", t->threads_over);
     tx_json_key(j, "lanes");
     tx_json_array(j, TX_JSON_INLINE);
     for (uint32_t l = 0; l < t->nlanes; l++) {
@@ -1071,8 +1062,7 @@ int html_timeline_write(tx_json *j, const html_timeline *t, const prof_result *r
         uint64_t *const *a = t->has_spark_ev ? t->spark_ev : t->spark_cnt;
         tx_json_key(j, "sparks");
         tx_json_object(j, TX_JSON_INLINE);
-        tx_json_key(j, "source");
-        tx_json_cstr(j, t->has_spark_ev ? "events" : "counters");
+        tx_json_kv_cstr(j, "source", t->has_spark_ev ? "events" : "counters");
         for (int k = 0; k < TL_SPARK_KINDS; k++)
             if (t->has_spark_ev || k != TL_SPARK_STOLEN)
                 w_bins(j, names[k], a[k], n);

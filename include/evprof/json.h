@@ -105,6 +105,51 @@ void tx_json_fixed(tx_json *j, double v, int width, int decimals);
  * tx_json_decimal(j, 1500000000, 9) writes 1.500000000. */
 void tx_json_decimal(tx_json *j, uint64_t units, unsigned decimals);
 
+/* A key and its value in one call, for the objects of every writer:
+ * tx_json_kv_uint(j, "ticks", n) is tx_json_key(j, "ticks") then
+ * tx_json_uint(j, n). */
+static inline void tx_json_kv_uint(tx_json *j, const char *key, uint64_t v)
+{
+    tx_json_key(j, key);
+    tx_json_uint(j, v);
+}
+
+static inline void tx_json_kv_int(tx_json *j, const char *key, int64_t v)
+{
+    tx_json_key(j, key);
+    tx_json_int(j, v);
+}
+
+static inline void tx_json_kv_cstr(tx_json *j, const char *key, const char *s)
+{
+    tx_json_key(j, key);
+    tx_json_cstr(j, s);
+}
+
+static inline void tx_json_kv_string(tx_json *j, const char *key, const char *s, size_t len)
+{
+    tx_json_key(j, key);
+    tx_json_string(j, s, len);
+}
+
+static inline void tx_json_kv_bool(tx_json *j, const char *key, int v)
+{
+    tx_json_key(j, key);
+    tx_json_bool(j, v);
+}
+
+static inline void tx_json_kv_null(tx_json *j, const char *key)
+{
+    tx_json_key(j, key);
+    tx_json_null(j);
+}
+
+static inline void tx_json_kv_double(tx_json *j, const char *key, double v, int digits)
+{
+    tx_json_key(j, key);
+    tx_json_double(j, v, digits);
+}
+
 /* Whitespace (' ', '\n', '\t', '\r' only; anything else fails the writer)
  * written as is, where it stands. */
 void tx_json_space(tx_json *j, const char *ws);
