@@ -1,13 +1,17 @@
 # Convenience wrapper around CMake. The real build is CMakeLists.txt.
 #
 #   make run     build, then run evprof on the example log
-#   make test    build, then run every test (ctest)
+#   make check   build, then the quick tiers: the unit and cli tests, what
+#                to run before each commit (tests/TESTING.md)
+#   make test    build, then every test that needs no client: unit, cli
+#                and slow (the client tests are `make clients`)
 #   make install build, then install the binary, man page, libraries,
 #                headers, pkg-config and CMake files under PREFIX
 #                (default /usr/local; DESTDIR=... stages them, as usual)
 #   make golden  rewrite tests/golden/ from the current output (after an
 #                intended change; review with git diff tests/golden)
-#   make asan    the same tests with AddressSanitizer + UBSan (build-asan/)
+#   make asan    every test (all tiers) with AddressSanitizer + UBSan
+#                (build-asan/)
 #   make fuzz    libFuzzer on the decoder for FUZZ_SECONDS (needs clang)
 #   make fuzz-cli  every subcommand on mutated logs under ASan/UBSan for
 #                FUZZ_SECONDS (tests/fuzz/cli_fuzz.py; crashes go to
@@ -15,8 +19,9 @@
 #   make bench   throughput and memory benchmark (bench/run.sh)
 #   make clients install the real clients from the registries (GHC,
 #                Chromium, speedscope's app, Go's pprof, tmux) and run every
-#                test that checks evprof against one of them; FlameGraph
-#                where github.com answers, else its checks "not checked"
+#                test that checks evprof against one of them (the client
+#                label); FlameGraph where github.com answers, else its
+#                checks "not checked"
 #   make deps    install missing Debian packages (as root)
 #   make clean   remove the build directories
 
@@ -35,7 +40,10 @@ FUZZ_SEED_MAX ?= 1048576
 SHARED_CORPUS ?= ../shared/corpus
 PREFIX      ?= /usr/local
 
-.PHONY: all deps configure build run test install golden asan fuzz fuzz-cli bench clients clean
+# ctest's labels (tests/CMakeLists.txt): unit, cli, slow, client
+CTEST       = cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+.PHONY: all deps configure build run check test install golden asan fuzz fuzz-cli bench clients clean
 
 all: build
 
@@ -51,8 +59,11 @@ build: configure
 run: build
 	$(BUILD)/evprof $(RUN_ARGS)
 
+check: build
+	$(CTEST) -L '^(unit|cli)$$'
+
 test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	$(CTEST) -L '^(unit|cli|slow)$$'
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

@@ -349,6 +349,9 @@ static int write_other(const run *r, side *b, side *n, FILE *out)
         st = json ? diff_heap_json(b->heap, n->heap, &r->ro, out) :
                     diff_heap_text(b->heap, n->heap, &r->ro, out);
         break;
+    case K_TIME:        /* write_time's, and K_AUTO is resolved before: neither comes here */
+    case K_AUTO:
+    case K_TICKY:
     default:
         st = json ? diff_ticky_json(b->ticky, n->ticky, &r->ro, out) :
                     diff_ticky_text(b->ticky, n->ticky, &r->ro, out);
@@ -384,6 +387,8 @@ static int lacks(const run *r, const side *s)
             return 0;
         fprintf(stderr, "evprof: %s: no GC events (run with +RTS -l)\n", s->name);
         return 1;
+    case K_AUTO:        /* resolved before (choose): never here */
+    case K_TICKY:
     default:
         if (s->ticky && ticky_num_counters(s->ticky))
             return 0;

@@ -4,6 +4,7 @@
 #if defined(__GLIBC__) || defined(__linux__)
 #include <malloc.h>
 #endif
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -73,11 +74,15 @@ static void print_help(FILE *out)
             "Exit status: 0 ok, 1 unreadable or damaged input, 2 usage error.\n");
 }
 
-static int usage_error(const char *fmt, const char *arg)
+__attribute__((format(printf, 1, 2)))
+static int usage_error(const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
     fputs("evprof: ", stderr);
-    fprintf(stderr, fmt, arg);
+    vfprintf(stderr, fmt, ap);
     fputs("\nTry 'evprof --help'.\n", stderr);
+    va_end(ap);
     return CLI_USAGE;
 }
 

@@ -34,6 +34,9 @@ const char *ev_facts_key(const ev_facts *f)
         case EL_ERR_NOMEM: return "out_of_memory";
         case EL_ERR_IO: return "read_error";
         case EL_STOPPED: return "stopped";
+        case EL_OK:             /* not a stop: stopped is never set with these */
+        case EL_END:
+        case EL_NEED_INPUT:
         default: return "error";
         }
     }

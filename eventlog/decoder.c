@@ -492,6 +492,10 @@ static el_status parse_header(el_decoder *d)
             d->phase = PH_DATA;
             d->header_done = 1;
             return EL_OK;
+        case PH_DATA:       /* past the header: nothing more to parse here */
+        case PH_SKIP:
+        case PH_AFTER_END:
+        case PH_DONE:
         default:
             return EL_OK;
         }

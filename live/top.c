@@ -441,6 +441,8 @@ static int cmp_rows(const live_cc_row *a, const live_cc_row *b, live_sort sort)
     case LIVE_SORT_INHERITED:
         ka = a->inherited, kb = b->inherited;
         break;
+    case LIVE_SORT_INTERVAL:
+    case LIVE_SORT_COUNT:       /* the count, not an order: as the default */
     default:
         ka = a->interval, kb = b->interval;
         break;

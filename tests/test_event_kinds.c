@@ -355,6 +355,8 @@ static unsigned width_of(enum fkind k)
     case F_U16: return 2;
     case F_U32: return 4;
     case F_U64: return 8;
+    case F_END: case F_STR: case F_BYTES: case F_STACK:     /* not a scalar */
+    case F_IS: case F_NOSTR: case F_NULLPTR:
     default: return 0;
     }
 }
@@ -393,6 +395,10 @@ static void build(const row *r, unsigned seed, size_t extra, built *b)
                 put_be(&b->p, b->stack[j], 4);
             }
             break;
+        case F_END:         /* the loop stops before it */
+        case F_IS:          /* not in the payload */
+        case F_NOSTR:
+        case F_NULLPTR:
         default:
             break;
         }
@@ -510,6 +516,7 @@ static void check_fields(const row *r, const built *b, const el_event *ev)
             if (load_ptr(ev, f->dst) != NULL)
                 fail_msg("type %u field %d: expected NULL", ev->type, i);
             break;
+        case F_END:         /* the loop stops before it */
         default:
             break;
         }

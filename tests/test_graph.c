@@ -1096,7 +1096,7 @@ static void test_hostile_names(void **state)
         fail_msg("cg_write: %s", err);
     assert_int_equal(fclose(out), 0);
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "command -v python3 >/dev/null || exit 77; python3 - '%s' <<'PY'\n"
+    snprintf(cmd, sizeof cmd, "command -v \"${PYTHON:-python3}\" >/dev/null || exit 77; \"${PYTHON:-python3}\" - '%s' <<'PY'\n"
              "import sys, xml.etree.ElementTree as ET\n"
              "root = ET.parse(sys.argv[1]).getroot()\n"
              "ns = '{http://www.w3.org/2000/svg}'\n"

@@ -634,6 +634,8 @@ static void test_view(void **state)
             case TICKY_SORT_ENTRIES: kp = p->entries; kc = c->entries; break;
             case TICKY_SORT_ALLOC: kp = p->alloc; kc = c->alloc; break;
             case TICKY_SORT_ALLOCD: kp = p->allocd; kc = c->allocd; break;
+            case TICKY_SORT_NAME:       /* no key: by name bytes, below */
+            case TICKY_SORT_INPUT:
             default: break;
             }
             if (sorts[k] == TICKY_SORT_INPUT) {

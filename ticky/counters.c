@@ -657,6 +657,8 @@ int ticky_view_build(const ticky_set *t, const ticky_view_opts *o, ticky_view *v
         case TICKY_SORT_ALLOC: e->key = p->alloc; break;
         case TICKY_SORT_ALLOCD: e->key = p->allocd; break;
         case TICKY_SORT_ENTRIES: e->key = p->entries; break;
+        case TICKY_SORT_NAME:       /* by name or input order: no key */
+        case TICKY_SORT_INPUT:
         default: e->key = 0; break;
         }
         if (o->sort == TICKY_SORT_INPUT)

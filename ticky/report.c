@@ -45,6 +45,7 @@ static const char *source_name(ticky_source s)
     switch (s) {
     case TICKY_FROM_EVENTLOG: return "eventlog";
     case TICKY_FROM_TEXT: return "ticky-text";
+    case TICKY_FROM_NOTHING:
     default: return "none";
     }
 }
@@ -220,6 +221,7 @@ int ticky_write_table(const ticky_set *t, const ticky_view *v, ticky_format f, F
         if (table_json(t, v, out) != 0)
             return -1;
         break;
+    case TICKY_TEXT:
     default: table_text(t, v, out); break;
     }
     return ferror(out) ? -1 : 0;
@@ -258,6 +260,7 @@ void ticky_series_out_begin(ticky_series_out *o, FILE *f, ticky_format fmt, int 
         tx_json_key(&o->json, "rows");
         tx_json_array(&o->json, TX_JSON_BLOCK);
         break;
+    case TICKY_TEXT:
     default:
         fprintf(f, "%14s%11s%11s%11s  %s\n", "Time (s)", "Entries", "Alloc", "Alloc'd",
                 "STG Name");
@@ -306,6 +309,7 @@ int ticky_series_out_batch(void *ctx, uint64_t time_ns, const ticky_row *rows, s
             tx_json_end(j);
             break;
         }
+        case TICKY_TEXT:
         default:
             fprintf(f, "%14.6f%11llu%11llu%11llu  ", (double)time_ns / 1e9, (ull)r->entries,
                     (ull)r->alloc, (ull)r->allocd);

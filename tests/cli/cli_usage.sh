@@ -6,11 +6,7 @@ EVPROF=${1:?usage: cli_usage.sh path/to/evprof}
 CORPUS=tests/data
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 # expect CODE DESCRIPTION -- COMMAND...: runs it, stdout/stderr in $TMP/out, $TMP/err
 expect() {
@@ -93,12 +89,20 @@ for f in "$CORPUS"/ghc-events/*.eventlog "$CORPUS"/ghc-9.0.2/*.eventlog $optiona
         bad "info $name: stdin output differs"
         diff "$TMP/from-file" "$TMP/from-pipe" | head -5
     fi
-    if command -v python3 >/dev/null; then
-        "$EVPROF" info --format json "$f" 2>/dev/null >"$TMP/json"
-        if python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/json" 2>/dev/null
-        then ok; else bad "info --format json $name: not valid JSON"; fi
+    if command -v "$PYTHON" >/dev/null; then
+        "$EVPROF" info --format json "$f" 2>/dev/null >"$TMP/$name.json"
+        defer "info --format json $name: not valid JSON" json_ok "$TMP/$name.json"
     fi
 done
+# the JSON checks, for one Python start
+cat >"$TMP/usage.py" <<'PY'
+import json
+from verdicts import serve
+def json_ok(path):
+    json.load(open(path))
+serve(globals())
+PY
+verdicts "$TMP/usage.py"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -10,14 +10,14 @@
 set -u
 evprof=${1:?usage: $0 path/to/evprof}
 log=tests/data/newuser/parser.eventlog
-command -v python3 >/dev/null || { echo "SKIPPED: needs python3"; exit 77; }
+command -v "${PYTHON:-python3}" >/dev/null || { echo "SKIPPED: needs python3"; exit 77; }
 tmp=$(mktemp -d)
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
 . "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 serve() {   # ADDR DELAY: after DELAY seconds, listen on ADDR, send the log once
-    python3 - "$1" "$2" "$log" <<'PY' &
+    "$PYTHON" - "$1" "$2" "$log" <<'PY' &
 import socket, sys, time
 addr, delay, path = sys.argv[1], float(sys.argv[2]), sys.argv[3]
 time.sleep(delay)
@@ -46,7 +46,7 @@ check "unix socket made later: the batch report" cmp -s "$tmp/a.out" "$tmp/batch
 check "unix socket made later: the wait is said" grep -q "waiting for unix:.*a.sock to accept a connection" "$tmp/a.err"
 
 # TCP: a port nothing listens on yet
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port=$("$PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 serve "tcp:127.0.0.1:$port" 1
 timeout 60 "$evprof" folded --connect "tcp:127.0.0.1:$port" >"$tmp/t.out" 2>"$tmp/t.err"
 rc=$?

@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 # chain-p.eventlog (GHC 9.0.2, one capability) has two blocks: markers at
 # bytes 2688 (285454 bytes long) and 288142 (to the end marker). Checked
 # here so that a regenerated log cannot make the test vacuous.
-python3 - "$log" "$tmp" <<'PY' || exit 1
+"$PYTHON" - "$log" "$tmp" <<'PY' || exit 1
 import struct, sys
 log, tmp = sys.argv[1], sys.argv[2]
 b = open(log, "rb").read()

@@ -38,30 +38,95 @@ run() {
     check "evprof $*: exit $got, want $want ($(head -c 300 "$tmp/err"))" [ "$got" -eq "$want" ]
 }
 
-# ---- a log against itself: zeros -----------------------------------------
-cat >"$tmp/zero.py" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-def deltas(x):
-    if isinstance(x, dict):
-        for k, v in x.items():
-            if k == 'delta':
-                yield v
-            else:
+# The checks of the loops below, for one Python start (checks.bash's defer;
+# verdicts at the end):
+#  zeros JSON: a diff of a log against itself, every delta 0, every row same
+#  deltas A B DIFF: DIFF's cost centres are report --json B minus A
+#  folded_lines FOLDED: flamegraph.pl's differential parse,
+#    /^(.*)\s+?(\d+(?:\.\d*)?)$/, then the same on what is left
+#  flame_coloured SVG: flamegraph.pl's output is valid XML with coloured frames
+cat >"$tmp/diff.py" <<'PY'
+import json, re, sys, xml.etree.ElementTree as ET
+from verdicts import serve
+
+def zeros(path):
+    d = json.load(open(path))
+    def deltas(x):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k == 'delta':
+                    yield v
+                else:
+                    yield from deltas(v)
+        elif isinstance(x, list):
+            for v in x:
                 yield from deltas(v)
-    elif isinstance(x, list):
-        for v in x:
-            yield from deltas(v)
-ds = list(deltas(d))
-assert ds, 'no deltas at all'
-assert all(v == 0 for v in ds), [v for v in ds if v != 0][:5]
-for c in d.get('cost_centres', []) + d.get('bands', []) + d.get('counters', []):
-    assert c['change'] == 'same', c
-print(d['kind'], len(ds))
+    ds = list(deltas(d))
+    assert ds, 'no deltas at all'
+    assert all(v == 0 for v in ds), [v for v in ds if v != 0][:5]
+    for c in d.get('cost_centres', []) + d.get('bands', []) + d.get('counters', []):
+        assert c['change'] == 'same', c
+
+def deltas(a_json, b_json, diff_json):
+    def own_ticks(path):
+        r = json.load(open(path))
+        names = {c['id']: (c['module'], c['label'], c['src_loc']) for c in r['cost_centres']}
+        t = {}
+        stack = [r['profile']]
+        while stack:
+            n = stack.pop()
+            k = names[n['id']]
+            t[k] = t.get(k, 0) + n['ticks']
+            stack.extend(n['children'])
+        return t, r['total_ticks']
+    a, ta = own_ticks(a_json)
+    b, tb = own_ticks(b_json)
+    d = json.load(open(diff_json))
+    assert d['total']['base'] == ta and d['total']['new'] == tb, (d['total'], ta, tb)
+    assert d['total']['delta'] == tb - ta
+    got = {}
+    for c in d['cost_centres']:
+        got[(c['module'], c['label'], c['src_loc'])] = c
+    for k, c in got.items():
+        assert c['new'] == b.get(k, 0), (k, c, b.get(k))
+        if k in a:
+            base = a[k]
+        else:
+            # a cost centre whose location moved shows NEW's: BASE's is the one
+            # unpaired cost centre of that module and label
+            was = [x for x in a if x[:2] == k[:2] and x not in got]
+            assert len(was) <= 1, (k, was)
+            base = a[was[0]] if was else 0
+        assert c['base'] == base and c['delta'] == c['new'] - base, (k, c, base)
+    keys = {k for k in set(a) | set(b) if a.get(k, 0) or b.get(k, 0)}
+    assert all(k in got for k in keys if b.get(k, 0)), 'a cost centre of NEW is missing'
+    assert sum(c['base'] for c in got.values()) == ta and sum(c['new'] for c in got.values()) == tb
+
+def folded_lines(path):
+    rx = re.compile(r'^(.*)\s+?(\d+(?:\.\d*)?)$')
+    seen = set()
+    for line in open(path).read().split('\n')[:-1]:
+        m = rx.match(line); assert m, line
+        n = rx.match(m.group(1)); assert n, line
+        assert not rx.match(n.group(1)), 'a third count: %r' % line
+        assert n.group(1) not in seen; seen.add(n.group(1))
+        assert int(n.group(2)) + int(m.group(2)) > 0, line
+
+def flame_coloured(path):
+    t = ET.parse(path)
+    fills = [e.get('fill') for e in t.iter('{http://www.w3.org/2000/svg}rect') if e.get('fill')]
+    # difffolded colours: red rgb(255,x,x) for growth, blue rgb(x,x,255) for shrinkage
+    assert any(re.match(r'rgb\(\d+,\d+,255\)', f) or re.match(r'rgb\(255,\d+,\d+\)', f) for f in fills)
+
+serve(globals())
 PY
+
+# ---- a log against itself: zeros -----------------------------------------
+n=0     # each check's own copy of what it reads
 for f in "$ghc"/*.eventlog "$g9"/nfib-p.eventlog "$fb"; do
     run 0 diff -f json "$f" "$f"
-    check "$f: diff X X is all zeros" python3 "$tmp/zero.py" "$tmp/out" >/dev/null
+    mv "$tmp/out" "$tmp/zero$((n += 1)).json"
+    defer "$f: diff X X is all zeros" zeros "$tmp/zero$n.json"
     run 0 diff "$f" "$f"
     # the text: every delta column 0 (table and tree)
     check "$f: text deltas are 0" awk '
@@ -72,8 +137,8 @@ for f in "$ghc"/*.eventlog "$g9"/nfib-p.eventlog "$fb"; do
 done
 for f in "$g9"/nfib-s.eventlog "$g9"/nfib-hc.eventlog "$ge"/ticky-new.eventlog; do
     run 0 diff -f json "$f" "$f"
-    kind=$(python3 "$tmp/zero.py" "$tmp/out")
-    check "$f: diff X X is all zeros ($kind)" [ $? -eq 0 ]
+    mv "$tmp/out" "$tmp/zero$((n += 1)).json"
+    defer "$f: diff X X is all zeros" zeros "$tmp/zero$n.json"
 done
 run 0 diff -f json "$g9"/nfib-s.eventlog "$g9"/nfib-s.eventlog
 check "a GC-only log is compared as GC" grep -q '"kind": "gc"' "$tmp/out"
@@ -92,7 +157,7 @@ check "... and evprof says so" grep -q "nfib-s.eventlog has no time-profile samp
 "$evprof" heap -f csv -L 1000000 "$g9"/nfib-hc.eventlog >"$tmp/a.csv"  # whole names, as the diff
 "$evprof" heap -f csv "$g9"/nfib-hy.eventlog >"$tmp/b.csv"
 run 0 diff --heap -f json "$g9"/nfib-hc.eventlog "$g9"/nfib-hy.eventlog
-check "diff --heap: peaks and means are the censuses'" python3 -c "
+check "diff --heap: peaks and means are the censuses'" "$PYTHON" -c "
 import csv, json, sys
 def bands(path):
     rows = list(csv.DictReader(open(path)))
@@ -115,7 +180,7 @@ for x in d['bands']:
 "$evprof" ticky -f csv "$ge"/ticky-new.eventlog >"$tmp/a.csv"
 "$evprof" ticky -f csv "$ge"/ticky-json.eventlog >"$tmp/b.csv"
 run 0 diff --ticky -f json "$ge"/ticky-new.eventlog "$ge"/ticky-json.eventlog
-check "diff --ticky: entries and allocation are ticky's" python3 -c "
+check "diff --ticky: entries and allocation are ticky's" "$PYTHON" -c "
 import csv, json, sys
 def counters(path):
     t = {}
@@ -136,7 +201,7 @@ for x in d['counters']:
 "$evprof" gc -f json "$g9"/nfib-s.eventlog >"$tmp/a.json"
 "$evprof" gc -f json "$g9"/nfib-np-N2-s.eventlog >"$tmp/b.json"
 run 0 diff --gc -f json "$g9"/nfib-s.eventlog "$g9"/nfib-np-N2-s.eventlog
-check "diff --gc: the figures are gc's" python3 -c "
+check "diff --gc: the figures are gc's" "$PYTHON" -c "
 import json, sys
 a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
 d = {f['name']: f for f in json.load(open(sys.argv[3]))['figures']}
@@ -149,67 +214,33 @@ for g in (0, 1):
 " "$tmp/a.json" "$tmp/b.json" "$tmp/out"
 
 # ---- deltas are report(NEW) - report(BASE) ---------------------------------
-cat >"$tmp/deltas.py" <<'PY'
-import json, sys
-def own_ticks(path):
-    r = json.load(open(path))
-    names = {c['id']: (c['module'], c['label'], c['src_loc']) for c in r['cost_centres']}
-    t = {}
-    stack = [r['profile']]
-    while stack:
-        n = stack.pop()
-        k = names[n['id']]
-        t[k] = t.get(k, 0) + n['ticks']
-        stack.extend(n['children'])
-    return t, r['total_ticks']
-a, ta = own_ticks(sys.argv[1])
-b, tb = own_ticks(sys.argv[2])
-d = json.load(open(sys.argv[3]))
-assert d['total']['base'] == ta and d['total']['new'] == tb, (d['total'], ta, tb)
-assert d['total']['delta'] == tb - ta
-got = {}
-for c in d['cost_centres']:
-    got[(c['module'], c['label'], c['src_loc'])] = c
-for k, c in got.items():
-    assert c['new'] == b.get(k, 0), (k, c, b.get(k))
-    if k in a:
-        base = a[k]
-    else:
-        # a cost centre whose location moved shows NEW's: BASE's is the one
-        # unpaired cost centre of that module and label
-        was = [x for x in a if x[:2] == k[:2] and x not in got]
-        assert len(was) <= 1, (k, was)
-        base = a[was[0]] if was else 0
-    assert c['base'] == base and c['delta'] == c['new'] - base, (k, c, base)
-keys = {k for k in set(a) | set(b) if a.get(k, 0) or b.get(k, 0)}
-assert all(k in got for k in keys if b.get(k, 0)), 'a cost centre of NEW is missing'
-assert sum(c['base'] for c in got.values()) == ta and sum(c['new'] for c in got.values()) == tb
-print(len(keys))
-PY
 pairs=("$ghc/deep-p $ghc/deep-pj" "$ghc/mutual-p $ghc/mutual-pj" "$ghc/odd-p $ghc/odd-pj"
        "$ghc/chain-p $ghc/chain-pj" "$ghc/par-N2-p $ghc/par-N2-pj" "$ghc/deep-p $ghc/odd-pj"
        "tests/data/diff/freq-before-100k tests/data/diff/freq-before")
 for p in "${pairs[@]}"; do
     set -- $p
-    "$evprof" report --json "$1.eventlog" >"$tmp/a.json"
-    "$evprof" report --json "$2.eventlog" >"$tmp/b.json"
+    n=$((n + 1))
+    "$evprof" report --json "$1.eventlog" >"$tmp/a$n.json"
+    "$evprof" report --json "$2.eventlog" >"$tmp/b$n.json"
     # report --json counts every sample: diff --all does too
     run 0 diff --all -f json "$1.eventlog" "$2.eventlog"
-    check "$1 -> $2: deltas are report(NEW) - report(BASE)" \
-        python3 "$tmp/deltas.py" "$tmp/a.json" "$tmp/b.json" "$tmp/out"
+    mv "$tmp/out" "$tmp/d$n.json"
+    defer "$1 -> $2: deltas are report(NEW) - report(BASE)" \
+        deltas "$tmp/a$n.json" "$tmp/b$n.json" "$tmp/d$n.json"
 done
 # the Freq runs: freqs moved (28:1-59 -> 28:1-61) and is one row
 "$evprof" report --json "$fb" >"$tmp/a.json"
 "$evprof" report --json "$fa" >"$tmp/b.json"
 run 0 diff --all -f json "$fb" "$fa"
-check "Freq: deltas are report(NEW) - report(BASE)" \
-    python3 "$tmp/deltas.py" "$tmp/a.json" "$tmp/b.json" "$tmp/out"
+cp "$tmp/out" "$tmp/freq.json"
+defer "Freq: deltas are report(NEW) - report(BASE)" \
+    deltas "$tmp/a.json" "$tmp/b.json" "$tmp/freq.json"
 check "Freq: freqs is paired across its move" \
-    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); c=[c for c in d['cost_centres'] if c['label']=='freqs']; assert len(c)==1 and c[0]['change']=='same' and c[0]['src_loc']=='Freq.hs:28:1-61', c" "$tmp/out"
+    "$PYTHON" -c "import json,sys; d=json.load(open(sys.argv[1])); c=[c for c in d['cost_centres'] if c['label']=='freqs']; assert len(c)==1 and c[0]['change']=='same' and c[0]['src_loc']=='Freq.hs:28:1-61', c" "$tmp/out"
 
 # --normalize: BASE's figures scaled to NEW's total
 run 0 diff --normalize -f json "$fb" "$fa"
-check "--normalize scales BASE to NEW's total" python3 -c "
+check "--normalize scales BASE to NEW's total" "$PYTHON" -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d['normalized'] and abs(d['total']['base'] - d['total']['new']) < 1e-6, d['total']
@@ -221,14 +252,14 @@ ticks_of() { grep -o '([0-9]* ticks @' | grep -o '[0-9]*'; }
 want_a=$("$evprof" report --to 0.3 "$ghc"/deep-p.eventlog | ticks_of)
 want_b=$("$evprof" report --to 0.3 "$ghc"/deep-pj.eventlog | ticks_of)
 run 0 diff --to 0.3 -f json "$ghc"/deep-p.eventlog "$ghc"/deep-pj.eventlog
-check "--to applies to both sides ($want_a, $want_b)" python3 -c "
+check "--to applies to both sides ($want_a, $want_b)" "$PYTHON" -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert (d['base']['total_ticks'], d['new']['total_ticks']) == ($want_a, $want_b), d['total']" "$tmp/out"
 want_a=$("$evprof" report --cap 1 "$ghc"/par-N2-p.eventlog | ticks_of)
 want_b=$("$evprof" report --cap 1 "$ghc"/par-N2-pj.eventlog | ticks_of)
 run 0 diff --cap 1 -f json "$ghc"/par-N2-p.eventlog "$ghc"/par-N2-pj.eventlog
-check "--cap applies to both sides ($want_a, $want_b)" python3 -c "
+check "--cap applies to both sides ($want_a, $want_b)" "$PYTHON" -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert (d['base']['total_ticks'], d['new']['total_ticks']) == ($want_a, $want_b), d['total']" "$tmp/out"
@@ -245,19 +276,8 @@ for p in "$fb $fa" "$ghc/deep-p.eventlog $ghc/deep-pj.eventlog" \
     for norm in "" "--normalize"; do
         run 0 diff -f folded $norm "$1" "$2"
         cp "$tmp/out" "$tmp/diff.folded"
-        # flamegraph.pl's differential parse: /^(.*)\s+?(\d+(?:\.\d*)?)$/,
-        # then the same on what is left
-        check "$1 -> $2 $norm: folded lines are 'stack base new'" python3 -c "
-import re, sys
-rx = re.compile(r'^(.*)\s+?(\d+(?:\.\d*)?)\$')
-seen = set()
-for line in open(sys.argv[1]).read().split('\n')[:-1]:
-    m = rx.match(line); assert m, line
-    n = rx.match(m.group(1)); assert n, line
-    assert not rx.match(n.group(1)), 'a third count: %r' % line
-    assert n.group(1) not in seen; seen.add(n.group(1))
-    assert int(n.group(2)) + int(m.group(2)) > 0, line
-" "$tmp/diff.folded"
+        cp "$tmp/out" "$tmp/diff$((n += 1)).folded"
+        defer "$1 -> $2 $norm: folded lines are 'stack base new'" folded_lines "$tmp/diff$n.folded"
         if [ -n "$flamegraph_dir" ]; then
             "$evprof" folded "$1" >"$tmp/a.folded"
             "$evprof" folded "$2" >"$tmp/b.folded"
@@ -266,22 +286,17 @@ for line in open(sys.argv[1]).read().split('\n')[:-1]:
             sort "$tmp/diff.folded" >"$tmp/got"
             check "$1 -> $2 $norm: folded diff = difffolded.pl of the two folded files" \
                 cmp -s "$tmp/want" "$tmp/got"
-            perl "$flamegraph_dir/flamegraph.pl" "$tmp/diff.folded" >"$tmp/flame.svg" 2>"$tmp/ferr"
+            perl "$flamegraph_dir/flamegraph.pl" "$tmp/diff.folded" >"$tmp/flame$n.svg" 2>"$tmp/ferr"
             check "flamegraph.pl renders the folded diff" [ $? -eq 0 ]
-            check "the differential flame graph is valid XML with coloured frames" python3 -c "
-import re, sys, xml.etree.ElementTree as ET
-t = ET.parse(sys.argv[1])
-fills = [e.get('fill') for e in t.iter('{http://www.w3.org/2000/svg}rect') if e.get('fill')]
-# difffolded colours: red rgb(255,x,x) for growth, blue rgb(x,x,255) for shrinkage
-assert any(re.match(r'rgb\(\d+,\d+,255\)', f) or re.match(r'rgb\(255,\d+,\d+\)', f) for f in fills)
-" "$tmp/flame.svg"
+            defer "the differential flame graph is valid XML with coloured frames" \
+                flame_coloured "$tmp/flame$n.svg"
         fi
     done
 done
 [ -n "$flamegraph_dir" ] || echo "SKIPPED: difffolded.pl and flamegraph.pl checks (FlameGraph not found: set FLAMEGRAPH_DIR)"
 if [ -n "$flamegraph_dir" ]; then
     perl "$flamegraph_dir/flamegraph.pl" <("$evprof" diff -f folded "$fb" "$fa") >"$tmp/flame.svg"
-    check "Freq: Main.freqs shrank: a blue frame" python3 -c "
+    check "Freq: Main.freqs shrank: a blue frame" "$PYTHON" -c "
 import re, sys, xml.etree.ElementTree as ET
 ns = '{http://www.w3.org/2000/svg}'
 t = ET.parse(sys.argv[1])
@@ -322,15 +337,15 @@ print(seen)
 PY
 run 0 diff -f svg "$fb" "$fa"
 check "the diff's SVG is valid XML, nodes coloured by their change" \
-    python3 "$tmp/svg.py" "$tmp/out"
+    "$PYTHON" "$tmp/svg.py" "$tmp/out"
 run 0 diff -o "$tmp/g.svg" "$fa" "$fb"
-check "-o x.svg: an SVG, coloured the other way round" python3 "$tmp/svg.py" "$tmp/g.svg"
+check "-o x.svg: an SVG, coloured the other way round" "$PYTHON" "$tmp/svg.py" "$tmp/g.svg"
 run 0 diff -o "$tmp/g.png" "$fb" "$fa"
 check "-o x.png: a PNG" [ "$(head -c 8 "$tmp/g.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
 run 0 diff -f pdf "$fb" "$fa"
 check "--format pdf: a PDF" [ "$(head -c 5 "$tmp/out")" = "%PDF-" ]
 run 0 diff -o "$tmp/x.json" "$fb" "$fa"
-check "-o x.json: JSON" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/x.json"
+check "-o x.json: JSON" "$PYTHON" -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/x.json"
 
 # ---- --fail-above ----------------------------------------------------------
 # growth is measured against BASE's total: the total's own, a cost
@@ -347,7 +362,7 @@ check "--fail-above 5 --normalize: walk_step is named, by its share of BASE's to
 run 0 diff --fail-above 6 --normalize "$ghc"/deep-pj.eventlog "$ghc"/deep-p.eventlog
 # freq-before -> freq-after: -97% in all; corpus.step 1 -> 3 ticks (+2 of 4527)
 run 0 diff --fail-above 10 "$fb" "$fa" -f json
-check "--fail-above: a faster run passes, output intact" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/out"
+check "--fail-above: a faster run passes, output intact" "$PYTHON" -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/out"
 run 0 diff --fail-above 0.05 "$fb" "$fa"
 run 3 diff --fail-above 0.04 "$fb" "$fa"
 check "--fail-above 0.04: a cost centre of +2 of 4527 ticks (0.044%) is named" \
@@ -376,7 +391,7 @@ check "--help: --min-share is there" grep -q -- "--min-share PCT" "$tmp/out"
 "$evprof" diff -f json - "$fa" <"$fb" >"$tmp/stdin.json" 2>"$tmp/err"
 check "BASE from standard input" [ $? -eq 0 ]
 "$evprof" diff -f json "$fb" "$fa" >"$tmp/file.json"
-check "... the same figures as from the file" python3 -c "
+check "... the same figures as from the file" "$PYTHON" -c "
 import json, sys
 a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
 assert a['cost_centres'] == b['cost_centres'] and a['total'] == b['total']" "$tmp/stdin.json" "$tmp/file.json"
@@ -396,7 +411,7 @@ head -c 72000 "$fa" >"$tmp/cut.eventlog"
 run 1 diff -f json "$fb" "$tmp/cut.eventlog"
 check "a cut log: the error names file, offset and event type" \
     grep -q "cut.eventlog: truncated at byte 72000: the log ends inside an event that starts at byte 71988 (event type 167 PROF_SAMPLE_COST_CENTRE)" "$tmp/err"
-check "a cut log: the samples before the cut are compared" python3 -c "
+check "a cut log: the samples before the cut are compared" "$PYTHON" -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d['kind'] == 'time profile' and 0 < d['new']['total_ticks'] < 135, d['new']" "$tmp/out"
@@ -417,5 +432,6 @@ check "-o over an input: refused" cmp -s "$fb" "$tmp/in.eventlog"
 # docs/DIFF.md's example outputs are the current ones
 check "docs/DIFF.md's outputs" bash tests/cli/readme.sh "$evprof" docs/DIFF.md
 
+verdicts "$tmp/diff.py"
 echo "diff: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

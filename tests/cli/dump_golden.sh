@@ -27,7 +27,7 @@ fi
 # escapes turned back into their bytes give the reference, and nothing raw
 # but the line ends is left (parallelTest's messages end with a newline).
 same_but_visible() {
-    python3 - "$1" "$2" <<'PY'
+    "$PYTHON" - "$1" "$2" <<'PY'
 import re, sys
 out, ref = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
 if re.search(rb"[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]", out):

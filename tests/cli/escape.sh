@@ -21,40 +21,77 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
-# clean FILE [tabs]: no byte < 0x20 but '\n' (and '\t' with "tabs"), no
-# DEL, valid UTF-8 without C1 controls
-clean() {
-    python3 - "$1" "${2:-}" <<'PY'
-import sys
-data = open(sys.argv[1], "rb").read()
-tabs = sys.argv[2] == "tabs"
-for i, b in enumerate(data):
-    if (b < 0x20 and b != 0x0a and not (tabs and b == 0x09)) or b == 0x7f:
-        sys.exit("raw byte 0x%02x at %d: %r" % (b, i, data[max(0, i - 20):i + 20]))
-try:
-    text = data.decode("utf-8")
-except UnicodeDecodeError as e:
-    sys.exit("not UTF-8: %s" % e)
-for i, c in enumerate(text):
-    if 0x80 <= ord(c) <= 0x9f:
-        sys.exit("C1 control U+%04X at character %d" % (ord(c), i))
-PY
-}
+# The checks in Python, for one interpreter start (checks.bash's defer,
+# then verdicts at the end):
+#  clean FILE [tabs]: no byte < 0x20 but '\n' (and '\t' with "tabs"), no
+#    DEL, valid UTF-8 without C1 controls
+#  json_ok FILE; csv_ok FILE: RFC 4180 parse, every record as wide as the
+#    header, one record a line
+#  rows_match REPORT JSON: one tree row per node of the JSON's profile
+#  folded_ok FOLDED JSON: one line per stack, each "frames count", counts
+#    sum to the ticks
+#  hp_lines_ok HP: every sample line is NAME TAB BYTES
+cat >"$tmp/escape.py" <<'PY'
+import csv, json, re, sys
+from verdicts import serve
 
-json_ok() { python3 -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$1"; }
+def clean(path, tabs=""):
+    data = open(path, "rb").read()
+    tabs = tabs == "tabs"
+    for i, b in enumerate(data):
+        if (b < 0x20 and b != 0x0a and not (tabs and b == 0x09)) or b == 0x7f:
+            sys.exit("raw byte 0x%02x at %d: %r" % (b, i, data[max(0, i - 20):i + 20]))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        sys.exit("not UTF-8: %s" % e)
+    for i, c in enumerate(text):
+        if 0x80 <= ord(c) <= 0x9f:
+            sys.exit("C1 control U+%04X at character %d" % (ord(c), i))
 
-# csv_ok FILE: RFC 4180 parse, every record as wide as the header, one
-# record a line
-csv_ok() {
-    python3 - "$1" <<'PY'
-import csv, sys
-text = open(sys.argv[1], encoding="utf-8", newline="").read()
-rows = list(csv.reader(text.splitlines(True), strict=True))
-assert rows, "empty"
-assert all(len(r) == len(rows[0]) for r in rows), "ragged rows"
-assert len(rows) == text.count("\n"), "a record spans lines"
+def json_ok(path):
+    json.load(open(path, encoding="utf-8"))
+
+def csv_ok(path):
+    text = open(path, encoding="utf-8", newline="").read()
+    rows = list(csv.reader(text.splitlines(True), strict=True))
+    assert rows, "empty"
+    assert all(len(r) == len(rows[0]) for r in rows), "ragged rows"
+    assert len(rows) == text.count("\n"), "a record spans lines"
+
+def rows_match(report, report_json):
+    text = open(report, encoding="utf-8").read().split("\n")
+    prof = json.load(open(report_json, encoding="utf-8"))["profile"]
+    def count(n): return 1 + sum(count(c) for c in n["children"])
+    heads = [i for i, l in enumerate(text) if l.startswith("COST CENTRE")]
+    assert len(heads) == 2, heads
+    tree = []
+    for l in text[heads[1] + 2:]:
+        if not l:
+            break
+        tree.append(l)
+    assert len(tree) == count(prof), (len(tree), count(prof))
+    # every row ends in the four numbers
+    for l in tree:
+        assert len(l.split()[-4:]) == 4 and all(w.replace(".", "").isdigit() for w in l.split()[-4:]), l
+
+def folded_ok(folded, report_json):
+    lines = open(folded, encoding="utf-8").read().split("\n")
+    assert lines[-1] == ""
+    lines = lines[:-1]
+    total = json.load(open(report_json, encoding="utf-8"))["total_ticks"]
+    assert all(re.fullmatch(r".+ \d+", l) for l in lines), lines
+    assert sum(int(l.rsplit(" ", 1)[1]) for l in lines) == total
+    assert len(set(l.rsplit(" ", 1)[0] for l in lines)) == len(lines)
+
+def hp_lines_ok(hp):
+    for l in open(hp, encoding="utf-8").read().split("\n"):
+        if not l or re.match(r"(JOB|DATE|SAMPLE_UNIT|VALUE_UNIT) \"", l) or re.match(r"(BEGIN|END)_SAMPLE \d", l):
+            continue
+        assert re.fullmatch(r"[^\s\"][^\s]*\t\d+", l), l
+
+serve(globals())
 PY
-}
 
 [ -f "$log" ] || { echo "SKIPPED: $log missing"; exit 77; }
 
@@ -64,8 +101,8 @@ run() {   # run NAME TABS ARGS...: stdout to $tmp/NAME, must exit 0 and be clean
     shift 2
     "$evprof" "$@" >"$tmp/$name" 2>"$tmp/$name.err"
     check "$name: exit 0" [ $? -eq 0 ]
-    check "$name: output clean" clean "$tmp/$name" "$tabs"
-    check "$name: stderr clean" clean "$tmp/$name.err"
+    defer "$name: output clean" clean "$tmp/$name" "$tabs"
+    defer "$name: stderr clean" clean "$tmp/$name.err"
 }
 run report tabs report "$log"
 run report-all tabs report --all "$log"
@@ -86,49 +123,15 @@ run info "" info "$log"
 run info-json "" info -f json "$log"
 
 for j in report-json heap-json ticky-json ticky-series-json info-json; do
-    check "$j: JSON parses" json_ok "$tmp/$j"
+    defer "$j: JSON parses" json_ok "$tmp/$j"
 done
 for c in heap-csv ticky-csv ticky-series-csv; do
-    check "$c: CSV parses, one record a line" csv_ok "$tmp/$c"
+    defer "$c: CSV parses, one record a line" csv_ok "$tmp/$c"
 done
 
-# the report: one tree row per node of the JSON's profile, one summary row
-# per cost centre with ticks
-rows_match() {
-    python3 - "$tmp/report" "$tmp/report-json" <<'PY'
-import json, sys
-text = open(sys.argv[1], encoding="utf-8").read().split("\n")
-prof = json.load(open(sys.argv[2], encoding="utf-8"))["profile"]
-def count(n): return 1 + sum(count(c) for c in n["children"])
-heads = [i for i, l in enumerate(text) if l.startswith("COST CENTRE")]
-assert len(heads) == 2, heads
-tree = []
-for l in text[heads[1] + 2:]:
-    if not l:
-        break
-    tree.append(l)
-assert len(tree) == count(prof), (len(tree), count(prof))
-# every row ends in the four numbers
-for l in tree:
-    assert len(l.split()[-4:]) == 4 and all(w.replace(".", "").isdigit() for w in l.split()[-4:]), l
-PY
-}
-check "report: one row per node" rows_match
+defer "report: one row per node" rows_match "$tmp/report" "$tmp/report-json"
 
-# folded: one line per stack, each "frames count", counts sum to the ticks
-folded_ok() {
-    python3 - "$tmp/folded" "$tmp/report-json" <<'PY'
-import json, re, sys
-lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
-assert lines[-1] == ""
-lines = lines[:-1]
-total = json.load(open(sys.argv[2], encoding="utf-8"))["total_ticks"]
-assert all(re.fullmatch(r".+ \d+", l) for l in lines), lines
-assert sum(int(l.rsplit(" ", 1)[1]) for l in lines) == total
-assert len(set(l.rsplit(" ", 1)[0] for l in lines)) == len(lines)
-PY
-}
-check "folded: one line per stack, all ticks" folded_ok
+defer "folded: one line per stack, all ticks" folded_ok "$tmp/folded" "$tmp/report-json"
 check "folded: ESC shown as \\x1b" grep -qF 'esc\x1b[31mred' "$tmp/folded"
 
 # the visible form, as documented in include/evprof/textout.h
@@ -144,16 +147,7 @@ check "info: RTS id escaped" grep -qF 'rts_p\x1b[2J\n' "$tmp/info"
 check "report --json: \\u escapes" grep -qF '"esc\u001b[31mred\u001b[0m"' "$tmp/report-json"
 
 # .hp: hp2ps reads it, and every sample line is NAME TAB BYTES
-hp_lines_ok() {
-    python3 - "$tmp/heap-hp" <<'PY'
-import re, sys
-for l in open(sys.argv[1], encoding="utf-8").read().split("\n"):
-    if not l or re.match(r"(JOB|DATE|SAMPLE_UNIT|VALUE_UNIT) \"", l) or re.match(r"(BEGIN|END)_SAMPLE \d", l):
-        continue
-    assert re.fullmatch(r"[^\s\"][^\s]*\t\d+", l), l
-PY
-}
-check "heap .hp: sample lines NAME<TAB>BYTES" hp_lines_ok
+defer "heap .hp: sample lines NAME<TAB>BYTES" hp_lines_ok "$tmp/heap-hp"
 if command -v hp2ps >/dev/null 2>&1; then
     cp "$tmp/heap-hp" "$tmp/h.hp"
     check "heap .hp: hp2ps accepts it" \
@@ -168,19 +162,19 @@ for cmd in report folded heap ticky info gc graph dump metrics; do
     "$evprof" $cmd "$nasty" >/dev/null 2>"$tmp/err-$cmd"
     check "$cmd: missing file: exit 1" [ $? -eq 1 ]
     check "$cmd: missing file named escaped" grep -qF 'h\x1b[2Jx\n' "$tmp/err-$cmd"
-    check "$cmd: message clean" clean "$tmp/err-$cmd"
+    defer "$cmd: message clean" clean "$tmp/err-$cmd"
 done
 cp "$log" "$nasty"
 "$evprof" heap "$nasty" >"$tmp/heap-named" 2>&1
-check "heap: file name in the summary escaped" clean "$tmp/heap-named"
+defer "heap: file name in the summary escaped" clean "$tmp/heap-named"
 "$evprof" info "$nasty" >"$tmp/info-named" 2>&1
-check "info: file name escaped" clean "$tmp/info-named"
+defer "info: file name escaped" clean "$tmp/info-named"
 "$evprof" gc "$nasty" >/dev/null 2>"$tmp/gc-named"
 check "gc: no GC events: exit 1" [ $? -eq 1 ]
-check "gc: message clean" clean "$tmp/gc-named"
+defer "gc: message clean" clean "$tmp/gc-named"
 "$evprof" report --bogus $'x\x1b[31m' >/dev/null 2>"$tmp/usage"
 check "usage error: exit 2" [ $? -eq 2 ]
-check "usage error: arguments escaped" clean "$tmp/usage"
+defer "usage error: arguments escaped" clean "$tmp/usage"
 
 # ---- the heap summary shows long -hc stacks whole (issue 11, point 6) ----
 long=$data/longband.eventlog
@@ -194,5 +188,6 @@ check "heap summary -L 25: GHC's cut" grep -qE '^a_label_of_forty_byte\.\.\. ' "
 "$evprof" heap -f hp "$long" >"$tmp/long.hp" 2>&1
 check "heap .hp: still GHC's -L cut" grep -qF "$(printf 'a_label_of_forty_byte...\t')" "$tmp/long.hp"
 
+verdicts "$tmp/escape.py"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

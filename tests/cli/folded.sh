@@ -23,53 +23,68 @@ logs=("$corpus"/ghc-9.0.2/nfib-p.eventlog "$corpus"/ghc-9.0.2/nfib-pj.eventlog
 # The format as the tools read it: speedscope /^(.*) (\d+)$/ (integer
 # counts), flamegraph.pl /^(.*)\s+?(\d+(?:\.\d*)?)$/ and its differential
 # check on what remains; no control characters, empty frames or duplicates.
+# One Python start for every file (checks.bash's defer; verdicts at the
+# end): parses FILE; adds_up FILE WANT: it parses and its counts sum to WANT.
 cat >"$tmp/check.py" <<'PY'
 import re, sys
+from verdicts import serve
 speedscope = re.compile(r'^(.*) (\d+)$')
 flamegraph = re.compile(r'^(.*)\s+?(\d+(?:\.\d*)?)$')
-data = open(sys.argv[1], 'rb').read()
-assert data == b'' or data.endswith(b'\n'), 'last line ends with a newline'
-text = data.decode('utf-8')
-total, seen = 0, set()
-for line in text.split('\n')[:-1]:
-    m = speedscope.match(line)
-    assert m, 'speedscope cannot read: %r' % line
-    f = flamegraph.match(line)
-    assert f and f.group(1) == m.group(1) and f.group(2) == m.group(2), line
-    assert not flamegraph.match(m.group(1)), 'flamegraph.pl sees two counts: %r' % line
-    assert not re.search(r'[\x00-\x1f\x7f]', line), 'control character: %r' % line
-    frames = m.group(1).split(';')
-    assert all(frames), 'empty frame: %r' % line
-    assert m.group(1) not in seen, 'stack printed twice: %r' % line
-    seen.add(m.group(1))
-    assert int(m.group(2)) > 0
-    total += int(m.group(2))
-print(total)
+
+def total(path):
+    data = open(path, 'rb').read()
+    assert data == b'' or data.endswith(b'\n'), 'last line ends with a newline'
+    text = data.decode('utf-8')
+    total, seen = 0, set()
+    for line in text.split('\n')[:-1]:
+        m = speedscope.match(line)
+        assert m, 'speedscope cannot read: %r' % line
+        f = flamegraph.match(line)
+        assert f and f.group(1) == m.group(1) and f.group(2) == m.group(2), line
+        assert not flamegraph.match(m.group(1)), 'flamegraph.pl sees two counts: %r' % line
+        assert not re.search(r'[\x00-\x1f\x7f]', line), 'control character: %r' % line
+        frames = m.group(1).split(';')
+        assert all(frames), 'empty frame: %r' % line
+        assert m.group(1) not in seen, 'stack printed twice: %r' % line
+        seen.add(m.group(1))
+        assert int(m.group(2)) > 0
+        total += int(m.group(2))
+    return total
+
+def parses(path):
+    total(path)
+
+def adds_up(path, want):
+    got = total(path)
+    assert str(got) == want, 'got %d' % got
+
+serve(globals())
 PY
+n=0     # each deferred check's own copy of the output
 
 ticks_of() { grep -o '([0-9]* ticks @' | grep -o '[0-9]*'; }
 
 for f in "${logs[@]}"; do
-    "$evprof" folded "$f" >"$tmp/out" 2>"$tmp/err"
+    n=$((n + 1))
+    "$evprof" folded "$f" >"$tmp/out$n" 2>"$tmp/err"
     check "$f: exit 0" [ $? -eq 0 ]
-    sum=$(python3 "$tmp/check.py" "$tmp/out")
-    check "$f: lines parse as flamegraph.pl and speedscope read them" [ $? -eq 0 ]
+    defer "$f: lines parse as flamegraph.pl and speedscope read them" parses "$tmp/out$n"
     want=$("$evprof" report "$f" | ticks_of)
-    check "$f: counts add up to the report's $want ticks (got $sum)" [ "$sum" = "$want" ]
-    "$evprof" folded --all "$f" >"$tmp/all"
-    sum=$(python3 "$tmp/check.py" "$tmp/all")
+    defer "$f: counts add up to the report's $want ticks" adds_up "$tmp/out$n" "$want"
+    "$evprof" folded --all "$f" >"$tmp/all$n"
     want=$("$evprof" report --all "$f" | ticks_of)
-    check "$f: --all adds up to report --all ($want, got $sum)" [ "$sum" = "$want" ]
+    defer "$f: --all adds up to report --all ($want)" adds_up "$tmp/all$n" "$want"
 done
 
 # the shared filters: the same window and capability as the report
 f="$corpus/ghc-9.0.2/nfib-N2.eventlog"
 for args in "--cap 0" "--cap 1" "--from 0.05" "--to 0.1" "--from 0.02 --to 0.08 --cap 1"; do
+    n=$((n + 1))
     # shellcheck disable=SC2086
-    sum=$("$evprof" folded $args "$f" | python3 "$tmp/check.py" /dev/stdin)
+    "$evprof" folded $args "$f" >"$tmp/out$n"
     # shellcheck disable=SC2086
     want=$("$evprof" report $args "$f" | ticks_of)
-    check "folded $args: $sum ticks == report's $want" [ "$sum" = "$want" ]
+    defer "folded $args: ticks == report's $want" adds_up "$tmp/out$n" "$want"
 done
 "$evprof" folded --from 0.0005 --to 0.001 "$data/deep-p.eventlog" >"$tmp/out" 2>/dev/null
 check "empty window inside the log: exit 0" [ $? -eq 0 ]
@@ -88,8 +103,7 @@ check "odd: UTF-8 kept" grep -qF ';Main.λ-café;' "$tmp/odd"
 check "odd: trailing digits kept" grep -qF ';Main.trailing_42;Helpers.churn 41' "$tmp/odd"
 "$evprof" folded --frame-format src "$data/odd-p.eventlog" >"$tmp/src"
 check "--frame-format src" grep -qF 'MAIN;Main.CAF (<entire-module>);Main.main (Odd.hs:(9,1)-(16,43));' "$tmp/src"
-python3 "$tmp/check.py" "$tmp/src" >/dev/null
-check "--frame-format src parses" [ $? -eq 0 ]
+defer "--frame-format src parses" parses "$tmp/src"
 "$evprof" folded -F label "$data/odd-p.eventlog" >"$tmp/label"
 check "--frame-format label" grep -qF 'MAIN;CAF;main;semi:colon;churn 43' "$tmp/label"
 
@@ -136,5 +150,6 @@ check "truncated: exit 1" [ $? -eq 1 ]
 check "truncated: says so" grep -q "truncated at byte" "$tmp/err"
 check "truncated: still stacks" grep -q "^MAIN;" "$tmp/out"
 
+verdicts "$tmp/check.py"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -20,14 +20,14 @@ set -u
 evprof=${1:?usage: $0 path/to/evprof}
 case $evprof in /*) ;; *) evprof=$PWD/$evprof ;; esac
 root=$PWD
-feed="python3 $root/tests/support/feed_log.py"
+feed="${PYTHON:-python3} $root/tests/support/feed_log.py"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 # what a run leaves: stdout, stderr, exit status, and the files it wrote
 # (the directory `out`), in one directory to compare with another
-same_run() { diff -r "$1" "$2" >"$tmp/diff.txt" 2>&1 || { head -20 "$tmp/diff.txt"; return 1; }; }
+same_run() { local d; d=$(diff -r "$1" "$2" 2>&1) || { head -20 <<<"$d"; return 1; }; }
 
 # LeakSanitizer's table of suppressions used (sanitizer builds, Graphviz's
 # font libraries) ends stderr with counts that vary from run to run
@@ -72,11 +72,11 @@ speedscope|-o out/s.json|tests/data/ghc/par-N2-p.eventlog
 pprof|-o out/p.pb.gz|tests/data/ghc/par-N2-p.eventlog
 html|-o out/page.html|tests/data/ghc/deep-p.eventlog"
 
-seed=0
-while IFS='|' read -r cmd args log; do
-    seed=$((seed + 1))
+# one case (its runs in $c), in a background subshell: its counts in
+# $c.counts; four cases at once (each mostly waits for its feeders)
+all_case() {
+    local cmd=$1 args=$2 log=$3 seed=$4 c=$5 what chunk
     what="$cmd $args ($(basename "$log"))"
-    c=$tmp/c$seed
     # shellcheck disable=SC2086
     set -- $args
     # about a dozen random-sized chunks whatever the log's size
@@ -128,9 +128,22 @@ while IFS='|' read -r cmd args log; do
     check "$what: a FIFO" same_run "$c/batch" "$c/fifo"
     check "$what: a socket (--connect)" same_run "$c/sock-batch" "$c/sock"
     check "$what: standard input" same_run "$c/stdin-batch" "$c/stdin"
+}
+seed=0 counts=() running=0
+while IFS='|' read -r cmd args log; do
+    seed=$((seed + 1))
+    counts+=("$tmp/c$seed.counts")
+    (passed=0 failed=0; all_case "$cmd" "$args" "$log" $seed "$tmp/c$seed"
+     counts_to "$tmp/c$seed.counts") &
+    if [ $((running += 1)) -ge 4 ]; then
+        wait -n
+        running=$((running - 1))
+    fi
 done <<EOF
 $cases
 EOF
+wait
+counts_from "${counts[@]}"
 
 # ---- what is refused ------------------------------------------------------
 L=tests/data/ghc/par-N2-p.eventlog

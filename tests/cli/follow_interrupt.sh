@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 # what a run leaves (stdout, stderr, status, out/), compared with another
-same_run() { diff -r "$1" "$2" >"$tmp/diff.txt" 2>&1 || { head -20 "$tmp/diff.txt"; return 1; }; }
+same_run() { local d; d=$(diff -r "$1" "$2" 2>&1) || { head -20 <<<"$d"; return 1; }; }
 
 # LeakSanitizer's table of suppressions used (sanitizer builds, Graphviz's
 # font libraries) ends stderr with counts that vary from run to run
@@ -60,10 +60,11 @@ report||tests/data/ghc/par-N2-p.eventlog|95
 gc||tests/data/gc/pargc-N2.eventlog|70
 heap|-f csv|tests/data/heap/leak-hT.eventlog|95"
 
-while IFS='|' read -r cmd args log cut; do
-    seed=$((seed + 1))
+# each case on its own, all at once (each mostly waits: for the read,
+# the signal, the idle timeout); its counts in $c.counts
+cut_case() {
+    local cmd=$1 args=$2 log=$3 cut=$4 c=$5 what size keep d pid rc
     what="$cmd $args ($(basename "$log") cut at $cut)"
-    c=$tmp/c$seed
     # shellcheck disable=SC2086
     set -- $args
     size=$(stat -c %s "$log")
@@ -95,22 +96,37 @@ while IFS='|' read -r cmd args log cut; do
     check "$what: idle timeout: says so" grep -q 'did not grow' "$c/idle/res/stderr"
     grep -v 'did not grow' "$c/idle/res/stderr" >"$c/idle/res/e" && mv "$c/idle/res/e" "$c/idle/res/stderr"
     check "$what: idle timeout: the batch run of the cut log" same_run "$c/batch" "$c/idle"
+}
+counts=()
+while IFS='|' read -r cmd args log cut; do
+    seed=$((seed + 1))
+    counts+=("$tmp/c$seed.counts")
+    (passed=0 failed=0; cut_case "$cmd" "$args" "$log" "$cut" "$tmp/c$seed"
+     counts_to "$tmp/c$seed.counts") &
 done <<EOF
 $cut_cases
 EOF
 
 # a missing file waited for that never appears: an error, no output at all
+# (these too at once)
 for args in report gc "heap -f csv" ticky "ticky --series" info "info -f json" dump \
             "all -d out" "html -o out/p.html" "speedscope -o out/s.json"; do
     d=$tmp/missing$((seed += 1))
-    # shellcheck disable=SC2086
-    run "$d" $args --follow --idle-timeout 0.3 never.eventlog
-    check "$args: a missing file: exit 1" [ "$(cat "$d/res/status")" = 1 ]
-    check "$args: a missing file: nothing on stdout" [ ! -s "$d/res/stdout" ]
-    check "$args: a missing file: no file written" [ -z "$(ls "$d/res/out")" ]
-    check "$args: a missing file: says it did not appear" \
-        grep -q 'never.eventlog: the file did not appear within the idle timeout' "$d/res/stderr"
+    counts+=("$d.counts")
+    (
+        passed=0 failed=0
+        # shellcheck disable=SC2086
+        run "$d" $args --follow --idle-timeout 0.3 never.eventlog
+        check "$args: a missing file: exit 1" [ "$(cat "$d/res/status")" = 1 ]
+        check "$args: a missing file: nothing on stdout" [ ! -s "$d/res/stdout" ]
+        check "$args: a missing file: no file written" [ -z "$(ls "$d/res/out")" ]
+        check "$args: a missing file: says it did not appear" \
+            grep -q 'never.eventlog: the file did not appear within the idle timeout' "$d/res/stderr"
+        counts_to "$d.counts"
+    ) &
 done
+wait
+counts_from "${counts[@]}"
 
 echo "follow_interrupt: $passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -133,7 +133,7 @@ check "--format ESC: escaped in the message" grep -qF "not 'x\\x1b[31m'" "$tmp/e
 
 # every JSON output parses, strictly (no NaN or Infinity)
 json_ok() {
-    python3 -c 'import json, sys
+    "$PYTHON" -c 'import json, sys
 def bad(c): raise ValueError(c)
 json.load(open(sys.argv[1], encoding="utf-8"), parse_constant=bad)' "$1"
 }

@@ -44,7 +44,7 @@ for run in $runs; do
     # --format json: strict, and GHC's numbers
     "$evprof" gc --format json "$run.eventlog" >"$tmp/out.json"
     check "$run: json exit 0" [ $? -eq 0 ]
-    python3 - "$tmp/out.json" "$stats" <<'PY'
+    "$PYTHON" - "$tmp/out.json" "$stats" <<'PY'
 import json, re, sys
 d = json.load(open(sys.argv[1]))            # strict: raises on invalid JSON
 s = open(sys.argv[2]).read()
@@ -96,7 +96,7 @@ got=$(sed -n 's/^ *>= \([0-9]*\) MiB total memory in use.*/\1/p' "$tmp/leak")
 check "leak (9.0): a lower bound, said with >= ($got, GHC $g)" [ -n "$got" ] && [ "$got" -le "$g" ]
 check "leak (9.0): here below GHC's peak" [ "$got" -lt "$g" ]
 check "leak (9.0): the note says why" grep -q "a lower bound" "$tmp/leak"
-"$evprof" gc --format json "$nu/leak.eventlog" | python3 -c '
+"$evprof" gc --format json "$nu/leak.eventlog" | "$PYTHON" -c '
 import json, sys
 d = json.load(sys.stdin)
 assert d["max_mem_in_use_lower_bound"] is True and d["max_mem_in_use_bytes"] // 2**20 == int(sys.argv[1])' "$got"
@@ -105,7 +105,7 @@ check "leak (9.0): JSON says lower bound" [ $? -eq 0 ]
 g=$(ghc_mib "$nu/leak-9.6.stats")
 check "leak (9.6): GHC's $g MiB, exactly" grep -qE "^ +$g MiB total memory in use" "$tmp/leak96"
 check "leak (9.6): no bound, no note" eval '! grep -q ">=\|lower bound" "$tmp/leak96"'
-"$evprof" gc --format json "$nu/leak-9.6.eventlog" | python3 -c '
+"$evprof" gc --format json "$nu/leak-9.6.eventlog" | "$PYTHON" -c '
 import json, sys
 d = json.load(sys.stdin)
 assert d["max_mem_in_use_lower_bound"] is False and d["max_mem_in_use_bytes"] // 2**20 == int(sys.argv[1])' "$g"
@@ -117,7 +117,7 @@ check "window: exit 0" [ $? -eq 0 ]
 check "window: header" grep -q '^  Window: 0.050000s to 0.100000s of a ' "$tmp/win"
 whole=$(grep 'bytes allocated' "$data/pargc-N2.stats" | tr -dc 0-9)
 part=$("$evprof" gc --format json --from 0.05 --to 0.1 "$data/pargc-N2.eventlog" |
-       python3 -c 'import json,sys; print(json.load(sys.stdin)["allocated_bytes"])')
+       "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["allocated_bytes"])')
 check "window: allocation $part < $whole" [ "$part" -gt 0 -a "$part" -lt "$whole" ]
 # --cap: that capability's row only
 "$evprof" gc --cap 1 "$data/pargc-N2.eventlog" >"$tmp/cap1"

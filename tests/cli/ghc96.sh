@@ -38,7 +38,7 @@ for f in "$d"/*.eventlog; do
 done
 "$evprof" info --format json "$d/parse-hi.eventlog" >"$tmp/info.json" 2>/dev/null ||
     "$evprof" info -f json "$d/parse-hi.eventlog" >"$tmp/info.json"
-check "info JSON: the IPE count of declared lengths off" python3 -c '
+check "info JSON: the IPE count of declared lengths off" "$PYTHON" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 t = [t for t in d["event_types"] if t["id"] == 169][0]
@@ -54,7 +54,7 @@ while read -r sum name rest; do
         echo "note: $name: ghc-events 0.17 cannot read it ($rest); dump not compared"
         continue
     fi
-    have=$(python3 tests/support/ghc_events_017.py <"$tmp/dump" | sha256sum | cut -d' ' -f1)
+    have=$("$PYTHON" tests/support/ghc_events_017.py <"$tmp/dump" | sha256sum | cut -d' ' -f1)
     check "$name: dump is ghc-events' text" [ "$have" = "$sum" ]
 done <"$d/ghc-events.sha256"
 check "every 9.6 log has ghc-events' digest" \
@@ -88,7 +88,7 @@ check "summary: says how many bands have no entry ($n_addr)" \
 "$evprof" heap -f json "$hi" >"$tmp/hi.json" 2>/dev/null
 "$evprof" html "$hi" -o "$tmp/hi.html" 2>/dev/null
 "$evprof" pprof --heap "$hi" -o "$tmp/hi.pb.gz" 2>/dev/null
-check "csv, json, html, pprof: the same titles" python3 - "$tmp" "$d/parse-hi.hp" <<'PY'
+check "csv, json, html, pprof: the same titles" "$PYTHON" - "$tmp" "$d/parse-hi.hp" <<'PY'
 import csv, gzip, json, re, sys
 sys.path.insert(0, 'tests/support')
 import pprof_read
@@ -116,7 +116,7 @@ PY
 
 # ---- ticky: the -lT run's table is GHC's -r of the other run -------------
 "$evprof" ticky -f csv "$d/collatz-lT.eventlog" >"$tmp/ticky.csv"
-check "ticky: every counter of GHC's -r, the same entries, alloc, allocd" python3 - \
+check "ticky: every counter of GHC's -r, the same entries, alloc, allocd" "$PYTHON" - \
     "$tmp/ticky.csv" "$d/collatz-r.ticky" <<'PY'
 import csv, re, sys
 ours = {r['name']: (int(r['entries']), int(r['alloc']), int(r['allocd']))

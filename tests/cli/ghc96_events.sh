@@ -33,7 +33,7 @@ same_text() {   # LOG: dump is ghc-events' text
         echo "note: $n: ghc-events cannot read it: $(head -c 120 "$tmp/ge.err")"
         return
     fi
-    "$evprof" dump "$f" 2>"$tmp/err" | python3 tests/support/ghc_events_017.py >"$tmp/ev.txt"
+    "$evprof" dump "$f" 2>"$tmp/err" | "$PYTHON" tests/support/ghc_events_017.py >"$tmp/ev.txt"
     if cmp -s "$tmp/ge.txt" "$tmp/ev.txt"; then ok; else
         bad "$n: dump differs from ghc-events"
         diff "$tmp/ge.txt" "$tmp/ev.txt" | head -5

@@ -33,7 +33,7 @@ if ! bash scripts/ghc96.sh run "$tmp" \
 fi
 mkfifo "$tmp/el.fifo"
 
-python3 - "$evprof" "$tmp" "$root" "$interval" <<'PY'
+"$PYTHON" - "$evprof" "$tmp" "$root" "$interval" <<'PY'
 import json, re, subprocess, sys, threading, time
 evprof, tmp, root, interval = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 fails = []

@@ -26,7 +26,7 @@ logs=("$corpus"/ghc-9.0.2/nfib-p.eventlog "$corpus"/ghc-9.0.2/nfib-pj.eventlog
       "$data"/chain-p.eventlog "$data"/par-N2-p.eventlog)
 
 svg_ok() {      # well-formed XML whose root is <svg>, with the legend and a node
-    python3 - "$1" <<'PY'
+    "$PYTHON" - "$1" <<'PY'
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 assert root.tag == '{http://www.w3.org/2000/svg}svg', root.tag

@@ -26,32 +26,66 @@ hp2ps_ok() {
         [ ! -s "$tmp/hp2ps.err" ] && [ -s "${1%.hp}.ps" ]
 }
 
-# Censuses of a .hp as "time|band|bytes" lines, without the empty first
-# and last samples (and, with strip, GHC's "(N)" in front of -hc bands)
-censuses() {
-    python3 - "$1" "${2:-}" <<'PY'
+# Checks on .hp files, for one Python start (checks.bash's defer; verdicts
+# at the end). A .hp's censuses: "time|band|bytes" lines, without the empty
+# first and last samples (and, with strip, GHC's "(N)" in front of -hc
+# bands). same_censuses GHC_HP STRIP HP: HP's censuses are GHC_HP's;
+# band_count HP N: HP's censuses name N bands.
+cat >"$tmp/hp.py" <<'PY'
 import codecs, re, sys
+from verdicts import serve
 codecs.register_error("evprof-fffd", lambda e: ("\ufffd", e.start + 1))
-path, strip = sys.argv[1], sys.argv[2] == "strip"
-samples, cur, t = [], None, None
-for line in open(path, "rb").read().split(b"\n"):
-    if line.startswith(b"BEGIN_SAMPLE "):
-        cur, t = [], line.split()[1].decode()
-    elif line.startswith(b"END_SAMPLE "):
-        samples.append((t, cur)); cur = None
-    elif cur is not None and line:
-        name, _, v = line.rpartition(b"\t")
-        if strip:
-            name = re.sub(rb"^\(\d+\)", b"", name)
-        # evprof writes names in their visible form: each byte that is not
-        # UTF-8 (GHC's -L cut can leave half a sequence) is one U+FFFD
-        name = name.decode("utf-8", "evprof-fffd").encode()
-        cur.append((name, int(v)))
-for i, (t, c) in enumerate(samples[1:-1]):
-    for name, v in c:
-        sys.stdout.buffer.write(b"%d|%s|%d\n" % (i, name, v))
+
+def censuses(path, strip=""):
+    strip = strip == "strip"
+    samples, cur, t = [], None, None
+    for line in open(path, "rb").read().split(b"\n"):
+        if line.startswith(b"BEGIN_SAMPLE "):
+            cur, t = [], line.split()[1].decode()
+        elif line.startswith(b"END_SAMPLE "):
+            samples.append((t, cur)); cur = None
+        elif cur is not None and line:
+            name, _, v = line.rpartition(b"\t")
+            if strip:
+                name = re.sub(rb"^\(\d+\)", b"", name)
+            # evprof writes names in their visible form: each byte that is not
+            # UTF-8 (GHC's -L cut can leave half a sequence) is one U+FFFD
+            name = name.decode("utf-8", "evprof-fffd").encode()
+            cur.append((name, int(v)))
+    return [b"%d|%s|%d" % (i, name, v)
+            for i, (t, c) in enumerate(samples[1:-1]) for name, v in c]
+
+def same_censuses(ghc_hp, strip, hp):
+    want, have = censuses(ghc_hp, strip), censuses(hp)
+    diff = [(i, w, h) for i, (w, h) in enumerate(zip(want, have)) if w != h]
+    assert want == have, ("%d lines, %d lines; first differences %r"
+                          % (len(want), len(have), diff[:3]))
+
+def cut_censuses(full_hp, *cut_hps):
+    # each cut's censuses: the first ones of the full log's
+    full = censuses(full_hp)
+    for cut in cut_hps:
+        c = censuses(cut)
+        assert full[:len(c)] == c, "%s: censuses are not the full log's" % cut
+
+def damaged_censuses(full_hp, damaged_hp):
+    def group(lines):
+        g = {}
+        for l in lines:
+            i, rest = l.split(b"|", 1)
+            g.setdefault(int(i), []).append(rest)
+        return [g[k] for k in sorted(g)]
+    full, dam = group(censuses(full_hp)), group(censuses(damaged_hp))
+    assert 0 < len(dam) < len(full), (len(dam), len(full))
+    it = iter(full)
+    assert all(any(c == f for f in it) for c in dam), "not whole censuses of the log, in order"
+
+def band_count(hp, n):
+    bands = {line.split(b"|")[1] for line in censuses(hp)}
+    assert len(bands) == int(n), "%d bands" % len(bands)
+
+serve(globals())
 PY
-}
 
 # every heap log: a .hp that hp2ps reads; GHC's runs: GHC's census count
 logs="$corpus/ghc-9.0.2/nfib-hc $corpus/ghc-9.0.2/nfib-hy"
@@ -79,9 +113,7 @@ for run in $logs; do
         check "$name: as many samples as GHC's .hp ($want)" [ "$want" -eq "$have" ]
         strip=""
         grep -q '^JOB ".* -hc' "$run.hp" && strip=strip
-        censuses "$run.hp" $strip >"$tmp/want"
-        censuses "$out" >"$tmp/have"
-        check "$name: censuses equal GHC's" cmp -s "$tmp/want" "$tmp/have"
+        defer "$name: censuses equal GHC's" same_censuses "$run.hp" "$strip" "$out"
     fi
 done
 check "-o leaves no temporary" [ "$(ls "$tmp" | grep -c evprof-)" -eq 0 ]
@@ -106,9 +138,8 @@ check "summary: says how many more" grep -q '^([0-9]* more bands: --top 0 shows 
 "$evprof" heap --top 3 "$data/leak-hd.eventlog" >"$tmp/sum3"
 check "--top 3: three bands" [ "$(rows "$tmp/sum3" | wc -l)" -eq 3 ]
 "$evprof" heap --top 0 "$data/leak-hd.eventlog" >"$tmp/sum0"
-nbands=$(cut -d'|' -f2 <(censuses "$tmp/leak-hd.hp") | sort -u | wc -l)
-check "--top 0: every band ($nbands)" [ "$(rows "$tmp/sum0" | wc -l)" -eq "$nbands" ]
-python3 - "$tmp/sum0" <<'PY'
+defer "--top 0: every band" band_count "$tmp/leak-hd.hp" "$(rows "$tmp/sum0" | wc -l)"
+"$PYTHON" - "$tmp/sum0" <<'PY'
 import sys
 lines = open(sys.argv[1]).read().split("\n")
 i = next(k for k, l in enumerate(lines) if l.startswith("band "))
@@ -122,7 +153,7 @@ check "summary: largest peak first" [ $? -eq 0 ]
 check "csv: exit 0" [ $? -eq 0 ]
 "$evprof" heap -f json "$run" >"$tmp/rows.json"
 check "json: exit 0" [ $? -eq 0 ]
-python3 - "$tmp/rows.csv" "$tmp/rows.json" "$tmp/leak-hc.hp" <<'PY'
+"$PYTHON" - "$tmp/rows.csv" "$tmp/rows.json" "$tmp/leak-hc.hp" <<'PY'
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 assert list(rows[0].keys()) == ["census", "time", "band", "bytes"], rows[0].keys()
@@ -156,7 +187,7 @@ PY
 check "csv and json rows equal the .hp's censuses" [ $? -eq 0 ]
 
 # the window selects censuses by their time
-python3 - "$tmp/rows.csv" >"$tmp/window" <<'PY'
+"$PYTHON" - "$tmp/rows.csv" >"$tmp/window" <<'PY'
 import csv, sys
 times = sorted({float(r["time"]) for r in csv.DictReader(open(sys.argv[1]))})
 lo, hi = times[2], times[-3]
@@ -178,9 +209,8 @@ check "window outside the log: no .hp" [ ! -e "$tmp/none.hp" ]
 
 # cut logs: whole censuses only, each one of the full log's, and said
 full=$tmp/leak-hc.hp
-censuses "$full" >"$tmp/full.c"
 size=$(stat -c %s "$run")
-warned=0 cuts=0 allgood=1
+warned=0 cuts=0 allgood=1 cut_hps=()
 for ((n = 2000; n < size; n += 1777)); do
     head -c "$n" "$run" >"$tmp/cut.eventlog"
     rm -f "$tmp/cut.hp"
@@ -196,18 +226,17 @@ for ((n = 2000; n < size; n += 1777)); do
     if [ $rc -ne 1 ] && ! grep -q "no end marker" "$tmp/err"; then
         allgood=0; echo "cut at $n: exit $rc"; continue
     fi
-    censuses "$tmp/cut.hp" >"$tmp/cut.c"
-    k=$(wc -l <"$tmp/cut.c")
-    if ! head -n "$k" "$tmp/full.c" | cmp -s - "$tmp/cut.c"; then
-        allgood=0; echo "cut at $n: censuses are not the full log's"
-    fi
+    cp "$tmp/cut.hp" "$tmp/cut$n.hp"
+    cut_hps+=("$tmp/cut$n.hp")
     hp2ps_ok "$tmp/cut.hp" || { allgood=0; echo "cut at $n: hp2ps rejects the .hp"; }
 done
-check "cut logs ($cuts cuts): exit 1, whole censuses of the full log, hp2ps reads them" [ $allgood -eq 1 ]
+check "cut logs ($cuts cuts): exit 1, hp2ps reads them" [ $allgood -eq 1 ]
+defer "cut logs (${#cut_hps[@]} with a .hp): whole censuses of the full log" \
+    cut_censuses "$full" "${cut_hps[@]}"
 check "cut logs: some cut inside a census is reported ($warned)" [ $warned -gt 0 ]
 
 # a damaged log: an undeclared event type in the middle of a census
-python3 - "$data/leak-hy.eventlog" "$tmp/damaged.eventlog" <<'PY'
+"$PYTHON" - "$data/leak-hy.eventlog" "$tmp/damaged.eventlog" <<'PY'
 import sys
 b = bytearray(open(sys.argv[1], "rb").read())
 # a string sample (164): u16 type, u64 time, u16 size, u8 id, u64 bytes, label
@@ -221,23 +250,8 @@ check "damaged: exit 1" [ $? -eq 1 ]
 check "damaged: the damage is reported" grep -q "event type 30583" "$tmp/err"
 check "damaged: the census is dropped" grep -q "lost events in a damaged block" "$tmp/err"
 check "damaged: hp2ps accepts the .hp" hp2ps_ok "$tmp/damaged.hp"
-censuses "$tmp/leak-hy.hp" >"$tmp/full.c"
-censuses "$tmp/damaged.hp" >"$tmp/dam.c"
-python3 - "$tmp/full.c" "$tmp/dam.c" <<'PY'
-import sys
-def group(p):
-    g = {}
-    for l in open(p, "rb").read().split(b"\n"):
-        if l:
-            i, rest = l.split(b"|", 1)
-            g.setdefault(int(i), []).append(rest)
-    return [g[k] for k in sorted(g)]
-full, dam = group(sys.argv[1]), group(sys.argv[2])
-assert 0 < len(dam) < len(full), (len(dam), len(full))
-it = iter(full)
-assert all(any(c == f for f in it) for c in dam), "not whole censuses of the log, in order"
-PY
-check "damaged: whole censuses of the log, in order" [ $? -eq 0 ]
+defer "damaged: whole censuses of the log, in order" \
+    damaged_censuses "$tmp/leak-hy.hp" "$tmp/damaged.hp"
 
 # logs that hold no heap profile, or nothing
 "$evprof" heap "$corpus/ghc-9.0.2/nfib-p.eventlog" -o "$tmp/p.hp" 2>"$tmp/err"
@@ -277,5 +291,6 @@ if [ -w /dev/full ]; then
     check "write error (summary): exit 1" [ $? -eq 1 ]
 fi
 
+verdicts "$tmp/hp.py"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

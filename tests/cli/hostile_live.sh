@@ -74,7 +74,7 @@ check "top on a stalled FIFO writer: a last frame, finished" \
 
 # sockets that play eventlog-socket and stall: TCP and Unix
 serve() {   # serve ADDRFILE BYTES: listens, sends BYTES of the cut log, stalls
-    python3 - "$1" "$2" "$tmp/cut.eventlog" "$3" <<'PY' &
+    "$PYTHON" - "$1" "$2" "$tmp/cut.eventlog" "$3" <<'PY' &
 import os, socket, sys, time
 addrfile, kind, log, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 if kind == "tcp":

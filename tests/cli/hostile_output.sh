@@ -69,7 +69,7 @@ check "all: a dangling run.svg link: its target written" grep -q "<svg" "$tmp/el
 # evprof killed by the signal, no temp file left.
 # (python resets the signals a background job inherits as ignored)
 dfl() {
-    exec python3 -c 'import os, signal, sys
+    exec "$PYTHON" -c 'import os, signal, sys
 for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
     signal.signal(s, signal.SIG_DFL)
 os.execv(sys.argv[1], sys.argv[1:])' "$@"

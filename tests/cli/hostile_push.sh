@@ -17,7 +17,7 @@ trap cleanup EXIT
 . "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 export PYTHONPATH=tests/support
 
-python3 tests/support/pyroscope_receiver.py "$tmp/port" "$tmp/got.log" 200 &
+"$PYTHON" tests/support/pyroscope_receiver.py "$tmp/port" "$tmp/got.log" 200 &
 pids+=($!)
 for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.1; done
 port=$(cat "$tmp/port")
@@ -29,7 +29,7 @@ requests() { [ -s "$tmp/got.log" ] && wc -l <"$tmp/got.log" || echo 0; }
 # ---- a query of its own: kept, Pyroscope's parameters added --------------
 "$evprof" pprof --push "$base/?tenant=team%20a&x=1" "$log" 2>"$tmp/err"
 check "query: exit 0" [ $? -eq 0 ]
-check "query: the request is Pyroscope's, the query kept" python3 -c '
+check "query: the request is Pyroscope's, the query kept" "$PYTHON" -c '
 import json, sys
 r = json.loads(sys.argv[1])
 assert not r["errors"], r["errors"]
@@ -41,7 +41,7 @@ assert q["format"] == "pprof" and int(q["until"]) > int(q["from"]), q
 # a path prefix (a reverse proxy) keeps its path
 "$evprof" pprof --push "$base/pyroscope/?tenant=b" "$log" 2>"$tmp/err"
 check "path and query: exit 0" [ $? -eq 0 ]
-check "path and query: posted to PATH/ingest" python3 -c '
+check "path and query: posted to PATH/ingest" "$PYTHON" -c '
 import json, sys
 r = json.loads(sys.argv[1])
 assert r["got"]["path"] == "/pyroscope/ingest", r["got"]["path"]
@@ -89,14 +89,14 @@ check "controls in the credentials: no raw escape byte" bash -c "! grep -q $'\\e
 # the user and password do reach the server (HTTP authentication)
 "$evprof" pprof --push "http://alice:s3cr3t@127.0.0.1:$port/" "$log" 2>"$tmp/err"
 check "credentials: pushed, exit 0" [ $? -eq 0 ]
-check "credentials: the request is Pyroscope's" python3 -c '
+check "credentials: the request is Pyroscope's" "$PYTHON" -c '
 import json, sys
 r = json.loads(sys.argv[1])
 assert not r["errors"] and r["got"]["path"] == "/ingest", r
 ' "$(last)"
 
 # ---- --push-timeout: a server that accepts and never answers -------------
-python3 - "$tmp/silent.port" <<'PY' &
+"$PYTHON" - "$tmp/silent.port" <<'PY' &
 import socket, sys, time
 s = socket.socket()
 s.bind(("127.0.0.1", 0))

@@ -79,7 +79,7 @@ for n in 20000 60000 65000; do
     "$evprof" graph -o "$tmp/long.svg" "$tmp/long.eventlog" 2>"$tmp/err"
     check "graph, a $n-byte label: exit 0" [ $? -eq 0 ]
     check "graph, a $n-byte label: an SVG" grep -q "</svg>" "$tmp/long.svg"
-    check "graph, a $n-byte label: valid XML" python3 -c \
+    check "graph, a $n-byte label: valid XML" "$PYTHON" -c \
         'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$tmp/long.svg"
     check "graph, a $n-byte label: drawn shortened, its head and tail around a '…'" \
         grep -q ">abcdefghij[a-z]*…[a-z]*</text>" "$tmp/long.svg"

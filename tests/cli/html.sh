@@ -9,7 +9,7 @@
 # Usage: tests/cli/html.sh path/to/evprof   (run from the project root)
 set -u
 evprof=${1:?usage: $0 path/to/evprof}
-check_page="python3 tests/support/html_page.py"
+check_page="${PYTHON:-python3} tests/support/html_page.py"
 d=tests/data
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -19,15 +19,26 @@ trap 'rm -rf "$tmp"' EXIT
 printf 'leak:%s\n' libfontconfig.so libgvc.so libgvplugin_ libpango libcairo libglib \
     libgobject libharfbuzz >"$tmp/lsan.supp"
 export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$tmp/lsan.supp:print_suppressions=0"
-# json PAGE EXPR: the Python expression on the page's data `d` is true
+# json PAGE EXPR: the same check at once (for pages a later step rewrites)
 json() {
-    python3 - "$1" "$2" <<'PY'
+    "$PYTHON" - "$1" "$2" <<'PY'
 import json, re, sys
 s = open(sys.argv[1], encoding='utf-8').read()
 d = json.loads(re.search(r'id="evprof-data">(.*?)</script>', s, re.S).group(1))
 sys.exit(0 if eval(sys.argv[2]) else 1)
 PY
 }
+# defer WHAT json PAGE EXPR: the Python expression on the page's data `d`
+# is true (every one for one Python start: verdicts at the end)
+cat >"$tmp/page.py" <<'PY'
+import json as json_, re, sys
+from verdicts import serve
+def json(page, expr):
+    s = open(page, encoding='utf-8').read()
+    d = json_.loads(re.search(r'id="evprof-data">(.*?)</script>', s, re.S).group(1))
+    assert eval(expr, {"d": d, "json": json_, "re": re, "sys": sys}), expr
+serve({"json": json})
+PY
 
 # ---- the bundled logs ------------------------------------------------------
 "$evprof" html "$d/ghc-9.0.2/nfib-p.eventlog" -o "$tmp/prof.html" 2>"$tmp/err"
@@ -36,24 +47,24 @@ check "nfib-p: nothing on stderr" [ ! -s "$tmp/err" ]
 check "nfib-p: page checks, under 500 KB, holds build.\\" \
     $check_page "$tmp/prof.html" --max-bytes 512000 --expect-label 'build.\'
 # the numbers of GHC's own report of the same run (nfib-p.prof)
-check "nfib-p: 114 ticks, as nfib-p.prof" json "$tmp/prof.html" "d['prof']['total'] == 114"
-check "nfib-p: build.\\ has 87 individual ticks" json "$tmp/prof.html" \
+defer "nfib-p: 114 ticks, as nfib-p.prof" json "$tmp/prof.html" "d['prof']['total'] == 114"
+defer "nfib-p: build.\\ has 87 individual ticks" json "$tmp/prof.html" \
     "[f[1] for f in d['prof']['flat'] if d['prof']['ccs'][f[0]][0] == 'build.\\\\'] == [87]"
-check "nfib-p: the summary's facts" json "$tmp/prof.html" \
+defer "nfib-p: the summary's facts" json "$tmp/prof.html" \
     "d['summary']['program'] == 'nfib' and d['summary']['rts_args'] == ['-p', '-l'] and d['summary']['rts'] == 'GHC-9.0.2 rts_thr_p' and d['summary']['caps'] == 1 and d['summary']['damage'] == []"
-check "nfib-p: holds prof and gc, not heap or ticky" json "$tmp/prof.html" \
+defer "nfib-p: holds prof and gc, not heap or ticky" json "$tmp/prof.html" \
     "d['summary']['holds'] == {'prof': 1, 'heap': 0, 'gc': 1, 'ticky': 0}"
 check "nfib-p: the call graph is inline SVG" grep -q '<svg width=' "$tmp/prof.html"
 check "nfib-p: no XML prolog or comment from Graphviz" bash -c "! grep -q '<?xml\|<!-- Generated' '$tmp/prof.html'"
-check "nfib-p: the +RTS -s summary" json "$tmp/prof.html" "'bytes allocated in the heap' in d['gc']['report']"
-check "nfib-p: a GC series" json "$tmp/prof.html" \
+defer "nfib-p: the +RTS -s summary" json "$tmp/prof.html" "'bytes allocated in the heap' in d['gc']['report']"
+defer "nfib-p: a GC series" json "$tmp/prof.html" \
     "len(d['gc']['series']['t']) > 10 and len(d['gc']['series']['t']) <= 1000 and max(d['gc']['series']['alloc']) > 0"
 
 "$evprof" html "$d/ghc-9.0.2/nfib-hc.eventlog" -o "$tmp/heap.html" 2>"$tmp/err"
 check "nfib-hc: exit 0" [ $? -eq 0 ]
 check "nfib-hc: page checks, holds the largest band" \
     $check_page "$tmp/heap.html" --max-bytes 512000 --expect-band 'build.\/build/main/Main.CAF'
-check "nfib-hc: bands by peak, one series each plus other" json "$tmp/heap.html" \
+defer "nfib-hc: bands by peak, one series each plus other" json "$tmp/heap.html" \
     "d['heap']['bands'][0][0] == 'build.\\\\/build/main/Main.CAF' and len(d['heap']['values']) == len(d['heap']['bands']) + 1 and all(len(v) == len(d['heap']['times']) for v in d['heap']['values'])"
 
 "$evprof" html "$d/ghc-events/ticky-new.eventlog" -o "$tmp/ticky.html" 2>"$tmp/err"
@@ -61,9 +72,9 @@ check "ticky-new: exit 0" [ $? -eq 0 ]
 check "ticky-new: page checks, holds a counter" \
     $check_page "$tmp/ticky.html" --expect-counter 'Main.fib{v r1} (fun)'
 # evprof ticky's totals for the same log
-check "ticky-new: entries as evprof ticky counts them" json "$tmp/ticky.html" \
+defer "ticky-new: entries as evprof ticky counts them" json "$tmp/ticky.html" \
     "d['ticky']['totals'] == [2086535, 401367408, 0]"
-check "ticky-new: the busiest counter's series sums to its total" json "$tmp/ticky.html" \
+defer "ticky-new: the busiest counter's series sums to its total" json "$tmp/ticky.html" \
     "sum(d['ticky']['series'][0][1]) == d['ticky']['counters'][0][2]"
 
 "$evprof" html "$d/escape/hostile.eventlog" -o "$tmp/hostile.html" 2>"$tmp/err"
@@ -131,9 +142,9 @@ check "threads-N2: sparks from their events (+RTS -lf)" json "$tmp/tl-threads-N2
 "$evprof" html "$d/ghc-9.0.2/nfib-p.eventlog" --max-nodes 3 -o "$tmp/cut.html" 2>"$tmp/err"
 check "--max-nodes 3: exit 0" [ $? -eq 0 ]
 check "--max-nodes 3: says it cut the tree" grep -q 'holds the 3 heaviest of 7 cost-centre stacks' "$tmp/err"
-check "--max-nodes 3: 3 nodes, the heaviest" json "$tmp/cut.html" \
+defer "--max-nodes 3: 3 nodes, the heaviest" json "$tmp/cut.html" \
     "[d['prof']['ccs'][c][0] for c in d['prof']['cc']] == ['MAIN', 'CAF', 'main'] and d['prof']['nodes_all'] == 7"
-check "--max-nodes 3: the flat table keeps every cost centre" json "$tmp/cut.html" "len(d['prof']['flat']) == 7"
+defer "--max-nodes 3: the flat table keeps every cost centre" json "$tmp/cut.html" "len(d['prof']['flat']) == 7"
 check "--max-nodes 3: page checks" $check_page "$tmp/cut.html" --max-nodes 3
 
 # ---- standard output, damage, unreadable input -----------------------------
@@ -144,7 +155,7 @@ head -c 60000 "$d/ghc-9.0.2/nfib-p.eventlog" >"$tmp/cut.eventlog"
 "$evprof" html "$tmp/cut.eventlog" -o "$tmp/damaged.html" 2>"$tmp/err"
 check "a cut log: exit 1" [ $? -eq 1 ]
 check "a cut log: the error on stderr" grep -q 'truncated\|cut' "$tmp/err"
-check "a cut log: the page is written and says so" json "$tmp/damaged.html" \
+defer "a cut log: the page is written and says so" json "$tmp/damaged.html" \
     "len(d['summary']['damage']) == 1 and 'at byte' in d['summary']['damage'][0]"
 
 "$evprof" html "$d/ghc-9.0.2/Main.hs" -o "$tmp/none.html" 2>"$tmp/err"
@@ -174,7 +185,7 @@ check "threads -N2: exit 0" [ $? -eq 0 ]
 info_events=$("$evprof" info "$nu/threads-N2.eventlog" | sed -n 's/^events: *//p')
 alloc=$(sed -n 's/^ *\([0-9,]*\) bytes allocated in the heap.*/\1/p' "$nu/threads-N2.stats" | tr -d ,)
 gcel=$(sed -n 's/^  GC      time .*( *\([0-9.]*\)s elapsed)$/\1/p' "$nu/threads-N2.stats")
-python3 - "$tmp/thr.html" "$info_events" "$alloc" "$gcel" <<'PY'
+"$PYTHON" - "$tmp/thr.html" "$info_events" "$alloc" "$gcel" <<'PY'
 import json, re, sys
 s = open(sys.argv[1], encoding="utf-8").read()
 d = json.loads(re.search(r'id="evprof-data">(.*?)</script>', s, re.S).group(1))
@@ -204,5 +215,6 @@ fi
 "$evprof" html --help >"$tmp/help" 2>&1
 check "--help: exit 0 and the options" grep -q -- '--max-nodes' "$tmp/help"
 
+verdicts "$tmp/page.py"
 echo "html: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -32,7 +32,7 @@ clean() {
 }
 # in NAME SECTION TEXT: TEXT (as the DOM serialises it) is inside section SECTION
 in_section() {
-    python3 - "$tmp/$1.dom" "$2" "$3" <<'PY'
+    "$PYTHON" - "$tmp/$1.dom" "$2" "$3" <<'PY'
 import sys, re
 dom = open(sys.argv[1], encoding='utf-8').read()
 m = re.search(r'<section id="v-%s"[^>]*>(.*?)</section>' % re.escape(sys.argv[2]), dom, re.S)
@@ -56,7 +56,7 @@ d=tests/data
 render prof "$d/ghc-9.0.2/nfib-p.eventlog"
 # the top cost centre by individual time (nfib-p.prof: build.\ 76.3%) leads
 # the flat table, which is sorted by individual time
-check "prof: the top cost centre is the flat table's first row" python3 - "$tmp/prof.dom" <<'PY'
+check "prof: the top cost centre is the flat table's first row" "$PYTHON" - "$tmp/prof.dom" <<'PY'
 import sys, re
 dom = open(sys.argv[1], encoding='utf-8').read()
 sec = re.search(r'<section id="v-prof".*?</section>', dom, re.S).group(0)

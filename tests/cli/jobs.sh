@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # -j N / --jobs N (the parallel read, issue 14): every output (report,
 # folded, graph, speedscope, pprof, html, gc, heap, diff, ticky, all), message and
-# exit code is the same for -j 1, 2, 3 and 7, with the natural ranges and
-# with ranges of one block each (the test hook EVPROF_TEST_CHUNK_BYTES=1),
-# on real logs, on a log of three runs put together by `evprof merge`
+# exit code is the same for -j 1, 2, 3 and 7, on real logs in ranges of
+# one block each (the test hook EVPROF_TEST_CHUNK_BYTES=1: GHC writes two
+# or three blocks of a run this small), on copies of them in blocks of
+# about 4 KiB (tests/support/reblock.py: the same events) in ranges of
+# about 8 KiB (several blocks each, and from 2 to 50 ranges, more than
+# the threads), on a log of three runs put together by `evprof merge`
 # (cost centres defined in later blocks) and on damaged copies (which are
-# read sequentially, with the same messages). The analyses that do not
+# read sequentially, with the same messages). Every read of those runs
+# says (EVPROF_TEST_JOBS_NOTE) that it went in two ranges or more, the
+# damaged ones in none. The analyses that do not
 # merge (heap, ticky, html's series) get their records held by the ranges
 # and replayed; with too little room to hold them (the test hook
 # EVPROF_TEST_HOLD_BYTES) they read beside the workers, with the same
@@ -27,62 +32,123 @@ inranges() { grep -qE '^evprof: test: ([2-9]|[1-9][0-9]+) ranges$' <<<"$1"; }
 "$evprof" merge -o "$tmp/three.eventlog" $d/ghc/par-N2-p.eventlog \
     $d/ghc-9.0.2/nfib-N2.eventlog $d/ghc/deep-p.eventlog 2>/dev/null ||
     bad "merge: the test log"
+# the real logs in blocks of about 4 KiB (the same events): NAME-4k
+"$PYTHON" tests/support/reblock.py 4096 $d/ghc-9.0.2/nfib-N2.eventlog "$tmp/nfib-N2-4k.eventlog" \
+    $d/ghc/par-N2-pj.eventlog "$tmp/par-N2-pj-4k.eventlog" $d/ghc/deep-p.eventlog \
+    "$tmp/deep-p-4k.eventlog" $d/ghc-9.0.2/nfib-hc.eventlog "$tmp/nfib-hc-4k.eventlog" \
+    "$tmp/three.eventlog" "$tmp/three-4k.eventlog" || bad "reblock.py"
 
-# damaged copies of a real log (two capabilities, several blocks)
-python3 - $d/ghc-9.0.2/nfib-N2.eventlog "$tmp" <<'PY' || exit 1
+# damaged copies of a real log (two capabilities, several blocks), and of
+# its copy in 4 KiB blocks a damaged block (found by one range of many)
+"$PYTHON" - $d/ghc-9.0.2/nfib-N2.eventlog "$tmp" <<'PY' || exit 1
 import sys
 b = open(sys.argv[1], "rb").read()
 t = sys.argv[2]
 open(t + "/cut.eventlog", "wb").write(b[:len(b) * 3 // 5])          # truncated
 open(t + "/noend.eventlog", "wb").write(b[:-2])                     # no end marker
 open(t + "/tail.eventlog", "wb").write(b + b"\0\0\0\0")             # bytes after it
-ff = bytearray(b)
-ff[len(b) // 2:len(b) // 2 + 3000] = b"\xff" * 3000                 # damaged block
-open(t + "/ff.eventlog", "wb").write(ff)
+for src, dst in ((b, "/ff.eventlog"), (open(t + "/nfib-N2-4k.eventlog", "rb").read(), "/ff-4k.eventlog")):
+    ff = bytearray(src)
+    ff[len(src) // 2:len(src) // 2 + 3000] = b"\xff" * 3000        # damaged block
+    open(t + dst, "wb").write(ff)
 PY
 
 have_pprof=0
 "$evprof" pprof --help >/dev/null 2>&1 && have_pprof=1
 
-# run NAME JOBS CHUNK CMD...: stdout, stderr and exit code into $tmp/NAME.*
+# run JOBS CHUNK CMD...: evprof CMD --jobs JOBS with the test's chunk size
+# (EVPROF_TEST_CHUNK_BYTES; "": none) and hold limit ($hold), noting its
+# reads: standard output in $tmp/out, the exit code in $rc, standard error
+# without the notes in $err, each read's range count in $ranges (one
+# number a read, space-separated). (bash's own read: no process but
+# evprof's)
 run() {
-    local name=$1 jobs=$2 chunk=$3; shift 3
-    EVPROF_TEST_CHUNK_BYTES=$chunk EVPROF_TEST_HOLD_BYTES=${hold:-} "$evprof" "$@" \
-        --jobs "$jobs" >"$tmp/$name.out" 2>"$tmp/$name.err"
-    echo $? >"$tmp/$name.rc"
+    local jobs=$1 chunk=$2 line
+    shift 2
+    EVPROF_TEST_JOBS_NOTE=1 EVPROF_TEST_CHUNK_BYTES=$chunk EVPROF_TEST_HOLD_BYTES=${hold:-} \
+        "$evprof" "$@" --jobs "$jobs" >"$tmp/out" 2>"$tmp/err"
+    rc=$? err= ranges=
+    while IFS= read -r line; do
+        case $line in
+        "evprof: test: "*) line=${line#evprof: test: }; ranges+="${line%% *} " ;;
+        *) err+="$line"$'\n' ;;
+        esac
+    done <"$tmp/err"
+    err+=$line          # a last line without its newline
+}
+# want CMD...: the reference, -j 1 ($tmp/want, $want_rc, $want_err)
+want() {
+    run 1 "" "$@"
+    mv "$tmp/out" "$tmp/want"
+    want_rc=$rc want_err=$err
+}
+# same WHAT: the last run's output, messages and exit code are the reference's
+same() {
+    if [ "$rc" = "$want_rc" ] && [ "$err" = "$want_err" ] && cmp -s "$tmp/want" "$tmp/out"; then
+        ok
+    else
+        bad "$1"
+    fi
+}
+# split WHAT: every read of the last run went in two ranges or more; on a
+# damaged log ($damaged), the last read (the damaged log's: diff reads its
+# BASE first) in none; a command whose reads say nothing (ticky, and runs
+# that stop before reading) passes
+split() {
+    local n last=
+    for n in $ranges; do
+        [ -n "$damaged" ] || [ "$n" -ge 2 ] || { bad "$1: a read in $n ranges ($ranges)"; return; }
+        last=$n
+    done
+    [ -z "$damaged" ] || [ "${last:-0}" -eq 0 ] || { bad "$1: read in $last ranges"; return; }
+    ok
 }
 
 logs="$d/ghc-9.0.2/nfib-N2.eventlog $d/ghc/par-N2-pj.eventlog $d/ghc/deep-p.eventlog
       $d/ghc-9.0.2/nfib-hc.eventlog $tmp/three.eventlog $tmp/cut.eventlog
       $tmp/noend.eventlog $tmp/tail.eventlog $tmp/ff.eventlog"
 for log in $logs; do
+    # damaged: read sequentially; the copy in 4 KiB blocks, if any (the
+    # cut log, the one without its end marker and the one with bytes after
+    # it have none: their read is refused before any range is made, the
+    # note says why, whatever the ranges)
+    damaged= log4k=$tmp/$(basename "$log" .eventlog)-4k.eventlog
+    case $log in "$tmp"/cut.*|"$tmp"/noend.*|"$tmp"/tail.*|"$tmp"/ff.*) damaged=1 ;; esac
     cmds=("report" "report --json" "folded" "graph --format dot" "speedscope" "gc"
           "gc --from 0.02 --to 0.12 --cap 1" "gc -f json --from 0.05" "heap"
-          "diff $d/ghc/deep-p.eventlog" "ticky" "info" "info -f json")
+          "diff BASE" "ticky" "info" "info -f json")
     [ "$have_pprof" = 1 ] && cmds+=("pprof")
     cmds+=("html -o /dev/stdout")
     for c in "${cmds[@]}"; do
+        # GHC's blocks, one a range
         # shellcheck disable=SC2086
-        run want 1 "" $c "$log"
+        want ${c/BASE/$d/ghc/deep-p.eventlog} "$log"
         for j in 2 3 7; do
-            for chunk in "" 1; do
-                # shellcheck disable=SC2086
-                run got "$j" "$chunk" $c "$log"
-                what="$c -j $j${chunk:+ (one block a range)}: $log"
-                if cmp -s "$tmp/want.out" "$tmp/got.out" && cmp -s "$tmp/want.err" "$tmp/got.err" &&
-                   cmp -s "$tmp/want.rc" "$tmp/got.rc"; then ok; else bad "$what"; fi
-            done
+            # shellcheck disable=SC2086
+            run "$j" 1 ${c/BASE/$d/ghc/deep-p.eventlog} "$log"
+            same "$c -j $j (one block a range): $log"
+            split "$c -j $j (one block a range): $log"
         done
         # the records held for the analyses that do not merge (gc, heap,
         # html's series) overflow the limit at once, or part way: they are
         # read sequentially beside the workers
         for hold in 1 70000; do
             # shellcheck disable=SC2086
-            run got 3 1 $c "$log"
-            if cmp -s "$tmp/want.out" "$tmp/got.out" && cmp -s "$tmp/want.err" "$tmp/got.err" &&
-               cmp -s "$tmp/want.rc" "$tmp/got.rc"; then ok; else bad "$c -j 3, hold $hold: $log"; fi
+            run 3 1 ${c/BASE/$d/ghc/deep-p.eventlog} "$log"
+            same "$c -j 3, hold $hold: $log"
         done
         hold=
+        # the same events in 4 KiB blocks, ranges of about two (diff's
+        # BASE too)
+        [ -f "$log4k" ] || continue
+        # shellcheck disable=SC2086
+        want ${c/BASE/$tmp/deep-p-4k.eventlog} "$log4k"
+        for j in 2 3 7; do
+            # shellcheck disable=SC2086
+            run "$j" 8192 ${c/BASE/$tmp/deep-p-4k.eventlog} "$log4k"
+            same "$c -j $j (8 KiB ranges): $log4k"
+            split "$c -j $j (8 KiB ranges): $log4k"
+        done
     done
     # all -d: every file the same
     "$evprof" all --jobs 1 -d "$tmp/all1" "$log" >/dev/null 2>"$tmp/all1.err"
@@ -104,10 +170,9 @@ done
 # report and folded at -j 3, one block a range
 for log in $(find $d -name '*.eventlog' | LC_ALL=C sort); do
     for c in report folded; do
-        run want 1 "" $c "$log"
-        run got 3 1 $c "$log"
-        if cmp -s "$tmp/want.out" "$tmp/got.out" && cmp -s "$tmp/want.err" "$tmp/got.err" &&
-           cmp -s "$tmp/want.rc" "$tmp/got.rc"; then ok; else bad "$c -j 3: $log"; fi
+        want $c "$log"
+        run 3 1 $c "$log"
+        same "$c -j 3: $log"
     done
 done
 

@@ -90,7 +90,7 @@ check "ticky --help: GHC 9.2" grep -q "GHC 9.2 or later" "$tmp/out"
 
 # a damaged last block that holds the end marker (GHC 9.2 and later count
 # it into the last block) is damage, not "no end marker"
-python3 - "$nu/leak-9.6.eventlog" "$tmp/lastdamaged.eventlog" <<'PY'
+"$PYTHON" - "$nu/leak-9.6.eventlog" "$tmp/lastdamaged.eventlog" <<'PY'
 import struct, sys
 d = bytearray(open(sys.argv[1], "rb").read())
 for p in range(len(d) - 24, 0, -1):     # the last block: its marker states the rest

@@ -9,7 +9,7 @@
 # Usage: tests/cli/live_follow.sh path/to/evprof   (run from the project root)
 set -u
 evprof=${1:?usage: $0 path/to/evprof}
-feed="python3 tests/support/feed_log.py"
+feed="${PYTHON:-python3} tests/support/feed_log.py"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
@@ -42,51 +42,61 @@ read_all() {
 }
 
 # the heap summary names its source: compare with the name taken out
-norm() { sed -e "s|$2|LOG|g" -e 's|<stdin>|LOG|g' -e "s|unix:$tmp/ghc_eventlog.sock|LOG|g" "$1"; }
+norm() { sed -e "s|$2|LOG|g" -e 's|<stdin>|LOG|g' -e "s|unix:$tmp/[c0-9/]*ghc_eventlog.sock|LOG|g" "$1"; }
 same() { cmp -s <(norm "$1" "$log") <(norm "$2" "$3"); }
 
-seed=0
-for c in $cases; do
-    cmd=${c%%:*} log=${c#*:}
-    seed=$((seed + 1))
-    "$evprof" "$cmd" "$log" >"$tmp/batch" 2>"$tmp/batch.err"
+# each case in a directory of its own, all at once (each mostly waits for
+# its feeder); its counts in $d.counts
+live_case() {
+    local cmd=$1 log=$2 seed=$3 d=$4 brc rc sock
+    mkdir -p "$d"
+    "$evprof" "$cmd" "$log" >"$d/batch" 2>"$d/batch.err"
     brc=$?
 
     # a growing file, started before it exists
-    rm -f "$tmp/grow.eventlog"
-    $feed file "$log" "$tmp/grow.eventlog" --seed $seed &
-    timeout 60 "$evprof" "$cmd" --follow "$tmp/grow.eventlog" >"$tmp/out" 2>"$tmp/err"
+    rm -f "$d/grow.eventlog"
+    $feed file "$log" "$d/grow.eventlog" --seed $seed &
+    timeout 60 "$evprof" "$cmd" --follow "$d/grow.eventlog" >"$d/out" 2>"$d/err"
     rc=$?
     wait
     check "$cmd $log: follow a growing file: exit $brc (got $rc)" [ $rc -eq $brc ]
-    check "$cmd $log: follow a growing file: same output" same "$tmp/batch" "$tmp/out" "$tmp/grow.eventlog"
-    check "$cmd $log: follow a growing file: nothing on stderr" [ ! -s "$tmp/err" ]
+    check "$cmd $log: follow a growing file: same output" same "$d/batch" "$d/out" "$d/grow.eventlog"
+    check "$cmd $log: follow a growing file: nothing on stderr" [ ! -s "$d/err" ]
 
     # a FIFO
-    rm -f "$tmp/fifo"
-    mkfifo "$tmp/fifo"
-    $feed fifo "$log" "$tmp/fifo" --seed $seed &
-    timeout 60 "$evprof" "$cmd" --follow "$tmp/fifo" >"$tmp/out" 2>"$tmp/err"
+    rm -f "$d/fifo"
+    mkfifo "$d/fifo"
+    $feed fifo "$log" "$d/fifo" --seed $seed &
+    timeout 60 "$evprof" "$cmd" --follow "$d/fifo" >"$d/out" 2>"$d/err"
     rc=$?
     wait
     check "$cmd $log: FIFO: exit $brc (got $rc)" [ $rc -eq $brc ]
-    check "$cmd $log: FIFO: same output" same "$tmp/batch" "$tmp/out" "$tmp/fifo"
+    check "$cmd $log: FIFO: same output" same "$d/batch" "$d/out" "$d/fifo"
 
     # standard input from a slow pipe, without --follow (read as it comes)
-    $feed fifo "$log" /dev/stdout --seed $seed | timeout 60 "$evprof" "$cmd" - >"$tmp/out" 2>"$tmp/err"
+    $feed fifo "$log" /dev/stdout --seed $seed | timeout 60 "$evprof" "$cmd" - >"$d/out" 2>"$d/err"
     rc=$?
     check "$cmd $log: slow stdin: exit $brc (got $rc)" [ $rc -eq $brc ]
-    check "$cmd $log: slow stdin: same output" same "$tmp/batch" "$tmp/out" "<stdin>"
+    check "$cmd $log: slow stdin: same output" same "$d/batch" "$d/out" "<stdin>"
 
     # eventlog-socket: the program listens, evprof connects
-    sock="$tmp/ghc_eventlog.sock"
+    sock="$d/ghc_eventlog.sock"
     $feed socket "$log" "$sock" --seed $seed &
-    timeout 60 "$evprof" "$cmd" --follow --connect "unix:$sock" >"$tmp/out" 2>"$tmp/err"
+    timeout 60 "$evprof" "$cmd" --follow --connect "unix:$sock" >"$d/out" 2>"$d/err"
     rc=$?
     wait
     check "$cmd $log: socket: exit $brc (got $rc)" [ $rc -eq $brc ]
-    check "$cmd $log: socket: same output" same "$tmp/batch" "$tmp/out" "unix:$sock"
+    check "$cmd $log: socket: same output" same "$d/batch" "$d/out" "unix:$sock"
+}
+seed=0 counts=()
+for c in $cases; do
+    seed=$((seed + 1))
+    counts+=("$tmp/c$seed.counts")
+    (passed=0 failed=0; live_case "${c%%:*}" "${c#*:}" $seed "$tmp/c$seed"
+     counts_to "$tmp/c$seed.counts") &
 done
+wait
+counts_from "${counts[@]}"
 
 # graph (DOT: the text of the graph) from a growing file
 # (the file's name is in the graph's label and changes its wrapping: the
@@ -140,7 +150,7 @@ end=$(date +%s.%N)
 check "idle timeout: exit 1 as a cut log (got $rc)" [ $rc -eq 1 ]
 check "idle timeout: says so" grep -q 'did not grow' "$tmp/err"
 check "idle timeout: says truncated" grep -q 'truncated\|no end marker' "$tmp/err"
-check "idle timeout: took about 0.5 s" python3 -c "import sys; sys.exit(not 0.4 < $end - $start < 5)"
+check "idle timeout: took about 0.5 s" "$PYTHON" -c "import sys; sys.exit(not 0.4 < $end - $start < 5)"
 "$evprof" report "$tmp/half.eventlog" >"$tmp/batch" 2>/dev/null
 check "idle timeout: the batch report of the same bytes" cmp -s "$tmp/batch" "$tmp/out"
 
@@ -170,7 +180,7 @@ check "--connect and FILE: usage error" [ $? -eq 2 ]
 log=tests/data/ghc/par-N2-p.eventlog
 "$evprof" report "$log" >"$tmp/report"
 want=$(sed -n 's/.*(\([0-9]*\) ticks @.*/\1/p' "$tmp/report")
-last_ticks() { tail -1 "$1" | python3 -c 'import json,sys; f=json.loads(sys.stdin.read()); print(f["ticks"] if f["finished"] and f["end_marker"] else -1)'; }
+last_ticks() { tail -1 "$1" | "$PYTHON" -c 'import json,sys; f=json.loads(sys.stdin.read()); print(f["ticks"] if f["finished"] and f["end_marker"] else -1)'; }
 "$evprof" top --ndjson "$log" >"$tmp/top.json" 2>"$tmp/err"
 check "top FILE: exit 0" [ $? -eq 0 ]
 check "top FILE: final ticks $want" [ "$(last_ticks "$tmp/top.json")" = "$want" ]
@@ -196,7 +206,7 @@ check "top --plain: the end" grep -q '\[ended\]' "$tmp/top.txt"
 # counters of `evprof ticky`
 "$evprof" top --ndjson -n 100 tests/data/heap/leak-hc.eventlog >"$tmp/top.json"
 "$evprof" heap -f csv tests/data/heap/leak-hc.eventlog >"$tmp/heap.csv"
-check "top: the last census's bands" python3 - "$tmp/top.json" "$tmp/heap.csv" <<'PY'
+check "top: the last census's bands" "$PYTHON" - "$tmp/top.json" "$tmp/heap.csv" <<'PY'
 import csv, json, sys
 f = json.loads(open(sys.argv[1]).readlines()[-1])
 rows = list(csv.DictReader(open(sys.argv[2])))
@@ -207,7 +217,7 @@ sys.exit(not (got == want and f["heap"]["total"] == sum(want.values())))
 PY
 "$evprof" top --ndjson -n 100 tests/data/ghc-events/ticky-new.eventlog >"$tmp/top.json"
 "$evprof" ticky -f json tests/data/ghc-events/ticky-new.eventlog >"$tmp/ticky.json"
-check "top: the ticky counters' entries and allocations" python3 - "$tmp/top.json" "$tmp/ticky.json" <<'PY'
+check "top: the ticky counters' entries and allocations" "$PYTHON" - "$tmp/top.json" "$tmp/ticky.json" <<'PY'
 import json, sys
 f = json.loads(open(sys.argv[1]).readlines()[-1])
 t = json.load(open(sys.argv[2]))
@@ -225,7 +235,7 @@ kill -INT $pid
 wait $pid
 rc=$?
 check "top, Ctrl-C: exit 130 (got $rc)" [ $rc -eq 130 ]
-check "top, Ctrl-C: the last frame is finished, without the end marker" python3 -c '
+check "top, Ctrl-C: the last frame is finished, without the end marker" "$PYTHON" -c '
 import json, sys
 f = json.loads(open(sys.argv[1]).readlines()[-1])
 sys.exit(not (f["finished"] and not f["end_marker"] and f["ticks"] > 0))' "$tmp/top.json"

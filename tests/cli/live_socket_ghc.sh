@@ -19,7 +19,7 @@
 set -u
 evprof=$(realpath "${1:?usage: $0 path/to/evprof}")
 live=$(realpath tests/data/live)
-feed="python3 $(realpath tests/support/feed_log.py)"
+feed="${PYTHON:-python3} $(realpath tests/support/feed_log.py)"
 log=$(realpath tests/data/ghc/chain-p.eventlog)
 tmp=$(mktemp -d)
 pids=()
@@ -105,7 +105,7 @@ check "report --connect before the program: says it waited" grep -q "waiting for
 check "report --connect before the program: = the batch report" cmp -s "$tmp/c.report" "$tmp/c.batch"
 
 # the same over TCP (a port the kernel picks, free a moment ago)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port=$("$PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 (cd "$tmp" && EVSOCK_TCP=$port EVSOCK_COPY="$tmp/t.sent" timeout 120 ./prog 300 $rts \
     >"$tmp/t.out" 2>"$tmp/t.err") &
 pids+=($!)
@@ -131,7 +131,7 @@ check "report --connect tcp: = the batch report of the sent bytes" cmp -s "$tmp/
     ./prog 1000000 $rts >"$tmp/b.out" 2>"$tmp/b.err") &
 prog_pid=$!
 pids+=($prog_pid)
-python3 - "$evprof" "$tmp" "$prog_pid" <<'PY'
+"$PYTHON" - "$evprof" "$tmp" "$prog_pid" <<'PY'
 import json, os, signal, subprocess, sys, time
 evprof, tmp, prog = sys.argv[1], sys.argv[2], int(sys.argv[3])
 top = subprocess.Popen([evprof, "top", "--ndjson", "-n", "100", "--interval", "0.5",
@@ -167,7 +167,7 @@ check "the program ended by the interrupt (status $prc)" [ $prc -eq 130 -o $prc 
 check "top --save wrote exactly what the program sent" cmp -s "$tmp/b.saved" "$tmp/b.sent"
 "$evprof" report "$tmp/b.sent" >"$tmp/b.batch" 2>"$tmp/b.batch.err"
 check "the sent log is complete (batch report: exit 0)" [ $? -eq 0 -a ! -s "$tmp/b.batch.err" ]
-python3 - "$tmp/b.top.json" "$tmp/b.batch" <<'PY'
+"$PYTHON" - "$tmp/b.top.json" "$tmp/b.batch" <<'PY'
 import json, re, sys
 frames = [json.loads(l) for l in open(sys.argv[1])]
 report = open(sys.argv[2]).read()

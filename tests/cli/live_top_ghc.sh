@@ -39,7 +39,7 @@ check "the program's output went to stderr" grep -qE '^[0-9]+$' "$tmp/top.err"
 "$evprof" report "$tmp/run.eventlog" >"$tmp/report" 2>"$tmp/report.err"
 check "the saved log is a complete log" [ $? -eq 0 -a ! -s "$tmp/report.err" ]
 
-python3 - "$tmp/top.json" "$tmp/report" <<'PY'
+"$PYTHON" - "$tmp/top.json" "$tmp/report" <<'PY'
 import json, re, sys
 frames = [json.loads(l) for l in open(sys.argv[1])]
 report = open(sys.argv[2]).read()

@@ -67,7 +67,7 @@ for case in "9.6.2|yes" "9.2.1|yes" "10.0.1|yes" "9.0.2|no" "8.10.7|no" "|no"; d
     fi
     last=$(tail -n 1 "$tmp/out")
     check "GHC '$version': last frame's ticks = the report's $want_ticks" \
-        python3 -c "import json,sys; f=json.loads(sys.argv[1]); sys.exit(0 if f['ticks']==int(sys.argv[2]) and f['finished'] else 1)" \
+        "$PYTHON" -c "import json,sys; f=json.loads(sys.argv[1]); sys.exit(0 if f['ticks']==int(sys.argv[2]) and f['finished'] else 1)" \
         "$last" "$want_ticks"
 done
 

@@ -56,7 +56,7 @@ t new-session -d -s live2 -x 100 -y 30 \
 t kill-session -t live1
 session=live2
 # about 10 s of feeding: small chunks, long pauses
-python3 tests/support/feed_log.py fifo "$log" "$tmp/fifo" --max-chunk 8192 --max-pause 0.8 &
+"$PYTHON" tests/support/feed_log.py fifo "$log" "$tmp/fifo" --max-chunk 8192 --max-pause 0.8 &
 feeder=$!
 check "a live view" wait_for 'elapsed'
 t send-keys -t "$session" p

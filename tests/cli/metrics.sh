@@ -18,7 +18,7 @@ pids=""
 cleanup() { for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"; }
 trap cleanup EXIT
 . "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
-prom="python3 tests/cli/prom.py"
+prom="${PYTHON:-python3} tests/cli/prom.py"
 g9=tests/data/ghc-9.0.2
 ge=tests/data/ghc-events
 hostile=tests/data/metrics/hostile.eventlog
@@ -30,13 +30,27 @@ else
     echo "SKIPPED: promtool is not installed (apt-get install prometheus): its checks"
 fi
 
-# exposition FILE WHAT: promtool and prom.py lint
+# exposition FILE WHAT: promtool and prom.py lint (the latter for one
+# Python start: checks.bash's defer, verdicts at the end; FILE must stay)
 exposition() {
     if [ $have_promtool -eq 1 ]; then
         check "$2: promtool check metrics" promtool check metrics <"$1"
     fi
-    check "$2: prom.py lint" $prom lint "$1"
+    defer "$2: prom.py lint" lint "$1"
 }
+cat >"$tmp/lint.py" <<'PY'
+import sys
+sys.path.insert(0, "tests/cli")
+import prom
+from verdicts import serve
+def lint(path):
+    try:
+        probs = prom.lint(prom.parse(open(path, "rb").read()))
+    except prom.Bad as e:
+        probs = [str(e)]
+    assert not probs, "; ".join(probs[:5])
+serve({"lint": lint})
+PY
 
 # ---- metrics FILE --------------------------------------------------------
 
@@ -59,7 +73,7 @@ check "metrics of a cut log: exit 0 with a warning, or 1" [ $? -le 1 ]
 exposition "$tmp/part.prom" "metrics of a cut log"
 
 # GC figures equal `evprof gc -f json`, for the whole run and a window
-python3 - "$evprof" <<'PY'
+"$PYTHON" - "$evprof" <<'PY'
 import json, subprocess, sys
 sys.path.insert(0, "tests/cli")
 import prom
@@ -116,7 +130,7 @@ check "GC figures equal gc -f json (above)" [ $? -eq 0 ]
 
 # ticks per cost centre equal the report's summary; bands the last census
 # of heap -f csv; ticky entries and allocations ticky -f csv
-python3 - "$evprof" <<'PY'
+"$PYTHON" - "$evprof" <<'PY'
 import csv, io, re, subprocess, sys
 sys.path.insert(0, "tests/cli")
 import prom
@@ -222,7 +236,7 @@ check "several --between windows: refused (exit $rc)" [ $rc -ne 0 ]
 
 # ---- top --metrics -------------------------------------------------------
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+free_port() { "$PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 wait_port() {   # wait_port ERRFILE: the port evprof says it serves on
     for _ in $(seq 100); do
         p=$(sed -n 's|^evprof top: serving http://127.0.0.1:\([0-9]*\)/metrics$|\1|p' "$1")
@@ -242,7 +256,7 @@ pids="$pids $toppid"
 port=$(wait_port "$tmp/top.err")
 check "top --metrics: says where it serves ($(head -c 200 "$tmp/top.err"))" [ -n "$port" ]
 url=http://127.0.0.1:$port/metrics
-python3 - "$url" "$tmp" <<'PY' &
+"$PYTHON" - "$url" "$tmp" <<'PY' &
 # while the log comes: scrape every 0.1 s, keep each exposition
 import sys, time, urllib.request
 url, tmp = sys.argv[1], sys.argv[2]
@@ -252,7 +266,7 @@ for i in range(30):
     time.sleep(0.1)
 PY
 scraper=$!
-python3 tests/support/feed_log.py fifo "$log" "$tmp/fifo" --seed 3 --max-chunk 16384 --max-pause 0.2
+"$PYTHON" tests/support/feed_log.py fifo "$log" "$tmp/fifo" --seed 3 --max-chunk 16384 --max-pause 0.2
 wait $scraper
 check "scrapes while following" [ "$(ls "$tmp"/scrape-*.prom | wc -l)" -eq 30 ]
 n=0
@@ -260,19 +274,19 @@ for f in "$tmp"/scrape-*.prom; do
     if [ $have_promtool -eq 1 ] && ! promtool check metrics <"$f" >/dev/null 2>&1; then
         bad "promtool on $f"; n=1
     fi
-    $prom lint "$f" >/dev/null || { bad "prom.py lint $f"; n=1; }
 done
+$prom lint "$tmp"/scrape-*.prom || { bad "prom.py lint of the scrapes (above)"; n=1; }
 [ $n -eq 0 ] && ok
 # the end of the read: the last frame is published (finished 1)
 for _ in $(seq 100); do
-    curl -s "$url" >"$tmp/last.prom" 2>/dev/null || python3 -c "import sys,urllib.request;sys.stdout.buffer.write(urllib.request.urlopen(sys.argv[1]).read())" "$url" >"$tmp/last.prom"
+    curl -s "$url" >"$tmp/last.prom" 2>/dev/null || "$PYTHON" -c "import sys,urllib.request;sys.stdout.buffer.write(urllib.request.urlopen(sys.argv[1]).read())" "$url" >"$tmp/last.prom"
     grep -q '^evprof_read_finished{.*} 1$' "$tmp/last.prom" && break
     sleep 0.1
 done
 exposition "$tmp/last.prom" "the last scrape"
 check "the last scrape: finished" grep -q '^evprof_read_finished{.*} 1$' "$tmp/last.prom"
 
-python3 - "$url" "$tmp" "$evprof" "$log" <<'PY'
+"$PYTHON" - "$url" "$tmp" "$evprof" "$log" <<'PY'
 import http.client, json, socket, subprocess, sys, urllib.parse
 sys.path.insert(0, "tests/cli")
 import prom
@@ -339,7 +353,7 @@ kill -INT $toppid
 wait $toppid
 rc=$?
 check "Ctrl-C ends the linger: exit 0, the read was complete (got $rc)" [ $rc -eq 0 ]
-closed() { ! python3 -c "import socket,sys; socket.create_connection(('127.0.0.1', int(sys.argv[1])), timeout=2)" "$1" 2>/dev/null; }
+closed() { ! "$PYTHON" -c "import socket,sys; socket.create_connection(('127.0.0.1', int(sys.argv[1])), timeout=2)" "$1" 2>/dev/null; }
 check "the port is closed after exit" closed "$port"
 
 # --metrics alone: no view (nothing on standard output); SIGTERM stops it
@@ -352,7 +366,7 @@ pids="$pids $toppid"
 got=$(wait_port "$tmp/headless.err")
 check "a bare port binds 127.0.0.1:$port (got $got)" [ "$got" = "$port" ]
 curl -s "http://127.0.0.1:$port/metrics" >"$tmp/empty.prom" 2>/dev/null ||
-    python3 -c "import sys,urllib.request;sys.stdout.buffer.write(urllib.request.urlopen(sys.argv[1]).read())" "http://127.0.0.1:$port/metrics" >"$tmp/empty.prom"
+    "$PYTHON" -c "import sys,urllib.request;sys.stdout.buffer.write(urllib.request.urlopen(sys.argv[1]).read())" "http://127.0.0.1:$port/metrics" >"$tmp/empty.prom"
 exposition "$tmp/empty.prom" "before the first frame"
 sleep 1.3
 kill -TERM $toppid
@@ -369,7 +383,7 @@ for opt in "--metrics-top 10" "--metrics-linger 1"; do
     "$evprof" top $opt $g9/nfib-s.eventlog >/dev/null 2>"$tmp/err"
     check "$opt without --metrics: usage error" [ $? -eq 2 ]
 done
-python3 -c 'import socket,time,sys; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(20)' >"$tmp/busy" &
+"$PYTHON" -c 'import socket,time,sys; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(20)' >"$tmp/busy" &
 busy=$!
 pids="$pids $busy"
 for _ in $(seq 50); do [ -s "$tmp/busy" ] && break; sleep 0.1; done
@@ -378,5 +392,6 @@ check "a port in use: exit 1" [ $? -eq 1 ]
 check "a port in use: says so ($(cat "$tmp/err"))" grep -q "cannot listen: Address already in use" "$tmp/err"
 kill $busy 2>/dev/null
 
+verdicts "$tmp/lint.py"
 echo "metrics: $passed passed, $failed failed"
 [ $failed -eq 0 ]

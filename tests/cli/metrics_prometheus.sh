@@ -35,7 +35,7 @@ if ! (cd "$tmp" && ghc -O -prof -fprof-auto -rtsopts Main.hs -o prog >"$tmp/ghc.
     exit 77
 fi
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+free_port() { "$PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 eport=$(free_port)
 pport=$(free_port)
 cat >"$tmp/prometheus.yml" <<EOF
@@ -54,7 +54,7 @@ pids="$pids $prom_pid"
 api=http://127.0.0.1:$pport
 ready=0
 for _ in $(seq 300); do
-    if python3 -c "import sys,urllib.request; urllib.request.urlopen(sys.argv[1], timeout=1)" \
+    if "$PYTHON" -c "import sys,urllib.request; urllib.request.urlopen(sys.argv[1], timeout=1)" \
         "$api/-/ready" 2>/dev/null; then
         ready=1
         break
@@ -76,7 +76,7 @@ fi
 top_pid=$!
 pids="$top_pid $pids"
 
-python3 - "$api" "$tmp" <<'PY'
+"$PYTHON" - "$api" "$tmp" <<'PY'
 # waits until Prometheus has scraped the finished read, then keeps what
 # it says
 import json, sys, time, urllib.parse, urllib.request
@@ -140,7 +140,7 @@ check "the saved log is complete (gc)" [ $? -eq 0 -a ! -s "$tmp/gc.err" ]
 "$evprof" report "$tmp/run.eventlog" >"$tmp/report" 2>"$tmp/report.err"
 check "the saved log is complete (report)" [ $? -eq 0 -a ! -s "$tmp/report.err" ]
 
-python3 - "$tmp" <<'PY'
+"$PYTHON" - "$tmp" <<'PY'
 import json, re, sys
 tmp = sys.argv[1]
 p = json.load(open(tmp + "/prom.json"))

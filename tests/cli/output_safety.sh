@@ -152,7 +152,7 @@ check "damaged: the partial report" grep -q "total time" "$tmp/cut.txt"
 # a FIFO fed half a log and then held open, so the signal hits mid-run.
 # (python resets the signals a background job inherits as ignored)
 dfl() {
-    exec python3 -c 'import os, signal, sys
+    exec "$PYTHON" -c 'import os, signal, sys
 for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
     signal.signal(s, signal.SIG_DFL)
 os.execv(sys.argv[1], sys.argv[1:])' "$@"

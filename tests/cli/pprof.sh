@@ -22,61 +22,70 @@ logs=("$data"/par-N2-p.eventlog "$data"/deep-p.eventlog "$data"/mutual-p.eventlo
       "$data"/odd-p.eventlog "$data"/chain-p.eventlog "$data"/deep-pj.eventlog
       tests/data/ghc-9.6/sim-late-p.eventlog tests/data/ghc-9.6/workers-N2-pj.eventlog)
 
-# time.py PROFILE FOLDED TICKS INTERVAL_NS
+# time.py PROFILE FOLDED TICKS INTERVAL_NS: the checks of one time profile;
+# without arguments, the checks queued with defer (verdicts at the end)
 cat >"$tmp/time.py" <<'PY'
 import re, sys
 from collections import Counter
 import pprof_read
-raw = open(sys.argv[1], 'rb').read()
-assert raw[:2] == b'\x1f\x8b', 'gzip-compressed'
-p = pprof_read.read(raw)
-pprof_read.check(p)
-st = p['string_table']
-types = [(st[v['type']], st[v['unit']]) for v in p['sample_type']]
-assert types == [('samples', 'count'), ('cpu', 'nanoseconds')], types
-pt = p['period_type']
-assert (st[pt['type']], st[pt['unit']]) == ('cpu', 'nanoseconds')
-ticks, interval = int(sys.argv[3]), int(sys.argv[4])
-assert p['period'] == interval, (p['period'], interval)
-total = sum(s['value'][0] for s in p['sample'])
-assert total == ticks, 'total %d, report %d' % (total, ticks)
-for s in p['sample']:
-    assert s['value'][1] == s['value'][0] * interval
-assert p['duration_nanos'] > 0 and p['time_nanos'] > 1.5e18
-# one function and location per cost centre: names unique
-names = [st[f['name']] for f in p['function']]
-assert len(names) == len(set(names)), 'a cost centre twice'
-# stacks: the folded stacks, root first (folded's name cleaning applied)
-def clean(n):
-    vis = {'\n': '\\n', '\r': '\\r', '\t': '\\t'}
-    n = re.sub(r'[\x00-\x1f\x7f-\x9f]',
-               lambda m: vis.get(m.group(0), '\\x%02x' % ord(m.group(0))), n.replace(';', ':'))
-    return re.sub(r'\s+$', lambda m: '_' * len(m.group(0)), n)
-got = Counter()
-for k, v in pprof_read.stacks(p).items():
-    got[';'.join(clean(n) for n in k)] += v[0]
-want = Counter()
-for line in open(sys.argv[2], encoding='utf-8'):
-    stack, n = line.rstrip('\n').rsplit(' ', 1)
-    want[stack] += int(n)
-assert got == want, 'stacks differ from folded: %r' % (
-    list((got - want).items())[:3] + list((want - got).items())[:3])
+def time_profile(profile, folded, ticks, interval):
+    raw = open(profile, 'rb').read()
+    assert raw[:2] == b'\x1f\x8b', 'gzip-compressed'
+    p = pprof_read.read(raw)
+    pprof_read.check(p)
+    st = p['string_table']
+    types = [(st[v['type']], st[v['unit']]) for v in p['sample_type']]
+    assert types == [('samples', 'count'), ('cpu', 'nanoseconds')], types
+    pt = p['period_type']
+    assert (st[pt['type']], st[pt['unit']]) == ('cpu', 'nanoseconds')
+    ticks, interval = int(ticks), int(interval)
+    assert p['period'] == interval, (p['period'], interval)
+    total = sum(s['value'][0] for s in p['sample'])
+    assert total == ticks, 'total %d, report %d' % (total, ticks)
+    for s in p['sample']:
+        assert s['value'][1] == s['value'][0] * interval
+    assert p['duration_nanos'] > 0 and p['time_nanos'] > 1.5e18
+    # one function and location per cost centre: names unique
+    names = [st[f['name']] for f in p['function']]
+    assert len(names) == len(set(names)), 'a cost centre twice'
+    # stacks: the folded stacks, root first (folded's name cleaning applied)
+    def clean(n):
+        vis = {'\n': '\\n', '\r': '\\r', '\t': '\\t'}
+        n = re.sub(r'[\x00-\x1f\x7f-\x9f]',
+                   lambda m: vis.get(m.group(0), '\\x%02x' % ord(m.group(0))), n.replace(';', ':'))
+        return re.sub(r'\s+$', lambda m: '_' * len(m.group(0)), n)
+    got = Counter()
+    for k, v in pprof_read.stacks(p).items():
+        got[';'.join(clean(n) for n in k)] += v[0]
+    want = Counter()
+    for line in open(folded, encoding='utf-8'):
+        stack, n = line.rstrip('\n').rsplit(' ', 1)
+        want[stack] += int(n)
+    assert got == want, 'stacks differ from folded: %r' % (
+        list((got - want).items())[:3] + list((want - got).items())[:3])
+
+if len(sys.argv) > 1:
+    time_profile(*sys.argv[1:5])
+else:
+    from verdicts import serve
+    serve({"time_profile": time_profile})
 PY
 
 ticks_of() { grep -o '([0-9]* ticks @' | grep -o '[0-9]*'; }
 interval_of() { grep -o 'ticks @ [0-9]* us' | grep -o '[0-9]* us' | grep -o '[0-9]*'; }
 
+n=0     # each run's files under names of their own, for the deferred check
 run() {
     local what="$*"
-    "$evprof" pprof "$@" -o "$tmp/p.pb.gz" 2>"$tmp/err"
+    n=$((n + 1))
+    "$evprof" pprof "$@" -o "$tmp/p$n.pb.gz" 2>"$tmp/err"
     check "pprof $what: exit 0" [ $? -eq 0 ]
-    "$evprof" folded "$@" >"$tmp/folded"
+    "$evprof" folded "$@" >"$tmp/folded$n"
     local rep ticks us
     rep=$("$evprof" report "$@" | head -5)
     ticks=$(echo "$rep" | ticks_of)
     us=$(echo "$rep" | interval_of)
-    if python3 "$tmp/time.py" "$tmp/p.pb.gz" "$tmp/folded" "$ticks" "$((us * 1000))" 2>"$tmp/py"
-    then ok; else bad "pprof $what: $(tail -1 "$tmp/py")"; fi
+    defer "pprof $what" time_profile "$tmp/p$n.pb.gz" "$tmp/folded$n" "$ticks" "$((us * 1000))"
 }
 
 for f in "${logs[@]}"; do
@@ -89,7 +98,7 @@ run --cap 1 --all "$data"/par-N2-p.eventlog
 # time_nanos: the wall-clock event's time, moved to the window's start
 "$evprof" pprof --from 0.1 "$data"/par-N2-p.eventlog -o "$tmp/w.pb.gz"
 wall=$("$evprof" dump "$data"/par-N2-p.eventlog | grep -m1 'wall clock time')
-check "time_nanos is the wall clock at --from" python3 -c '
+check "time_nanos is the wall clock at --from" "$PYTHON" -c '
 import re, sys, pprof_read
 t, s, ns = map(int, re.match(r"(\d+): .*wall clock time (\d+)s (\d+)ns", sys.argv[2]).groups())
 p = pprof_read.read(open(sys.argv[1], "rb").read())
@@ -99,7 +108,7 @@ assert p["time_nanos"] == want, (p["time_nanos"], want)
 
 # SRC: filename and start line
 "$evprof" pprof "$data"/par-N2-p.eventlog >"$tmp/par.pb.gz"
-check "stdout output; Main.crunch at Par.hs:11, system name crunch" python3 -c '
+check "stdout output; Main.crunch at Par.hs:11, system name crunch" "$PYTHON" -c '
 import sys, pprof_read
 p = pprof_read.read(open(sys.argv[1], "rb").read())
 st = p["string_table"]
@@ -137,14 +146,14 @@ PY
 "$evprof" pprof "$heap"/leak-hT.eventlog -o "$tmp/h.pb.gz"
 check "heap log: exit 0 without --heap" [ $? -eq 0 ]
 "$evprof" heap --format csv "$heap"/leak-hT.eventlog >"$tmp/hT.csv"
-check "heap -hT: the peak census, as heap's CSV" python3 "$tmp/heap.py" "$tmp/h.pb.gz" "$tmp/hT.csv" 0 0
+check "heap -hT: the peak census, as heap's CSV" "$PYTHON" "$tmp/heap.py" "$tmp/h.pb.gz" "$tmp/hT.csv" 0 0
 "$evprof" pprof --heap --census 3 "$heap"/leak-hT.eventlog -o "$tmp/h3.pb.gz"
-check "heap -hT --census 3, as heap's CSV" python3 "$tmp/heap.py" "$tmp/h3.pb.gz" "$tmp/hT.csv" 3 0
+check "heap -hT --census 3, as heap's CSV" "$PYTHON" "$tmp/heap.py" "$tmp/h3.pb.gz" "$tmp/hT.csv" 3 0
 # -hc with whole band names (heap's -L 1000000): the bands are stacks
 "$evprof" pprof --heap "$heap"/long-hc.eventlog -o "$tmp/hc.pb.gz"
 "$evprof" heap --format csv --length 1000000 "$heap"/long-hc.eventlog >"$tmp/hc.csv" 2>/dev/null ||
     "$evprof" heap --format csv "$heap"/long-hc.eventlog >"$tmp/hc.csv"
-check "heap -hc: stacks, innermost band frame first" python3 "$tmp/heap.py" "$tmp/hc.pb.gz" "$tmp/hc.csv" 0 1
+check "heap -hc: stacks, innermost band frame first" "$PYTHON" "$tmp/heap.py" "$tmp/hc.pb.gz" "$tmp/hc.csv" 0 1
 
 # errors
 "$evprof" pprof --heap --census 999 "$heap"/leak-hT.eventlog -o "$tmp/x.pb.gz" 2>"$tmp/e"
@@ -168,7 +177,7 @@ head -c 420000 "$data"/par-N2-p.eventlog >"$tmp/cut.eventlog"
 "$evprof" pprof --all "$tmp/cut.eventlog" -o "$tmp/cut.pb.gz" 2>"$tmp/e"
 check "cut log: exit 1" [ $? -eq 1 ]
 n=$(grep -c 'prof sample' <("$evprof" dump "$tmp/cut.eventlog" 2>/dev/null))
-check "cut log: the $n samples before the cut" python3 -c '
+check "cut log: the $n samples before the cut" "$PYTHON" -c '
 import sys, pprof_read
 p = pprof_read.read(open(sys.argv[1], "rb").read())
 pprof_read.check(p)
@@ -176,7 +185,8 @@ assert sum(s["value"][0] for s in p["sample"]) == int(sys.argv[2]) > 0
 ' "$tmp/cut.pb.gz" "$n"
 
 # the checker fails on a profile that breaks the rules (so the test can fail)
-check "a wrong total is caught" bash -c "! python3 '$tmp/time.py' '$tmp/par.pb.gz' /dev/null 1 1000000 2>/dev/null"
+check "a wrong total is caught" bash -c "! '$PYTHON' '$tmp/time.py' '$tmp/par.pb.gz' /dev/null 1 1000000 2>/dev/null"
 
+verdicts "$tmp/time.py"
 echo "pprof: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -20,7 +20,7 @@ export PYTHONPATH=tests/support
 
 # receiver NAME STATUS: starts one; sets $url
 receiver() {
-    python3 tests/support/pyroscope_receiver.py "$tmp/$1.port" "$tmp/$1.log" "$2" &
+    "$PYTHON" tests/support/pyroscope_receiver.py "$tmp/$1.port" "$tmp/$1.log" "$2" &
     pids+=($!)
     for _ in $(seq 100); do [ -s "$tmp/$1.port" ] && break; sleep 0.1; done
     url=http://127.0.0.1:$(cat "$tmp/$1.port")
@@ -35,7 +35,7 @@ check "push without -o writes nothing to stdout" [ ! -s "$tmp/out" ]
 ticks=$("$evprof" report "$log" | ticks_of)
 wall=$("$evprof" dump "$log" | grep -m1 'wall clock time')
 first=$("$evprof" info "$log" | grep -o 'events from [0-9.]* s' | grep -o '[0-9.]*')
-check "the receiver found the request right, name=par, the report's ticks" python3 -c '
+check "the receiver found the request right, name=par, the report's ticks" "$PYTHON" -c '
 import json, math, re, sys
 r = [json.loads(l) for l in open(sys.argv[1])]
 assert len(r) == 1, r
@@ -56,7 +56,7 @@ assert g["parts"] == ["profile"] and g["content_type"] == "multipart/form-data",
 # --app and -o: the file holds the bytes that were pushed
 "$evprof" pprof --push "$url/" --app 'my app{env=test}' -o "$tmp/p.pb.gz" "$log" 2>"$tmp/err"
 check "push with -o: exit 0" [ $? -eq 0 ]
-check "--app names the application" python3 -c '
+check "--app names the application" "$PYTHON" -c '
 import json, sys
 r = [json.loads(l) for l in open(sys.argv[1])]
 assert len(r) == 2 and not r[1]["errors"], r[-1]
@@ -68,7 +68,7 @@ check "-o holds the bytes that were pushed" cmp -s "$tmp/p.pb.gz" "$tmp/ok.log.2
 "$evprof" pprof --push "$url" tests/data/heap/leak-hT.eventlog 2>"$tmp/err"
 check "heap push: exit 0" [ $? -eq 0 ]
 prog=$("$evprof" info tests/data/heap/leak-hT.eventlog | sed -n 's|^program: *||p')
-check "heap push: named after the program ${prog##*/}" python3 -c '
+check "heap push: named after the program ${prog##*/}" "$PYTHON" -c '
 import json, sys
 r = [json.loads(l) for l in open(sys.argv[1])]
 assert len(r) == 3 and not r[2]["errors"], r[-1]
@@ -79,7 +79,7 @@ assert r[2]["got"]["query"]["name"] == sys.argv[2], r[2]["got"]
 curl_ok=$(command -v curl || true)
 if [ -n "$curl_ok" ]; then
     curl -s -o /dev/null --data-binary @"$tmp/p.pb.gz" "$url/ingest?name=x&from=1&until=2"
-    check "the receiver flags a raw body without format=pprof" python3 -c '
+    check "the receiver flags a raw body without format=pprof" "$PYTHON" -c '
 import json, sys
 r = [json.loads(l) for l in open(sys.argv[1])]
 assert r[-1]["errors"], r[-1]

@@ -11,9 +11,10 @@
 # Run from the project root:  bash tests/cli/readme.sh build/evprof [README.md]
 evprof=${1:-build/evprof}
 readme=${2:-README.md}
-command -v python3 >/dev/null || { echo "SKIPPED: needs python3"; exit 77; }
+PYTHON=${PYTHON:-python3}   # tests/cli/checks.bash
+command -v "$PYTHON" >/dev/null || { echo "SKIPPED: needs python3"; exit 77; }
 
-python3 - "$evprof" "$readme" <<'PY'
+"$PYTHON" - "$evprof" "$readme" <<'PY'
 import re, subprocess, sys
 
 evprof, readme = sys.argv[1], sys.argv[2]

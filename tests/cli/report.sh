@@ -26,7 +26,7 @@ done
 # --json: strict JSON, GHC's schema, names with quotes/backslashes/tabs/UTF-8
 "$evprof" report --json "$data/odd-pj.eventlog" >"$tmp/odd.json"
 check "odd --json exit 0" [ $? -eq 0 ]
-python3 - "$tmp/odd.json" <<'PY'
+"$PYTHON" - "$tmp/odd.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1], encoding="utf-8"))   # strict: raises on invalid JSON
 for key in ("program", "arguments", "rts_arguments", "end_time", "initial_capabilities",
@@ -45,7 +45,7 @@ assert walk(d["profile"]) == d["total_ticks"], "tree ticks add up to total_ticks
 PY
 check "odd --json: strict parse, schema, names round-trip" [ $? -eq 0 ]
 for f in "$corpus"/ghc-9.0.2/nfib-p*.eventlog "$data"/*-p.eventlog "$corpus"/ghc-events/time-prof.eventlog; do
-    "$evprof" report --json "$f" | python3 -c 'import json,sys; json.load(sys.stdin)'
+    "$evprof" report --json "$f" | "$PYTHON" -c 'import json,sys; json.load(sys.stdin)'
     check "$f: --json parses" [ $? -eq 0 ]
 done
 

@@ -105,7 +105,7 @@ check "graph A B: cost centres of both programs" grep -q "collatz" "$tmp/g.dot"
 
 # speedscope: a profile per log and capability, named by the log
 "$evprof" speedscope -o "$tmp/s.json" "$a" "$data/par-N2-p.eventlog" || bad "speedscope A B"
-python3 - "$tmp/s.json" "$a" "$data/par-N2-p.eventlog" <<'PY' || bad "speedscope A B: profiles"
+"$PYTHON" - "$tmp/s.json" "$a" "$data/par-N2-p.eventlog" <<'PY' || bad "speedscope A B: profiles"
 import json, sys
 d = json.load(open(sys.argv[1]))
 names = [p["name"] for p in d["profiles"]]
@@ -117,7 +117,7 @@ ok
 # each log's profiles hold what that log alone gives
 for f in "$a" "$data/par-N2-p.eventlog"; do
     "$evprof" speedscope -o "$tmp/one.json" "$f"
-    python3 - "$tmp/one.json" "$tmp/s.json" "$f" <<'PY' || bad "speedscope A B: $f's samples"
+    "$PYTHON" - "$tmp/one.json" "$tmp/s.json" "$f" <<'PY' || bad "speedscope A B: $f's samples"
 import json, sys
 one, many, log = (json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3])
 def stacks(doc, prof):
@@ -136,7 +136,7 @@ ok
 b=$data/mutual-p.eventlog
 "$evprof" pprof -o "$tmp/p.pb.gz" "$a" "$b" || bad "pprof A B"
 for f in "$a" "$b"; do "$evprof" pprof -o "$tmp/p1.pb.gz" "$f"; cp "$tmp/p1.pb.gz" "$tmp/p.$(basename "$f").pb.gz"; done
-PYTHONPATH=tests/support python3 - "$tmp/p.pb.gz" "$tmp/p.$(basename "$a").pb.gz" \
+PYTHONPATH=tests/support "$PYTHON" - "$tmp/p.pb.gz" "$tmp/p.$(basename "$a").pb.gz" \
     "$tmp/p.$(basename "$b").pb.gz" <<'PY' || bad "pprof A B: samples and duration"
 import sys, pprof_read
 def load(path):

@@ -99,7 +99,7 @@ run() {
     local all=some
     case " $* " in *" --all "*) all=all ;; esac
     "$evprof" dump "$f" >"$tmp/dump.all"
-    python3 - "$tmp/dump.all" "$@" >"$tmp/dump" <<'PY'
+    "$PYTHON" - "$tmp/dump.all" "$@" >"$tmp/dump" <<'PY'
 import re, sys
 args = sys.argv[2:-1]
 lo, hi, cap = 0, float('inf'), None
@@ -115,7 +115,7 @@ for line in open(sys.argv[1], encoding='utf-8', errors='replace'):
         sys.stdout.write(line)
 PY
     "$evprof" folded "$@" >"$tmp/folded"
-    if ! python3 "$tmp/check.py" "$tmp/out.json" "$tmp/dump" "$tmp/folded" "$all" >"$tmp/caps" 2>"$tmp/py"; then
+    if ! "$PYTHON" "$tmp/check.py" "$tmp/out.json" "$tmp/dump" "$tmp/folded" "$all" >"$tmp/caps" 2>"$tmp/py"; then
         bad "$what: structure, timeline or stacks: $(tail -1 "$tmp/py")"
         return
     fi
@@ -144,14 +144,14 @@ check "par-N2-p has built-in samples (the --all runs differ)" bash -c \
 
 # frames carry file, line and column from SRC
 "$evprof" speedscope "$data"/par-N2-p.eventlog >"$tmp/par.json"
-check "Main.crunch has its SRC Par.hs:11:33-73" python3 -c '
+check "Main.crunch has its SRC Par.hs:11:33-73" "$PYTHON" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert {"name": "Main.crunch", "file": "Par.hs", "line": 11, "col": 33} in d["shared"]["frames"]
 ' "$tmp/par.json"
 
 # the checker catches a broken timeline (so the test can fail)
-python3 - "$tmp/par.json" "$tmp/broken.json" <<'PY'
+"$PYTHON" - "$tmp/par.json" "$tmp/broken.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 d['profiles'][0]['weights'][5] += 1000
@@ -160,13 +160,13 @@ PY
 cp "$tmp/dump.all" "$tmp/dump.keep"
 "$evprof" dump "$data"/par-N2-p.eventlog >"$tmp/dump"
 "$evprof" folded "$data"/par-N2-p.eventlog >"$tmp/folded"
-python3 "$tmp/check.py" "$tmp/par.json" "$tmp/dump" "$tmp/folded" >/dev/null 2>&1
+"$PYTHON" "$tmp/check.py" "$tmp/par.json" "$tmp/dump" "$tmp/folded" >/dev/null 2>&1
 check "the checker passes the unbroken file" [ $? -eq 0 ]
-python3 "$tmp/check.py" "$tmp/broken.json" "$tmp/dump" "$tmp/folded" >/dev/null 2>&1
+"$PYTHON" "$tmp/check.py" "$tmp/broken.json" "$tmp/dump" "$tmp/folded" >/dev/null 2>&1
 check "a shifted sample is caught" [ $? -ne 0 ]
 # the built-in samples are checked: the --all file fails the checks without it
 "$evprof" speedscope --all "$data"/par-N2-p.eventlog >"$tmp/parall.json"
-python3 "$tmp/check.py" "$tmp/parall.json" "$tmp/dump" "$tmp/folded" >/dev/null 2>&1
+"$PYTHON" "$tmp/check.py" "$tmp/parall.json" "$tmp/dump" "$tmp/folded" >/dev/null 2>&1
 check "a file with the built-in samples fails the checks of one without" [ $? -ne 0 ]
 
 # errors: no samples, not an eventlog, usage
@@ -185,7 +185,7 @@ head -c 420000 "$data"/par-N2-p.eventlog >"$tmp/cut.eventlog"
 check "cut log: exit 1" [ $? -eq 1 ]
 check "cut log: names the byte offset and event type" grep -q 'truncated at byte 420000.*event type 167' "$tmp/e"
 n=$(grep -c 'prof sample' <("$evprof" dump "$tmp/cut.eventlog" 2>/dev/null))
-check "cut log: the $n samples before the cut, as valid JSON" python3 -c '
+check "cut log: the $n samples before the cut, as valid JSON" "$PYTHON" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert sum(1 for p in d["profiles"] for s in p["samples"] if s) == int(sys.argv[2]) > 0

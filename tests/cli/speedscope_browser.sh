@@ -39,7 +39,7 @@ printf '{"$schema":"https://www.speedscope.app/file-format-schema.json","shared"
 port=
 for try in 1 2 3 4 5; do
     port=$((20000 + RANDOM % 20000))
-    (cd "$tmp/www" && exec python3 -m http.server "$port" --bind 127.0.0.1 >/dev/null 2>&1) &
+    (cd "$tmp/www" && exec "$PYTHON" -m http.server "$port" --bind 127.0.0.1 >/dev/null 2>&1) &
     srv=$!
     sleep 1
     if kill -0 "$srv" 2>/dev/null; then break; fi

@@ -25,7 +25,7 @@ for log in ticky-ticky ticky-new ticky-json ticky-begin-sample; do
     "$evprof" ticky -f csv "$f" >"$tmp/out.csv" 2>/dev/null
     check "$log: csv exit 0" [ $? -eq 0 ]
     "$evprof" ticky -f json "$f" >"$tmp/out.json" 2>/dev/null
-    python3 - "$f.reference" "$tmp/out.csv" "$tmp/out.json" <<'PY'
+    "$PYTHON" - "$f.reference" "$tmp/out.csv" "$tmp/out.json" <<'PY'
 import csv, json, re, sys
 ref, csvf, jsonf = sys.argv[1:]
 want, names = {}, {}
@@ -71,7 +71,7 @@ for f in "$corpus/ghc-9.0.2/nfib.ticky" "$data/collatz.ticky" "$data/wide.ticky"
     want=$(awk 'NR > 2 { e += substr($0, 1, 11); a += substr($0, 12, 11); d += substr($0, 23, 11) }
                 END { printf "%11d%11d%11d", e, a, d }' "$tmp/ghc")
     check "$f: totals underneath" grep -q "^$want .*total of $rows counters" "$tmp/out"
-    "$evprof" ticky -f json "$f" | python3 -c 'import json,sys; json.load(sys.stdin)'
+    "$evprof" ticky -f json "$f" | "$PYTHON" -c 'import json,sys; json.load(sys.stdin)'
     check "$f: json parses" [ $? -eq 0 ]
 done
 # numbers of 11+ digits run together in GHC's file; evprof reads them
@@ -82,7 +82,7 @@ check "big.ticky: loop" grep -q '^Main.$wloop{v [a-z0-9]*} (fun),700000001,16800
 # ---- sorting, --top, --match
 for key in entries alloc allocd name input; do
     "$evprof" ticky -f csv --sort "$key" "$data/wide.ticky" >"$tmp/s.csv"
-    python3 - "$key" "$tmp/s.csv" "$data/wide.ticky" <<'PY'
+    "$PYTHON" - "$key" "$tmp/s.csv" "$data/wide.ticky" <<'PY'
 import csv, sys
 key, f, src = sys.argv[1:]
 rows = list(csv.DictReader(open(f, newline="", encoding="utf-8")))
@@ -113,7 +113,7 @@ check "series csv header" [ "$(head -1 "$tmp/ser.csv")" = "time_ns,counter,entri
 "$evprof" ticky --series --cumulative -f csv "$events/ticky-new.eventlog" >"$tmp/cum.csv"
 "$evprof" ticky --series -f json "$events/ticky-new.eventlog" >"$tmp/ser.json"
 "$evprof" ticky -f csv "$events/ticky-new.eventlog" >"$tmp/tab.csv"
-python3 - "$tmp/ser.csv" "$tmp/cum.csv" "$tmp/ser.json" "$tmp/tab.csv" "$events/ticky-new.eventlog.reference" <<'PY'
+"$PYTHON" - "$tmp/ser.csv" "$tmp/cum.csv" "$tmp/ser.json" "$tmp/tab.csv" "$events/ticky-new.eventlog.reference" <<'PY'
 import csv, json, re, sys
 ser, cum, js, tab, ref = sys.argv[1:]
 rows = list(csv.DictReader(open(ser, newline="", encoding="utf-8")))
