@@ -377,16 +377,6 @@ const diff_node *diff_node_at(const diff_prof *d, uint32_t i)
     return i < d->num_nodes ? &d->nodes[i] : NULL;
 }
 
-const prof_result *diff_base(const diff_prof *d)
-{
-    return d->base;
-}
-
-const prof_result *diff_new(const diff_prof *d)
-{
-    return d->cur;
-}
-
 double diff_pct(double base, double cur)
 {
     if (base == 0.0)

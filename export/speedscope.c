@@ -335,19 +335,6 @@ int speedscope_timeline_begin_log(speedscope_timeline *t, const prof_profile *p,
     return 0;
 }
 
-size_t speedscope_timeline_num_caps(const speedscope_timeline *t)
-{
-    return t->num_caps;
-}
-
-uint64_t speedscope_timeline_samples(const speedscope_timeline *t, uint32_t cap)
-{
-    for (size_t i = 0; i < t->num_caps; i++)
-        if (t->caps[i].capno == cap)
-            return t->caps[i].n;
-    return 0;
-}
-
 /* ---- writing ---------------------------------------------------------- */
 
 typedef struct writer {

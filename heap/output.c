@@ -25,14 +25,16 @@ struct heap_writer {
     tx_json json;               /* JSON: the document */
 };
 
-void heap_put_seconds6(FILE *out, uint64_t ns)
+/* "%llu.%06llu": ns as seconds rounded to microseconds, as GHC's %f. */
+static void heap_put_seconds6(FILE *out, uint64_t ns)
 {
     uint64_t us = ns / 1000 + (ns % 1000 >= 500);
     fprintf(out, "%llu.%06llu", (unsigned long long)(us / 1000000),
             (unsigned long long)(us % 1000000));
 }
 
-void heap_put_seconds9(FILE *out, uint64_t ns)
+/* ns as seconds with all nine decimals (exact). */
+static void heap_put_seconds9(FILE *out, uint64_t ns)
 {
     fprintf(out, "%llu.%09llu", (unsigned long long)(ns / 1000000000u),
             (unsigned long long)(ns % 1000000000u));

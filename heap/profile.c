@@ -1224,8 +1224,6 @@ nomem:
     return NULL;
 }
 
-int heap_finished(const heap_profile *h) { return h->finished; }
-
 static int heap_op_event(void *self, const el_event *ev, const ev_stream *s)
 {
     heap_profile *h = self;

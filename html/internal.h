@@ -218,12 +218,4 @@ int html_timeline_write(tx_json *j, const html_timeline *t, const prof_result *r
                         const uint8_t *kept, const uint32_t *sent_of, size_t max_cells,
                         html_tl_out *o);
 
-/* The hash of a stack of GHC ids, innermost first, as the cells key it
- * (the path from the outermost frame down; prefix > 0: only the outer
- * `prefix` frames). */
-uint64_t html_timeline_stack_hash(const uint32_t *stack, unsigned depth, unsigned prefix);
-/* The same one step at a time, from the root: a node's hash from its
- * parent's (start: html_timeline_root_hash(cut)). */
-uint64_t html_timeline_root_hash(int cut);
-
 #endif

@@ -14,18 +14,12 @@
 enum { IDLE = 0, MUTATOR = 1, IN_GC = 2 };
 enum { T_NONE = 0, T_RUNNABLE, T_RUNNING, T_BLOCKED, T_DONE };
 
-uint64_t html_timeline_root_hash(int cut)
+/* The hash of a stack's path as the cells key it, from the root (cut:
+ * the synthetic parent of stacks GHC cut at 255 frames) one
+ * hash_path_step per frame. */
+static uint64_t root_hash(int cut)
 {
     return cut ? SEED_CUT : SEED;
-}
-
-uint64_t html_timeline_stack_hash(const uint32_t *stack, unsigned depth, unsigned prefix)
-{
-    uint64_t h = html_timeline_root_hash(depth == EL_MAX_STACK);
-    unsigned stop = prefix && prefix < depth ? depth - prefix : 0;
-    for (unsigned i = depth; i-- > stop;)
-        h = hash_path_step(h, stack[i]);
-    return h;
 }
 
 /* ---- bins ---------------------------------------------------------------- */
@@ -449,7 +443,7 @@ static void sample(html_timeline *t, const el_event *ev, uint32_t b)
     t->samples[b]++;
     t->samples_counted++;
     /* one walk down the stack gives every set its key */
-    uint64_t h = html_timeline_root_hash(depth == EL_MAX_STACK), hp[TL_CELL_SETS];
+    uint64_t h = root_hash(depth == EL_MAX_STACK), hp[TL_CELL_SETS];
     for (int k = 1; k < TL_CELL_SETS; k++)
         hp[k] = 0;
     for (unsigned i = depth, n = 1; i-- > 0; n++) {
@@ -834,12 +828,12 @@ static pcell *map_cells(const tl_cellset *cs, const prof_result *r, const uint8_
         if (d > EL_MAX_STACK + 2)
             continue;       /* deeper than any stack: cannot be */
         if (nd->parent == PROF_NONE) {
-            hd[d] = html_timeline_root_hash(0);
+            hd[d] = root_hash(0);
             pd[d] = 0;
             ad[d] = kept && kept[n] ? sent_of[n] : 0;
         } else {
             const prof_cc *cc = prof_cc_at(r, nd->cc);
-            hd[d] = cc->synthetic ? html_timeline_root_hash(1) : hash_path_step(hd[d - 1], cc->id);
+            hd[d] = cc->synthetic ? root_hash(1) : hash_path_step(hd[d - 1], cc->id);
             pd[d] = pd[d - 1] + !cc->synthetic;
             ad[d] = kept && kept[n] ? sent_of[n] : ad[d - 1];
         }

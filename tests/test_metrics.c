@@ -31,6 +31,7 @@
 #include "evprof/heap.h"
 #include "evprof/metrics.h"
 #include "evprof/writer.h"
+#include "live/internal.h"
 
 #define DATA "tests/data/metrics"
 

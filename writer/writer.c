@@ -154,8 +154,6 @@ typedef struct declared_type {
     int32_t size;
     char *desc;                  /* owned */
     uint32_t desc_len;
-    uint8_t *extra;              /* owned, may be NULL */
-    uint32_t extra_len;
 } declared_type;
 
 enum header_state {
@@ -180,17 +178,6 @@ struct el_writer {
     char msg[160];
     el_payload scratch;          /* typed events with strings */
 };
-
-const char *el_writer_status_name(el_writer_status st)
-{
-    switch (st) {
-    case EL_WRITER_OK: return "OK";
-    case EL_WRITER_ERR_USAGE: return "ERR_USAGE";
-    case EL_WRITER_ERR_NOMEM: return "ERR_NOMEM";
-    case EL_WRITER_ERR_IO: return "ERR_IO";
-    }
-    return "?";
-}
 
 /* Record the first error; return the recorded one. */
 #if defined(__GNUC__)
@@ -240,10 +227,8 @@ void el_writer_destroy(el_writer *w)
 {
     if (w == NULL)
         return;
-    for (size_t i = 0; i < w->n_types; i++) {
+    for (size_t i = 0; i < w->n_types; i++)
         free(w->types[i].desc);
-        free(w->types[i].extra);
-    }
     free(w->types);
     free(w->size_of);
     el_payload_free(&w->out);
@@ -274,11 +259,6 @@ const uint8_t *el_writer_borrow_bytes(const el_writer *w, size_t *len)
     }
     *len = w->out.len;
     return w->out.data;
-}
-
-int el_writer_in_block(const el_writer *w)
-{
-    return w->in_block;
 }
 
 /* ---- output ----------------------------------------------------------- */
@@ -325,7 +305,7 @@ static el_writer_status write_header(el_writer *w)
 {
     size_t n = 8 + 12;           /* hdrb hetb ... hete hdre datb */
     for (size_t i = 0; i < w->n_types; i++)
-        n += 4 + 2 + 2 + 4 + w->types[i].desc_len + 4 + w->types[i].extra_len + 4;
+        n += 4 + 2 + 2 + 4 + w->types[i].desc_len + 4 + 4;
     uint8_t *p = out_reserve(w, n);
     if (p == NULL)
         return w->err;
@@ -342,11 +322,8 @@ static el_writer_status write_header(el_writer *w)
         if (t->desc_len > 0)
             memcpy(p, t->desc, t->desc_len);
         p += t->desc_len;
-        put_be32(p, t->extra_len);
+        put_be32(p, 0);          /* no extra info (GHC writes none) */
         p += 4;
-        if (t->extra_len > 0)
-            memcpy(p, t->extra, t->extra_len);
-        p += t->extra_len;
         put_be32(p, ET_END);
         p += 4;
     }
@@ -387,9 +364,8 @@ static uint8_t *record(el_writer *w, uint16_t type, uint64_t time, int variable,
 
 /* ---- header ----------------------------------------------------------- */
 
-el_writer_status el_writer_declare_type_extra(el_writer *w, uint16_t id, int32_t size,
-                                              const char *desc, const void *extra,
-                                              uint32_t extra_len)
+el_writer_status el_writer_declare_type(el_writer *w, uint16_t id, int32_t size,
+                                        const char *desc)
 {
     if (w->err != EL_WRITER_OK)
         return w->err;
@@ -415,27 +391,14 @@ el_writer_status el_writer_declare_type_extra(el_writer *w, uint16_t id, int32_t
         w->types = types;
         w->types_cap = cap;
     }
-    declared_type t = { .id = id, .size = size, .desc_len = (uint32_t)desc_len,
-                        .extra_len = extra_len };
+    declared_type t = { .id = id, .size = size, .desc_len = (uint32_t)desc_len };
     t.desc = malloc(desc_len + 1);
-    t.extra = extra_len > 0 ? malloc(extra_len) : NULL;
-    if (t.desc == NULL || (extra_len > 0 && t.extra == NULL)) {
-        free(t.desc);
-        free(t.extra);
+    if (t.desc == NULL)
         return fail(w, EL_WRITER_ERR_NOMEM, "cannot declare event type %u", id);
-    }
     memcpy(t.desc, desc, desc_len + 1);
-    if (extra_len > 0)
-        memcpy(t.extra, extra, extra_len);
     w->types[w->n_types++] = t;
     w->size_of[id] = size;
     return EL_WRITER_OK;
-}
-
-el_writer_status el_writer_declare_type(el_writer *w, uint16_t id, int32_t size,
-                                        const char *desc)
-{
-    return el_writer_declare_type_extra(w, id, size, desc, NULL, 0);
 }
 
 /* Where an older GHC's header differs from el_type_table (GHC 9.12's
@@ -846,12 +809,6 @@ el_writer_status el_writer_program_args(el_writer *w, uint64_t time, uint32_t ca
     return emit_strings(w, EL_PROGRAM_ARGS, time, capset, argc, argv);
 }
 
-el_writer_status el_writer_program_env(el_writer *w, uint64_t time, uint32_t capset,
-                                       int envc, const char *const *env)
-{
-    return emit_strings(w, EL_PROGRAM_ENV, time, capset, envc, env);
-}
-
 el_writer_status el_writer_os_pid(el_writer *w, uint64_t time, uint32_t capset, uint32_t pid)
 {
     return emit_u32_u32(w, EL_OSPROCESS_PID, time, capset, pid);
@@ -938,28 +895,6 @@ el_writer_status el_writer_gc_stats(el_writer *w, uint64_t time, const el_gc_sta
     put_be64(b + 42, s->par_tot_copied);
     put_be64(b + 50, s->par_balanced_copied);
     return emit(w, EL_GC_STATS_GHC, time, b, sizeof b);
-}
-
-el_writer_status el_writer_nonmoving_census(el_writer *w, uint64_t time, uint32_t blk_size,
-                                            uint32_t active_segs, uint32_t filled_segs,
-                                            uint32_t live_blocks)
-{
-    uint8_t b[14];
-    size_t n;
-    if (w->size_of[EL_NONMOVING_HEAP_CENSUS] == 13) {
-        uint8_t log2 = 0;        /* GHC 9.0: log2 of the block size in a u8 */
-        while (log2 < 31 && ((uint32_t)1 << log2) < blk_size)
-            log2++;
-        b[0] = log2;
-        n = 1;
-    } else {
-        put_be16(b, (uint16_t)blk_size);
-        n = 2;
-    }
-    put_be32(b + n, active_segs);
-    put_be32(b + n + 4, filled_segs);
-    put_be32(b + n + 8, live_blocks);
-    return emit(w, EL_NONMOVING_HEAP_CENSUS, time, b, n + 12);
 }
 
 el_writer_status el_writer_heap_prof_begin(el_writer *w, uint64_t time, uint8_t profile,

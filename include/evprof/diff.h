@@ -102,8 +102,6 @@ size_t diff_num_ccs(const diff_prof *d);
 const diff_cc *diff_cc_at(const diff_prof *d, uint32_t i);      /* NULL past the end */
 size_t diff_num_nodes(const diff_prof *d);
 const diff_node *diff_node_at(const diff_prof *d, uint32_t i);  /* NULL past the end */
-const prof_result *diff_base(const diff_prof *d);
-const prof_result *diff_new(const diff_prof *d);
 
 /* The cost centres with ticks in either run, by absolute delta descending,
  * then NEW's ticks, label, module, source: a malloc'd array of *n indices

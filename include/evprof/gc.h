@@ -83,7 +83,6 @@ void gc_on_collection(gc_summary *s, gc_collection_fn fn, void *ctx);
  * last event seen); s itself is unchanged and takes more events. NULL
  * when out of memory. Destroy with gc_destroy. */
 gc_summary *gc_snapshot(const gc_summary *s);
-int gc_finished(const gc_summary *s);
 
 /* The parallel read (driver.h, ev_analysis_ops fork/merge): an empty
  * partial with s's filter, NULL when out of memory or when s reports

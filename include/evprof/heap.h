@@ -153,7 +153,6 @@ extern const ev_analysis_ops heap_analysis_ordered_ops;
  * more events; the copy takes none. NULL when out of memory. Destroy with
  * heap_destroy. */
 heap_profile *heap_snapshot(const heap_profile *h);
-int heap_finished(const heap_profile *h);
 
 /* ---- results ---------------------------------------------------------- */
 

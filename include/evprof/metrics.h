@@ -65,14 +65,6 @@ int live_metrics_set_default_labels(live_metrics *m, const char *program, uint32
  * out of memory (then part of it may be written). */
 int live_metrics_write(live_metrics *m, const live_frame *f, FILE *out);
 
-/* s[0..len) as the inside of a label value: its visible form (textout.h:
- * valid UTF-8, no control characters, exactly as the report prints it),
- * then `\`, `"` and line feeds escaped as the format asks. */
-void live_metrics_label_value(FILE *out, const char *s, size_t len);
-
-/* A HELP text: `\` and line feeds escaped. */
-void live_metrics_help_text(FILE *out, const char *s);
-
 /* ---- the endpoint ---------------------------------------------------------- */
 
 typedef struct live_http_opts {
@@ -85,15 +77,6 @@ typedef struct live_http_opts {
 } live_http_opts;
 
 void live_http_opts_init(live_http_opts *o);
-
-/* The answer to the request in buf[0..len) (request line and headers),
- * with at most max bytes allowed: LIVE_HTTP_MORE when it is not complete
- * yet, else the status code to send: 200 (GET /metrics, a query string
- * allowed), 400 (malformed), 404 (another path), 405 (another method on
- * /metrics), 431 (no end of headers within max bytes), 505 (not
- * HTTP/1.x). */
-enum { LIVE_HTTP_MORE = 0 };
-int live_http_parse(const char *buf, size_t len, size_t max);
 
 /* Checks HOST:PORT, :PORT, PORT or [IPV6]:PORT (a bare port: 127.0.0.1).
  * Returns 0 with host and port copied out (host "" never: the default is

@@ -68,8 +68,6 @@ int pprof_census_keep(void *ctx, const heap_profile *h, const heap_census *c);
  * fails pprof_census_keep, so the heap profile stops the read at the
  * limit. NULL: no limit (the default). */
 void pprof_census_pick_set_budget(pprof_census_pick *k, ev_budget *b);
-/* The kept census's index, 0 if none was kept (none matched). */
-uint64_t pprof_census_pick_index(const pprof_census_pick *k);
 
 /* The kept census as an inuse_space/bytes profile: one sample per band.
  * Cost-centre-stack bands (-hc) become stacks: GHC names them innermost

@@ -78,9 +78,6 @@ int speedscope_timeline_finish(speedscope_timeline *t);
 int speedscope_timeline_begin_log(speedscope_timeline *t, const prof_profile *p,
                                   const char *name);
 
-size_t speedscope_timeline_num_caps(const speedscope_timeline *t);
-uint64_t speedscope_timeline_samples(const speedscope_timeline *t, uint32_t cap);
-
 typedef struct speedscope_opts {
     const char *name;           /* the file's "name" (e.g. the log's name); may be NULL */
 } speedscope_opts;

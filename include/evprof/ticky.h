@@ -134,7 +134,6 @@ int ticky_finish(ticky_set *t);
  * NULL when out of memory or during a series pass. Destroy with
  * ticky_destroy. */
 ticky_set *ticky_snapshot(const ticky_set *t);
-int ticky_finished(const ticky_set *t);
 
 /* Keep, per counter, at most `points` points of its samples over time
  * (an even number, at least 2): each point sums the entries and

@@ -72,8 +72,6 @@ typedef enum el_writer_status {
     EL_WRITER_ERR_IO,            /* writing the FILE failed */
 } el_writer_status;
 
-const char *el_writer_status_name(el_writer_status st);
-
 typedef struct el_writer el_writer;
 
 /* Bytes collect in memory, read them with el_writer_borrow_bytes(). */
@@ -105,10 +103,6 @@ const uint8_t *el_writer_borrow_bytes(const el_writer *w, size_t *len);
  * or EL_WRITER_VARIABLE. Declaring an id twice is a usage error. */
 el_writer_status el_writer_declare_type(el_writer *w, uint16_t id, int32_t size,
                                         const char *desc);
-/* The same with `extra_len` bytes of extra info (GHC writes none). */
-el_writer_status el_writer_declare_type_extra(el_writer *w, uint16_t id, int32_t size,
-                                              const char *desc, const void *extra,
-                                              uint32_t extra_len);
 
 /* GHC's own header sets: ids, sizes and descriptions as the RTS writes
  * them (taken from real logs in the shared corpus). */
@@ -155,7 +149,6 @@ el_writer_status el_writer_raw(el_writer *w, const void *bytes, size_t len);
  * written by hand (el_writer_raw), when the 14-byte layout is used. */
 el_writer_status el_writer_begin_block(el_writer *w, uint16_t cap, uint64_t time);
 el_writer_status el_writer_end_block(el_writer *w, uint64_t end_time);
-int el_writer_in_block(const el_writer *w);
 
 /* Ends an open block (end time = its begin time), writes the header if
  * none was written, the data-end marker 0xffff, and flushes. A FILE
@@ -197,11 +190,9 @@ el_writer_status el_writer_capset_remove_cap(el_writer *w, uint64_t time, uint32
 /* 29: capset, then the identifier bytes without a NUL (as GHC writes it). */
 el_writer_status el_writer_rts_identifier(el_writer *w, uint64_t time, uint32_t capset,
                                           const char *ident);
-/* 30: capset, then every argument NUL-terminated. 31 likewise. */
+/* 30: capset, then every argument NUL-terminated. */
 el_writer_status el_writer_program_args(el_writer *w, uint64_t time, uint32_t capset,
                                         int argc, const char *const *argv);
-el_writer_status el_writer_program_env(el_writer *w, uint64_t time, uint32_t capset,
-                                       int envc, const char *const *env);
 el_writer_status el_writer_os_pid(el_writer *w, uint64_t time, uint32_t capset,
                                   uint32_t pid);                            /* 32 */
 el_writer_status el_writer_os_ppid(el_writer *w, uint64_t time, uint32_t capset,
@@ -234,12 +225,6 @@ typedef struct el_gc_stats_fields {
 } el_gc_stats_fields;
 el_writer_status el_writer_gc_stats(el_writer *w, uint64_t time,
                                     const el_gc_stats_fields *s);          /* 53 */
-
-/* 207: blk_size in bytes; written as log2 in a u8 when the header declares
- * the 13-byte layout (GHC 9.0), as a u16 otherwise. */
-el_writer_status el_writer_nonmoving_census(el_writer *w, uint64_t time, uint32_t blk_size,
-                                            uint32_t active_segs, uint32_t filled_segs,
-                                            uint32_t live_blocks);
 
 /* 160: the seven filters (module, closure descr, type descr, cc, ccs,
  * retainer, bio) may be NULL for "all empty". */
