@@ -33,6 +33,7 @@
 #include <stdio.h>
 
 #include "evprof/prof.h"
+#include "evprof/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -56,15 +57,15 @@ typedef struct cg_opts {
     const char *ignore;     /* ... drop stacks through a match; NULL: none */
 } cg_opts;
 
-void cg_opts_init(cg_opts *o);
+EVPROF_API void cg_opts_init(cg_opts *o);
 
 typedef struct cg_graph cg_graph;
 
 /* Builds and prunes the graph of a finished profile, which must outlive
  * it (names are borrowed). On CG_ERR_REGEX `err` says why. */
-cg_status cg_build(const prof_result *p, const cg_opts *o, cg_graph **out, char *err,
-                   size_t errsize);
-void cg_destroy(cg_graph *g);           /* accepts NULL */
+EVPROF_API cg_status cg_build(const prof_result *p, const cg_opts *o, cg_graph **out, char *err,
+                              size_t errsize);
+EVPROF_API void cg_destroy(cg_graph *g);           /* accepts NULL */
 
 /* ---- results ---------------------------------------------------------- */
 
@@ -105,11 +106,11 @@ typedef struct cg_summary {
 
 /* Nodes are ordered by cum, then self (both descending), module, label;
  * edges by ticks descending, then by their nodes' order. */
-size_t cg_num_nodes(const cg_graph *g);
-const cg_node *cg_node_at(const cg_graph *g, size_t i);
-size_t cg_num_edges(const cg_graph *g);
-const cg_edge *cg_edge_at(const cg_graph *g, size_t i);
-const cg_summary *cg_get_summary(const cg_graph *g);
+EVPROF_API size_t cg_num_nodes(const cg_graph *g);
+EVPROF_API const cg_node *cg_node_at(const cg_graph *g, size_t i);
+EVPROF_API size_t cg_num_edges(const cg_graph *g);
+EVPROF_API const cg_edge *cg_edge_at(const cg_graph *g, size_t i);
+EVPROF_API const cg_summary *cg_get_summary(const cg_graph *g);
 
 /* ---- output ----------------------------------------------------------- */
 
@@ -122,10 +123,10 @@ typedef enum cg_format {
 } cg_format;
 
 /* "svg", "png", "pdf", "dot" or "gv" (any case). Returns 0 or -1. */
-int cg_format_parse(const char *name, cg_format *f);
+EVPROF_API int cg_format_parse(const char *name, cg_format *f);
 /* By the file name's extension. Returns 0 or -1 (no known extension). */
-int cg_format_from_path(const char *path, cg_format *f);
-const char *cg_format_name(cg_format f);
+EVPROF_API int cg_format_from_path(const char *path, cg_format *f);
+EVPROF_API const char *cg_format_name(cg_format f);
 
 /* A drawing override of one node or edge (a diff's colours). */
 typedef struct cg_mark {
@@ -143,13 +144,13 @@ typedef struct cg_write_opts {
     const cg_mark *edge_marks;  /* [cg_num_edges], in cg_edge_at's order; NULL: none */
 } cg_write_opts;
 
-void cg_write_opts_init(cg_write_opts *o);
+EVPROF_API void cg_write_opts_init(cg_write_opts *o);
 
 /* Builds the Graphviz graph (pprof's styling: docs/FLAMEGRAPH.md), lays it
  * out and renders it in-process, then writes the bytes to `out`. DOT is
  * written without layout. On an error `err` says what Graphviz said. */
-cg_status cg_write(const cg_graph *g, const cg_write_opts *o, cg_format f, FILE *out,
-                   char *err, size_t errsize);
+EVPROF_API cg_status cg_write(const cg_graph *g, const cg_write_opts *o, cg_format f, FILE *out,
+                              char *err, size_t errsize);
 
 #ifdef __cplusplus
 }

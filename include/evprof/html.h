@@ -32,6 +32,7 @@
 #include <stdio.h>
 
 #include "evprof/driver.h"
+#include "evprof/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,17 +64,17 @@ typedef struct html_opts {
     int32_t cap;                /* the GC summary's capability; -1: all */
 } html_opts;
 
-void html_opts_init(html_opts *o);
+EVPROF_API void html_opts_init(html_opts *o);
 
 typedef struct html_page html_page;
 
 /* NULL o: the defaults. NULL when out of memory. */
-html_page *html_page_create(const html_opts *o);
-void html_page_destroy(html_page *pg);      /* accepts NULL */
+EVPROF_API html_page *html_page_create(const html_opts *o);
+EVPROF_API void html_page_destroy(html_page *pg);      /* accepts NULL */
 
 /* Attaches the page's analyses to a driver that has not run yet. Returns
  * 0, or -1 when the driver refuses them (too many analyses, or running). */
-int html_page_attach(html_page *pg, ev_driver *d);
+EVPROF_API int html_page_attach(html_page *pg, ev_driver *d);
 
 /* What the page found, after the read (for the CLI's messages). */
 typedef struct html_contents {
@@ -92,8 +93,8 @@ typedef struct html_contents {
 /* Writes the page for the stream `s` (the driver's, after its run).
  * Returns 0, or -1 with `err` saying why (out of memory, a write error).
  * `c` (may be NULL) receives what the page holds. */
-int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents *c,
-                    char *err, size_t errsize);
+EVPROF_API int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents *c,
+                               char *err, size_t errsize);
 
 #ifdef __cplusplus
 }
