@@ -218,4 +218,9 @@ int html_timeline_write(tx_json *j, const html_timeline *t, const prof_result *r
                         const uint8_t *kept, const uint32_t *sent_of, size_t max_cells,
                         html_tl_out *o);
 
+/* A test hook (tests only, not API): the cells each set of the timeline
+ * keeps while reading (0: its own), so that a small log reaches the
+ * limits of a big one. Before the read. */
+void html_page_set_test_cells(html_page *pg, uint32_t cells);
+
 #endif

@@ -78,8 +78,6 @@ html_page *html_page_create(const html_opts *o)
     pg->tk = ticky_create();
     bad |= !pg->tk || ticky_keep_series(pg->tk, pg->o.series_points) != 0;
     bad |= html_timeline_init(&pg->tl, pg->o.samples) != 0;
-    for (int k = 0; k < TL_CELL_SETS && pg->o.timeline_read_cells; k++)
-        pg->tl.sets[k].limit = pg->o.timeline_read_cells;
     pg->marks = ev_markers_create();
     bad |= !pg->marks;
     pg->prof = prof_create(pg->o.samples);
@@ -92,6 +90,12 @@ html_page *html_page_create(const html_opts *o)
         return NULL;
     }
     return pg;
+}
+
+void html_page_set_test_cells(html_page *pg, uint32_t cells)
+{
+    for (int k = 0; k < TL_CELL_SETS && cells; k++)
+        pg->tl.sets[k].limit = cells;
 }
 
 void html_page_destroy(html_page *pg)

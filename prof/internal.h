@@ -41,14 +41,16 @@
  * the root (hash_path_step), not by (parent, cc): a new stack's ids give
  * the slots of all its levels before any of them is read, so their cache
  * misses are fetched together rather than one after the other (the probe
- * of level j needs the node found at level j - 1 only to compare). The
- * node keeps the low 32 bits of that hash (PROF_NODE_POS) for growing the
- * table and for merging a partial. */
+ * of level j needs the node found at level j - 1 only to compare). While
+ * the profile aggregates, a node keeps the low 32 bits of that hash in its
+ * `inherited` field (PROF_NODE_POS), which only a result fills (the
+ * snapshot sets it for every node), for growing the table and for merging
+ * a partial. */
 struct child_slot {
     uint32_t parent, cc, node;
 };
 
-#define PROF_NODE_POS(nd) ((nd)->reserved)
+#define PROF_NODE_POS(nd) ((nd)->inherited)
 
 /* The path hash of the root and of the synthetic parent of cut stacks. */
 #define PATH_ROOT 0x243f6a8885a308d3ull

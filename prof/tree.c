@@ -146,9 +146,8 @@ static uint32_t new_node(prof_profile *p, uint32_t parent, uint32_t cc)
     nd->first_child = PROF_NONE;
     nd->next_sibling = PROF_NONE;
     nd->ticks = 0;
-    nd->inherited = 0;
-    nd->depth = parent == PROF_NONE ? 0 : p->nodes[parent].depth + 1;
     PROF_NODE_POS(nd) = 0;
+    nd->depth = parent == PROF_NONE ? 0 : p->nodes[parent].depth + 1;
     if (parent != PROF_NONE) {
         nd->next_sibling = p->nodes[parent].first_child;
         p->nodes[parent].first_child = i;

@@ -54,8 +54,6 @@ typedef struct html_opts {
     uint32_t graph_nodes;       /* the call graph's max nodes (cg_opts, 80) */
     uint32_t timeline_cells;    /* the timeline's profile: (bin, node) cells sent
                                    (100000); its bins merge in pairs until they fit */
-    uint32_t timeline_read_cells;   /* tests only: the cells each set of the
-                                   timeline keeps while reading (0: its own) */
     /* the selection: the time profile's samples (windows, capability,
      * focus/ignore; NULL: every sample), and the window of the GC summary
      * and the heap censuses */

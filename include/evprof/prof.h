@@ -106,7 +106,6 @@ typedef struct prof_node {
     uint64_t ticks;         /* samples whose stack is exactly this path */
     uint64_t inherited;     /* ticks of this node and its descendants */
     uint32_t depth;         /* MAIN is 0 */
-    uint32_t reserved;      /* the profile's own while aggregating; ignore */
 } prof_node;
 
 /* 1 when a cost centre so defined is one of GHC's five built-ins (GC/GC,
