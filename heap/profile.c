@@ -1101,7 +1101,7 @@ heap_status heap_finish(heap_profile *h, const el_read_result *r)
             if (h->opts.clock == HEAP_CLOCK_MUTATOR)
                 h->info.log_last = r->last_time > h->gc_total ? r->last_time - h->gc_total : 0;
         }
-        end_marker = r->status == EL_END;
+        end_marker = r->status == EV_END;
         if (r->damage.blocks != h->damage_blocks && h->open)
             h->open_damaged = 1;   /* damage after the last event seen */
     }

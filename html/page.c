@@ -210,7 +210,7 @@ static void w_damage(tx_json *j, const ev_stream *s)
     const el_read_result *r = &s->read;
     char buf[400];
     tx_json_array(j, TX_JSON_INLINE);
-    if (r->status != EL_END && r->status != EL_OK) {
+    if (r->status != EV_END && r->status != EV_OK) {
         if (r->error.type >= 0)
             snprintf(buf, sizeof buf, "%s at byte %llu (event type %d %s): the page shows "
                      "everything before it", r->error.msg, (unsigned long long)r->error.offset,
@@ -227,7 +227,7 @@ static void w_damage(tx_json *j, const ev_stream *s)
                  (unsigned long long)r->damage.first.offset, r->damage.first.msg);
         tx_json_cstr(j, buf);
     }
-    if (r->status == EL_OK && r->missing_end) {
+    if (r->status == EV_OK && r->missing_end) {
         snprintf(buf, sizeof buf, "no end marker: the program did not close its eventlog "
                  "(killed, or still running): the log may be cut");
         tx_json_cstr(j, buf);

@@ -757,9 +757,9 @@ static int print_json(FILE *out, const char *path, const info *in,
     tx_json_kv_uint(j, "size_bytes", file_size(in, r));
     tx_json_kv_cstr(j, "status", status_key(in, r));
     tx_json_key(j, "error");
-    if (in->has_stream && r->status != EL_END && r->status != EL_OK) {
+    if (in->has_stream && r->status != EV_END && r->status != EV_OK) {
         tx_json_object(j, TX_JSON_INLINE);
-        tx_json_kv_cstr(j, "message", r->error.msg[0] ? r->error.msg : el_status_name(r->status));
+        tx_json_kv_cstr(j, "message", r->error.msg[0] ? r->error.msg : ev_status_name(r->status));
         tx_json_kv_uint(j, "offset", r->error.offset);
         tx_json_kv_int(j, "type", (long)r->error.type);
         tx_json_end(j);
@@ -1175,7 +1175,7 @@ static el_read_result facts(const info *in)
     if (in->has_stream)
         return in->read;
     el_read_result r = { 0 };
-    r.status = EL_OK;
+    r.status = EV_OK;
     r.events = in->events;
     return r;
 }

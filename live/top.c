@@ -633,7 +633,7 @@ const live_frame *live_top_frame(live_top *t, const ev_stream *s)
                    (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
         f->max_rss_kb = (uint64_t)ru.ru_maxrss;
     }
-    f->end_marker = s->read.status == EL_END;
+    f->end_marker = s->read.status == EV_END;
     f->rts_writes_when_full = s->decoder && el_decoder_header_done(s->decoder) &&
                               !el_decoder_type(s->decoder, EL_MEM_RETURN);
     f->waiting = !s->done && s->read.events == 0;

@@ -96,7 +96,7 @@ static void test_one_read_two_analyses(void **state)
     assert_int_equal(ev_driver_attach(d, &msgs_ops, &msgs), 0);
     assert_int_equal(ev_driver_attach(d, &all_ops, &all), 0);
     const ev_stream *s = ev_driver_run_mem(d, log, len);
-    assert_int_equal(s->read.status, EL_END);
+    assert_int_equal(s->read.status, EV_END);
     assert_false(ev_stream_damaged(s));
     assert_int_equal(msgs.n, 12);
     for (size_t i = 0; i < msgs.n; i++)
@@ -141,7 +141,7 @@ static void test_time_order(void **state)
     ev_driver_attach(d, &ordered_ops, &ord);
     ev_driver_attach(d, &msgs_ops, &live);
     const ev_stream *s = ev_driver_run_mem(d, log, len);
-    assert_int_equal(s->read.status, EL_END);
+    assert_int_equal(s->read.status, EV_END);
     assert_int_equal(ord.n, 12);
     for (size_t i = 1; i < ord.n; i++)
         assert_true(ord.times[i - 1] <= ord.times[i]);
@@ -168,7 +168,7 @@ static void test_stop(void **state)
     ev_driver_attach(d, &msgs_ops, &b);
     const ev_stream *s = ev_driver_run_mem(d, log, len);
     assert_true(s->stopped);
-    assert_int_equal(s->read.status, EL_STOPPED);   /* not a clean end */
+    assert_int_equal(s->read.status, EV_STOPPED);   /* not a clean end */
     assert_string_equal(s->stopped_by, "msgs");
     assert_true(ev_stream_damaged(s));
     assert_int_equal(a.n, 3);
@@ -188,7 +188,7 @@ static void test_truncated(void **state)
 
     ev_driver_attach(d, &all_ops, &a);
     const ev_stream *s = ev_driver_run_mem(d, log, len - 21);   /* mid-event */
-    assert_int_equal(s->read.status, EL_ERR_TRUNCATED);
+    assert_int_equal(s->read.status, EV_ERR_TRUNCATED);
     assert_true(ev_stream_damaged(s));
     assert_true(a.n > 0 && a.n < 17);
     assert_true(a.ended);
@@ -336,7 +336,7 @@ static void check_replay(const char *path, const uint8_t *log, size_t len)
     ev_driver_attach(d, &big_live_ops, live);
     ev_driver_attach(d, &big_ordered_ops, ord);
     const ev_stream *s = path ? ev_driver_run_path(d, path) : ev_driver_run_mem(d, log, len);
-    assert_int_equal(s->read.status, EL_END);
+    assert_int_equal(s->read.status, EV_END);
     assert_false(ev_stream_damaged(s));
     assert_true(live->n >= 5000 && live->n < BIG);
     big_rec *e = expected_order(live);
@@ -404,7 +404,7 @@ static void test_markers(void **state)
     ev_markers *m = ev_markers_create();
     ev_driver *d = ev_driver_create(NULL);
     ev_driver_attach(d, &ev_markers_ops, m);
-    assert_int_equal(ev_driver_run_mem(d, log, len)->read.status, EL_END);
+    assert_int_equal(ev_driver_run_mem(d, log, len)->read.status, EV_END);
     assert_int_equal(ev_markers_num_labels(m), 3);
     const ev_marker_label *l = ev_markers_label_at(m, 0);
     assert_string_equal(l->label, "early");
@@ -457,7 +457,7 @@ static void test_ordered_ipe_between_blocks(void **state)
     ev_driver *d = ev_driver_create(NULL);
     assert_int_equal(ev_driver_attach(d, &ipe_ordered_ops, &r), 0);
     const ev_stream *st = ev_driver_run_mem(d, log, len);
-    assert_int_equal(st->read.status, EL_END);
+    assert_int_equal(st->read.status, EV_END);
     assert_null(st->driver_stop);
     assert_false(ev_stream_damaged(st));
     size_t k = 0;
@@ -504,7 +504,7 @@ static void test_markers_first(void **state)
         ev_markers *m = ev_markers_create();
         ev_driver *d = ev_driver_create(NULL);
         ev_driver_attach(d, &ev_markers_ops, m);
-        assert_int_equal(ev_driver_run_mem(d, log, len)->read.status, EL_END);
+        assert_int_equal(ev_driver_run_mem(d, log, len)->read.status, EV_END);
         assert_int_equal(ev_markers_total(m), nmarks);
         ev_mark got[60];
         size_t want = nmarks < 50 ? (size_t)nmarks : 50;

@@ -73,7 +73,7 @@ static char *speedscope_of(const uint8_t *buf, size_t len, const prof_filter *f)
     assert_non_null(b.p);
     assert_non_null(b.t);
     el_read_result r = el_read_mem(buf, len, feed, &b, NULL);
-    assert_int_equal(r.status, EL_END);
+    assert_int_equal(r.status, EV_END);
     prof_result *res = prof_snapshot(b.p);
     assert_non_null(res);
     assert_int_equal(speedscope_timeline_finish(b.t), 0);

@@ -151,7 +151,7 @@ static int feed(void *ctx, const el_event *ev, const el_decoder *d)
 
 static gc_summary *finish_read(gc_summary *s, el_read_result r, const char *what)
 {
-    if (r.status != EL_END)
+    if (r.status != EV_END)
         fail_msg("%s: %s", what, r.error.msg);
     if (r.has_time_span)
         gc_set_time_span(s, r.first_time, r.last_time);
@@ -934,7 +934,7 @@ static void test_snapshots_and_collections(void **state)
     assert_null(gc_get_result(x.s));
     gc_on_collection(x.s, count_collection, &x);
     el_read_result r = el_read_path(path, snap_feed, &x, NULL);
-    assert_int_equal(r.status, EL_END);
+    assert_int_equal(r.status, EV_END);
     assert_true(x.snaps > 3);
     gc_set_time_span(x.s, r.first_time, r.last_time);
     gc_summary *final = gc_snapshot(x.s);
@@ -982,7 +982,7 @@ static char *split_text(const uint8_t *buf, size_t len, const gc_filter *f, size
     assert_non_null(x.part[0]);
     assert_non_null(x.part[2]);
     el_read_result r = el_read_mem(buf, len, split_feed, &x, NULL);
-    assert_int_equal(r.status, EL_END);
+    assert_int_equal(r.status, EV_END);
     assert_int_equal(gc_merge(x.part[0], x.part[1]), 0);
     assert_int_equal(gc_merge(x.part[0], x.part[2]), 0);
     assert_int_equal(gc_merge(self, x.part[0]), 0);
@@ -1008,7 +1008,7 @@ static size_t count_events(const uint8_t *buf, size_t len)
 {
     size_t n = 0;
     el_read_result r = el_read_mem(buf, len, count_feed, &n, NULL);
-    assert_int_equal(r.status, EL_END);
+    assert_int_equal(r.status, EV_END);
     return n;
 }
 

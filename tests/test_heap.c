@@ -143,7 +143,7 @@ static void run_path(run *r, const char *path, const heap_opts *o)
     r->h = heap_create(o ? o : &def, collect, &r->g);
     assert_non_null(r->h);
     r->r = el_read_path(path, feed, r, NULL);
-    if (r->r.status != EL_END && r->r.status != EL_OK)
+    if (r->r.status != EV_END && r->r.status != EV_OK)
         fail_msg("%s: %s", path, r->r.error.msg);
     finish_run(r);
 }
@@ -607,7 +607,7 @@ static void test_stop_hT(void **state)
     indep x = { { 0 }, NULL };
     el_decoder *d = NULL;
     el_read_result rr = el_read_path(path, indep_event, &x, &d);
-    assert_int_equal(rr.status, EL_END);
+    assert_int_equal(rr.status, EV_END);
     assert_null(el_decoder_type(d, EL_HEAP_PROF_SAMPLE_END));   /* GHC 8.4: none */
     el_decoder_destroy(d);
 
@@ -987,7 +987,7 @@ static void check_cuts(int old)
         el_decoder *d = el_decoder_create();
         el_decoder_feed(d, full, len);
         el_event ev;
-        while (el_decoder_next(d, &ev) == EL_OK) {
+        while (el_decoder_next(d, &ev) == EV_OK) {
             if (ev.type == EL_HEAP_PROF_SAMPLE_BEGIN)
                 begins[nb++] = (size_t)(ev.offset + ev.size);
             if (ev.type == EL_HEAP_PROF_SAMPLE_END)
@@ -1087,7 +1087,7 @@ static void test_damaged(void **state)
     const uint8_t *log = done(w, &len);
     run r;
     run_mem(&r, log, len, NULL);
-    assert_int_equal(r.r.status, EL_ERR_FORMAT);
+    assert_int_equal(r.r.status, EV_ERR_FORMAT);
     assert_int_equal(r.g.n, 2);
     assert_int_equal(heap_get_info(r.h)->dropped, 1);
     assert_int_equal(heap_get_info(r.h)->drop_time, 300);
@@ -1124,7 +1124,7 @@ static void test_damaged_block(void **state)
         const uint8_t *log = done(w, &len);
         run r;
         run_mem(&r, log, len, NULL);
-        assert_int_equal(r.r.status, EL_END);
+        assert_int_equal(r.r.status, EV_END);
         assert_int_equal(r.r.damage.blocks, 1);
         assert_int_equal(r.g.n, 2);
         assert_string_equal(band_of(&r.g.c[0], 0), "A");
@@ -1150,7 +1150,7 @@ static void test_damaged_block(void **state)
     const uint8_t *log = done(w, &len);
     run r;
     run_mem(&r, log, len, NULL);
-    assert_int_equal(r.r.status, EL_END);
+    assert_int_equal(r.r.status, EV_END);
     assert_int_equal(r.g.n, 1);
     assert_int_equal(heap_get_info(r.h)->drop_reason, HEAP_DROP_DAMAGED);
     run_free(&r);
@@ -1394,7 +1394,7 @@ static void test_snapshots(void **state)
         snapper x = { heap_create(NULL, NULL, NULL), 0, 0 };
         assert_non_null(x.h);
         el_read_result r = el_read_path(logs[i], snap_feed, &x, NULL);
-        assert_int_equal(r.status, EL_END);
+        assert_int_equal(r.status, EV_END);
         assert_true(x.snaps > 3);
         heap_profile *before_end = heap_snapshot(x.h);
         assert_int_equal(heap_get_info(before_end)->censuses, heap_get_info(once.h)->censuses);

@@ -71,7 +71,7 @@ static void test_counts(void **state)
     ev_driver *d = ev_driver_create(NULL);
     ev_driver_attach(d, &info_analysis_ops, in);
     const ev_stream *s = ev_driver_run_mem(d, log, len);
-    assert_int_equal(s->read.status, EL_END);
+    assert_int_equal(s->read.status, EV_END);
 
     char *t = text_of(in, 0);
     want_line(t, "status:        complete (end marker present)\n");
@@ -106,7 +106,7 @@ static void test_truncated(void **state)
     ev_driver *d = ev_driver_create(NULL);
     ev_driver_attach(d, &info_analysis_ops, in);
     const ev_stream *s = ev_driver_run_mem(d, log, len - 7);
-    assert_int_equal(s->read.status, EL_ERR_TRUNCATED);
+    assert_int_equal(s->read.status, EV_ERR_TRUNCATED);
     char *t = text_of(in, 0);
     char want[128];
     snprintf(want, sizeof want, "status:        TRUNCATED at byte %llu",
@@ -166,7 +166,7 @@ static void test_snapshot(void **state)
     const ev_stream *s = ev_driver_run_mem(d, log, len);
     /* the same end for both */
     info_set_stream(x.in, s);
-    assert_int_equal(r.status, EL_END);
+    assert_int_equal(r.status, EV_END);
     char *a = text_of(x.in, 1), *b = text_of(ref, 1);
     assert_string_equal(a, b);
     free(a);
@@ -277,7 +277,7 @@ static void test_facts(void **state)
         ev_driver *d = ev_driver_create(NULL);
         ev_driver_attach(d, facts_only ? &info_facts_ops : &info_analysis_ops, in);
         const ev_stream *s = ev_driver_run_mem(d, log, len);
-        assert_int_equal(s->read.status, EL_END);
+        assert_int_equal(s->read.status, EV_END);
         info_facts f;
         info_get_facts(in, &f);
         assert_int_equal(f.rts_len, strlen("GHC-9.0.2 rts_thr_p"));
@@ -338,7 +338,7 @@ static void test_marks_listed(void **state)
     info_log *in = info_create();
     ev_driver *d = ev_driver_create(NULL);
     ev_driver_attach(d, &info_analysis_ops, in);
-    assert_int_equal(ev_driver_run_mem(d, log, len)->read.status, EL_END);
+    assert_int_equal(ev_driver_run_mem(d, log, len)->read.status, EV_END);
     char *t = text_of(in, 0);
     want_line(t, "        0.000001  parse #1\n        0.000002  solve #1\n"
                  "        0.000003  print #1\n        0.000004  parse #2\n");

@@ -108,7 +108,7 @@ static const ev_analysis_ops counts_ops = {
 
 typedef struct run_out {
     ev_stream s;
-    char msg[160], dmsg[160];
+    char msg[200], dmsg[200];
     prof_result *r;
     char *text, *json, *folded;
     size_t text_len, json_len, folded_len;
@@ -569,7 +569,7 @@ static void test_not_a_file(void **state)
     prof_profile *p = prof_create(NULL);
     ev_driver_attach(d, &prof_analysis_ops, p);
     const ev_stream *s = ev_driver_run_mem(d, buf, len);
-    assert_int_equal(s->read.status, EL_END);
+    assert_int_equal(s->read.status, EV_END);
     assert_int_equal(s->parallel_ranges, 0);
     prof_destroy(p);
     ev_driver_destroy(d);

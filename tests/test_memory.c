@@ -214,7 +214,7 @@ static void test_profile_stops_at_limit(void **state)
     ev_driver_attach(d, &prof_analysis_ops, p);
     s = ev_driver_run_mem(d, log, len);
     assert_false(s->stopped);
-    assert_int_equal(s->read.status, EL_END);
+    assert_int_equal(s->read.status, EV_END);
     prof_count(p, &c);
     assert_false(c.over_budget);
     assert_int_equal(c.stacks, 40000);
@@ -245,7 +245,7 @@ static void test_cost_centres_charged(void **state)
     el_decoder_feed(dec, log, len);
     el_event ev;
     int rc = 0;
-    while (rc == 0 && el_decoder_next(dec, &ev) == EL_OK)
+    while (rc == 0 && el_decoder_next(dec, &ev) == EV_OK)
         rc = prof_add_event(p, &ev);
     assert_int_equal(rc, -1);
     prof_counts c;
@@ -314,7 +314,7 @@ static char *report_of(const uint8_t *log, size_t len, uint32_t agg_depth, int j
     ev_driver *d = ev_driver_create(NULL);
     prof_profile *p = prof_create(&f);
     ev_driver_attach(d, &prof_analysis_ops, p);
-    assert_int_equal(ev_driver_run_mem(d, log, len)->read.status, EL_END);
+    assert_int_equal(ev_driver_run_mem(d, log, len)->read.status, EV_END);
     prof_result *r = prof_snapshot_take(p, all);
     assert_non_null(r);
     *nodes = prof_num_nodes(r);

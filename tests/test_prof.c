@@ -47,7 +47,7 @@ static built build(const char *path, const prof_filter *f)
     built b = { .agg = prof_create(f) };
     assert_non_null(b.agg);
     el_read_result r = el_read_path(path, feed, &b, NULL);
-    if (r.status != EL_END)
+    if (r.status != EV_END)
         fail_msg("%s: %s", path, r.error.msg);
     assert_non_null(b.p = prof_snapshot(b.agg));
     prof_destroy(b.agg);
@@ -586,7 +586,7 @@ static prof_result *synthetic_profile(const uint8_t *buf, size_t len, const prof
 {
     built b = { .agg = prof_create(f) };
     el_read_result r = el_read_mem(buf, len, feed, &b, NULL);
-    assert_int_equal(r.status, EL_END);
+    assert_int_equal(r.status, EV_END);
     assert_non_null(b.p = prof_snapshot(b.agg));
     prof_destroy(b.agg);
     check_walk_order(b.p);
@@ -737,9 +737,9 @@ static void test_logs_matched_by_name(void **state)
     built x = { .agg = prof_create(NULL) };
     assert_non_null(x.agg);
     assert_int_equal(prof_begin_log(x.agg), 0);
-    assert_int_equal(el_read_mem(a, la, feed, &x, NULL).status, EL_END);
+    assert_int_equal(el_read_mem(a, la, feed, &x, NULL).status, EV_END);
     assert_int_equal(prof_begin_log(x.agg), 0);
-    assert_int_equal(el_read_mem(b, lb, feed, &x, NULL).status, EL_END);
+    assert_int_equal(el_read_mem(b, lb, feed, &x, NULL).status, EV_END);
     /* B's ids as the tree holds them: 10 and 11 are A's g and f */
     uint32_t in[2] = { 10, 11 }, out[2];
     prof_log_ids(x.agg, in, 2, out);
@@ -771,7 +771,7 @@ static void test_logs_matched_by_name(void **state)
     /* one log with prof_begin_log: GHC's ids as they are */
     x.agg = prof_create(NULL);
     assert_int_equal(prof_begin_log(x.agg), 0);
-    assert_int_equal(el_read_mem(b, lb, feed, &x, NULL).status, EL_END);
+    assert_int_equal(el_read_mem(b, lb, feed, &x, NULL).status, EV_END);
     p = prof_snapshot(x.agg);
     assert_int_equal(ticks_at(p, "f/<undefined cc 77>", 0), 7);
     assert_int_equal(prof_get_info(p)->num_logs, 1);
@@ -1302,7 +1302,7 @@ static void test_snapshots_do_not_destroy(void **state)
     snapper s = { prof_create(&f), 0, 0, 0 };
     assert_non_null(s.p);
     el_read_result rr = el_read_path(path, snap_feed, &s, NULL);
-    assert_int_equal(rr.status, EL_END);
+    assert_int_equal(rr.status, EV_END);
     assert_true(s.checked > 10);
     prof_result *a = prof_snapshot(s.p);
     prof_result *b = prof_snapshot(s.p);      /* twice: the same */

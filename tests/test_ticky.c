@@ -219,7 +219,7 @@ static void check_corpus_log(const char *name, uint64_t want_counters, uint64_t 
     assert_non_null(ev);
     assert_non_null(rf);
     el_read_result r = el_read_path(path, indep_event, ev, NULL);
-    assert_int_equal(r.status, EL_END);
+    assert_int_equal(r.status, EV_END);
     indep_reference(ref, rf);
 
     /* the two independent readings agree */
@@ -239,7 +239,7 @@ static void check_corpus_log(const char *name, uint64_t want_counters, uint64_t 
     ticky_set *t = ticky_create();
     assert_non_null(t);
     r = el_read_path(path, feed, t, NULL);
-    assert_int_equal(r.status, EL_END);
+    assert_int_equal(r.status, EV_END);
     assert_int_equal(ticky_finish(t), 0);
     const ticky_info *in = ticky_get_info(t);
     assert_int_equal(in->source, TICKY_FROM_EVENTLOG);
@@ -535,7 +535,7 @@ static void test_synthetic_table(void **state)
         synth *s = synth_build(with_begin);
         el_read_result r;
         ticky_set *t = build_mem(s->buf, s->len, 0, UINT64_MAX, &r);
-        assert_int_equal(r.status, EL_END);
+        assert_int_equal(r.status, EV_END);
         check_synth_table(s, t, 0, NB);
         const ticky_info *in = ticky_get_info(t);
         assert_int_equal(in->batches, NB);
@@ -903,8 +903,8 @@ static void test_short_sample(void **state)
     const uint8_t *buf = el_writer_borrow_bytes(w, &len);
     el_read_result r;
     ticky_set *t = build_mem(buf, len, 0, UINT64_MAX, &r);
-    const el_error *e = r.damage.blocks ? &r.damage.first : &r.error;
-    assert_true(r.damage.blocks > 0 || r.status == EL_ERR_FORMAT);
+    const ev_error *e = r.damage.blocks ? &r.damage.first : &r.error;
+    assert_true(r.damage.blocks > 0 || r.status == EV_ERR_FORMAT);
     assert_int_equal(e->offset, bad_at);
     assert_int_equal(e->type, EL_TICKY_COUNTER_SAMPLE);
     assert_non_null(strstr(e->msg, "20 bytes"));
@@ -934,8 +934,8 @@ static void test_broken_definition_string(void **state)
     const uint8_t *buf = el_writer_borrow_bytes(w, &len);
     el_read_result r;
     ticky_set *t = build_mem(buf, len, 0, UINT64_MAX, &r);
-    const el_error *e = r.damage.blocks ? &r.damage.first : &r.error;
-    assert_true(r.damage.blocks > 0 || r.status == EL_ERR_FORMAT);
+    const ev_error *e = r.damage.blocks ? &r.damage.first : &r.error;
+    assert_true(r.damage.blocks > 0 || r.status == EV_ERR_FORMAT);
     assert_int_equal(e->offset, bad_at);
     assert_int_equal(e->type, EL_TICKY_COUNTER_DEF);
     assert_non_null(strstr(e->msg, "not terminated"));
@@ -984,11 +984,11 @@ static void test_snapshots(void **state)
     (void)state;
     const char *path = TICKY_CORPUS "/ticky-ticky.eventlog";
     ticky_set *once = ticky_create();
-    assert_int_equal(el_read_path(path, feed, once, NULL).status, EL_END);
+    assert_int_equal(el_read_path(path, feed, once, NULL).status, EV_END);
     assert_int_equal(ticky_finish(once), 0);
 
     snapper x = { ticky_create(), 0, 0, 0 };
-    assert_int_equal(el_read_path(path, snap_feed, &x, NULL).status, EL_END);
+    assert_int_equal(el_read_path(path, snap_feed, &x, NULL).status, EV_END);
     assert_true(x.snaps > 3);
     ticky_set *last = ticky_snapshot(x.t);
     assert_non_null(last);

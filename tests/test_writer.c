@@ -30,9 +30,9 @@ static void header_text(el_ghc_types set, el_textbuf *out)
     assert_non_null(d);
     el_decoder_feed(d, bytes, len);
     el_event ev;
-    assert_int_equal(el_decoder_next(d, &ev), EL_END);
+    assert_int_equal(el_decoder_next(d, &ev), EV_END);
     for (size_t i = 0; i < el_decoder_num_types(d); i++) {
-        assert_int_equal(el_show_type(out, el_decoder_type_at(d, i)), EL_OK);
+        assert_int_equal(el_show_type(out, el_decoder_type_at(d, i)), EV_OK);
         el_textbuf_append(out, "\n", 1);
     }
     el_decoder_destroy(d);
@@ -85,7 +85,7 @@ static void test_declared_first(void **state)
     el_decoder *d = el_decoder_create();
     el_decoder_feed(d, bytes, len);
     el_event ev;
-    assert_int_equal(el_decoder_next(d, &ev), EL_END);
+    assert_int_equal(el_decoder_next(d, &ev), EV_END);
     assert_int_equal(el_decoder_num_types(d), 69);
     const el_event_type *t = el_decoder_type(d, EL_HEAP_SIZE);
     assert_non_null(t);
@@ -160,14 +160,14 @@ static void test_ipe_declared_length(void **state)
         el_decoder_set_resync(d, 1);
         el_decoder_count_types(d, 1);
         el_event ev;
-        el_status st = EL_NEED_INPUT;
+        ev_status st = EV_NEED_INPUT;
         size_t n_ipe = 0, n_mark = 0;
         uint64_t next = 0;
         el_textbuf t;
         el_textbuf_init(&t);
-        for (size_t pos = 0; pos < len && st == EL_NEED_INPUT; pos += chunk) {
+        for (size_t pos = 0; pos < len && st == EV_NEED_INPUT; pos += chunk) {
             el_decoder_feed(d, bytes + pos, chunk < len - pos ? chunk : len - pos);
-            while ((st = el_decoder_next(d, &ev)) == EL_OK) {
+            while ((st = el_decoder_next(d, &ev)) == EV_OK) {
                 if (next)
                     assert_int_equal(ev.offset, next);  /* records tile the data */
                 next = ev.offset + ev.size;
@@ -182,7 +182,7 @@ static void test_ipe_declared_length(void **state)
                 assert_int_equal(el_decoder_record_size(d, ev.record, ev.size), ev.size);
                 if (n_ipe == 0) {
                     el_textbuf_reset(&t);
-                    assert_int_equal(el_show_event(&t, &ev), EL_OK);
+                    assert_int_equal(el_show_event(&t, &ev), EV_OK);
                     assert_int_equal(t.len, strlen("Info Table: 40f570:15:sat_s0_info - "
                                                    "Sim.hs:10:1-20"));
                     assert_memory_equal(t.data, "Info Table: 40f570:15:sat_s0_info - "
@@ -191,9 +191,9 @@ static void test_ipe_declared_length(void **state)
                 n_ipe++;
             }
         }
-        if (st == EL_NEED_INPUT)
+        if (st == EV_NEED_INPUT)
             st = el_decoder_finish(d);
-        assert_int_equal(st, EL_END);
+        assert_int_equal(st, EV_END);
         assert_int_equal(n_ipe, 4);
         assert_int_equal(n_mark, 6);
         assert_int_equal(el_decoder_damage(d)->blocks, 0);
@@ -219,18 +219,18 @@ static void test_ipe_past_block(void **state)
         el_decoder *d = el_decoder_create();
         el_decoder_set_resync(d, 1);
         el_event ev;
-        el_status st = EL_NEED_INPUT;
+        ev_status st = EV_NEED_INPUT;
         size_t n_mark = 0, saw_z = 0;
-        for (size_t pos = 0; pos < len && st == EL_NEED_INPUT; pos += chunk) {
+        for (size_t pos = 0; pos < len && st == EV_NEED_INPUT; pos += chunk) {
             el_decoder_feed(d, bytes + pos, chunk < len - pos ? chunk : len - pos);
-            while ((st = el_decoder_next(d, &ev)) == EL_OK) {
+            while ((st = el_decoder_next(d, &ev)) == EV_OK) {
                 n_mark += ev.type == EL_USER_MARKER;
                 saw_z += ev.type == EL_USER_MARKER && ev.time == 310;
             }
         }
-        if (st == EL_NEED_INPUT)
+        if (st == EV_NEED_INPUT)
             st = el_decoder_finish(d);
-        assert_int_equal(st, EL_END);
+        assert_int_equal(st, EV_END);
         assert_int_equal(n_mark, 5);
         assert_int_equal(saw_z, 1);
         const el_damage *dm = el_decoder_damage(d);

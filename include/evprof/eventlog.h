@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "evprof/export.h"
+#include "evprof/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,19 +35,28 @@ extern "C" {
 
 /* ---- status ----------------------------------------------------------- */
 
-typedef enum el_status {
-    EL_OK = 0,          /* an event was produced */
-    EL_NEED_INPUT,      /* all fed bytes consumed; feed more or finish */
-    EL_END,             /* the data-end marker was read (normal end) */
-    EL_ERR_TRUNCATED,   /* input ended inside the header or an event */
-    EL_ERR_FORMAT,      /* the bytes are not a valid eventlog */
-    EL_ERR_NOMEM,       /* an allocation failed */
-    EL_ERR_IO,          /* reading the input failed (el_source only) */
-    EL_STOPPED,         /* el_read_*: the callback asked to stop (not an error
-                           of the log; every event before was delivered) */
-} el_status;
+/* The reader's statuses are the library's one set (status.h): EV_OK (an
+ * event was produced), EV_NEED_INPUT (all fed bytes consumed; feed more
+ * or finish), EV_END (the data-end marker was read: the normal end),
+ * EV_STOPPED (el_read_*: the callback asked to stop; every event before
+ * was delivered), EV_ERR_TRUNCATED (the input ended inside the header or
+ * an event), EV_ERR_FORMAT (the bytes are not a valid eventlog),
+ * EV_ERR_NOMEM, EV_ERR_IO (reading the input failed). Their detail is an
+ * ev_error (offset, event type, message). */
+typedef ev_status el_status;
+typedef ev_error el_error;
 
-EVPROF_API const char *el_status_name(el_status st);
+/* The names of before the one status space, for the code still spelling
+ * them (driver/, eventlog/source.c, cli/: issue 28 moves them). */
+#define EL_OK EV_OK
+#define EL_NEED_INPUT EV_NEED_INPUT
+#define EL_END EV_END
+#define EL_STOPPED EV_STOPPED
+#define EL_ERR_TRUNCATED EV_ERR_TRUNCATED
+#define EL_ERR_FORMAT EV_ERR_FORMAT
+#define EL_ERR_NOMEM EV_ERR_NOMEM
+#define EL_ERR_IO EV_ERR_IO
+#define el_status_name ev_status_name
 
 /* ---- event type ids --------------------------------------------------- */
 
@@ -416,16 +426,11 @@ EVPROF_API size_t el_decoder_record_size(const el_decoder *d, const uint8_t *p, 
 /* Bytes consumed so far (the offset of the next unread byte). */
 EVPROF_API uint64_t el_decoder_offset(const el_decoder *d);
 
-/* Details of the last error: a message without file name, the byte offset
- * where the bad record starts, and its event type (-1 if none). For
- * EL_ERR_TRUNCATED the offset is where the incomplete record begins. */
-typedef struct el_error {
-    el_status status;
-    uint64_t offset;
-    int32_t type;
-    char msg[160];
-} el_error;
-EVPROF_API const el_error *el_decoder_error(const el_decoder *d);
+/* Details of the last error (an ev_error): a message without file name,
+ * the byte offset where the bad record starts, and its event type (-1 if
+ * none). For EV_ERR_TRUNCATED the offset is where the incomplete record
+ * begins. */
+EVPROF_API const ev_error *el_decoder_error(const el_decoder *d);
 
 /* An error as one line, the way the CLI prints it:
  * "MESSAGE at byte N (event type T NAME)" (no "at byte" when the message
