@@ -730,9 +730,9 @@ static uint8_t *blockless_log(unsigned n, const void *tail, size_t tail_len, int
     for (unsigned i = 0; after && i < n; i++, t += 1000)
         el_writer_run_thread(w, t + 100000, i + 1);
     if (after)
-        assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+        assert_int_equal(el_writer_finish(w), EV_OK);
     else
-        assert_int_equal(el_writer_finish_no_end(w), EL_WRITER_OK);
+        assert_int_equal(el_writer_finish_no_end(w), EV_OK);
     const uint8_t *b = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     assert_non_null(copy);

@@ -385,7 +385,7 @@ static prof_result *synthetic(const cc_def *ccs, size_t nccs, const sample *s, s
     for (size_t i = 0; i < ns; i++)
         for (unsigned k = 0; k < s[i].times; k++, t += 1000)
             el_writer_prof_sample(w, t, 0, t, s[i].depth, s[i].stack);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     prof_result *r = test_profile_mem(bytes, len, NULL);

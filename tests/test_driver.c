@@ -22,7 +22,7 @@ static uint8_t *two_caps(size_t *len)
     el_writer *w = el_writer_create_mem();
     char msg[32];
 
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     el_writer_begin_block(w, 0, 100);
     for (uint64_t t = 100; t < 105; t++) {
         snprintf(msg, sizeof msg, "c0 %llu", (unsigned long long)t);
@@ -40,7 +40,7 @@ static uint8_t *two_caps(size_t *len)
     el_writer_user_msg(w, 200, "c0 200");
     el_writer_user_msg(w, 201, "c0 201");
     el_writer_end_block(w, 201);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *b = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     memcpy(copy, b, *len);
@@ -285,7 +285,7 @@ static uint8_t *random_log(size_t *len)
     uint32_t seq = 0;
     uint64_t clock[5] = { 0 };
 
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     while (seq < 5000) {
         unsigned k = (unsigned)rnd(6);         /* 0-3 caps, 4 global, 5 no block */
         uint16_t cap = k < 4 ? (uint16_t)k : 0xffff;
@@ -307,7 +307,7 @@ static uint8_t *random_log(size_t *len)
         if (k < 5)
             el_writer_end_block(w, *t);
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *b = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     memcpy(copy, b, *len);
@@ -377,7 +377,7 @@ static void test_replay_is_stable_sort(void **state)
 static void mark(el_writer *w, uint64_t t, const char *label)
 {
     assert_int_equal(el_writer_event(w, EL_USER_MARKER, t, label, strlen(label)),
-                     EL_WRITER_OK);
+                     EV_OK);
 }
 
 /* Labels by first time, counts, each label's times ascending even when the
@@ -386,7 +386,7 @@ static void test_markers(void **state)
 {
     (void)state;
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     el_writer_begin_block(w, 0, 100);
     mark(w, 100, "phase");
     mark(w, 150, "late");
@@ -397,7 +397,7 @@ static void test_markers(void **state)
     mark(w, 200, "phase");
     el_writer_user_msg(w, 210, "phase");        /* a message, not a mark */
     el_writer_end_block(w, 210);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *log = el_writer_borrow_bytes(w, &len);
 
@@ -441,16 +441,16 @@ static void test_ordered_ipe_between_blocks(void **state)
 {
     (void)state;
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EV_OK);
     el_ipe_fields f = { 0x40f570, "sat_s3HJ_info", "15", "[(Int, Int)]", "report.scores",
                         "Main", "Sim.hs:46:14-85" };
-    assert_int_equal(el_writer_begin_block(w, 0, 100), EL_WRITER_OK);
-    assert_int_equal(el_writer_ipe(w, 300, &f, +1), EL_WRITER_OK);
-    assert_int_equal(el_writer_end_block(w, 300), EL_WRITER_OK);
-    assert_int_equal(el_writer_begin_block(w, 1, 200), EL_WRITER_OK);
-    assert_int_equal(el_writer_gc_start(w, 400), EL_WRITER_OK);
-    assert_int_equal(el_writer_end_block(w, 400), EL_WRITER_OK);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_begin_block(w, 0, 100), EV_OK);
+    assert_int_equal(el_writer_ipe(w, 300, &f, +1), EV_OK);
+    assert_int_equal(el_writer_end_block(w, 300), EV_OK);
+    assert_int_equal(el_writer_begin_block(w, 1, 200), EV_OK);
+    assert_int_equal(el_writer_gc_start(w, 400), EV_OK);
+    assert_int_equal(el_writer_end_block(w, 400), EV_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *log = el_writer_borrow_bytes(w, &len);
     rec r = { 0 };
@@ -498,7 +498,7 @@ static void test_markers_first(void **state)
             }
             el_writer_end_block(w, (uint64_t)nmarks * 10 + 50);
         }
-        assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+        assert_int_equal(el_writer_finish(w), EV_OK);
         size_t len;
         const uint8_t *log = el_writer_borrow_bytes(w, &len);
         ev_markers *m = ev_markers_create();

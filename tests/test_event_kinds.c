@@ -664,9 +664,9 @@ static uint64_t time_of(uint16_t type, unsigned k)
     return UINT64_C(0x0123456789ab0000) + (uint64_t)type * 16 + k;
 }
 
-static void ok(el_writer_status st, el_writer *w)
+static void ok(ev_status st, el_writer *w)
 {
-    if (st != EL_WRITER_OK)
+    if (st != EV_OK)
         fail_msg("writer: %s", el_writer_error_msg(w));
 }
 

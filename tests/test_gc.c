@@ -463,7 +463,7 @@ static void test_windows_add_up(void **state)
 static uint8_t *synthetic(size_t *len)
 {
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     const uint64_t MiB = 1 << 20;
 
     el_writer_begin_block(w, 0, 0);
@@ -520,7 +520,7 @@ static uint8_t *synthetic(size_t *len)
     el_writer_heap_info(w, 5, 0, 2, 0, MiB, MiB, 4096);
     el_writer_end_block(w, 5);
 
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *bytes = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     memcpy(copy, bytes, *len);
@@ -646,7 +646,7 @@ static void test_mem_return(void **state)
     (void)state;
     const uint64_t MiB = 1 << 20;
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EV_OK);
     el_writer_begin_block(w, 0, 0);
     el_writer_gc_start(w, 10);
     el_writer_heap_size(w, 20, 0, 40 * MiB);
@@ -657,7 +657,7 @@ static void test_mem_return(void **state)
     el_payload_u32(&p, 57);         /* current: the peak, inside the collection */
     el_payload_u32(&p, 30);         /* needed */
     el_payload_u32(&p, 27);         /* returned */
-    assert_int_equal(el_writer_event_payload(w, EL_MEM_RETURN, 150, &p), EL_WRITER_OK);
+    assert_int_equal(el_writer_event_payload(w, EL_MEM_RETURN, 150, &p), EV_OK);
     el_payload_free(&p);
     el_writer_heap_size(w, 160, 0, 30 * MiB);
     el_writer_gc_end(w, 160);
@@ -665,7 +665,7 @@ static void test_mem_return(void **state)
     el_writer_begin_block(w, EL_NO_CAP, 0);
     el_writer_heap_info(w, 5, 0, 2, 0, MiB, MiB, 4096);
     el_writer_end_block(w, 5);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     uint8_t *buf = malloc(len);
@@ -804,7 +804,7 @@ static void test_synthetic_windows(void **state)
 static uint8_t *odd_orders_log(size_t *len)
 {
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     el_writer_begin_block(w, 0, 0);
     el_writer_rts_identifier(w, 1, 0, "GHC-7.10.3 rts_l");
     el_writer_gc_start(w, 10);
@@ -821,7 +821,7 @@ static uint8_t *odd_orders_log(size_t *len)
     el_writer_gc_start(w, 70);                 /* never ends */
     el_writer_heap_allocated(w, 80, 0, 12345);
     el_writer_end_block(w, 80);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *bytes = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     memcpy(copy, bytes, *len);

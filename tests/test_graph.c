@@ -103,7 +103,7 @@ static prof_result *synth(const spec *s, size_t n)
         for (unsigned k = 0; k < s[i].ticks; k++, t += 1000)
             el_writer_prof_sample(w, t, 0, t, (uint8_t)depth, inner);
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     prof_result *prof = load_mem(bytes, len);
@@ -246,7 +246,7 @@ static void test_same_name_merged(void **state)
     el_writer_prof_sample(w, 10, 0, 1, 1, s1);
     el_writer_prof_sample(w, 20, 0, 2, 2, s2);      /* MAIN/go@1/go@7 */
     el_writer_prof_sample(w, 30, 0, 3, 1, s3);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     prof_result *p = load_mem(bytes, len);
@@ -1044,7 +1044,7 @@ static void test_hostile_names(void **state)
         for (uint32_t k = 0; k <= i; k++)
             el_writer_prof_sample(w, 100 + 10 * i + k, 0, i, i ? 2 : 1, stack);
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     prof_result *p = load_mem(bytes, len);
@@ -1171,7 +1171,7 @@ static void test_ten_thousand(void **state)
         }
         el_writer_prof_sample(w, 1000 + t * 1000, (uint32_t)(t & 1), t, (uint8_t)depth, stack);
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
 

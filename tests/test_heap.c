@@ -636,7 +636,7 @@ static el_writer *new_log(int old)
     el_writer *w = el_writer_create_mem();
     assert_non_null(w);
     if (!old) {
-        assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EL_WRITER_OK);
+        assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EV_OK);
         return w;
     }
     el_writer_declare_type(w, EL_BLOCK_MARKER, 14, "Block marker");
@@ -652,12 +652,12 @@ static el_writer *new_log(int old)
 
 static void args(el_writer *w, uint64_t t, int argc, const char *const *argv)
 {
-    assert_int_equal(el_writer_program_args(w, t, 0, argc, argv), EL_WRITER_OK);
+    assert_int_equal(el_writer_program_args(w, t, 0, argc, argv), EV_OK);
 }
 
 static const uint8_t *done(el_writer *w, size_t *len)
 {
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     return el_writer_borrow_bytes(w, len);
 }
 
@@ -1172,7 +1172,7 @@ static void ipe(el_writer *w, uint64_t t, uint64_t info, const char *name, const
     el_payload_str(&p, "go");
     el_payload_str(&p, "Main");
     el_payload_str(&p, loc);
-    assert_int_equal(el_writer_event_payload(w, EL_IPE, t, &p), EL_WRITER_OK);
+    assert_int_equal(el_writer_event_payload(w, EL_IPE, t, &p), EV_OK);
     el_payload_free(&p);
 }
 
@@ -1225,7 +1225,7 @@ static void test_info_table(void **state)
     el_writer_heap_prof_begin(w, 1, 0, 100 * MS, HEAP_BY_INFO_TABLE, NULL);
     str_census(w, 100, 0, 1, 1, "0x10", (uint64_t)1);
     el_ipe_fields late = { 0x10, "late_info", "CONSTR", "", "", "M", "" };
-    assert_int_equal(el_writer_ipe(w, 150, &late, +1), EL_WRITER_OK);
+    assert_int_equal(el_writer_ipe(w, 150, &late, +1), EV_OK);
     str_census(w, 200, 0, 2, 1, "0x10", (uint64_t)1);
     log = done(w, &len);
     run_mem(&r, log, len, NULL);

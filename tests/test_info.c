@@ -20,7 +20,7 @@
 static uint8_t *make_log(size_t *len)
 {
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     el_writer_rts_identifier(w, 1000, 0, "GHC-9.0.2 rts_thr_p");
     static const char *const argv[] = { "./prog", "a", "b c" };
     el_writer_program_args(w, 1000, 0, 3, argv);
@@ -36,7 +36,7 @@ static uint8_t *make_log(size_t *len)
     for (int i = 0; i < 6; i++)
         el_writer_prof_sample(w, 3000 + 1000 * (uint64_t)i, 1, (uint64_t)i, 1, stack);
     el_writer_end_block(w, 8000);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *b = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     memcpy(copy, b, *len);
@@ -255,7 +255,7 @@ static void test_facts(void **state)
 {
     (void)state;
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     el_writer_rts_identifier(w, 1000, 0, "GHC-9.0.2 rts_thr_p");
     static const char *const argv[] = { "./prog", "a" };
     el_writer_program_args(w, 1000, 0, 2, argv);
@@ -268,7 +268,7 @@ static void test_facts(void **state)
     el_writer_begin_block(w, 0, 2000);
     el_writer_user_msg(w, 2000, "hello");
     el_writer_end_block(w, 2003);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *log = el_writer_borrow_bytes(w, &len);
 
@@ -332,7 +332,7 @@ static void test_marks_listed(void **state)
         }
         el_writer_end_block(w, 200000);
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *log = el_writer_borrow_bytes(w, &len);
     info_log *in = info_create();

@@ -387,7 +387,7 @@ static char *synth(uint64_t seed, enum damage_kind dmg)
     uint64_t t = 1000;
     rnd_state = seed;
 
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     for (unsigned b = 0; b < 48; b++) {
         uint16_t cap = (uint16_t)(b % 3);
         if (dmg == OUTSIDE_BLOCK && b == 30)
@@ -469,9 +469,9 @@ static char *synth(uint64_t seed, enum damage_kind dmg)
         el_writer_end_block(w, t);
     }
     if (dmg == NO_END)
-        assert_int_equal(el_writer_finish_no_end(w), EL_WRITER_OK);
+        assert_int_equal(el_writer_finish_no_end(w), EV_OK);
     else
-        assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+        assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     char *path = strdup("/tmp/evprof-test-jobs-XXXXXX");

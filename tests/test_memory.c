@@ -145,7 +145,7 @@ static void test_threads(void **state)
 static uint8_t *make_log(uint32_t ccs, uint32_t stacks, size_t *len)
 {
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     char label[32];
     el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
     for (uint32_t id = 2; id < ccs + 2; id++) {
@@ -160,7 +160,7 @@ static uint8_t *make_log(uint32_t ccs, uint32_t stacks, size_t *len)
                         : (i * 7919u + (uint32_t)k * 104729u) % ccs);
         el_writer_prof_sample(w, 1000 + i, 0, i, 8, s);
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *bytes = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     memcpy(copy, bytes, *len);
@@ -296,7 +296,7 @@ static uint8_t *deep_log(size_t *len)
             s[0] = 2;                                   /* MAIN/GC, dropped by -p */
         el_writer_prof_sample(w, 1000 + i, i % 3, i, depth, s);
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *bytes = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     memcpy(copy, bytes, *len);
@@ -381,7 +381,7 @@ static uint8_t *heap_log(uint32_t censuses, uint32_t bands, size_t *len)
         }
         el_writer_heap_sample_end(w, t++, c);
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *bytes = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     memcpy(copy, bytes, *len);
@@ -440,7 +440,7 @@ static void test_ticky_stops_at_limit(void **state)
         snprintf(name, sizeof name, "f_%llu{v r123} (Main)", (unsigned long long)id);
         el_writer_ticky_def(w, id, EL_TICKY_DEF_BASIC, id, 2, "pi", name, 0, NULL);
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *log = el_writer_borrow_bytes(w, &len);
     for (int limited = 1; limited >= 0; limited--) {

@@ -490,7 +490,7 @@ static void test_time_prof_against_reference(void **state)
 static uint8_t *synthetic(size_t *len)
 {
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
     el_writer_cost_centre(w, 0, 2, "GC", "GC", "<built-in>", 0);
     el_writer_cost_centre(w, 0, 3, "f", "Main", "a.hs:1:1", 0);
@@ -503,7 +503,7 @@ static uint8_t *synthetic(size_t *len)
         el_writer_prof_sample(w, ns, 0, t, t < 50 ? 1 : 2, t < 50 ? f : fg);
         el_writer_prof_sample(w, ns, 1, t, 1, t % 10 == 0 ? gc : h);
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *bytes = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     memcpy(copy, bytes, *len);
@@ -679,7 +679,7 @@ static void test_undefined_cost_centre(void **state)
     uint32_t s[2] = { 77, 3 };
     for (int i = 0; i < 5; i++)
         el_writer_prof_sample(w, 10 + (uint64_t)i, 0, (uint64_t)i, 2, s);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     prof_filter f;
@@ -698,7 +698,7 @@ static void test_undefined_cost_centre(void **state)
 static uint8_t *two_builds(int which, size_t *len)
 {
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
     if (which == 0) {
         el_writer_cost_centre(w, 0, 3, "f", "Main", "a.hs:1:1", 0);
@@ -721,7 +721,7 @@ static uint8_t *two_builds(int which, size_t *len)
             el_writer_prof_sample(w, 5000 + t, 0, t, 2, u);
         }
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *bytes = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     memcpy(copy, bytes, *len);
@@ -794,7 +794,7 @@ static void test_depth_zero_first(void **state)
     el_writer_prof_sample(w, 10, 0, 1, 0, s);
     el_writer_prof_sample(w, 11, 0, 2, 1, s);
     el_writer_prof_sample(w, 12, 0, 3, 0, s);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     prof_filter f;
@@ -1117,7 +1117,7 @@ static void test_text_report_odd_names(void **state)
 static uint8_t *halves_log(size_t *len)
 {
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
     char label[16], src[16];
     for (uint32_t i = 1; i <= 60; i++) {
@@ -1137,7 +1137,7 @@ static uint8_t *halves_log(size_t *len)
     for (size_t k = 0; k < 255; k++)
         deep[k] = 62;
     el_writer_prof_sample(w, tick * 1000 + 1, 0, tick, 255, deep);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *bytes = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     memcpy(copy, bytes, *len);
@@ -1217,7 +1217,7 @@ static void test_text_report_large_counts(void **state)
     (void)state;
     static const uint32_t ticks[8] = { 4094, 4095, 4096, 4097, 1, 0, 9999, 123 };
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
     char label[16];
     for (uint32_t i = 1; i <= 9; i++) {
@@ -1235,7 +1235,7 @@ static void test_text_report_large_counts(void **state)
     }
     for (uint32_t k = 0; k < 3; k++, tick++, total++)
         el_writer_prof_sample(w, tick * 1000 + 1, 0, tick, 0, NULL);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     prof_result *r = synthetic_profile(bytes, len, NULL);
@@ -1412,7 +1412,7 @@ static void test_cc_totals(void **state)
     for (int i = 0; i < 2; i++, t++)
         el_writer_prof_sample(w, 10 + t, 0, t, 1, f);      /* MAIN;f */
     el_writer_prof_sample(w, 10 + t, 0, t, 1, g);          /* MAIN;g */
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     prof_result *p = synthetic_profile(bytes, len, NULL);

@@ -387,7 +387,7 @@ static void synth_def(el_writer *w, synth *s, int i, uint64_t time)
     }
     assert_int_equal(el_writer_ticky_def(w, time, (el_ticky_def_layout)s->layout[i], s->id[i],
                                          s->arity[i], k, s->name[i], 0x400000 + 16u * i, js),
-                     EL_WRITER_OK);
+                     EV_OK);
 }
 
 static synth *synth_build(int with_begin)
@@ -421,7 +421,7 @@ static synth *synth_build(int with_begin)
 
     el_writer *w = el_writer_create_mem();
     assert_non_null(w);
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EV_OK);
     int sampled[NC] = { 0 };
     for (int i = 0; i < NC; i++)
         if (s->when[i] == 0)
@@ -430,20 +430,20 @@ static synth *synth_build(int with_begin)
         uint64_t t = T0 + DT * (uint64_t)b;
         int block = b % 2 == 0;     /* half the batches inside a block */
         if (block)
-            assert_int_equal(el_writer_begin_block(w, EL_NO_CAP, t), EL_WRITER_OK);
+            assert_int_equal(el_writer_begin_block(w, EL_NO_CAP, t), EV_OK);
         if (with_begin)
-            assert_int_equal(el_writer_ticky_begin(w, t), EL_WRITER_OK);
+            assert_int_equal(el_writer_ticky_begin(w, t), EV_OK);
         uint64_t tt = t + (with_begin ? 100 : 0);
         for (int i = 0; i < NC; i++) {
             if (!s->has[b][i])
                 continue;
             assert_int_equal(el_writer_ticky_sample(w, tt, s->id[i], s->e[b][i], s->a[b][i],
-                                                    s->d[b][i]), EL_WRITER_OK);
+                                                    s->d[b][i]), EV_OK);
             tt += 150;
             sampled[i] = 1;
         }
         if (block)
-            assert_int_equal(el_writer_end_block(w, tt), EL_WRITER_OK);
+            assert_int_equal(el_writer_end_block(w, tt), EV_OK);
         if (b == MID)
             for (int i = 0; i < NC; i++)
                 if (s->when[i] == 1) {
@@ -456,7 +456,7 @@ static synth *synth_build(int with_begin)
             s->sampled_before_def[i] = sampled[i];
             synth_def(w, s, i, T0 + DT * NB);
         }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     s->buf = malloc(len);
@@ -697,7 +697,7 @@ static void test_kept_points(void **state)
         if (k == 5)
             el_writer_ticky_sample(w, 1000 * k + 2, 2, 100, 200, 0);
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *buf = el_writer_borrow_bytes(w, &len);
     ticky_set *t = ticky_create();
@@ -748,7 +748,7 @@ static void test_implicit_batches(void **state)
     el_writer_ticky_def(w, 300000000, EL_TICKY_DEF_BASIC, 2, 0, "", "two", 0, NULL);
     el_writer_ticky_def(w, 300000000, EL_TICKY_DEF_BASIC, 3, 0, "", "three", 0, NULL);
     el_writer_ticky_def(w, 300000000, EL_TICKY_DEF_BASIC, 3, 0, "", "again", 0, NULL);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *buf = el_writer_borrow_bytes(w, &len);
     ticky_set *t = build_mem(buf, len, 0, UINT64_MAX, NULL);
