@@ -120,19 +120,19 @@ typedef struct run {
     heap_profile *h;
     got g;
     el_read_result r;
-    heap_status st;
+    ev_status st;
 } run;
 
 static int feed(void *ctx, const el_event *ev, const el_decoder *d)
 {
     run *r = ctx;
     r->st = heap_add_event(r->h, ev, d);
-    return r->st != HEAP_OK;
+    return r->st != EV_OK;
 }
 
 static void finish_run(run *r)
 {
-    assert_int_equal(heap_finish(r->h, &r->r), HEAP_OK);
+    assert_int_equal(heap_finish(r->h, &r->r), EV_OK);
 }
 
 static void run_path(run *r, const char *path, const heap_opts *o)
@@ -1364,13 +1364,13 @@ typedef struct snapper {
 static int snap_feed(void *ctx, const el_event *ev, const el_decoder *d)
 {
     snapper *x = ctx;
-    if (heap_add_event(x->h, ev, d) != HEAP_OK)
+    if (heap_add_event(x->h, ev, d) != EV_OK)
         return 1;
     if (++x->events % 113 == 0) {
         heap_profile *snap = heap_snapshot(x->h);
         assert_non_null(snap);
         /* a snapshot is finished: it takes no events */
-        assert_int_equal(heap_add_event(snap, ev, d), HEAP_ERR_FINISHED);
+        assert_int_equal(heap_add_event(snap, ev, d), EV_ERR_FINISHED);
         heap_destroy(snap);
         x->snaps++;
     }
@@ -1398,12 +1398,12 @@ static void test_snapshots(void **state)
         assert_true(x.snaps > 3);
         heap_profile *before_end = heap_snapshot(x.h);
         assert_int_equal(heap_get_info(before_end)->censuses, heap_get_info(once.h)->censuses);
-        assert_int_equal(heap_finish(x.h, &r), HEAP_OK);
+        assert_int_equal(heap_finish(x.h, &r), EV_OK);
         char *text = summary_of(x.h);
         assert_string_equal(text, want);
         el_event ev = { 0 };
         ev.type = EL_HEAP_PROF_SAMPLE_END;
-        assert_int_not_equal(heap_add_event(before_end, &ev, NULL), HEAP_OK);
+        assert_int_not_equal(heap_add_event(before_end, &ev, NULL), EV_OK);
         free(want);
         free(text);
         heap_destroy(before_end);

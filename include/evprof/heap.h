@@ -37,17 +37,24 @@
 #include "evprof/driver.h"
 #include "evprof/eventlog.h"
 #include "evprof/export.h"
+#include "evprof/status.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum heap_status {
-    HEAP_OK = 0,
-    HEAP_ERR_NOMEM,         /* an allocation failed (sticky) */
-    HEAP_ERR_SINK,          /* the census sink failed, e.g. a write error (sticky) */
-    HEAP_ERR_FINISHED,      /* an event for a finished profile (or a snapshot) */
-} heap_status;
+/* The heap profile's statuses are ev_status (status.h): EV_OK,
+ * EV_ERR_NOMEM (an allocation failed, or the memory budget refused one:
+ * sticky), EV_ERR_SINK (the census sink failed, e.g. a write error:
+ * sticky), EV_ERR_FINISHED (an event for a finished profile, or a
+ * snapshot). */
+
+/* The names of before the one status space, for cli/ until it moves
+ * (issue 28). */
+#define heap_status ev_status
+#define HEAP_OK EV_OK
+#define HEAP_ERR_NOMEM EV_ERR_NOMEM
+#define HEAP_ERR_SINK EV_ERR_SINK
 
 /* GHC's -L default: -hc bands longer than this are cut. */
 #define HEAP_DEFAULT_LENGTH 25u
@@ -94,7 +101,7 @@ typedef struct heap_census {
 } heap_census;
 
 /* Receives each complete census in time order. Returns 0, or non-zero to
- * fail (heap_add_event/heap_finish then return HEAP_ERR_SINK). */
+ * fail (heap_add_event/heap_finish then return EV_ERR_SINK). */
 typedef int (*heap_census_fn)(void *ctx, const heap_profile *h, const heap_census *c);
 
 /* NULL o: heap_opts_init's defaults. `sink` may be NULL: only the
@@ -107,11 +114,11 @@ EVPROF_API void heap_destroy(heap_profile *h);   /* accepts NULL */
  * have none, so a census there ends where the next begins, or at the log's
  * end marker; and whether a damaged block was skipped while a census was
  * open (el_decoder_damage): that census is dropped. */
-EVPROF_API heap_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder *d);
+EVPROF_API ev_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder *d);
 
 /* The memory budget the profile charges as its tables, strings and kept
  * biographical censuses grow (budget.h; borrowed; NULL: none). A charge
- * the budget refuses fails the event (HEAP_ERR_NOMEM, sticky) and sets
+ * the budget refuses fails the event (EV_ERR_NOMEM, sticky) and sets
  * over_budget below. Attached to a driver the profile takes the read's
  * budget (ev_stream.budget) by itself. */
 EVPROF_API void heap_set_budget(heap_profile *h, ev_budget *b);
@@ -137,7 +144,7 @@ EVPROF_API void heap_count(const heap_profile *h, heap_counts *c);
  * census may be missing samples. A census that a skipped damaged block
  * fell into is dropped too. Then the kept biographical censuses go to the
  * sink, sorted by time. Returns the first error, sticky. */
-EVPROF_API heap_status heap_finish(heap_profile *h, const el_read_result *r);
+EVPROF_API ev_status heap_finish(heap_profile *h, const el_read_result *r);
 
 /* The same as an analysis of the driver (no sink: attach the sink with
  * heap_create). Its end calls heap_finish with the stream's facts; its
