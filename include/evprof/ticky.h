@@ -35,6 +35,7 @@
 #include "evprof/eventlog.h"
 #include "evprof/json.h"
 #include "evprof/export.h"
+#include "evprof/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -166,18 +167,17 @@ EVPROF_API const ticky_counter *ticky_find(const ticky_set *t, uint64_t id);
 
 /* ---- GHC's +RTS -r text ------------------------------------------------- */
 
-typedef enum ticky_status {
-    TICKY_OK = 0,
-    TICKY_ERR_FORMAT,            /* a garbled table line, or no table at all */
-    TICKY_ERR_NOMEM,
-    TICKY_ERR_IO,
-} ticky_status;
+/* The reader of the text returns an ev_status (status.h): EV_OK,
+ * EV_ERR_FORMAT (a garbled table line, or no table at all), EV_ERR_NOMEM,
+ * EV_ERR_IO; its detail is an ev_error: the 1-based line of the problem
+ * (0: none) and a message without file name or line number. */
 
-typedef struct ticky_text_error {
-    ticky_status status;
-    uint64_t line;               /* 1-based line of the problem (0: none) */
-    char msg[200];               /* without file name or line number */
-} ticky_text_error;
+/* The names of before the one status space, for cli/ until it moves
+ * (issue 28). */
+#define ticky_status ev_status
+#define ticky_text_error ev_error
+#define TICKY_OK EV_OK
+#define TICKY_ERR_FORMAT EV_ERR_FORMAT
 
 /* Reads the per-counter table of a +RTS -r file into an empty set: the
  * line "Entries Alloc Alloc'd Non-void Arguments STG Name", a dashed rule,
@@ -185,9 +185,9 @@ typedef struct ticky_text_error {
  * sections are skipped. A row whose numbers overflow their 11 columns
  * (and so run into each other) is split by the column rules. On an error
  * the rows before the bad line stay in the set. Call ticky_finish after. */
-EVPROF_API ticky_status ticky_read_text(ticky_set *t, FILE *in, ticky_text_error *err);
-EVPROF_API ticky_status ticky_read_text_mem(ticky_set *t, const char *buf, size_t len,
-                                            ticky_text_error *err);
+EVPROF_API ev_status ticky_read_text(ticky_set *t, FILE *in, ev_error *err);
+EVPROF_API ev_status ticky_read_text_mem(ticky_set *t, const char *buf, size_t len,
+                                            ev_error *err);
 
 /* ---- selection and order ---------------------------------------------- */
 
