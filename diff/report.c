@@ -223,7 +223,7 @@ static void tree_rows(tree_ctx *c, uint32_t i)
         tree_rows(c, k);
 }
 
-diff_status diff_report_text(const diff_prof *d, const diff_report_opts *o, FILE *out)
+ev_status diff_report_text(const diff_prof *d, const diff_report_opts *o, FILE *out)
 {
     diff_report_opts defaults;
     if (!o) {
@@ -232,7 +232,7 @@ diff_status diff_report_text(const diff_prof *d, const diff_report_opts *o, FILE
     }
     header(d, o, out);
     if (table(d, out) != 0)
-        return DIFF_ERR_NOMEM;
+        return EV_ERR_NOMEM;
     if (d->num_nodes) {
         tree_ctx c = { d, o, out, 11, 6, 3, 5, 0 };
         tree_widths(&c, 0);
@@ -246,7 +246,7 @@ diff_status diff_report_text(const diff_prof *d, const diff_report_opts *o, FILE
         if (c.hidden)
             fprintf(out, "\n%" PRIu64 " subtrees hidden by --threshold/--max-depth.\n", c.hidden);
     }
-    return ferror(out) ? DIFF_ERR_WRITE : DIFF_OK;
+    return ferror(out) ? EV_ERR_WRITE : EV_OK;
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -277,7 +277,7 @@ static void json_compare(tx_json *j, double base, uint64_t cur, double delta)
     diff_json_num(j, diff_pct(base, (double)cur));
 }
 
-diff_status diff_report_json(const diff_prof *d, const diff_report_opts *o, FILE *out)
+ev_status diff_report_json(const diff_prof *d, const diff_report_opts *o, FILE *out)
 {
     diff_report_opts defaults;
     if (!o) {
@@ -288,7 +288,7 @@ diff_status diff_report_json(const diff_prof *d, const diff_report_opts *o, FILE
     size_t n;
     uint32_t *v = diff_ccs_by_delta(d, &n);
     if (!v)
-        return DIFF_ERR_NOMEM;
+        return EV_ERR_NOMEM;
     double base_total = (double)in->base_total * in->scale;
 
     tx_json j;
@@ -324,7 +324,7 @@ diff_status diff_report_json(const diff_prof *d, const diff_report_opts *o, FILE
     tx_json_end(&j);
     tx_json_space(&j, "\n");
     free(v);
-    return tx_json_finish(&j) != 0 ? DIFF_ERR_WRITE : DIFF_OK;
+    return tx_json_finish(&j) != 0 ? EV_ERR_WRITE : EV_OK;
 }
 
 /* ---- folded ---------------------------------------------------------------- */
@@ -423,7 +423,7 @@ static int cmp_seq(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-diff_status diff_report_folded(const diff_prof *d, const prof_folded_opts *o, FILE *out)
+ev_status diff_report_folded(const diff_prof *d, const prof_folded_opts *o, FILE *out)
 {
     prof_folded_opts defaults;
     if (!o) {
@@ -437,7 +437,7 @@ diff_status diff_report_folded(const diff_prof *d, const prof_folded_opts *o, FI
         free(f.text);
         free(f.lines);
         free(f.path);
-        return DIFF_ERR_NOMEM;
+        return EV_ERR_NOMEM;
     }
     /* paths that print alike are one stack: merged into the first */
     for (size_t i = 0; i < f.n; i++)
@@ -466,5 +466,5 @@ diff_status diff_report_folded(const diff_prof *d, const prof_folded_opts *o, FI
     free(f.text);
     free(f.lines);
     free(f.path);
-    return ferror(out) ? DIFF_ERR_WRITE : DIFF_OK;
+    return ferror(out) ? EV_ERR_WRITE : EV_OK;
 }

@@ -44,7 +44,7 @@ static diff_prof *make_diff(const prof_result *a, const prof_result *b, int norm
     diff_opts_init(&o);
     o.normalize = normalize;
     diff_prof *d = NULL;
-    assert_int_equal(diff_prof_create(a, b, &o, &d), DIFF_OK);
+    assert_int_equal(diff_prof_create(a, b, &o, &d), EV_OK);
     assert_non_null(d);
     return d;
 }
@@ -271,7 +271,7 @@ static int write_folded(void *p, FILE *out)
 
 static int write_diff_folded(void *d, FILE *out)
 {
-    return diff_report_folded(d, NULL, out) == DIFF_OK ? 0 : -1;
+    return diff_report_folded(d, NULL, out) == EV_OK ? 0 : -1;
 }
 
 /* Adds "stack count" lines (col 0 or 1), or "stack a b" lines (col 2). */

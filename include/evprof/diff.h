@@ -9,7 +9,7 @@
  * each stack of either run is one node with both runs' ticks.
  *
  *     diff_prof *d;
- *     if (diff_prof_create(base, cur, NULL, &d) != DIFF_OK) ...
+ *     if (diff_prof_create(base, cur, NULL, &d) != EV_OK) ...
  *     diff_report_text(d, NULL, stdout);     // table, then the tree
  *     diff_prof_destroy(d);                  // before the two results
  *
@@ -34,16 +34,20 @@
 #include "evprof/prof.h"
 #include "evprof/ticky.h"
 #include "evprof/export.h"
+#include "evprof/status.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum diff_status {
-    DIFF_OK = 0,
-    DIFF_ERR_NOMEM,
-    DIFF_ERR_WRITE,
-} diff_status;
+/* The diff's statuses are ev_status (status.h): EV_OK, EV_ERR_NOMEM,
+ * EV_ERR_WRITE. */
+
+/* The names of before the one status space, for cli/ until it moves
+ * (issue 28). */
+#define diff_status ev_status
+#define DIFF_OK EV_OK
+#define DIFF_ERR_NOMEM EV_ERR_NOMEM
 
 typedef struct diff_opts {
     int normalize;              /* scale BASE to NEW's total */
@@ -55,7 +59,7 @@ typedef struct diff_prof diff_prof;
 
 /* Pairs the two profiles, which are borrowed: they must outlive the diff
  * (names point into them). NULL o: the defaults. */
-EVPROF_API diff_status diff_prof_create(const prof_result *base, const prof_result *cur,
+EVPROF_API ev_status diff_prof_create(const prof_result *base, const prof_result *cur,
                                         const diff_opts *o, diff_prof **out);
 EVPROF_API void diff_prof_destroy(diff_prof *d);   /* accepts NULL */
 
@@ -147,22 +151,22 @@ EVPROF_API void diff_report_opts_init(diff_report_opts *o);
 /* The table of cost centres (base, new, delta, change; added and removed
  * marked), then the stack tree with both runs' individual and inherited
  * ticks and their deltas, in the report's layout (prof_report_text). */
-EVPROF_API diff_status diff_report_text(const diff_prof *d, const diff_report_opts *o, FILE *out);
+EVPROF_API ev_status diff_report_text(const diff_prof *d, const diff_report_opts *o, FILE *out);
 
 /* The same figures as one JSON object (docs/DIFF.md). */
-EVPROF_API diff_status diff_report_json(const diff_prof *d, const diff_report_opts *o, FILE *out);
+EVPROF_API ev_status diff_report_json(const diff_prof *d, const diff_report_opts *o, FILE *out);
 
 /* difffolded.pl's output: one line per distinct stack "frames base new"
  * (frames as prof_report_folded writes them, so `evprof folded` of each
  * run through difffolded.pl gives the same lines); the input of
  * flamegraph.pl for a differential flame graph. With normalize, base is
  * scaled and truncated to an integer as difffolded.pl -n does. */
-EVPROF_API diff_status diff_report_folded(const diff_prof *d, const prof_folded_opts *o, FILE *out);
+EVPROF_API ev_status diff_report_folded(const diff_prof *d, const prof_folded_opts *o, FILE *out);
 
 /* The call graph of NEW (cg_build with `go`), every node and edge coloured
  * by its change from BASE: red grew, green shrank, grey unchanged (pprof's
  * -diff_base convention), the labels holding both figures. */
-EVPROF_API cg_status diff_graph_write(const diff_prof *d, const cg_opts *go,
+EVPROF_API ev_status diff_graph_write(const diff_prof *d, const cg_opts *go,
                                       const cg_write_opts *wo,
                                       cg_format f, FILE *out, char *err, size_t errsize);
 
@@ -170,23 +174,23 @@ EVPROF_API cg_status diff_graph_write(const diff_prof *d, const cg_opts *go,
 
 /* Two `+RTS -s` summaries (finished gc_summary, gc_get_result) side by
  * side: each figure in BASE and NEW, the delta and the change. */
-EVPROF_API diff_status diff_gc_text(const gc_result *base, const gc_result *cur,
+EVPROF_API ev_status diff_gc_text(const gc_result *base, const gc_result *cur,
                                     const diff_report_opts *o, FILE *out);
-EVPROF_API diff_status diff_gc_json(const gc_result *base, const gc_result *cur,
+EVPROF_API ev_status diff_gc_json(const gc_result *base, const gc_result *cur,
                                     const diff_report_opts *o, FILE *out);
 
 /* Two heap profiles (finished: heap_snapshot), bands paired by name: peak
  * and mean bytes in each, deltas; bands by absolute peak delta. */
-EVPROF_API diff_status diff_heap_text(const heap_profile *base, const heap_profile *cur,
+EVPROF_API ev_status diff_heap_text(const heap_profile *base, const heap_profile *cur,
                                       const diff_report_opts *o, FILE *out);
-EVPROF_API diff_status diff_heap_json(const heap_profile *base, const heap_profile *cur,
+EVPROF_API ev_status diff_heap_json(const heap_profile *base, const heap_profile *cur,
                                       const diff_report_opts *o, FILE *out);
 
 /* Two ticky sets (after ticky_finish), counters paired by name: entries
  * and allocation in each, deltas; counters by absolute entries delta. */
-EVPROF_API diff_status diff_ticky_text(const ticky_set *base, const ticky_set *cur,
+EVPROF_API ev_status diff_ticky_text(const ticky_set *base, const ticky_set *cur,
                                        const diff_report_opts *o, FILE *out);
-EVPROF_API diff_status diff_ticky_json(const ticky_set *base, const ticky_set *cur,
+EVPROF_API ev_status diff_ticky_json(const ticky_set *base, const ticky_set *cur,
                                        const diff_report_opts *o, FILE *out);
 
 #ifdef __cplusplus

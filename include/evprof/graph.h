@@ -8,7 +8,7 @@
  *     o.focus = "fib";
  *     cg_graph *g;
  *     char err[256];
- *     if (cg_build(p, &o, &g, err, sizeof err) != CG_OK) ...
+ *     if (cg_build(p, &o, &g, err, sizeof err) != EV_OK) ...
  *     cg_write_opts w;
  *     cg_write_opts_init(&w);
  *     cg_write(g, &w, CG_FORMAT_SVG, out, err, sizeof err);
@@ -34,18 +34,24 @@
 
 #include "evprof/prof.h"
 #include "evprof/export.h"
+#include "evprof/status.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum cg_status {
-    CG_OK = 0,
-    CG_ERR_NOMEM,
-    CG_ERR_REGEX,           /* --focus/--ignore does not compile */
-    CG_ERR_RENDER,          /* Graphviz failed (layout or renderer) */
-    CG_ERR_WRITE,           /* writing the output failed */
-} cg_status;
+/* The call graph's statuses are ev_status (status.h): EV_OK,
+ * EV_ERR_NOMEM, EV_ERR_PATTERN (--focus/--ignore does not compile),
+ * EV_ERR_RENDER (Graphviz failed: layout or renderer), EV_ERR_WRITE
+ * (writing the output failed). */
+
+/* The names of before the one status space, for cli/ until it moves
+ * (issue 28). */
+#define cg_status ev_status
+#define CG_OK EV_OK
+#define CG_ERR_NOMEM EV_ERR_NOMEM
+#define CG_ERR_REGEX EV_ERR_PATTERN
+#define CG_ERR_WRITE EV_ERR_WRITE
 
 typedef struct cg_opts {
     double node_fraction;   /* hide cost centres with cum < this x shown ticks (0.005) */
@@ -62,8 +68,8 @@ EVPROF_API void cg_opts_init(cg_opts *o);
 typedef struct cg_graph cg_graph;
 
 /* Builds and prunes the graph of a finished profile, which must outlive
- * it (names are borrowed). On CG_ERR_REGEX `err` says why. */
-EVPROF_API cg_status cg_build(const prof_result *p, const cg_opts *o, cg_graph **out, char *err,
+ * it (names are borrowed). On EV_ERR_PATTERN `err` says why. */
+EVPROF_API ev_status cg_build(const prof_result *p, const cg_opts *o, cg_graph **out, char *err,
                               size_t errsize);
 EVPROF_API void cg_destroy(cg_graph *g);           /* accepts NULL */
 
@@ -149,7 +155,7 @@ EVPROF_API void cg_write_opts_init(cg_write_opts *o);
 /* Builds the Graphviz graph (pprof's styling: docs/FLAMEGRAPH.md), lays it
  * out and renders it in-process, then writes the bytes to `out`. DOT is
  * written without layout. On an error `err` says what Graphviz said. */
-EVPROF_API cg_status cg_write(const cg_graph *g, const cg_write_opts *o, cg_format f, FILE *out,
+EVPROF_API ev_status cg_write(const cg_graph *g, const cg_write_opts *o, cg_format f, FILE *out,
                               char *err, size_t errsize);
 
 #ifdef __cplusplus
