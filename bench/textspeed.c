@@ -104,7 +104,7 @@ int main(int argc, char **argv)
         return 1;
     }
     const ev_stream *s = ev_driver_run_path(d, argv[1]);
-    if (ev_stream_damaged(s) || prof_failed(agg) || speedscope_timeline_finish(tl) != 0) {
+    if (ev_stream_damaged(s) || prof_status(agg) != EV_OK || speedscope_timeline_finish(tl) != 0) {
         fprintf(stderr, "textspeed: %s: cannot read the log whole\n", argv[1]);
         return 1;
     }

@@ -980,7 +980,7 @@ void info_set_stream(info_log *in, const ev_stream *s)
     }
 }
 
-int info_failed(const info_log *in) { return in->copy_failed; }
+ev_status info_status(const info_log *in) { return in->copy_failed ? EV_ERR_NOMEM : EV_OK; }
 
 void info_count_marks(const info_log *in, uint64_t *labels, uint64_t *marks, uint64_t *bytes)
 {

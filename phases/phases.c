@@ -601,9 +601,11 @@ const phase_row *phases_row_at(const phases_run *p, size_t i)
     return p->pub && i < p->nrows ? &p->pub[i] : NULL;
 }
 
-int phases_failed(const phases_run *p)
+ev_status phases_status(const phases_run *p)
 {
-    return p->failed;
+    if (!p->failed)
+        return EV_OK;
+    return p->mem.refused ? EV_ERR_LIMIT : EV_ERR_NOMEM;
 }
 
 /* ---- writers --------------------------------------------------------------------------- */

@@ -87,7 +87,7 @@ struct prof_runs;
  * table index in its own copy. */
 struct prof_profile {
     prof_filter filter;
-    int failed;
+    ev_status status;           /* EV_OK, or the first error (sticky: prof_status) */
 
     prof_node *nodes;
     size_t num_nodes, cap_nodes;
@@ -134,7 +134,7 @@ struct prof_profile {
     /* The memory budget (budget.h) and what this profile has charged to
      * it: every growth of the nodes, child table, stack cache, cost-centre
      * table and strings, so that a read stops at the limit. */
-    ev_account mem;             /* a refused charge sets failed too */
+    ev_account mem;             /* a refused charge fails the profile too */
     size_t sc_charged;          /* of mem.charged, the stack cache's */
 };
 
@@ -168,6 +168,14 @@ static inline int prof_charge(prof_profile *p, size_t bytes)
 static inline void prof_uncharge(prof_profile *p, size_t bytes)
 {
     ev_account_release(&p->mem, bytes);
+}
+
+/* The profile fails (the first cause stays): EV_ERR_LIMIT when the budget
+ * refused a charge, else EV_ERR_NOMEM. */
+static inline void prof_fail(prof_profile *p)
+{
+    if (p->status == EV_OK)
+        p->status = p->mem.refused ? EV_ERR_LIMIT : EV_ERR_NOMEM;
 }
 
 /* A string kept in the profile's pool, its new chunk charged; NULL when

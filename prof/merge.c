@@ -12,14 +12,14 @@
 
 prof_profile *prof_fork(const prof_profile *p)
 {
-    if (p->failed || p->runs)
+    if (p->status || p->runs)
         return NULL;        /* several logs translate ids: read sequentially */
     prof_profile *q = prof_create(&p->filter);
     if (q)
         q->sc_cap = SC_MAX_BYTES / 4;
     if (q && p->mem.budget) {
         prof_set_budget(q, p->mem.budget);  /* the partials share the read's budget */
-        if (q->failed) {
+        if (q->status) {
             prof_destroy(q);
             return NULL;
         }
@@ -30,7 +30,7 @@ prof_profile *prof_fork(const prof_profile *p)
 /* A profile that has taken no event at all. */
 static int pristine(const prof_profile *p)
 {
-    return !p->failed && p->info.first_time == UINT64_MAX && p->num_nodes == 1 &&
+    return !p->status && p->info.first_time == UINT64_MAX && p->num_nodes == 1 &&
            p->nodes[0].ticks == 0 && p->num_ccs == 0 && p->cut_node == PROF_NONE &&
            !p->argv_store && !p->seen && !p->info.has_wall_clock && !p->cap_creates &&
            !p->runs_seen &&
@@ -57,15 +57,16 @@ static int merge_args(prof_profile *p, const prof_profile *q)
     return rc;
 }
 
-int prof_merge(prof_profile *p, prof_profile *q)
+ev_status prof_merge(prof_profile *p, prof_profile *q)
 {
-    if (p->failed)
-        return -1;
+    if (p->status)
+        return p->status;
     prof_sc_flush(p);
     prof_sc_flush(q);
-    if (q->failed || prof_runs_translating(p) || q->runs) {
-        p->failed = 1;
-        return -1;
+    if (q->status || prof_runs_translating(p) || q->runs) {
+        /* q's own failure, or profiles of several logs (never forked) */
+        p->status = q->status ? q->status : EV_ERR_USAGE;
+        return p->status;
     }
     if (pristine(p)) {
         /* the first stretch: p takes q's aggregate whole (q keeps p's
@@ -129,8 +130,8 @@ int prof_merge(prof_profile *p, prof_profile *q)
         rc = p->info.rts_version ? 0 : -1;
     }
     if (rc != 0) {
-        p->failed = 1;
-        return -1;
+        prof_fail(p);
+        return p->status;
     }
     if (q->seen & PROF_SEEN_INTERVAL) {
         p->info.interval_ns = q->info.interval_ns;
@@ -267,17 +268,17 @@ static uint64_t log_span(const prof_profile *p)
     return to > from ? to - from : 0;
 }
 
-int prof_begin_log(prof_profile *p)
+ev_status prof_begin_log(prof_profile *p)
 {
-    if (p->failed)
-        return -1;
+    if (p->status)
+        return p->status;
     if (!p->runs && !(p->runs = calloc(1, sizeof *p->runs))) {
-        p->failed = 1;
-        return -1;
+        prof_fail(p);
+        return p->status;
     }
     struct prof_runs *r = p->runs;
     if (r->num_logs++ == 0)
-        return 0;           /* the first log: GHC's ids as they are */
+        return EV_OK;       /* the first log: GHC's ids as they are */
     uint32_t lo, hi;
     prof_run_caps(p, &lo, &hi);
     if (hi > r->max_caps)
@@ -308,8 +309,8 @@ int prof_begin_log(prof_profile *p)
             if (p->ccs[i].defined && names_find(p, p->ccs[i].module, p->ccs[i].label,
                                                 p->ccs[i].srcloc) == PROF_NONE &&
                 names_add(p, (uint32_t)i) != 0) {
-                p->failed = 1;
-                return -1;
+                prof_fail(p);
+                return p->status;
             }
         }
         for (size_t i = 1; i < p->num_nodes; i++)
@@ -317,7 +318,7 @@ int prof_begin_log(prof_profile *p)
                 r->next_id = p->nodes[i].cc + 1;
     }
     tx_idmap_clear(&r->map);
-    return 0;
+    return EV_OK;
 }
 
 int prof_runs_define(prof_profile *p, const el_event *ev)

@@ -22,7 +22,7 @@ void prof_set_jobs(prof_profile *p, unsigned jobs)
 void prof_set_budget(prof_profile *p, ev_budget *b)
 {
     if (ev_account_move(&p->mem, b) != 0)
-        p->failed = 1;
+        prof_fail(p);
 }
 
 const char *prof_pool_add(prof_profile *p, const char *str, uint32_t len)
@@ -212,16 +212,16 @@ int prof_keep_args(prof_profile *p, el_str args, int new_run)
     return 0;
 }
 
-int prof_add_event(prof_profile *p, const el_event *ev)
+ev_status prof_add_event(prof_profile *p, const el_event *ev)
 {
-    if (p->failed)
-        return -1;
+    if (p->status)
+        return p->status;
     if (ev->time < p->info.first_time)
         p->info.first_time = ev->time;
     if (ev->time > p->info.last_time)
         p->info.last_time = ev->time;
     if (!ev->decoded)
-        return 0;
+        return EV_OK;
 
     int rc = 0;
     switch (ev->type) {
@@ -276,8 +276,8 @@ int prof_add_event(prof_profile *p, const el_event *ev)
         break;
     }
     if (rc != 0)
-        p->failed = 1;
-    return rc;
+        prof_fail(p);
+    return p->status;
 }
 
 void prof_set_time_span(prof_profile *p, uint64_t first, uint64_t last)
@@ -313,7 +313,7 @@ static void prof_op_end(void *self, const ev_stream *s)
 static void *prof_op_snapshot(void *self) { return prof_snapshot(self); }
 static void prof_op_release(void *snap) { prof_result_destroy(snap); }
 static void *prof_op_fork(void *self) { return prof_fork(self); }
-static int prof_op_merge(void *self, void *part) { return prof_merge(self, part); }
+static int prof_op_merge(void *self, void *part) { return prof_merge(self, part) != EV_OK; }
 static void prof_op_drop(void *part) { prof_destroy(part); }
 
 const ev_analysis_ops prof_analysis_ops = {
@@ -329,5 +329,5 @@ const ev_analysis_ops prof_analysis_ops = {
     .drop = prof_op_drop,
 };
 
-int prof_failed(const prof_profile *p) { return p->failed; }
+ev_status prof_status(const prof_profile *p) { return p->status; }
 

@@ -340,7 +340,7 @@ static prof_result *result_create(prof_profile *p, int all, int take)
     if (take) {
         prof_tree_drop_slots(p);
         prof_sc_drop(p);
-        p->failed = 1;      /* no events after this */
+        p->status = EV_ERR_FINISHED;   /* no events after this */
     }
     r->filter = p->filter;
     r->filter.all = all;
@@ -647,9 +647,9 @@ static void run_facts(prof_result *r, const prof_profile *p)
 /* take: the last snapshot (result_create). */
 static prof_result *snapshot(prof_profile *p, int all, int take)
 {
-    if (p && !p->failed)
+    if (p && !p->status)
         prof_sc_flush(p);   /* the ticks as they are: not a change to p */
-    if (!p || p->failed)
+    if (!p || p->status)
         return NULL;
 
     snap s = { .p = p, .take = take };

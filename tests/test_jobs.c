@@ -172,7 +172,7 @@ static run_out run(const char *path, unsigned jobs, uint64_t chunk, const prof_f
     snprintf(o.msg, sizeof o.msg, "%s", s->read.error.msg);
     snprintf(o.dmsg, sizeof o.dmsg, "%s", s->read.damage.first.msg);
     o.r = prof_snapshot(p);
-    o.failed = prof_failed(p);
+    o.failed = prof_status(p) != EV_OK;
     if (o.r) {
         o.text = write_out(o.r, 0, &o.text_len);
         o.json = write_out(o.r, 1, &o.json_len);

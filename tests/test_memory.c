@@ -198,7 +198,7 @@ static void test_profile_stops_at_limit(void **state)
     assert_true(c.nodes > c.stacks);
     assert_true(c.bytes > (1u << 20) && c.bytes <= (2u << 20));
     assert_int_equal(c.bytes, ev_budget_used(b));       /* the only analysis */
-    assert_true(prof_failed(p));
+    assert_int_equal(prof_status(p), EV_ERR_LIMIT);
     assert_null(prof_snapshot(p));                      /* no half profile */
     ev_driver_destroy(d);
     prof_destroy(p);
@@ -244,10 +244,10 @@ static void test_cost_centres_charged(void **state)
     el_decoder *dec = el_decoder_create();
     el_decoder_feed(dec, log, len);
     el_event ev;
-    int rc = 0;
+    ev_status rc = EV_OK;
     while (rc == 0 && el_decoder_next(dec, &ev) == EV_OK)
         rc = prof_add_event(p, &ev);
-    assert_int_equal(rc, -1);
+    assert_int_equal(rc, EV_ERR_LIMIT);
     prof_counts c;
     prof_count(p, &c);
     assert_true(c.over_budget);

@@ -1059,6 +1059,25 @@ static void test_merge_then_more(void **state)
     free(tb);
     prof_result_destroy(a);
     prof_result_destroy(b);
+    /* the last snapshot takes the tree: the profile is finished, and says
+     * so to every later event, merge and snapshot */
+    assert_int_equal(prof_status(sum), EV_OK);
+    prof_result *t = prof_snapshot_take(sum, 0);
+    assert_non_null(t);
+    prof_result_destroy(t);
+    assert_int_equal(prof_status(sum), EV_ERR_FINISHED);
+    el_event ev = sample_event(0, N, 1, stack);
+    assert_int_equal(prof_add_event(sum, &ev), EV_ERR_FINISHED);
+    assert_null(prof_snapshot(sum));
+    part = prof_fork(whole);
+    assert_non_null(part);
+    assert_int_equal(prof_merge(sum, part), EV_ERR_FINISHED);
+    /* profiles of several logs are never merged: a usage error */
+    assert_int_equal(prof_begin_log(whole), EV_OK);
+    assert_int_equal(prof_begin_log(whole), EV_OK);
+    assert_int_equal(prof_merge(whole, part), EV_ERR_USAGE);
+    assert_int_equal(prof_status(whole), EV_ERR_USAGE);
+    prof_destroy(part);
     prof_destroy(whole);
     prof_destroy(sum);
 }

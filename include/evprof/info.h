@@ -22,6 +22,7 @@
 #include "evprof/driver.h"
 #include "evprof/eventlog.h"
 #include "evprof/export.h"
+#include "evprof/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,8 +40,13 @@ EVPROF_API int info_add_event(info_log *in, const el_event *ev);
 EVPROF_API int info_set_header(info_log *in, const el_decoder *d);
 /* The read is over: its status, bytes, damage and the file's size. */
 EVPROF_API void info_set_stream(info_log *in, const ev_stream *s);
-/* 1 when a copy (a string, the header) failed for want of memory. */
-EVPROF_API int info_failed(const info_log *in);
+/* EV_ERR_NOMEM when a copy (a string, the header) failed for want of
+ * memory (sticky), else EV_OK. */
+EVPROF_API ev_status info_status(const info_log *in);
+
+/* The name of before the one status space, for cli/ until it moves
+ * (issue 28). */
+#define info_failed(in) (info_status(in) != EV_OK)
 /* What it holds that grows with the log: the marks (distinct labels,
  * marks, bytes charged to the read's budget), for the memory message. */
 EVPROF_API void info_count_marks(const info_log *in, uint64_t *labels, uint64_t *marks,

@@ -31,6 +31,7 @@
 
 #include "evprof/driver.h"
 #include "evprof/export.h"
+#include "evprof/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -93,8 +94,13 @@ typedef struct phases_info {
 EVPROF_API void phases_get_info(const phases_run *p, phases_info *in);
 EVPROF_API const phase_row *phases_row_at(const phases_run *p, size_t i);   /* NULL past the end */
 
-/* 1 when memory ran out (the rows are cut). */
-EVPROF_API int phases_failed(const phases_run *p);
+/* EV_OK, or EV_ERR_NOMEM or EV_ERR_LIMIT (the memory budget refused a
+ * charge) when memory ran out: the rows are cut there (sticky). */
+EVPROF_API ev_status phases_status(const phases_run *p);
+
+/* The name of before the one status space, for cli/ until it moves
+ * (issue 28). */
+#define phases_failed(p) (phases_status(p) != EV_OK)
 
 /* The table as text, CSV (one row per phase, a header line) or JSON.
  * `source` names the log. Return 0, or -1 on a write error. */

@@ -118,15 +118,22 @@ EVPROF_API int prof_cc_builtin(const char *label, const char *module, const char
 EVPROF_API prof_profile *prof_create(const prof_filter *filter);
 EVPROF_API void prof_destroy(prof_profile *p);      /* accepts NULL */
 
-/* Consume one event. Returns 0, or -1 when memory ran out (sticky: see
- * prof_failed; a failed profile gives no snapshot). */
-EVPROF_API int prof_add_event(prof_profile *p, const el_event *ev);
-EVPROF_API int prof_failed(const prof_profile *p);
+/* Consume one event. Returns EV_OK, or the profile's error: EV_ERR_NOMEM
+ * (an allocation failed), EV_ERR_LIMIT (the memory budget refused a
+ * charge), EV_ERR_FINISHED (after prof_snapshot_take). The first error
+ * sticks: prof_status says it, every later event returns it, and a
+ * failed profile gives no snapshot. */
+EVPROF_API ev_status prof_add_event(prof_profile *p, const el_event *ev);
+EVPROF_API ev_status prof_status(const prof_profile *p);
+
+/* The name of before the one status space, for cli/ until it moves
+ * (issue 28). */
+#define prof_failed(p) (prof_status(p) != EV_OK)
 
 /* The memory budget the profile charges as it grows (budget.h; borrowed,
  * it must outlive the profile; NULL: none). What the profile holds is
- * charged at once. A charge the budget refuses fails the event (-1, and
- * prof_failed) and sets over_budget in prof_count. Attached to a driver
+ * charged at once. A charge the budget refuses fails the event
+ * (EV_ERR_LIMIT) and sets over_budget in prof_count. Attached to a driver
  * the profile takes the read's budget (ev_stream.budget) by itself. */
 EVPROF_API void prof_set_budget(prof_profile *p, ev_budget *b);
 
@@ -153,8 +160,9 @@ EVPROF_API void prof_count(const prof_profile *p, prof_counts *c);
  * placeholder of that log). Ticks add up; capabilities are the most of any
  * log; the facts of one run (command line, date, first and last times)
  * are the last log's, its span sums in span_sum_ns. Without this
- * call, one log as before. Returns 0, or -1 out of memory (sticky). */
-EVPROF_API int prof_begin_log(prof_profile *p);
+ * call, one log as before. Returns EV_OK, or the profile's error
+ * (sticky, as prof_add_event's). */
+EVPROF_API ev_status prof_begin_log(prof_profile *p);
 /* The ids of the current log as the profile's tree holds them (after the
  * profile has taken the sample that names them; unchanged for one log),
  * for a consumer beside the profile that keeps raw stacks. */
@@ -168,9 +176,10 @@ EVPROF_API void prof_log_ids(const prof_profile *p, const uint32_t *ids, unsigne
  * snapshot of the result is the one sequential read's, byte for byte
  * (nodes in first-appearance order, cost centres in first-definition
  * order, last definition wins). q is left for prof_destroy only. Returns
- * 0, or -1 out of memory (p has failed then). */
+ * EV_OK, or p's error then (sticky): out of memory or over the budget,
+ * q's own error, EV_ERR_USAGE for profiles of several logs. */
 EVPROF_API prof_profile *prof_fork(const prof_profile *p);
-EVPROF_API int prof_merge(prof_profile *p, prof_profile *q);
+EVPROF_API ev_status prof_merge(prof_profile *p, prof_profile *q);
 
 /* The same as an analysis of the driver (driver.h); its snapshot is a
  * prof_result. It sets the time span at the end of the read. Mergeable. */
@@ -189,7 +198,7 @@ EVPROF_API prof_result *prof_snapshot(const prof_profile *p);
 EVPROF_API prof_result *prof_snapshot_all(const prof_profile *p, int all);
 /* The last snapshot: the tree moves into the result instead of being
  * copied (peak memory: the tree once). p takes no more events and can
- * only be destroyed (prof_failed is 1). */
+ * only be destroyed (prof_status is EV_ERR_FINISHED). */
 EVPROF_API prof_result *prof_snapshot_take(prof_profile *p, int all);
 EVPROF_API void prof_result_destroy(prof_result *r);   /* accepts NULL */
 
