@@ -352,9 +352,9 @@ static const uint32_t *next_stack(gen *g, unsigned c, unsigned *depth)
     return frames;
 }
 
-static int check(gen *g, el_writer_status st)
+static int check(gen *g, ev_status st)
 {
-    if (st != EL_WRITER_OK)
+    if (st != EV_OK)
         return -1;
     g->events++;
     return 0;
@@ -374,7 +374,7 @@ static int split_block(gen *g, uint64_t t)
 {
     if (el_writer_offset(g->w) - g->block_start < MAX_BLOCK_BYTES - 4096)
         return 0;
-    if (el_writer_end_block(g->w, t) != EL_WRITER_OK)
+    if (el_writer_end_block(g->w, t) != EV_OK)
         return -1;
     return begin_block(g, g->block_cap, t);
 }
@@ -437,7 +437,7 @@ static int write_startup(gen *g, unsigned ccs)
             check(g, el_writer_cost_centre(w, t += 210, id, label, module, srcloc, flags)))
             return -1;
     }
-    return el_writer_end_block(w, t + 500) == EL_WRITER_OK ? 0 : -1;
+    return el_writer_end_block(w, t + 500) == EV_OK ? 0 : -1;
 }
 
 /* One capability's events during ticks [tick0, tick0 + nticks): thread
@@ -537,7 +537,7 @@ static int write_cap_block(gen *g, unsigned cap, uint64_t base, uint64_t tick0,
             }
         }
     }
-    return el_writer_end_block(w, t + 1000) == EL_WRITER_OK ? 0 : -1;
+    return el_writer_end_block(w, t + 1000) == EV_OK ? 0 : -1;
 }
 
 /* --heap: one census, each band's bytes moved by a random step. */
@@ -577,14 +577,14 @@ static int write_shutdown(gen *g, uint64_t t)
     if (check(g, el_writer_capset_delete(w, t += 200, 0)) ||
         check(g, el_writer_capset_delete(w, t += 100, 1)))
         return -1;
-    return el_writer_end_block(w, t + 100) == EL_WRITER_OK ? 0 : -1;
+    return el_writer_end_block(w, t + 100) == EV_OK ? 0 : -1;
 }
 
 static int generate(gen *g, unsigned ccs)
 {
     el_writer *w = g->w;
     const options *o = g->o;
-    if (el_writer_declare_ghc(w, EL_GHC_9_0) != EL_WRITER_OK || write_startup(g, ccs))
+    if (el_writer_declare_ghc(w, EL_GHC_9_0) != EV_OK || write_startup(g, ccs))
         return -1;
     for (unsigned c = 0; c < o->caps; c++)
         g->cur_thread[c] = ++g->next_thread;
@@ -625,7 +625,7 @@ static int generate(gen *g, unsigned ccs)
         }
         if (k == 0)
             k = 1;
-        if (el_writer_end_block(w, t + 500) != EL_WRITER_OK)
+        if (el_writer_end_block(w, t + 500) != EV_OK)
             return -1;
         uint64_t sample_bytes = el_writer_offset(w) - round_start;
         uint64_t per_tick = (uint64_t)(sample_bytes * other_ratio / k / o->caps);
@@ -639,7 +639,7 @@ static int generate(gen *g, unsigned ccs)
     }
     if (write_shutdown(g, base + tick * TICK_NS + 5000))
         return -1;
-    return el_writer_finish(w) == EL_WRITER_OK ? 0 : -1;
+    return el_writer_finish(w) == EV_OK ? 0 : -1;
 }
 
 /* Writes the log to OUT.tmp, renamed to OUT when complete. */

@@ -78,7 +78,7 @@ static int write_one(int w, const writer_args *a, FILE *f)
     case W_SPEEDSCOPE:
         return speedscope_write(a->all, a->t, NULL, f);
     case W_DOT:
-        return cg_write(a->g, NULL, CG_FORMAT_DOT, f, err, sizeof err) == CG_OK ? 0 : -1;
+        return cg_write(a->g, NULL, CG_FORMAT_DOT, f, err, sizeof err) == EV_OK ? 0 : -1;
     }
     return -1;
 }
@@ -104,7 +104,7 @@ int main(int argc, char **argv)
         return 1;
     }
     const ev_stream *s = ev_driver_run_path(d, argv[1]);
-    if (ev_stream_damaged(s) || prof_failed(agg) || speedscope_timeline_finish(tl) != 0) {
+    if (ev_stream_damaged(s) || prof_status(agg) != EV_OK || speedscope_timeline_finish(tl) != 0) {
         fprintf(stderr, "textspeed: %s: cannot read the log whole\n", argv[1]);
         return 1;
     }
@@ -151,9 +151,9 @@ int main(int argc, char **argv)
                 cg_destroy(g);
                 g = NULL;
                 double t1 = cpu_now();
-                cg_status st = cg_build(a.text, NULL, &g, err, sizeof err);
+                ev_status st = cg_build(a.text, NULL, &g, err, sizeof err);
                 double dt = cpu_now() - t1;
-                if (st != CG_OK) {
+                if (st != EV_OK) {
                     fprintf(stderr, "textspeed: the call graph: %s\n", err);
                     return 1;
                 }

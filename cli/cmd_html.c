@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "evprof/html.h"
+#include "html/internal.h"
 #include "outfile.h"
 #include "selection.h"
 #include "read.h"
@@ -60,13 +61,13 @@ int cmd_html(int argc, char **argv)
     ho.samples = &pf;
     const char *name = cli_display_path(path);
     ho.source_name = name;
+    html_page *pg = html_page_create(&ho);
     /* tests only: the timeline's cells kept while reading, to reach the
      * pages of a log with more distinct stacks than a small log has */
     const char *tc = getenv("EVPROF_TEST_TIMELINE_CELLS");
-    if (tc && *tc)
-        ho.timeline_read_cells = (uint32_t)strtoul(tc, NULL, 10);
+    if (pg && tc && *tc)
+        html_page_set_test_cells(pg, (uint32_t)strtoul(tc, NULL, 10));
 
-    html_page *pg = html_page_create(&ho);
     int code = CLI_FAIL;
     /* a live source (--follow, --connect) as every reading command reads it */
     ev_driver *d = pg ? cli_read_with(&w.src, path, attach_page, pg, &code) : NULL;

@@ -5,6 +5,14 @@
 # PREFIX_static (libOUTPUT_NAME.a). Both see the public headers
 # (include/evprof/, and the generated version.h) and export them.
 #
+# Compiled with -fvisibility=hidden: a shared library exports only what
+# the public headers declare with EVPROF_API (include/evprof/export.h;
+# tests/cli/symbols.sh compares `nm -D` with the headers both ways).
+# evprof_private_objects(SOURCES...) makes the object library of util/'s
+# helpers that libevprof-graph and libevprof-export call but no public
+# header declares: their shared libraries link a hidden copy of their own
+# (their static libraries take them from libevprof.a).
+#
 # SOVERSION: the major version, or major.minor while the major is 0 (every
 # 0.x release may change the ABI).
 if(PROJECT_VERSION_MAJOR EQUAL 0)
@@ -26,6 +34,7 @@ function(evprof_add_library prefix output_name modules)
   # even though the code is position-independent (no interposition of
   # library symbols; the static library and the CLI keep their speed).
   target_compile_options(${prefix}_objects PRIVATE -fno-semantic-interposition)
+  set_target_properties(${prefix}_objects PROPERTIES C_VISIBILITY_PRESET hidden)
   target_include_directories(${prefix}_objects
     PUBLIC ${PROJECT_SOURCE_DIR}/include ${PROJECT_BINARY_DIR}/include
     PRIVATE ${PROJECT_SOURCE_DIR})
@@ -46,4 +55,13 @@ function(evprof_add_library prefix output_name modules)
       $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
       $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   endforeach()
+endfunction()
+
+function(evprof_private_objects)
+  add_library(evprof_private_objects OBJECT ${ARGN})
+  set_target_properties(evprof_private_objects PROPERTIES POSITION_INDEPENDENT_CODE ON
+                        C_VISIBILITY_PRESET hidden)
+  target_compile_options(evprof_private_objects PRIVATE -fno-semantic-interposition)
+  target_include_directories(evprof_private_objects
+    PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_BINARY_DIR}/include ${PROJECT_SOURCE_DIR})
 endfunction()

@@ -52,7 +52,7 @@ typedef struct mark_text {
     char note[96];
 } mark_text;
 
-cg_status diff_graph_write(const diff_prof *d, const cg_opts *go, const cg_write_opts *wo,
+ev_status diff_graph_write(const diff_prof *d, const cg_opts *go, const cg_write_opts *wo,
                            cg_format f, FILE *out, char *err, size_t errsize)
 {
     cg_graph *g = NULL, *b = NULL;
@@ -61,10 +61,10 @@ cg_status diff_graph_write(const diff_prof *d, const cg_opts *go, const cg_write
     all.edge_fraction = 0.0;
     all.max_nodes = UINT32_MAX;
     all.max_edges = UINT32_MAX;
-    cg_status st = cg_build(d->cur, go, &g, err, errsize);
-    if (st == CG_OK)
+    ev_status st = cg_build(d->cur, go, &g, err, errsize);
+    if (st == EV_OK)
         st = cg_build(d->base, &all, &b, err, errsize);
-    if (st != CG_OK) {
+    if (st != EV_OK) {
         cg_destroy(g);
         return st;
     }
@@ -74,7 +74,7 @@ cg_status diff_graph_write(const diff_prof *d, const cg_opts *go, const cg_write
     size_t *base_of = malloc((nn ? nn : 1) * sizeof *base_of);
     if (!nm || !em || !nt || !et || !base_of) {
         snprintf(err, errsize, "out of memory");
-        st = CG_ERR_NOMEM;
+        st = EV_ERR_NOMEM;
         goto out;
     }
     double scale = d->info.scale, total = (double)d->info.new_total;

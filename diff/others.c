@@ -36,22 +36,20 @@ static void sources_json(tx_json *j, const diff_report_opts *o, const char *kind
 {
     tx_json_init(j, out, 2, 0);
     tx_json_object(j, TX_JSON_FLAT);
-    tx_json_key(j, "kind");
-    tx_json_cstr(j, kind);
+    tx_json_kv_cstr(j, "kind", kind);
     for (int side = 0; side < 2; side++) {
         tx_json_key(j, side ? "new" : "base");
         tx_json_object(j, TX_JSON_INLINE);
-        tx_json_key(j, "source");
-        tx_json_cstr(j, side ? o->new_name : o->base_name);
+        tx_json_kv_cstr(j, "source", side ? o->new_name : o->base_name);
         tx_json_end(j);
     }
 }
 
-static diff_status json_end(tx_json *j)
+static ev_status json_end(tx_json *j)
 {
     tx_json_end(j);
     tx_json_space(j, "\n");
-    return tx_json_finish(j) != 0 ? DIFF_ERR_WRITE : DIFF_OK;
+    return tx_json_finish(j) != 0 ? EV_ERR_WRITE : EV_OK;
 }
 
 /* a figure compared: "base", "new", "delta", "change_pct" */
@@ -145,8 +143,7 @@ static void figures_json(tx_json *j, const figure *f, size_t n)
     json_rows(j, "figures", n);
     for (size_t i = 0; i < n; i++) {
         tx_json_object(j, TX_JSON_INLINE);
-        tx_json_key(j, "name");
-        tx_json_cstr(j, f[i].key);
+        tx_json_kv_cstr(j, "name", f[i].key);
         json_compare(j, f[i].base, f[i].cur);
         tx_json_end(j);
     }
@@ -221,7 +218,7 @@ static figure *gc_figures(const gc_result *a, const gc_result *b, size_t *n)
     return f;
 }
 
-diff_status diff_gc_text(const gc_result *base, const gc_result *cur, const diff_report_opts *o,
+ev_status diff_gc_text(const gc_result *base, const gc_result *cur, const diff_report_opts *o,
                          FILE *out)
 {
     diff_report_opts defaults;
@@ -232,14 +229,14 @@ diff_status diff_gc_text(const gc_result *base, const gc_result *cur, const diff
     size_t n;
     figure *f = gc_figures(base, cur, &n);
     if (!f)
-        return DIFF_ERR_NOMEM;
+        return EV_ERR_NOMEM;
     sources_text(o, "+RTS -s summaries", out);
     figures_text(f, n, out);
     free(f);
-    return ferror(out) ? DIFF_ERR_WRITE : DIFF_OK;
+    return ferror(out) ? EV_ERR_WRITE : EV_OK;
 }
 
-diff_status diff_gc_json(const gc_result *base, const gc_result *cur, const diff_report_opts *o,
+ev_status diff_gc_json(const gc_result *base, const gc_result *cur, const diff_report_opts *o,
                          FILE *out)
 {
     diff_report_opts defaults;
@@ -250,7 +247,7 @@ diff_status diff_gc_json(const gc_result *base, const gc_result *cur, const diff
     size_t n;
     figure *f = gc_figures(base, cur, &n);
     if (!f)
-        return DIFF_ERR_NOMEM;
+        return EV_ERR_NOMEM;
     tx_json j;
     sources_json(&j, o, "gc", out);
     figures_json(&j, f, n);
@@ -393,10 +390,8 @@ static void pairs_json(tx_json *j, const pairs_layout *l, const char *list, cons
     json_rows(j, list, n);
     for (size_t i = 0; i < n; i++) {
         tx_json_object(j, TX_JSON_INLINE);
-        tx_json_key(j, "name");
-        tx_json_string(j, p[i].name, p[i].len);
-        tx_json_key(j, "change");
-        tx_json_cstr(j, !p[i].in_base ? "added" : !p[i].in_new ? "removed" : "same");
+        tx_json_kv_string(j, "name", p[i].name, p[i].len);
+        tx_json_kv_cstr(j, "change", !p[i].in_base ? "added" : !p[i].in_new ? "removed" : "same");
         for (int k = 0; k < 2; k++) {
             tx_json_key(j, l->key[k]);
             tx_json_object(j, TX_JSON_INLINE);
@@ -455,7 +450,7 @@ typedef struct comparison {
     size_t n;
 } comparison;
 
-static diff_status write_comparison(const comparison *c, const diff_report_opts *o, int json,
+static ev_status write_comparison(const comparison *c, const diff_report_opts *o, int json,
                                     FILE *out)
 {
     diff_report_opts defaults;
@@ -474,29 +469,29 @@ static diff_status write_comparison(const comparison *c, const diff_report_opts 
     figures_text(c->totals, 2, out);
     fputs("\n", out);
     pairs_text(c->layout, c->rows, c->n, out);
-    return ferror(out) ? DIFF_ERR_WRITE : DIFF_OK;
+    return ferror(out) ? EV_ERR_WRITE : EV_OK;
 }
 
-static diff_status heap_compare(const heap_profile *base, const heap_profile *cur,
+static ev_status heap_compare(const heap_profile *base, const heap_profile *cur,
                                 const diff_report_opts *o, int json, FILE *out)
 {
     comparison c = { .title = "heap profiles (bytes per band)", .kind = "heap", .list = "bands",
                      .layout = &heap_layout };
     if (!(c.rows = heap_pairs(base, cur, &c.n)))
-        return DIFF_ERR_NOMEM;
+        return EV_ERR_NOMEM;
     heap_totals(base, cur, c.totals);
-    diff_status st = write_comparison(&c, o, json, out);
+    ev_status st = write_comparison(&c, o, json, out);
     free(c.rows);
     return st;
 }
 
-diff_status diff_heap_text(const heap_profile *base, const heap_profile *cur,
+ev_status diff_heap_text(const heap_profile *base, const heap_profile *cur,
                            const diff_report_opts *o, FILE *out)
 {
     return heap_compare(base, cur, o, 0, out);
 }
 
-diff_status diff_heap_json(const heap_profile *base, const heap_profile *cur,
+ev_status diff_heap_json(const heap_profile *base, const heap_profile *cur,
                            const diff_report_opts *o, FILE *out)
 {
     return heap_compare(base, cur, o, 1, out);
@@ -537,26 +532,26 @@ static void ticky_sums(const pair *p, size_t n, figure *f)
         }
 }
 
-static diff_status ticky_compare(const ticky_set *base, const ticky_set *cur,
+static ev_status ticky_compare(const ticky_set *base, const ticky_set *cur,
                                  const diff_report_opts *o, int json, FILE *out)
 {
     comparison c = { .title = "ticky counters", .kind = "ticky", .list = "counters",
                      .layout = &ticky_layout };
     if (!(c.rows = ticky_pairs(base, cur, &c.n)))
-        return DIFF_ERR_NOMEM;
+        return EV_ERR_NOMEM;
     ticky_sums(c.rows, c.n, c.totals);
-    diff_status st = write_comparison(&c, o, json, out);
+    ev_status st = write_comparison(&c, o, json, out);
     free(c.rows);
     return st;
 }
 
-diff_status diff_ticky_text(const ticky_set *base, const ticky_set *cur,
+ev_status diff_ticky_text(const ticky_set *base, const ticky_set *cur,
                             const diff_report_opts *o, FILE *out)
 {
     return ticky_compare(base, cur, o, 0, out);
 }
 
-diff_status diff_ticky_json(const ticky_set *base, const ticky_set *cur,
+ev_status diff_ticky_json(const ticky_set *base, const ticky_set *cur,
                             const diff_report_opts *o, FILE *out)
 {
     return ticky_compare(base, cur, o, 1, out);

@@ -291,7 +291,7 @@ static int finish_tree(diff_prof *d)
     return 0;
 }
 
-diff_status diff_prof_create(const prof_result *base, const prof_result *cur, const diff_opts *o,
+ev_status diff_prof_create(const prof_result *base, const prof_result *cur, const diff_opts *o,
                              diff_prof **out)
 {
     diff_opts defaults;
@@ -303,7 +303,7 @@ diff_status diff_prof_create(const prof_result *base, const prof_result *cur, co
     diff_prof *d = calloc(1, sizeof *d);
     tx_htab stacks = { 0 };
     if (!d)
-        return DIFF_ERR_NOMEM;
+        return EV_ERR_NOMEM;
     d->base = base;
     d->cur = cur;
     uint32_t *map[2] = { malloc((prof_num_ccs(base) + 1) * sizeof(uint32_t)),
@@ -316,7 +316,7 @@ diff_status diff_prof_create(const prof_result *base, const prof_result *cur, co
     tx_htab_free(&stacks);
     if (rc != 0) {
         diff_prof_destroy(d);
-        return DIFF_ERR_NOMEM;
+        return EV_ERR_NOMEM;
     }
 
     diff_info *in = &d->info;
@@ -340,7 +340,7 @@ diff_status diff_prof_create(const prof_result *base, const prof_result *cur, co
             in->same++;
     }
     *out = d;
-    return DIFF_OK;
+    return EV_OK;
 }
 
 void diff_prof_destroy(diff_prof *d)
@@ -375,16 +375,6 @@ size_t diff_num_nodes(const diff_prof *d)
 const diff_node *diff_node_at(const diff_prof *d, uint32_t i)
 {
     return i < d->num_nodes ? &d->nodes[i] : NULL;
-}
-
-const prof_result *diff_base(const diff_prof *d)
-{
-    return d->base;
-}
-
-const prof_result *diff_new(const diff_prof *d)
-{
-    return d->cur;
 }
 
 double diff_pct(double base, double cur)

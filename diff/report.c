@@ -223,7 +223,7 @@ static void tree_rows(tree_ctx *c, uint32_t i)
         tree_rows(c, k);
 }
 
-diff_status diff_report_text(const diff_prof *d, const diff_report_opts *o, FILE *out)
+ev_status diff_report_text(const diff_prof *d, const diff_report_opts *o, FILE *out)
 {
     diff_report_opts defaults;
     if (!o) {
@@ -232,7 +232,7 @@ diff_status diff_report_text(const diff_prof *d, const diff_report_opts *o, FILE
     }
     header(d, o, out);
     if (table(d, out) != 0)
-        return DIFF_ERR_NOMEM;
+        return EV_ERR_NOMEM;
     if (d->num_nodes) {
         tree_ctx c = { d, o, out, 11, 6, 3, 5, 0 };
         tree_widths(&c, 0);
@@ -246,7 +246,7 @@ diff_status diff_report_text(const diff_prof *d, const diff_report_opts *o, FILE
         if (c.hidden)
             fprintf(out, "\n%" PRIu64 " subtrees hidden by --threshold/--max-depth.\n", c.hidden);
     }
-    return ferror(out) ? DIFF_ERR_WRITE : DIFF_OK;
+    return ferror(out) ? EV_ERR_WRITE : EV_OK;
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -255,10 +255,8 @@ static void json_side(tx_json *j, const char *key, const char *name, uint64_t to
 {
     tx_json_key(j, key);
     tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "source");
-    tx_json_cstr(j, name);
-    tx_json_key(j, "total_ticks");
-    tx_json_uint(j, total);
+    tx_json_kv_cstr(j, "source", name);
+    tx_json_kv_uint(j, "total_ticks", total);
     tx_json_end(j);
 }
 
@@ -272,15 +270,14 @@ static void json_compare(tx_json *j, double base, uint64_t cur, double delta)
 {
     tx_json_key(j, "base");
     diff_json_num(j, base);
-    tx_json_key(j, "new");
-    tx_json_uint(j, cur);
+    tx_json_kv_uint(j, "new", cur);
     tx_json_key(j, "delta");
     diff_json_num(j, delta);
     tx_json_key(j, "change_pct");
     diff_json_num(j, diff_pct(base, (double)cur));
 }
 
-diff_status diff_report_json(const diff_prof *d, const diff_report_opts *o, FILE *out)
+ev_status diff_report_json(const diff_prof *d, const diff_report_opts *o, FILE *out)
 {
     diff_report_opts defaults;
     if (!o) {
@@ -291,28 +288,24 @@ diff_status diff_report_json(const diff_prof *d, const diff_report_opts *o, FILE
     size_t n;
     uint32_t *v = diff_ccs_by_delta(d, &n);
     if (!v)
-        return DIFF_ERR_NOMEM;
+        return EV_ERR_NOMEM;
     double base_total = (double)in->base_total * in->scale;
 
     tx_json j;
     tx_json_init(&j, out, 2, 0);
     tx_json_object(&j, TX_JSON_FLAT);
-    tx_json_key(&j, "kind");
-    tx_json_cstr(&j, "time profile");
+    tx_json_kv_cstr(&j, "kind", "time profile");
     json_side(&j, "base", o->base_name, in->base_total);
     json_side(&j, "new", o->new_name, in->new_total);
-    tx_json_key(&j, "normalized");
-    tx_json_bool(&j, in->normalized);
+    tx_json_kv_bool(&j, "normalized", in->normalized);
     tx_json_key(&j, "scale");
     diff_json_num(&j, in->scale);
     tx_json_key(&j, "total");
     tx_json_object(&j, TX_JSON_INLINE);
     json_compare(&j, base_total, in->new_total, (double)in->new_total - base_total);
     tx_json_end(&j);
-    tx_json_key(&j, "added");
-    tx_json_uint(&j, in->added);
-    tx_json_key(&j, "removed");
-    tx_json_uint(&j, in->removed);
+    tx_json_kv_uint(&j, "added", in->added);
+    tx_json_kv_uint(&j, "removed", in->removed);
     tx_json_key(&j, "cost_centres");
     tx_json_array(&j, TX_JSON_BLOCK);
     if (n == 0)
@@ -320,22 +313,18 @@ diff_status diff_report_json(const diff_prof *d, const diff_report_opts *o, FILE
     for (size_t i = 0; i < n; i++) {
         const diff_cc *c = &d->ccs[v[i]];
         tx_json_object(&j, TX_JSON_INLINE);
-        tx_json_key(&j, "label");
-        tx_json_cstr(&j, c->label);
-        tx_json_key(&j, "module");
-        tx_json_cstr(&j, c->module);
-        tx_json_key(&j, "src_loc");
-        tx_json_cstr(&j, c->srcloc);
+        tx_json_kv_cstr(&j, "label", c->label);
+        tx_json_kv_cstr(&j, "module", c->module);
+        tx_json_kv_cstr(&j, "src_loc", c->srcloc);
         json_compare(&j, c->base, c->new_ticks, c->delta);
-        tx_json_key(&j, "change");
-        tx_json_cstr(&j, change_name(c->change));
+        tx_json_kv_cstr(&j, "change", change_name(c->change));
         tx_json_end(&j);
     }
     tx_json_end(&j);
     tx_json_end(&j);
     tx_json_space(&j, "\n");
     free(v);
-    return tx_json_finish(&j) != 0 ? DIFF_ERR_WRITE : DIFF_OK;
+    return tx_json_finish(&j) != 0 ? EV_ERR_WRITE : EV_OK;
 }
 
 /* ---- folded ---------------------------------------------------------------- */
@@ -434,7 +423,7 @@ static int cmp_seq(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-diff_status diff_report_folded(const diff_prof *d, const prof_folded_opts *o, FILE *out)
+ev_status diff_report_folded(const diff_prof *d, const prof_folded_opts *o, FILE *out)
 {
     prof_folded_opts defaults;
     if (!o) {
@@ -448,7 +437,7 @@ diff_status diff_report_folded(const diff_prof *d, const prof_folded_opts *o, FI
         free(f.text);
         free(f.lines);
         free(f.path);
-        return DIFF_ERR_NOMEM;
+        return EV_ERR_NOMEM;
     }
     /* paths that print alike are one stack: merged into the first */
     for (size_t i = 0; i < f.n; i++)
@@ -477,5 +466,5 @@ diff_status diff_report_folded(const diff_prof *d, const prof_folded_opts *o, FI
     free(f.text);
     free(f.lines);
     free(f.path);
-    return ferror(out) ? DIFF_ERR_WRITE : DIFF_OK;
+    return ferror(out) ? EV_ERR_WRITE : EV_OK;
 }

@@ -34,9 +34,18 @@ const char *ev_facts_key(const ev_facts *f)
         case EL_ERR_NOMEM: return "out_of_memory";
         case EL_ERR_IO: return "read_error";
         case EL_STOPPED: return "stopped";
-        case EL_OK:             /* not a stop: stopped is never set with these */
-        case EL_END:
-        case EL_NEED_INPUT:
+        case EV_OK:             /* not a stop: stopped is never set with these */
+        case EV_END:
+        case EV_NEED_INPUT:
+        case EV_ERR_LIMIT:      /* nor with these: an analysis stops the read */
+        case EV_ERR_WRITE:
+        case EV_ERR_USAGE:
+        case EV_ERR_PATTERN:
+        case EV_ERR_RENDER:
+        case EV_ERR_SINK:
+        case EV_ERR_FINISHED:
+        case EV_ERR_NETWORK:
+        case EV_STATUS_COUNT:
         default: return "error";
         }
     }

@@ -53,7 +53,7 @@ struct el_decoder {
     uint64_t offset;        /* stream offset of the next record */
 
     enum phase phase;
-    el_status final;        /* status once PH_DONE */
+    ev_status final;        /* status once PH_DONE */
     uint32_t extra_left;
     int missing_end;
     int header_done;
@@ -84,7 +84,7 @@ struct el_decoder {
                                marker (+1; 0: none) */
     el_damage damage;
 
-    el_error err;
+    ev_error err;
     uint32_t stack[EL_MAX_STACK];
     uint32_t type_idx[MAX_NUM_TYPES];   /* id -> index + 1, 0 undeclared */
     /* id -> 0 undeclared, 1 variable size, else fixed payload size + 2;
@@ -101,33 +101,11 @@ struct el_decoder {
     el_caps caps;                       /* capabilities of the block markers */
 };
 
-/* ---- names ------------------------------------------------------------ */
-
-static const char *const status_names[] = {
-    [EL_OK] = "ok",
-    [EL_NEED_INPUT] = "need input",
-    [EL_END] = "end",
-    [EL_ERR_TRUNCATED] = "truncated",
-    [EL_ERR_FORMAT] = "format error",
-    [EL_ERR_NOMEM] = "out of memory",
-    [EL_ERR_IO] = "I/O error",
-    [EL_STOPPED] = "stopped by the consumer",
-};
-_Static_assert(sizeof status_names / sizeof status_names[0] == EL_STOPPED + 1,
-               "status_names matches el_status");
-
-const char *el_status_name(el_status st)
-{
-    if ((unsigned)st < sizeof status_names / sizeof status_names[0])
-        return status_names[st];
-    return "unknown status";
-}
-
 /* ---- error reporting -------------------------------------------------- */
 
-size_t el_error_format(char *buf, size_t size, const el_error *e)
+size_t el_error_format(char *buf, size_t size, const ev_error *e)
 {
-    const char *msg = e->msg[0] ? e->msg : el_status_name(e->status);
+    const char *msg = e->msg[0] ? e->msg : ev_status_name(e->status);
     int n = snprintf(buf, size, "%s", msg);
     size_t len = n > 0 ? (size_t)n : 0;
     /* some messages already say where ("truncated at byte N: ...") */
@@ -146,7 +124,7 @@ size_t el_error_format(char *buf, size_t size, const el_error *e)
     return len;
 }
 
-static el_status fail(el_decoder *d, el_status st, uint64_t offset, int32_t type,
+static ev_status fail(el_decoder *d, ev_status st, uint64_t offset, int32_t type,
                       const char *fmt, ...)
 {
     va_list ap;
@@ -360,7 +338,7 @@ static void consume(el_decoder *d, size_t n)
 
 /* ---- header ----------------------------------------------------------- */
 
-static el_status add_type(el_decoder *d)
+static ev_status add_type(el_decoder *d)
 {
     el_event_type *t;
     uint32_t idx = d->type_idx[d->pending_id];
@@ -373,7 +351,7 @@ static el_status add_type(el_decoder *d)
             size_t cap = d->cap_types ? d->cap_types * 2 : 64;
             el_event_type *nt = realloc(d->types, cap * sizeof *nt);
             if (!nt)
-                return fail(d, EL_ERR_NOMEM, d->offset, (int32_t)d->pending_id,
+                return fail(d, EV_ERR_NOMEM, d->offset, (int32_t)d->pending_id,
                             "out of memory reading the header");
             d->types = nt;
             d->cap_types = cap;
@@ -389,11 +367,11 @@ static el_status add_type(el_decoder *d)
     t->desc.ptr = d->pending_desc;
     t->desc.len = d->pending_desc_len;
     d->pending_desc = NULL;
-    return EL_OK;
+    return EV_OK;
 }
 
-/* Advances through the header; EL_OK when the data section begins. */
-static el_status parse_header(el_decoder *d)
+/* Advances through the header; EV_OK when the data section begins. */
+static ev_status parse_header(el_decoder *d)
 {
     const uint8_t *p;
 
@@ -401,19 +379,19 @@ static el_status parse_header(el_decoder *d)
         switch (d->phase) {
         case PH_MAGIC:
             if (!(p = want(d, 8)))
-                return EL_NEED_INPUT;
+                return EV_NEED_INPUT;
             if (be32(p) != HDR_BEGIN)
-                return fail(d, EL_ERR_FORMAT, 0, -1,
+                return fail(d, EV_ERR_FORMAT, 0, -1,
                             "not a GHC eventlog: bad magic 0x%08x (expected \"hdrb\")", be32(p));
             if (be32(p + 4) != HET_BEGIN)
-                return fail(d, EL_ERR_FORMAT, 4, -1,
+                return fail(d, EV_ERR_FORMAT, 4, -1,
                             "corrupt header: event-type list marker missing");
             consume(d, 8);
             d->phase = PH_ET;
             break;
         case PH_ET: {
             if (!(p = want(d, 4)))
-                return EL_NEED_INPUT;
+                return EV_NEED_INPUT;
             uint32_t m = be32(p);
             if (m == HET_END) {
                 consume(d, 4);
@@ -421,29 +399,29 @@ static el_status parse_header(el_decoder *d)
                 break;
             }
             if (m != ET_BEGIN)
-                return fail(d, EL_ERR_FORMAT, d->offset, -1,
+                return fail(d, EV_ERR_FORMAT, d->offset, -1,
                             "corrupt header: expected an event-type record, found 0x%08x", m);
             if (!(p = want(d, 12)))
-                return EL_NEED_INPUT;
+                return EV_NEED_INPUT;
             uint16_t id = be16(p + 4);
             uint16_t size = be16(p + 6);
             uint32_t desc_len = be32(p + 8);
             if (size > 0x7fff && size != 0xffff)
-                return fail(d, EL_ERR_FORMAT, d->offset, id,
+                return fail(d, EV_ERR_FORMAT, d->offset, id,
                             "corrupt header: absurd size %d declared for event type %u "
                             "(sizes are 0..32767, or -1 for variable)", (int16_t)size, id);
             if (desc_len > MAX_DESC_LEN)
-                return fail(d, EL_ERR_FORMAT, d->offset, id,
+                return fail(d, EV_ERR_FORMAT, d->offset, id,
                             "corrupt header: absurd description length %u", desc_len);
             if (!(p = want(d, 12 + (size_t)desc_len + 4)))
-                return EL_NEED_INPUT;
+                return EV_NEED_INPUT;
             uint32_t extra = be32(p + 12 + desc_len);
             if (extra > MAX_EXTRA_LEN)
-                return fail(d, EL_ERR_FORMAT, d->offset, id,
+                return fail(d, EV_ERR_FORMAT, d->offset, id,
                             "corrupt header: absurd extra-info length %u", extra);
             d->pending_desc = malloc(desc_len + 1);
             if (!d->pending_desc)
-                return fail(d, EL_ERR_NOMEM, d->offset, id, "out of memory reading the header");
+                return fail(d, EV_ERR_NOMEM, d->offset, id, "out of memory reading the header");
             memcpy(d->pending_desc, p + 12, desc_len);
             d->pending_desc[desc_len] = '\0';
             d->pending_desc_len = desc_len;
@@ -461,43 +439,43 @@ static el_status parse_header(el_decoder *d)
             d->offset += n;
             d->extra_left -= (uint32_t)n;
             if (d->extra_left)
-                return EL_NEED_INPUT;
+                return EV_NEED_INPUT;
             d->phase = PH_ET_END;
             break;
         }
         case PH_ET_END:
             if (!(p = want(d, 4)))
-                return EL_NEED_INPUT;
+                return EV_NEED_INPUT;
             if (be32(p) != ET_END)
-                return fail(d, EL_ERR_FORMAT, d->offset, (int32_t)d->pending_id,
+                return fail(d, EV_ERR_FORMAT, d->offset, (int32_t)d->pending_id,
                             "corrupt header: event-type record for type %u not closed",
                             d->pending_id);
-            if (add_type(d) != EL_OK)
+            if (add_type(d) != EV_OK)
                 return d->final;
             consume(d, 4);
             d->phase = PH_ET;
             break;
         case PH_HDR_END:
             if (!(p = want(d, 8)))
-                return EL_NEED_INPUT;
+                return EV_NEED_INPUT;
             if (be32(p) != HDR_END)
-                return fail(d, EL_ERR_FORMAT, d->offset, -1,
+                return fail(d, EV_ERR_FORMAT, d->offset, -1,
                             "corrupt header: header end marker missing");
             if (be32(p + 4) != DATA_BEGIN)
-                return fail(d, EL_ERR_FORMAT, d->offset + 4, -1,
+                return fail(d, EV_ERR_FORMAT, d->offset + 4, -1,
                             "corrupt header: data begin marker missing");
             if (d->count_types && alloc_tally(d, d->num_types) != 0)
-                return fail(d, EL_ERR_NOMEM, d->offset, -1, "out of memory reading the header");
+                return fail(d, EV_ERR_NOMEM, d->offset, -1, "out of memory reading the header");
             consume(d, 8);
             d->phase = PH_DATA;
             d->header_done = 1;
-            return EL_OK;
+            return EV_OK;
         case PH_DATA:       /* past the header: nothing more to parse here */
         case PH_SKIP:
         case PH_AFTER_END:
         case PH_DONE:
         default:
-            return EL_OK;
+            return EV_OK;
         }
     }
 }
@@ -994,7 +972,7 @@ static void ipe_note_declared(el_decoder *d, const uint8_t *head, size_t rec_len
 /* ---- events ----------------------------------------------------------- */
 
 /* Internal result of a record that is damaged but skippable. */
-#define EL_RESYNC ((el_status)100)
+#define EL_RESYNC ((ev_status)100)
 
 /* A record at d->offset is damaged. Inside a block whose end is known,
  * with resync on, the rest of the block is skipped and reading goes on at
@@ -1018,9 +996,9 @@ static void note_block_skipped(el_decoder *d)
     d->end_skipped_at = d->skip_tail[0] == 0xff && d->skip_tail[1] == 0xff ? d->offset + 1 : 0;
 }
 
-static el_status damaged(el_decoder *d, int32_t type, const char *fmt, ...)
+static ev_status damaged(el_decoder *d, int32_t type, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static el_status damaged(el_decoder *d, int32_t type, const char *fmt, ...)
+static ev_status damaged(el_decoder *d, int32_t type, const char *fmt, ...)
 {
     char msg[sizeof d->err.msg];
     va_list ap;
@@ -1029,11 +1007,11 @@ static el_status damaged(el_decoder *d, int32_t type, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (!d->resync || d->offset >= d->block_end)
-        return fail(d, EL_ERR_FORMAT, d->offset, type, "%s", msg);
+        return fail(d, EV_ERR_FORMAT, d->offset, type, "%s", msg);
 
     el_damage *dm = &d->damage;
     if (dm->blocks == 0) {
-        dm->first.status = EL_ERR_FORMAT;
+        dm->first.status = EV_ERR_FORMAT;
         dm->first.offset = d->offset;
         dm->first.type = type;
         memcpy(dm->first.msg, msg, sizeof dm->first.msg);
@@ -1067,7 +1045,7 @@ static el_status damaged(el_decoder *d, int32_t type, const char *fmt, ...)
 }
 
 /* PH_SKIP: drops input up to the end of the damaged block. */
-static el_status skip_block(el_decoder *d)
+static ev_status skip_block(el_decoder *d)
 {
     size_t avail = d->in_len - d->in_pos;
     size_t n = d->skip_left < avail ? (size_t)d->skip_left : avail;
@@ -1077,11 +1055,11 @@ static el_status skip_block(el_decoder *d)
     d->skip_left -= n;
     d->damage.bytes += n;     /* counted as they go: a log may end first */
     if (d->skip_left)
-        return EL_NEED_INPUT;
+        return EV_NEED_INPUT;
     d->phase = PH_DATA;
     d->block_end = d->offset;   /* the damaged block is over */
     note_block_skipped(d);
-    return EL_OK;
+    return EV_OK;
 }
 
 /* Could the 24 bytes at p be a block marker? Its type must be declared
@@ -1160,13 +1138,13 @@ static int looks_like_records(const el_decoder *d, const uint8_t *p, size_t have
 
 /* PH_AFTER_END: an end marker was read outside any block (or as a block's
  * last record). Bytes that follow it and hold no further block are
- * tolerated: the log ends there, and el_decoder_next says EL_END once the
+ * tolerated: the log ends there, and el_decoder_next says EV_END once the
  * fed bytes are used up. A further block means the "end marker" was
  * damage (a run of 0xff bytes reads as one): the bytes from the marker to
  * that block are counted as skipped and reading goes on with the block.
  * In a log without blocks, further records (looks_like_records) mean the
- * same. So a reader that has more input feeds it even after EL_END. */
-static el_status scan_after_end(el_decoder *d)
+ * same. So a reader that has more input feeds it even after EV_END. */
+static ev_status scan_after_end(el_decoder *d)
 {
     size_t need = BLOCK_MARKER_SIZE;
     for (;;) {
@@ -1181,7 +1159,7 @@ static el_status scan_after_end(el_decoder *d)
                 }
             }
             if (!(p = want(d, BLOCK_MARKER_SIZE)))
-                return EL_END;      /* so far; feeding more bytes goes on looking */
+                return EV_END;      /* so far; feeding more bytes goes on looking */
             if (looks_like_block(d, p))
                 break;
             drop_byte(d);
@@ -1197,7 +1175,7 @@ static el_status scan_after_end(el_decoder *d)
         if (r == 0)
             drop_byte(d);
         else if (!want(d, need))
-            return EL_END;          /* so far, as above */
+            return EV_END;          /* so far, as above */
     }
     const uint8_t *at = d->carry_len ? d->carry : d->in + d->in_pos;
     uint64_t next_time = be64(at + 2);
@@ -1207,11 +1185,11 @@ static el_status scan_after_end(el_decoder *d)
              d->had_block ? "a block" : "an event", (unsigned long long)d->offset);
     d->phase = PH_DATA;
     if (!d->resync)
-        return fail(d, EL_ERR_FORMAT, d->end_at, DATA_END, "%s", what);
+        return fail(d, EV_ERR_FORMAT, d->end_at, DATA_END, "%s", what);
     el_damage *dm = &d->damage;
     uint64_t from = d->t_first <= d->t_last ? d->t_last : 0;
     if (dm->blocks == 0) {
-        dm->first.status = EL_ERR_FORMAT;
+        dm->first.status = EV_ERR_FORMAT;
         dm->first.offset = d->end_at;
         dm->first.type = DATA_END;
         snprintf(dm->first.msg, sizeof dm->first.msg, "%s", what);
@@ -1232,7 +1210,7 @@ static el_status scan_after_end(el_decoder *d)
 /* Fills *ev from the complete record at p and consumes it; `counting`
  * (d->tally set) is a constant where it is inlined, so that a decoder
  * that does not count pays nothing per event (el_decoder_next). */
-static inline __attribute__((always_inline)) el_status
+static inline __attribute__((always_inline)) ev_status
 emit_with(el_decoder *d, el_event *ev, const uint8_t *p, uint16_t type, uint32_t head,
           uint32_t payload_len, int counting)
 {
@@ -1280,10 +1258,10 @@ emit_with(el_decoder *d, el_event *ev, const uint8_t *p, uint16_t type, uint32_t
         }
     }
     consume(d, head + payload_len);
-    return EL_OK;
+    return EV_OK;
 }
 
-static el_status emit(el_decoder *d, el_event *ev, const uint8_t *p, uint16_t type,
+static ev_status emit(el_decoder *d, el_event *ev, const uint8_t *p, uint16_t type,
                       uint32_t head, uint32_t payload_len)
 {
     return emit_with(d, ev, p, type, head, payload_len, d->tally != NULL);
@@ -1291,28 +1269,28 @@ static el_status emit(el_decoder *d, el_event *ev, const uint8_t *p, uint16_t ty
 
 /* Everything but the common case: the header, the end marker, undeclared
  * types, and records that a chunk boundary splits. */
-static el_status next_slow(el_decoder *d, el_event *ev)
+static ev_status next_slow(el_decoder *d, el_event *ev)
 {
     const uint8_t *p;
 
     if (d->phase == PH_DONE)
         return d->final;
     if (d->phase == PH_SKIP) {
-        el_status st = skip_block(d);
-        if (st != EL_OK)
+        ev_status st = skip_block(d);
+        if (st != EV_OK)
             return st;
         return EL_RESYNC;
     }
     if (d->phase == PH_AFTER_END)
         return scan_after_end(d);
     if (d->phase != PH_DATA) {
-        el_status st = parse_header(d);
-        if (st != EL_OK)
+        ev_status st = parse_header(d);
+        if (st != EV_OK)
             return st;
     }
 
     if (!(p = want(d, 2)))
-        return EL_NEED_INPUT;
+        return EV_NEED_INPUT;
     uint16_t type = be16(p);
     if (type == DATA_END) {
         /* inside a block's stated bytes it cannot be the end (damage),
@@ -1334,7 +1312,7 @@ static el_status next_slow(el_decoder *d, el_event *ev)
     uint32_t head, payload_len;
     if (ts == 1 && type == EL_IPE) {
         if (!(p = want(d, 12 + 8)))
-            return EL_NEED_INPUT;
+            return EV_NEED_INPUT;
         size_t lim = ipe_limit(d), avail = d->in_len - d->in_pos;
         size_t len = d->carry_len ? ipe_record_len(d->carry, d->carry_len, d->in + d->in_pos,
                                                    avail, lim)
@@ -1344,16 +1322,16 @@ static el_status next_slow(el_decoder *d, el_event *ev)
                 return damaged(d, type, "IPE strings not terminated within %zu bytes "
                                "(the end of their block)", lim);
             want(d, lim);       /* everything there into carry: more is needed */
-            return EL_NEED_INPUT;
+            return EV_NEED_INPUT;
         }
         if (!(p = want(d, len)))
-            return EL_NEED_INPUT;
+            return EV_NEED_INPUT;
         ipe_note_declared(d, p, len);
         return emit(d, ev, p, type, 12, (uint32_t)len - 12);
     }
     if (ts == 1) {
         if (!(p = want(d, 12)))
-            return EL_NEED_INPUT;
+            return EV_NEED_INPUT;
         head = 12;
         payload_len = be16(p + 10);
     } else {
@@ -1361,7 +1339,7 @@ static el_status next_slow(el_decoder *d, el_event *ev)
         payload_len = ts - 2;
     }
     if (!(p = want(d, head + payload_len)))
-        return EL_NEED_INPUT;
+        return EV_NEED_INPUT;
     return emit(d, ev, p, type, head, payload_len);
 }
 
@@ -1472,7 +1450,7 @@ static inline __attribute__((always_inline)) void skip_quickly(el_decoder *d, in
     d->offset += (uint64_t)(p - start);
 }
 
-static inline __attribute__((always_inline)) el_status next_one(el_decoder *d, el_event *ev,
+static inline __attribute__((always_inline)) ev_status next_one(el_decoder *d, el_event *ev,
                                                                  int counting)
 {
     /* Fast path: a whole record of a declared type inside the chunk. */
@@ -1506,15 +1484,15 @@ static inline __attribute__((always_inline)) el_status next_one(el_decoder *d, e
 }
 
 /* Whether el_decoder_next reads on past what next_one gave */
-static inline int read_on(const el_decoder *d, el_status st, const el_event *ev)
+static inline int read_on(const el_decoder *d, ev_status st, const el_event *ev)
 {
-    return st == EL_RESYNC || (st == EL_OK && d->only_selected &&
+    return st == EL_RESYNC || (st == EV_OK && d->only_selected &&
                                (ev->type >= EL_NUM_TYPE_IDS || !d->fields[ev->type]));
 }
 
-el_status el_decoder_next(el_decoder *d, el_event *ev)
+ev_status el_decoder_next(el_decoder *d, el_event *ev)
 {
-    el_status st;
+    ev_status st;
 
     if (d->skip_dirty && d->header_done)
         make_quick_skip(d);
@@ -1535,7 +1513,7 @@ el_status el_decoder_next(el_decoder *d, el_event *ev)
     return st;
 }
 
-el_status el_decoder_finish(el_decoder *d)
+ev_status el_decoder_finish(el_decoder *d)
 {
     if (d->phase == PH_DONE)
         return d->final;
@@ -1547,11 +1525,11 @@ el_status el_decoder_finish(el_decoder *d)
             d->damage.bytes += d->offset + d->carry_len - d->end_at;
         d->carry_len = 0;
         d->phase = PH_DONE;
-        d->final = EL_END;
-        return EL_END;
+        d->final = EV_END;
+        return EV_END;
     }
     if (d->phase == PH_SKIP)
-        return fail(d, EL_ERR_TRUNCATED, d->offset, -1,
+        return fail(d, EV_ERR_TRUNCATED, d->offset, -1,
                     "truncated at byte %llu: the log ends inside a damaged block that was "
                     "being skipped (it should end at byte %llu)",
                     (unsigned long long)d->offset,
@@ -1561,12 +1539,12 @@ el_status el_decoder_finish(el_decoder *d)
         if (d->end_skipped_at == d->offset + 1) {
             /* the log ends with a damaged block that held the end marker */
             d->damage.end_in_skipped = 1;
-            d->final = EL_END;
-            return EL_END;
+            d->final = EV_END;
+            return EV_END;
         }
         d->missing_end = 1;
-        d->final = EL_OK;
-        return EL_OK;
+        d->final = EV_OK;
+        return EV_OK;
     }
     /* Input stopped inside the header or inside a record. */
     int32_t type = -1;
@@ -1576,10 +1554,10 @@ el_status el_decoder_finish(el_decoder *d)
              : d->carry_len == 1 ? (int32_t)(d->carry[0] << 8 | d->in[d->in_pos])
              : be16(d->in + d->in_pos);
     if (d->phase != PH_DATA)
-        return fail(d, EL_ERR_TRUNCATED, d->offset, -1,
+        return fail(d, EV_ERR_TRUNCATED, d->offset, -1,
                     "truncated at byte %llu: the log ends inside its header",
                     (unsigned long long)(d->offset + have));
-    return fail(d, EL_ERR_TRUNCATED, d->offset, type,
+    return fail(d, EV_ERR_TRUNCATED, d->offset, type,
                 "truncated at byte %llu: the log ends inside an event that starts at byte %llu",
                 (unsigned long long)(d->offset + have), (unsigned long long)d->offset);
 }
@@ -1667,7 +1645,7 @@ uint64_t el_decoder_offset(const el_decoder *d)
     return d->offset;
 }
 
-const el_error *el_decoder_error(const el_decoder *d)
+const ev_error *el_decoder_error(const el_decoder *d)
 {
     return &d->err;
 }

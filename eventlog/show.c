@@ -393,7 +393,7 @@ static int ghc_events_parses(const el_event *ev)
 
 /* ---- event text ------------------------------------------------------- */
 
-el_status el_show_type(el_textbuf *out, const el_event_type *et)
+ev_status el_show_type(el_textbuf *out, const el_event_type *et)
 {
     put_u64(out, et->id);
     put_lit(out, ": ");
@@ -404,7 +404,7 @@ el_status el_show_type(el_textbuf *out, const el_event_type *et)
     else
         put_u64(out, (uint32_t)et->size);
     put_ch(out, ')');
-    return out->failed ? EL_ERR_NOMEM : EL_OK;
+    return out->failed ? EV_ERR_NOMEM : EV_OK;
 }
 
 /* showThreadStopStatus . mkStopStatus; 0 for a status mkStopStatus
@@ -1101,7 +1101,7 @@ static int put_fields(el_textbuf *b, const el_event *ev)
     return 1;
 }
 
-el_status el_show_event(el_textbuf *out, const el_event *ev)
+ev_status el_show_event(el_textbuf *out, const el_event *ev)
 {
     size_t start = out->len;
 
@@ -1110,10 +1110,10 @@ el_status el_show_event(el_textbuf *out, const el_event *ev)
         if (ev->et)
             put_str(out, ev->et->desc);
     }
-    return out->failed ? EL_ERR_NOMEM : EL_OK;
+    return out->failed ? EV_ERR_NOMEM : EV_OK;
 }
 
-el_status el_show_line(el_textbuf *out, const el_event *ev)
+ev_status el_show_line(el_textbuf *out, const el_event *ev)
 {
     put_u64(out, ev->time);
     put_lit(out, ": ");
@@ -1124,5 +1124,5 @@ el_status el_show_line(el_textbuf *out, const el_event *ev)
     }
     el_show_event(out, ev);
     put_ch(out, '\n');
-    return out->failed ? EL_ERR_NOMEM : EL_OK;
+    return out->failed ? EV_ERR_NOMEM : EV_OK;
 }

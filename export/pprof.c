@@ -463,11 +463,6 @@ void pprof_census_pick_destroy(pprof_census_pick *k)
     free(k);
 }
 
-uint64_t pprof_census_pick_index(const pprof_census_pick *k)
-{
-    return k->kept ? k->index : 0;
-}
-
 int pprof_census_keep(void *ctx, const heap_profile *h, const heap_census *c)
 {
     pprof_census_pick *k = ctx;

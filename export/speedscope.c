@@ -13,6 +13,7 @@
 #include "util/fmt.h"
 #include "util/hash.h"
 #include "util/htab.h"
+#include "util/idmap.h"
 
 #define NO_STACK UINT32_MAX
 #define DEFAULT_TICK_NS 1000000u    /* GHC's default -V, when the log has no 168 */
@@ -333,30 +334,7 @@ int speedscope_timeline_begin_log(speedscope_timeline *t, const prof_profile *p,
     return 0;
 }
 
-size_t speedscope_timeline_num_caps(const speedscope_timeline *t)
-{
-    return t->num_caps;
-}
-
-uint64_t speedscope_timeline_samples(const speedscope_timeline *t, uint32_t cap)
-{
-    for (size_t i = 0; i < t->num_caps; i++)
-        if (t->caps[i].capno == cap)
-            return t->caps[i].n;
-    return 0;
-}
-
 /* ---- writing ---------------------------------------------------------- */
-
-typedef struct id_index {
-    uint32_t id, index;
-} id_index;
-
-static int cmp_id(const void *a, const void *b)
-{
-    const id_index *x = a, *y = b;
-    return x->id < y->id ? -1 : x->id > y->id;
-}
 
 typedef struct writer {
     const prof_result *p;
@@ -389,57 +367,25 @@ static uint32_t find_cc_index(const prof_result *p, const char *label, const cha
     return NO_STACK;
 }
 
-/* The cost centres' ids to their indices: a table by id when the ids are
- * dense (GHC numbers them from 1; at most 4 slots per cost centre, 256 KiB
- * more), else the sorted pairs searched. */
-typedef struct id_map {
-    uint32_t *by_id;            /* index + 1 per id up to max_id (0: none) */
-    uint32_t max_id;
-    id_index *sorted;           /* else */
-    size_t n;
-} id_map;
-
-static int id_map_make(id_map *m, const prof_result *p)
+/* The cost centres' ids to their indices (util/idmap.h: an array of
+ * exactly the ids when they are dense, as GHC numbers them). */
+static int id_map_make(tx_idmap *m, const prof_result *p)
 {
-    size_t nccs = prof_num_ccs(p), n = 0;
+    size_t nccs = prof_num_ccs(p);
     uint32_t max_id = 0;
-    memset(m, 0, sizeof *m);
     for (size_t i = 0; i < nccs; i++) {
         const prof_cc *cc = prof_cc_at(p, (uint32_t)i);
         if (!cc->synthetic && cc->id > max_id)
             max_id = cc->id;
     }
-    if (max_id < 4 * (uint64_t)nccs + 65536) {
-        if (!(m->by_id = calloc((size_t)max_id + 1, sizeof *m->by_id)))
-            return -1;
-        m->max_id = max_id;
-        for (size_t i = 0; i < nccs; i++) {
-            const prof_cc *cc = prof_cc_at(p, (uint32_t)i);
-            if (!cc->synthetic)
-                m->by_id[cc->id] = (uint32_t)i + 1;     /* ids are unique */
-        }
-        return 0;
-    }
-    if (!(m->sorted = malloc((nccs ? nccs : 1) * sizeof *m->sorted)))
+    if (tx_idmap_reserve(m, max_id, nccs, NULL) != 0)
         return -1;
     for (size_t i = 0; i < nccs; i++) {
         const prof_cc *cc = prof_cc_at(p, (uint32_t)i);
-        if (!cc->synthetic)
-            m->sorted[n++] = (id_index){ cc->id, (uint32_t)i };
+        if (!cc->synthetic && tx_idmap_put(m, cc->id, (uint32_t)i, NULL) != 0)
+            return -1;      /* ids are unique */
     }
-    qsort(m->sorted, n, sizeof *m->sorted, cmp_id);
-    m->n = n;
     return 0;
-}
-
-/* The index of the cost centre of id `id`, or NO_STACK. */
-static inline uint32_t id_map_find(const id_map *m, uint32_t id)
-{
-    if (m->by_id)
-        return id <= m->max_id ? m->by_id[id] - 1 : NO_STACK;
-    id_index key = { id, 0 };
-    id_index *hit = bsearch(&key, m->sorted, m->n, sizeof *m->sorted, cmp_id);
-    return hit ? hit->index : NO_STACK;
 }
 
 /* Maps the interned stacks' cost-centre ids to frame indices. */
@@ -448,10 +394,12 @@ static int map_frames(writer *w)
     const prof_result *p = w->p;
     const speedscope_timeline *t = w->t;
     size_t nccs = prof_num_ccs(p);
-    id_map ids;
+    tx_idmap ids = { 0 };
     w->frames = malloc((t->arena_len ? t->arena_len : 1) * sizeof *w->frames);
-    if (!w->frames || id_map_make(&ids, p) != 0)
+    if (!w->frames || id_map_make(&ids, p) != 0) {
+        tx_idmap_free(&ids);
         return -1;
+    }
     w->num_frames = nccs;
     w->main_frame = find_cc_index(p, "MAIN", "MAIN", 0);
     w->cut_frame = find_cc_index(p, "<stack cut at 255 frames>", "<evprof>", 1);
@@ -465,7 +413,7 @@ static int map_frames(writer *w)
         w->frames[off] = depth;
         for (uint32_t k = 1; k <= depth; k++) {
             uint32_t id = t->arena[off + k];
-            uint32_t frame = id_map_find(&ids, id);
+            uint32_t frame = tx_idmap_get(&ids, id);
             if (frame == NO_STACK) {
                 size_t e = 0;
                 while (e < w->num_extra && w->extra_ids[e] != id)
@@ -488,8 +436,7 @@ static int map_frames(writer *w)
         }
         off += depth + 1;
     }
-    free(ids.by_id);
-    free(ids.sorted);
+    tx_idmap_free(&ids);
     w->num_frames = nccs + w->num_extra;
     if (w->main_frame == NO_STACK)
         w->main_frame = (uint32_t)w->num_frames++;
@@ -533,15 +480,11 @@ static void put_frame(tx_json *j, const char *name, size_t name_len, const char 
 {
     ex_srcloc loc;
     tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "name");
-    tx_json_string(j, name, name_len);
+    tx_json_kv_string(j, "name", name, name_len);
     if (src && export_srcloc_parse(src, &loc)) {
-        tx_json_key(j, "file");
-        tx_json_string(j, loc.file, loc.file_len);
-        tx_json_key(j, "line");
-        tx_json_uint(j, loc.line);
-        tx_json_key(j, "col");
-        tx_json_uint(j, loc.col);
+        tx_json_kv_string(j, "file", loc.file, loc.file_len);
+        tx_json_kv_uint(j, "line", loc.line);
+        tx_json_kv_uint(j, "col", loc.col);
     }
     tx_json_end(j);
 }
@@ -726,14 +669,10 @@ int speedscope_write(const prof_result *p, const speedscope_timeline *t,
     tx_json *j = &w.json;
     tx_json_init(j, out, 0, 1);
     tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "$schema");
-    tx_json_cstr(j, "https://www.speedscope.app/file-format-schema.json");
-    tx_json_key(j, "exporter");
-    tx_json_cstr(j, "evprof");
-    tx_json_key(j, "name");
-    tx_json_cstr(j, name);
-    tx_json_key(j, "activeProfileIndex");
-    tx_json_uint(j, 0);
+    tx_json_kv_cstr(j, "$schema", "https://www.speedscope.app/file-format-schema.json");
+    tx_json_kv_cstr(j, "exporter", "evprof");
+    tx_json_kv_cstr(j, "name", name);
+    tx_json_kv_uint(j, "activeProfileIndex", 0);
     rc = write_frames(&w);
     tx_json_key(j, "profiles");
     tx_json_array(j, TX_JSON_INLINE);
@@ -784,8 +723,7 @@ static int write_log(writer *wp, uint32_t log, const char *name)
         if (!cs->n || cs->log != log)
             continue;
         tx_json_object(j, TX_JSON_INLINE);
-        tx_json_key(j, "type");
-        tx_json_cstr(j, "sampled");
+        tx_json_kv_cstr(j, "type", "sampled");
         tx_json_key(j, "name");
         char label[64];
         snprintf(label, sizeof label, "capability %u", cs->capno);
@@ -802,12 +740,9 @@ static int write_log(writer *wp, uint32_t log, const char *name)
         } else {
             tx_json_cstr(j, label);
         }
-        tx_json_key(j, "unit");
-        tx_json_cstr(j, "nanoseconds");
-        tx_json_key(j, "startValue");
-        tx_json_uint(j, start);
-        tx_json_key(j, "endValue");
-        tx_json_uint(j, end);
+        tx_json_kv_cstr(j, "unit", "nanoseconds");
+        tx_json_kv_uint(j, "startValue", start);
+        tx_json_kv_uint(j, "endValue", end);
         tx_json_key(j, "samples");
         rc = write_array(w, cs, start, emit_stack);
         tx_json_key(j, "weights");

@@ -259,33 +259,14 @@ static void json_sparks(tx_json *j, int has, const gc_sparks *sp)
         return;
     }
     tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "created");
-    tx_json_uint(j, sp->created);
-    tx_json_key(j, "dud");
-    tx_json_uint(j, sp->dud);
-    tx_json_key(j, "overflowed");
-    tx_json_uint(j, sp->overflowed);
-    tx_json_key(j, "converted");
-    tx_json_uint(j, sp->converted);
-    tx_json_key(j, "gcd");
-    tx_json_uint(j, sp->gcd);
-    tx_json_key(j, "fizzled");
-    tx_json_uint(j, sp->fizzled);
-    tx_json_key(j, "total");
-    tx_json_uint(j, sp->created + sp->dud + sp->overflowed);
+    tx_json_kv_uint(j, "created", sp->created);
+    tx_json_kv_uint(j, "dud", sp->dud);
+    tx_json_kv_uint(j, "overflowed", sp->overflowed);
+    tx_json_kv_uint(j, "converted", sp->converted);
+    tx_json_kv_uint(j, "gcd", sp->gcd);
+    tx_json_kv_uint(j, "fizzled", sp->fizzled);
+    tx_json_kv_uint(j, "total", sp->created + sp->dud + sp->overflowed);
     tx_json_end(j);
-}
-
-static void json_u64(tx_json *j, const char *key, uint64_t v)
-{
-    tx_json_key(j, key);
-    tx_json_uint(j, v);
-}
-
-static void json_null(tx_json *j, const char *key)
-{
-    tx_json_key(j, key);
-    tx_json_null(j);
 }
 
 int gc_report_json(const gc_summary *s, const gc_report_opts *o, FILE *out)
@@ -303,18 +284,14 @@ int gc_report_json(const gc_summary *s, const gc_report_opts *o, FILE *out)
         return -1;
     tx_json_init(j, out, 2, 0);
     tx_json_object(j, TX_JSON_BLOCK);
-    tx_json_key(j, "source");
-    tx_json_cstr(j, o->source_name);
-    tx_json_key(j, "rts");
-    tx_json_cstr(j, r->rts_version);
-    tx_json_key(j, "threaded");
-    tx_json_bool(j, r->threaded);
-    tx_json_key(j, "profiled");
-    tx_json_bool(j, r->profiled);
+    tx_json_kv_cstr(j, "source", o->source_name);
+    tx_json_kv_cstr(j, "rts", r->rts_version);
+    tx_json_kv_bool(j, "threaded", r->threaded);
+    tx_json_kv_bool(j, "profiled", r->profiled);
     tx_json_key(j, "window");
     tx_json_object(j, TX_JSON_INLINE);
-    json_u64(j, "from_ns", r->from_ns);
-    json_u64(j, "to_ns", r->to_ns);
+    tx_json_kv_uint(j, "from_ns", r->from_ns);
+    tx_json_kv_uint(j, "to_ns", r->to_ns);
     if (r->n_windows > 1) {
         tx_json_key(j, "windows_ns");
         tx_json_array(j, TX_JSON_INLINE);
@@ -326,60 +303,56 @@ int gc_report_json(const gc_summary *s, const gc_report_opts *o, FILE *out)
         }
         tx_json_end(j);
     }
-    tx_json_key(j, "whole_run");
-    tx_json_bool(j, r->whole_run);
+    tx_json_kv_bool(j, "whole_run", r->whole_run);
     tx_json_key(j, "cap");
     if (r->cap >= 0)
         tx_json_int(j, r->cap);
     else
         tx_json_null(j);
     tx_json_end(j);
-    json_u64(j, "log_end_ns", r->log_end_ns);
-    json_u64(j, "allocated_bytes", r->allocated_bytes);
-    json_u64(j, "copied_bytes", r->copied_bytes);
-    json_u64(j, "max_live_bytes", r->max_live_bytes);
-    json_u64(j, "major_gcs", r->major_gcs);
-    json_u64(j, "max_slop_bytes", r->max_slop_bytes);
-    json_u64(j, "max_mem_in_use_bytes", r->max_mem_in_use_bytes);
-    tx_json_key(j, "max_mem_in_use_lower_bound");
-    tx_json_bool(j, r->mem_in_use_lower_bound);
-    json_u64(j, "max_current_fragmentation_bytes", r->max_frag_bytes);
-    json_null(j, "ghc_fragmentation_bytes");
-    json_u64(j, "gcs", r->collections);
+    tx_json_kv_uint(j, "log_end_ns", r->log_end_ns);
+    tx_json_kv_uint(j, "allocated_bytes", r->allocated_bytes);
+    tx_json_kv_uint(j, "copied_bytes", r->copied_bytes);
+    tx_json_kv_uint(j, "max_live_bytes", r->max_live_bytes);
+    tx_json_kv_uint(j, "major_gcs", r->major_gcs);
+    tx_json_kv_uint(j, "max_slop_bytes", r->max_slop_bytes);
+    tx_json_kv_uint(j, "max_mem_in_use_bytes", r->max_mem_in_use_bytes);
+    tx_json_kv_bool(j, "max_mem_in_use_lower_bound", r->mem_in_use_lower_bound);
+    tx_json_kv_uint(j, "max_current_fragmentation_bytes", r->max_frag_bytes);
+    tx_json_kv_null(j, "ghc_fragmentation_bytes");
+    tx_json_kv_uint(j, "gcs", r->collections);
     tx_json_key(j, "generations");
     tx_json_array(j, TX_JSON_BLOCK);
     for (uint32_t g = 0; g < r->generations; g++) {
         const gc_gen *gg = &r->gens[g];
         tx_json_object(j, TX_JSON_INLINE);
-        json_u64(j, "gen", g);
-        json_u64(j, "collections", gg->collections);
-        json_u64(j, "par_collections", gg->par_collections);
-        json_u64(j, "elapsed_ns", gg->elapsed_ns);
-        json_u64(j, "avg_pause_ns", gg->avg_pause_ns);
-        json_u64(j, "max_pause_ns", gg->max_pause_ns);
-        json_u64(j, "copied_bytes", gg->copied_bytes);
-        json_u64(j, "max_slop_bytes", gg->max_slop_bytes);
+        tx_json_kv_uint(j, "gen", g);
+        tx_json_kv_uint(j, "collections", gg->collections);
+        tx_json_kv_uint(j, "par_collections", gg->par_collections);
+        tx_json_kv_uint(j, "elapsed_ns", gg->elapsed_ns);
+        tx_json_kv_uint(j, "avg_pause_ns", gg->avg_pause_ns);
+        tx_json_kv_uint(j, "max_pause_ns", gg->max_pause_ns);
+        tx_json_kv_uint(j, "copied_bytes", gg->copied_bytes);
+        tx_json_kv_uint(j, "max_slop_bytes", gg->max_slop_bytes);
         tx_json_end(j);
     }
     tx_json_end(j);
-    json_u64(j, "par_copied_bytes", r->par_copied_bytes);
-    json_u64(j, "cumulative_par_balanced_copied_bytes", r->par_balanced_copied_bytes);
-    tx_json_key(j, "work_balance");
-    tx_json_double(j, r->work_balance, 10);
+    tx_json_kv_uint(j, "par_copied_bytes", r->par_copied_bytes);
+    tx_json_kv_uint(j, "cumulative_par_balanced_copied_bytes", r->par_balanced_copied_bytes);
+    tx_json_kv_double(j, "work_balance", r->work_balance, 10);
     tx_json_key(j, "sparks");
     json_sparks(j, r->has_sparks, &r->sparks);
-    json_u64(j, "elapsed_ns", r->total_ns);
-    json_u64(j, "gc_elapsed_ns", r->gc_ns);
-    json_u64(j, "mutator_elapsed_ns", r->mutator_ns);
-    json_null(j, "init_elapsed_ns");
-    json_null(j, "exit_elapsed_ns");
-    json_null(j, "cpu_ns");
-    json_null(j, "gc_cpu_ns");
-    json_null(j, "mutator_cpu_ns");
-    json_null(j, "alloc_rate");
-    json_u64(j, "alloc_rate_wall_clock", r->alloc_rate);
-    tx_json_key(j, "productivity_elapsed");
-    tx_json_double(j, r->productivity, 10);
+    tx_json_kv_uint(j, "elapsed_ns", r->total_ns);
+    tx_json_kv_uint(j, "gc_elapsed_ns", r->gc_ns);
+    tx_json_kv_uint(j, "mutator_elapsed_ns", r->mutator_ns);
+    tx_json_kv_null(j, "init_elapsed_ns");
+    tx_json_kv_null(j, "exit_elapsed_ns");
+    tx_json_kv_null(j, "cpu_ns");
+    tx_json_kv_null(j, "gc_cpu_ns");
+    tx_json_kv_null(j, "mutator_cpu_ns");
+    tx_json_kv_null(j, "alloc_rate");
+    tx_json_kv_uint(j, "alloc_rate_wall_clock", r->alloc_rate);
+    tx_json_kv_double(j, "productivity_elapsed", r->productivity, 10);
     tx_json_key(j, "capabilities");
     tx_json_array(j, TX_JSON_BLOCK);
     for (uint32_t i = 0; i < r->n_caps; i++) {
@@ -395,19 +368,18 @@ int gc_report_json(const gc_summary *s, const gc_report_opts *o, FILE *out)
             tx_json_uint(j, c->allocated_bytes);
         else
             tx_json_null(j);
-        json_u64(j, "mutator_elapsed_ns", c->mutator_ns);
-        json_u64(j, "gc_elapsed_ns", c->gc_ns);
-        json_u64(j, "idle_ns", c->idle_ns);
-        json_u64(j, "gcs", c->gcs);
-        json_u64(j, "led", c->led);
-        json_u64(j, "max_pause_ns", c->max_pause_ns);
+        tx_json_kv_uint(j, "mutator_elapsed_ns", c->mutator_ns);
+        tx_json_kv_uint(j, "gc_elapsed_ns", c->gc_ns);
+        tx_json_kv_uint(j, "idle_ns", c->idle_ns);
+        tx_json_kv_uint(j, "gcs", c->gcs);
+        tx_json_kv_uint(j, "led", c->led);
+        tx_json_kv_uint(j, "max_pause_ns", c->max_pause_ns);
         tx_json_key(j, "sparks");
         json_sparks(j, c->has_sparks, &c->sparks);
         tx_json_end(j);
     }
     tx_json_end(j);
-    tx_json_key(j, "evprof_note");
-    tx_json_cstr(j, "elapsed times only: CPU time and the INIT/EXIT split are not in the "
+    tx_json_kv_cstr(j, "evprof_note", "elapsed times only: CPU time and the INIT/EXIT split are not in the "
                     "eventlog (null); mutator time includes INIT and EXIT; alloc_rate (GHC's, "
                     "per mutator CPU second) is null, alloc_rate_wall_clock is per elapsed "
                     "mutator second; ghc_fragmentation_bytes (a difference of two lifetime "

@@ -773,8 +773,6 @@ gc_summary *gc_snapshot(const gc_summary *s)
     return c;
 }
 
-int gc_finished(const gc_summary *s) { return s->finished; }
-
 /* ---- partials (the parallel read) --------------------------------------- */
 
 gc_summary *gc_fork(const gc_summary *s)

@@ -130,19 +130,19 @@ static int make_groups(builder *b)
 
 /* Marks the groups whose "Module.label" the focus/ignore regex matches:
  * the profile's matcher (prof_match_ccs) per cost centre, then its group. */
-static cg_status match_groups(builder *b, const char *pattern, uint8_t bit, char *err,
+static ev_status match_groups(builder *b, const char *pattern, uint8_t bit, char *err,
                               size_t errsize)
 {
     size_t n = prof_num_ccs(b->p);
     uint8_t *m = calloc(n ? n : 1, 1);
     if (!m)
-        return CG_ERR_NOMEM;
+        return EV_ERR_NOMEM;
     int rc = prof_match_ccs(b->p, pattern, m, bit, err, errsize);
     if (rc == 0)
         for (size_t i = 0; i < n; i++)
             b->groups[b->gid[i]].match |= m[i];
     free(m);
-    return rc == 0 ? CG_OK : rc == -1 ? CG_ERR_REGEX : CG_ERR_NOMEM;
+    return rc == 0 ? EV_OK : rc == -1 ? EV_ERR_PATTERN : EV_ERR_NOMEM;
 }
 
 /* ---- walking the tree ------------------------------------------------- */
@@ -499,12 +499,12 @@ static char *dup_or_null(const char *s, int *failed)
     return d;
 }
 
-cg_status cg_build(const prof_result *p, const cg_opts *o, cg_graph **out, char *err,
+ev_status cg_build(const prof_result *p, const cg_opts *o, cg_graph **out, char *err,
                    size_t errsize)
 {
     cg_opts defaults;
     builder b;
-    cg_status st = CG_ERR_NOMEM;
+    ev_status st = EV_ERR_NOMEM;
     group **order = NULL;
 
     *out = NULL;
@@ -533,11 +533,11 @@ cg_status cg_build(const prof_result *p, const cg_opts *o, cg_graph **out, char 
         g->opts.max_nodes = 1;
     if (dup_failed)
         goto fail;
-    if (o->focus && (st = match_groups(&b, o->focus, MATCH_FOCUS, err, errsize)) != CG_OK)
+    if (o->focus && (st = match_groups(&b, o->focus, MATCH_FOCUS, err, errsize)) != EV_OK)
         goto fail;
-    if (o->ignore && (st = match_groups(&b, o->ignore, MATCH_IGNORE, err, errsize)) != CG_OK)
+    if (o->ignore && (st = match_groups(&b, o->ignore, MATCH_IGNORE, err, errsize)) != EV_OK)
         goto fail;
-    st = CG_ERR_NOMEM;
+    st = EV_ERR_NOMEM;
 
     uint32_t max_depth = 0;
     for (size_t i = 0, n = prof_num_nodes(p); i < n; i++)
@@ -634,13 +634,13 @@ cg_status cg_build(const prof_result *p, const cg_opts *o, cg_graph **out, char 
     free(order);
     builder_free(&b);
     *out = g;
-    return CG_OK;
+    return EV_OK;
 
 fail:
     free(order);
     builder_free(&b);
     cg_destroy(g);
-    if (st == CG_ERR_NOMEM && errsize)
+    if (st == EV_ERR_NOMEM && errsize)
         snprintf(err, errsize, "out of memory");
     return st;
 }

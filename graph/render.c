@@ -548,11 +548,11 @@ static void graphviz_error(char *err, size_t errsize, const char *what)
     free(last);
 }
 
-cg_status cg_write(const cg_graph *g, const cg_write_opts *o, cg_format f, FILE *out,
+ev_status cg_write(const cg_graph *g, const cg_write_opts *o, cg_format f, FILE *out,
                    char *err, size_t errsize)
 {
     cg_write_opts defaults;
-    cg_status st = CG_OK;
+    ev_status st = EV_OK;
     GVC_t *gvc = NULL;
 
     if (errsize)
@@ -564,7 +564,7 @@ cg_status cg_write(const cg_graph *g, const cg_write_opts *o, cg_format f, FILE 
     if (f >= CG_FORMAT_COUNT) {
         if (errsize)
             snprintf(err, errsize, "unknown format");
-        return CG_ERR_RENDER;
+        return EV_ERR_RENDER;
     }
     agerrlevel_t level = agseterr(AGMAX);  /* keep messages, print none */
     agreseterrors();
@@ -573,39 +573,39 @@ cg_status cg_write(const cg_graph *g, const cg_write_opts *o, cg_format f, FILE 
         agseterr(level);
         if (errsize)
             snprintf(err, errsize, "out of memory");
-        return CG_ERR_NOMEM;
+        return EV_ERR_NOMEM;
     }
     Agraph_t *ag = build_agraph(g, o);
     int unread = 0;
     if (ag && f != CG_FORMAT_DOT)
         ag = as_read_back(ag, &unread);
     if (unread) {
-        st = CG_ERR_RENDER;
+        st = EV_ERR_RENDER;
         graphviz_error(err, errsize, "Graphviz cannot read back the DOT text");
     } else if (!ag) {
-        st = CG_ERR_NOMEM;
+        st = EV_ERR_NOMEM;
         if (errsize)
             snprintf(err, errsize, "out of memory building the Graphviz graph");
     } else if (f == CG_FORMAT_DOT) {
         if (agwrite(ag, out) != 0 || ferror(out)) {
-            st = CG_ERR_WRITE;
+            st = EV_ERR_WRITE;
             if (errsize)
                 snprintf(err, errsize, "cannot write the DOT text");
         }
     } else if (gvLayout(gvc, ag, "dot") != 0) {
-        st = CG_ERR_RENDER;
+        st = EV_ERR_RENDER;
         graphviz_error(err, errsize, "Graphviz layout failed");
     } else {
         char *data = NULL;
         unsigned int len = 0;
         if (gvRenderData(gvc, ag, formats[f].name, &data, &len) != 0 || !data) {
-            st = CG_ERR_RENDER;
+            st = EV_ERR_RENDER;
             graphviz_error(err, errsize, "Graphviz cannot render");
         } else if (agerrors() > AGWARN) {
-            st = CG_ERR_RENDER;
+            st = EV_ERR_RENDER;
             graphviz_error(err, errsize, "Graphviz reported an error");
         } else if (fwrite(data, 1, len, out) != len || ferror(out)) {
-            st = CG_ERR_WRITE;
+            st = EV_ERR_WRITE;
             if (errsize)
                 snprintf(err, errsize, "cannot write the %s output", formats[f].name);
         }

@@ -11,9 +11,4 @@
 uint64_t heap_window_from(const heap_profile *h);
 uint64_t heap_window_to(const heap_profile *h);
 
-/* "%llu.%06llu": ns as seconds rounded to microseconds, as GHC's %f. */
-void heap_put_seconds6(FILE *out, uint64_t ns);
-/* ns as seconds with all nine decimals (exact). */
-void heap_put_seconds9(FILE *out, uint64_t ns);
-
 #endif

@@ -25,14 +25,16 @@ struct heap_writer {
     tx_json json;               /* JSON: the document */
 };
 
-void heap_put_seconds6(FILE *out, uint64_t ns)
+/* "%llu.%06llu": ns as seconds rounded to microseconds, as GHC's %f. */
+static void heap_put_seconds6(FILE *out, uint64_t ns)
 {
     uint64_t us = ns / 1000 + (ns % 1000 >= 500);
     fprintf(out, "%llu.%06llu", (unsigned long long)(us / 1000000),
             (unsigned long long)(us % 1000000));
 }
 
-void heap_put_seconds9(FILE *out, uint64_t ns)
+/* ns as seconds with all nine decimals (exact). */
+static void heap_put_seconds9(FILE *out, uint64_t ns)
 {
     fprintf(out, "%llu.%09llu", (unsigned long long)(ns / 1000000000u),
             (unsigned long long)(ns % 1000000000u));
@@ -180,24 +182,16 @@ static void json_header(heap_writer *w, const heap_profile *h)
     tx_json *j = &w->json;
     tx_json_init(j, w->out, 0, 0);
     tx_json_object(j, TX_JSON_BLOCK);
-    tx_json_key(j, "program");
-    tx_json_cstr(j, in->program);
-    tx_json_key(j, "job");
-    tx_json_cstr(j, in->job);
-    tx_json_key(j, "rts");
-    tx_json_cstr(j, in->rts_version);
-    tx_json_key(j, "breakdown");
-    tx_json_cstr(j, in->has_begin ? heap_breakdown_name(in->breakdown) : NULL);
-    tx_json_key(j, "flag");
-    tx_json_cstr(j, in->has_begin ? heap_breakdown_flag(in->breakdown) : NULL);
+    tx_json_kv_cstr(j, "program", in->program);
+    tx_json_kv_cstr(j, "job", in->job);
+    tx_json_kv_cstr(j, "rts", in->rts_version);
+    tx_json_kv_cstr(j, "breakdown", in->has_begin ? heap_breakdown_name(in->breakdown) : NULL);
+    tx_json_kv_cstr(j, "flag", in->has_begin ? heap_breakdown_flag(in->breakdown) : NULL);
     tx_json_key(j, "sampling_period");
     tx_json_decimal(j, in->period_ns, 9);
-    tx_json_key(j, "band_length");
-    tx_json_uint(j, in->length);
-    tx_json_key(j, "time_unit");
-    tx_json_cstr(j, "seconds since the RTS started (GHC's .hp uses mutator CPU seconds)");
-    tx_json_key(j, "value_unit");
-    tx_json_cstr(j, "bytes");
+    tx_json_kv_uint(j, "band_length", in->length);
+    tx_json_kv_cstr(j, "time_unit", "seconds since the RTS started (GHC's .hp uses mutator CPU seconds)");
+    tx_json_kv_cstr(j, "value_unit", "bytes");
     tx_json_key(j, "rows");
     tx_json_array(j, TX_JSON_BLOCK);
 }
@@ -208,18 +202,14 @@ static void json_census(heap_writer *w, const heap_profile *h, const heap_census
     for (size_t i = 0; i < c->n; i++) {
         const heap_band *b = heap_band_at(h, c->samples[i].band);
         tx_json_object(j, TX_JSON_INLINE);
-        tx_json_key(j, "census");
-        tx_json_uint(j, c->index);
+        tx_json_kv_uint(j, "census", c->index);
         tx_json_key(j, "time");
         tx_json_decimal(j, c->time, 9);
-        tx_json_key(j, "band");
-        tx_json_string(j, b->title, b->title_len);
+        tx_json_kv_string(j, "band", b->title, b->title_len);
         if (b->title != b->name) {      /* -hi: the address GHC's .hp names it by */
-            tx_json_key(j, "address");
-            tx_json_string(j, b->name, b->len);
+            tx_json_kv_string(j, "address", b->name, b->len);
         }
-        tx_json_key(j, "bytes");
-        tx_json_uint(j, c->samples[i].bytes);
+        tx_json_kv_uint(j, "bytes", c->samples[i].bytes);
         tx_json_end(j);
         w->rows++;
     }
@@ -233,10 +223,8 @@ static void json_footer(heap_writer *w, const heap_profile *h)
     if (!w->rows)
         tx_json_space(j, "\n");        /* "rows": [ and ] on lines of their own */
     tx_json_end(j);
-    tx_json_key(j, "censuses");
-    tx_json_uint(j, in->censuses);
-    tx_json_key(j, "dropped_censuses");
-    tx_json_uint(j, in->dropped);
+    tx_json_kv_uint(j, "censuses", in->censuses);
+    tx_json_kv_uint(j, "dropped_censuses", in->dropped);
     tx_json_end(j);
     tx_json_space(j, "\n");
     if (tx_json_finish(j) != 0)

@@ -28,6 +28,7 @@
 #include "util/account.h"
 #include "util/hash.h"
 #include "util/htab.h"
+#include "util/idmap.h"
 #include "util/strpool.h"
 
 /* ---- tables ----------------------------------------------------------- */
@@ -62,13 +63,13 @@ struct heap_profile {
     ev_span hull;               /* its hull, which a snapshot keeps */
     heap_census_fn sink;
     void *sink_ctx;
-    heap_status status;
+    ev_status status;
     int finished;
 
     strpool strings;
-    cc_def *ccs;                /* cost-centre definitions, by_cc: id -> index */
+    cc_def *ccs;                /* cost-centre definitions, cc_ids: id -> index */
     size_t num_ccs, cap_ccs;
-    tx_htab by_cc;
+    tx_idmap cc_ids;
     ipe_def *ipes;              /* IPE entries, by_ipe: info pointer -> index */
     size_t num_ipes, cap_ipes;
     tx_htab by_ipe;
@@ -145,8 +146,8 @@ static void uncharge(heap_profile *h, size_t bytes)
 
 void heap_set_budget(heap_profile *h, ev_budget *b)
 {
-    if (ev_account_move(&h->mem, b) != 0 && h->status == HEAP_OK)
-        h->status = HEAP_ERR_NOMEM;
+    if (ev_account_move(&h->mem, b) != 0 && h->status == EV_OK)
+        h->status = EV_ERR_NOMEM;
 }
 
 void heap_count(const heap_profile *h, heap_counts *c)
@@ -242,7 +243,7 @@ void heap_destroy(heap_profile *h)
     if (!h)
         return;
     free(h->ccs);
-    tx_htab_free(&h->by_cc);
+    tx_idmap_free(&h->cc_ids);
     free(h->ipes);
     tx_htab_free(&h->by_ipe);
     tx_strpool_destroy(&h->strings);
@@ -261,9 +262,9 @@ void heap_destroy(heap_profile *h)
     free(h);
 }
 
-static heap_status fail(heap_profile *h, heap_status st)
+static ev_status fail(heap_profile *h, ev_status st)
 {
-    if (h->status == HEAP_OK)
+    if (h->status == EV_OK)
         h->status = st;
     return h->status;
 }
@@ -293,11 +294,6 @@ static int band_eq(const void *items, uint32_t i, const void *key)
     return b->len == k->len && memcmp(b->name, k->name, k->len) == 0;
 }
 
-static int cc_eq(const void *items, uint32_t i, const void *key)
-{
-    return ((const cc_def *)items)[i].id == *(const uint32_t *)key;
-}
-
 static int ipe_eq(const void *items, uint32_t i, const void *key)
 {
     return ((const ipe_def *)items)[i].info == *(const uint64_t *)key;
@@ -305,8 +301,8 @@ static int ipe_eq(const void *items, uint32_t i, const void *key)
 
 static cc_def *find_cc(const heap_profile *h, uint32_t id)
 {
-    uint32_t i = tx_htab_find(&h->by_cc, hash_mix64(id), cc_eq, h->ccs, &id);
-    return i == TX_HTAB_NONE ? NULL : &h->ccs[i];
+    uint32_t i = tx_idmap_get(&h->cc_ids, id);
+    return i == TX_IDMAP_NONE ? NULL : &h->ccs[i];
 }
 
 static ipe_def *find_ipe(const heap_profile *h, uint64_t info)
@@ -483,32 +479,32 @@ static int hex_value(const char *s, size_t n, uint64_t *v)
 /* ---- census assembly -------------------------------------------------- */
 
 /* Band b's bytes in the open census. */
-static heap_status census_add(heap_profile *h, uint32_t b, uint64_t bytes)
+static ev_status census_add(heap_profile *h, uint32_t b, uint64_t bytes)
 {
     band_aux *a = &h->aux[b];
     if (a->stamp == h->seq) {
         h->cur[a->slot].bytes += bytes;
-        return HEAP_OK;
+        return EV_OK;
     }
     if (grow(h, (void **)&h->cur, &h->cur_cap, h->cur_n + 1, sizeof *h->cur) != 0)
-        return fail(h, HEAP_ERR_NOMEM);
+        return fail(h, EV_ERR_NOMEM);
     a->stamp = h->seq;
     a->slot = (uint32_t)h->cur_n;
     h->cur[h->cur_n].band = b;
     h->cur[h->cur_n].bytes = bytes;
     h->cur_n++;
-    return HEAP_OK;
+    return EV_OK;
 }
 
 /* `ipe`: an -hi sample (the band is the address, as GHC's .hp names it),
  * its IPE entry or NULL when the log has none. */
-static heap_status add_sample(heap_profile *h, const char *name, size_t len, uint64_t bytes,
+static ev_status add_sample(heap_profile *h, const char *name, size_t len, uint64_t bytes,
                               int hi, const ipe_def *ipe)
 {
     int created;
     uint32_t b = band_of(h, name, len, &created);
     if (b == UINT32_MAX)
-        return fail(h, HEAP_ERR_NOMEM);
+        return fail(h, EV_ERR_NOMEM);
     if (created && hi && !ipe)
         h->info.unresolved_ipe++;
     if (created && ipe) {
@@ -619,7 +615,7 @@ static void sb_clear(heap_profile *h)
 }
 
 /* A complete census: aggregates, then the sink. */
-static heap_status emit(heap_profile *h, uint64_t time, uint64_t era, int bio,
+static ev_status emit(heap_profile *h, uint64_t time, uint64_t era, int bio,
                         const heap_sample *s, size_t n)
 {
     uint64_t total = 0;
@@ -646,11 +642,11 @@ static heap_status emit(heap_profile *h, uint64_t time, uint64_t era, int bio,
         }
     }
     if (!h->sink)
-        return HEAP_OK;
+        return EV_OK;
     heap_census c = { in->censuses, time, era, bio, total, n, s };
     if (h->sink(h->sink_ctx, h, &c) != 0)
-        return fail(h, HEAP_ERR_SINK);
-    return HEAP_OK;
+        return fail(h, EV_ERR_SINK);
+    return EV_OK;
 }
 
 static void drop_open(heap_profile *h, heap_drop_reason why)
@@ -665,9 +661,9 @@ static void drop_open(heap_profile *h, heap_drop_reason why)
     h->cur_n = 0;
 }
 
-static heap_status close_open(heap_profile *h)
+static ev_status close_open(heap_profile *h)
 {
-    heap_status st = HEAP_OK;
+    ev_status st = EV_OK;
     if (h->open && h->open_damaged) {
         drop_open(h, HEAP_DROP_DAMAGED);
         return st;
@@ -678,7 +674,7 @@ static heap_status close_open(heap_profile *h)
         } else if (grow(h, (void **)&h->kept, &h->kept_cap, h->kept_n + 1, sizeof *h->kept) != 0 ||
                    grow(h, (void **)&h->kept_samples, &h->kept_samples_cap,
                         h->kept_samples_n + h->cur_n, sizeof *h->kept_samples) != 0) {
-            st = fail(h, HEAP_ERR_NOMEM);
+            st = fail(h, EV_ERR_NOMEM);
         } else {
             kept_census *k = &h->kept[h->kept_n++];
             k->time = h->open_time;
@@ -696,9 +692,9 @@ static heap_status close_open(heap_profile *h)
     return st;
 }
 
-static heap_status open_census(heap_profile *h, uint64_t time, uint64_t era, int bio)
+static ev_status open_census(heap_profile *h, uint64_t time, uint64_t era, int bio)
 {
-    heap_status st = HEAP_OK;
+    ev_status st = EV_OK;
     if (h->open) {
         if (h->end_events && !h->open_damaged)
             drop_open(h, HEAP_DROP_NO_END);
@@ -845,7 +841,7 @@ static int define_cc(heap_profile *h, const el_event *ev)
     if (!c) {
         if (h->num_ccs >= UINT32_MAX - 1 ||
             grow(h, (void **)&h->ccs, &h->cap_ccs, h->num_ccs + 1, sizeof *h->ccs) != 0 ||
-            htab_add(h, &h->by_cc, hash_mix64(id), (uint32_t)h->num_ccs) != 0)
+            tx_idmap_put(&h->cc_ids, id, (uint32_t)h->num_ccs, &h->mem) != 0)
             return -1;
         c = &h->ccs[h->num_ccs++];
         memset(c, 0, sizeof *c);
@@ -971,12 +967,12 @@ static int define_ipe(heap_profile *h, const el_event *ev)
 
 /* ---- events ----------------------------------------------------------- */
 
-heap_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder *d)
+ev_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder *d)
 {
-    if (h->status != HEAP_OK)
+    if (h->status != EV_OK)
         return h->status;
     if (h->finished)
-        return HEAP_ERR_FINISHED;
+        return EV_ERR_FINISHED;
     if (d) {
         if (!h->end_known && el_decoder_header_done(d)) {
             h->end_known = 1;
@@ -992,7 +988,7 @@ heap_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder
         }
     }
     if (!ev->decoded)
-        return HEAP_OK;
+        return EV_OK;
     heap_info *in = &h->info;
     switch (ev->type) {
     case EL_GC_START:
@@ -1000,13 +996,13 @@ heap_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder
             h->in_gc = 1;
             h->gc_start = ev->time;
         }
-        return HEAP_OK;
+        return EV_OK;
     case EL_GC_END:
         if (h->in_gc && ev->time >= h->gc_start) {
             h->gc_total += ev->time - h->gc_start;
             h->in_gc = 0;
         }
-        return HEAP_OK;
+        return EV_OK;
     case EL_HEAP_PROF_BEGIN:
         if (!in->has_begin) {
             in->has_begin = 1;
@@ -1015,13 +1011,13 @@ heap_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder
             if (in->breakdown != HEAP_BY_INFO_TABLE)
                 h->keep_ipe = 0;
         }
-        return HEAP_OK;
+        return EV_OK;
     case EL_HEAP_PROF_COST_CENTRE:
-        return define_cc(h, ev) == 0 ? HEAP_OK : fail(h, HEAP_ERR_NOMEM);
+        return define_cc(h, ev) == 0 ? EV_OK : fail(h, EV_ERR_NOMEM);
     case EL_IPE:
         if (!h->keep_ipe)
-            return HEAP_OK;
-        return define_ipe(h, ev) == 0 ? HEAP_OK : fail(h, HEAP_ERR_NOMEM);
+            return EV_OK;
+        return define_ipe(h, ev) == 0 ? EV_OK : fail(h, EV_ERR_NOMEM);
     case EL_HEAP_PROF_SAMPLE_BEGIN:
         return open_census(h, ev->time, ev->u.heap_sample.era, 0);
     case EL_HEAP_BIO_PROF_SAMPLE_BEGIN:
@@ -1029,16 +1025,16 @@ heap_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder
     case EL_HEAP_PROF_SAMPLE_END:
         if (!h->open) {
             in->stray_samples++;
-            return HEAP_OK;
+            return EV_OK;
         }
         return close_open(h);
     case EL_HEAP_PROF_SAMPLE_COST_CENTRE: {
         if (!h->open) {
             in->stray_samples++;
-            return HEAP_OK;
+            return EV_OK;
         }
         if (!h->open_keep)
-            return HEAP_OK;
+            return EV_OK;
         const uint32_t *stack = ev->u.heap_sample_data.stack;
         unsigned depth = ev->u.heap_sample_data.depth;
         uint64_t hash = hash_u32s(stack, depth, 0);
@@ -1049,23 +1045,23 @@ heap_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder
             return census_add(h, known->band, ev->u.heap_sample_data.residency);
         }
         if (ensure_name_buf(h) != 0)
-            return fail(h, HEAP_ERR_NOMEM);
+            return fail(h, EV_ERR_NOMEM);
         uint64_t undefined = in->undefined_ccs;
         size_t len = ccs_name(h, stack, depth);
         int created;
         uint32_t b = band_of(h, h->name_buf, len, &created);
         if (b == UINT32_MAX)
-            return fail(h, HEAP_ERR_NOMEM);
+            return fail(h, EV_ERR_NOMEM);
         sb_add(h, stack, depth, hash, b, (uint32_t)(in->undefined_ccs - undefined));
         return census_add(h, b, ev->u.heap_sample_data.residency);
     }
     case EL_HEAP_PROF_SAMPLE_STRING: {
         if (!h->open) {
             in->stray_samples++;
-            return HEAP_OK;
+            return EV_OK;
         }
         if (!h->open_keep)
-            return HEAP_OK;
+            return EV_OK;
         el_str l = ev->u.heap_sample_data.label;
         uint64_t info;
         if (in->breakdown == HEAP_BY_INFO_TABLE && hex_value(l.ptr, l.len, &info))
@@ -1074,23 +1070,23 @@ heap_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder
         return add_sample(h, l.ptr, l.len, ev->u.heap_sample_data.residency, 0, NULL);
     }
     case EL_PROGRAM_ARGS:
-        return take_args(h, ev->u.text.str) == 0 ? HEAP_OK : fail(h, HEAP_ERR_NOMEM);
+        return take_args(h, ev->u.text.str) == 0 ? EV_OK : fail(h, EV_ERR_NOMEM);
     case EL_RTS_IDENTIFIER:
         if (!in->rts_version) {
             in->rts_version = pool_add(h, ev->u.text.str.ptr, ev->u.text.str.len);
             if (!in->rts_version)
-                return fail(h, HEAP_ERR_NOMEM);
+                return fail(h, EV_ERR_NOMEM);
         }
-        return HEAP_OK;
+        return EV_OK;
     case EL_WALL_CLOCK_TIME:
         if (!in->has_wall_clock) {
             in->has_wall_clock = 1;
             in->wall_sec = ev->u.wall_clock.sec;
             in->wall_time_ns = ev->time;
         }
-        return HEAP_OK;
+        return EV_OK;
     default:
-        return HEAP_OK;
+        return EV_OK;
     }
 }
 
@@ -1102,7 +1098,7 @@ static int by_time(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-heap_status heap_finish(heap_profile *h, const el_read_result *r)
+ev_status heap_finish(heap_profile *h, const el_read_result *r)
 {
     if (h->finished)
         return h->status;
@@ -1116,17 +1112,17 @@ heap_status heap_finish(heap_profile *h, const el_read_result *r)
             if (h->opts.clock == HEAP_CLOCK_MUTATOR)
                 h->info.log_last = r->last_time > h->gc_total ? r->last_time - h->gc_total : 0;
         }
-        end_marker = r->status == EL_END;
+        end_marker = r->status == EV_END;
         if (r->damage.blocks != h->damage_blocks && h->open)
             h->open_damaged = 1;   /* damage after the last event seen */
     }
-    if (h->status != HEAP_OK)
+    if (h->status != EV_OK)
         return h->status;
     if (h->open) {
         if (h->open_damaged) {
             drop_open(h, HEAP_DROP_DAMAGED);
         } else if (end_marker && !h->end_events) {
-            if (close_open(h) != HEAP_OK)
+            if (close_open(h) != EV_OK)
                 return h->status;
         } else {
             drop_open(h, HEAP_DROP_CUT);
@@ -1134,7 +1130,7 @@ heap_status heap_finish(heap_profile *h, const el_read_result *r)
     }
     if (h->kept_n) {
         qsort(h->kept, h->kept_n, sizeof *h->kept, by_time);
-        for (size_t i = 0; i < h->kept_n && h->status == HEAP_OK; i++) {
+        for (size_t i = 0; i < h->kept_n && h->status == EV_OK; i++) {
             const kept_census *k = &h->kept[i];
             emit(h, k->time, k->era, 1, h->kept_samples + k->first, k->n);
         }
@@ -1188,7 +1184,7 @@ static const char *copy_str(strpool *sp, const char *s)
 
 heap_profile *heap_snapshot(const heap_profile *h)
 {
-    if (!h || h->status == HEAP_ERR_NOMEM)
+    if (!h || h->status == EV_ERR_NOMEM)
         return NULL;
     heap_profile *c = calloc(1, sizeof *c);
     if (!c)
@@ -1240,15 +1236,13 @@ nomem:
     return NULL;
 }
 
-int heap_finished(const heap_profile *h) { return h->finished; }
-
 static int heap_op_event(void *self, const el_event *ev, const ev_stream *s)
 {
     heap_profile *h = self;
     if (s->budget != h->mem.budget && s->budget)
         heap_set_budget(h, s->budget);
     set_select(h, s->select);
-    return heap_add_event(h, ev, s->decoder) != HEAP_OK;
+    return heap_add_event(h, ev, s->decoder) != EV_OK;
 }
 
 static void heap_op_end(void *self, const ev_stream *s)

@@ -15,6 +15,7 @@
 #include "evprof/ticky.h"
 #include "util/account.h"
 #include "util/htab.h"
+#include "util/idmap.h"
 
 /* ---- text (html/text.c) ----------------------------------------------
  * The page's JSON is written by tx_json in its html-safe mode
@@ -183,7 +184,7 @@ typedef struct html_timeline {
     int has_spark_ev, has_spark_cnt, has_threads, has_heap, has_caps;
     tl_thread *threads;             /* labelled threads, at most TL_THREADS */
     size_t nthreads, threads_over;
-    tx_htab thread_tab;             /* tid -> index into threads */
+    tx_idmap thread_ids;            /* tid -> index into threads */
     uint64_t *lane_run[TL_LABELLED], *lane_blocked[TL_LABELLED];
     uint32_t nlanes;
     uint32_t builtin[16];           /* GHC ids of the built-in cost centres */
@@ -217,12 +218,9 @@ int html_timeline_write(tx_json *j, const html_timeline *t, const prof_result *r
                         const uint8_t *kept, const uint32_t *sent_of, size_t max_cells,
                         html_tl_out *o);
 
-/* The hash of a stack of GHC ids, innermost first, as the cells key it
- * (the path from the outermost frame down; prefix > 0: only the outer
- * `prefix` frames). */
-uint64_t html_timeline_stack_hash(const uint32_t *stack, unsigned depth, unsigned prefix);
-/* The same one step at a time, from the root: a node's hash from its
- * parent's (start: html_timeline_root_hash(cut)). */
-uint64_t html_timeline_root_hash(int cut);
+/* A test hook (tests only, not API): the cells each set of the timeline
+ * keeps while reading (0: its own), so that a small log reaches the
+ * limits of a big one. Before the read. */
+void html_page_set_test_cells(html_page *pg, uint32_t cells);
 
 #endif

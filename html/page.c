@@ -69,8 +69,6 @@ html_page *html_page_create(const html_opts *o)
     pg->tk = ticky_create();
     bad |= !pg->tk || ticky_keep_series(pg->tk, pg->o.series_points) != 0;
     bad |= html_timeline_init(&pg->tl, pg->o.samples) != 0;
-    for (int k = 0; k < TL_CELL_SETS && pg->o.timeline_read_cells; k++)
-        pg->tl.sets[k].limit = pg->o.timeline_read_cells;
     pg->marks = ev_markers_create();
     bad |= !pg->marks;
     pg->prof = prof_create(pg->o.samples);
@@ -83,6 +81,12 @@ html_page *html_page_create(const html_opts *o)
         return NULL;
     }
     return pg;
+}
+
+void html_page_set_test_cells(html_page *pg, uint32_t cells)
+{
+    for (int k = 0; k < TL_CELL_SETS && cells; k++)
+        pg->tl.sets[k].limit = cells;
 }
 
 void html_page_destroy(html_page *pg)
@@ -197,7 +201,7 @@ static void w_damage(tx_json *j, const ev_stream *s)
     const el_read_result *r = &s->read;
     char buf[400];
     tx_json_array(j, TX_JSON_INLINE);
-    if (r->status != EL_END && r->status != EL_OK) {
+    if (r->status != EV_END && r->status != EV_OK) {
         if (r->error.type >= 0)
             snprintf(buf, sizeof buf, "%s at byte %llu (event type %d %s): the page shows "
                      "everything before it", r->error.msg, (unsigned long long)r->error.offset,
@@ -214,7 +218,7 @@ static void w_damage(tx_json *j, const ev_stream *s)
                  (unsigned long long)r->damage.first.offset, r->damage.first.msg);
         tx_json_cstr(j, buf);
     }
-    if (r->status == EL_OK && r->missing_end) {
+    if (r->status == EV_OK && r->missing_end) {
         snprintf(buf, sizeof buf, "no end marker: the program did not close its eventlog "
                  "(killed, or still running): the log may be cut");
         tx_json_cstr(j, buf);
@@ -234,24 +238,19 @@ static void w_summary(tx_json *j, const html_page *pg, const ev_stream *s, const
     info_get_facts(pg->info, &facts);
     const info_facts *fa = &facts;
     tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "source");
-    tx_json_cstr(j, name);
+    tx_json_kv_cstr(j, "source", name);
     w_args(j, fa);
     tx_json_key(j, "rts");
     if (fa->rts)
         tx_json_string(j, fa->rts, fa->rts_len);
     else
         tx_json_null(j);
-    tx_json_key(j, "caps");
-    tx_json_uint(j, fa->caps_created ? fa->caps_created : fa->startup_caps);
+    tx_json_kv_uint(j, "caps", fa->caps_created ? fa->caps_created : fa->startup_caps);
     if (fa->has_pid) {
-        tx_json_key(j, "pid");
-        tx_json_uint(j, fa->pid);
+        tx_json_kv_uint(j, "pid", fa->pid);
     }
-    tx_json_key(j, "first_ns");
-    tx_json_uint(j, s->read.has_time_span ? s->read.first_time : 0);
-    tx_json_key(j, "last_ns");
-    tx_json_uint(j, s->read.has_time_span ? s->read.last_time : 0);
+    tx_json_kv_uint(j, "first_ns", s->read.has_time_span ? s->read.first_time : 0);
+    tx_json_kv_uint(j, "last_ns", s->read.has_time_span ? s->read.last_time : 0);
     if (fa->has_wall) {
         /* the wall clock at the log's time 0 */
         double start = (double)fa->wall_sec + fa->wall_nsec / 1e9 - (double)fa->wall_event_time / 1e9;
@@ -259,16 +258,13 @@ static void w_summary(tx_json *j, const html_page *pg, const ev_stream *s, const
         struct tm tm;
         char buf[64];
         if (gmtime_r(&t, &tm) && strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm)) {
-            tx_json_key(j, "wall_start");
-            tx_json_cstr(j, buf);
+            tx_json_kv_cstr(j, "wall_start", buf);
         }
     }
-    tx_json_key(j, "bytes");
-    tx_json_uint(j, s->read.bytes);
+    tx_json_kv_uint(j, "bytes", s->read.bytes);
     /* every event, as `info` counts them (the decoder's tally) */
     uint64_t events = ev_stream_events_read(s);
-    tx_json_key(j, "events");
-    tx_json_uint(j, events);
+    tx_json_kv_uint(j, "events", events);
     tx_json_key(j, "damage");
     w_damage(j, s);
     tx_json_key(j, "holds");
@@ -276,8 +272,7 @@ static void w_summary(tx_json *j, const html_page *pg, const ev_stream *s, const
     static const char *const parts[] = { "prof", "heap", "gc", "ticky" };
     const int holds[] = { c->prof, c->heap, c->gc, c->ticky };
     for (int i = 0; i < 4; i++) {
-        tx_json_key(j, parts[i]);
-        tx_json_int(j, holds[i]);
+        tx_json_kv_int(j, parts[i], holds[i]);
     }
     tx_json_end(j);
     tx_json_end(j);
@@ -490,16 +485,11 @@ static int w_prof(tx_json *j, html_page *pg, const prof_result *r, html_contents
             ccorder[ccmap[i]] = (uint32_t)i;
 
     tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "total");
-    tx_json_uint(j, in->total_ticks);
-    tx_json_key(j, "interval_ns");
-    tx_json_uint(j, in->interval_ns);
-    tx_json_key(j, "samples");
-    tx_json_uint(j, in->all_samples);
-    tx_json_key(j, "ignored");
-    tx_json_uint(j, in->ignored_ticks);
-    tx_json_key(j, "nodes_all");
-    tx_json_uint(j, c->nodes_all);
+    tx_json_kv_uint(j, "total", in->total_ticks);
+    tx_json_kv_uint(j, "interval_ns", in->interval_ns);
+    tx_json_kv_uint(j, "samples", in->all_samples);
+    tx_json_kv_uint(j, "ignored", in->ignored_ticks);
+    tx_json_kv_uint(j, "nodes_all", c->nodes_all);
     tx_json_key(j, "ccs");
     tx_json_array(j, TX_JSON_INLINE);
     for (uint32_t i = 0; i < nsent; i++) {
@@ -589,20 +579,13 @@ static int w_heap(tx_json *j, const html_page *pg)
     for (size_t i = 0; i < top; i++)
         slot[by[i]] = (int32_t)i;
     tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "breakdown");
-    tx_json_cstr(j, heap_breakdown_name(in->breakdown));
-    tx_json_key(j, "flag");
-    tx_json_cstr(j, heap_breakdown_flag(in->breakdown));
-    tx_json_key(j, "censuses");
-    tx_json_uint(j, in->censuses);
-    tx_json_key(j, "kept");
-    tx_json_uint(j, pg->cens.n);
-    tx_json_key(j, "dropped");
-    tx_json_uint(j, in->dropped);
-    tx_json_key(j, "all_bands");
-    tx_json_uint(j, nby);
-    tx_json_key(j, "peak_total");
-    tx_json_uint(j, in->peak_total);
+    tx_json_kv_cstr(j, "breakdown", heap_breakdown_name(in->breakdown));
+    tx_json_kv_cstr(j, "flag", heap_breakdown_flag(in->breakdown));
+    tx_json_kv_uint(j, "censuses", in->censuses);
+    tx_json_kv_uint(j, "kept", pg->cens.n);
+    tx_json_kv_uint(j, "dropped", in->dropped);
+    tx_json_kv_uint(j, "all_bands", nby);
+    tx_json_kv_uint(j, "peak_total", in->peak_total);
     tx_json_key(j, "bands");
     tx_json_array(j, TX_JSON_INLINE);
     for (size_t i = 0; i < top; i++) {
@@ -675,8 +658,7 @@ static int w_gc(tx_json *j, const html_page *pg, const gc_summary *gs, const cha
         tx_json_end(j);
     }
     tx_json_end(j);
-    tx_json_key(j, "series_events");
-    tx_json_uint(j, pg->gcs.events);
+    tx_json_kv_uint(j, "series_events", pg->gcs.events);
     if (r) {
         membuf m;
         gc_report_opts ro;
@@ -689,17 +671,12 @@ static int w_gc(tx_json *j, const html_page *pg, const gc_summary *gs, const cha
             free(m.p);
             return -1;
         }
-        tx_json_key(j, "report");
-        tx_json_string(j, m.p, m.n);
+        tx_json_kv_string(j, "report", m.p, m.n);
         free(m.p);
-        tx_json_key(j, "collections");
-        tx_json_uint(j, r->collections);
-        tx_json_key(j, "max_live");
-        tx_json_uint(j, r->max_live_bytes);
-        tx_json_key(j, "allocated");
-        tx_json_uint(j, r->allocated_bytes);
-        tx_json_key(j, "productivity");
-        tx_json_double(j, r->productivity, 6);
+        tx_json_kv_uint(j, "collections", r->collections);
+        tx_json_kv_uint(j, "max_live", r->max_live_bytes);
+        tx_json_kv_uint(j, "allocated", r->allocated_bytes);
+        tx_json_kv_double(j, "productivity", r->productivity, 6);
         tx_json_key(j, "gc_ns");        /* +RTS -s's GC time (elapsed) */
         tx_json_uint(j, r->gc_ns);
         tx_json_key(j, "caps");
@@ -739,8 +716,7 @@ static int w_marks(tx_json *j, const html_page *pg)
         return -1;
     size_t k = ev_markers_first(m, HTML_MARKS, first);
     tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "total");
-    tx_json_uint(j, ev_markers_total(m));
+    tx_json_kv_uint(j, "total", ev_markers_total(m));
     tx_json_key(j, "labels");
     tx_json_array(j, TX_JSON_INLINE);
     for (size_t i = 0; i < nl; i++) {
@@ -785,12 +761,9 @@ static int w_ticky(tx_json *j, const html_page *pg)
         return -1;
     const ticky_info *in = ticky_get_info(t);
     tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "counters_all");
-    tx_json_uint(j, in->counters);
-    tx_json_key(j, "samples");
-    tx_json_uint(j, in->samples);
-    tx_json_key(j, "batches");
-    tx_json_uint(j, in->batches);
+    tx_json_kv_uint(j, "counters_all", in->counters);
+    tx_json_kv_uint(j, "samples", in->samples);
+    tx_json_kv_uint(j, "batches", in->batches);
     tx_json_key(j, "totals");
     tx_json_array(j, TX_JSON_INLINE);
     tx_json_uint(j, v.entries);
@@ -858,7 +831,7 @@ static char *graph_svg(const html_page *pg, const prof_result *r, const char *na
         go.max_nodes = pg->o.graph_nodes;
     cg_graph *g;
     char err[256];
-    if (cg_build(r, &go, &g, err, sizeof err) != CG_OK)
+    if (cg_build(r, &go, &g, err, sizeof err) != EV_OK)
         return NULL;
     cg_write_opts wo;
     cg_write_opts_init(&wo);
@@ -868,9 +841,9 @@ static char *graph_svg(const html_page *pg, const prof_result *r, const char *na
         cg_destroy(g);
         return NULL;
     }
-    cg_status st = cg_write(g, &wo, CG_FORMAT_SVG, m.f, err, sizeof err);
+    ev_status st = cg_write(g, &wo, CG_FORMAT_SVG, m.f, err, sizeof err);
     cg_destroy(g);
-    if (mem_close(&m) != 0 || st != CG_OK) {
+    if (mem_close(&m) != 0 || st != EV_OK) {
         free(m.p);
         return NULL;
     }
@@ -944,8 +917,7 @@ static int w_data(tx_json *j, html_page *pg, const ev_stream *s, const prof_resu
                   pthread_t *th, int *threaded)
 {
     tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "version");
-    tx_json_uint(j, 1);
+    tx_json_kv_uint(j, "version", 1);
     if (c->prof) {
         tx_json_key(j, "prof");
         if (w_prof(j, pg, r, c) != 0)

@@ -14,18 +14,12 @@
 enum { IDLE = 0, MUTATOR = 1, IN_GC = 2 };
 enum { T_NONE = 0, T_RUNNABLE, T_RUNNING, T_BLOCKED, T_DONE };
 
-uint64_t html_timeline_root_hash(int cut)
+/* The hash of a stack's path as the cells key it, from the root (cut:
+ * the synthetic parent of stacks GHC cut at 255 frames) one
+ * hash_path_step per frame. */
+static uint64_t root_hash(int cut)
 {
     return cut ? SEED_CUT : SEED;
-}
-
-uint64_t html_timeline_stack_hash(const uint32_t *stack, unsigned depth, unsigned prefix)
-{
-    uint64_t h = html_timeline_root_hash(depth == EL_MAX_STACK);
-    unsigned stop = prefix && prefix < depth ? depth - prefix : 0;
-    for (unsigned i = depth; i-- > stop;)
-        h = hash_path_step(h, stack[i]);
-    return h;
 }
 
 /* ---- bins ---------------------------------------------------------------- */
@@ -353,17 +347,12 @@ static void cap_state(html_timeline *t, tl_cap *c, uint64_t time, uint8_t state)
 
 /* ---- labelled threads --------------------------------------------------------- */
 
-static int thread_eq(const void *items, uint32_t i, const void *key)
-{
-    return ((const tl_thread *)items)[i].tid == *(const uint32_t *)key;
-}
-
 static tl_thread *thread_of(html_timeline *t, uint32_t tid)
 {
     if (!t->nthreads)
         return NULL;
-    uint32_t i = tx_htab_find(&t->thread_tab, hash_mix64(tid), thread_eq, t->threads, &tid);
-    return i == TX_HTAB_NONE ? NULL : &t->threads[i];
+    uint32_t i = tx_idmap_get(&t->thread_ids, tid);
+    return i == TX_IDMAP_NONE ? NULL : &t->threads[i];
 }
 
 static void thread_label(html_timeline *t, const el_event *ev)
@@ -384,7 +373,7 @@ static void thread_label(html_timeline *t, const el_event *ev)
     memset(th, 0, sizeof *th);
     th->tid = tid;
     th->label = malloc(len + 1);
-    if (!th->label || tx_htab_insert(&t->thread_tab, hash_mix64(tid), (uint32_t)t->nthreads) != 0) {
+    if (!th->label || tx_idmap_put(&t->thread_ids, tid, (uint32_t)t->nthreads, NULL) != 0) {
         free(th->label);
         t->nomem = 1;
         return;
@@ -454,7 +443,7 @@ static void sample(html_timeline *t, const el_event *ev, uint32_t b)
     t->samples[b]++;
     t->samples_counted++;
     /* one walk down the stack gives every set its key */
-    uint64_t h = html_timeline_root_hash(depth == EL_MAX_STACK), hp[TL_CELL_SETS];
+    uint64_t h = root_hash(depth == EL_MAX_STACK), hp[TL_CELL_SETS];
     for (int k = 1; k < TL_CELL_SETS; k++)
         hp[k] = 0;
     for (unsigned i = depth, n = 1; i-- > 0; n++) {
@@ -709,7 +698,7 @@ void html_timeline_free(html_timeline *t)
     free(t->threads);
     t->threads = NULL;
     t->nthreads = 0;
-    tx_htab_free(&t->thread_tab);
+    tx_idmap_free(&t->thread_ids);
     for (int k = 0; k < TL_CELL_SETS; k++)
         cells_drop(t, &t->sets[k]);
 }
@@ -833,12 +822,12 @@ static pcell *map_cells(const tl_cellset *cs, const prof_result *r, const uint8_
         if (d > EL_MAX_STACK + 2)
             continue;       /* deeper than any stack: cannot be */
         if (nd->parent == PROF_NONE) {
-            hd[d] = html_timeline_root_hash(0);
+            hd[d] = root_hash(0);
             pd[d] = 0;
             ad[d] = kept && kept[n] ? sent_of[n] : 0;
         } else {
             const prof_cc *cc = prof_cc_at(r, nd->cc);
-            hd[d] = cc->synthetic ? html_timeline_root_hash(1) : hash_path_step(hd[d - 1], cc->id);
+            hd[d] = cc->synthetic ? root_hash(1) : hash_path_step(hd[d - 1], cc->id);
             pd[d] = pd[d - 1] + !cc->synthetic;
             ad[d] = kept && kept[n] ? sent_of[n] : ad[d - 1];
         }
@@ -956,14 +945,10 @@ static int prof_cells(tx_json *j, const html_timeline *t, const prof_result *r,
     o->cells = n;
     tx_json_key(j, "profile");
     tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "bin_ns");
-    tx_json_uint(j, cbw);
-    tx_json_key(j, "bins");
-    tx_json_uint(j, cbins);
-    tx_json_key(j, "status");
-    tx_json_cstr(j, o->prof_status);
-    tx_json_key(j, "prefix");
-    tx_json_uint(j, o->prof_prefix);
+    tx_json_kv_uint(j, "bin_ns", cbw);
+    tx_json_kv_uint(j, "bins", cbins);
+    tx_json_kv_cstr(j, "status", o->prof_status);
+    tx_json_kv_uint(j, "prefix", o->prof_prefix);
     if (c && strcmp(o->prof_status, "ok") == 0) {
         /* per bin: node, samples, then the node's distance from the
          * previous one and its samples, ... (nodes ascending) */
@@ -996,12 +981,9 @@ int html_timeline_write(tx_json *j, const html_timeline *t, const prof_result *r
     o->bins = n;
     o->bin_ns = t->w;
     tx_json_object(j, TX_JSON_INLINE);
-    tx_json_key(j, "bin_ns");
-    tx_json_uint(j, t->w);
-    tx_json_key(j, "bins");
-    tx_json_uint(j, n);
-    tx_json_key(j, "end_ns");
-    tx_json_uint(j, t->end);
+    tx_json_kv_uint(j, "bin_ns", t->w);
+    tx_json_kv_uint(j, "bins", n);
+    tx_json_kv_uint(j, "end_ns", t->end);
     /* capabilities: [capno, mutator, GC] per mille of each bin */
     tx_json_key(j, "caps");
     tx_json_array(j, TX_JSON_INLINE);
@@ -1016,8 +998,7 @@ int html_timeline_write(tx_json *j, const html_timeline *t, const prof_result *r
         tx_json_end(j);
     }
     tx_json_end(j);
-    tx_json_key(j, "caps_over");
-    tx_json_uint(j, t->caps_over);
+    tx_json_kv_uint(j, "caps_over", t->caps_over);
     w_bins(j, "gc_count", t->gc_count, n);
     w_bins(j, "gc_pause", t->gc_pause, n);
     if (t->has_threads) {
@@ -1050,8 +1031,7 @@ int html_timeline_write(tx_json *j, const html_timeline *t, const prof_result *r
         tx_json_end(j);
     }
     tx_json_end(j);
-    tx_json_key(j, "labelled_over");
-    tx_json_uint(j, t->threads_over);
+    tx_json_kv_uint(j, "labelled_over", t->threads_over);
     tx_json_key(j, "lanes");
     tx_json_array(j, TX_JSON_INLINE);
     for (uint32_t l = 0; l < t->nlanes; l++) {
@@ -1070,8 +1050,7 @@ int html_timeline_write(tx_json *j, const html_timeline *t, const prof_result *r
         uint64_t *const *a = t->has_spark_ev ? t->spark_ev : t->spark_cnt;
         tx_json_key(j, "sparks");
         tx_json_object(j, TX_JSON_INLINE);
-        tx_json_key(j, "source");
-        tx_json_cstr(j, t->has_spark_ev ? "events" : "counters");
+        tx_json_kv_cstr(j, "source", t->has_spark_ev ? "events" : "counters");
         for (int k = 0; k < TL_SPARK_KINDS; k++)
             if (t->has_spark_ev || k != TL_SPARK_STOLEN)
                 w_bins(j, names[k], a[k], n);

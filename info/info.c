@@ -768,12 +768,6 @@ static void json_owned(tx_json *j, const owned_str *s)
         tx_json_null(j);
 }
 
-static void json_u64(tx_json *j, const char *key, uint64_t v)
-{
-    tx_json_key(j, key);
-    tx_json_uint(j, v);
-}
-
 static int print_json(FILE *out, const char *path, const info *in,
                       const el_read_result *r)
 {
@@ -782,19 +776,15 @@ static int print_json(FILE *out, const char *path, const info *in,
         return -1;
     tx_json_init(j, out, 2, 0);
     tx_json_object(j, TX_JSON_BLOCK);
-    tx_json_key(j, "file");
-    tx_json_cstr(j, path);
-    json_u64(j, "size_bytes", file_size(in, r));
-    tx_json_key(j, "status");
-    tx_json_cstr(j, status_key(in, r));
+    tx_json_kv_cstr(j, "file", path);
+    tx_json_kv_uint(j, "size_bytes", file_size(in, r));
+    tx_json_kv_cstr(j, "status", status_key(in, r));
     tx_json_key(j, "error");
-    if (in->has_stream && r->status != EL_END && r->status != EL_OK) {
+    if (in->has_stream && r->status != EV_END && r->status != EV_OK) {
         tx_json_object(j, TX_JSON_INLINE);
-        tx_json_key(j, "message");
-        tx_json_cstr(j, r->error.msg[0] ? r->error.msg : el_status_name(r->status));
-        json_u64(j, "offset", r->error.offset);
-        tx_json_key(j, "type");
-        tx_json_int(j, (long)r->error.type);
+        tx_json_kv_cstr(j, "message", r->error.msg[0] ? r->error.msg : ev_status_name(r->status));
+        tx_json_kv_uint(j, "offset", r->error.offset);
+        tx_json_kv_int(j, "type", (long)r->error.type);
         tx_json_end(j);
     } else {
         tx_json_null(j);
@@ -812,13 +802,11 @@ static int print_json(FILE *out, const char *path, const info *in,
         tx_json_end(j);
     } else {
         tx_json_null(j);
-        tx_json_key(j, "arguments");
-        tx_json_null(j);
+        tx_json_kv_null(j, "arguments");
     }
 
     char date[64];
-    tx_json_key(j, "start_utc");
-    tx_json_cstr(j, start_date(in, date, sizeof date) ? date : NULL);
+    tx_json_kv_cstr(j, "start_utc", start_date(in, date, sizeof date) ? date : NULL);
 
     caps_summary caps = count_caps(in);
     tx_json_key(j, "capabilities");
@@ -826,28 +814,24 @@ static int print_json(FILE *out, const char *path, const info *in,
         tx_json_uint(j, caps.count);
     else
         tx_json_null(j);
-    tx_json_key(j, "capabilities_from");
-    tx_json_cstr(j, caps.count ? caps.sources : NULL);
+    tx_json_kv_cstr(j, "capabilities_from", caps.count ? caps.sources : NULL);
 
     if (in->has_time) {
-        json_u64(j, "first_time_ns", in->first_time);
-        json_u64(j, "last_time_ns", in->last_time);
+        tx_json_kv_uint(j, "first_time_ns", in->first_time);
+        tx_json_kv_uint(j, "last_time_ns", in->last_time);
         tx_json_key(j, "duration_s");
         tx_json_fixed(j, (double)(in->last_time - in->first_time) / 1e9, 0, 9);
     } else {
-        tx_json_key(j, "first_time_ns");
-        tx_json_null(j);
-        tx_json_key(j, "last_time_ns");
-        tx_json_null(j);
-        tx_json_key(j, "duration_s");
-        tx_json_null(j);
+        tx_json_kv_null(j, "first_time_ns");
+        tx_json_kv_null(j, "last_time_ns");
+        tx_json_kv_null(j, "duration_s");
     }
-    json_u64(j, "events", r->events);
+    tx_json_kv_uint(j, "events", r->events);
     if (in->selected) {
         tx_json_key(j, "selection");
         tx_json_object(j, TX_JSON_INLINE);
-        json_u64(j, "windows", in->sel_windows);
-        json_u64(j, "from_ns", in->sel_hull.from_ns);
+        tx_json_kv_uint(j, "windows", in->sel_windows);
+        tx_json_kv_uint(j, "from_ns", in->sel_hull.from_ns);
         tx_json_key(j, "to_ns");
         if (in->sel_hull.to_ns == UINT64_MAX)
             tx_json_null(j);
@@ -860,7 +844,7 @@ static int print_json(FILE *out, const char *path, const info *in,
             tx_json_uint(j, (uint64_t)in->sel_cap);
         tx_json_end(j);
     }
-    json_u64(j, "declared_types", in->num_declared);
+    tx_json_kv_uint(j, "declared_types", in->num_declared);
 
     tx_json_key(j, "event_types");
     tx_json_array(j, TX_JSON_BLOCK);
@@ -870,15 +854,13 @@ static int print_json(FILE *out, const char *path, const info *in,
             continue;
         el_str desc = type_desc(in, id);
         tx_json_object(j, TX_JSON_INLINE);
-        json_u64(j, "id", id);
-        tx_json_key(j, "name");
-        tx_json_cstr(j, el_type_name((uint16_t)id));
-        tx_json_key(j, "description");
-        tx_json_string(j, desc.ptr, desc.len);
-        json_u64(j, "count", ts->count);
-        json_u64(j, "bytes", ts->bytes);
+        tx_json_kv_uint(j, "id", id);
+        tx_json_kv_cstr(j, "name", el_type_name((uint16_t)id));
+        tx_json_kv_string(j, "description", desc.ptr, desc.len);
+        tx_json_kv_uint(j, "count", ts->count);
+        tx_json_kv_uint(j, "bytes", ts->bytes);
         if (ts->declared_off)   /* IPE: GHC #24287; read as written */
-            json_u64(j, "declared_length_off", ts->declared_off);
+            tx_json_kv_uint(j, "declared_length_off", ts->declared_off);
         tx_json_end(j);
     }
     tx_json_end(j);
@@ -891,24 +873,22 @@ static int print_json(FILE *out, const char *path, const info *in,
         for (size_t i = 0; i < nm; i++) {
             const ev_marker_label *l = ev_markers_label_at(in->markers, i);
             tx_json_object(j, TX_JSON_INLINE);
-            tx_json_key(j, "label");
-            tx_json_string(j, l->label, l->len);
-            json_u64(j, "count", l->count);
-            json_u64(j, "first_ns", l->first_ns);
+            tx_json_kv_string(j, "label", l->label, l->len);
+            tx_json_kv_uint(j, "count", l->count);
+            tx_json_kv_uint(j, "first_ns", l->first_ns);
             tx_json_end(j);
         }
         tx_json_end(j);
         ev_mark first[INFO_MARKS];
         size_t k = ev_markers_first(in->markers, INFO_MARKS, first);
-        json_u64(j, "marks_total", ev_markers_total(in->markers));
+        tx_json_kv_uint(j, "marks_total", ev_markers_total(in->markers));
         tx_json_key(j, "marks");
         tx_json_array(j, TX_JSON_BLOCK);
         for (size_t i = 0; i < k; i++) {
             tx_json_object(j, TX_JSON_INLINE);
-            tx_json_key(j, "label");
-            tx_json_string(j, first[i].label, first[i].len);
-            json_u64(j, "n", first[i].nth);
-            json_u64(j, "time_ns", first[i].time_ns);
+            tx_json_kv_string(j, "label", first[i].label, first[i].len);
+            tx_json_kv_uint(j, "n", first[i].nth);
+            tx_json_kv_uint(j, "time_ns", first[i].time_ns);
             tx_json_end(j);
         }
         tx_json_end(j);
@@ -921,10 +901,8 @@ static int print_json(FILE *out, const char *path, const info *in,
     for (int i = 0; i < N_ANALYSES; i++) {
         tx_json_key(j, an[i].key);
         tx_json_object(j, TX_JSON_INLINE);
-        tx_json_key(j, "supported");
-        tx_json_cstr(j, an[i].verdict);
-        tx_json_key(j, "detail");
-        tx_json_cstr(j, an[i].detail);
+        tx_json_kv_cstr(j, "supported", an[i].verdict);
+        tx_json_kv_cstr(j, "detail", an[i].detail);
         tx_json_end(j);
     }
     tx_json_end(j);
@@ -1049,7 +1027,7 @@ void info_set_stream(info_log *in, const ev_stream *s)
     }
 }
 
-int info_failed(const info_log *in) { return in->copy_failed; }
+ev_status info_status(const info_log *in) { return in->copy_failed ? EV_ERR_NOMEM : EV_OK; }
 
 void info_count_marks(const info_log *in, uint64_t *labels, uint64_t *marks, uint64_t *bytes)
 {
@@ -1303,7 +1281,7 @@ static el_read_result facts(const info *in)
     if (in->has_stream)
         return in->read;
     el_read_result r = { 0 };
-    r.status = EL_OK;
+    r.status = EV_OK;
     r.events = in->events;
     return r;
 }

@@ -35,6 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "live/internal.h"
+
 #define DEFAULT_CONNS 64
 #define DEFAULT_REQUEST 8192
 #define DEFAULT_TIMEOUT_MS 10000

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "evprof/textout.h"
+#include "live/internal.h"
 
 #define DEFAULT_TOP 10
 

@@ -18,6 +18,8 @@
 #include "evprof/textout.h"
 #include "util/account.h"
 #include "util/hash.h"
+#include "util/htab.h"
+#include "util/idmap.h"
 
 #define DEFAULT_TOP 10
 
@@ -43,52 +45,11 @@ const uint64_t live_pause_bound_ns[LIVE_PAUSE_BOUNDS] = {
     5000000000u, 10000000000u,                                      /* 5 s, 10 s */
 };
 
-/* ---- previous totals by cost-centre id (open addressing) ---------------- */
+/* ---- previous totals by cost-centre id ----------------------------------- */
 
-typedef struct prev_slot {
-    uint32_t id;
-    uint8_t used;
+typedef struct prev_row {
     uint64_t ticks, inherited;
-} prev_slot;
-
-typedef struct prev_map {
-    prev_slot *slot;
-    size_t cap, n;              /* cap: a power of two */
-} prev_map;
-
-static prev_slot *prev_find(prev_map *m, uint32_t id, int add)
-{
-    if (add && (m->n + 1) * 2 > m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 64;
-        prev_slot *s = calloc(cap, sizeof *s);
-        if (!s)
-            return NULL;
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->slot[i].used) {
-                size_t k = hash_mix64(m->slot[i].id) & (cap - 1);
-                while (s[k].used)
-                    k = (k + 1) & (cap - 1);
-                s[k] = m->slot[i];
-            }
-        free(m->slot);
-        m->slot = s;
-        m->cap = cap;
-    }
-    if (!m->cap)
-        return NULL;
-    size_t k = hash_mix64(id) & (m->cap - 1);
-    while (m->slot[k].used) {
-        if (m->slot[k].id == id)
-            return &m->slot[k];
-        k = (k + 1) & (m->cap - 1);
-    }
-    if (!add)
-        return NULL;
-    m->slot[k].used = 1;
-    m->slot[k].id = id;
-    m->n++;
-    return &m->slot[k];
-}
+} prev_row;
 
 /* ---- memory and ticky: a small analysis of its own ---------------------- */
 
@@ -111,8 +72,7 @@ typedef struct mem_state {
     int has_pid;
     ticky_ctr *ticky;
     size_t n_ticky, cap_ticky;
-    size_t *ticky_index;        /* open addressing by id: index + 1, 0 empty */
-    size_t ticky_slots;
+    tx_htab ticky_by_id;        /* id -> index into ticky */
     ev_account acct;            /* the above and live_top's census copy */
     int failed;
 } mem_state;
@@ -145,8 +105,10 @@ struct live_top {
     uint64_t census_time, census_total;
     int has_census;
 
-    /* the previous frame */
-    prev_map prev;
+    /* the previous frame: totals by cost-centre id */
+    tx_idmap prev_ids;          /* id -> index into prev */
+    prev_row *prev;
+    size_t n_prev, cap_prev;
     uint64_t prev_ticks, prev_events, prev_alloc, prev_wall_ns, prev_alloc_time;
 
     /* the current frame and what it points to */
@@ -159,35 +121,19 @@ struct live_top {
     live_ticky_row *ticky_rows;
 };
 
-static ticky_ctr *ticky_get(mem_state *m, uint64_t id, int add)
+static int ticky_eq(const void *items, uint32_t i, const void *key)
 {
-    if (add && (m->n_ticky + 1) * 2 > m->ticky_slots) {
-        size_t slots = m->ticky_slots ? m->ticky_slots * 2 : 256;
-        if (mem_charge(m, slots * sizeof *m->ticky_index) != 0)
-            return NULL;
-        size_t *ix = calloc(slots, sizeof *ix);
-        if (!ix)
-            return NULL;
-        ev_account_release(&m->acct, m->ticky_slots * sizeof *m->ticky_index);
-        for (size_t i = 0; i < m->n_ticky; i++) {
-            size_t k = hash_mix64(m->ticky[i].id) & (slots - 1);
-            while (ix[k])
-                k = (k + 1) & (slots - 1);
-            ix[k] = i + 1;
-        }
-        free(m->ticky_index);
-        m->ticky_index = ix;
-        m->ticky_slots = slots;
-    }
-    if (!m->ticky_slots)
-        return NULL;
-    size_t k = hash_mix64(id) & (m->ticky_slots - 1);
-    while (m->ticky_index[k]) {
-        if (m->ticky[m->ticky_index[k] - 1].id == id)
-            return &m->ticky[m->ticky_index[k] - 1];
-        k = (k + 1) & (m->ticky_slots - 1);
-    }
-    if (!add)
+    return ((const ticky_ctr *)items)[i].id == *(const uint64_t *)key;
+}
+
+/* The counter of this id, made when new; NULL without memory. */
+static ticky_ctr *ticky_get(mem_state *m, uint64_t id)
+{
+    uint64_t h = hash_mix64(id);
+    uint32_t i = tx_htab_find(&m->ticky_by_id, h, ticky_eq, m->ticky, &id);
+    if (i != TX_HTAB_NONE)
+        return &m->ticky[i];
+    if (m->n_ticky >= UINT32_MAX - 1)
         return NULL;
     if (m->n_ticky == m->cap_ticky) {
         size_t cap = m->cap_ticky ? m->cap_ticky * 2 : 64;
@@ -199,10 +145,11 @@ static ticky_ctr *ticky_get(mem_state *m, uint64_t id, int add)
         m->ticky = t;
         m->cap_ticky = cap;
     }
+    if (tx_htab_insert_charged(&m->ticky_by_id, h, (uint32_t)m->n_ticky, &m->acct, 0, NULL) != 0)
+        return NULL;
     ticky_ctr *c = &m->ticky[m->n_ticky++];
     memset(c, 0, sizeof *c);
     c->id = id;
-    m->ticky_index[k] = m->n_ticky;
     return c;
 }
 
@@ -272,7 +219,7 @@ static int mem_event(void *self, const el_event *ev, const ev_stream *s)
         m->has_heap = 1;
         break;
     case EL_TICKY_COUNTER_DEF: {
-        ticky_ctr *c = ticky_get(m, ev->u.ticky_def.id, 1);
+        ticky_ctr *c = ticky_get(m, ev->u.ticky_def.id);
         if (!c) {
             m->failed = 1;
             return 1;
@@ -294,7 +241,7 @@ static int mem_event(void *self, const el_event *ev, const ev_stream *s)
     }
     case EL_TICKY_COUNTER_SAMPLE: {
         /* samples are deltas since the counter's previous sample */
-        ticky_ctr *c = ticky_get(m, ev->u.ticky_sample.id, 1);
+        ticky_ctr *c = ticky_get(m, ev->u.ticky_sample.id);
         if (!c) {
             m->failed = 1;
             return 1;
@@ -413,12 +360,13 @@ void live_top_destroy(live_top *t)
     for (size_t i = 0; i < t->mem.n_ticky; i++)
         free(t->mem.ticky[i].name);
     free(t->mem.ticky);
-    free(t->mem.ticky_index);
+    tx_htab_free(&t->mem.ticky_by_id);
     free(t->mem.program);
     gc_destroy(t->gc_snap);
     ev_budget_release(t->mem.acct.budget, t->mem.acct.charged);
     free(t->census);
-    free(t->prev.slot);
+    tx_idmap_free(&t->prev_ids);
+    free(t->prev);
     free(t->rows);
     free(t->top);
     free(t->bands);
@@ -443,6 +391,31 @@ typedef struct walk_ctx {
     uint64_t *ticks, *inherited;    /* by cc index */
     uint32_t *on_path;              /* how often the cc is on the current path */
 } walk_ctx;
+
+/* The previous frame's totals of cost centre `id`, zero when new; NULL
+ * without memory (charged to the read's budget). */
+static prev_row *prev_of(live_top *t, uint32_t id)
+{
+    uint32_t i = tx_idmap_get(&t->prev_ids, id);
+    if (i != TX_IDMAP_NONE)
+        return &t->prev[i];
+    if (t->n_prev == t->cap_prev) {
+        size_t cap = t->cap_prev ? 2 * t->cap_prev : 256;
+        if (mem_charge(&t->mem, (cap - t->cap_prev) * sizeof *t->prev) != 0)
+            return NULL;
+        prev_row *p = realloc(t->prev, cap * sizeof *p);
+        if (!p) {
+            ev_account_release(&t->mem.acct, (cap - t->cap_prev) * sizeof *p);
+            return NULL;
+        }
+        t->prev = p;
+        t->cap_prev = cap;
+    }
+    if (tx_idmap_put(&t->prev_ids, id, (uint32_t)t->n_prev, &t->mem.acct) != 0)
+        return NULL;
+    t->prev[t->n_prev] = (prev_row){ 0, 0 };
+    return &t->prev[t->n_prev++];
+}
 
 static int walk_enter(void *ctx, uint32_t node)
 {
@@ -536,7 +509,7 @@ static int build_ccs(live_top *t)
         row->module = cc->module;
         row->ticks = w.ticks[i];
         row->inherited = w.inherited[i];
-        prev_slot *p = prev_find(&t->prev, cc->id, 1);
+        prev_row *p = prev_of(t, cc->id);
         if (!p) {
             failed = 1;
             row->interval = row->inherited_interval = 0;
@@ -665,7 +638,7 @@ const live_frame *live_top_frame(live_top *t, const ev_stream *s)
                    (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
         f->max_rss_kb = (uint64_t)ru.ru_maxrss;
     }
-    f->end_marker = s->read.status == EL_END;
+    f->end_marker = s->read.status == EV_END;
     f->rts_writes_when_full = s->decoder && el_decoder_header_done(s->decoder) &&
                               !el_decoder_type(s->decoder, EL_MEM_RETURN);
     f->waiting = !s->done && s->read.events == 0;

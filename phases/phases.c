@@ -22,6 +22,7 @@
 #include "util/account.h"
 #include "util/hash.h"
 #include "util/htab.h"
+#include "util/idmap.h"
 #include "util/strpool.h"
 
 #define NONE UINT32_MAX
@@ -64,7 +65,7 @@ struct phases_run {
 
     pcc *cc;                        /* by first appearance */
     size_t ncc, capcc;
-    tx_htab cctab;                  /* id -> cc */
+    tx_idmap cc_ids;                /* id -> cc */
     uint32_t main_cc;               /* the cost centre MAIN/MAIN, NONE until defined */
     uint32_t *touched;              /* ccs with ticks in the open phase */
     size_t ntouched, captouched;
@@ -133,20 +134,14 @@ static const char *keep(phases_run *p, const char *s, uint32_t len)
 
 /* ---- cost centres ---------------------------------------------------------- */
 
-static int cc_eq(const void *items, uint32_t i, const void *key)
-{
-    return ((const pcc *)items)[i].id == *(const uint32_t *)key;
-}
-
 /* The cost centre of id, made (unnamed) when new; NONE without memory. */
 static uint32_t cc_of(phases_run *p, uint32_t id)
 {
-    uint64_t h = hash_mix64(id);
-    uint32_t i = tx_htab_find(&p->cctab, h, cc_eq, p->cc, &id);
-    if (i != TX_HTAB_NONE)
+    uint32_t i = tx_idmap_get(&p->cc_ids, id);
+    if (i != TX_IDMAP_NONE)
         return i;
     if (grow(p, (void **)&p->cc, &p->capcc, p->ncc, sizeof *p->cc) != 0 ||
-        tx_htab_insert_charged(&p->cctab, h, (uint32_t)p->ncc, &p->mem, 0, NULL) != 0)
+        tx_idmap_put(&p->cc_ids, id, (uint32_t)p->ncc, &p->mem) != 0)
         return NONE;
     p->cc[p->ncc] = (pcc){ .id = id };
     if (id == MAIN_KEY) {
@@ -588,7 +583,7 @@ void phases_destroy(phases_run *p)
         regfree(&p->re);
     gc_destroy(p->gc);
     tx_strpool_destroy(&p->names);
-    tx_htab_free(&p->cctab);
+    tx_idmap_free(&p->cc_ids);
     tx_htab_free(&p->labeltab);
     free(p->cc);
     free(p->touched);
@@ -621,9 +616,11 @@ const phase_row *phases_row_at(const phases_run *p, size_t i)
     return p->pub && i < p->nrows ? &p->pub[i] : NULL;
 }
 
-int phases_failed(const phases_run *p)
+ev_status phases_status(const phases_run *p)
 {
-    return p->failed;
+    if (!p->failed)
+        return EV_OK;
+    return p->mem.refused ? EV_ERR_LIMIT : EV_ERR_NOMEM;
 }
 
 /* ---- writers --------------------------------------------------------------------------- */
@@ -788,39 +785,25 @@ int phases_write_json(const phases_run *p, const char *source, FILE *out)
     tx_json j;
     tx_json_init(&j, out, 2, 0);
     tx_json_object(&j, TX_JSON_BLOCK);
-    tx_json_key(&j, "source");
-    tx_json_cstr(&j, source);
-    tx_json_key(&j, "marker");
-    tx_json_cstr(&j, p->has_re ? p->o.marker : NULL);
-    tx_json_key(&j, "marks");
-    tx_json_uint(&j, in.marks);
-    tx_json_key(&j, "marks_seen");
-    tx_json_uint(&j, in.marks_seen);
-    tx_json_key(&j, "ticks");
-    tx_json_uint(&j, in.total_ticks);
-    tx_json_key(&j, "interval_ns");
-    tx_json_uint(&j, in.interval_ns);
+    tx_json_kv_cstr(&j, "source", source);
+    tx_json_kv_cstr(&j, "marker", p->has_re ? p->o.marker : NULL);
+    tx_json_kv_uint(&j, "marks", in.marks);
+    tx_json_kv_uint(&j, "marks_seen", in.marks_seen);
+    tx_json_kv_uint(&j, "ticks", in.total_ticks);
+    tx_json_kv_uint(&j, "interval_ns", in.interval_ns);
     tx_json_key(&j, "phases");
     tx_json_array(&j, TX_JSON_BLOCK);
     for (size_t i = 0; i < in.num_rows; i++) {
         const phase_row *r = &p->pub[i];
         tx_json_object(&j, TX_JSON_INLINE);
-        tx_json_key(&j, "label");
-        tx_json_string(&j, r->label, r->label_len);
-        tx_json_key(&j, "n");
-        tx_json_uint(&j, r->nth);
-        tx_json_key(&j, "start_ns");
-        tx_json_uint(&j, r->start_ns);
-        tx_json_key(&j, "end_ns");
-        tx_json_uint(&j, r->end_ns);
-        tx_json_key(&j, "ticks");
-        tx_json_uint(&j, r->ticks);
-        tx_json_key(&j, "collections");
-        tx_json_uint(&j, r->collections);
-        tx_json_key(&j, "gc_ns");
-        tx_json_uint(&j, r->gc_ns);
-        tx_json_key(&j, "allocated_bytes");
-        tx_json_uint(&j, r->allocated);
+        tx_json_kv_string(&j, "label", r->label, r->label_len);
+        tx_json_kv_uint(&j, "n", r->nth);
+        tx_json_kv_uint(&j, "start_ns", r->start_ns);
+        tx_json_kv_uint(&j, "end_ns", r->end_ns);
+        tx_json_kv_uint(&j, "ticks", r->ticks);
+        tx_json_kv_uint(&j, "collections", r->collections);
+        tx_json_kv_uint(&j, "gc_ns", r->gc_ns);
+        tx_json_kv_uint(&j, "allocated_bytes", r->allocated);
         tx_json_key(&j, "peak_heap_bytes");
         if (r->has_heap)
             tx_json_uint(&j, r->peak_heap);
@@ -836,14 +819,10 @@ int phases_write_json(const phases_run *p, const char *source, FILE *out)
         for (uint32_t k = 0; k < r->num_top; k++) {
             const phase_cc *c = &r->top[k];
             tx_json_object(&j, TX_JSON_INLINE);
-            tx_json_key(&j, "label");
-            tx_json_cstr(&j, c->label);
-            tx_json_key(&j, "module");
-            tx_json_cstr(&j, c->module);
-            tx_json_key(&j, "src");
-            tx_json_cstr(&j, c->srcloc);
-            tx_json_key(&j, "ticks");
-            tx_json_uint(&j, c->ticks);
+            tx_json_kv_cstr(&j, "label", c->label);
+            tx_json_kv_cstr(&j, "module", c->module);
+            tx_json_kv_cstr(&j, "src", c->srcloc);
+            tx_json_kv_uint(&j, "ticks", c->ticks);
             tx_json_end(&j);
         }
         tx_json_end(&j);

@@ -40,6 +40,14 @@ static void end_date(const prof_info *in, char *buf, size_t size)
     tx_date(buf, size, sec);
 }
 
+void prof_report_opts_init(prof_report_opts *o)
+{
+    o->threshold_pct = 0.0;
+    o->max_depth = 0;
+    o->source_name = NULL;
+    o->jobs = 1;
+}
+
 void prof_runs_header(const prof_info *in, FILE *out)
 {
     fprintf(out, "\t%u runs summed (", in->num_runs);
@@ -886,8 +894,7 @@ int prof_report_json(const prof_result *p, const prof_report_opts *o, FILE *out)
     /* GHC's layout: one key a line, unindented */
     tx_json_init(j, out, 0, 0);
     tx_json_object(j, TX_JSON_BLOCK);
-    tx_json_key(j, "program");
-    tx_json_cstr(j, in->program);
+    tx_json_kv_cstr(j, "program", in->program);
     tx_json_key(j, "arguments");
     tx_json_array(j, TX_JSON_INLINE);
     for (uint32_t i = 0; i < in->num_args + (in->argc ? 1 : 0); i++)
@@ -898,36 +905,27 @@ int prof_report_json(const prof_result *p, const prof_report_opts *o, FILE *out)
     for (uint32_t i = 0; i < in->num_rts_args; i++)
         tx_json_cstr(j, in->rts_args[i]);
     tx_json_end(j);
-    tx_json_key(j, "end_time");
-    tx_json_cstr(j, date);
-    tx_json_key(j, "initial_capabilities");
-    tx_json_uint(j, in->capabilities);
+    tx_json_kv_cstr(j, "end_time", date);
+    tx_json_kv_uint(j, "initial_capabilities", in->capabilities);
     tx_json_key(j, "total_time");
     tx_json_fixed(j, total_secs(in), 11, 2);        /* GHC's %11.2f */
-    tx_json_key(j, "total_ticks");
-    tx_json_uint(j, in->total_ticks);
-    tx_json_key(j, "tick_interval");
-    tx_json_uint(j, in->interval_ns / 1000);
-    tx_json_key(j, "total_alloc");
-    tx_json_uint(j, 0);
-    tx_json_key(j, "evprof_note");
-    tx_json_cstr(j, "Built from the eventlog by evprof: entries and alloc are not recorded in "
+    tx_json_kv_uint(j, "total_ticks", in->total_ticks);
+    tx_json_kv_uint(j, "tick_interval", in->interval_ns / 1000);
+    tx_json_kv_uint(j, "total_alloc", 0);
+    tx_json_kv_cstr(j, "evprof_note", "Built from the eventlog by evprof: entries and alloc are not recorded in "
                     "eventlogs (GHC issue 24106) and are written as 0.");
     if (in->num_runs > 1) {
         /* a sum of runs: which, and what the totals are (the text's header) */
         tx_json_key(j, "evprof_runs");
         tx_json_object(j, TX_JSON_INLINE);
-        tx_json_key(j, "count");
-        tx_json_uint(j, in->num_runs);
-        tx_json_key(j, "logs");
-        tx_json_uint(j, in->num_logs);
+        tx_json_kv_uint(j, "count", in->num_runs);
+        tx_json_kv_uint(j, "logs", in->num_logs);
         tx_json_key(j, "command_lines");
         tx_json_array(j, TX_JSON_INLINE);
         for (uint32_t i = 0; i < in->num_run_cmds; i++)
             tx_json_cstr(j, in->run_cmds[i]);
         tx_json_end(j);
-        tx_json_key(j, "fewest_capabilities");
-        tx_json_uint(j, in->min_capabilities);
+        tx_json_kv_uint(j, "fewest_capabilities", in->min_capabilities);
         tx_json_key(j, "note");
         tx_json_cstr(j, "program, arguments and rts_arguments are the last run's; total_ticks "
                         "and total_time are the runs' sums, total_time over the most "
@@ -940,16 +938,11 @@ int prof_report_json(const prof_result *p, const prof_report_opts *o, FILE *out)
     for (size_t i = 0; i < n; i++) {
         const prof_cc *cc = prof_cc_at(p, order[i].cc);
         tx_json_object(j, TX_JSON_INLINE);
-        tx_json_key(j, "id");
-        tx_json_uint(j, cc->id);
-        tx_json_key(j, "label");
-        tx_json_cstr(j, cc->label);
-        tx_json_key(j, "module");
-        tx_json_cstr(j, cc->module);
-        tx_json_key(j, "src_loc");
-        tx_json_cstr(j, cc->srcloc);
-        tx_json_key(j, "is_caf");
-        tx_json_bool(j, cc->is_caf);
+        tx_json_kv_uint(j, "id", cc->id);
+        tx_json_kv_cstr(j, "label", cc->label);
+        tx_json_kv_cstr(j, "module", cc->module);
+        tx_json_kv_cstr(j, "src_loc", cc->srcloc);
+        tx_json_kv_bool(j, "is_caf", cc->is_caf);
         tx_json_end(j);
     }
     free(order);

@@ -109,7 +109,7 @@ static uint8_t *write_world(const world *w, size_t *len)
         el_writer_prof_sample(wr, 1000 + 1000u * (uint64_t)s, 0, (uint64_t)s + 1,
                               (uint8_t)w->depth[s], inner);
     }
-    assert_int_equal(el_writer_finish(wr), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(wr), EV_OK);
     const uint8_t *b = el_writer_borrow_bytes(wr, len);
     uint8_t *copy = malloc(*len);
     assert_non_null(copy);
@@ -261,7 +261,7 @@ static void test_known(void **state)
     el_writer_prof_sample(wr, 10, 0, 1, 5, s1);
     el_writer_prof_sample(wr, 20, 0, 2, 5, s1);
     el_writer_prof_sample(wr, 30, 0, 3, 2, s2);
-    assert_int_equal(el_writer_finish(wr), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(wr), EV_OK);
     size_t len;
     const uint8_t *b = el_writer_borrow_bytes(wr, &len);
     prof_result *r = test_profile_mem(b, len, NULL);

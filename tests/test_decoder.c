@@ -90,8 +90,8 @@ static void test_corpus_decodes_whole(void **state)
         uint8_t *buf = load(corpus_logs[i], &len);
         test_run r;
         test_decode(buf, len, 0, 0, &r);
-        if (r.status != EL_END)
-            fail_msg("%s: status %s (%s)", corpus_logs[i], el_status_name(r.status), r.error.msg);
+        if (r.status != EV_END)
+            fail_msg("%s: status %s (%s)", corpus_logs[i], ev_status_name(r.status), r.error.msg);
         assert_true(r.n > 0);
         for (size_t k = 0; k + 1 < r.n; k++) {
             assert_int_equal(r.ev[k].offset + r.ev[k].size, r.ev[k + 1].offset);
@@ -123,7 +123,7 @@ static void test_corpus_chunk_sizes(void **state)
                 continue;   /* byte-at-a-time over 2 MB is covered by the small logs */
             test_run r;
             test_decode(buf, len, sizes[s], 0, &r);
-            assert_int_equal(r.status, EL_END);
+            assert_int_equal(r.status, EV_END);
             assert_same_events(&whole, &r, corpus_logs[i]);
             test_run_free(&r);
         }
@@ -148,7 +148,7 @@ static void test_split_every_point(void **state)
         for (size_t split = 0; split <= len; split++) {
             test_run r;
             test_decode(buf, len, SIZE_MAX, split, &r);
-            assert_int_equal(r.status, EL_END);
+            assert_int_equal(r.status, EV_END);
             assert_same_events(&whole, &r, logs[i]);
             test_run_free(&r);
         }
@@ -167,7 +167,7 @@ static void test_truncate_every_byte(void **state)
     test_run whole;
     (void)state;
     test_decode(buf, len, 0, 0, &whole);
-    assert_int_equal(whole.status, EL_END);
+    assert_int_equal(whole.status, EV_END);
     uint64_t data_start = whole.ev[0].offset;
 
     for (size_t cut = 0; cut < len; cut++) {
@@ -186,10 +186,10 @@ static void test_truncate_every_byte(void **state)
             if (r.n != expect)
                 fail_msg("cut %zu: %zu events, expected %zu", cut, r.n, expect);
             if (cut >= data_start && boundary) {
-                assert_int_equal(r.status, EL_OK);
+                assert_int_equal(r.status, EV_OK);
                 assert_true(r.missing_end);
             } else {
-                assert_int_equal(r.status, EL_ERR_TRUNCATED);
+                assert_int_equal(r.status, EV_ERR_TRUNCATED);
                 assert_false(r.missing_end);
                 assert_non_null(strstr(r.error.msg, "truncated at byte"));
                 if (cut >= data_start) {
@@ -218,7 +218,7 @@ static void test_real_truncated_log(void **state)
     (void)state;
     test_decode(part, len, 4096, 0, &r);
     test_decode(full, full_len, 0, 0, &whole);
-    assert_int_equal(r.status, EL_ERR_TRUNCATED);
+    assert_int_equal(r.status, EV_ERR_TRUNCATED);
     assert_int_equal(len, 10240);
     assert_non_null(strstr(r.error.msg, "truncated at byte 10240"));
     /* The part is a prefix of the full log: its events are the full log's
@@ -294,7 +294,7 @@ static void test_bad_magic(void **state)
     header(&b, 8);
     b.b[0] = 'X';
     test_run r = decode_bb(&b);
-    assert_int_equal(r.status, EL_ERR_FORMAT);
+    assert_int_equal(r.status, EV_ERR_FORMAT);
     assert_int_equal(r.n, 0);
     assert_int_equal(r.error.offset, 0);
     assert_non_null(strstr(r.error.msg, "bad magic"));
@@ -309,7 +309,7 @@ static void test_absurd_description_length(void **state)
     /* first etb record: desc length at 8 + 4 + 2 + 2 */
     b.b[16] = 0xff; b.b[17] = 0xff; b.b[18] = 0xff; b.b[19] = 0xff;
     test_run r = decode_bb(&b);
-    assert_int_equal(r.status, EL_ERR_FORMAT);
+    assert_int_equal(r.status, EV_ERR_FORMAT);
     assert_int_equal(r.error.offset, 8);
     assert_int_equal(r.error.type, 161);
     assert_non_null(strstr(r.error.msg, "absurd description length"));
@@ -323,7 +323,7 @@ static void test_corrupt_header_marker(void **state)
     header(&b, 8);
     b.b[8 + 16 + 22 + 2] ^= 0x40;   /* the ete of the first record */
     test_run r = decode_bb(&b);
-    assert_int_equal(r.status, EL_ERR_FORMAT);
+    assert_int_equal(r.status, EV_ERR_FORMAT);
     assert_non_null(strstr(r.error.msg, "corrupt header"));
     test_run_free(&r);
 }
@@ -346,7 +346,7 @@ static void test_good_hand_made_log(void **state)
     good_events(&b);
     u16(&b, 0xffff);
     test_run r = decode_bb(&b);
-    assert_int_equal(r.status, EL_END);
+    assert_int_equal(r.status, EV_END);
     assert_int_equal(r.n, 3);
     assert_int_equal(r.ev[0].offset, data);
     assert_int_equal(r.ev[2].type, 167);
@@ -357,20 +357,20 @@ static void test_good_hand_made_log(void **state)
     el_decoder *d = el_decoder_create();
     el_event ev;
     el_decoder_feed(d, b.b, b.n);
-    assert_int_equal(el_decoder_next(d, &ev), EL_OK);
+    assert_int_equal(el_decoder_next(d, &ev), EV_OK);
     assert_int_equal(ev.u.prof_begin.interval_ns, 1000000);
     assert_int_equal(ev.cap, EL_NO_CAP);
-    assert_int_equal(el_decoder_next(d, &ev), EL_OK);
+    assert_int_equal(el_decoder_next(d, &ev), EV_OK);
     assert_int_equal(ev.u.cost_centre.id, 7);
     assert_int_equal(ev.u.cost_centre.label.len, 1);
     assert_memory_equal(ev.u.cost_centre.module.ptr, "M", 1);
     assert_memory_equal(ev.u.cost_centre.srcloc.ptr, "a.hs", 4);
-    assert_int_equal(el_decoder_next(d, &ev), EL_OK);
+    assert_int_equal(el_decoder_next(d, &ev), EV_OK);
     assert_int_equal(ev.u.prof_sample.depth, 2);
     assert_int_equal(ev.u.prof_sample.stack[0], 7);
     assert_int_equal(ev.u.prof_sample.stack[1], 8);
-    assert_int_equal(el_decoder_next(d, &ev), EL_END);
-    assert_int_equal(el_decoder_next(d, &ev), EL_END);
+    assert_int_equal(el_decoder_next(d, &ev), EV_END);
+    assert_int_equal(el_decoder_next(d, &ev), EV_END);
     assert_string_equal(el_decoder_type(d, 167)->desc.ptr, "Time profile cost-centre stack");
     assert_int_equal(el_decoder_type(d, 167)->size, EL_VARIABLE_SIZE);
     assert_null(el_decoder_type(d, 0));
@@ -387,7 +387,7 @@ static void test_undeclared_type(void **state)
     u16(&b, 99); u64(&b, 400);
     u16(&b, 0xffff);
     test_run r = decode_bb(&b);
-    assert_int_equal(r.status, EL_ERR_FORMAT);
+    assert_int_equal(r.status, EV_ERR_FORMAT);
     assert_int_equal(r.n, 3);   /* everything before the fault */
     assert_int_equal(r.error.offset, at);
     assert_int_equal(r.error.type, 99);
@@ -406,7 +406,7 @@ static void test_stack_depth_past_payload(void **state)
     u32(&b, 0); u64(&b, 2); u8(&b, 200); u32(&b, 7);
     u16(&b, 0xffff);
     test_run r = decode_bb(&b);
-    assert_int_equal(r.status, EL_ERR_FORMAT);
+    assert_int_equal(r.status, EV_ERR_FORMAT);
     assert_int_equal(r.n, 3);
     assert_int_equal(r.error.offset, at);
     assert_int_equal(r.error.type, 167);
@@ -424,7 +424,7 @@ static void test_unterminated_string(void **state)
     u32(&b, 7); bytes(&b, "abcdef", 6);
     u16(&b, 0xffff);
     test_run r = decode_bb(&b);
-    assert_int_equal(r.status, EL_ERR_FORMAT);
+    assert_int_equal(r.status, EV_ERR_FORMAT);
     assert_int_equal(r.error.offset, at);
     assert_int_equal(r.error.type, 161);
     assert_non_null(strstr(r.error.msg, "not terminated"));
@@ -441,7 +441,7 @@ static void test_declared_size_vs_type(void **state)
     u16(&b, 168); u64(&b, 100); u32(&b, 1000);
     u16(&b, 0xffff);
     test_run r = decode_bb(&b);
-    assert_int_equal(r.status, EL_ERR_FORMAT);
+    assert_int_equal(r.status, EV_ERR_FORMAT);
     assert_int_equal(r.error.type, 168);
     assert_non_null(strstr(r.error.msg, "too short"));
     test_run_free(&r);
@@ -452,10 +452,10 @@ static void test_declared_size_vs_type(void **state)
     el_decoder *d = el_decoder_create();
     el_event ev;
     el_decoder_feed(d, b.b, b.n);
-    assert_int_equal(el_decoder_next(d, &ev), EL_OK);
+    assert_int_equal(el_decoder_next(d, &ev), EV_OK);
     assert_int_equal(ev.u.prof_begin.interval_ns, 5000);
     assert_int_equal(ev.size, 22);
-    assert_int_equal(el_decoder_next(d, &ev), EL_END);
+    assert_int_equal(el_decoder_next(d, &ev), EV_END);
     el_decoder_destroy(d);
 }
 
@@ -470,7 +470,7 @@ static void test_variable_length_past_end(void **state)
     u16(&b, 167); u64(&b, 400); u16(&b, 60000);
     u32(&b, 0); u64(&b, 2); u8(&b, 0);
     test_run r = decode_bb(&b);
-    assert_int_equal(r.status, EL_ERR_TRUNCATED);
+    assert_int_equal(r.status, EV_ERR_TRUNCATED);
     assert_int_equal(r.n, 3);
     assert_int_equal(r.error.offset, at);
     assert_int_equal(r.error.type, 167);
@@ -494,7 +494,7 @@ static void test_block_capability(void **state)
     u16(&b, 168); u64(&b, 600); u64(&b, 1);     /* outside the block */
     u16(&b, 0xffff);
     test_run r = decode_bb(&b);
-    assert_int_equal(r.status, EL_END);
+    assert_int_equal(r.status, EV_END);
     assert_int_equal(r.n, 5);
     for (int i = 0; i < 4; i++)
         assert_int_equal(r.ev[i].cap, 3);
@@ -507,12 +507,12 @@ static void test_empty_and_garbage(void **state)
     (void)state;
     test_run r;
     test_decode((const uint8_t *)"", 0, 0, 0, &r);
-    assert_int_equal(r.status, EL_ERR_TRUNCATED);
+    assert_int_equal(r.status, EV_ERR_TRUNCATED);
     assert_non_null(strstr(r.error.msg, "header"));
     test_run_free(&r);
     static const uint8_t junk[] = "this is not an eventlog at all";
     test_decode(junk, sizeof junk, 3, 0, &r);
-    assert_int_equal(r.status, EL_ERR_FORMAT);
+    assert_int_equal(r.status, EV_ERR_FORMAT);
     test_run_free(&r);
 }
 
@@ -551,7 +551,7 @@ static void test_resync_after_damaged_block(void **state)
 
     /* off: stops at the damage */
     test_run r = decode_bb(&b);
-    assert_int_equal(r.status, EL_ERR_FORMAT);
+    assert_int_equal(r.status, EV_ERR_FORMAT);
     assert_int_equal(r.error.offset, bad);
     assert_int_equal(r.n, 2);
     test_run_free(&r);
@@ -561,18 +561,18 @@ static void test_resync_after_damaged_block(void **state)
         el_decoder *d = el_decoder_create();
         el_decoder_set_resync(d, 1);
         el_event ev;
-        el_status st = EL_NEED_INPUT;
+        ev_status st = EV_NEED_INPUT;
         uint64_t times[8];
         size_t n = 0;
-        for (size_t pos = 0; pos < b.n && st == EL_NEED_INPUT; pos += chunk) {
+        for (size_t pos = 0; pos < b.n && st == EV_NEED_INPUT; pos += chunk) {
             el_decoder_feed(d, b.b + pos, chunk < b.n - pos ? chunk : b.n - pos);
-            while ((st = el_decoder_next(d, &ev)) == EL_OK)
+            while ((st = el_decoder_next(d, &ev)) == EV_OK)
                 if (n < 8)
                     times[n++] = ev.time;
         }
-        if (st == EL_NEED_INPUT)
+        if (st == EV_NEED_INPUT)
             st = el_decoder_finish(d);
-        assert_int_equal(st, EL_END);
+        assert_int_equal(st, EV_END);
         assert_int_equal(n, 4);     /* marker, 110, marker, 210 */
         assert_int_equal(times[1], 110);
         assert_int_equal(times[3], 210);
@@ -628,7 +628,7 @@ static void test_ff_run_is_damage(void **state)
     assert_non_null(buf);
     offsets good = { 0 };
     el_read_result r = el_read_mem(buf, len, note_sample, &good, NULL);
-    assert_int_equal(r.status, EL_END);
+    assert_int_equal(r.status, EV_END);
     assert_true(good.n > 100);
 
     /* an event half-way through the first block (which ends before the
@@ -650,15 +650,15 @@ static void test_ff_run_is_damage(void **state)
         el_decoder *d = el_decoder_create();
         el_decoder_set_resync(d, 1);
         offsets got = { 0 };
-        el_status st = EL_NEED_INPUT;
+        ev_status st = EV_NEED_INPUT;
         el_event ev;
-        for (size_t pos = 0; pos < len && (st == EL_NEED_INPUT || st == EL_END); pos += c) {
+        for (size_t pos = 0; pos < len && (st == EV_NEED_INPUT || st == EV_END); pos += c) {
             el_decoder_feed(d, buf + pos, c < len - pos ? c : len - pos);
-            while ((st = el_decoder_next(d, &ev)) == EL_OK)
+            while ((st = el_decoder_next(d, &ev)) == EV_OK)
                 note_sample(&got, &ev, d);
         }
         st = el_decoder_finish(d);
-        assert_int_equal(st, EL_END);
+        assert_int_equal(st, EV_END);
         assert_int_equal(got.n, want);
         const el_damage *dm = el_decoder_damage(d);
         assert_int_equal(dm->blocks, 1);
@@ -673,10 +673,10 @@ static void test_ff_run_is_damage(void **state)
     el_decoder *d = el_decoder_create();
     el_decoder_feed(d, buf, len);
     el_event ev;
-    el_status st;
-    while ((st = el_decoder_next(d, &ev)) == EL_OK)
+    ev_status st;
+    while ((st = el_decoder_next(d, &ev)) == EV_OK)
         ;
-    assert_int_equal(st, EL_ERR_FORMAT);
+    assert_int_equal(st, EV_ERR_FORMAT);
     assert_int_equal(el_decoder_error(d)->offset, at);
     el_decoder_destroy(d);
 
@@ -686,7 +686,7 @@ static void test_ff_run_is_damage(void **state)
     memset(buf + at, 0xff, bend + 100 - at);
     offsets got = { 0 };
     r = el_read_mem(buf, len, note_sample, &got, NULL);
-    assert_int_equal(r.status, EL_END);
+    assert_int_equal(r.status, EV_END);
     assert_int_equal(r.damage.blocks, 1);
     assert_int_equal(r.damage.bytes, len - at);
     free(got.at);
@@ -707,7 +707,7 @@ static void test_trailing_bytes_after_end(void **state)
     memset(more + len, 0xff, 50);
     memset(more + len + 50, 0x12, 50);
     el_read_result r = el_read_mem(more, len + 100, NULL, NULL, NULL);
-    assert_int_equal(r.status, EL_END);
+    assert_int_equal(r.status, EV_END);
     assert_int_equal(r.damage.blocks, 0);
     assert_int_equal(r.damage.bytes, 0);
     free(more);
@@ -730,9 +730,9 @@ static uint8_t *blockless_log(unsigned n, const void *tail, size_t tail_len, int
     for (unsigned i = 0; after && i < n; i++, t += 1000)
         el_writer_run_thread(w, t + 100000, i + 1);
     if (after)
-        assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+        assert_int_equal(el_writer_finish(w), EV_OK);
     else
-        assert_int_equal(el_writer_finish_no_end(w), EL_WRITER_OK);
+        assert_int_equal(el_writer_finish_no_end(w), EV_OK);
     const uint8_t *b = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     assert_non_null(copy);
@@ -767,7 +767,7 @@ static void test_blockless_end_marker_mid_log(void **state)
         size_t len, at, n = 0;
         uint8_t *buf = blockless_log(40, cases[c].tail, cases[c].len, 1, &len, &at);
         el_read_result r = el_read_mem(buf, len, count_event, &n, NULL);
-        assert_int_equal(r.status, EL_END);
+        assert_int_equal(r.status, EV_END);
         assert_int_equal(n, 80);
         assert_int_equal(r.damage.blocks, 1);
         assert_int_equal(r.damage.bytes, cases[c].skipped);
@@ -783,21 +783,21 @@ static void test_blockless_end_marker_mid_log(void **state)
             assert_non_null(d);
             el_decoder_set_resync(d, 1);
             el_event ev;
-            el_status st = EL_NEED_INPUT;
+            ev_status st = EV_NEED_INPUT;
             size_t got = 0;
-            for (size_t pos = 0; pos < len && (st == EL_NEED_INPUT || st == EL_END);) {
+            for (size_t pos = 0; pos < len && (st == EV_NEED_INPUT || st == EV_END);) {
                 size_t take = chunk ? (chunk < len - pos ? chunk : len - pos)
                               : pos < split ? split - pos : len - pos;
                 el_decoder_feed(d, buf + pos, take);
                 pos += take;
-                while ((st = el_decoder_next(d, &ev)) == EL_OK)
+                while ((st = el_decoder_next(d, &ev)) == EV_OK)
                     got++;
             }
-            if (st == EL_NEED_INPUT || st == EL_END)
+            if (st == EV_NEED_INPUT || st == EV_END)
                 st = el_decoder_finish(d);
-            if (st != EL_END)
+            if (st != EV_END)
                 fail_msg("case %zu split %zu (marker at %zu, len %zu): %s, %zu events", c, split,
-                         at, len, el_status_name(st), got);
+                         at, len, ev_status_name(st), got);
             assert_int_equal(got, 80);
             assert_int_equal(el_decoder_damage(d)->bytes, cases[c].skipped);
             el_decoder_destroy(d);
@@ -812,7 +812,7 @@ static void test_blockless_end_marker_mid_log(void **state)
         size_t len, at, n = 0;
         uint8_t *buf = blockless_log(40, tail, k ? 48 : sizeof tail, 0, &len, &at);
         el_read_result r = el_read_mem(buf, len, count_event, &n, NULL);
-        assert_int_equal(r.status, EL_END);
+        assert_int_equal(r.status, EV_END);
         assert_int_equal(n, 40);
         assert_int_equal(r.damage.blocks, 0);
         free(buf);
@@ -849,7 +849,7 @@ static void test_file_shrinks_while_read(void **state)
     shrinker s = { path, 0 };
     el_read_result r = el_read_path(path, shrink_file, &s, NULL);
     unlink(path);
-    assert_int_equal(r.status, EL_ERR_IO);
+    assert_int_equal(r.status, EV_ERR_IO);
     assert_non_null(strstr(r.error.msg, "shrank"));
     assert_true(r.error.offset <= 4096 + 65536);
     assert_true(r.events < 1000);
@@ -887,7 +887,7 @@ static void test_only_selected(void **state)
     size_t n[3] = { 0, 0, 0 };
     el_decoder *dec = NULL;
     el_read_result r = el_read_path_opts(log, &opts, count_delivered, n, &dec);
-    assert_int_equal(r.status, EL_END);
+    assert_int_equal(r.status, EV_END);
     assert_int_equal(n[0], want_samples);
     assert_int_equal(n[1], want_blocks);
     assert_int_equal(n[2], 0);
@@ -936,7 +936,7 @@ static void test_ipe_declared_short_real(void **state)
     uint8_t *buf = load(log, &len);
     test_run whole;
     test_decode(buf, len, 0, 0, &whole);
-    assert_int_equal(whole.status, EL_END);
+    assert_int_equal(whole.status, EV_END);
     uint8_t *copy = malloc(len);
     assert_non_null(copy);
     memcpy(copy, buf, len);
@@ -957,7 +957,7 @@ static void test_ipe_declared_short_real(void **state)
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         test_run r;
         test_decode(copy, len, sizes[k], 0, &r);
-        assert_int_equal(r.status, EL_END);
+        assert_int_equal(r.status, EV_END);
         assert_same_events(&whole, &r, "parse-hi, IPE declared one byte short");
         test_run_free(&r);
     }
@@ -965,10 +965,10 @@ static void test_ipe_declared_short_real(void **state)
     el_decoder_count_types(d, 1);
     el_decoder_feed(d, copy, len);
     el_event ev;
-    el_status st;
-    while ((st = el_decoder_next(d, &ev)) == EL_OK)
+    ev_status st;
+    while ((st = el_decoder_next(d, &ev)) == EV_OK)
         ;
-    assert_int_equal(st, EL_END);
+    assert_int_equal(st, EV_END);
     const el_type_tally *t = el_decoder_tally(d);
     for (size_t i = 0; i < el_decoder_num_types(d); i++)
         if (el_decoder_type_at(d, i)->id == EL_IPE)
@@ -986,8 +986,8 @@ static void test_ipe_declared_short_real(void **state)
  * samples' capabilities are those of a read that hands out everything,
  * in chunks of any size. */
 typedef struct skim {
-    el_status status;
-    el_error error;
+    ev_status status;
+    ev_error error;
     el_damage damage;
     int missing_end, has_span;
     uint64_t first, last;
@@ -1011,7 +1011,7 @@ static void skim_log(const uint8_t *buf, size_t len, size_t chunk, const uint16_
 {
     el_decoder *d = el_decoder_create();
     el_event ev;
-    el_status st = EL_NEED_INPUT;
+    ev_status st = EV_NEED_INPUT;
     size_t pos = 0;
     memset(out, 0, sizeof *out);
     assert_non_null(d);
@@ -1021,18 +1021,18 @@ static void skim_log(const uint8_t *buf, size_t len, size_t chunk, const uint16_
         el_decoder_only_fields(d, sel, n);
         el_decoder_only_selected(d, 1);
     }
-    while (pos < len && (st == EL_NEED_INPUT || st == EL_END)) {
+    while (pos < len && (st == EV_NEED_INPUT || st == EV_END)) {
         size_t k = chunk == 0 || chunk > len - pos ? len - pos : chunk;
         el_decoder_feed(d, buf + pos, k);
         pos += k;
-        while ((st = el_decoder_next(d, &ev)) == EL_OK) {
+        while ((st = el_decoder_next(d, &ev)) == EV_OK) {
             out->selected += in_list(ev.type, sel, n);
             if (ev.type == EL_PROF_SAMPLE_COST_CENTRE && ev.decoded &&
                 ev.u.prof_sample.cap < EL_NO_CAP)
                 out->seen_caps[ev.u.prof_sample.cap >> 3] |= (uint8_t)(1u << (ev.u.prof_sample.cap & 7));
         }
     }
-    if (st == EL_NEED_INPUT || st == EL_END)
+    if (st == EV_NEED_INPUT || st == EV_END)
         st = el_decoder_finish(d);
     out->status = st;
     out->error = *el_decoder_error(d);
@@ -1163,7 +1163,7 @@ static void test_selective_read_finds_the_same(void **state)
         skim one;
         skim_log(b.b, b.n, 0, NULL, 0, 1, &one);
         assert_int_equal(one.damage.blocks, bad ? 1 : 0);
-        assert_int_equal(one.status, EL_END);
+        assert_int_equal(one.status, EV_END);
         free(one.tally);
         check_skims(b.b, b.n, bad == 1 ? "a sample's stack past its payload"
                               : bad == 2 ? "a short RTS identifier" : "two blocks", &runs);

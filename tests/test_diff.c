@@ -44,7 +44,7 @@ static diff_prof *make_diff(const prof_result *a, const prof_result *b, int norm
     diff_opts_init(&o);
     o.normalize = normalize;
     diff_prof *d = NULL;
-    assert_int_equal(diff_prof_create(a, b, &o, &d), DIFF_OK);
+    assert_int_equal(diff_prof_create(a, b, &o, &d), EV_OK);
     assert_non_null(d);
     return d;
 }
@@ -271,7 +271,7 @@ static int write_folded(void *p, FILE *out)
 
 static int write_diff_folded(void *d, FILE *out)
 {
-    return diff_report_folded(d, NULL, out) == DIFF_OK ? 0 : -1;
+    return diff_report_folded(d, NULL, out) == EV_OK ? 0 : -1;
 }
 
 /* Adds "stack count" lines (col 0 or 1), or "stack a b" lines (col 2). */
@@ -385,7 +385,7 @@ static prof_result *synthetic(const cc_def *ccs, size_t nccs, const sample *s, s
     for (size_t i = 0; i < ns; i++)
         for (unsigned k = 0; k < s[i].times; k++, t += 1000)
             el_writer_prof_sample(w, t, 0, t, s[i].depth, s[i].stack);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     prof_result *r = test_profile_mem(bytes, len, NULL);

@@ -22,7 +22,7 @@ static uint8_t *two_caps(size_t *len)
     el_writer *w = el_writer_create_mem();
     char msg[32];
 
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     el_writer_begin_block(w, 0, 100);
     for (uint64_t t = 100; t < 105; t++) {
         snprintf(msg, sizeof msg, "c0 %llu", (unsigned long long)t);
@@ -40,7 +40,7 @@ static uint8_t *two_caps(size_t *len)
     el_writer_user_msg(w, 200, "c0 200");
     el_writer_user_msg(w, 201, "c0 201");
     el_writer_end_block(w, 201);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *b = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     memcpy(copy, b, *len);
@@ -112,7 +112,7 @@ static void test_one_read_two_analyses(void **state)
     assert_int_equal(ev_driver_attach(d, &msgs_ops, &msgs), 0);
     assert_int_equal(ev_driver_attach(d, &all_ops, &all), 0);
     const ev_stream *s = ev_driver_run_mem(d, log, len);
-    assert_int_equal(s->read.status, EL_END);
+    assert_int_equal(s->read.status, EV_END);
     assert_false(ev_stream_damaged(s));
     assert_int_equal(msgs.n, 12);
     for (size_t i = 0; i < msgs.n; i++)
@@ -157,7 +157,7 @@ static void test_time_order(void **state)
     ev_driver_attach(d, &ordered_ops, &ord);
     ev_driver_attach(d, &msgs_ops, &live);
     const ev_stream *s = ev_driver_run_mem(d, log, len);
-    assert_int_equal(s->read.status, EL_END);
+    assert_int_equal(s->read.status, EV_END);
     assert_int_equal(ord.n, 12);
     for (size_t i = 1; i < ord.n; i++)
         assert_true(ord.times[i - 1] <= ord.times[i]);
@@ -184,7 +184,7 @@ static void test_stop(void **state)
     ev_driver_attach(d, &msgs_ops, &b);
     const ev_stream *s = ev_driver_run_mem(d, log, len);
     assert_true(s->stopped);
-    assert_int_equal(s->read.status, EL_STOPPED);   /* not a clean end */
+    assert_int_equal(s->read.status, EV_STOPPED);   /* not a clean end */
     assert_string_equal(s->stopped_by, "msgs");
     assert_true(ev_stream_damaged(s));
     assert_int_equal(a.n, 3);
@@ -204,7 +204,7 @@ static void test_truncated(void **state)
 
     ev_driver_attach(d, &all_ops, &a);
     const ev_stream *s = ev_driver_run_mem(d, log, len - 21);   /* mid-event */
-    assert_int_equal(s->read.status, EL_ERR_TRUNCATED);
+    assert_int_equal(s->read.status, EV_ERR_TRUNCATED);
     assert_true(ev_stream_damaged(s));
     assert_true(a.n > 0 && a.n < 17);
     assert_true(a.ended);
@@ -310,7 +310,7 @@ static uint8_t *random_log(size_t *len)
     uint32_t seq = 0;
     uint64_t clock[5] = { 0 };
 
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     while (seq < 5000) {
         unsigned k = (unsigned)rnd(6);         /* 0-3 caps, 4 global, 5 no block */
         uint16_t cap = k < 4 ? (uint16_t)k : 0xffff;
@@ -332,7 +332,7 @@ static uint8_t *random_log(size_t *len)
         if (k < 5)
             el_writer_end_block(w, *t);
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *b = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     memcpy(copy, b, *len);
@@ -361,7 +361,7 @@ static void check_replay(const char *path, const uint8_t *log, size_t len)
     ev_driver_attach(d, &big_live_ops, live);
     ev_driver_attach(d, &big_ordered_ops, ord);
     const ev_stream *s = path ? ev_driver_run_path(d, path) : ev_driver_run_mem(d, log, len);
-    assert_int_equal(s->read.status, EL_END);
+    assert_int_equal(s->read.status, EV_END);
     assert_false(ev_stream_damaged(s));
     assert_true(live->n >= 5000 && live->n < BIG);
     big_rec *e = expected_order(live);
@@ -402,7 +402,7 @@ static void test_replay_is_stable_sort(void **state)
 static void mark(el_writer *w, uint64_t t, const char *label)
 {
     assert_int_equal(el_writer_event(w, EL_USER_MARKER, t, label, strlen(label)),
-                     EL_WRITER_OK);
+                     EV_OK);
 }
 
 /* Labels by first time, counts, each label's times ascending even when the
@@ -411,7 +411,7 @@ static void test_markers(void **state)
 {
     (void)state;
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     el_writer_begin_block(w, 0, 100);
     mark(w, 100, "phase");
     mark(w, 150, "late");
@@ -422,14 +422,14 @@ static void test_markers(void **state)
     mark(w, 200, "phase");
     el_writer_user_msg(w, 210, "phase");        /* a message, not a mark */
     el_writer_end_block(w, 210);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *log = el_writer_borrow_bytes(w, &len);
 
     ev_markers *m = ev_markers_create();
     ev_driver *d = ev_driver_create(NULL);
     ev_driver_attach(d, &ev_markers_ops, m);
-    assert_int_equal(ev_driver_run_mem(d, log, len)->read.status, EL_END);
+    assert_int_equal(ev_driver_run_mem(d, log, len)->read.status, EV_END);
     assert_int_equal(ev_markers_num_labels(m), 3);
     const ev_marker_label *l = ev_markers_label_at(m, 0);
     assert_string_equal(l->label, "early");
@@ -469,23 +469,23 @@ static void test_ordered_ipe_between_blocks(void **state)
 {
     (void)state;
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EV_OK);
     el_ipe_fields f = { 0x40f570, "sat_s3HJ_info", "15", "[(Int, Int)]", "report.scores",
                         "Main", "Sim.hs:46:14-85" };
-    assert_int_equal(el_writer_begin_block(w, 0, 100), EL_WRITER_OK);
-    assert_int_equal(el_writer_ipe(w, 300, &f, +1), EL_WRITER_OK);
-    assert_int_equal(el_writer_end_block(w, 300), EL_WRITER_OK);
-    assert_int_equal(el_writer_begin_block(w, 1, 200), EL_WRITER_OK);
-    assert_int_equal(el_writer_gc_start(w, 400), EL_WRITER_OK);
-    assert_int_equal(el_writer_end_block(w, 400), EL_WRITER_OK);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_begin_block(w, 0, 100), EV_OK);
+    assert_int_equal(el_writer_ipe(w, 300, &f, +1), EV_OK);
+    assert_int_equal(el_writer_end_block(w, 300), EV_OK);
+    assert_int_equal(el_writer_begin_block(w, 1, 200), EV_OK);
+    assert_int_equal(el_writer_gc_start(w, 400), EV_OK);
+    assert_int_equal(el_writer_end_block(w, 400), EV_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *log = el_writer_borrow_bytes(w, &len);
     rec r = { 0 };
     ev_driver *d = ev_driver_create(NULL);
     assert_int_equal(ev_driver_attach(d, &ipe_ordered_ops, &r), 0);
     const ev_stream *st = ev_driver_run_mem(d, log, len);
-    assert_int_equal(st->read.status, EL_END);
+    assert_int_equal(st->read.status, EV_END);
     assert_null(st->driver_stop);
     assert_false(ev_stream_damaged(st));
     size_t k = 0;
@@ -526,13 +526,13 @@ static void test_markers_first(void **state)
             }
             el_writer_end_block(w, (uint64_t)nmarks * 10 + 50);
         }
-        assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+        assert_int_equal(el_writer_finish(w), EV_OK);
         size_t len;
         const uint8_t *log = el_writer_borrow_bytes(w, &len);
         ev_markers *m = ev_markers_create();
         ev_driver *d = ev_driver_create(NULL);
         ev_driver_attach(d, &ev_markers_ops, m);
-        assert_int_equal(ev_driver_run_mem(d, log, len)->read.status, EL_END);
+        assert_int_equal(ev_driver_run_mem(d, log, len)->read.status, EV_END);
         assert_int_equal(ev_markers_total(m), nmarks);
         ev_mark got[60];
         size_t want = nmarks < 50 ? (size_t)nmarks : 50;

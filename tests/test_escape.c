@@ -209,7 +209,7 @@ static void test_hostile_log(void **state)
     (void)state;
     el_writer *w = el_writer_create_mem();
     assert_non_null(w);
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EV_OK);
     const char *argv[] = { "/bin/pr\x1bog\n", "arg\x1b]0;title\a", "two words\r", "\xff",
                            "+RTS", "-p", "-hd", "-l", "-RTS" };
     el_writer_rts_identifier(w, 1, 0, "GHC-9.2.8 rts_p\x1b[2J\n");
@@ -248,7 +248,7 @@ static void test_hostile_log(void **state)
     for (uint32_t i = 0; i < N_NASTY; i++)
         el_writer_ticky_def(w, t++, EL_TICKY_DEF_BASIC, 100 + i, 2, nasty[(i + 3) % N_NASTY],
                             nasty[i], 0, NULL);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     write_or_check(ESC_DATA "/hostile.eventlog", bytes, len);
@@ -262,7 +262,7 @@ static void test_longband_log(void **state)
     (void)state;
     el_writer *w = el_writer_create_mem();
     assert_non_null(w);
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EV_OK);
     const char *argv[] = { "longband", "+RTS", "-hc", "-l", "-RTS" };
     el_writer_program_args(w, 1, 0, 5, argv);
     el_writer_heap_prof_begin(w, 2, 0, 100 * MS, HEAP_BY_COST_CENTRE, NULL);
@@ -277,7 +277,7 @@ static void test_longband_log(void **state)
         el_writer_heap_sample_cc(w, t + 2, 0, 2000, 2, s_short);
         el_writer_heap_sample_end(w, t + 3, c);
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     write_or_check(ESC_DATA "/longband.eventlog", bytes, len);

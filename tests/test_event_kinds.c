@@ -614,7 +614,7 @@ static void decode_with(const uint8_t *buf, size_t len, size_t chunk, const uint
 {
     el_decoder *d = el_decoder_create();
     size_t pos = 0, seen = 0;
-    el_status st = EL_NEED_INPUT;
+    ev_status st = EV_NEED_INPUT;
     el_event ev;
 
     assert_non_null(d);
@@ -622,24 +622,24 @@ static void decode_with(const uint8_t *buf, size_t len, size_t chunk, const uint
         el_decoder_only_fields(d, only, (size_t)only_n);
     if (chunk == 0)
         chunk = len;
-    while (pos < len && st == EL_NEED_INPUT) {
+    while (pos < len && st == EV_NEED_INPUT) {
         size_t c = len - pos < chunk ? len - pos : chunk;
         el_decoder_feed(d, buf + pos, c);
         pos += c;
         for (;;) {
             memset(&ev, 0xa5, sizeof ev);   /* no field may be left unset */
             st = el_decoder_next(d, &ev);
-            if (st != EL_OK)
+            if (st != EV_OK)
                 break;
             if (seen >= n)
                 fail_msg("more than %zu events", n);
             check_event(&ev, &w[seen++]);
         }
     }
-    if (st != EL_END)
-        fail_msg("status %s (%s), expected end", el_status_name(st), el_decoder_error(d)->msg);
+    if (st != EV_END)
+        fail_msg("status %s (%s), expected end", ev_status_name(st), el_decoder_error(d)->msg);
     assert_int_equal(seen, n);
-    assert_int_equal(el_decoder_finish(d), EL_END);
+    assert_int_equal(el_decoder_finish(d), EV_END);
     el_decoder_destroy(d);
 }
 
@@ -647,8 +647,8 @@ static void decode_all_ways(const uint8_t *buf, size_t len, const want *w, size_
 {
     expect e = { w, n, 0 };
     el_read_result r = el_read_mem(buf, len, on_event, &e, NULL);
-    if (r.status != EL_END)
-        fail_msg("el_read_mem: %s (%s)", el_status_name(r.status), r.error.msg);
+    if (r.status != EV_END)
+        fail_msg("el_read_mem: %s (%s)", ev_status_name(r.status), r.error.msg);
     assert_int_equal(r.events, n);
     assert_int_equal(e.seen, n);
     decode_with(buf, len, 0, NULL, -1, w, n);
@@ -664,9 +664,9 @@ static uint64_t time_of(uint16_t type, unsigned k)
     return UINT64_C(0x0123456789ab0000) + (uint64_t)type * 16 + k;
 }
 
-static void ok(el_writer_status st, el_writer *w)
+static void ok(ev_status st, el_writer *w)
 {
-    if (st != EL_WRITER_OK)
+    if (st != EV_OK)
         fail_msg("writer: %s", el_writer_error_msg(w));
 }
 
@@ -827,13 +827,13 @@ static void test_census_log2_out_of_range(void **state)
     el_decoder *d = el_decoder_create();
     el_event ev;
     el_decoder_feed(d, bytes, len);
-    assert_int_equal(el_decoder_next(d, &ev), EL_OK);
+    assert_int_equal(el_decoder_next(d, &ev), EV_OK);
     assert_int_equal(ev.decoded, 1);
     assert_int_equal(ev.u.nonmoving_census.log_encoded, 1);
     assert_int_equal(ev.u.nonmoving_census.blk_size, 0);
     assert_int_equal(ev.u.nonmoving_census.active_segs, 1);
     assert_int_equal(ev.u.nonmoving_census.live_blocks, 3);
-    assert_int_equal(el_decoder_next(d, &ev), EL_END);
+    assert_int_equal(el_decoder_next(d, &ev), EV_END);
     el_decoder_destroy(d);
     el_writer_destroy(w);
     el_payload_free(&p);
@@ -1001,22 +1001,22 @@ static void expect_short_error(const uint8_t *bytes, size_t len, const short_cas
     if (select)
         el_decoder_only_fields(d, NULL, 0);
     el_decoder_feed(d, bytes, len);
-    assert_int_equal(el_decoder_next(d, &ev), EL_OK);
+    assert_int_equal(el_decoder_next(d, &ev), EV_OK);
     assert_int_equal(ev.type, 250);
     assert_int_equal(ev.decoded, 0);
-    el_status st = el_decoder_next(d, &ev);
-    if (st != EL_ERR_FORMAT)
+    ev_status st = el_decoder_next(d, &ev);
+    if (st != EV_ERR_FORMAT)
         fail_msg("type %u (%s) with %zu of %zu bytes%s: %s, expected a format error",
                  c->type, el_type_name(c->type), c->min - 1, c->min,
-                 select ? " (fields not selected)" : "", el_status_name(st));
-    const el_error *e = el_decoder_error(d);
-    assert_int_equal(e->status, EL_ERR_FORMAT);
+                 select ? " (fields not selected)" : "", ev_status_name(st));
+    const ev_error *e = el_decoder_error(d);
+    assert_int_equal(e->status, EV_ERR_FORMAT);
     assert_int_equal(e->offset, at);
     assert_int_equal(e->type, c->type);
     if (!strstr(e->msg, "too short"))
         fail_msg("type %u: message '%s'", c->type, e->msg);
-    assert_int_equal(el_decoder_next(d, &ev), EL_ERR_FORMAT);   /* sticky */
-    assert_int_equal(el_decoder_finish(d), EL_ERR_FORMAT);
+    assert_int_equal(el_decoder_next(d, &ev), EV_ERR_FORMAT);   /* sticky */
+    assert_int_equal(el_decoder_finish(d), EV_ERR_FORMAT);
     el_decoder_destroy(d);
 }
 
@@ -1048,7 +1048,7 @@ static void test_one_byte_short(void **state)
         if (!c->var)
             expect_short_error(bytes, len, c, at, 1);
         el_read_result r = el_read_mem(bytes, len, count_events, &seen, NULL);
-        assert_int_equal(r.status, EL_ERR_FORMAT);
+        assert_int_equal(r.status, EV_ERR_FORMAT);
         assert_int_equal(r.events, 1);
         assert_int_equal(seen, 1);
         assert_int_equal(r.error.offset, at);
@@ -1176,13 +1176,13 @@ static void test_only_fields_still_checks_strings(void **state)
     el_event ev;
     el_decoder_only_fields(d, NULL, 0);     /* no fields asked for ... */
     el_decoder_feed(d, bytes, len);
-    assert_int_equal(el_decoder_next(d, &ev), EL_ERR_FORMAT);   /* ... still checked */
+    assert_int_equal(el_decoder_next(d, &ev), EV_ERR_FORMAT);   /* ... still checked */
     assert_int_equal(el_decoder_error(d)->type, EL_HEAP_PROF_COST_CENTRE);
     el_decoder_destroy(d);
 
     d = el_decoder_create();
     el_decoder_feed(d, bytes, len);
-    assert_int_equal(el_decoder_next(d, &ev), EL_ERR_FORMAT);
+    assert_int_equal(el_decoder_next(d, &ev), EV_ERR_FORMAT);
     assert_int_equal(el_decoder_error(d)->type, EL_HEAP_PROF_COST_CENTRE);
     el_decoder_destroy(d);
     el_writer_destroy(wr);

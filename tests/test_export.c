@@ -99,7 +99,7 @@ static char *speedscope_of(const uint8_t *buf, size_t len, const prof_filter *f)
 static uint8_t *timeline_log(size_t *len, int with_cut)
 {
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
     el_writer_cost_centre(w, 0, 3, "f", "Main", "a.hs:1:1", 0);
     el_writer_cost_centre(w, 0, 4, "g", "Main", "a.hs:(2,3)-(4,5)", 0);
@@ -118,7 +118,7 @@ static uint8_t *timeline_log(size_t *len, int with_cut)
             deep[i] = i % 2 ? 3 : 4;
         el_writer_prof_sample(w, 10000000, 0, 1, EL_MAX_STACK, deep);
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *bytes = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     memcpy(copy, bytes, *len);
@@ -195,14 +195,14 @@ static void speedscope_sparse_caps(void **state)
 {
     (void)state;
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     el_writer_cost_centre(w, 0, 3, "f", "Main", "a.hs:1:1", 0);
     el_writer_prof_begin(w, 0, 1000000);
     uint32_t f[1] = { 3 };
     el_writer_prof_sample(w, 5000000, 4000000000u, 1, 1, f);
     el_writer_prof_sample(w, 5000000, 7, 1, 1, f);
     el_writer_prof_sample(w, 6000000, 4000000000u, 1, 1, f);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     prof_filter f0;
@@ -241,7 +241,7 @@ static void speedscope_many_frames(void **state)
     enum { N = 70000 };
     for (uint32_t step = 1; step <= 50000; step += 49999) {
         el_writer *w = el_writer_create_mem();
-        assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+        assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
         el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
         char label[16];
         for (uint32_t k = 1; k <= N; k++) {
@@ -254,7 +254,7 @@ static void speedscope_many_frames(void **state)
         el_writer_prof_sample(w, 1000000, 0, 1, 2, s1);
         el_writer_prof_sample(w, 2000000, 0, 1, 1, s2);     /* 3: undefined */
         el_writer_prof_sample(w, 3000000, 0, 1, 3, s3);
-        assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+        assert_int_equal(el_writer_finish(w), EV_OK);
         size_t len;
         const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
         prof_filter f;

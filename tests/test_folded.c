@@ -329,7 +329,7 @@ static void test_odd_names_and_cut(void **state)
 
 static uint8_t *finish_log(el_writer *w, size_t *len)
 {
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *bytes = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     assert_non_null(copy);

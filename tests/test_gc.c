@@ -164,7 +164,7 @@ static int feed(void *ctx, const el_event *ev, const el_decoder *d)
 
 static gc_summary *finish_read(gc_summary *s, el_read_result r, const char *what)
 {
-    if (r.status != EL_END)
+    if (r.status != EV_END)
         fail_msg("%s: %s", what, r.error.msg);
     if (r.has_time_span)
         gc_set_time_span(s, r.first_time, r.last_time);
@@ -476,7 +476,7 @@ static void test_windows_add_up(void **state)
 static uint8_t *synthetic(size_t *len)
 {
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     const uint64_t MiB = 1 << 20;
 
     el_writer_begin_block(w, 0, 0);
@@ -533,7 +533,7 @@ static uint8_t *synthetic(size_t *len)
     el_writer_heap_info(w, 5, 0, 2, 0, MiB, MiB, 4096);
     el_writer_end_block(w, 5);
 
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *bytes = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     memcpy(copy, bytes, *len);
@@ -657,7 +657,7 @@ static void test_mem_return(void **state)
     (void)state;
     const uint64_t MiB = 1 << 20;
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EV_OK);
     el_writer_begin_block(w, 0, 0);
     el_writer_gc_start(w, 10);
     el_writer_heap_size(w, 20, 0, 40 * MiB);
@@ -668,7 +668,7 @@ static void test_mem_return(void **state)
     el_payload_u32(&p, 57);         /* current: the peak, inside the collection */
     el_payload_u32(&p, 30);         /* needed */
     el_payload_u32(&p, 27);         /* returned */
-    assert_int_equal(el_writer_event_payload(w, EL_MEM_RETURN, 150, &p), EL_WRITER_OK);
+    assert_int_equal(el_writer_event_payload(w, EL_MEM_RETURN, 150, &p), EV_OK);
     el_payload_free(&p);
     el_writer_heap_size(w, 160, 0, 30 * MiB);
     el_writer_gc_end(w, 160);
@@ -676,7 +676,7 @@ static void test_mem_return(void **state)
     el_writer_begin_block(w, EL_NO_CAP, 0);
     el_writer_heap_info(w, 5, 0, 2, 0, MiB, MiB, 4096);
     el_writer_end_block(w, 5);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     uint8_t *buf = malloc(len);
@@ -815,7 +815,7 @@ static void test_synthetic_windows(void **state)
 static uint8_t *odd_orders_log(size_t *len)
 {
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     el_writer_begin_block(w, 0, 0);
     el_writer_rts_identifier(w, 1, 0, "GHC-7.10.3 rts_l");
     el_writer_gc_start(w, 10);
@@ -832,7 +832,7 @@ static uint8_t *odd_orders_log(size_t *len)
     el_writer_gc_start(w, 70);                 /* never ends */
     el_writer_heap_allocated(w, 80, 0, 12345);
     el_writer_end_block(w, 80);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *bytes = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     memcpy(copy, bytes, *len);
@@ -945,7 +945,7 @@ static void test_snapshots_and_collections(void **state)
     assert_null(gc_get_result(x.s));
     gc_on_collection(x.s, count_collection, &x);
     el_read_result r = el_read_path(path, snap_feed, &x, NULL);
-    assert_int_equal(r.status, EL_END);
+    assert_int_equal(r.status, EV_END);
     assert_true(x.snaps > 3);
     gc_set_time_span(x.s, r.first_time, r.last_time);
     gc_summary *final = gc_snapshot(x.s);
@@ -995,7 +995,7 @@ static char *split_text(const uint8_t *buf, size_t len, const ev_select *sel, si
     assert_non_null(x.part[0]);
     assert_non_null(x.part[2]);
     el_read_result r = el_read_mem(buf, len, split_feed, &x, NULL);
-    assert_int_equal(r.status, EL_END);
+    assert_int_equal(r.status, EV_END);
     assert_int_equal(gc_merge(x.part[0], x.part[1]), 0);
     assert_int_equal(gc_merge(x.part[0], x.part[2]), 0);
     assert_int_equal(gc_merge(self, x.part[0]), 0);
@@ -1021,7 +1021,7 @@ static size_t count_events(const uint8_t *buf, size_t len)
 {
     size_t n = 0;
     el_read_result r = el_read_mem(buf, len, count_feed, &n, NULL);
-    assert_int_equal(r.status, EL_END);
+    assert_int_equal(r.status, EV_END);
     return n;
 }
 

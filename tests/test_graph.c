@@ -103,7 +103,7 @@ static prof_result *synth(const spec *s, size_t n)
         for (unsigned k = 0; k < s[i].ticks; k++, t += 1000)
             el_writer_prof_sample(w, t, 0, t, (uint8_t)depth, inner);
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     prof_result *prof = load_mem(bytes, len);
@@ -115,8 +115,8 @@ static cg_graph *build(const prof_result *p, const cg_opts *o)
 {
     cg_graph *g = NULL;
     char err[256];
-    cg_status st = cg_build(p, o, &g, err, sizeof err);
-    if (st != CG_OK)
+    ev_status st = cg_build(p, o, &g, err, sizeof err);
+    if (st != EV_OK)
         fail_msg("cg_build: %d %s", st, err);
     return g;
 }
@@ -246,7 +246,7 @@ static void test_same_name_merged(void **state)
     el_writer_prof_sample(w, 10, 0, 1, 1, s1);
     el_writer_prof_sample(w, 20, 0, 2, 2, s2);      /* MAIN/go@1/go@7 */
     el_writer_prof_sample(w, 30, 0, 3, 1, s3);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     prof_result *p = load_mem(bytes, len);
@@ -322,7 +322,7 @@ static void test_focus_ignore(void **state)
     o.focus = "(unclosed";
     char err[256];
     g = (cg_graph *)1;
-    assert_int_equal(cg_build(p, &o, &g, err, sizeof err), CG_ERR_REGEX);
+    assert_int_equal(cg_build(p, &o, &g, err, sizeof err), EV_ERR_PATTERN);
     assert_null(g);
     assert_non_null(strstr(err, "(unclosed"));
     prof_result_destroy(p);
@@ -824,8 +824,8 @@ static char *dot_text(const cg_graph *g)
     cg_write_opts_init(&wo);
     wo.source_name = "test \"log\"\\ with\ttab";
     wo.filters = "Window: 0 s to 1 s";
-    cg_status st = cg_write(g, &wo, CG_FORMAT_DOT, out, err, sizeof err);
-    if (st != CG_OK)
+    ev_status st = cg_write(g, &wo, CG_FORMAT_DOT, out, err, sizeof err);
+    if (st != EV_OK)
         fail_msg("cg_write: %s", err);
     assert_int_equal(fclose(out), 0);
     return text;
@@ -963,8 +963,8 @@ static char *render(const cg_graph *g, cg_format f, size_t *size)
     char *data = NULL, err[256];
     FILE *out = open_memstream(&data, size);
     assert_non_null(out);
-    cg_status st = cg_write(g, NULL, f, out, err, sizeof err);
-    if (st != CG_OK)
+    ev_status st = cg_write(g, NULL, f, out, err, sizeof err);
+    if (st != EV_OK)
         fail_msg("%s: %s", cg_format_name(f), err);
     assert_int_equal(fclose(out), 0);
     return data;
@@ -1006,11 +1006,11 @@ static void test_formats(void **state)
     FILE *full = fopen("/dev/full", "w");
     if (full) {
         setvbuf(full, NULL, _IONBF, 0);
-        assert_int_equal(cg_write(g, NULL, CG_FORMAT_SVG, full, err, sizeof err), CG_ERR_WRITE);
-        assert_int_equal(cg_write(g, NULL, CG_FORMAT_DOT, full, err, sizeof err), CG_ERR_WRITE);
+        assert_int_equal(cg_write(g, NULL, CG_FORMAT_SVG, full, err, sizeof err), EV_ERR_WRITE);
+        assert_int_equal(cg_write(g, NULL, CG_FORMAT_DOT, full, err, sizeof err), EV_ERR_WRITE);
         fclose(full);
     }
-    assert_int_equal(cg_write(g, NULL, CG_FORMAT_COUNT, stdout, err, sizeof err), CG_ERR_RENDER);
+    assert_int_equal(cg_write(g, NULL, CG_FORMAT_COUNT, stdout, err, sizeof err), EV_ERR_RENDER);
     cg_destroy(g);
     prof_result_destroy(p);
 }
@@ -1044,7 +1044,7 @@ static void test_hostile_names(void **state)
         for (uint32_t k = 0; k <= i; k++)
             el_writer_prof_sample(w, 100 + 10 * i + k, 0, i, i ? 2 : 1, stack);
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     prof_result *p = load_mem(bytes, len);
@@ -1092,7 +1092,7 @@ static void test_hostile_names(void **state)
     cg_write_opts wo;
     cg_write_opts_init(&wo);
     wo.source_name = "log\x1b]0;title\x07.eventlog";
-    if (cg_write(g, &wo, CG_FORMAT_SVG, out, err, sizeof err) != CG_OK)
+    if (cg_write(g, &wo, CG_FORMAT_SVG, out, err, sizeof err) != EV_OK)
         fail_msg("cg_write: %s", err);
     assert_int_equal(fclose(out), 0);
     char cmd[4096];
@@ -1171,7 +1171,7 @@ static void test_ten_thousand(void **state)
         }
         el_writer_prof_sample(w, 1000 + t * 1000, (uint32_t)(t & 1), t, (uint8_t)depth, stack);
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
 

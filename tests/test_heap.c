@@ -139,7 +139,7 @@ static int feed(void *ctx, const el_event *ev, const el_decoder *d)
 
 static void finish_run(run *r)
 {
-    assert_int_equal(heap_finish(r->h, &r->r), HEAP_OK);
+    assert_int_equal(heap_finish(r->h, &r->r), EV_OK);
 }
 
 static void run_path(run *r, const char *path, const heap_opts *o)
@@ -150,7 +150,7 @@ static void run_path(run *r, const char *path, const heap_opts *o)
     r->h = heap_create(o ? o : &def, collect, &r->g);
     assert_non_null(r->h);
     r->r = el_read_path(path, feed, r, NULL);
-    if (r->r.status != EL_END && r->r.status != EL_OK)
+    if (r->r.status != EV_END && r->r.status != EV_OK)
         fail_msg("%s: %s", path, r->r.error.msg);
     finish_run(r);
 }
@@ -614,7 +614,7 @@ static void test_stop_hT(void **state)
     indep x = { { 0 }, NULL };
     el_decoder *d = NULL;
     el_read_result rr = el_read_path(path, indep_event, &x, &d);
-    assert_int_equal(rr.status, EL_END);
+    assert_int_equal(rr.status, EV_END);
     assert_null(el_decoder_type(d, EL_HEAP_PROF_SAMPLE_END));   /* GHC 8.4: none */
     el_decoder_destroy(d);
 
@@ -643,7 +643,7 @@ static el_writer *new_log(int old)
     el_writer *w = el_writer_create_mem();
     assert_non_null(w);
     if (!old) {
-        assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EL_WRITER_OK);
+        assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EV_OK);
         return w;
     }
     el_writer_declare_type(w, EL_BLOCK_MARKER, 14, "Block marker");
@@ -659,12 +659,12 @@ static el_writer *new_log(int old)
 
 static void args(el_writer *w, uint64_t t, int argc, const char *const *argv)
 {
-    assert_int_equal(el_writer_program_args(w, t, 0, argc, argv), EL_WRITER_OK);
+    assert_int_equal(el_writer_program_args(w, t, 0, argc, argv), EV_OK);
 }
 
 static const uint8_t *done(el_writer *w, size_t *len)
 {
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     return el_writer_borrow_bytes(w, len);
 }
 
@@ -993,7 +993,7 @@ static void check_cuts(int old)
         el_decoder *d = el_decoder_create();
         el_decoder_feed(d, full, len);
         el_event ev;
-        while (el_decoder_next(d, &ev) == EL_OK) {
+        while (el_decoder_next(d, &ev) == EV_OK) {
             if (ev.type == EL_HEAP_PROF_SAMPLE_BEGIN)
                 begins[nb++] = (size_t)(ev.offset + ev.size);
             if (ev.type == EL_HEAP_PROF_SAMPLE_END)
@@ -1093,7 +1093,7 @@ static void test_damaged(void **state)
     const uint8_t *log = done(w, &len);
     run r;
     run_mem(&r, log, len, NULL);
-    assert_int_equal(r.r.status, EL_ERR_FORMAT);
+    assert_int_equal(r.r.status, EV_ERR_FORMAT);
     assert_int_equal(r.g.n, 2);
     assert_int_equal(heap_get_info(r.h)->dropped, 1);
     assert_int_equal(heap_get_info(r.h)->drop_time, 300);
@@ -1130,7 +1130,7 @@ static void test_damaged_block(void **state)
         const uint8_t *log = done(w, &len);
         run r;
         run_mem(&r, log, len, NULL);
-        assert_int_equal(r.r.status, EL_END);
+        assert_int_equal(r.r.status, EV_END);
         assert_int_equal(r.r.damage.blocks, 1);
         assert_int_equal(r.g.n, 2);
         assert_string_equal(band_of(&r.g.c[0], 0), "A");
@@ -1156,7 +1156,7 @@ static void test_damaged_block(void **state)
     const uint8_t *log = done(w, &len);
     run r;
     run_mem(&r, log, len, NULL);
-    assert_int_equal(r.r.status, EL_END);
+    assert_int_equal(r.r.status, EV_END);
     assert_int_equal(r.g.n, 1);
     assert_int_equal(heap_get_info(r.h)->drop_reason, HEAP_DROP_DAMAGED);
     run_free(&r);
@@ -1178,7 +1178,7 @@ static void ipe(el_writer *w, uint64_t t, uint64_t info, const char *name, const
     el_payload_str(&p, "go");
     el_payload_str(&p, "Main");
     el_payload_str(&p, loc);
-    assert_int_equal(el_writer_event_payload(w, EL_IPE, t, &p), EL_WRITER_OK);
+    assert_int_equal(el_writer_event_payload(w, EL_IPE, t, &p), EV_OK);
     el_payload_free(&p);
 }
 
@@ -1231,7 +1231,7 @@ static void test_info_table(void **state)
     el_writer_heap_prof_begin(w, 1, 0, 100 * MS, HEAP_BY_INFO_TABLE, NULL);
     str_census(w, 100, 0, 1, 1, "0x10", (uint64_t)1);
     el_ipe_fields late = { 0x10, "late_info", "CONSTR", "", "", "M", "" };
-    assert_int_equal(el_writer_ipe(w, 150, &late, +1), EL_WRITER_OK);
+    assert_int_equal(el_writer_ipe(w, 150, &late, +1), EV_OK);
     str_census(w, 200, 0, 2, 1, "0x10", (uint64_t)1);
     log = done(w, &len);
     run_mem(&r, log, len, NULL);
@@ -1369,12 +1369,13 @@ typedef struct snapper {
 static int snap_feed(void *ctx, const el_event *ev, const el_decoder *d)
 {
     snapper *x = ctx;
-    if (heap_add_event(x->h, ev, d) != HEAP_OK)
+    if (heap_add_event(x->h, ev, d) != EV_OK)
         return 1;
     if (++x->events % 113 == 0) {
         heap_profile *snap = heap_snapshot(x->h);
         assert_non_null(snap);
-        assert_true(heap_finished(snap));
+        /* a snapshot is finished: it takes no events */
+        assert_int_equal(heap_add_event(snap, ev, d), EV_ERR_FINISHED);
         heap_destroy(snap);
         x->snaps++;
     }
@@ -1398,16 +1399,16 @@ static void test_snapshots(void **state)
         snapper x = { heap_create(NULL, NULL, NULL), 0, 0 };
         assert_non_null(x.h);
         el_read_result r = el_read_path(logs[i], snap_feed, &x, NULL);
-        assert_int_equal(r.status, EL_END);
+        assert_int_equal(r.status, EV_END);
         assert_true(x.snaps > 3);
         heap_profile *before_end = heap_snapshot(x.h);
         assert_int_equal(heap_get_info(before_end)->censuses, heap_get_info(once.h)->censuses);
-        assert_int_equal(heap_finish(x.h, &r), HEAP_OK);
+        assert_int_equal(heap_finish(x.h, &r), EV_OK);
         char *text = summary_of(x.h);
         assert_string_equal(text, want);
         el_event ev = { 0 };
         ev.type = EL_HEAP_PROF_SAMPLE_END;
-        assert_int_not_equal(heap_add_event(before_end, &ev, NULL), HEAP_OK);
+        assert_int_not_equal(heap_add_event(before_end, &ev, NULL), EV_OK);
         free(want);
         free(text);
         heap_destroy(before_end);

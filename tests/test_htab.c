@@ -2,7 +2,9 @@
  * find and insert over the caller's array, growth at half full, keys told
  * apart by the callback when hashes collide, the callback run only when
  * the stored hash bits match, and hashes that tell chained strings and
- * stacks apart. */
+ * stacks apart. The id map (util/idmap.h) against a plain array of every
+ * id: dense and sparse ids, sparse ones moving into the array, values
+ * replaced, cleared, and its memory charged to an account. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +15,10 @@
 #include <cmocka.h>
 
 #include "util/hash.h"
+#include "evprof/budget.h"
+#include "util/account.h"
 #include "util/htab.h"
+#include "util/idmap.h"
 
 static unsigned eq_calls;
 
@@ -119,6 +124,140 @@ static void hash_family(void **state)
     assert_true(hash_u32s(&zero, 1, 0) != hash_u32s(&zero, 0, 0));
 }
 
+/* A map and the truth it must hold (an array of every id's value). */
+static void idmap_check(const tx_idmap *m, const uint32_t *ids, const uint32_t *vals, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(tx_idmap_get(m, ids[i]), vals[i]);
+}
+
+static void idmap_dense_sparse(void **state)
+{
+    (void)state;
+    enum { N = 50000 };
+    uint32_t *ids = malloc(N * sizeof *ids), *vals = malloc(N * sizeof *vals);
+    assert_non_null(ids);
+    assert_non_null(vals);
+    tx_idmap m = { 0 };
+    assert_int_equal(tx_idmap_get(&m, 0), TX_IDMAP_NONE);
+    assert_int_equal(tx_idmap_get(&m, UINT32_MAX), TX_IDMAP_NONE);
+    /* GHC's way: ids from 1 up, but defined newest first in blocks, plus a
+     * few far ones (hand-made logs) that stay in the table, and sparse ids
+     * that the array later reaches (they move into it) */
+    size_t n = 0;
+    for (uint32_t i = 0; i < N - 100; i++) {
+        uint32_t id = (i / 1000) * 1000 + (999 - i % 1000) + 1;
+        if (i % 7000 == 3) {
+            ids[n] = UINT32_MAX - i;            /* far: the table */
+            vals[n] = i;
+            assert_int_equal(tx_idmap_put(&m, ids[n], vals[n], NULL), 0);
+            n++;
+        }
+        if (i == 10) {
+            ids[n] = 30000;                     /* sparse now, dense later */
+            vals[n] = 77;
+            assert_int_equal(tx_idmap_put(&m, ids[n], vals[n], NULL), 0);
+            assert_true(m.sparse > 0);
+            n++;
+        }
+        if (id == 30000)
+            continue;
+        ids[n] = id;
+        vals[n] = i * 3;
+        assert_int_equal(tx_idmap_put(&m, id, vals[n], NULL), 0);
+        n++;
+    }
+    idmap_check(&m, ids, vals, n);
+    assert_true(m.dense_cap > 30000);           /* 30000 moved into the array */
+    assert_int_equal(m.dense[30000], 78);
+    assert_int_equal(m.count, n);
+    assert_true(m.sparse > 0 && m.sparse * 2 <= m.cap);
+    for (size_t i = 0; i < m.cap; i++)          /* the table holds only far ids */
+        assert_true(!m.slots[i].value || m.slots[i].id >= m.dense_cap);
+    /* absent ids, both sides */
+    assert_int_equal(tx_idmap_get(&m, 0), TX_IDMAP_NONE);
+    assert_int_equal(tx_idmap_get(&m, UINT32_MAX - 1), TX_IDMAP_NONE);
+    /* a value replaced, in the array and in the table */
+    vals[0] = 5;
+    assert_int_equal(tx_idmap_put(&m, ids[0], 5, NULL), 0);
+    for (size_t i = 0; i < n; i++)
+        if (ids[i] > m.dense_cap) {
+            vals[i] = 9;
+            assert_int_equal(tx_idmap_put(&m, ids[i], 9, NULL), 0);
+            break;
+        }
+    assert_int_equal(m.count, n);
+    idmap_check(&m, ids, vals, n);
+    assert_int_equal(tx_idmap_put(&m, 1, TX_IDMAP_NONE, NULL), -1);   /* not a value */
+    /* cleared: nothing mapped, and it maps again */
+    tx_idmap_clear(&m);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(tx_idmap_get(&m, ids[i]), TX_IDMAP_NONE);
+    assert_int_equal(m.count, 0);
+    assert_int_equal(tx_idmap_put(&m, ids[1], 4, NULL), 0);
+    assert_int_equal(tx_idmap_get(&m, ids[1]), 4);
+    tx_idmap_free(&m);
+    assert_int_equal(tx_idmap_get(&m, ids[1]), TX_IDMAP_NONE);
+    free(ids);
+    free(vals);
+}
+
+static void idmap_charged(void **state)
+{
+    (void)state;
+    ev_budget *b = ev_budget_create(64 << 10);
+    ev_account a = { b, 0, 0 };
+    tx_idmap m = { 0 };
+    /* the array: 4 bytes an id, charged as it grows */
+    assert_int_equal(tx_idmap_put(&m, 1, 0, &a), 0);
+    assert_int_equal(a.charged, TX_IDMAP_DENSE * sizeof(uint32_t));
+    assert_int_equal(ev_budget_used(b), a.charged);
+    /* the table: its slots, the old table released when it grows */
+    uint32_t id = 1u << 30;
+    size_t i = 0;
+    for (; i < 100; i++)
+        assert_int_equal(tx_idmap_put(&m, id + (uint32_t)i * 977, (uint32_t)i, &a), 0);
+    assert_int_equal(a.charged, (m.dense_cap + 2 * m.cap) * 4);
+    /* refused: the map unchanged, refused marked */
+    for (;; i++) {
+        size_t cap = m.cap, count = m.count;
+        if (tx_idmap_put(&m, id + (uint32_t)i * 977, (uint32_t)i, &a) != 0) {
+            assert_int_equal(m.cap, cap);
+            assert_int_equal(m.count, count);
+            assert_int_equal(tx_idmap_get(&m, id + (uint32_t)i * 977), TX_IDMAP_NONE);
+            break;
+        }
+    }
+    assert_true(a.refused);
+    assert_int_equal(tx_idmap_get(&m, id + 977), 1);
+    assert_int_equal(ev_budget_used(b), a.charged);
+    tx_idmap_free(&m);
+    ev_budget_release(b, a.charged);
+    ev_budget_destroy(b);
+}
+
+static void idmap_reserve(void **state)
+{
+    (void)state;
+    tx_idmap m = { 0 };
+    /* dense: exactly ids 0..max_id, every id in the array */
+    assert_int_equal(tx_idmap_reserve(&m, 9999, 5000, NULL), 0);
+    assert_int_equal(m.dense_cap, 10000);
+    for (uint32_t i = 0; i < 5000; i++)
+        assert_int_equal(tx_idmap_put(&m, 9999 - 2 * i, i, NULL), 0);
+    assert_int_equal(m.sparse, 0);
+    assert_int_equal(m.dense_cap, 10000);
+    for (uint32_t i = 0; i < 5000; i++)
+        assert_int_equal(tx_idmap_get(&m, 9999 - 2 * i), i);
+    assert_int_equal(tx_idmap_get(&m, 9998), TX_IDMAP_NONE);
+    assert_int_equal(tx_idmap_get(&m, 10000), TX_IDMAP_NONE);
+    tx_idmap_free(&m);
+    /* sparse: no array made for them */
+    assert_int_equal(tx_idmap_reserve(&m, 1u << 30, 10, NULL), 0);
+    assert_int_equal(m.dense_cap, 0);
+    tx_idmap_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -126,6 +265,9 @@ int main(void)
         cmocka_unit_test(colliding_hashes),
         cmocka_unit_test(reserve_keeps_slots),
         cmocka_unit_test(hash_family),
+        cmocka_unit_test(idmap_dense_sparse),
+        cmocka_unit_test(idmap_charged),
+        cmocka_unit_test(idmap_reserve),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,7 +38,7 @@ static el_writer *new_log(void)
 {
     el_writer *w = el_writer_create_mem();
     assert_non_null(w);
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EV_OK);
     return w;
 }
 
@@ -47,7 +47,7 @@ static char *page_of(el_writer *w, const html_opts *o, html_contents *c)
 {
     size_t len, plen = 0;
     char *page = NULL;
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *log = el_writer_borrow_bytes(w, &len);
     html_page *pg = html_page_create(o);
     ev_driver *d = ev_driver_create(NULL);

@@ -20,7 +20,7 @@
 static uint8_t *make_log(size_t *len)
 {
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     el_writer_rts_identifier(w, 1000, 0, "GHC-9.0.2 rts_thr_p");
     static const char *const argv[] = { "./prog", "a", "b c" };
     el_writer_program_args(w, 1000, 0, 3, argv);
@@ -36,7 +36,7 @@ static uint8_t *make_log(size_t *len)
     for (int i = 0; i < 6; i++)
         el_writer_prof_sample(w, 3000 + 1000 * (uint64_t)i, 1, (uint64_t)i, 1, stack);
     el_writer_end_block(w, 8000);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *b = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     memcpy(copy, b, *len);
@@ -71,7 +71,7 @@ static void test_counts(void **state)
     ev_driver *d = ev_driver_create(NULL);
     ev_driver_attach(d, &info_analysis_ops, in);
     const ev_stream *s = ev_driver_run_mem(d, log, len);
-    assert_int_equal(s->read.status, EL_END);
+    assert_int_equal(s->read.status, EV_END);
 
     char *t = text_of(in, 0);
     want_line(t, "status:        complete (end marker present)\n");
@@ -106,7 +106,7 @@ static void test_truncated(void **state)
     ev_driver *d = ev_driver_create(NULL);
     ev_driver_attach(d, &info_analysis_ops, in);
     const ev_stream *s = ev_driver_run_mem(d, log, len - 7);
-    assert_int_equal(s->read.status, EL_ERR_TRUNCATED);
+    assert_int_equal(s->read.status, EV_ERR_TRUNCATED);
     char *t = text_of(in, 0);
     char want[128];
     snprintf(want, sizeof want, "status:        TRUNCATED at byte %llu",
@@ -166,7 +166,7 @@ static void test_snapshot(void **state)
     const ev_stream *s = ev_driver_run_mem(d, log, len);
     /* the same end for both */
     info_set_stream(x.in, s);
-    assert_int_equal(r.status, EL_END);
+    assert_int_equal(r.status, EV_END);
     char *a = text_of(x.in, 1), *b = text_of(ref, 1);
     assert_string_equal(a, b);
     free(a);
@@ -259,7 +259,7 @@ static void test_facts(void **state)
 {
     (void)state;
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     el_writer_rts_identifier(w, 1000, 0, "GHC-9.0.2 rts_thr_p");
     static const char *const argv[] = { "./prog", "a" };
     el_writer_program_args(w, 1000, 0, 2, argv);
@@ -272,7 +272,7 @@ static void test_facts(void **state)
     el_writer_begin_block(w, 0, 2000);
     el_writer_user_msg(w, 2000, "hello");
     el_writer_end_block(w, 2003);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *log = el_writer_borrow_bytes(w, &len);
 
@@ -281,7 +281,7 @@ static void test_facts(void **state)
         ev_driver *d = ev_driver_create(NULL);
         ev_driver_attach(d, facts_only ? &info_facts_ops : &info_analysis_ops, in);
         const ev_stream *s = ev_driver_run_mem(d, log, len);
-        assert_int_equal(s->read.status, EL_END);
+        assert_int_equal(s->read.status, EV_END);
         info_facts f;
         info_get_facts(in, &f);
         assert_int_equal(f.rts_len, strlen("GHC-9.0.2 rts_thr_p"));
@@ -336,13 +336,13 @@ static void test_marks_listed(void **state)
         }
         el_writer_end_block(w, 200000);
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *log = el_writer_borrow_bytes(w, &len);
     info_log *in = info_create();
     ev_driver *d = ev_driver_create(NULL);
     ev_driver_attach(d, &info_analysis_ops, in);
-    assert_int_equal(ev_driver_run_mem(d, log, len)->read.status, EL_END);
+    assert_int_equal(ev_driver_run_mem(d, log, len)->read.status, EV_END);
     char *t = text_of(in, 0);
     want_line(t, "        0.000001  parse #1\n        0.000002  solve #1\n"
                  "        0.000003  print #1\n        0.000004  parse #2\n");

@@ -101,7 +101,7 @@ static void batch(void)
     prof_profile *p = prof_create(NULL);
     ev_driver_attach(d, &prof_analysis_ops, p);
     const ev_stream *s = ev_driver_run_path(d, LOG);
-    assert_int_equal(s->read.status, EL_END);
+    assert_int_equal(s->read.status, EV_END);
     batch_events = s->read.events;
     prof_result *r = prof_snapshot(p);
     batch_ticks = prof_get_info(r)->total_ticks;
@@ -137,7 +137,7 @@ static void test_pipe_as_it_comes(void **state)
     waitpid(pid, NULL, 0);
     close(fds[0]);
 
-    assert_int_equal(s->read.status, EL_END);
+    assert_int_equal(s->read.status, EV_END);
     assert_int_equal(s->read.events, batch_events);
     assert_true(s->done);
     assert_false(s->interrupted);
@@ -235,7 +235,7 @@ static void test_follow_file(void **state)
     ev_driver_attach(d, &prof_analysis_ops, p);
     const ev_stream *s = ev_driver_run_path(d, path);
     waitpid(pid, NULL, 0);
-    assert_int_equal(s->read.status, EL_END);
+    assert_int_equal(s->read.status, EV_END);
     assert_false(s->idle_timed_out);
     assert_int_equal(s->read.events, batch_events);
     assert_true(t.calls >= 8);          /* ticks while the file was missing and quiet */
@@ -266,7 +266,7 @@ static void test_idle_timeout(void **state)
     const ev_stream *s = ev_driver_run_path(d, path);
     assert_true(s->idle_timed_out);
     assert_true(s->read.events > 0);
-    assert_true(s->read.status == EL_ERR_TRUNCATED || s->read.status == EL_OK);
+    assert_true(s->read.status == EV_ERR_TRUNCATED || s->read.status == EV_OK);
     assert_true(s->wall_ns >= 250000000u && s->wall_ns < 3000000000u);
     prof_destroy(p);
     ev_driver_destroy(d);
@@ -301,7 +301,7 @@ static void test_top_frames(void **state)
     const ev_stream *s = ev_driver_run_fd(d, fds[0], "pipe");
     waitpid(pid, NULL, 0);
     close(fds[0]);
-    assert_int_equal(s->read.status, EL_END);
+    assert_int_equal(s->read.status, EV_END);
     assert_true(t.frames >= 3);
     uint64_t sum = 0;
     int quiet = 0, partial = 0;
@@ -354,7 +354,7 @@ static void test_connect_addr(void **state)
 
     ev_driver *d = ev_driver_create(NULL);
     const ev_stream *s = ev_driver_run_connect(d, "unix:/nonexistent/evprof.sock");
-    assert_int_equal(s->read.status, EL_ERR_IO);
+    assert_int_equal(s->read.status, EV_ERR_IO);
     assert_non_null(strstr(s->read.error.msg, "cannot connect"));
     ev_driver_destroy(d);
 }

@@ -145,7 +145,7 @@ static void test_threads(void **state)
 static uint8_t *make_log(uint32_t ccs, uint32_t stacks, size_t *len)
 {
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     char label[32];
     el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
     for (uint32_t id = 2; id < ccs + 2; id++) {
@@ -160,7 +160,7 @@ static uint8_t *make_log(uint32_t ccs, uint32_t stacks, size_t *len)
                         : (i * 7919u + (uint32_t)k * 104729u) % ccs);
         el_writer_prof_sample(w, 1000 + i, 0, i, 8, s);
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *bytes = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     memcpy(copy, bytes, *len);
@@ -198,7 +198,7 @@ static void test_profile_stops_at_limit(void **state)
     assert_true(c.nodes > c.stacks);
     assert_true(c.bytes > (1u << 20) && c.bytes <= (2u << 20));
     assert_int_equal(c.bytes, ev_budget_used(b));       /* the only analysis */
-    assert_true(prof_failed(p));
+    assert_int_equal(prof_status(p), EV_ERR_LIMIT);
     assert_null(prof_snapshot(p));                      /* no half profile */
     ev_driver_destroy(d);
     prof_destroy(p);
@@ -214,7 +214,7 @@ static void test_profile_stops_at_limit(void **state)
     ev_driver_attach(d, &prof_analysis_ops, p);
     s = ev_driver_run_mem(d, log, len);
     assert_false(s->stopped);
-    assert_int_equal(s->read.status, EL_END);
+    assert_int_equal(s->read.status, EV_END);
     prof_count(p, &c);
     assert_false(c.over_budget);
     assert_int_equal(c.stacks, 40000);
@@ -244,10 +244,10 @@ static void test_cost_centres_charged(void **state)
     el_decoder *dec = el_decoder_create();
     el_decoder_feed(dec, log, len);
     el_event ev;
-    int rc = 0;
-    while (rc == 0 && el_decoder_next(dec, &ev) == EL_OK)
+    ev_status rc = EV_OK;
+    while (rc == 0 && el_decoder_next(dec, &ev) == EV_OK)
         rc = prof_add_event(p, &ev);
-    assert_int_equal(rc, -1);
+    assert_int_equal(rc, EV_ERR_LIMIT);
     prof_counts c;
     prof_count(p, &c);
     assert_true(c.over_budget);
@@ -296,7 +296,7 @@ static uint8_t *deep_log(size_t *len)
             s[0] = 2;                                   /* MAIN/GC, dropped by -p */
         el_writer_prof_sample(w, 1000 + i, i % 3, i, depth, s);
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *bytes = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     memcpy(copy, bytes, *len);
@@ -314,7 +314,7 @@ static char *report_of(const uint8_t *log, size_t len, uint32_t agg_depth, int j
     ev_driver *d = ev_driver_create(NULL);
     prof_profile *p = prof_create(&f);
     ev_driver_attach(d, &prof_analysis_ops, p);
-    assert_int_equal(ev_driver_run_mem(d, log, len)->read.status, EL_END);
+    assert_int_equal(ev_driver_run_mem(d, log, len)->read.status, EV_END);
     prof_result *r = prof_snapshot_take(p, all);
     assert_non_null(r);
     *nodes = prof_num_nodes(r);
@@ -381,7 +381,7 @@ static uint8_t *heap_log(uint32_t censuses, uint32_t bands, size_t *len)
         }
         el_writer_heap_sample_end(w, t++, c);
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *bytes = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     memcpy(copy, bytes, *len);
@@ -440,7 +440,7 @@ static void test_ticky_stops_at_limit(void **state)
         snprintf(name, sizeof name, "f_%llu{v r123} (Main)", (unsigned long long)id);
         el_writer_ticky_def(w, id, EL_TICKY_DEF_BASIC, id, 2, "pi", name, 0, NULL);
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *log = el_writer_borrow_bytes(w, &len);
     for (int limited = 1; limited >= 0; limited--) {

@@ -31,6 +31,7 @@
 #include "evprof/heap.h"
 #include "evprof/metrics.h"
 #include "evprof/writer.h"
+#include "live/internal.h"
 
 #define DATA "tests/data/metrics"
 
@@ -776,7 +777,7 @@ static void test_hostile_log(void **state)
     (void)state;
     el_writer *w = el_writer_create_mem();
     assert_non_null(w);
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EV_OK);
     const char *argv[] = { "C:\\bin\\pr\"og\"", "a\\b", "+RTS", "-p", "-hd", "-l", "-RTS" };
     el_writer_begin_block(w, EL_NO_CAP, 0);
     el_writer_rts_identifier(w, 1, 0, "GHC-9.2.8 rts_thr_p");
@@ -859,7 +860,7 @@ static void test_hostile_log(void **state)
         el_payload_u32(&p, 0);
         el_payload_u64(&p, (uint64_t)(8 + round) << 20);
         assert_int_equal(el_writer_event_payload(w, EL_BLOCKS_SIZE, t + 20 * MS, &p),
-                         EL_WRITER_OK);
+                         EV_OK);
         el_payload_free(&p);
         el_writer_heap_sample_begin(w, t + 21 * MS, (uint64_t)round);
         static const char *const bands[] = { "a\\b", "q\"", "nl\n", "bad\xff", "bad\xfe", "ok" };
@@ -877,7 +878,7 @@ static void test_hostile_log(void **state)
     for (uint32_t i = 0; i < 5; i++)
         el_writer_ticky_def(w, t, EL_TICKY_DEF_BASIC, 100 + i, 1, "", tick_names[i], 0, NULL);
     el_writer_end_block(w, t);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     write_or_check(DATA "/hostile.eventlog", bytes, len);

@@ -48,7 +48,7 @@ static built build(const char *path, const prof_filter *f)
     built b = { .agg = prof_create(f) };
     assert_non_null(b.agg);
     el_read_result r = el_read_path(path, feed, &b, NULL);
-    if (r.status != EL_END)
+    if (r.status != EV_END)
         fail_msg("%s: %s", path, r.error.msg);
     assert_non_null(b.p = prof_snapshot(b.agg));
     prof_destroy(b.agg);
@@ -491,7 +491,7 @@ static void test_time_prof_against_reference(void **state)
 static uint8_t *synthetic(size_t *len)
 {
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
     el_writer_cost_centre(w, 0, 2, "GC", "GC", "<built-in>", 0);
     el_writer_cost_centre(w, 0, 3, "f", "Main", "a.hs:1:1", 0);
@@ -504,7 +504,7 @@ static uint8_t *synthetic(size_t *len)
         el_writer_prof_sample(w, ns, 0, t, t < 50 ? 1 : 2, t < 50 ? f : fg);
         el_writer_prof_sample(w, ns, 1, t, 1, t % 10 == 0 ? gc : h);
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *bytes = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     memcpy(copy, bytes, *len);
@@ -686,7 +686,7 @@ static void test_undefined_cost_centre(void **state)
     uint32_t s[2] = { 77, 3 };
     for (int i = 0; i < 5; i++)
         el_writer_prof_sample(w, 10 + (uint64_t)i, 0, (uint64_t)i, 2, s);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     prof_filter f;
@@ -705,7 +705,7 @@ static void test_undefined_cost_centre(void **state)
 static uint8_t *two_builds(int which, size_t *len)
 {
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
     if (which == 0) {
         el_writer_cost_centre(w, 0, 3, "f", "Main", "a.hs:1:1", 0);
@@ -728,7 +728,7 @@ static uint8_t *two_builds(int which, size_t *len)
             el_writer_prof_sample(w, 5000 + t, 0, t, 2, u);
         }
     }
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *bytes = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     memcpy(copy, bytes, *len);
@@ -744,9 +744,9 @@ static void test_logs_matched_by_name(void **state)
     built x = { .agg = prof_create(NULL) };
     assert_non_null(x.agg);
     assert_int_equal(prof_begin_log(x.agg), 0);
-    assert_int_equal(el_read_mem(a, la, feed, &x, NULL).status, EL_END);
+    assert_int_equal(el_read_mem(a, la, feed, &x, NULL).status, EV_END);
     assert_int_equal(prof_begin_log(x.agg), 0);
-    assert_int_equal(el_read_mem(b, lb, feed, &x, NULL).status, EL_END);
+    assert_int_equal(el_read_mem(b, lb, feed, &x, NULL).status, EV_END);
     /* B's ids as the tree holds them: 10 and 11 are A's g and f */
     uint32_t in[2] = { 10, 11 }, out[2];
     prof_log_ids(x.agg, in, 2, out);
@@ -778,7 +778,7 @@ static void test_logs_matched_by_name(void **state)
     /* one log with prof_begin_log: GHC's ids as they are */
     x.agg = prof_create(NULL);
     assert_int_equal(prof_begin_log(x.agg), 0);
-    assert_int_equal(el_read_mem(b, lb, feed, &x, NULL).status, EL_END);
+    assert_int_equal(el_read_mem(b, lb, feed, &x, NULL).status, EV_END);
     p = prof_snapshot(x.agg);
     assert_int_equal(ticks_at(p, "f/<undefined cc 77>", 0), 7);
     assert_int_equal(prof_get_info(p)->num_logs, 1);
@@ -801,7 +801,7 @@ static void test_depth_zero_first(void **state)
     el_writer_prof_sample(w, 10, 0, 1, 0, s);
     el_writer_prof_sample(w, 11, 0, 2, 1, s);
     el_writer_prof_sample(w, 12, 0, 3, 0, s);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     prof_filter f;
@@ -995,7 +995,7 @@ static void test_interning_random_stacks(void **state)
     check_walk_order(r);
     check_rows_across_jobs(r);
     /* a snapshot that sorts the children on two threads (enough of them:
-     * prof/profile.c, SORT_SPLIT_MIN) is the same result */
+     * prof/snapshot.c, SORT_SPLIT_MIN) is the same result */
     assert_true(prof_num_nodes(r) > 70000);
     prof_set_jobs(p, 2);
     prof_result *two = prof_snapshot(p);
@@ -1066,6 +1066,25 @@ static void test_merge_then_more(void **state)
     free(tb);
     prof_result_destroy(a);
     prof_result_destroy(b);
+    /* the last snapshot takes the tree: the profile is finished, and says
+     * so to every later event, merge and snapshot */
+    assert_int_equal(prof_status(sum), EV_OK);
+    prof_result *t = prof_snapshot_take(sum, 0);
+    assert_non_null(t);
+    prof_result_destroy(t);
+    assert_int_equal(prof_status(sum), EV_ERR_FINISHED);
+    el_event ev = sample_event(0, N, 1, stack);
+    assert_int_equal(prof_add_event(sum, &ev), EV_ERR_FINISHED);
+    assert_null(prof_snapshot(sum));
+    part = prof_fork(whole);
+    assert_non_null(part);
+    assert_int_equal(prof_merge(sum, part), EV_ERR_FINISHED);
+    /* profiles of several logs are never merged: a usage error */
+    assert_int_equal(prof_begin_log(whole), EV_OK);
+    assert_int_equal(prof_begin_log(whole), EV_OK);
+    assert_int_equal(prof_merge(whole, part), EV_ERR_USAGE);
+    assert_int_equal(prof_status(whole), EV_ERR_USAGE);
+    prof_destroy(part);
     prof_destroy(whole);
     prof_destroy(sum);
 }
@@ -1124,7 +1143,7 @@ static void test_text_report_odd_names(void **state)
 static uint8_t *halves_log(size_t *len)
 {
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
     char label[16], src[16];
     for (uint32_t i = 1; i <= 60; i++) {
@@ -1144,7 +1163,7 @@ static uint8_t *halves_log(size_t *len)
     for (size_t k = 0; k < 255; k++)
         deep[k] = 62;
     el_writer_prof_sample(w, tick * 1000 + 1, 0, tick, 255, deep);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *bytes = el_writer_borrow_bytes(w, len);
     uint8_t *copy = malloc(*len);
     memcpy(copy, bytes, *len);
@@ -1224,7 +1243,7 @@ static void test_text_report_large_counts(void **state)
     (void)state;
     static const uint32_t ticks[8] = { 4094, 4095, 4096, 4097, 1, 0, 9999, 123 };
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     el_writer_cost_centre(w, 0, 1, "MAIN", "MAIN", "<built-in>", 0);
     char label[16];
     for (uint32_t i = 1; i <= 9; i++) {
@@ -1242,7 +1261,7 @@ static void test_text_report_large_counts(void **state)
     }
     for (uint32_t k = 0; k < 3; k++, tick++, total++)
         el_writer_prof_sample(w, tick * 1000 + 1, 0, tick, 0, NULL);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     prof_result *r = synthetic_profile(bytes, len, NULL);
@@ -1309,7 +1328,7 @@ static void test_snapshots_do_not_destroy(void **state)
     snapper s = { prof_create(&f), 0, 0, 0 };
     assert_non_null(s.p);
     el_read_result rr = el_read_path(path, snap_feed, &s, NULL);
-    assert_int_equal(rr.status, EL_END);
+    assert_int_equal(rr.status, EV_END);
     assert_true(s.checked > 10);
     prof_result *a = prof_snapshot(s.p);
     prof_result *b = prof_snapshot(s.p);      /* twice: the same */
@@ -1419,7 +1438,7 @@ static void test_cc_totals(void **state)
     for (int i = 0; i < 2; i++, t++)
         el_writer_prof_sample(w, 10 + t, 0, t, 1, f);      /* MAIN;f */
     el_writer_prof_sample(w, 10 + t, 0, t, 1, g);          /* MAIN;g */
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     prof_result *p = synthetic_profile(bytes, len, NULL);

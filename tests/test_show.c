@@ -24,7 +24,7 @@ static void expect_text(const el_event *ev, const char *want)
 {
     el_textbuf b;
     el_textbuf_init(&b);
-    assert_int_equal(el_show_event(&b, ev), EL_OK);
+    assert_int_equal(el_show_event(&b, ev), EV_OK);
     if (b.len != strlen(want) || memcmp(b.data, want, b.len) != 0)
         fail_msg("got \"%.*s\", want \"%s\"", (int)b.len, b.data ? b.data : "", want);
     el_textbuf_free(&b);
@@ -155,8 +155,8 @@ static void test_lines_and_types(void **state)
 
     el_event_type var = type_of(167, EL_VARIABLE_SIZE, "Time profile cost-centre stack");
     el_event_type fixed = type_of(18, 14, "Block marker");
-    assert_int_equal(el_show_type(&b, &var), EL_OK);
-    assert_int_equal(el_show_type(&b, &fixed), EL_OK);
+    assert_int_equal(el_show_type(&b, &var), EV_OK);
+    assert_int_equal(el_show_type(&b, &fixed), EV_OK);
     const char *types = "167: Time profile cost-centre stack (size variable)"
                         "18: Block marker (size 14)";
     assert_int_equal(b.len, strlen(types));
@@ -173,10 +173,10 @@ static void test_lines_and_types(void **state)
     ev.u.block.cap = 2;
     ev.u.block.end_time = 250;
     el_textbuf_reset(&b);
-    assert_int_equal(el_show_line(&b, &ev), EL_OK);
+    assert_int_equal(el_show_line(&b, &ev), EV_OK);
     ev.cap = EL_NO_CAP;
     ev.u.block.cap = EL_NO_CAP;
-    assert_int_equal(el_show_line(&b, &ev), EL_OK);
+    assert_int_equal(el_show_line(&b, &ev), EV_OK);
 
     el_event_type task = type_of(EL_TASK_CREATE, 18, "Task create");
     memset(&ev, 0, sizeof ev);
@@ -189,7 +189,7 @@ static void test_lines_and_types(void **state)
     ev.u.task.task = 0x7fdd0ee00460u;
     ev.u.task.cap = 0;
     ev.u.task.tid = 4628350;
-    assert_int_equal(el_show_line(&b, &ev), EL_OK);
+    assert_int_equal(el_show_line(&b, &ev), EV_OK);
 
     const char *lines = "100: cap 2: event block: cap 2, end time: 250\n\n"
                         "100: event block: cap 65535, end time: 250\n\n"

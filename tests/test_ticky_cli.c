@@ -39,7 +39,7 @@ static int teardown(void **state)
 
 static void save(el_writer *w, const char *name)
 {
-    assert_int_equal(el_writer_error(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_error(w), EV_OK);
     size_t len;
     const uint8_t *b = el_writer_borrow_bytes(w, &len);
     char path[256];

@@ -83,17 +83,17 @@ static ticky_set *read_path(const char *path)
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     ticky_set *t = ticky_create();
-    ticky_text_error err;
-    ticky_status st = ticky_read_text(t, f, &err);
-    if (st != TICKY_OK)
+    ev_error err;
+    ev_status st = ticky_read_text(t, f, &err);
+    if (st != EV_OK)
         fail_msg("%s: line %llu: %s", path, (unsigned long long)err.line, err.msg);
     fclose(f);
     assert_int_equal(ticky_finish(t), 0);
     return t;
 }
 
-static ticky_set *read_mem(const char *buf, size_t len, ticky_status want,
-                           ticky_text_error *err)
+static ticky_set *read_mem(const char *buf, size_t len, ev_status want,
+                           ev_error *err)
 {
     ticky_set *t = ticky_create();
     assert_int_equal(ticky_read_text_mem(t, buf, len, err), want);
@@ -203,17 +203,17 @@ static void test_columns_run_together(void **state)
         "    Entries      Alloc    Alloc'd  Non-void Arguments      STG Name\n"
         "--------------------------------------------------------------------------------\n";
     char buf[1024];
-    ticky_text_error err;
+    ev_error err;
     snprintf(buf, sizeof buf, "%s%11llu%11llu%11llu %3u %-20.20s %s\n", hdr, 98765432101ull,
              12345678901ull, 5ull, 2u, "pp", "a");
-    t = read_mem(buf, strlen(buf), TICKY_OK, &err);
+    t = read_mem(buf, strlen(buf), EV_OK, &err);
     assert_int_equal(ticky_counter_at(t, 0)->entries, 98765432101ull);
     assert_int_equal(ticky_counter_at(t, 0)->alloc, 12345678901ull);
     assert_int_equal(ticky_counter_at(t, 0)->allocd, 5);
     ticky_destroy(t);
     snprintf(buf, sizeof buf, "%s%11llu%11llu%11llu %3u %-20.20s %s\n", hdr, 7ull,
              12345678901ull, 23456789012ull, 1234u, "", "b c");
-    t = read_mem(buf, strlen(buf), TICKY_OK, &err);
+    t = read_mem(buf, strlen(buf), EV_OK, &err);
     assert_int_equal(ticky_counter_at(t, 0)->alloc, 12345678901ull);
     assert_int_equal(ticky_counter_at(t, 0)->allocd, 23456789012ull);
     assert_int_equal(ticky_counter_at(t, 0)->arity, 1234);
@@ -222,7 +222,7 @@ static void test_columns_run_together(void **state)
     /* 12 + 11 digits or 11 + 12? The file cannot say: an error, not a guess */
     snprintf(buf, sizeof buf, "%s%11llu%11llu%11llu %3u %-20.20s %s\n", hdr, 1ull,
              123456789012ull, 34567890123ull, 0u, "", "amb");
-    t = read_mem(buf, strlen(buf), TICKY_ERR_FORMAT, &err);
+    t = read_mem(buf, strlen(buf), EV_ERR_FORMAT, &err);
     assert_int_equal(err.line, 3);
     assert_non_null(strstr(err.msg, "more than one way"));
     ticky_destroy(t);
@@ -240,9 +240,9 @@ static void test_garbled_line(void **state)
     for (char *p = b; p < row; p++)
         line += *p == '\n';
     row[14] = 'x';
-    ticky_text_error err;
-    ticky_set *t = read_mem(b, len, TICKY_ERR_FORMAT, &err);
-    assert_int_equal(err.status, TICKY_ERR_FORMAT);
+    ev_error err;
+    ticky_set *t = read_mem(b, len, EV_ERR_FORMAT, &err);
+    assert_int_equal(err.status, EV_ERR_FORMAT);
     assert_int_equal(err.line, line);
     assert_non_null(strstr(err.msg, "not a row of the counter table"));
     assert_non_null(strstr(err.msg, "    x400008"));
@@ -264,7 +264,7 @@ static void test_garbled_line(void **state)
                  "junk before\n    Entries      Alloc    Alloc'd  Non-void Arguments      "
                  "STG Name\n-------------\n          1          0          0   0 %-20s ok\n"
                  "%s\n\n", "", bad[i]);
-        t = read_mem(buf, strlen(buf), TICKY_ERR_FORMAT, &err);
+        t = read_mem(buf, strlen(buf), EV_ERR_FORMAT, &err);
         assert_int_equal(err.line, 5);
         assert_int_equal(ticky_num_counters(t), 1);
         ticky_destroy(t);
@@ -275,20 +275,20 @@ static void test_garbled_line(void **state)
 static void test_structure(void **state)
 {
     (void)state;
-    ticky_text_error err;
+    ev_error err;
     /* no table at all: no line to blame */
     static const char none[] = "STACK USAGE:\n\nENTERS: 5\n";
-    ticky_set *t = read_mem(none, strlen(none), TICKY_ERR_FORMAT, &err);
+    ticky_set *t = read_mem(none, strlen(none), EV_ERR_FORMAT, &err);
     assert_int_equal(err.line, 0);
     assert_non_null(strstr(err.msg, "no ticky counter table"));
     ticky_destroy(t);
-    t = read_mem("", 0, TICKY_ERR_FORMAT, &err);
+    t = read_mem("", 0, EV_ERR_FORMAT, &err);
     ticky_destroy(t);
     /* the header without its rule */
     static const char norule[] =
         "x\n    Entries      Alloc    Alloc'd  Non-void Arguments      STG Name\n"
         "          1          0          0   0                      a\n";
-    t = read_mem(norule, strlen(norule), TICKY_ERR_FORMAT, &err);
+    t = read_mem(norule, strlen(norule), EV_ERR_FORMAT, &err);
     assert_int_equal(err.line, 3);
     assert_non_null(strstr(err.msg, "rule"));
     ticky_destroy(t);
@@ -297,7 +297,7 @@ static void test_structure(void **state)
         "    Entries      Alloc    Alloc'd  Non-void Arguments      STG Name\n"
         "--------------------------------------------------------------------------------\n"
         "\n**********\n      5 ALLOC_HEAP_ctr\n";
-    t = read_mem(empty, strlen(empty), TICKY_OK, &err);
+    t = read_mem(empty, strlen(empty), EV_OK, &err);
     assert_int_equal(ticky_num_counters(t), 0);
     ticky_destroy(t);
     /* a file cut inside the table: the rows read, and a flag */
@@ -305,7 +305,7 @@ static void test_structure(void **state)
         "    Entries      Alloc    Alloc'd  Non-void Arguments      STG Name\n"
         "--------------------------------------------------------------------------------\n"
         "          1          0          0   0                      a";
-    t = read_mem(cut, strlen(cut), TICKY_OK, &err);
+    t = read_mem(cut, strlen(cut), EV_OK, &err);
     assert_int_equal(ticky_num_counters(t), 1);
     assert_true(ticky_get_info(t)->text_unterminated);
     ticky_destroy(t);
@@ -324,9 +324,9 @@ static void test_crlf(void **state)
             crlf[n++] = '\r';
         crlf[n++] = b[i];
     }
-    ticky_text_error err;
-    ticky_set *a = read_mem(b, len, TICKY_OK, &err);
-    ticky_set *c = read_mem(crlf, n, TICKY_OK, &err);
+    ev_error err;
+    ticky_set *a = read_mem(b, len, EV_OK, &err);
+    ticky_set *c = read_mem(crlf, n, EV_OK, &err);
     assert_int_equal(ticky_num_counters(a), ticky_num_counters(c));
     for (size_t i = 0; i < ticky_num_counters(a); i++) {
         const ticky_counter *x = ticky_counter_at(a, i), *y = ticky_counter_at(c, i);
@@ -360,8 +360,8 @@ static void test_round_trip(void **state)
         FILE *m = open_memstream(&out, &n);
         assert_int_equal(ticky_write_table(t, &v, TICKY_TEXT, m), 0);
         fclose(m);
-        ticky_text_error err;
-        ticky_set *u = read_mem(out, n, TICKY_OK, &err);
+        ev_error err;
+        ticky_set *u = read_mem(out, n, EV_OK, &err);
         assert_int_equal(ticky_num_counters(u), ticky_num_counters(t));
         for (size_t i = 0; i < ticky_num_counters(t); i++) {
             const ticky_counter *x = ticky_counter_at(t, i), *y = ticky_counter_at(u, i);

@@ -21,8 +21,8 @@ static void header_text(el_ghc_types set, el_textbuf *out)
 {
     el_writer *w = el_writer_create_mem();
     assert_non_null(w);
-    assert_int_equal(el_writer_declare_ghc(w, set), EL_WRITER_OK);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, set), EV_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
 
@@ -30,9 +30,9 @@ static void header_text(el_ghc_types set, el_textbuf *out)
     assert_non_null(d);
     el_decoder_feed(d, bytes, len);
     el_event ev;
-    assert_int_equal(el_decoder_next(d, &ev), EL_END);
+    assert_int_equal(el_decoder_next(d, &ev), EV_END);
     for (size_t i = 0; i < el_decoder_num_types(d); i++) {
-        assert_int_equal(el_show_type(out, el_decoder_type_at(d, i)), EL_OK);
+        assert_int_equal(el_show_type(out, el_decoder_type_at(d, i)), EV_OK);
         el_textbuf_append(out, "\n", 1);
     }
     el_decoder_destroy(d);
@@ -77,15 +77,15 @@ static void test_declared_first(void **state)
 {
     (void)state;
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_type(w, EL_HEAP_SIZE, 12, "mine"), EL_WRITER_OK);
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_type(w, EL_HEAP_SIZE, 12, "mine"), EV_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
     el_decoder *d = el_decoder_create();
     el_decoder_feed(d, bytes, len);
     el_event ev;
-    assert_int_equal(el_decoder_next(d, &ev), EL_END);
+    assert_int_equal(el_decoder_next(d, &ev), EV_END);
     assert_int_equal(el_decoder_num_types(d), 69);
     const el_event_type *t = el_decoder_type(d, EL_HEAP_SIZE);
     assert_non_null(t);
@@ -100,7 +100,7 @@ static void test_unknown_set(void **state)
 {
     (void)state;
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, (el_ghc_types)99), EL_WRITER_ERR_USAGE);
+    assert_int_equal(el_writer_declare_ghc(w, (el_ghc_types)99), EV_ERR_USAGE);
     assert_string_equal(el_writer_error_msg(w), "unknown GHC type set 99");
     el_writer_destroy(w);
 }
@@ -114,34 +114,34 @@ static void test_unknown_set(void **state)
 static const uint8_t *ipe_log(el_writer *w, int bad, size_t *len)
 {
     static const int delta[] = { +1, -1, 0, +1 };
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EL_WRITER_OK);
-    assert_int_equal(el_writer_begin_block(w, 0, 100), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EV_OK);
+    assert_int_equal(el_writer_begin_block(w, 0, 100), EV_OK);
     for (int i = 0; i < 4; i++) {
         char table[32], loc[32];
         snprintf(table, sizeof table, "sat_s%d_info", i);
         snprintf(loc, sizeof loc, "Sim.hs:%d:1-20", 10 + i);
         el_ipe_fields f = { 0x40f570u + 16u * (unsigned)i, table, "15", "[(Int, Int)]",
                             i == 3 ? "" : "report.scores", "Main", loc };
-        assert_int_equal(el_writer_ipe(w, 110 + (uint64_t)i, &f, delta[i]), EL_WRITER_OK);
+        assert_int_equal(el_writer_ipe(w, 110 + (uint64_t)i, &f, delta[i]), EV_OK);
         assert_int_equal(el_writer_event(w, EL_USER_MARKER, 111 + (uint64_t)i, "m", 1),
-                         EL_WRITER_OK);
+                         EV_OK);
     }
-    assert_int_equal(el_writer_end_block(w, 150), EL_WRITER_OK);
-    assert_int_equal(el_writer_begin_block(w, 0, 200), EL_WRITER_OK);
+    assert_int_equal(el_writer_end_block(w, 150), EV_OK);
+    assert_int_equal(el_writer_begin_block(w, 0, 200), EV_OK);
     if (bad) {
         /* strings cut by the block's end: the last NUL is missing */
         static const uint8_t cut[] = { 0, 0, 0, 0, 0, 0x41, 0, 0,
                                        'a', 0, 'b', 0, 'c', 0, 'd', 0, 'e', 0, 'f' };
         assert_int_equal(el_writer_event_unchecked(w, EL_IPE, 210, cut, sizeof cut),
-                         EL_WRITER_OK);
+                         EV_OK);
     } else {
-        assert_int_equal(el_writer_event(w, EL_USER_MARKER, 210, "x", 1), EL_WRITER_OK);
+        assert_int_equal(el_writer_event(w, EL_USER_MARKER, 210, "x", 1), EV_OK);
     }
-    assert_int_equal(el_writer_end_block(w, 250), EL_WRITER_OK);
-    assert_int_equal(el_writer_begin_block(w, 0, 300), EL_WRITER_OK);
-    assert_int_equal(el_writer_event(w, EL_USER_MARKER, 310, "z", 1), EL_WRITER_OK);
-    assert_int_equal(el_writer_end_block(w, 350), EL_WRITER_OK);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_end_block(w, 250), EV_OK);
+    assert_int_equal(el_writer_begin_block(w, 0, 300), EV_OK);
+    assert_int_equal(el_writer_event(w, EL_USER_MARKER, 310, "z", 1), EV_OK);
+    assert_int_equal(el_writer_end_block(w, 350), EV_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     return el_writer_borrow_bytes(w, len);
 }
 
@@ -160,14 +160,14 @@ static void test_ipe_declared_length(void **state)
         el_decoder_set_resync(d, 1);
         el_decoder_count_types(d, 1);
         el_event ev;
-        el_status st = EL_NEED_INPUT;
+        ev_status st = EV_NEED_INPUT;
         size_t n_ipe = 0, n_mark = 0;
         uint64_t next = 0;
         el_textbuf t;
         el_textbuf_init(&t);
-        for (size_t pos = 0; pos < len && st == EL_NEED_INPUT; pos += chunk) {
+        for (size_t pos = 0; pos < len && st == EV_NEED_INPUT; pos += chunk) {
             el_decoder_feed(d, bytes + pos, chunk < len - pos ? chunk : len - pos);
-            while ((st = el_decoder_next(d, &ev)) == EL_OK) {
+            while ((st = el_decoder_next(d, &ev)) == EV_OK) {
                 if (next)
                     assert_int_equal(ev.offset, next);  /* records tile the data */
                 next = ev.offset + ev.size;
@@ -182,7 +182,7 @@ static void test_ipe_declared_length(void **state)
                 assert_int_equal(el_decoder_record_size(d, ev.record, ev.size), ev.size);
                 if (n_ipe == 0) {
                     el_textbuf_reset(&t);
-                    assert_int_equal(el_show_event(&t, &ev), EL_OK);
+                    assert_int_equal(el_show_event(&t, &ev), EV_OK);
                     assert_int_equal(t.len, strlen("Info Table: 40f570:15:sat_s0_info - "
                                                    "Sim.hs:10:1-20"));
                     assert_memory_equal(t.data, "Info Table: 40f570:15:sat_s0_info - "
@@ -191,9 +191,9 @@ static void test_ipe_declared_length(void **state)
                 n_ipe++;
             }
         }
-        if (st == EL_NEED_INPUT)
+        if (st == EV_NEED_INPUT)
             st = el_decoder_finish(d);
-        assert_int_equal(st, EL_END);
+        assert_int_equal(st, EV_END);
         assert_int_equal(n_ipe, 4);
         assert_int_equal(n_mark, 6);
         assert_int_equal(el_decoder_damage(d)->blocks, 0);
@@ -219,18 +219,18 @@ static void test_ipe_past_block(void **state)
         el_decoder *d = el_decoder_create();
         el_decoder_set_resync(d, 1);
         el_event ev;
-        el_status st = EL_NEED_INPUT;
+        ev_status st = EV_NEED_INPUT;
         size_t n_mark = 0, saw_z = 0;
-        for (size_t pos = 0; pos < len && st == EL_NEED_INPUT; pos += chunk) {
+        for (size_t pos = 0; pos < len && st == EV_NEED_INPUT; pos += chunk) {
             el_decoder_feed(d, bytes + pos, chunk < len - pos ? chunk : len - pos);
-            while ((st = el_decoder_next(d, &ev)) == EL_OK) {
+            while ((st = el_decoder_next(d, &ev)) == EV_OK) {
                 n_mark += ev.type == EL_USER_MARKER;
                 saw_z += ev.type == EL_USER_MARKER && ev.time == 310;
             }
         }
-        if (st == EL_NEED_INPUT)
+        if (st == EV_NEED_INPUT)
             st = el_decoder_finish(d);
-        assert_int_equal(st, EL_END);
+        assert_int_equal(st, EV_END);
         assert_int_equal(n_mark, 5);
         assert_int_equal(saw_z, 1);
         const el_damage *dm = el_decoder_damage(d);

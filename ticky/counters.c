@@ -793,8 +793,6 @@ nomem:
     return NULL;
 }
 
-int ticky_finished(const ticky_set *t) { return t->finished; }
-
 static int ticky_op_event(void *self, const el_event *ev, const ev_stream *s)
 {
     ticky_set *t = self;

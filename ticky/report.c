@@ -129,12 +129,6 @@ static void table_csv(const ticky_set *t, const ticky_view *v, FILE *out)
     }
 }
 
-static void json_u64(tx_json *j, const char *key, uint64_t v)
-{
-    tx_json_key(j, key);
-    tx_json_uint(j, v);
-}
-
 static int table_json(const ticky_set *t, const ticky_view *v, FILE *out)
 {
     const ticky_info *in = &t->info;
@@ -144,10 +138,8 @@ static int table_json(const ticky_set *t, const ticky_view *v, FILE *out)
         return -1;
     tx_json_init(j, out, 2, 0);
     tx_json_object(j, TX_JSON_BLOCK);
-    tx_json_key(j, "source");
-    tx_json_cstr(j, source_name(in->source));
-    tx_json_key(j, "sort");
-    tx_json_cstr(j, ticky_sort_name(v->opts.sort));
+    tx_json_kv_cstr(j, "source", source_name(in->source));
+    tx_json_kv_cstr(j, "sort", ticky_sort_name(v->opts.sort));
     tx_json_key(j, "match");
     if (v->opts.match)
         tx_json_string(j, v->opts.match, v->opts.match_len);
@@ -155,40 +147,38 @@ static int table_json(const ticky_set *t, const ticky_view *v, FILE *out)
         tx_json_null(j);
     tx_json_key(j, "window_ns");
     tx_json_object(j, TX_JSON_INLINE);
-    json_u64(j, "from", t->from_ns);
+    tx_json_kv_uint(j, "from", t->from_ns);
     tx_json_key(j, "to");
     if (t->to_ns == UINT64_MAX)
         tx_json_null(j);
     else
         tx_json_uint(j, t->to_ns);
     tx_json_end(j);
-    json_u64(j, "counters_total", in->counters);
-    json_u64(j, "counters_matched", v->matched);
-    json_u64(j, "counters_shown", v->shown);
-    json_u64(j, "undefined_counters", in->undefined);
+    tx_json_kv_uint(j, "counters_total", in->counters);
+    tx_json_kv_uint(j, "counters_matched", v->matched);
+    tx_json_kv_uint(j, "counters_shown", v->shown);
+    tx_json_kv_uint(j, "undefined_counters", in->undefined);
     if (ev) {
-        json_u64(j, "samples", in->samples_in_window);
-        json_u64(j, "batches", in->batches_in_window);
+        tx_json_kv_uint(j, "samples", in->samples_in_window);
+        tx_json_kv_uint(j, "batches", in->batches_in_window);
     }
     tx_json_key(j, "totals");
     tx_json_object(j, TX_JSON_INLINE);
-    json_u64(j, "entries", v->entries);
-    json_u64(j, "alloc", v->alloc);
-    json_u64(j, "allocd", v->allocd);
+    tx_json_kv_uint(j, "entries", v->entries);
+    tx_json_kv_uint(j, "alloc", v->alloc);
+    tx_json_kv_uint(j, "allocd", v->allocd);
     tx_json_end(j);
     tx_json_key(j, "counters");
     tx_json_array(j, TX_JSON_BLOCK);
     for (size_t i = 0; i < v->shown; i++) {
         const ticky_counter *c = &t->c[v->order[i]].pub;
         tx_json_object(j, TX_JSON_INLINE);
-        tx_json_key(j, "name");
-        tx_json_string(j, c->name, c->name_len);
-        json_u64(j, "entries", c->entries);
-        json_u64(j, "alloc", c->alloc);
-        json_u64(j, "allocd", c->allocd);
-        json_u64(j, "arity", c->arity);
-        tx_json_key(j, "kinds");
-        tx_json_string(j, c->args, c->args_len);
+        tx_json_kv_string(j, "name", c->name, c->name_len);
+        tx_json_kv_uint(j, "entries", c->entries);
+        tx_json_kv_uint(j, "alloc", c->alloc);
+        tx_json_kv_uint(j, "allocd", c->allocd);
+        tx_json_kv_uint(j, "arity", c->arity);
+        tx_json_kv_string(j, "kinds", c->args, c->args_len);
         tx_json_key(j, "id");
         if (c->has_id)
             tx_json_uint(j, c->id);
@@ -202,8 +192,7 @@ static int table_json(const ticky_set *t, const ticky_view *v, FILE *out)
         } else {
             tx_json_null(j);
         }
-        tx_json_key(j, "defined");
-        tx_json_bool(j, c->defined);
+        tx_json_kv_bool(j, "defined", c->defined);
         tx_json_key(j, "samples");
         if (ev)
             tx_json_uint(j, c->samples);
@@ -267,8 +256,7 @@ void ticky_series_out_begin(ticky_series_out *o, FILE *f, ticky_format fmt, int 
     case TICKY_JSON:
         tx_json_init(&o->json, f, 2, 0);
         tx_json_object(&o->json, TX_JSON_BLOCK);
-        tx_json_key(&o->json, "cumulative");
-        tx_json_bool(&o->json, cumulative);
+        tx_json_kv_bool(&o->json, "cumulative", cumulative);
         tx_json_key(&o->json, "rows");
         tx_json_array(&o->json, TX_JSON_BLOCK);
         break;
@@ -308,17 +296,16 @@ int ticky_series_out_batch(void *ctx, uint64_t time_ns, const ticky_row *rows, s
         case TICKY_JSON: {
             tx_json *j = &o->json;
             tx_json_object(j, TX_JSON_INLINE);
-            json_u64(j, "time_ns", time_ns);
-            tx_json_key(j, "counter");
-            tx_json_string(j, r->c->name, r->c->name_len);
+            tx_json_kv_uint(j, "time_ns", time_ns);
+            tx_json_kv_string(j, "counter", r->c->name, r->c->name_len);
             tx_json_key(j, "id");
             if (r->c->has_id)
                 tx_json_uint(j, r->c->id);
             else
                 tx_json_null(j);
-            json_u64(j, "entries", r->entries);
-            json_u64(j, "alloc", r->alloc);
-            json_u64(j, "allocd", r->allocd);
+            tx_json_kv_uint(j, "entries", r->entries);
+            tx_json_kv_uint(j, "alloc", r->alloc);
+            tx_json_kv_uint(j, "allocd", r->allocd);
             tx_json_end(j);
             break;
         }
@@ -343,8 +330,8 @@ int ticky_series_out_end(ticky_series_out *o)
     if (o->fmt == TICKY_JSON) {
         tx_json *j = &o->json;
         tx_json_end(j);
-        json_u64(j, "batches", o->batches);
-        json_u64(j, "row_count", o->rows);
+        tx_json_kv_uint(j, "batches", o->batches);
+        tx_json_kv_uint(j, "row_count", o->rows);
         tx_json_end(j);
         tx_json_space(j, "\n");
         if (tx_json_finish(j) != 0)

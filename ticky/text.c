@@ -23,16 +23,18 @@ typedef struct text_state {
     int state;
     uint64_t line;
     uint64_t rows;
-    ticky_text_error *err;
+    ev_error *err;
 } text_state;
 
-static ticky_status fail(text_state *s, ticky_status st, const char *fmt, ...)
+static ev_status fail(text_state *s, ev_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static ticky_status fail(text_state *s, ticky_status st, const char *fmt, ...)
+static ev_status fail(text_state *s, ev_status st, const char *fmt, ...)
 {
     va_list ap;
     s->err->status = st;
+    s->err->offset = EV_NO_OFFSET;
+    s->err->type = -1;
     s->err->line = s->line;
     va_start(ap, fmt);
     vsnprintf(s->err->msg, sizeof s->err->msg, fmt, ap);
@@ -207,7 +209,7 @@ static int spaced(const char *l, size_t n, row *r)
     return tail(l, n, p, r);
 }
 
-static ticky_status add_row(text_state *s, const char *l, size_t n)
+static ev_status add_row(text_state *s, const char *l, size_t n)
 {
     row cur, r;
     int ways = 0;
@@ -222,16 +224,16 @@ static ticky_status add_row(text_state *s, const char *l, size_t n)
         for (size_t i = 0; i < m; i++)
             ex[i] = (unsigned char)l[i] < 0x20 || l[i] == 0x7f ? '?' : l[i];
         ex[m] = '\0';
-        return fail(s, TICKY_ERR_FORMAT,
+        return fail(s, EV_ERR_FORMAT,
                     "not a row of the counter table (%%11d%%11d%%11d %%3lu %%-20.20s %%s): "
                     "\"%s%s\"", ex, n > 60 ? "..." : "");
     }
     if (ways > 1)
-        return fail(s, TICKY_ERR_FORMAT,
+        return fail(s, EV_ERR_FORMAT,
                     "the Entries, Alloc and Alloc'd columns run together (numbers of 11 "
                     "or more digits) and can be split in more than one way");
     if (r.arity > UINT16_MAX)
-        return fail(s, TICKY_ERR_FORMAT, "arity %llu is out of range",
+        return fail(s, EV_ERR_FORMAT, "arity %llu is out of range",
                     (unsigned long long)r.arity);
     ticky_set *t = s->t;
     tk_counter *c = ticky_counter_get_(t, ++s->rows);
@@ -242,7 +244,7 @@ static ticky_status add_row(text_state *s, const char *l, size_t n)
     char *kinds = c ? ticky_strdup_(t, l + r.kinds_at, ke - r.kinds_at) : NULL;
     char *name = kinds ? ticky_strdup_(t, l + name_at, n - name_at) : NULL;
     if (!name)
-        return fail(s, TICKY_ERR_NOMEM, "out of memory");
+        return fail(s, EV_ERR_NOMEM, "out of memory");
     ticky_counter *p = &c->pub;
     p->has_id = 0;
     p->name = name;
@@ -255,11 +257,11 @@ static ticky_status add_row(text_state *s, const char *l, size_t n)
     p->allocd = r.v[2];
     p->defined = 1;
     t->info.defined++;
-    return TICKY_OK;
+    return EV_OK;
 }
 
 /* One line without its end of line. */
-static ticky_status text_line(text_state *s, const char *l, size_t n)
+static ev_status text_line(text_state *s, const char *l, size_t n)
 {
     s->line++;
     s->t->info.text_lines = s->line;
@@ -269,53 +271,55 @@ static ticky_status text_line(text_state *s, const char *l, size_t n)
     case WANT_HEADER:
         if (is_header(l, n))
             s->state = WANT_RULE;
-        return TICKY_OK;
+        return EV_OK;
     case WANT_RULE:
         if (!is_rule(l, n))
-            return fail(s, TICKY_ERR_FORMAT,
+            return fail(s, EV_ERR_FORMAT,
                         "expected the dashed rule under the counter table's header");
         s->state = IN_ROWS;
-        return TICKY_OK;
+        return EV_OK;
     case IN_ROWS:
         /* a blank line ends GHC's table; a rule or stars end evprof's */
         if (blank(l, n) || (n && l[0] == '*') || is_rule(l, n)) {
             s->state = DONE;
-            return TICKY_OK;
+            return EV_OK;
         }
         return add_row(s, l, n);
     default:
-        return TICKY_OK;
+        return EV_OK;
     }
 }
 
-static void text_begin(text_state *s, ticky_set *t, ticky_text_error *err)
+static void text_begin(text_state *s, ticky_set *t, ev_error *err)
 {
     memset(s, 0, sizeof *s);
     memset(err, 0, sizeof *err);
+    err->offset = EV_NO_OFFSET;
+    err->type = -1;
     s->t = t;
     s->err = err;
     s->state = WANT_HEADER;
     t->info.source = TICKY_FROM_TEXT;
 }
 
-static ticky_status text_end(text_state *s, int unterminated)
+static ev_status text_end(text_state *s, int unterminated)
 {
     if (s->state == WANT_HEADER) {
         s->line = 0;                /* no line to blame */
-        return fail(s, TICKY_ERR_FORMAT,
+        return fail(s, EV_ERR_FORMAT,
                     "no ticky counter table: neither an eventlog (no \"hdrb\" magic) nor a "
                     "+RTS -r file (no \"Entries  Alloc  Alloc'd  Non-void Arguments  "
                     "STG Name\" header)");
     }
     if (s->state == WANT_RULE)
-        return fail(s, TICKY_ERR_FORMAT, "the file ends after the counter table's header");
+        return fail(s, EV_ERR_FORMAT, "the file ends after the counter table's header");
     if (s->state == IN_ROWS && unterminated)
         s->t->info.text_unterminated = 1;
-    return TICKY_OK;
+    return EV_OK;
 }
 
-ticky_status ticky_read_text_mem(ticky_set *t, const char *buf, size_t len,
-                                 ticky_text_error *err)
+ev_status ticky_read_text_mem(ticky_set *t, const char *buf, size_t len,
+                                 ev_error *err)
 {
     text_state s;
     text_begin(&s, t, err);
@@ -325,15 +329,15 @@ ticky_status ticky_read_text_mem(ticky_set *t, const char *buf, size_t len,
         const char *nl = memchr(buf + i, '\n', len - i);
         size_t e = nl ? (size_t)(nl - buf) : len;
         unterminated = !nl;
-        ticky_status st = text_line(&s, buf + i, e - i);
-        if (st != TICKY_OK)
+        ev_status st = text_line(&s, buf + i, e - i);
+        if (st != EV_OK)
             return st;
         i = nl ? e + 1 : len;
     }
     return text_end(&s, unterminated);
 }
 
-ticky_status ticky_read_text(ticky_set *t, FILE *in, ticky_text_error *err)
+ev_status ticky_read_text(ticky_set *t, FILE *in, ev_error *err)
 {
     text_state s;
     text_begin(&s, t, err);
@@ -341,22 +345,22 @@ ticky_status ticky_read_text(ticky_set *t, FILE *in, ticky_text_error *err)
     size_t cap = 0;
     ssize_t got;
     int unterminated = 0;
-    ticky_status st = TICKY_OK;
+    ev_status st = EV_OK;
     errno = 0;
     while (s.state != DONE && (got = getline(&line, &cap, in)) >= 0) {
         size_t n = (size_t)got;
         unterminated = !(n && line[n - 1] == '\n');
         if (!unterminated)
             n--;
-        if ((st = text_line(&s, line, n)) != TICKY_OK)
+        if ((st = text_line(&s, line, n)) != EV_OK)
             break;
     }
-    int io = st == TICKY_OK && ferror(in);
+    int io = st == EV_OK && ferror(in);
     free(line);
-    if (st != TICKY_OK)
+    if (st != EV_OK)
         return st;
     if (io)
-        return fail(&s, errno == ENOMEM ? TICKY_ERR_NOMEM : TICKY_ERR_IO, "cannot read: %s",
+        return fail(&s, errno == ENOMEM ? EV_ERR_NOMEM : EV_ERR_IO, "cannot read: %s",
                     strerror(errno ? errno : EIO));
     return text_end(&s, unterminated);
 }

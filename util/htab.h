@@ -12,7 +12,7 @@
  *
  * Hashes must be mixed (util/hash.h): the slot is the hash's low bits.
  * The time profile's child table and stack cache are not built on it:
- * see prof/profile.c. */
+ * see prof/tree.c. */
 #ifndef EVPROF_UTIL_HTAB_H
 #define EVPROF_UTIL_HTAB_H
 

@@ -155,8 +155,6 @@ typedef struct declared_type {
     int32_t size;
     char *desc;                  /* owned */
     uint32_t desc_len;
-    uint8_t *extra;              /* owned, may be NULL */
-    uint32_t extra_len;
 } declared_type;
 
 enum header_state {
@@ -177,29 +175,18 @@ struct el_writer {
     size_t block_pos;            /* offset of the open marker in `out` */
     uint64_t block_time;
     int finished;
-    el_writer_status err;
+    ev_status err;
     char msg[160];
     el_payload scratch;          /* typed events with strings */
 };
-
-const char *el_writer_status_name(el_writer_status st)
-{
-    switch (st) {
-    case EL_WRITER_OK: return "OK";
-    case EL_WRITER_ERR_USAGE: return "ERR_USAGE";
-    case EL_WRITER_ERR_NOMEM: return "ERR_NOMEM";
-    case EL_WRITER_ERR_IO: return "ERR_IO";
-    }
-    return "?";
-}
 
 /* Record the first error; return the recorded one. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static el_writer_status fail(el_writer *w, el_writer_status st, const char *fmt, ...)
+static ev_status fail(el_writer *w, ev_status st, const char *fmt, ...)
 {
-    if (w->err == EL_WRITER_OK) {
+    if (w->err == EV_OK) {
         w->err = st;
         va_list ap;
         va_start(ap, fmt);
@@ -241,10 +228,8 @@ void el_writer_destroy(el_writer *w)
 {
     if (w == NULL)
         return;
-    for (size_t i = 0; i < w->n_types; i++) {
+    for (size_t i = 0; i < w->n_types; i++)
         free(w->types[i].desc);
-        free(w->types[i].extra);
-    }
     free(w->types);
     free(w->size_of);
     el_payload_free(&w->out);
@@ -252,7 +237,7 @@ void el_writer_destroy(el_writer *w)
     free(w);
 }
 
-el_writer_status el_writer_error(const el_writer *w)
+ev_status el_writer_error(const el_writer *w)
 {
     return w->err;
 }
@@ -277,28 +262,23 @@ const uint8_t *el_writer_borrow_bytes(const el_writer *w, size_t *len)
     return w->out.data;
 }
 
-int el_writer_in_block(const el_writer *w)
-{
-    return w->in_block;
-}
-
 /* ---- output ----------------------------------------------------------- */
 
 /* Room for n bytes at the end of the stream, or NULL with the error set. */
 static uint8_t *out_reserve(el_writer *w, size_t n)
 {
     if (w->in_block && n > MAX_BLOCK - (w->out.len - w->block_pos)) {
-        fail(w, EL_WRITER_ERR_USAGE, "block larger than %zu bytes", MAX_BLOCK);
+        fail(w, EV_ERR_USAGE, "block larger than %zu bytes", MAX_BLOCK);
         return NULL;
     }
     uint8_t *at = payload_extend(&w->out, n);
     if (at == NULL)
-        fail(w, EL_WRITER_ERR_NOMEM, "cannot grow the output buffer by %zu bytes", n);
+        fail(w, EV_ERR_NOMEM, "cannot grow the output buffer by %zu bytes", n);
     return at;
 }
 
 /* Hand `file` everything before the open block (everything if none). */
-static el_writer_status flush_out(el_writer *w)
+static ev_status flush_out(el_writer *w)
 {
     if (w->file == NULL)
         return w->err;
@@ -306,7 +286,7 @@ static el_writer_status flush_out(el_writer *w)
     if (n == 0)
         return w->err;
     if (fwrite(w->out.data, 1, n, w->file) != n)
-        return fail(w, EL_WRITER_ERR_IO, "cannot write the eventlog: %s", strerror(errno));
+        return fail(w, EV_ERR_WRITE, "cannot write the eventlog: %s", strerror(errno));
     memmove(w->out.data, w->out.data + n, w->out.len - n);
     w->out.len -= n;
     if (w->in_block)
@@ -315,18 +295,18 @@ static el_writer_status flush_out(el_writer *w)
     return w->err;
 }
 
-static el_writer_status after_record(el_writer *w)
+static ev_status after_record(el_writer *w)
 {
     if (w->file != NULL && !w->in_block && w->out.len >= FLUSH_AT)
         return flush_out(w);
     return w->err;
 }
 
-static el_writer_status write_header(el_writer *w)
+static ev_status write_header(el_writer *w)
 {
     size_t n = 8 + 12;           /* hdrb hetb ... hete hdre datb */
     for (size_t i = 0; i < w->n_types; i++)
-        n += 4 + 2 + 2 + 4 + w->types[i].desc_len + 4 + w->types[i].extra_len + 4;
+        n += 4 + 2 + 2 + 4 + w->types[i].desc_len + 4 + 4;
     uint8_t *p = out_reserve(w, n);
     if (p == NULL)
         return w->err;
@@ -343,11 +323,8 @@ static el_writer_status write_header(el_writer *w)
         if (t->desc_len > 0)
             memcpy(p, t->desc, t->desc_len);
         p += t->desc_len;
-        put_be32(p, t->extra_len);
+        put_be32(p, 0);          /* no extra info (GHC writes none) */
         p += 4;
-        if (t->extra_len > 0)
-            memcpy(p, t->extra, t->extra_len);
-        p += t->extra_len;
         put_be32(p, ET_END);
         p += 4;
     }
@@ -359,15 +336,15 @@ static el_writer_status write_header(el_writer *w)
 }
 
 /* Common checks before writing a record; writes the header if due. */
-static el_writer_status begin_write(el_writer *w)
+static ev_status begin_write(el_writer *w)
 {
-    if (w->err != EL_WRITER_OK)
+    if (w->err != EV_OK)
         return w->err;
     if (w->finished)
-        return fail(w, EL_WRITER_ERR_USAGE, "write after el_writer_finish");
+        return fail(w, EV_ERR_USAGE, "write after el_writer_finish");
     if (w->header == HEADER_NONE)
         return write_header(w);
-    return EL_WRITER_OK;
+    return EV_OK;
 }
 
 /* id, time and (for variable types) the length field: a pointer to the
@@ -388,55 +365,41 @@ static uint8_t *record(el_writer *w, uint16_t type, uint64_t time, int variable,
 
 /* ---- header ----------------------------------------------------------- */
 
-el_writer_status el_writer_declare_type_extra(el_writer *w, uint16_t id, int32_t size,
-                                              const char *desc, const void *extra,
-                                              uint32_t extra_len)
+ev_status el_writer_declare_type(el_writer *w, uint16_t id, int32_t size,
+                                        const char *desc)
 {
-    if (w->err != EL_WRITER_OK)
+    if (w->err != EV_OK)
         return w->err;
     if (w->header != HEADER_NONE)
-        return fail(w, EL_WRITER_ERR_USAGE, "event type %u declared after data", id);
+        return fail(w, EV_ERR_USAGE, "event type %u declared after data", id);
     if (id == END_OF_DATA)
-        return fail(w, EL_WRITER_ERR_USAGE, "event type 0xffff is the end marker");
+        return fail(w, EV_ERR_USAGE, "event type 0xffff is the end marker");
     if (size != EL_WRITER_VARIABLE && (size < 0 || size > MAX_FIXED_SIZE))
-        return fail(w, EL_WRITER_ERR_USAGE, "event type %u: bad size %ld", id, (long)size);
+        return fail(w, EV_ERR_USAGE, "event type %u: bad size %ld", id, (long)size);
     if (w->size_of[id] != UNDECLARED)
-        return fail(w, EL_WRITER_ERR_USAGE, "event type %u declared twice", id);
+        return fail(w, EV_ERR_USAGE, "event type %u declared twice", id);
     if (desc == NULL)
         desc = "";
     size_t desc_len = strlen(desc);
     if (desc_len > UINT32_MAX)
-        return fail(w, EL_WRITER_ERR_USAGE, "event type %u: description too long", id);
+        return fail(w, EV_ERR_USAGE, "event type %u: description too long", id);
 
     if (w->n_types == w->types_cap) {
         size_t cap = w->types_cap ? w->types_cap * 2 : 64;
         declared_type *types = realloc(w->types, cap * sizeof *types);
         if (types == NULL)
-            return fail(w, EL_WRITER_ERR_NOMEM, "cannot declare event type %u", id);
+            return fail(w, EV_ERR_NOMEM, "cannot declare event type %u", id);
         w->types = types;
         w->types_cap = cap;
     }
-    declared_type t = { .id = id, .size = size, .desc_len = (uint32_t)desc_len,
-                        .extra_len = extra_len };
+    declared_type t = { .id = id, .size = size, .desc_len = (uint32_t)desc_len };
     t.desc = malloc(desc_len + 1);
-    t.extra = extra_len > 0 ? malloc(extra_len) : NULL;
-    if (t.desc == NULL || (extra_len > 0 && t.extra == NULL)) {
-        free(t.desc);
-        free(t.extra);
-        return fail(w, EL_WRITER_ERR_NOMEM, "cannot declare event type %u", id);
-    }
+    if (t.desc == NULL)
+        return fail(w, EV_ERR_NOMEM, "cannot declare event type %u", id);
     memcpy(t.desc, desc, desc_len + 1);
-    if (extra_len > 0)
-        memcpy(t.extra, extra, extra_len);
     w->types[w->n_types++] = t;
     w->size_of[id] = size;
-    return EL_WRITER_OK;
-}
-
-el_writer_status el_writer_declare_type(el_writer *w, uint16_t id, int32_t size,
-                                        const char *desc)
-{
-    return el_writer_declare_type_extra(w, id, size, desc, NULL, 0);
+    return EV_OK;
 }
 
 /* Where an older GHC's header differs from el_type_table (GHC 9.12's
@@ -467,9 +430,9 @@ static const struct ghc_difference {
 #undef G9_2
 };
 
-el_writer_status el_writer_declare_ghc(el_writer *w, el_ghc_types set)
+ev_status el_writer_declare_ghc(el_writer *w, el_ghc_types set)
 {
-    if (w->err != EL_WRITER_OK)
+    if (w->err != EV_OK)
         return w->err;
     uint8_t ghc;
     switch (set) {
@@ -477,7 +440,7 @@ el_writer_status el_writer_declare_ghc(el_writer *w, el_ghc_types set)
     case EL_GHC_9_2: ghc = EL_TYPE_GHC_9_2; break;
     case EL_GHC_9_12: ghc = EL_TYPE_GHC_9_12; break;
     default:
-        return fail(w, EL_WRITER_ERR_USAGE, "unknown GHC type set %d", (int)set);
+        return fail(w, EV_ERR_USAGE, "unknown GHC type set %d", (int)set);
     }
     for (uint16_t id = 0; id < EL_NUM_TYPE_IDS; id++) {
         const el_type_info *t = &el_type_table[id];
@@ -492,18 +455,18 @@ el_writer_status el_writer_declare_ghc(el_writer *w, el_ghc_types set)
                 desc = o->desc ? o->desc : desc;
             }
         }
-        if (el_writer_declare_type(w, id, size, desc) != EL_WRITER_OK)
+        if (el_writer_declare_type(w, id, size, desc) != EV_OK)
             return w->err;
     }
-    return EL_WRITER_OK;
+    return EV_OK;
 }
 
-el_writer_status el_writer_begin_data(el_writer *w)
+ev_status el_writer_begin_data(el_writer *w)
 {
-    if (w->err != EL_WRITER_OK)
+    if (w->err != EV_OK)
         return w->err;
     if (w->header != HEADER_NONE)
-        return fail(w, EL_WRITER_ERR_USAGE, "el_writer_begin_data: data already begun");
+        return fail(w, EV_ERR_USAGE, "el_writer_begin_data: data already begun");
     return begin_write(w);
 }
 
@@ -515,18 +478,18 @@ enum event_mode {
     UNCHECKED,                   /* anything, framed as declared (fixed if not) */
 };
 
-static el_writer_status put_event(el_writer *w, uint16_t type, uint64_t time,
+static ev_status put_event(el_writer *w, uint16_t type, uint64_t time,
                                   const void *payload, size_t len, enum event_mode mode)
 {
-    el_writer_status st = begin_write(w);
-    if (st != EL_WRITER_OK)
+    ev_status st = begin_write(w);
+    if (st != EV_OK)
         return st;
     int32_t size = w->size_of[type];
     if (size == UNDECLARED && mode != UNCHECKED)
-        return fail(w, EL_WRITER_ERR_USAGE, "event type %u not declared", type);
+        return fail(w, EV_ERR_USAGE, "event type %u not declared", type);
     if (size == EL_WRITER_VARIABLE) {
         if (len > MAX_VARIABLE_LEN && mode != UNCHECKED)
-            return fail(w, EL_WRITER_ERR_USAGE,
+            return fail(w, EV_ERR_USAGE,
                         "event type %u: payload of %zu bytes exceeds 65535", type, len);
         uint8_t *p = record(w, type, time, 1, len);
         if (p == NULL)
@@ -536,7 +499,7 @@ static el_writer_status put_event(el_writer *w, uint16_t type, uint64_t time,
         return after_record(w);
     }
     if (mode == CHECKED && len != (size_t)size)
-        return fail(w, EL_WRITER_ERR_USAGE,
+        return fail(w, EV_ERR_USAGE,
                     "event type %u: payload of %zu bytes, declared size %ld",
                     type, len, (long)size);
     size_t room = mode == FITTED ? (size_t)size : len;
@@ -551,35 +514,35 @@ static el_writer_status put_event(el_writer *w, uint16_t type, uint64_t time,
     return after_record(w);
 }
 
-el_writer_status el_writer_event(el_writer *w, uint16_t type, uint64_t time,
+ev_status el_writer_event(el_writer *w, uint16_t type, uint64_t time,
                                  const void *payload, size_t len)
 {
     return put_event(w, type, time, payload, len, CHECKED);
 }
 
-el_writer_status el_writer_event_payload(el_writer *w, uint16_t type, uint64_t time,
+ev_status el_writer_event_payload(el_writer *w, uint16_t type, uint64_t time,
                                          const el_payload *p)
 {
     if (p->failed)
-        return fail(w, EL_WRITER_ERR_NOMEM, "event type %u: payload allocation failed", type);
+        return fail(w, EV_ERR_NOMEM, "event type %u: payload allocation failed", type);
     return put_event(w, type, time, p->data, p->len, CHECKED);
 }
 
-el_writer_status el_writer_event_unchecked(el_writer *w, uint16_t type, uint64_t time,
+ev_status el_writer_event_unchecked(el_writer *w, uint16_t type, uint64_t time,
                                            const void *payload, size_t len)
 {
     return put_event(w, type, time, payload, len, UNCHECKED);
 }
 
-el_writer_status el_writer_raw(el_writer *w, const void *bytes, size_t len)
+ev_status el_writer_raw(el_writer *w, const void *bytes, size_t len)
 {
-    if (w->err != EL_WRITER_OK)
+    if (w->err != EV_OK)
         return w->err;
     if (w->finished)
-        return fail(w, EL_WRITER_ERR_USAGE, "write after el_writer_finish");
+        return fail(w, EV_ERR_USAGE, "write after el_writer_finish");
     if (w->header == HEADER_NONE) {
         if (w->n_types > 0) {
-            if (write_header(w) != EL_WRITER_OK)
+            if (write_header(w) != EV_OK)
                 return w->err;
         } else {
             w->header = HEADER_BY_HAND;
@@ -595,20 +558,20 @@ el_writer_status el_writer_raw(el_writer *w, const void *bytes, size_t len)
 
 /* ---- blocks ----------------------------------------------------------- */
 
-el_writer_status el_writer_begin_block(el_writer *w, uint16_t cap, uint64_t time)
+ev_status el_writer_begin_block(el_writer *w, uint16_t cap, uint64_t time)
 {
-    el_writer_status st = begin_write(w);
-    if (st != EL_WRITER_OK)
+    ev_status st = begin_write(w);
+    if (st != EV_OK)
         return st;
     if (w->in_block)
-        return fail(w, EL_WRITER_ERR_USAGE, "block marker inside an open block");
+        return fail(w, EV_ERR_USAGE, "block marker inside an open block");
     int32_t size = w->size_of[EL_BLOCK_MARKER];
     if (size == UNDECLARED && w->header == HEADER_BY_HAND)
         size = BLOCK_MARKER_SIZE;
     if (size == UNDECLARED)
-        return fail(w, EL_WRITER_ERR_USAGE, "event type 18 (block marker) not declared");
+        return fail(w, EV_ERR_USAGE, "event type 18 (block marker) not declared");
     if (size < BLOCK_MARKER_SIZE)
-        return fail(w, EL_WRITER_ERR_USAGE, "block marker declared with size %ld, need 14",
+        return fail(w, EV_ERR_USAGE, "block marker declared with size %ld, need 14",
                     (long)size);
     size_t pos = w->out.len;
     uint8_t *p = record(w, EL_BLOCK_MARKER, time, 0, (size_t)size);
@@ -619,15 +582,15 @@ el_writer_status el_writer_begin_block(el_writer *w, uint16_t cap, uint64_t time
     w->in_block = 1;
     w->block_pos = pos;
     w->block_time = time;
-    return EL_WRITER_OK;
+    return EV_OK;
 }
 
-el_writer_status el_writer_end_block(el_writer *w, uint64_t end_time)
+ev_status el_writer_end_block(el_writer *w, uint64_t end_time)
 {
-    if (w->err != EL_WRITER_OK)
+    if (w->err != EV_OK)
         return w->err;
     if (!w->in_block)
-        return fail(w, EL_WRITER_ERR_USAGE, "el_writer_end_block without an open block");
+        return fail(w, EV_ERR_USAGE, "el_writer_end_block without an open block");
     uint8_t *marker = w->out.data + w->block_pos;
     put_be32(marker + RECORD_HEAD, (uint32_t)(w->out.len - w->block_pos));
     put_be64(marker + RECORD_HEAD + 4, end_time);
@@ -635,13 +598,13 @@ el_writer_status el_writer_end_block(el_writer *w, uint64_t end_time)
     return after_record(w);
 }
 
-static el_writer_status finish(el_writer *w, int end_marker)
+static ev_status finish(el_writer *w, int end_marker)
 {
-    if (w->err != EL_WRITER_OK || w->finished)
+    if (w->err != EV_OK || w->finished)
         return w->err;
-    if (w->in_block && el_writer_end_block(w, w->block_time) != EL_WRITER_OK)
+    if (w->in_block && el_writer_end_block(w, w->block_time) != EV_OK)
         return w->err;
-    if (w->header == HEADER_NONE && write_header(w) != EL_WRITER_OK)
+    if (w->header == HEADER_NONE && write_header(w) != EV_OK)
         return w->err;
     if (end_marker) {
         uint8_t *p = out_reserve(w, 2);
@@ -653,31 +616,31 @@ static el_writer_status finish(el_writer *w, int end_marker)
     return el_writer_flush(w);
 }
 
-el_writer_status el_writer_finish(el_writer *w)
+ev_status el_writer_finish(el_writer *w)
 {
     return finish(w, 1);
 }
 
-el_writer_status el_writer_finish_no_end(el_writer *w)
+ev_status el_writer_finish_no_end(el_writer *w)
 {
     return finish(w, 0);
 }
 
-el_writer_status el_writer_flush(el_writer *w)
+ev_status el_writer_flush(el_writer *w)
 {
-    if (w->err != EL_WRITER_OK || w->file == NULL)
+    if (w->err != EV_OK || w->file == NULL)
         return w->err;
-    if (flush_out(w) != EL_WRITER_OK)
+    if (flush_out(w) != EV_OK)
         return w->err;
     if (fflush(w->file) != 0 || ferror(w->file))
-        return fail(w, EL_WRITER_ERR_IO, "cannot write the eventlog: %s", strerror(errno));
-    return EL_WRITER_OK;
+        return fail(w, EV_ERR_WRITE, "cannot write the eventlog: %s", strerror(errno));
+    return EV_OK;
 }
 
 /* ---- typed events ----------------------------------------------------- */
 
 /* A fixed-layout payload built on the stack, fitted to the declared size. */
-static el_writer_status emit(el_writer *w, uint16_t type, uint64_t time,
+static ev_status emit(el_writer *w, uint16_t type, uint64_t time,
                              const uint8_t *payload, size_t len)
 {
     return put_event(w, type, time, payload, len, FITTED);
@@ -690,25 +653,25 @@ static el_payload *scratch(el_writer *w)
     return &w->scratch;
 }
 
-static el_writer_status emit_scratch(el_writer *w, uint16_t type, uint64_t time)
+static ev_status emit_scratch(el_writer *w, uint16_t type, uint64_t time)
 {
-    if (w->err != EL_WRITER_OK)
+    if (w->err != EV_OK)
         return w->err;
     if (w->scratch.failed) {
         el_payload_free(&w->scratch);
-        return fail(w, EL_WRITER_ERR_NOMEM, "event type %u: payload allocation failed", type);
+        return fail(w, EV_ERR_NOMEM, "event type %u: payload allocation failed", type);
     }
     return emit(w, type, time, w->scratch.data, w->scratch.len);
 }
 
-static el_writer_status emit_u32(el_writer *w, uint16_t type, uint64_t time, uint32_t a)
+static ev_status emit_u32(el_writer *w, uint16_t type, uint64_t time, uint32_t a)
 {
     uint8_t b[4];
     put_be32(b, a);
     return emit(w, type, time, b, sizeof b);
 }
 
-static el_writer_status emit_u32_u16(el_writer *w, uint16_t type, uint64_t time,
+static ev_status emit_u32_u16(el_writer *w, uint16_t type, uint64_t time,
                                      uint32_t a, uint16_t c)
 {
     uint8_t b[6];
@@ -717,7 +680,7 @@ static el_writer_status emit_u32_u16(el_writer *w, uint16_t type, uint64_t time,
     return emit(w, type, time, b, sizeof b);
 }
 
-static el_writer_status emit_u32_u32(el_writer *w, uint16_t type, uint64_t time,
+static ev_status emit_u32_u32(el_writer *w, uint16_t type, uint64_t time,
                                      uint32_t a, uint32_t c)
 {
     uint8_t b[8];
@@ -726,7 +689,7 @@ static el_writer_status emit_u32_u32(el_writer *w, uint16_t type, uint64_t time,
     return emit(w, type, time, b, sizeof b);
 }
 
-static el_writer_status emit_u32_u64(el_writer *w, uint16_t type, uint64_t time,
+static ev_status emit_u32_u64(el_writer *w, uint16_t type, uint64_t time,
                                      uint32_t a, uint64_t c)
 {
     uint8_t b[12];
@@ -735,27 +698,27 @@ static el_writer_status emit_u32_u64(el_writer *w, uint16_t type, uint64_t time,
     return emit(w, type, time, b, sizeof b);
 }
 
-static el_writer_status emit_u16(el_writer *w, uint16_t type, uint64_t time, uint16_t a)
+static ev_status emit_u16(el_writer *w, uint16_t type, uint64_t time, uint16_t a)
 {
     uint8_t b[2];
     put_be16(b, a);
     return emit(w, type, time, b, sizeof b);
 }
 
-static el_writer_status emit_u64(el_writer *w, uint16_t type, uint64_t time, uint64_t a)
+static ev_status emit_u64(el_writer *w, uint16_t type, uint64_t time, uint64_t a)
 {
     uint8_t b[8];
     put_be64(b, a);
     return emit(w, type, time, b, sizeof b);
 }
 
-el_writer_status el_writer_event_moved(el_writer *w, const el_event *ev, el_move_fn fn,
+ev_status el_writer_event_moved(el_writer *w, const el_event *ev, el_move_fn fn,
                                        void *ctx)
 {
     el_payload *p = scratch(w);
     el_payload_bytes(p, ev->payload, ev->payload_len);
     if (p->failed)
-        return fail(w, EL_WRITER_ERR_NOMEM, "out of memory");
+        return fail(w, EV_ERR_NOMEM, "out of memory");
     uint8_t *b = p->data;
     uint32_t len = (uint32_t)p->len;
     for (int i = 0; ev->type < EL_NUM_TYPE_IDS && i < EL_NUM_FIELDS; i++) {
@@ -786,17 +749,17 @@ el_writer_status el_writer_event_moved(el_writer *w, const el_event *ev, el_move
     return put_event(w, ev->type, ev->time, b, len, CHECKED);
 }
 
-el_writer_status el_writer_create_thread(el_writer *w, uint64_t time, uint32_t thread)
+ev_status el_writer_create_thread(el_writer *w, uint64_t time, uint32_t thread)
 {
     return emit_u32(w, EL_CREATE_THREAD, time, thread);
 }
 
-el_writer_status el_writer_run_thread(el_writer *w, uint64_t time, uint32_t thread)
+ev_status el_writer_run_thread(el_writer *w, uint64_t time, uint32_t thread)
 {
     return emit_u32(w, EL_RUN_THREAD, time, thread);
 }
 
-el_writer_status el_writer_stop_thread(el_writer *w, uint64_t time, uint32_t thread,
+ev_status el_writer_stop_thread(el_writer *w, uint64_t time, uint32_t thread,
                                        uint16_t status, uint32_t blocked_on)
 {
     uint8_t b[10];
@@ -806,60 +769,60 @@ el_writer_status el_writer_stop_thread(el_writer *w, uint64_t time, uint32_t thr
     return emit(w, EL_STOP_THREAD, time, b, sizeof b);
 }
 
-el_writer_status el_writer_thread_runnable(el_writer *w, uint64_t time, uint32_t thread)
+ev_status el_writer_thread_runnable(el_writer *w, uint64_t time, uint32_t thread)
 {
     return emit_u32(w, EL_THREAD_RUNNABLE, time, thread);
 }
 
-el_writer_status el_writer_gc_start(el_writer *w, uint64_t time)
+ev_status el_writer_gc_start(el_writer *w, uint64_t time)
 {
     return emit(w, EL_GC_START, time, NULL, 0);
 }
 
-el_writer_status el_writer_gc_end(el_writer *w, uint64_t time)
+ev_status el_writer_gc_end(el_writer *w, uint64_t time)
 {
     return emit(w, EL_GC_END, time, NULL, 0);
 }
 
-el_writer_status el_writer_empty(el_writer *w, uint16_t type, uint64_t time)
+ev_status el_writer_empty(el_writer *w, uint16_t type, uint64_t time)
 {
     return emit(w, type, time, NULL, 0);
 }
 
-el_writer_status el_writer_log_msg(el_writer *w, uint64_t time, const char *msg)
+ev_status el_writer_log_msg(el_writer *w, uint64_t time, const char *msg)
 {
     return emit(w, EL_LOG_MSG, time, (const uint8_t *)msg, strlen(msg));
 }
 
-el_writer_status el_writer_user_msg(el_writer *w, uint64_t time, const char *msg)
+ev_status el_writer_user_msg(el_writer *w, uint64_t time, const char *msg)
 {
     return emit(w, EL_USER_MSG, time, (const uint8_t *)msg, strlen(msg));
 }
 
-el_writer_status el_writer_capset_create(el_writer *w, uint64_t time, uint32_t capset,
+ev_status el_writer_capset_create(el_writer *w, uint64_t time, uint32_t capset,
                                          uint16_t capset_type)
 {
     return emit_u32_u16(w, EL_CAPSET_CREATE, time, capset, capset_type);
 }
 
-el_writer_status el_writer_capset_delete(el_writer *w, uint64_t time, uint32_t capset)
+ev_status el_writer_capset_delete(el_writer *w, uint64_t time, uint32_t capset)
 {
     return emit_u32(w, EL_CAPSET_DELETE, time, capset);
 }
 
-el_writer_status el_writer_capset_assign_cap(el_writer *w, uint64_t time, uint32_t capset,
+ev_status el_writer_capset_assign_cap(el_writer *w, uint64_t time, uint32_t capset,
                                              uint16_t cap)
 {
     return emit_u32_u16(w, EL_CAPSET_ASSIGN_CAP, time, capset, cap);
 }
 
-el_writer_status el_writer_capset_remove_cap(el_writer *w, uint64_t time, uint32_t capset,
+ev_status el_writer_capset_remove_cap(el_writer *w, uint64_t time, uint32_t capset,
                                              uint16_t cap)
 {
     return emit_u32_u16(w, EL_CAPSET_REMOVE_CAP, time, capset, cap);
 }
 
-el_writer_status el_writer_rts_identifier(el_writer *w, uint64_t time, uint32_t capset,
+ev_status el_writer_rts_identifier(el_writer *w, uint64_t time, uint32_t capset,
                                           const char *ident)
 {
     el_payload *p = scratch(w);
@@ -868,7 +831,7 @@ el_writer_status el_writer_rts_identifier(el_writer *w, uint64_t time, uint32_t 
     return emit_scratch(w, EL_RTS_IDENTIFIER, time);
 }
 
-static el_writer_status emit_strings(el_writer *w, uint16_t type, uint64_t time,
+static ev_status emit_strings(el_writer *w, uint16_t type, uint64_t time,
                                      uint32_t capset, int n, const char *const *strs)
 {
     el_payload *p = scratch(w);
@@ -878,30 +841,24 @@ static el_writer_status emit_strings(el_writer *w, uint16_t type, uint64_t time,
     return emit_scratch(w, type, time);
 }
 
-el_writer_status el_writer_program_args(el_writer *w, uint64_t time, uint32_t capset,
+ev_status el_writer_program_args(el_writer *w, uint64_t time, uint32_t capset,
                                         int argc, const char *const *argv)
 {
     return emit_strings(w, EL_PROGRAM_ARGS, time, capset, argc, argv);
 }
 
-el_writer_status el_writer_program_env(el_writer *w, uint64_t time, uint32_t capset,
-                                       int envc, const char *const *env)
-{
-    return emit_strings(w, EL_PROGRAM_ENV, time, capset, envc, env);
-}
-
-el_writer_status el_writer_os_pid(el_writer *w, uint64_t time, uint32_t capset, uint32_t pid)
+ev_status el_writer_os_pid(el_writer *w, uint64_t time, uint32_t capset, uint32_t pid)
 {
     return emit_u32_u32(w, EL_OSPROCESS_PID, time, capset, pid);
 }
 
-el_writer_status el_writer_os_ppid(el_writer *w, uint64_t time, uint32_t capset,
+ev_status el_writer_os_ppid(el_writer *w, uint64_t time, uint32_t capset,
                                    uint32_t ppid)
 {
     return emit_u32_u32(w, EL_OSPROCESS_PPID, time, capset, ppid);
 }
 
-el_writer_status el_writer_wall_clock(el_writer *w, uint64_t time, uint32_t capset,
+ev_status el_writer_wall_clock(el_writer *w, uint64_t time, uint32_t capset,
                                       uint64_t sec, uint32_t nsec)
 {
     uint8_t b[16];
@@ -911,17 +868,17 @@ el_writer_status el_writer_wall_clock(el_writer *w, uint64_t time, uint32_t caps
     return emit(w, EL_WALL_CLOCK_TIME, time, b, sizeof b);
 }
 
-el_writer_status el_writer_cap_create(el_writer *w, uint64_t time, uint16_t cap)
+ev_status el_writer_cap_create(el_writer *w, uint64_t time, uint16_t cap)
 {
     return emit_u16(w, EL_CAP_CREATE, time, cap);
 }
 
-el_writer_status el_writer_cap_delete(el_writer *w, uint64_t time, uint16_t cap)
+ev_status el_writer_cap_delete(el_writer *w, uint64_t time, uint16_t cap)
 {
     return emit_u16(w, EL_CAP_DELETE, time, cap);
 }
 
-el_writer_status el_writer_spark_counters(el_writer *w, uint64_t time,
+ev_status el_writer_spark_counters(el_writer *w, uint64_t time,
                                           const uint64_t counters[7])
 {
     uint8_t b[56];
@@ -930,25 +887,25 @@ el_writer_status el_writer_spark_counters(el_writer *w, uint64_t time,
     return emit(w, EL_SPARK_COUNTERS, time, b, sizeof b);
 }
 
-el_writer_status el_writer_heap_allocated(el_writer *w, uint64_t time, uint32_t capset,
+ev_status el_writer_heap_allocated(el_writer *w, uint64_t time, uint32_t capset,
                                           uint64_t bytes)
 {
     return emit_u32_u64(w, EL_HEAP_ALLOCATED, time, capset, bytes);
 }
 
-el_writer_status el_writer_heap_size(el_writer *w, uint64_t time, uint32_t capset,
+ev_status el_writer_heap_size(el_writer *w, uint64_t time, uint32_t capset,
                                      uint64_t bytes)
 {
     return emit_u32_u64(w, EL_HEAP_SIZE, time, capset, bytes);
 }
 
-el_writer_status el_writer_heap_live(el_writer *w, uint64_t time, uint32_t capset,
+ev_status el_writer_heap_live(el_writer *w, uint64_t time, uint32_t capset,
                                      uint64_t bytes)
 {
     return emit_u32_u64(w, EL_HEAP_LIVE, time, capset, bytes);
 }
 
-el_writer_status el_writer_heap_info(el_writer *w, uint64_t time, uint32_t capset,
+ev_status el_writer_heap_info(el_writer *w, uint64_t time, uint32_t capset,
                                      uint16_t gens, uint64_t max_heap_size,
                                      uint64_t alloc_area_size, uint64_t mblock_size,
                                      uint64_t block_size)
@@ -963,7 +920,7 @@ el_writer_status el_writer_heap_info(el_writer *w, uint64_t time, uint32_t capse
     return emit(w, EL_HEAP_INFO_GHC, time, b, sizeof b);
 }
 
-el_writer_status el_writer_gc_stats(el_writer *w, uint64_t time, const el_gc_stats_fields *s)
+ev_status el_writer_gc_stats(el_writer *w, uint64_t time, const el_gc_stats_fields *s)
 {
     uint8_t b[58];
     put_be32(b, s->capset);
@@ -978,29 +935,7 @@ el_writer_status el_writer_gc_stats(el_writer *w, uint64_t time, const el_gc_sta
     return emit(w, EL_GC_STATS_GHC, time, b, sizeof b);
 }
 
-el_writer_status el_writer_nonmoving_census(el_writer *w, uint64_t time, uint32_t blk_size,
-                                            uint32_t active_segs, uint32_t filled_segs,
-                                            uint32_t live_blocks)
-{
-    uint8_t b[14];
-    size_t n;
-    if (w->size_of[EL_NONMOVING_HEAP_CENSUS] == 13) {
-        uint8_t log2 = 0;        /* GHC 9.0: log2 of the block size in a u8 */
-        while (log2 < 31 && ((uint32_t)1 << log2) < blk_size)
-            log2++;
-        b[0] = log2;
-        n = 1;
-    } else {
-        put_be16(b, (uint16_t)blk_size);
-        n = 2;
-    }
-    put_be32(b + n, active_segs);
-    put_be32(b + n + 4, filled_segs);
-    put_be32(b + n + 8, live_blocks);
-    return emit(w, EL_NONMOVING_HEAP_CENSUS, time, b, n + 12);
-}
-
-el_writer_status el_writer_heap_prof_begin(el_writer *w, uint64_t time, uint8_t profile,
+ev_status el_writer_heap_prof_begin(el_writer *w, uint64_t time, uint8_t profile,
                                            uint64_t period_ns, uint32_t breakdown,
                                            const char *const filters[7])
 {
@@ -1013,7 +948,7 @@ el_writer_status el_writer_heap_prof_begin(el_writer *w, uint64_t time, uint8_t 
     return emit_scratch(w, EL_HEAP_PROF_BEGIN, time);
 }
 
-el_writer_status el_writer_cost_centre(el_writer *w, uint64_t time, uint32_t id,
+ev_status el_writer_cost_centre(el_writer *w, uint64_t time, uint32_t id,
                                        const char *label, const char *module,
                                        const char *srcloc, uint8_t flags)
 {
@@ -1026,17 +961,17 @@ el_writer_status el_writer_cost_centre(el_writer *w, uint64_t time, uint32_t id,
     return emit_scratch(w, EL_HEAP_PROF_COST_CENTRE, time);
 }
 
-el_writer_status el_writer_heap_sample_begin(el_writer *w, uint64_t time, uint64_t era)
+ev_status el_writer_heap_sample_begin(el_writer *w, uint64_t time, uint64_t era)
 {
     return emit_u64(w, EL_HEAP_PROF_SAMPLE_BEGIN, time, era);
 }
 
-el_writer_status el_writer_heap_sample_end(el_writer *w, uint64_t time, uint64_t era)
+ev_status el_writer_heap_sample_end(el_writer *w, uint64_t time, uint64_t era)
 {
     return emit_u64(w, EL_HEAP_PROF_SAMPLE_END, time, era);
 }
 
-el_writer_status el_writer_heap_sample_cc(el_writer *w, uint64_t time, uint8_t profile,
+ev_status el_writer_heap_sample_cc(el_writer *w, uint64_t time, uint8_t profile,
                                           uint64_t residency, uint8_t depth,
                                           const uint32_t *stack)
 {
@@ -1049,7 +984,7 @@ el_writer_status el_writer_heap_sample_cc(el_writer *w, uint64_t time, uint8_t p
     return emit_scratch(w, EL_HEAP_PROF_SAMPLE_COST_CENTRE, time);
 }
 
-el_writer_status el_writer_heap_sample_string(el_writer *w, uint64_t time, uint8_t profile,
+ev_status el_writer_heap_sample_string(el_writer *w, uint64_t time, uint8_t profile,
                                               uint64_t residency, const char *label)
 {
     el_payload *p = scratch(w);
@@ -1059,7 +994,7 @@ el_writer_status el_writer_heap_sample_string(el_writer *w, uint64_t time, uint8
     return emit_scratch(w, EL_HEAP_PROF_SAMPLE_STRING, time);
 }
 
-el_writer_status el_writer_bio_sample_begin(el_writer *w, uint64_t time, uint64_t era,
+ev_status el_writer_bio_sample_begin(el_writer *w, uint64_t time, uint64_t era,
                                             uint64_t sample_time)
 {
     uint8_t b[16];
@@ -1068,11 +1003,11 @@ el_writer_status el_writer_bio_sample_begin(el_writer *w, uint64_t time, uint64_
     return emit(w, EL_HEAP_BIO_PROF_SAMPLE_BEGIN, time, b, sizeof b);
 }
 
-el_writer_status el_writer_prof_sample(el_writer *w, uint64_t time, uint32_t cap,
+ev_status el_writer_prof_sample(el_writer *w, uint64_t time, uint32_t cap,
                                        uint64_t ticks, uint8_t depth, const uint32_t *stack)
 {
     size_t len = 13 + 4 * (size_t)depth;
-    if (w->err == EL_WRITER_OK && !w->finished && w->header == HEADER_WRITTEN &&
+    if (w->err == EV_OK && !w->finished && w->header == HEADER_WRITTEN &&
         w->size_of[EL_PROF_SAMPLE_COST_CENTRE] == EL_WRITER_VARIABLE) {
         /* The common case, straight into the output (the benchmark
          * generator writes gigabytes of these). */
@@ -1095,12 +1030,12 @@ el_writer_status el_writer_prof_sample(el_writer *w, uint64_t time, uint32_t cap
     return emit_scratch(w, EL_PROF_SAMPLE_COST_CENTRE, time);
 }
 
-el_writer_status el_writer_prof_begin(el_writer *w, uint64_t time, uint64_t interval_ns)
+ev_status el_writer_prof_begin(el_writer *w, uint64_t time, uint64_t interval_ns)
 {
     return emit_u64(w, EL_PROF_BEGIN, time, interval_ns);
 }
 
-el_writer_status el_writer_ipe(el_writer *w, uint64_t time, const el_ipe_fields *f,
+ev_status el_writer_ipe(el_writer *w, uint64_t time, const el_ipe_fields *f,
                                int declared_delta)
 {
     el_payload *p = scratch(w);
@@ -1109,16 +1044,16 @@ el_writer_status el_writer_ipe(el_writer *w, uint64_t time, const el_ipe_fields 
     el_payload_u64(p, f->info);
     for (int i = 0; i < 6; i++)
         el_payload_str(p, s[i] ? s[i] : "");
-    if (w->err != EL_WRITER_OK || p->failed || declared_delta == 0)
+    if (w->err != EV_OK || p->failed || declared_delta == 0)
         return emit_scratch(w, EL_IPE, time);
     long declared = (long)p->len + declared_delta;
     if (declared < 0 || declared > (long)MAX_VARIABLE_LEN || p->len > MAX_VARIABLE_LEN)
-        return fail(w, EL_WRITER_ERR_USAGE, "IPE: declared length %ld out of range", declared);
-    el_writer_status st = begin_write(w);
-    if (st != EL_WRITER_OK)
+        return fail(w, EV_ERR_USAGE, "IPE: declared length %ld out of range", declared);
+    ev_status st = begin_write(w);
+    if (st != EV_OK)
         return st;
     if (w->size_of[EL_IPE] != EL_WRITER_VARIABLE)
-        return fail(w, EL_WRITER_ERR_USAGE, "event type 169 not declared variable-size");
+        return fail(w, EV_ERR_USAGE, "event type 169 not declared variable-size");
     uint8_t *out = record(w, EL_IPE, time, 1, p->len);
     if (out == NULL)
         return w->err;
@@ -1127,7 +1062,7 @@ el_writer_status el_writer_ipe(el_writer *w, uint64_t time, const el_ipe_fields 
     return after_record(w);
 }
 
-el_writer_status el_writer_ticky_def(el_writer *w, uint64_t time, el_ticky_def_layout layout,
+ev_status el_writer_ticky_def(el_writer *w, uint64_t time, el_ticky_def_layout layout,
                                      uint64_t id, uint16_t arity, const char *kinds,
                                      const char *name, uint64_t info_tbl, const char *json)
 {
@@ -1143,7 +1078,7 @@ el_writer_status el_writer_ticky_def(el_writer *w, uint64_t time, el_ticky_def_l
     return emit_scratch(w, EL_TICKY_COUNTER_DEF, time);
 }
 
-el_writer_status el_writer_ticky_sample(el_writer *w, uint64_t time, uint64_t id,
+ev_status el_writer_ticky_sample(el_writer *w, uint64_t time, uint64_t id,
                                         uint64_t entries, uint64_t allocs, uint64_t allocd)
 {
     uint8_t b[32];
@@ -1154,7 +1089,7 @@ el_writer_status el_writer_ticky_sample(el_writer *w, uint64_t time, uint64_t id
     return emit(w, EL_TICKY_COUNTER_SAMPLE, time, b, sizeof b);
 }
 
-el_writer_status el_writer_ticky_begin(el_writer *w, uint64_t time)
+ev_status el_writer_ticky_begin(el_writer *w, uint64_t time)
 {
     return emit(w, EL_TICKY_BEGIN_SAMPLE, time, NULL, 0);
 }

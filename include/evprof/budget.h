@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "evprof/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -30,32 +32,32 @@ extern "C" {
 typedef struct ev_budget ev_budget;
 
 /* limit: bytes; 0 is no limit. NULL when out of memory. */
-ev_budget *ev_budget_create(uint64_t limit);
-void ev_budget_destroy(ev_budget *b);      /* accepts NULL */
+EVPROF_API ev_budget *ev_budget_create(uint64_t limit);
+EVPROF_API void ev_budget_destroy(ev_budget *b);      /* accepts NULL */
 
 /* Adds `bytes` to what is used. Returns 0, or -1 when that would pass the
  * limit: nothing is charged and the budget is marked reached (sticky). */
-int ev_budget_charge(ev_budget *b, size_t bytes);
+EVPROF_API int ev_budget_charge(ev_budget *b, size_t bytes);
 /* The same for memory the analysis can do without (a cache): a charge
  * that does not fit returns -1 and leaves the budget unmarked. */
-int ev_budget_try(ev_budget *b, size_t bytes);
+EVPROF_API int ev_budget_try(ev_budget *b, size_t bytes);
 /* Gives back bytes charged before. */
-void ev_budget_release(ev_budget *b, size_t bytes);
+EVPROF_API void ev_budget_release(ev_budget *b, size_t bytes);
 
-uint64_t ev_budget_limit(const ev_budget *b);   /* 0: none (also for NULL) */
-uint64_t ev_budget_used(const ev_budget *b);    /* bytes charged now */
-uint64_t ev_budget_peak(const ev_budget *b);    /* the most charged at once */
-int ev_budget_reached(const ev_budget *b);      /* a charge has failed */
+EVPROF_API uint64_t ev_budget_limit(const ev_budget *b);   /* 0: none (also for NULL) */
+EVPROF_API uint64_t ev_budget_used(const ev_budget *b);    /* bytes charged now */
+EVPROF_API uint64_t ev_budget_peak(const ev_budget *b);    /* the most charged at once */
+EVPROF_API int ev_budget_reached(const ev_budget *b);      /* a charge has failed */
 
 /* The default limit: half of the physical memory (sysconf), or 0 when
  * unknown. */
-uint64_t ev_budget_default_limit(void);
+EVPROF_API uint64_t ev_budget_default_limit(void);
 
 /* A size as people write it: decimal digits, optionally followed by K, M
  * or G (binary: 1024, 1024^2, 1024^3; either case, an optional trailing
  * "B" or "iB": "256M", "256MiB", "1g"). Returns 0 with *bytes set, or -1
  * (empty, a sign, a fraction, another suffix, an overflow, or 0). */
-int ev_budget_parse_size(const char *text, uint64_t *bytes);
+EVPROF_API int ev_budget_parse_size(const char *text, uint64_t *bytes);
 
 #ifdef __cplusplus
 }

@@ -9,7 +9,7 @@
  * each stack of either run is one node with both runs' ticks.
  *
  *     diff_prof *d;
- *     if (diff_prof_create(base, cur, NULL, &d) != DIFF_OK) ...
+ *     if (diff_prof_create(base, cur, NULL, &d) != EV_OK) ...
  *     diff_report_text(d, NULL, stdout);     // table, then the tree
  *     diff_prof_destroy(d);                  // before the two results
  *
@@ -33,30 +33,35 @@
 #include "evprof/heap.h"
 #include "evprof/prof.h"
 #include "evprof/ticky.h"
+#include "evprof/export.h"
+#include "evprof/status.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum diff_status {
-    DIFF_OK = 0,
-    DIFF_ERR_NOMEM,
-    DIFF_ERR_WRITE,
-} diff_status;
+/* The diff's statuses are ev_status (status.h): EV_OK, EV_ERR_NOMEM,
+ * EV_ERR_WRITE. */
+
+/* The names of before the one status space, for cli/ until it moves
+ * (issue 28). */
+#define diff_status ev_status
+#define DIFF_OK EV_OK
+#define DIFF_ERR_NOMEM EV_ERR_NOMEM
 
 typedef struct diff_opts {
     int normalize;              /* scale BASE to NEW's total */
 } diff_opts;
 
-void diff_opts_init(diff_opts *o);
+EVPROF_API void diff_opts_init(diff_opts *o);
 
 typedef struct diff_prof diff_prof;
 
 /* Pairs the two profiles, which are borrowed: they must outlive the diff
  * (names point into them). NULL o: the defaults. */
-diff_status diff_prof_create(const prof_result *base, const prof_result *cur,
-                             const diff_opts *o, diff_prof **out);
-void diff_prof_destroy(diff_prof *d);   /* accepts NULL */
+EVPROF_API ev_status diff_prof_create(const prof_result *base, const prof_result *cur,
+                                        const diff_opts *o, diff_prof **out);
+EVPROF_API void diff_prof_destroy(diff_prof *d);   /* accepts NULL */
 
 /* A cost centre of either run, by module, label and source location. */
 typedef enum diff_change {
@@ -97,28 +102,26 @@ typedef struct diff_info {
     size_t added, removed, same;        /* of the cost centres with ticks */
 } diff_info;
 
-const diff_info *diff_get_info(const diff_prof *d);
-size_t diff_num_ccs(const diff_prof *d);
-const diff_cc *diff_cc_at(const diff_prof *d, uint32_t i);      /* NULL past the end */
-size_t diff_num_nodes(const diff_prof *d);
-const diff_node *diff_node_at(const diff_prof *d, uint32_t i);  /* NULL past the end */
-const prof_result *diff_base(const diff_prof *d);
-const prof_result *diff_new(const diff_prof *d);
+EVPROF_API const diff_info *diff_get_info(const diff_prof *d);
+EVPROF_API size_t diff_num_ccs(const diff_prof *d);
+EVPROF_API const diff_cc *diff_cc_at(const diff_prof *d, uint32_t i);      /* NULL past the end */
+EVPROF_API size_t diff_num_nodes(const diff_prof *d);
+EVPROF_API const diff_node *diff_node_at(const diff_prof *d, uint32_t i);  /* NULL past the end */
 
 /* The cost centres with ticks in either run, by absolute delta descending,
  * then NEW's ticks, label, module, source: a malloc'd array of *n indices
  * (caller frees), NULL without memory. */
-uint32_t *diff_ccs_by_delta(const diff_prof *d, size_t *n);
+EVPROF_API uint32_t *diff_ccs_by_delta(const diff_prof *d, size_t *n);
 
 /* Percentage change from `base` to `cur`: 100 (cur - base) / base; 0 when
  * both are 0; +infinity when only base is 0. */
-double diff_pct(double base, double cur);
+EVPROF_API double diff_pct(double base, double cur);
 
 /* "+12", "-3", "0": a delta rounded to a whole number, signed. */
-void diff_fmt_delta(char *buf, size_t size, double delta);
+EVPROF_API void diff_fmt_delta(char *buf, size_t size, double delta);
 /* "+41.7%", "-3.0%", "0.0%" (below 0.05% either way), or "from 0" when
  * only base is 0. */
-void diff_fmt_pct(char *buf, size_t size, double base, double cur);
+EVPROF_API void diff_fmt_pct(char *buf, size_t size, double base, double cur);
 
 /* How much a cost centre grew, in percent of BASE's total (scaled with
  * normalize): its delta over that total, 0 when it did not grow. A cost
@@ -126,14 +129,14 @@ void diff_fmt_pct(char *buf, size_t size, double base, double cur);
  * 900 are 1%. (Its growth over its own BASE ticks would be unbounded,
  * and a small helper added by an 83% improvement would fail a guard.)
  * INFINITY when BASE has no ticks at all. */
-double diff_cc_growth(const diff_prof *d, const diff_cc *c);
+EVPROF_API double diff_cc_growth(const diff_prof *d, const diff_cc *c);
 
 /* The first figure that grew by more than `pct` percent (--fail-above):
  * the total, by its own growth (*cc = PROF_NONE), or a cost centre, by
  * diff_cc_growth (*cc its index), leaving out cost centres with less than
  * `min_share` percent of the ticks in both runs (0: none left out).
  * Returns 1 with *cc set, or 0 when none did. */
-int diff_grew_above(const diff_prof *d, double pct, double min_share, uint32_t *cc);
+EVPROF_API int diff_grew_above(const diff_prof *d, double pct, double min_share, uint32_t *cc);
 
 /* ---- output ----------------------------------------------------------- */
 
@@ -143,51 +146,52 @@ typedef struct diff_report_opts {
     uint32_t max_depth;                 /* tree rows deeper than this hidden; 0: no limit */
 } diff_report_opts;
 
-void diff_report_opts_init(diff_report_opts *o);
+EVPROF_API void diff_report_opts_init(diff_report_opts *o);
 
 /* The table of cost centres (base, new, delta, change; added and removed
  * marked), then the stack tree with both runs' individual and inherited
  * ticks and their deltas, in the report's layout (prof_report_text). */
-diff_status diff_report_text(const diff_prof *d, const diff_report_opts *o, FILE *out);
+EVPROF_API ev_status diff_report_text(const diff_prof *d, const diff_report_opts *o, FILE *out);
 
 /* The same figures as one JSON object (docs/DIFF.md). */
-diff_status diff_report_json(const diff_prof *d, const diff_report_opts *o, FILE *out);
+EVPROF_API ev_status diff_report_json(const diff_prof *d, const diff_report_opts *o, FILE *out);
 
 /* difffolded.pl's output: one line per distinct stack "frames base new"
  * (frames as prof_report_folded writes them, so `evprof folded` of each
  * run through difffolded.pl gives the same lines); the input of
  * flamegraph.pl for a differential flame graph. With normalize, base is
  * scaled and truncated to an integer as difffolded.pl -n does. */
-diff_status diff_report_folded(const diff_prof *d, const prof_folded_opts *o, FILE *out);
+EVPROF_API ev_status diff_report_folded(const diff_prof *d, const prof_folded_opts *o, FILE *out);
 
 /* The call graph of NEW (cg_build with `go`), every node and edge coloured
  * by its change from BASE: red grew, green shrank, grey unchanged (pprof's
  * -diff_base convention), the labels holding both figures. */
-cg_status diff_graph_write(const diff_prof *d, const cg_opts *go, const cg_write_opts *wo,
-                           cg_format f, FILE *out, char *err, size_t errsize);
+EVPROF_API ev_status diff_graph_write(const diff_prof *d, const cg_opts *go,
+                                      const cg_write_opts *wo,
+                                      cg_format f, FILE *out, char *err, size_t errsize);
 
 /* ---- the other analyses ------------------------------------------------ */
 
 /* Two `+RTS -s` summaries (finished gc_summary, gc_get_result) side by
  * side: each figure in BASE and NEW, the delta and the change. */
-diff_status diff_gc_text(const gc_result *base, const gc_result *cur,
-                         const diff_report_opts *o, FILE *out);
-diff_status diff_gc_json(const gc_result *base, const gc_result *cur,
-                         const diff_report_opts *o, FILE *out);
+EVPROF_API ev_status diff_gc_text(const gc_result *base, const gc_result *cur,
+                                    const diff_report_opts *o, FILE *out);
+EVPROF_API ev_status diff_gc_json(const gc_result *base, const gc_result *cur,
+                                    const diff_report_opts *o, FILE *out);
 
 /* Two heap profiles (finished: heap_snapshot), bands paired by name: peak
  * and mean bytes in each, deltas; bands by absolute peak delta. */
-diff_status diff_heap_text(const heap_profile *base, const heap_profile *cur,
-                           const diff_report_opts *o, FILE *out);
-diff_status diff_heap_json(const heap_profile *base, const heap_profile *cur,
-                           const diff_report_opts *o, FILE *out);
+EVPROF_API ev_status diff_heap_text(const heap_profile *base, const heap_profile *cur,
+                                      const diff_report_opts *o, FILE *out);
+EVPROF_API ev_status diff_heap_json(const heap_profile *base, const heap_profile *cur,
+                                      const diff_report_opts *o, FILE *out);
 
 /* Two ticky sets (after ticky_finish), counters paired by name: entries
  * and allocation in each, deltas; counters by absolute entries delta. */
-diff_status diff_ticky_text(const ticky_set *base, const ticky_set *cur,
-                            const diff_report_opts *o, FILE *out);
-diff_status diff_ticky_json(const ticky_set *base, const ticky_set *cur,
-                            const diff_report_opts *o, FILE *out);
+EVPROF_API ev_status diff_ticky_text(const ticky_set *base, const ticky_set *cur,
+                                       const diff_report_opts *o, FILE *out);
+EVPROF_API ev_status diff_ticky_json(const ticky_set *base, const ticky_set *cur,
+                                       const diff_report_opts *o, FILE *out);
 
 #ifdef __cplusplus
 }

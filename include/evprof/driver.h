@@ -64,6 +64,7 @@
 
 #include "evprof/budget.h"
 #include "evprof/eventlog.h"
+#include "evprof/export.h"
 #include "evprof/select.h"
 
 #ifdef __cplusplus
@@ -248,25 +249,26 @@ typedef struct ev_driver_opts {
     ev_budget *budget;
 } ev_driver_opts;
 
-void ev_driver_opts_init(ev_driver_opts *o);
+EVPROF_API void ev_driver_opts_init(ev_driver_opts *o);
 
 /* NULL opts: the defaults. NULL when out of memory. */
-ev_driver *ev_driver_create(const ev_driver_opts *opts);
-void ev_driver_destroy(ev_driver *d);   /* accepts NULL; never destroys analyses */
+EVPROF_API ev_driver *ev_driver_create(const ev_driver_opts *opts);
+EVPROF_API void ev_driver_destroy(ev_driver *d);   /* accepts NULL; never destroys analyses */
 
 #define EV_MAX_ANALYSES 32
 /* Attaches an analysis (borrowed: it must outlive the run). Returns 0, or
  * -1 when EV_MAX_ANALYSES are attached already or a run has started. */
-int ev_driver_attach(ev_driver *d, const ev_analysis_ops *ops, void *self);
+EVPROF_API int ev_driver_attach(ev_driver *d, const ev_analysis_ops *ops, void *self);
 /* The i-th attached analysis (in the order attached): 0 with *ops and
  * *self set, or -1 when i is not below the number attached. */
-int ev_driver_analysis(const ev_driver *d, unsigned i, const ev_analysis_ops **ops, void **self);
+EVPROF_API int ev_driver_analysis(const ev_driver *d, unsigned i, const ev_analysis_ops **ops,
+                                  void **self);
 
 /* Reads the whole source once and feeds every attached analysis; returns
  * the stream's facts (owned by the driver, valid until it is destroyed).
  * A driver runs once. */
-const ev_stream *ev_driver_run_path(ev_driver *d, const char *path);
-const ev_stream *ev_driver_run_mem(ev_driver *d, const void *buf, size_t len);
+EVPROF_API const ev_stream *ev_driver_run_path(ev_driver *d, const char *path);
+EVPROF_API const ev_stream *ev_driver_run_mem(ev_driver *d, const void *buf, size_t len);
 
 /* ---- Live sources ----------------------------------------------------------
  * A live run reads with read(2) as the data comes, delivers each event as
@@ -284,30 +286,30 @@ const ev_stream *ev_driver_run_mem(ev_driver *d, const void *buf, size_t len);
 /* A file descriptor read live until end of file (a pipe, a socket,
  * standard input) or, for a regular file with opts.follow, as above.
  * `name` names it in the stream. The fd stays open. */
-const ev_stream *ev_driver_run_fd(ev_driver *d, int fd, const char *name);
+EVPROF_API const ev_stream *ev_driver_run_fd(ev_driver *d, int fd, const char *name);
 
 /* Connects to the eventlog stream of a program using the eventlog-socket
  * library (it listens; each client gets the log from a fresh header) and
  * reads it live until the program closes it. `addr` is "unix:PATH" or
  * "tcp:HOST:PORT". Nothing is ever sent. A failed connection is an
  * EL_ERR_IO read status with the reason. */
-const ev_stream *ev_driver_run_connect(ev_driver *d, const char *addr);
+EVPROF_API const ev_stream *ev_driver_run_connect(ev_driver *d, const char *addr);
 
 /* 1 when `addr` has the form ev_driver_run_connect takes. */
-int ev_connect_addr_valid(const char *addr);
+EVPROF_API int ev_connect_addr_valid(const char *addr);
 
 /* Every event read so far, of every type, as `info` counts them: the
  * decoder's tally when an EV_COUNTS analysis is attached (during the read
  * and after it), else the events handed out to the analyses. */
-uint64_t ev_stream_events_read(const ev_stream *s);
+EVPROF_API uint64_t ev_stream_events_read(const ev_stream *s);
 
 /* The facts so far (also during a run, from an analysis or progress). */
-const ev_stream *ev_driver_stream(const ev_driver *d);
+EVPROF_API const ev_stream *ev_driver_stream(const ev_driver *d);
 
 /* 1 when the stream is damaged in any way a user must be told of:
  * an error, skipped blocks, or a stop. A missing end marker alone is
  * not damage (a warning). */
-int ev_stream_damaged(const ev_stream *s);
+EVPROF_API int ev_stream_damaged(const ev_stream *s);
 
 /* ---- what a read found wrong --------------------------------------------- */
 
@@ -326,20 +328,20 @@ typedef struct ev_facts {
     int has_time;           /* last_s is valid */
     double last_s;          /* the last event's time (s after the RTS started) */
 } ev_facts;
-void ev_facts_of(const el_read_result *r, ev_facts *f);
+EVPROF_API void ev_facts_of(const el_read_result *r, ev_facts *f);
 /* "complete", "missing_end", "damaged", "truncated", "read_error", ... */
-const char *ev_facts_key(const ev_facts *f);
+EVPROF_API const char *ev_facts_key(const ev_facts *f);
 /* info's line "status:        ..." */
-void ev_facts_status(FILE *out, const ev_facts *f);
+EVPROF_API void ev_facts_status(FILE *out, const ev_facts *f);
 /* "skipped N bytes in M damaged blocks (events from A s to B s)" */
-void ev_facts_skipped(FILE *out, const ev_facts *f);
+EVPROF_API void ev_facts_skipped(FILE *out, const ev_facts *f);
 /* A log without its end marker, said the same way by every command and
  * info's status line, from facts that are the same whatever the command
  * reads (bytes and time, never a count of the events it chose):
  * "no end marker: the log stops at byte N, T s after the RTS started (the
  * program did not close its eventlog: ...); every event up to there was
  * read" */
-void ev_facts_missing_end(FILE *out, const ev_facts *f);
+EVPROF_API void ev_facts_missing_end(FILE *out, const ev_facts *f);
 
 #ifdef __cplusplus
 }

@@ -26,25 +26,37 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "evprof/export.h"
+#include "evprof/status.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* ---- status ----------------------------------------------------------- */
 
-typedef enum el_status {
-    EL_OK = 0,          /* an event was produced */
-    EL_NEED_INPUT,      /* all fed bytes consumed; feed more or finish */
-    EL_END,             /* the data-end marker was read (normal end) */
-    EL_ERR_TRUNCATED,   /* input ended inside the header or an event */
-    EL_ERR_FORMAT,      /* the bytes are not a valid eventlog */
-    EL_ERR_NOMEM,       /* an allocation failed */
-    EL_ERR_IO,          /* reading the input failed (el_source only) */
-    EL_STOPPED,         /* el_read_*: the callback asked to stop (not an error
-                           of the log; every event before was delivered) */
-} el_status;
+/* The reader's statuses are the library's one set (status.h): EV_OK (an
+ * event was produced), EV_NEED_INPUT (all fed bytes consumed; feed more
+ * or finish), EV_END (the data-end marker was read: the normal end),
+ * EV_STOPPED (el_read_*: the callback asked to stop; every event before
+ * was delivered), EV_ERR_TRUNCATED (the input ended inside the header or
+ * an event), EV_ERR_FORMAT (the bytes are not a valid eventlog),
+ * EV_ERR_NOMEM, EV_ERR_IO (reading the input failed). Their detail is an
+ * ev_error (offset, event type, message). */
+typedef ev_status el_status;
+typedef ev_error el_error;
 
-const char *el_status_name(el_status st);
+/* The names of before the one status space, for the code still spelling
+ * them (driver/, eventlog/source.c, cli/: issue 28 moves them). */
+#define EL_OK EV_OK
+#define EL_NEED_INPUT EV_NEED_INPUT
+#define EL_END EV_END
+#define EL_STOPPED EV_STOPPED
+#define EL_ERR_TRUNCATED EV_ERR_TRUNCATED
+#define EL_ERR_FORMAT EV_ERR_FORMAT
+#define EL_ERR_NOMEM EV_ERR_NOMEM
+#define EL_ERR_IO EV_ERR_IO
+#define el_status_name ev_status_name
 
 /* ---- event type ids --------------------------------------------------- */
 
@@ -170,7 +182,7 @@ enum {
 
 /* evprof's own short name of a type id ("PROF_SAMPLE_COST_CENTRE"), or
  * NULL when evprof does not know the id. */
-const char *el_type_name(uint16_t type);
+EVPROF_API const char *el_type_name(uint16_t type);
 
 /* ---- header ----------------------------------------------------------- */
 
@@ -312,21 +324,21 @@ typedef struct el_event {
 
 typedef struct el_decoder el_decoder;
 
-el_decoder *el_decoder_create(void);
-void el_decoder_destroy(el_decoder *d);   /* accepts NULL */
+EVPROF_API el_decoder *el_decoder_create(void);
+EVPROF_API void el_decoder_destroy(el_decoder *d);   /* accepts NULL */
 
 /* A decoder that already knows `src`'s header (its event types, copied)
  * and expects event records: for re-decoding records stored earlier, one
  * record per feed. Offsets restart at 0 and no block is open, so callers
  * restore ev->cap themselves. NULL if `src` has no header or no memory. */
-el_decoder *el_decoder_create_for_records(const el_decoder *src);
+EVPROF_API el_decoder *el_decoder_create_for_records(const el_decoder *src);
 
 /* A decoder made by el_decoder_create_for_records reads records from the
  * middle of a stream: its first record starts at this stream offset (the
  * events' offsets and the blocks' ends count from it). Call it before the
  * first feed. The parallel read (driver/parallel.c) starts one at each
  * range of whole blocks. */
-void el_decoder_set_offset(el_decoder *d, uint64_t offset);
+EVPROF_API void el_decoder_set_offset(el_decoder *d, uint64_t offset);
 
 /* Fill typed fields only for these types (BLOCK_MARKER is always decoded:
  * the decoder needs it). Other events arrive with decoded = 0, their
@@ -334,23 +346,23 @@ void el_decoder_set_offset(el_decoder *d, uint64_t offset);
  * length, string terminators, stack depth), so a damaged log is damaged
  * whatever a consumer reads. For streaming consumers that look at a few types: it spares a
  * type dispatch per event. Default: every type evprof knows. */
-void el_decoder_only_fields(el_decoder *d, const uint16_t *types, size_t n);
+EVPROF_API void el_decoder_only_fields(el_decoder *d, const uint16_t *types, size_t n);
 
 /* With on != 0, el_decoder_next() hands out only events of the types
  * selected with el_decoder_only_fields() (and block markers); the others
  * are still read, checked and counted in the time span, but never reach
  * the consumer. For consumers that need a few types out of a big log. */
-void el_decoder_only_selected(el_decoder *d, int on);
+EVPROF_API void el_decoder_only_selected(el_decoder *d, int on);
 
 /* The first and last timestamps of every event read so far, handed out
  * or not. Returns 0 (and leaves the outputs) when no event was read. */
-int el_decoder_time_span(const el_decoder *d, uint64_t *first, uint64_t *last);
+EVPROF_API int el_decoder_time_span(const el_decoder *d, uint64_t *first, uint64_t *last);
 
 /* Hand the decoder the next chunk. The bytes are borrowed: they must stay
  * valid until el_decoder_next() returns EL_NEED_INPUT (the decoder copies
  * only the tail of an event that a chunk boundary splits). Feeding again
  * before NEED_INPUT is a program error. */
-void el_decoder_feed(el_decoder *d, const void *buf, size_t len);
+EVPROF_API void el_decoder_feed(el_decoder *d, const void *buf, size_t len);
 
 /* Next event. EL_OK with *ev filled, EL_NEED_INPUT, EL_END, or an error.
  * After an error every further call returns the same status.
@@ -368,21 +380,21 @@ void el_decoder_feed(el_decoder *d, const void *buf, size_t len);
  * last event, followed by an end marker or another such record head.
  * Bytes after the end marker that hold no block (or no such records) are
  * ignored. */
-el_status el_decoder_next(el_decoder *d, el_event *ev);
+EVPROF_API el_status el_decoder_next(el_decoder *d, el_event *ev);
 
 /* No more input will come. Returns EL_END when the end marker was read
  * (and no block followed it),
  * EL_OK when the input stopped exactly between events without an end
  * marker (a warning: see el_decoder_missing_end), EL_ERR_TRUNCATED when
  * it stopped inside the header or an event, or the error already hit. */
-el_status el_decoder_finish(el_decoder *d);
+EVPROF_API el_status el_decoder_finish(el_decoder *d);
 
 /* After finish: 1 when the log ended cleanly between events but had no
  * end marker (a program that did not shut down its eventlog). */
-int el_decoder_missing_end(const el_decoder *d);
+EVPROF_API int el_decoder_missing_end(const el_decoder *d);
 
 /* The header, once parsed (NULL before). Types are in header order. */
-size_t el_decoder_num_types(const el_decoder *d);
+EVPROF_API size_t el_decoder_num_types(const el_decoder *d);
 /* Counting the events of each type: off by default (two additions per
  * event). Once on, el_decoder_tally gives, per type in header order
  * (el_decoder_type_at's i), the events read whole since (set it before
@@ -398,47 +410,42 @@ typedef struct el_type_tally {
                                      what was written (IPE, 169: GHC #24287); read
                                      as written, never damage */
 } el_type_tally;
-int el_decoder_count_types(el_decoder *d, int on);
-const el_type_tally *el_decoder_tally(const el_decoder *d);
+EVPROF_API int el_decoder_count_types(el_decoder *d, int on);
+EVPROF_API const el_type_tally *el_decoder_tally(const el_decoder *d);
 /* While counting, also the capabilities the PROF_SAMPLE_COST_CENTRE
  * events counted name in their cap field (those below EL_NO_CAP), handed
  * out or not: bit c (byte c / 8, bit c % 8) for capability c, of
  * EL_SAMPLE_CAPS_BYTES bytes; NULL as el_decoder_tally is. */
 #define EL_SAMPLE_CAPS_BYTES 8192u
-const uint8_t *el_decoder_sample_caps(const el_decoder *d);
-const el_event_type *el_decoder_type_at(const el_decoder *d, size_t i);
-const el_event_type *el_decoder_type(const el_decoder *d, uint16_t id);
-int el_decoder_header_done(const el_decoder *d);
+EVPROF_API const uint8_t *el_decoder_sample_caps(const el_decoder *d);
+EVPROF_API const el_event_type *el_decoder_type_at(const el_decoder *d, size_t i);
+EVPROF_API const el_event_type *el_decoder_type(const el_decoder *d, uint16_t id);
+EVPROF_API int el_decoder_header_done(const el_decoder *d);
 
 /* The byte size of the record at p as the decoder reads it, looking at
  * no more than `avail` bytes: by its declared size, but an IPE record
  * (169) by its strings (GHC's declared length is off by one, GHC #24287).
  * 0 when the bytes do not hold a whole record of a declared type. */
-size_t el_decoder_record_size(const el_decoder *d, const uint8_t *p, size_t avail);
+EVPROF_API size_t el_decoder_record_size(const el_decoder *d, const uint8_t *p, size_t avail);
 /* The longest record the decoder reads (a header's 12 bytes, a 65535-byte
  * payload, slack): an IPE record's strings must end within it. */
 #define EL_RECORD_MAX (16u + 65535u + 16u)
 
 /* Bytes consumed so far (the offset of the next unread byte). */
-uint64_t el_decoder_offset(const el_decoder *d);
+EVPROF_API uint64_t el_decoder_offset(const el_decoder *d);
 
-/* Details of the last error: a message without file name, the byte offset
- * where the bad record starts, and its event type (-1 if none). For
- * EL_ERR_TRUNCATED the offset is where the incomplete record begins. */
-typedef struct el_error {
-    el_status status;
-    uint64_t offset;
-    int32_t type;
-    char msg[160];
-} el_error;
-const el_error *el_decoder_error(const el_decoder *d);
+/* Details of the last error (an ev_error): a message without file name,
+ * the byte offset where the bad record starts, and its event type (-1 if
+ * none). For EV_ERR_TRUNCATED the offset is where the incomplete record
+ * begins. */
+EVPROF_API const ev_error *el_decoder_error(const el_decoder *d);
 
 /* An error as one line, the way the CLI prints it:
  * "MESSAGE at byte N (event type T NAME)" (no "at byte" when the message
  * says where already; no type when there is none). Returns the length
  * (as snprintf; the text may be cut to size). Log bytes in the message
  * are as they came: show them with tx_vis where people read them. */
-size_t el_error_format(char *buf, size_t size, const el_error *e);
+EVPROF_API size_t el_error_format(char *buf, size_t size, const el_error *e);
 
 /* Damage that was skipped. With resync on, a record that is damaged
  * inside a capability block (an undeclared type id, a payload that does
@@ -460,8 +467,8 @@ typedef struct el_damage {
                                      the marker into the last block): the end was
                                      there, so the log is not "missing its end" */
 } el_damage;
-void el_decoder_set_resync(el_decoder *d, int on);
-const el_damage *el_decoder_damage(const el_decoder *d);
+EVPROF_API void el_decoder_set_resync(el_decoder *d, int on);
+EVPROF_API const el_damage *el_decoder_damage(const el_decoder *d);
 
 /* ---- the numbers of a run -------------------------------------------- */
 
@@ -476,7 +483,7 @@ typedef enum el_num_kind {
 typedef void (*el_number_fn)(void *ctx, el_num_kind kind, uint32_t value);
 /* Calls fn with each such number of ev, in payload order (the block
  * marker's capability is its own field: el_event.u.block). */
-void el_event_numbers(const el_event *ev, el_number_fn fn, void *ctx);
+EVPROF_API void el_event_numbers(const el_event *ev, el_number_fn fn, void *ctx);
 
 /* ---- reading a whole source (file, stdin, pipe) ----------------------- */
 
@@ -500,12 +507,12 @@ typedef struct el_caps {
 } el_caps;
 /* Whether capability `cap` owns blocks in the log (for cap >= 256: not
  * above the largest seen). */
-int el_caps_has(const el_caps *c, uint32_t cap);
+EVPROF_API int el_caps_has(const el_caps *c, uint32_t cap);
 /* Adds b's capabilities to a's. */
-void el_caps_add(el_caps *a, const el_caps *b);
+EVPROF_API void el_caps_add(el_caps *a, const el_caps *b);
 /* The capabilities of the block markers read so far (one test per block,
  * nothing per event). */
-void el_decoder_caps(const el_decoder *d, el_caps *out);
+EVPROF_API void el_decoder_caps(const el_decoder *d, el_caps *out);
 
 typedef struct el_read_result {
     el_status status;
@@ -524,8 +531,8 @@ typedef struct el_read_result {
  * bounded by the window); pipes and terminals are read() into a fixed
  * 1 MiB buffer. */
 #define EL_READ_WINDOW (16u << 20)
-el_read_result el_read_path(const char *path, el_event_fn on_event, void *ctx,
-                            el_decoder **keep_decoder);
+EVPROF_API el_read_result el_read_path(const char *path, el_event_fn on_event, void *ctx,
+                                       el_decoder **keep_decoder);
 
 /* Options for the el_read_* calls. */
 typedef struct el_read_opts {
@@ -535,18 +542,19 @@ typedef struct el_read_opts {
     int no_resync;                /* stop at the first damage (default: skip the block) */
     int count_types;              /* el_decoder_count_types() */
 } el_read_opts;
-el_read_result el_read_path_opts(const char *path, const el_read_opts *opts,
-                                 el_event_fn on_event, void *ctx,
-                                 el_decoder **keep_decoder);
-el_read_result el_read_fd(int fd, el_event_fn on_event, void *ctx,
-                          el_decoder **keep_decoder);
-el_read_result el_read_fd_opts(int fd, const el_read_opts *opts, el_event_fn on_event,
-                               void *ctx, el_decoder **keep_decoder);
+EVPROF_API el_read_result el_read_path_opts(const char *path, const el_read_opts *opts,
+                                            el_event_fn on_event, void *ctx,
+                                            el_decoder **keep_decoder);
+EVPROF_API el_read_result el_read_fd(int fd, el_event_fn on_event, void *ctx,
+                                     el_decoder **keep_decoder);
+EVPROF_API el_read_result el_read_fd_opts(int fd, const el_read_opts *opts, el_event_fn on_event,
+                                          void *ctx, el_decoder **keep_decoder);
 /* The same over bytes already in memory (tests, fuzzer). */
-el_read_result el_read_mem(const void *buf, size_t len, el_event_fn on_event,
-                           void *ctx, el_decoder **keep_decoder);
-el_read_result el_read_mem_opts(const void *buf, size_t len, const el_read_opts *opts,
-                                el_event_fn on_event, void *ctx, el_decoder **keep_decoder);
+EVPROF_API el_read_result el_read_mem(const void *buf, size_t len, el_event_fn on_event,
+                                      void *ctx, el_decoder **keep_decoder);
+EVPROF_API el_read_result el_read_mem_opts(const void *buf, size_t len, const el_read_opts *opts,
+                                           el_event_fn on_event, void *ctx,
+                                           el_decoder **keep_decoder);
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,8 @@
 #define EVPROF_EVPROF_H
 
 #include "evprof/version.h"     /* EVPROF_VERSION_STRING, ... */
+#include "evprof/export.h"      /* EVPROF_API: what the libraries export */
+#include "evprof/status.h"      /* ev_status, ev_status_name, ev_error: every status */
 
 #include "evprof/eventlog.h"    /* the reader: decoder, sources, el_read_* */
 #include "evprof/show.h"        /* events as `ghc-events show` prints them */

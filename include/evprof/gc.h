@@ -30,14 +30,15 @@
 
 #include "evprof/driver.h"
 #include "evprof/eventlog.h"
+#include "evprof/export.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* The event types a gc_summary reads (for el_decoder_only_fields). */
-extern const uint16_t gc_event_types[];
-extern const size_t gc_num_event_types;
+EVPROF_API extern const uint16_t gc_event_types[];
+EVPROF_API extern const size_t gc_num_event_types;
 
 typedef struct gc_summary gc_summary;
 
@@ -45,16 +46,16 @@ typedef struct gc_summary gc_summary;
  * (ev_driver_opts.select: time windows, and the capability whose
  * allocation, sparks and table row are shown); fed without a driver
  * (gc_add_event), the whole run. */
-gc_summary *gc_create(void);                      /* NULL: no memory */
-void gc_destroy(gc_summary *s);                   /* accepts NULL */
+EVPROF_API gc_summary *gc_create(void);                    /* NULL: no memory */
+EVPROF_API void gc_destroy(gc_summary *s);                 /* accepts NULL */
 
 /* Consume one event. Returns 0, or -1 when memory ran out (sticky) or
  * the summary is finished. */
-int gc_add_event(gc_summary *s, const el_event *ev);
+EVPROF_API int gc_add_event(gc_summary *s, const el_event *ev);
 
 /* The same as an analysis of the driver; its snapshot is a finished
  * gc_summary (release: gc_destroy). It sets the time span at the end. */
-extern const ev_analysis_ops gc_analysis_ops;
+EVPROF_API extern const ev_analysis_ops gc_analysis_ops;
 
 /* One collection, as soon as it is complete: the leader's GC_STATS_GHC
  * (its time, generation, bytes copied, GC threads) and, when the leader
@@ -71,13 +72,12 @@ typedef struct gc_collection {
     uint32_t par_threads;
 } gc_collection;
 typedef void (*gc_collection_fn)(void *ctx, const gc_collection *c);
-void gc_on_collection(gc_summary *s, gc_collection_fn fn, void *ctx);
+EVPROF_API void gc_on_collection(gc_summary *s, gc_collection_fn fn, void *ctx);
 
 /* A finished copy of the summary so far (intervals still open end at the
  * last event seen); s itself is unchanged and takes more events. NULL
  * when out of memory. Destroy with gc_destroy. */
-gc_summary *gc_snapshot(const gc_summary *s);
-int gc_finished(const gc_summary *s);
+EVPROF_API gc_summary *gc_snapshot(const gc_summary *s);
 
 /* The parallel read (driver.h, ev_analysis_ops fork/merge): an empty
  * partial with s's filter, NULL when out of memory or when s reports
@@ -86,18 +86,18 @@ int gc_finished(const gc_summary *s);
  * it was; destroy it with gc_destroy); -1 when out of memory or when q
  * holds too many collection events it could not place (a hostile log:
  * read it sequentially). */
-gc_summary *gc_fork(const gc_summary *s);
-int gc_merge(gc_summary *p, const gc_summary *q);
+EVPROF_API gc_summary *gc_fork(const gc_summary *s);
+EVPROF_API int gc_merge(gc_summary *p, const gc_summary *q);
 
 /* The log's first and last event times, whether or not every event was
  * handed to gc_add_event (el_read_result.first_time/last_time). The whole
  * run is [0, last]: the log's clock starts when the RTS starts, as GHC's
  * elapsed time does. Without it the last event seen is used. */
-void gc_set_time_span(gc_summary *s, uint64_t first, uint64_t last);
+EVPROF_API void gc_set_time_span(gc_summary *s, uint64_t first, uint64_t last);
 
 /* Done adding, in place: closes intervals still open at the end of the
  * log and computes the summary. Returns 0, or -1 when memory ran out. */
-int gc_finish(gc_summary *s);
+EVPROF_API int gc_finish(gc_summary *s);
 
 /* ---- results (of a finished summary) ------------------------------------ */
 
@@ -202,7 +202,7 @@ typedef struct gc_result {
 } gc_result;
 
 /* NULL when the summary is not finished. */
-const gc_result *gc_get_result(const gc_summary *s);
+EVPROF_API const gc_result *gc_get_result(const gc_summary *s);
 
 /* ---- output ----------------------------------------------------------- */
 
@@ -210,18 +210,18 @@ typedef struct gc_report_opts {
     const char *source_name;        /* for the JSON "source"; may be NULL */
 } gc_report_opts;
 
-void gc_report_opts_init(gc_report_opts *o);
+EVPROF_API void gc_report_opts_init(gc_report_opts *o);
 
 /* GHC's `+RTS -s` layout (see docs/GC.md), then the per-capability table
  * and notes. NULL o: the defaults. Returns 0, or -1 on a write error or
  * when s is not finished. */
-int gc_report_text(const gc_summary *s, const gc_report_opts *o, FILE *out);
+EVPROF_API int gc_report_text(const gc_summary *s, const gc_report_opts *o, FILE *out);
 
 /* The same figures as one JSON object. Returns 0 or -1. */
-int gc_report_json(const gc_summary *s, const gc_report_opts *o, FILE *out);
+EVPROF_API int gc_report_json(const gc_summary *s, const gc_report_opts *o, FILE *out);
 
 /* "241,023,752": GHC's showStgWord64 with commas. buf holds at least 27. */
-void gc_commas(char *buf, size_t size, uint64_t v);
+EVPROF_API void gc_commas(char *buf, size_t size, uint64_t v);
 
 #ifdef __cplusplus
 }

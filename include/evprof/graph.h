@@ -8,7 +8,7 @@
  *     o.focus = "fib";
  *     cg_graph *g;
  *     char err[256];
- *     if (cg_build(p, &o, &g, err, sizeof err) != CG_OK) ...
+ *     if (cg_build(p, &o, &g, err, sizeof err) != EV_OK) ...
  *     cg_write_opts w;
  *     cg_write_opts_init(&w);
  *     cg_write(g, &w, CG_FORMAT_SVG, out, err, sizeof err);
@@ -33,18 +33,25 @@
 #include <stdio.h>
 
 #include "evprof/prof.h"
+#include "evprof/export.h"
+#include "evprof/status.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum cg_status {
-    CG_OK = 0,
-    CG_ERR_NOMEM,
-    CG_ERR_REGEX,           /* --focus/--ignore does not compile */
-    CG_ERR_RENDER,          /* Graphviz failed (layout or renderer) */
-    CG_ERR_WRITE,           /* writing the output failed */
-} cg_status;
+/* The call graph's statuses are ev_status (status.h): EV_OK,
+ * EV_ERR_NOMEM, EV_ERR_PATTERN (--focus/--ignore does not compile),
+ * EV_ERR_RENDER (Graphviz failed: layout or renderer), EV_ERR_WRITE
+ * (writing the output failed). */
+
+/* The names of before the one status space, for cli/ until it moves
+ * (issue 28). */
+#define cg_status ev_status
+#define CG_OK EV_OK
+#define CG_ERR_NOMEM EV_ERR_NOMEM
+#define CG_ERR_REGEX EV_ERR_PATTERN
+#define CG_ERR_WRITE EV_ERR_WRITE
 
 typedef struct cg_opts {
     double node_fraction;   /* hide cost centres with cum < this x shown ticks (0.005) */
@@ -56,15 +63,15 @@ typedef struct cg_opts {
     const char *ignore;     /* ... drop stacks through a match; NULL: none */
 } cg_opts;
 
-void cg_opts_init(cg_opts *o);
+EVPROF_API void cg_opts_init(cg_opts *o);
 
 typedef struct cg_graph cg_graph;
 
 /* Builds and prunes the graph of a finished profile, which must outlive
- * it (names are borrowed). On CG_ERR_REGEX `err` says why. */
-cg_status cg_build(const prof_result *p, const cg_opts *o, cg_graph **out, char *err,
-                   size_t errsize);
-void cg_destroy(cg_graph *g);           /* accepts NULL */
+ * it (names are borrowed). On EV_ERR_PATTERN `err` says why. */
+EVPROF_API ev_status cg_build(const prof_result *p, const cg_opts *o, cg_graph **out, char *err,
+                              size_t errsize);
+EVPROF_API void cg_destroy(cg_graph *g);           /* accepts NULL */
 
 /* ---- results ---------------------------------------------------------- */
 
@@ -105,11 +112,11 @@ typedef struct cg_summary {
 
 /* Nodes are ordered by cum, then self (both descending), module, label;
  * edges by ticks descending, then by their nodes' order. */
-size_t cg_num_nodes(const cg_graph *g);
-const cg_node *cg_node_at(const cg_graph *g, size_t i);
-size_t cg_num_edges(const cg_graph *g);
-const cg_edge *cg_edge_at(const cg_graph *g, size_t i);
-const cg_summary *cg_get_summary(const cg_graph *g);
+EVPROF_API size_t cg_num_nodes(const cg_graph *g);
+EVPROF_API const cg_node *cg_node_at(const cg_graph *g, size_t i);
+EVPROF_API size_t cg_num_edges(const cg_graph *g);
+EVPROF_API const cg_edge *cg_edge_at(const cg_graph *g, size_t i);
+EVPROF_API const cg_summary *cg_get_summary(const cg_graph *g);
 
 /* ---- output ----------------------------------------------------------- */
 
@@ -122,10 +129,10 @@ typedef enum cg_format {
 } cg_format;
 
 /* "svg", "png", "pdf", "dot" or "gv" (any case). Returns 0 or -1. */
-int cg_format_parse(const char *name, cg_format *f);
+EVPROF_API int cg_format_parse(const char *name, cg_format *f);
 /* By the file name's extension. Returns 0 or -1 (no known extension). */
-int cg_format_from_path(const char *path, cg_format *f);
-const char *cg_format_name(cg_format f);
+EVPROF_API int cg_format_from_path(const char *path, cg_format *f);
+EVPROF_API const char *cg_format_name(cg_format f);
 
 /* A drawing override of one node or edge (a diff's colours). */
 typedef struct cg_mark {
@@ -143,13 +150,13 @@ typedef struct cg_write_opts {
     const cg_mark *edge_marks;  /* [cg_num_edges], in cg_edge_at's order; NULL: none */
 } cg_write_opts;
 
-void cg_write_opts_init(cg_write_opts *o);
+EVPROF_API void cg_write_opts_init(cg_write_opts *o);
 
 /* Builds the Graphviz graph (pprof's styling: docs/FLAMEGRAPH.md), lays it
  * out and renders it in-process, then writes the bytes to `out`. DOT is
  * written without layout. On an error `err` says what Graphviz said. */
-cg_status cg_write(const cg_graph *g, const cg_write_opts *o, cg_format f, FILE *out,
-                   char *err, size_t errsize);
+EVPROF_API ev_status cg_write(const cg_graph *g, const cg_write_opts *o, cg_format f, FILE *out,
+                              char *err, size_t errsize);
 
 #ifdef __cplusplus
 }

@@ -36,17 +36,25 @@
 
 #include "evprof/driver.h"
 #include "evprof/eventlog.h"
+#include "evprof/export.h"
+#include "evprof/status.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum heap_status {
-    HEAP_OK = 0,
-    HEAP_ERR_NOMEM,         /* an allocation failed (sticky) */
-    HEAP_ERR_SINK,          /* the census sink failed, e.g. a write error (sticky) */
-    HEAP_ERR_FINISHED,      /* an event for a finished profile (or a snapshot) */
-} heap_status;
+/* The heap profile's statuses are ev_status (status.h): EV_OK,
+ * EV_ERR_NOMEM (an allocation failed, or the memory budget refused one:
+ * sticky), EV_ERR_SINK (the census sink failed, e.g. a write error:
+ * sticky), EV_ERR_FINISHED (an event for a finished profile, or a
+ * snapshot). */
+
+/* The names of before the one status space, for cli/ until it moves
+ * (issue 28). */
+#define heap_status ev_status
+#define HEAP_OK EV_OK
+#define HEAP_ERR_NOMEM EV_ERR_NOMEM
+#define HEAP_ERR_SINK EV_ERR_SINK
 
 /* GHC's -L default: -hc bands longer than this are cut. */
 #define HEAP_DEFAULT_LENGTH 25u
@@ -68,7 +76,7 @@ typedef struct heap_opts {
 
 enum { HEAP_CLOCK_ELAPSED = 0, HEAP_CLOCK_MUTATOR = 1 };
 
-void heap_opts_init(heap_opts *o);   /* every census, -L from the log */
+EVPROF_API void heap_opts_init(heap_opts *o);   /* every census, -L from the log */
 
 typedef struct heap_profile heap_profile;
 
@@ -93,27 +101,27 @@ typedef struct heap_census {
 } heap_census;
 
 /* Receives each complete census in time order. Returns 0, or non-zero to
- * fail (heap_add_event/heap_finish then return HEAP_ERR_SINK). */
+ * fail (heap_add_event/heap_finish then return EV_ERR_SINK). */
 typedef int (*heap_census_fn)(void *ctx, const heap_profile *h, const heap_census *c);
 
 /* NULL o: heap_opts_init's defaults. `sink` may be NULL: only the
  * aggregates are kept. */
-heap_profile *heap_create(const heap_opts *o, heap_census_fn sink, void *ctx);
-void heap_destroy(heap_profile *h);   /* accepts NULL */
+EVPROF_API heap_profile *heap_create(const heap_opts *o, heap_census_fn sink, void *ctx);
+EVPROF_API void heap_destroy(heap_profile *h);   /* accepts NULL */
 
 /* Consume one event. `d`, the decoder (may be NULL), tells whether the
  * log's header declares HEAP_PROF_SAMPLE_END (165): logs of GHC before 8.8
  * have none, so a census there ends where the next begins, or at the log's
  * end marker; and whether a damaged block was skipped while a census was
  * open (el_decoder_damage): that census is dropped. */
-heap_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder *d);
+EVPROF_API ev_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder *d);
 
 /* The memory budget the profile charges as its tables, strings and kept
  * biographical censuses grow (budget.h; borrowed; NULL: none). A charge
- * the budget refuses fails the event (HEAP_ERR_NOMEM, sticky) and sets
+ * the budget refuses fails the event (EV_ERR_NOMEM, sticky) and sets
  * over_budget below. Attached to a driver the profile takes the read's
  * budget (ev_stream.budget) by itself. */
-void heap_set_budget(heap_profile *h, ev_budget *b);
+EVPROF_API void heap_set_budget(heap_profile *h, ev_budget *b);
 
 /* What the profile holds: for the message of a read stopped at the
  * memory limit. */
@@ -125,7 +133,7 @@ typedef struct heap_counts {
     uint64_t bytes;         /* charged to the budget */
     int over_budget;
 } heap_counts;
-void heap_count(const heap_profile *h, heap_counts *c);
+EVPROF_API void heap_count(const heap_profile *h, heap_counts *c);
 
 /* No more events. `r` is the read's result (NULL: none): its time span
  * (the .hp's closing empty sample is written at its end), whether the log
@@ -136,24 +144,23 @@ void heap_count(const heap_profile *h, heap_counts *c);
  * census may be missing samples. A census that a skipped damaged block
  * fell into is dropped too. Then the kept biographical censuses go to the
  * sink, sorted by time. Returns the first error, sticky. */
-heap_status heap_finish(heap_profile *h, const el_read_result *r);
+EVPROF_API ev_status heap_finish(heap_profile *h, const el_read_result *r);
 
 /* The same as an analysis of the driver (no sink: attach the sink with
  * heap_create). Its end calls heap_finish with the stream's facts; its
  * snapshot is heap_snapshot's (release: heap_destroy). */
-extern const ev_analysis_ops heap_analysis_ops;
+EVPROF_API extern const ev_analysis_ops heap_analysis_ops;
 /* The same, fed in time order after the read (EV_ORDERED): what
  * HEAP_CLOCK_MUTATOR needs, since GHC writes the collections and the
  * censuses into different buffers, so file order is not time order. */
-extern const ev_analysis_ops heap_analysis_ordered_ops;
+EVPROF_API extern const ev_analysis_ops heap_analysis_ordered_ops;
 
 /* The results so far as a finished heap_profile of their own (bands,
  * aggregates and facts; biographical censuses still waiting for the end
  * of the log are counted in, in time order). h is unchanged and takes
  * more events; the copy takes none. NULL when out of memory. Destroy with
  * heap_destroy. */
-heap_profile *heap_snapshot(const heap_profile *h);
-int heap_finished(const heap_profile *h);
+EVPROF_API heap_profile *heap_snapshot(const heap_profile *h);
 
 /* ---- results ---------------------------------------------------------- */
 
@@ -176,8 +183,8 @@ typedef struct heap_band {
     uint64_t present;       /* censuses in which the band has a sample */
 } heap_band;
 
-size_t heap_num_bands(const heap_profile *h);
-const heap_band *heap_band_at(const heap_profile *h, uint32_t i);
+EVPROF_API size_t heap_num_bands(const heap_profile *h);
+EVPROF_API const heap_band *heap_band_at(const heap_profile *h, uint32_t i);
 
 /* GHC's HEAP_PROF_BREAKDOWN_* values of HEAP_PROF_BEGIN */
 enum {
@@ -194,8 +201,8 @@ enum {
 
 /* "cost-centre stack" and "-hc" for HEAP_BY_COST_CENTRE, ...; NULL for an
  * unknown value. */
-const char *heap_breakdown_name(uint32_t breakdown);
-const char *heap_breakdown_flag(uint32_t breakdown);
+EVPROF_API const char *heap_breakdown_name(uint32_t breakdown);
+EVPROF_API const char *heap_breakdown_flag(uint32_t breakdown);
 
 /* Why a census was dropped (the first one is remembered). */
 typedef enum heap_drop_reason {
@@ -235,7 +242,7 @@ typedef struct heap_info {
     const char *rts_version;    /* or NULL */
 } heap_info;
 
-const heap_info *heap_get_info(const heap_profile *h);
+EVPROF_API const heap_info *heap_get_info(const heap_profile *h);
 
 /* ---- output ----------------------------------------------------------- */
 
@@ -249,30 +256,30 @@ typedef enum heap_format {
  * heap_create(); each census is written when it is complete. */
 typedef struct heap_writer heap_writer;
 
-heap_writer *heap_writer_create(heap_format f, FILE *out);
-void heap_writer_destroy(heap_writer *w);   /* accepts NULL; writes nothing */
+EVPROF_API heap_writer *heap_writer_create(heap_format f, FILE *out);
+EVPROF_API void heap_writer_destroy(heap_writer *w);   /* accepts NULL; writes nothing */
 /* A heap_census_fn; ctx is the heap_writer. */
-int heap_writer_census(void *ctx, const heap_profile *h, const heap_census *c);
+EVPROF_API int heap_writer_census(void *ctx, const heap_profile *h, const heap_census *c);
 /* After heap_finish(): the rest of the file (the .hp's header if no census
  * came, its closing empty sample; the JSON's end). Returns 0, or -1 on a
  * write error (also for one during the censuses). */
-int heap_writer_finish(heap_writer *w, const heap_profile *h);
+EVPROF_API int heap_writer_finish(heap_writer *w, const heap_profile *h);
 
 typedef struct heap_summary_opts {
     size_t top;                 /* at most this many bands; 0: all */
     const char *source_name;    /* the log's name for the title, or NULL */
 } heap_summary_opts;
 
-void heap_summary_opts_init(heap_summary_opts *o);   /* top 20 */
+EVPROF_API void heap_summary_opts_init(heap_summary_opts *o);   /* top 20 */
 
 /* The bands, largest peak first: peak bytes, its time, mean bytes, share
  * of the census total at the peak. Returns 0, or -1 on a write error. */
-int heap_summary_text(const heap_profile *h, const heap_summary_opts *o, FILE *out);
+EVPROF_API int heap_summary_text(const heap_profile *h, const heap_summary_opts *o, FILE *out);
 
 /* The bands present in some census handed out, ordered as the summary
  * lists them (peak descending, then name): a malloc'd array of *n band
  * indices, or NULL without memory. */
-uint32_t *heap_bands_by_peak(const heap_profile *h, size_t *n);
+EVPROF_API uint32_t *heap_bands_by_peak(const heap_profile *h, size_t *n);
 
 #ifdef __cplusplus
 }

@@ -32,6 +32,7 @@
 #include <stdio.h>
 
 #include "evprof/driver.h"
+#include "evprof/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -53,25 +54,23 @@ typedef struct html_opts {
     uint32_t graph_nodes;       /* the call graph's max nodes (cg_opts, 80) */
     uint32_t timeline_cells;    /* the timeline's profile: (bin, node) cells sent
                                    (100000); its bins merge in pairs until they fit */
-    uint32_t timeline_read_cells;   /* tests only: the cells each set of the
-                                   timeline keeps while reading (0: its own) */
     /* the time profile's focus/ignore (NULL: every stack); the time
      * windows and the capability of every view are the driver's selection
      * (ev_driver_opts.select) */
     const prof_filter *samples;
 } html_opts;
 
-void html_opts_init(html_opts *o);
+EVPROF_API void html_opts_init(html_opts *o);
 
 typedef struct html_page html_page;
 
 /* NULL o: the defaults. NULL when out of memory. */
-html_page *html_page_create(const html_opts *o);
-void html_page_destroy(html_page *pg);      /* accepts NULL */
+EVPROF_API html_page *html_page_create(const html_opts *o);
+EVPROF_API void html_page_destroy(html_page *pg);      /* accepts NULL */
 
 /* Attaches the page's analyses to a driver that has not run yet. Returns
  * 0, or -1 when the driver refuses them (too many analyses, or running). */
-int html_page_attach(html_page *pg, ev_driver *d);
+EVPROF_API int html_page_attach(html_page *pg, ev_driver *d);
 
 /* What the page found, after the read (for the CLI's messages). */
 typedef struct html_contents {
@@ -90,8 +89,8 @@ typedef struct html_contents {
 /* Writes the page for the stream `s` (the driver's, after its run).
  * Returns 0, or -1 with `err` saying why (out of memory, a write error).
  * `c` (may be NULL) receives what the page holds. */
-int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents *c,
-                    char *err, size_t errsize);
+EVPROF_API int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents *c,
+                               char *err, size_t errsize);
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,8 @@
 
 #include "evprof/driver.h"
 #include "evprof/eventlog.h"
+#include "evprof/export.h"
+#include "evprof/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,33 +30,39 @@ extern "C" {
 
 typedef struct info_log info_log;
 
-info_log *info_create(void);            /* NULL when out of memory */
-void info_destroy(info_log *in);        /* accepts NULL */
+EVPROF_API info_log *info_create(void);            /* NULL when out of memory */
+EVPROF_API void info_destroy(info_log *in);        /* accepts NULL */
 
 /* Count one event. Returns 0, or 1 when the marks it keeps ran out of
  * memory or past the read's memory budget (the read is to stop). */
-int info_add_event(info_log *in, const el_event *ev);
+EVPROF_API int info_add_event(info_log *in, const el_event *ev);
 /* The header's event types (descriptions are copied); once. -1 out of memory. */
-int info_set_header(info_log *in, const el_decoder *d);
+EVPROF_API int info_set_header(info_log *in, const el_decoder *d);
 /* The read is over: its status, bytes, damage and the file's size. */
-void info_set_stream(info_log *in, const ev_stream *s);
-/* 1 when a copy (a string, the header) failed for want of memory. */
-int info_failed(const info_log *in);
+EVPROF_API void info_set_stream(info_log *in, const ev_stream *s);
+/* EV_ERR_NOMEM when a copy (a string, the header) failed for want of
+ * memory (sticky), else EV_OK. */
+EVPROF_API ev_status info_status(const info_log *in);
+
+/* The name of before the one status space, for cli/ until it moves
+ * (issue 28). */
+#define info_failed(in) (info_status(in) != EV_OK)
 /* What it holds that grows with the log: the marks (distinct labels,
  * marks, bytes charged to the read's budget), for the memory message. */
-void info_count_marks(const info_log *in, uint64_t *labels, uint64_t *marks, uint64_t *bytes);
+EVPROF_API void info_count_marks(const info_log *in, uint64_t *labels, uint64_t *marks,
+                                 uint64_t *bytes);
 
 /* As an analysis of the driver: every event counted (by the driver's
  * decoder: the analysis itself is called for a few types only); its end
  * sets the stream's facts; its snapshot is info_snapshot's (release:
  * info_destroy), with the counts so far during a read. */
-extern const ev_analysis_ops info_analysis_ops;
+EVPROF_API extern const ev_analysis_ops info_analysis_ops;
 /* The same under the driver's selection (ev_driver_opts.select): the
  * counts per type, the events and the time span are those of the events
  * inside it (a call per event); the run's facts (RTS, program, start,
  * capabilities, status) still come from the whole log. The outputs say
  * which selection. */
-extern const ev_analysis_ops info_selected_ops;
+EVPROF_API extern const ev_analysis_ops info_selected_ops;
 
 /* The run's facts as logged (first of each unless said): what a summary
  * of the run shows. Strings point into `in` (valid until it is
@@ -75,7 +83,7 @@ typedef struct info_facts {
     uint32_t pid;
 } info_facts;
 
-void info_get_facts(const info_log *in, info_facts *f);
+EVPROF_API void info_get_facts(const info_log *in, info_facts *f);
 
 /* Why a log has no time-profile samples (event 167), from what it shows,
  * never a guess: the one text of `info`'s verdict and of the profile
@@ -87,22 +95,22 @@ void info_get_facts(const info_log *in, info_facts *f);
  * cannot tell; a whole log of a profiling RTS was run without +RTS -p; the
  * rest were not built with -prof. Writes one sentence into buf (no
  * newline). */
-void info_no_samples_why(char *buf, size_t size, const char *rts, size_t rts_len,
-                         uint64_t ccs, const ev_facts *f);
+EVPROF_API void info_no_samples_why(char *buf, size_t size, const char *rts, size_t rts_len,
+                                    uint64_t ccs, const ev_facts *f);
 
 /* The same analysis reading only the events of info_facts (no counts per
  * type, no time span): for a summary beside other analyses, at the cost
  * of those few events. */
-extern const ev_analysis_ops info_facts_ops;
+EVPROF_API extern const ev_analysis_ops info_facts_ops;
 
 /* A copy of the figures so far (status "still being read" until the
  * stream's end was set). NULL when out of memory. */
-info_log *info_snapshot(const info_log *in);
+EVPROF_API info_log *info_snapshot(const info_log *in);
 
 /* The text and JSON of `evprof info`. `path` names the log ("-" is
  * standard input). Return 0, or -1 on a write error. */
-int info_report_text(const info_log *in, const char *path, FILE *out);
-int info_report_json(const info_log *in, const char *path, FILE *out);
+EVPROF_API int info_report_text(const info_log *in, const char *path, FILE *out);
+EVPROF_API int info_report_json(const info_log *in, const char *path, FILE *out);
 
 #ifdef __cplusplus
 }

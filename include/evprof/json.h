@@ -47,6 +47,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "evprof/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -72,42 +74,87 @@ typedef struct tx_json {
     char buf[1024];         /* small items gathered before they are written */
 } tx_json;
 
-void tx_json_init(tx_json *j, FILE *out, unsigned indent, int compact);
+EVPROF_API void tx_json_init(tx_json *j, FILE *out, unsigned indent, int compact);
 
 /* Off (0) by default; on (1): see above. Set it before the first string. */
-void tx_json_set_html_safe(tx_json *j, int on);
+EVPROF_API void tx_json_set_html_safe(tx_json *j, int on);
 
 /* Open a container (layout: TX_JSON_INLINE, TX_JSON_BLOCK or TX_JSON_FLAT) as the next
  * value; tx_json_end closes the innermost one. */
-void tx_json_object(tx_json *j, int layout);
-void tx_json_array(tx_json *j, int layout);
-void tx_json_end(tx_json *j);
+EVPROF_API void tx_json_object(tx_json *j, int layout);
+EVPROF_API void tx_json_array(tx_json *j, int layout);
+EVPROF_API void tx_json_end(tx_json *j);
 
 /* The key of the next value of an object (NUL-terminated, escaped). */
-void tx_json_key(tx_json *j, const char *key);
+EVPROF_API void tx_json_key(tx_json *j, const char *key);
 
 /* Values. */
-void tx_json_string(tx_json *j, const char *s, size_t len);
-void tx_json_cstr(tx_json *j, const char *s);           /* NULL: null */
-void tx_json_uint(tx_json *j, uint64_t v);
-void tx_json_int(tx_json *j, int64_t v);
-void tx_json_bool(tx_json *j, int v);
-void tx_json_null(tx_json *j);
+EVPROF_API void tx_json_string(tx_json *j, const char *s, size_t len);
+EVPROF_API void tx_json_cstr(tx_json *j, const char *s);           /* NULL: null */
+EVPROF_API void tx_json_uint(tx_json *j, uint64_t v);
+EVPROF_API void tx_json_int(tx_json *j, int64_t v);
+EVPROF_API void tx_json_bool(tx_json *j, int v);
+EVPROF_API void tx_json_null(tx_json *j);
 /* printf's "%.*g" with `digits` significant digits; NaN and infinities as
  * null. */
-void tx_json_double(tx_json *j, double v, int digits);
+EVPROF_API void tx_json_double(tx_json *j, double v, int digits);
 /* printf's "%*.*f": `decimals` digits after the point, padded with leading
  * spaces to `width` characters (whitespace before a value is valid JSON);
  * NaN and infinities as null. */
-void tx_json_fixed(tx_json *j, double v, int width, int decimals);
+EVPROF_API void tx_json_fixed(tx_json *j, double v, int width, int decimals);
 /* The exact decimal units / 10^decimals with `decimals` digits after the
  * point (decimals at most 19), e.g. nanoseconds as seconds:
  * tx_json_decimal(j, 1500000000, 9) writes 1.500000000. */
-void tx_json_decimal(tx_json *j, uint64_t units, unsigned decimals);
+EVPROF_API void tx_json_decimal(tx_json *j, uint64_t units, unsigned decimals);
+
+/* A key and its value in one call, for the objects of every writer:
+ * tx_json_kv_uint(j, "ticks", n) is tx_json_key(j, "ticks") then
+ * tx_json_uint(j, n). */
+static inline void tx_json_kv_uint(tx_json *j, const char *key, uint64_t v)
+{
+    tx_json_key(j, key);
+    tx_json_uint(j, v);
+}
+
+static inline void tx_json_kv_int(tx_json *j, const char *key, int64_t v)
+{
+    tx_json_key(j, key);
+    tx_json_int(j, v);
+}
+
+static inline void tx_json_kv_cstr(tx_json *j, const char *key, const char *s)
+{
+    tx_json_key(j, key);
+    tx_json_cstr(j, s);
+}
+
+static inline void tx_json_kv_string(tx_json *j, const char *key, const char *s, size_t len)
+{
+    tx_json_key(j, key);
+    tx_json_string(j, s, len);
+}
+
+static inline void tx_json_kv_bool(tx_json *j, const char *key, int v)
+{
+    tx_json_key(j, key);
+    tx_json_bool(j, v);
+}
+
+static inline void tx_json_kv_null(tx_json *j, const char *key)
+{
+    tx_json_key(j, key);
+    tx_json_null(j);
+}
+
+static inline void tx_json_kv_double(tx_json *j, const char *key, double v, int digits)
+{
+    tx_json_key(j, key);
+    tx_json_double(j, v, digits);
+}
 
 /* Whitespace (' ', '\n', '\t', '\r' only; anything else fails the writer)
  * written as is, where it stands. */
-void tx_json_space(tx_json *j, const char *ws);
+EVPROF_API void tx_json_space(tx_json *j, const char *ws);
 
 /* A value the caller writes itself, as JSON text, straight into the FILE
  * that tx_json_raw_begin returns (the separator before the value is
@@ -115,16 +162,16 @@ void tx_json_space(tx_json *j, const char *ws);
  * complete. For a large value of a fixed shape (the time profile's tree)
  * written faster than item by item; the text is the caller's to make
  * valid. NULL (and nothing written) where no value may come. */
-FILE *tx_json_raw_begin(tx_json *j);
-void tx_json_raw_end(tx_json *j);
+EVPROF_API FILE *tx_json_raw_begin(tx_json *j);
+EVPROF_API void tx_json_raw_end(tx_json *j);
 
 /* Writes what the writer holds to the FILE (see below). */
-void tx_json_flush(tx_json *j);
+EVPROF_API void tx_json_flush(tx_json *j);
 
 /* Writes what the writer holds, then: 0 when one complete value was
  * written (every container closed), nothing was misused and the FILE had
  * no write error; -1 otherwise. The FILE stays open, the caller's. */
-int tx_json_finish(tx_json *j);
+EVPROF_API int tx_json_finish(tx_json *j);
 
 #ifdef __cplusplus
 }

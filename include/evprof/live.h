@@ -28,6 +28,7 @@
 #include "evprof/driver.h"
 #include "evprof/gc.h"
 #include "evprof/prof.h"
+#include "evprof/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,7 +41,7 @@ typedef enum live_sort {
     LIVE_SORT_COUNT
 } live_sort;
 
-const char *live_sort_name(live_sort s);    /* "interval", "total", "inherited" */
+EVPROF_API const char *live_sort_name(live_sort s);    /* "interval", "total", "inherited" */
 
 typedef struct live_opts {
     unsigned top_n;             /* rows per list (cost centres, bands, ticky); 0: 10 */
@@ -51,7 +52,7 @@ typedef struct live_opts {
                                    as `evprof gc` takes it */
 } live_opts;
 
-void live_opts_init(live_opts *o);
+EVPROF_API void live_opts_init(live_opts *o);
 
 /* A cost centre, with the report's label and module (owned by the frame). */
 typedef struct live_cc_row {
@@ -65,7 +66,7 @@ typedef struct live_cc_row {
 /* The upper bounds of the GC pause histogram's buckets, in ns: 10 us to
  * 10 s in steps of 1, 2.5, 5. */
 #define LIVE_PAUSE_BOUNDS 19
-extern const uint64_t live_pause_bound_ns[LIVE_PAUSE_BOUNDS];
+EVPROF_API extern const uint64_t live_pause_bound_ns[LIVE_PAUSE_BOUNDS];
 
 /* Memory and GC: the latest values and the interval's changes. */
 typedef struct live_mem {
@@ -156,28 +157,28 @@ typedef struct live_frame {
 typedef struct live_top live_top;
 
 /* NULL opts: the defaults. NULL when out of memory. */
-live_top *live_top_create(const live_opts *o);
-void live_top_destroy(live_top *t);        /* accepts NULL */
+EVPROF_API live_top *live_top_create(const live_opts *o);
+EVPROF_API void live_top_destroy(live_top *t);        /* accepts NULL */
 
 /* Attaches the model's analyses to a driver before its run. 0 or -1. */
-int live_top_attach(live_top *t, ev_driver *d);
+EVPROF_API int live_top_attach(live_top *t, ev_driver *d);
 /* The model's own analysis (heap size, the run's facts, ticky counters),
  * one of those live_top_attach attaches, and what an instance
  * of it (the `self` the driver holds) keeps: ticky counters, bytes charged
  * to the read's memory budget. For the memory-limit message. */
-const ev_analysis_ops *live_top_mem_ops(void);
-void live_top_mem_count(const void *self, uint64_t *ticky_counters, uint64_t *bytes);
+EVPROF_API const ev_analysis_ops *live_top_mem_ops(void);
+EVPROF_API void live_top_mem_count(const void *self, uint64_t *ticky_counters, uint64_t *bytes);
 
 /* A new frame: the interval ends now (s: the driver's stream). The frame
  * is owned by t and valid until the next call. NULL when out of memory. */
-const live_frame *live_top_frame(live_top *t, const ev_stream *s);
+EVPROF_API const live_frame *live_top_frame(live_top *t, const ev_stream *s);
 
 /* The current frame again, sorted another way (the `s` key of top). */
-const live_frame *live_top_resort(live_top *t, live_sort sort);
+EVPROF_API const live_frame *live_top_resort(live_top *t, live_sort sort);
 
 /* One JSON object on one line (NDJSON): see docs/LIVE.md for the fields.
  * Returns 0, or -1 on a write error. */
-int live_frame_json(const live_frame *f, FILE *out);
+EVPROF_API int live_frame_json(const live_frame *f, FILE *out);
 
 #ifdef __cplusplus
 }

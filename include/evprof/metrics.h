@@ -30,6 +30,7 @@
 #include <stdio.h>
 
 #include "evprof/live.h"
+#include "evprof/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,32 +47,24 @@ typedef struct live_metrics_opts {
                            so that it depends on the log only) */
 } live_metrics_opts;
 
-void live_metrics_opts_init(live_metrics_opts *o);
+EVPROF_API void live_metrics_opts_init(live_metrics_opts *o);
 
 /* Scratch memory kept from one exposition to the next (the rows, their
  * label texts), so a refresh allocates only when a list outgrows it. */
 typedef struct live_metrics live_metrics;
 
-live_metrics *live_metrics_create(const live_metrics_opts *o);     /* NULL: no memory */
-void live_metrics_destroy(live_metrics *m);                         /* accepts NULL */
+EVPROF_API live_metrics *live_metrics_create(const live_metrics_opts *o);     /* NULL: no memory */
+EVPROF_API void live_metrics_destroy(live_metrics *m);                         /* accepts NULL */
 
 /* The program and pid labels while the log has not said them yet (its
  * PROGRAM_ARGS and OSPROCESS_PID events, which GHC 9.0 writes with its
  * first full buffer): what `top -- PROG` started, so that its series keep
  * one set of labels from the first scrape. program is copied; NULL: none. */
-int live_metrics_set_default_labels(live_metrics *m, const char *program, uint32_t pid);
+EVPROF_API int live_metrics_set_default_labels(live_metrics *m, const char *program, uint32_t pid);
 
 /* The exposition of frame f. Returns 0, or -1 on a write error or when
  * out of memory (then part of it may be written). */
-int live_metrics_write(live_metrics *m, const live_frame *f, FILE *out);
-
-/* s[0..len) as the inside of a label value: its visible form (textout.h:
- * valid UTF-8, no control characters, exactly as the report prints it),
- * then `\`, `"` and line feeds escaped as the format asks. */
-void live_metrics_label_value(FILE *out, const char *s, size_t len);
-
-/* A HELP text: `\` and line feeds escaped. */
-void live_metrics_help_text(FILE *out, const char *s);
+EVPROF_API int live_metrics_write(live_metrics *m, const live_frame *f, FILE *out);
 
 /* ---- the endpoint ---------------------------------------------------------- */
 
@@ -84,37 +77,29 @@ typedef struct live_http_opts {
                                    last byte sent; 0: 10000 */
 } live_http_opts;
 
-void live_http_opts_init(live_http_opts *o);
-
-/* The answer to the request in buf[0..len) (request line and headers),
- * with at most max bytes allowed: LIVE_HTTP_MORE when it is not complete
- * yet, else the status code to send: 200 (GET /metrics, a query string
- * allowed), 400 (malformed), 404 (another path), 405 (another method on
- * /metrics), 431 (no end of headers within max bytes), 505 (not
- * HTTP/1.x). */
-enum { LIVE_HTTP_MORE = 0 };
-int live_http_parse(const char *buf, size_t len, size_t max);
+EVPROF_API void live_http_opts_init(live_http_opts *o);
 
 /* Checks HOST:PORT, :PORT, PORT or [IPV6]:PORT (a bare port: 127.0.0.1).
  * Returns 0 with host and port copied out (host "" never: the default is
  * filled in), or -1. */
-int live_http_parse_addr(const char *addr, char *host, size_t hsize, char *port, size_t psize);
+EVPROF_API int live_http_parse_addr(const char *addr, char *host, size_t hsize, char *port,
+                                    size_t psize);
 
 typedef struct live_http live_http;
 
 /* Binds, listens and starts the server thread. Returns 0, or -1 with a
  * message in err (a bad address, the port in use, no thread). */
-int live_http_start(live_http **out, const char *addr, const live_http_opts *o, char *err,
-                    size_t errsize);
+EVPROF_API int live_http_start(live_http **out, const char *addr, const live_http_opts *o,
+                               char *err, size_t errsize);
 
 /* The address bound, "HOST:PORT" (the port the system chose for port 0). */
-const char *live_http_address(const live_http *h);
+EVPROF_API const char *live_http_address(const live_http *h);
 
 /* The exposition to serve from now on: buf (malloc'ed, len bytes) becomes
  * the server's, freed when the last response that sends it is done.
  * Before the first call the server answers GET /metrics with an empty
  * exposition. Returns 0, or -1 (buf freed) when out of memory. */
-int live_http_publish(live_http *h, char *buf, size_t len);
+EVPROF_API int live_http_publish(live_http *h, char *buf, size_t len);
 
 typedef struct live_http_stats {
     uint64_t accepted;          /* connections */
@@ -123,11 +108,11 @@ typedef struct live_http_stats {
     uint64_t timed_out;         /* closed at the timeout */
 } live_http_stats;
 
-void live_http_get_stats(live_http *h, live_http_stats *st);
+EVPROF_API void live_http_get_stats(live_http *h, live_http_stats *st);
 
 /* Stops the thread (joined), closes every socket, frees everything.
  * Accepts NULL. */
-void live_http_stop(live_http *h);
+EVPROF_API void live_http_stop(live_http *h);
 
 #ifdef __cplusplus
 }

@@ -30,6 +30,8 @@
 #include <stdio.h>
 
 #include "evprof/driver.h"
+#include "evprof/export.h"
+#include "evprof/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -44,17 +46,17 @@ typedef struct phases_opts {
     uint32_t top;               /* cost centres per phase (3) */
 } phases_opts;
 
-void phases_opts_init(phases_opts *o);
+EVPROF_API void phases_opts_init(phases_opts *o);
 
 typedef struct phases_run phases_run;
 
 /* NULL with a message in err when the regex does not compile or memory
  * runs out. */
-phases_run *phases_create(const phases_opts *o, char *err, size_t errsize);
-void phases_destroy(phases_run *p);     /* accepts NULL */
+EVPROF_API phases_run *phases_create(const phases_opts *o, char *err, size_t errsize);
+EVPROF_API void phases_destroy(phases_run *p);     /* accepts NULL */
 
 /* The analysis (time order); it stops the read when memory runs out. */
-extern const ev_analysis_ops phases_ops;
+EVPROF_API extern const ev_analysis_ops phases_ops;
 
 /* One cost centre among a phase's top. */
 typedef struct phase_cc {
@@ -89,17 +91,22 @@ typedef struct phases_info {
     int has_samples, has_gc, has_alloc;
 } phases_info;
 
-void phases_get_info(const phases_run *p, phases_info *in);
-const phase_row *phases_row_at(const phases_run *p, size_t i);   /* NULL past the end */
+EVPROF_API void phases_get_info(const phases_run *p, phases_info *in);
+EVPROF_API const phase_row *phases_row_at(const phases_run *p, size_t i);   /* NULL past the end */
 
-/* 1 when memory ran out (the rows are cut). */
-int phases_failed(const phases_run *p);
+/* EV_OK, or EV_ERR_NOMEM or EV_ERR_LIMIT (the memory budget refused a
+ * charge) when memory ran out: the rows are cut there (sticky). */
+EVPROF_API ev_status phases_status(const phases_run *p);
+
+/* The name of before the one status space, for cli/ until it moves
+ * (issue 28). */
+#define phases_failed(p) (phases_status(p) != EV_OK)
 
 /* The table as text, CSV (one row per phase, a header line) or JSON.
  * `source` names the log. Return 0, or -1 on a write error. */
-int phases_write_text(const phases_run *p, const char *source, FILE *out);
-int phases_write_csv(const phases_run *p, FILE *out);
-int phases_write_json(const phases_run *p, const char *source, FILE *out);
+EVPROF_API int phases_write_text(const phases_run *p, const char *source, FILE *out);
+EVPROF_API int phases_write_csv(const phases_run *p, FILE *out);
+EVPROF_API int phases_write_json(const phases_run *p, const char *source, FILE *out);
 
 #ifdef __cplusplus
 }

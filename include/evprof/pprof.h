@@ -23,6 +23,7 @@
 
 #include "evprof/heap.h"
 #include "evprof/prof.h"
+#include "evprof/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,7 +35,7 @@ typedef struct pprof_buf {
     size_t len;
 } pprof_buf;
 
-void pprof_buf_free(pprof_buf *b);   /* accepts an emptied buffer */
+EVPROF_API void pprof_buf_free(pprof_buf *b);   /* accepts an emptied buffer */
 
 /* The profile's place in time, filled in by the writers. */
 typedef struct pprof_meta {
@@ -47,11 +48,11 @@ typedef struct pprof_meta {
     uint64_t samples;           /* out: the sum of the first sample value */
 } pprof_meta;
 
-void pprof_meta_init(pprof_meta *m);   /* the whole log */
+EVPROF_API void pprof_meta_init(pprof_meta *m);   /* the whole log */
 
 /* A finished time profile as gzip-compressed pprof. Returns 0, or -1 when
  * memory ran out. */
-int pprof_time_profile(const prof_result *p, pprof_meta *m, pprof_buf *out);
+EVPROF_API int pprof_time_profile(const prof_result *p, pprof_meta *m, pprof_buf *out);
 
 /* ---- heap ------------------------------------------------------------- */
 
@@ -61,23 +62,21 @@ typedef struct pprof_census_pick pprof_census_pick;
 
 /* index: the census number (heap_census.index, 1, 2, ...); 0: the census
  * with the largest total (the first of equals). NULL without memory. */
-pprof_census_pick *pprof_census_pick_create(uint64_t index);
-void pprof_census_pick_destroy(pprof_census_pick *k);   /* accepts NULL */
-int pprof_census_keep(void *ctx, const heap_profile *h, const heap_census *c);
+EVPROF_API pprof_census_pick *pprof_census_pick_create(uint64_t index);
+EVPROF_API void pprof_census_pick_destroy(pprof_census_pick *k);   /* accepts NULL */
+EVPROF_API int pprof_census_keep(void *ctx, const heap_profile *h, const heap_census *c);
 /* Charges the kept census's copy to b (util: budget.h); a charge refused
  * fails pprof_census_keep, so the heap profile stops the read at the
  * limit. NULL: no limit (the default). */
-void pprof_census_pick_set_budget(pprof_census_pick *k, ev_budget *b);
-/* The kept census's index, 0 if none was kept (none matched). */
-uint64_t pprof_census_pick_index(const pprof_census_pick *k);
+EVPROF_API void pprof_census_pick_set_budget(pprof_census_pick *k, ev_budget *b);
 
 /* The kept census as an inuse_space/bytes profile: one sample per band.
  * Cost-centre-stack bands (-hc) become stacks: GHC names them innermost
  * first with '/' between frames (read the whole name: heap_opts.length
  * HEAP_MAX_LENGTH); other bands are one frame. Returns 0, -1 without
  * memory, or 1 when no census was kept. */
-int pprof_heap_profile(const heap_profile *h, const pprof_census_pick *k, pprof_meta *m,
-                       pprof_buf *out);
+EVPROF_API int pprof_heap_profile(const heap_profile *h, const pprof_census_pick *k, pprof_meta *m,
+                                  pprof_buf *out);
 
 /* ---- push ------------------------------------------------------------- */
 
@@ -91,23 +90,25 @@ int pprof_heap_profile(const heap_profile *h, const pprof_census_pick *k, pprof_
  * message in err (a URL refused, a transport error or an HTTP status >=
  * 300); err never holds the URL. */
 #define PPROF_PUSH_TIMEOUT_S 300.0
-int pprof_push(const char *url, const char *app, int64_t from_sec, int64_t until_sec,
-               const pprof_buf *profile, char *err, size_t err_size);
+EVPROF_API int pprof_push(const char *url, const char *app, int64_t from_sec, int64_t until_sec,
+                          const pprof_buf *profile, char *err, size_t err_size);
 /* The same with the whole request bounded by timeout_s seconds (<= 0: the
  * default); the connection by at most 30 of them. */
-int pprof_push_timed(const char *url, const char *app, int64_t from_sec, int64_t until_sec,
-                     double timeout_s, const pprof_buf *profile, char *err, size_t err_size);
+EVPROF_API int pprof_push_timed(const char *url, const char *app, int64_t from_sec,
+                                int64_t until_sec,
+                                double timeout_s, const pprof_buf *profile, char *err,
+                                size_t err_size);
 
 /* Whether pprof_push would send to url: an http:// or https:// URL (no
  * other scheme reaches libcurl), without a fragment (a server never sees
  * it), whose query does not set name, from, until or format itself.
  * Returns 0, or -1 with the reason in err (not quoting the URL). */
-int pprof_push_url_check(const char *url, char *err, size_t err_size);
+EVPROF_API int pprof_push_url_check(const char *url, char *err, size_t err_size);
 
 /* url for messages: its user and password (user:secret@) as "***", as
  * snprintf does (the full length is returned). The caller still shows
  * the result's control bytes visibly (tx_vis). */
-size_t pprof_push_url_shown(char *buf, size_t size, const char *url);
+EVPROF_API size_t pprof_push_url_shown(char *buf, size_t size, const char *url);
 
 #ifdef __cplusplus
 }

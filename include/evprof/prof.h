@@ -29,6 +29,7 @@
 
 #include "evprof/driver.h"
 #include "evprof/eventlog.h"
+#include "evprof/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -60,10 +61,10 @@ typedef struct prof_filter {
     uint32_t max_depth;
 } prof_filter;
 
-void prof_filter_init(prof_filter *f);   /* everything, GHC -p rules */
+EVPROF_API void prof_filter_init(prof_filter *f);   /* everything, GHC -p rules */
 
 /* 0, or -1 with a message in err when focus or ignore does not compile. */
-int prof_filter_check(const prof_filter *f, char *err, size_t errsize);
+EVPROF_API int prof_filter_check(const prof_filter *f, char *err, size_t errsize);
 
 typedef struct prof_profile prof_profile;
 typedef struct prof_result prof_result;
@@ -90,34 +91,40 @@ typedef struct prof_node {
     uint64_t ticks;         /* samples whose stack is exactly this path */
     uint64_t inherited;     /* ticks of this node and its descendants */
     uint32_t depth;         /* MAIN is 0 */
-    uint32_t reserved;      /* the profile's own while aggregating; ignore */
 } prof_node;
 
 /* 1 when a cost centre so defined is one of GHC's five built-ins (GC/GC,
  * SYSTEM/SYSTEM, IDLE/IDLE, OVERHEAD_of/PROFILING, DONT_CARE/MAIN, at
  * `<built-in>`): a sample whose stack is that one frame is not counted
  * without `all` (GHC's -p). */
-int prof_cc_builtin(const char *label, const char *module, const char *src);
+EVPROF_API int prof_cc_builtin(const char *label, const char *module, const char *src);
 
 /* NULL filter: everything, GHC's -p rules. NULL when out of memory. */
-prof_profile *prof_create(const prof_filter *filter);
-void prof_destroy(prof_profile *p);      /* accepts NULL */
+EVPROF_API prof_profile *prof_create(const prof_filter *filter);
+EVPROF_API void prof_destroy(prof_profile *p);      /* accepts NULL */
 
-/* Consume one event. Returns 0, or -1 when memory ran out (sticky: see
- * prof_failed; a failed profile gives no snapshot). */
-int prof_add_event(prof_profile *p, const el_event *ev);
-int prof_failed(const prof_profile *p);
+/* Consume one event. Returns EV_OK, or the profile's error: EV_ERR_NOMEM
+ * (an allocation failed), EV_ERR_LIMIT (the memory budget refused a
+ * charge), EV_ERR_FINISHED (after prof_snapshot_take). The first error
+ * sticks: prof_status says it, every later event returns it, and a
+ * failed profile gives no snapshot. */
+EVPROF_API ev_status prof_add_event(prof_profile *p, const el_event *ev);
+EVPROF_API ev_status prof_status(const prof_profile *p);
+
+/* The name of before the one status space, for cli/ until it moves
+ * (issue 28). */
+#define prof_failed(p) (prof_status(p) != EV_OK)
 
 /* The memory budget the profile charges as it grows (budget.h; borrowed,
  * it must outlive the profile; NULL: none). What the profile holds is
- * charged at once. A charge the budget refuses fails the event (-1, and
- * prof_failed) and sets over_budget in prof_count. Attached to a driver
+ * charged at once. A charge the budget refuses fails the event
+ * (EV_ERR_LIMIT) and sets over_budget in prof_count. Attached to a driver
  * the profile takes the read's budget (ev_stream.budget) by itself. */
-void prof_set_budget(prof_profile *p, ev_budget *b);
+EVPROF_API void prof_set_budget(prof_profile *p, ev_budget *b);
 
 /* The threads a snapshot of p may use (default 1; 0 counts as 1): the
  * same result for every number. */
-void prof_set_jobs(prof_profile *p, unsigned jobs);
+EVPROF_API void prof_set_jobs(prof_profile *p, unsigned jobs);
 
 /* What the aggregate holds: for the message of a read stopped at the
  * memory limit. */
@@ -128,7 +135,7 @@ typedef struct prof_counts {
     uint64_t bytes;         /* charged to the budget */
     int over_budget;        /* a charge was refused */
 } prof_counts;
-void prof_count(const prof_profile *p, prof_counts *c);
+EVPROF_API void prof_count(const prof_profile *p, prof_counts *c);
 
 /* Several logs into one profile (runs of one program: a fleet, a test
  * suite): call before each log's events. Cost centres are matched by
@@ -138,12 +145,14 @@ void prof_count(const prof_profile *p, prof_counts *c);
  * placeholder of that log). Ticks add up; capabilities are the most of any
  * log; the facts of one run (command line, date, first and last times)
  * are the last log's, its span sums in span_sum_ns. Without this
- * call, one log as before. Returns 0, or -1 out of memory (sticky). */
-int prof_begin_log(prof_profile *p);
+ * call, one log as before. Returns EV_OK, or the profile's error
+ * (sticky, as prof_add_event's). */
+EVPROF_API ev_status prof_begin_log(prof_profile *p);
 /* The ids of the current log as the profile's tree holds them (after the
  * profile has taken the sample that names them; unchanged for one log),
  * for a consumer beside the profile that keeps raw stacks. */
-void prof_log_ids(const prof_profile *p, const uint32_t *ids, unsigned depth, uint32_t *out);
+EVPROF_API void prof_log_ids(const prof_profile *p, const uint32_t *ids, unsigned depth,
+                             uint32_t *out);
 
 /* The parallel read (driver.h: fork, merge, drop). prof_fork: a new empty
  * profile with p's filter, or NULL (out of memory, or p aggregates
@@ -152,40 +161,43 @@ void prof_log_ids(const prof_profile *p, const uint32_t *ids, unsigned depth, ui
  * snapshot of the result is the one sequential read's, byte for byte
  * (nodes in first-appearance order, cost centres in first-definition
  * order, last definition wins). q is left for prof_destroy only. Returns
- * 0, or -1 out of memory (p has failed then). */
-prof_profile *prof_fork(const prof_profile *p);
-int prof_merge(prof_profile *p, prof_profile *q);
+ * EV_OK, or p's error then (sticky): out of memory or over the budget,
+ * q's own error, EV_ERR_USAGE for profiles of several logs. */
+EVPROF_API prof_profile *prof_fork(const prof_profile *p);
+EVPROF_API ev_status prof_merge(prof_profile *p, prof_profile *q);
 
 /* The same as an analysis of the driver (driver.h); its snapshot is a
  * prof_result. It sets the time span at the end of the read. Mergeable. */
-extern const ev_analysis_ops prof_analysis_ops;
+EVPROF_API extern const ev_analysis_ops prof_analysis_ops;
 
 /* The log's time span when the consumer was not handed every event
  * (el_decoder_only_selected): the report's end date comes from it. */
-void prof_set_time_span(prof_profile *p, uint64_t first, uint64_t last);
+EVPROF_API void prof_set_time_span(prof_profile *p, uint64_t first, uint64_t last);
 
 /* The current result (see above): a new object, NULL when out of memory
  * or when the profile has failed. The profile is unchanged. */
-prof_result *prof_snapshot(const prof_profile *p);
+EVPROF_API prof_result *prof_snapshot(const prof_profile *p);
 /* The same with the filter's `all` chosen here: GHC's built-in stacks are
  * only dropped when the snapshot is taken, so one aggregate gives both
  * the -p report (all = 0) and the -pj JSON (all = 1). */
-prof_result *prof_snapshot_all(const prof_profile *p, int all);
+EVPROF_API prof_result *prof_snapshot_all(const prof_profile *p, int all);
 /* The last snapshot: the tree moves into the result instead of being
  * copied (peak memory: the tree once). p takes no more events and can
- * only be destroyed (prof_failed is 1). */
-prof_result *prof_snapshot_take(prof_profile *p, int all);
-void prof_result_destroy(prof_result *r);   /* accepts NULL */
+ * only be destroyed (prof_status is EV_ERR_FINISHED). */
+EVPROF_API prof_result *prof_snapshot_take(prof_profile *p, int all);
+EVPROF_API void prof_result_destroy(prof_result *r);   /* accepts NULL */
 
 /* ---- results ------------------------------------------------------------ */
 
-size_t prof_num_nodes(const prof_result *r);
-const prof_node *prof_node_at(const prof_result *r, uint32_t i);   /* NULL past the end */
+EVPROF_API size_t prof_num_nodes(const prof_result *r);
+/* NULL past the end */
+EVPROF_API const prof_node *prof_node_at(const prof_result *r, uint32_t i);
 /* The same nodes as one array of prof_num_nodes, in table order
  * (prof_node_at(r, i) is &prof_nodes(r)[i]): for loops over every node. */
-const prof_node *prof_nodes(const prof_result *r);
-size_t prof_num_ccs(const prof_result *r);
-const prof_cc *prof_cc_at(const prof_result *r, uint32_t i);       /* NULL past the end */
+EVPROF_API const prof_node *prof_nodes(const prof_result *r);
+EVPROF_API size_t prof_num_ccs(const prof_result *r);
+/* NULL past the end */
+EVPROF_API const prof_cc *prof_cc_at(const prof_result *r, uint32_t i);
 
 #define PROF_MAX_RUN_CMDS 64
 typedef struct prof_info {
@@ -230,7 +242,7 @@ typedef struct prof_info {
                                    from/to, summed (first_time/last_time: the last log's) */
 } prof_info;
 
-const prof_info *prof_get_info(const prof_result *r);
+EVPROF_API const prof_info *prof_get_info(const prof_result *r);
 
 /* How far GHC's own time profile of a run (its .prof or -pj) was from the
  * run's eventlog samples, measured on real runs per GHC version and RTS
@@ -253,28 +265,28 @@ typedef struct prof_agreement {
 /* The measured figures that apply to a log whose RTS_IDENTIFIER is
  * `rts_version` ("GHC-9.6.6 rts_thr_p"): 1 and *out filled, or 0 when the
  * string names no GHC version. */
-int prof_ghc_agreement(const char *rts_version, prof_agreement *out);
+EVPROF_API int prof_ghc_agreement(const char *rts_version, prof_agreement *out);
 
 /* The one matcher of --focus/--ignore: sets `bit` in match[i] for every
  * cost centre i of the table whose "Module.label" the POSIX extended
  * regex matches. Returns 0, -1 with a message in err when the pattern does
  * not compile, -2 out of memory. */
-int prof_match_ccs(const prof_result *r, const char *pattern, uint8_t *match, uint8_t bit,
-                   char *err, size_t errsize);
+EVPROF_API int prof_match_ccs(const prof_result *r, const char *pattern, uint8_t *match,
+                              uint8_t bit, char *err, size_t errsize);
 
 /* Depth-first over the finished tree from MAIN, in its child order:
  * `enter` sees each node on the way down, `leave` (may be NULL) on the way
  * up after its children. Stops and returns -1 as soon as a visit returns
  * non-zero; 0 otherwise. No recursion: stacks are up to 256 deep. */
 typedef int (*prof_visit_fn)(void *ctx, uint32_t node);
-int prof_walk(const prof_result *r, prof_visit_fn enter, prof_visit_fn leave, void *ctx);
+EVPROF_API int prof_walk(const prof_result *r, prof_visit_fn enter, prof_visit_fn leave, void *ctx);
 
 /* The nodes prof_walk enters, in its order (MAIN first, each node before
  * its children, siblings in child order), as an array of *n node indices
  * owned by the result: a loop down it can fetch nodes ahead. Nodes that
  * the tree no longer links (GHC's built-in stacks without --all, stacks
  * left without ticks under focus/ignore) are not in it. */
-const uint32_t *prof_preorder(const prof_result *r, size_t *n);
+EVPROF_API const uint32_t *prof_preorder(const prof_result *r, size_t *n);
 
 /* Ticks per cost centre. `ticks` sums the samples whose innermost frame
  * is the cost centre (over every stack); `inherited` the samples with the
@@ -293,18 +305,18 @@ typedef struct prof_cc_total {
  * stacks MAIN/GC, MAIN/SYSTEM, MAIN/IDLE, MAIN/OVERHEAD_of and
  * MAIN/DONT_CARE (src `<built-in>`) are dropped, as GHC's report drops
  * them; with `all` (GHC's -pa, -pj) they count. */
-prof_cc_total *prof_cc_totals(const prof_result *r, size_t *n);
+EVPROF_API prof_cc_total *prof_cc_totals(const prof_result *r, size_t *n);
 
 /* GHC's per-cost-centre summary at the top of the .prof: only the cost
  * centres with more than 1% of the ticks (integer division, GHC's
  * cutoff), ticks descending, ties by descending id; `inherited` is 0.
  * For every cost centre use prof_cc_totals. A malloc'd array (caller
  * frees) of *n rows, or NULL. */
-prof_cc_total *prof_summary(const prof_result *r, size_t *n);
+EVPROF_API prof_cc_total *prof_summary(const prof_result *r, size_t *n);
 
 /* %time of the summary, computed in single precision as GHC does (so
  * exact ties can round differently from the tree's double precision). */
-double prof_summary_pct(uint64_t ticks, uint64_t total);
+EVPROF_API double prof_summary_pct(uint64_t ticks, uint64_t total);
 
 /* ---- callers and callees (prof/callers.c) --------------------------------
  * For every cost centre whose "Module.label" the POSIX extended regex
@@ -330,15 +342,15 @@ typedef struct prof_callers_of {
  * a malloc'd array of *n (free it with prof_callers_free). Returns 0, -1
  * with a message in err when the pattern does not compile, -2 out of
  * memory. */
-int prof_callers(const prof_result *r, const char *pattern, prof_callers_of **out, size_t *n,
-                 char *err, size_t errsize);
-void prof_callers_free(prof_callers_of *p, size_t n);
+EVPROF_API int prof_callers(const prof_result *r, const char *pattern, prof_callers_of **out,
+                            size_t *n, char *err, size_t errsize);
+EVPROF_API void prof_callers_free(prof_callers_of *p, size_t n);
 
 /* The text of `evprof report --callers PATTERN`: a block per group, its
  * figures, its callers and its callees with ticks and % of the total.
  * Returns 0, or -1 on a write error. */
-int prof_report_callers(const prof_result *r, const prof_callers_of *p, size_t n,
-                        const char *pattern, FILE *out);
+EVPROF_API int prof_report_callers(const prof_result *r, const prof_callers_of *p, size_t n,
+                                   const char *pattern, FILE *out);
 
 /* ---- output ----------------------------------------------------------- */
 
@@ -351,20 +363,20 @@ typedef struct prof_report_opts {
                                  * the same for every number */
 } prof_report_opts;
 
-void prof_report_opts_init(prof_report_opts *o);
+EVPROF_API void prof_report_opts_init(prof_report_opts *o);
 
 /* GHC's .prof layout (see docs/PROF.md). Returns 0, or -1 on a write error. */
 /* The header lines of a report of several runs (prof_info.num_runs > 1):
  * "N runs summed (K logs | one merged log):", each run's command line,
  * and what the ticks and total time are. The text report writes them;
  * other formats that describe a sum write the same. */
-void prof_runs_header(const prof_info *in, FILE *out);
+EVPROF_API void prof_runs_header(const prof_info *in, FILE *out);
 
 /* NULL o: the defaults (prof_report_opts_init). */
-int prof_report_text(const prof_result *r, const prof_report_opts *o, FILE *out);
+EVPROF_API int prof_report_text(const prof_result *r, const prof_report_opts *o, FILE *out);
 
 /* GHC's -pj JSON schema, always valid JSON. Returns 0 or -1. */
-int prof_report_json(const prof_result *r, const prof_report_opts *o, FILE *out);
+EVPROF_API int prof_report_json(const prof_result *r, const prof_report_opts *o, FILE *out);
 
 
 /* ---- folded stacks (prof/folded.c; added by the flame-graph issue) ------
@@ -384,20 +396,20 @@ typedef struct prof_folded_opts {
     prof_frame_format frame;
 } prof_folded_opts;
 
-void prof_folded_opts_init(prof_folded_opts *o);
+EVPROF_API void prof_folded_opts_init(prof_folded_opts *o);
 
 /* "name", "label" or "src". Returns 0, or -1 for another word. */
-int prof_frame_format_parse(const char *word, prof_frame_format *f);
+EVPROF_API int prof_frame_format_parse(const char *word, prof_frame_format *f);
 
 /* One frame's text, cleaned by the rules above, NUL-terminated in buf when
  * size > 0. Returns its length (which may exceed size - 1, as snprintf). */
-size_t prof_folded_frame(const prof_cc *cc, prof_frame_format f, char *buf, size_t size);
+EVPROF_API size_t prof_folded_frame(const prof_cc *cc, prof_frame_format f, char *buf, size_t size);
 
 /* Writes the folded stacks of a finished profile: tree order, stacks with
  * ticks only, stacks whose text coincides merged into one line. Stacks cut
  * at 255 frames start at the frame "<stack cut at 255 frames>" instead of
  * MAIN. Returns 0, or -1 on a write error or when memory ran out. */
-int prof_report_folded(const prof_result *r, const prof_folded_opts *o, FILE *out);
+EVPROF_API int prof_report_folded(const prof_result *r, const prof_folded_opts *o, FILE *out);
 
 #ifdef __cplusplus
 }

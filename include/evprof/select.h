@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "evprof/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -37,38 +39,38 @@ typedef struct ev_select ev_select;
 /* The windows (any order; overlapping ones are joined, empty ones
  * dropped; n 0: all time) and a capability (-1: all). NULL when out of
  * memory. */
-ev_select *ev_select_create(const ev_span *spans, size_t n, int32_t cap);
-void ev_select_destroy(ev_select *s);       /* accepts NULL */
+EVPROF_API ev_select *ev_select_create(const ev_span *spans, size_t n, int32_t cap);
+EVPROF_API void ev_select_destroy(ev_select *s);       /* accepts NULL */
 
 /* Every function below takes NULL as "everything selected". */
 
 /* 1 when no time window narrows it (all of the log's time). */
-int ev_select_all_time(const ev_select *s);
+EVPROF_API int ev_select_all_time(const ev_select *s);
 /* The windows, sorted and disjoint (*n 1 and [0, UINT64_MAX) for all time). */
-const ev_span *ev_select_spans(const ev_select *s, size_t *n);
-int32_t ev_select_cap(const ev_select *s);
+EVPROF_API const ev_span *ev_select_spans(const ev_select *s, size_t *n);
+EVPROF_API int32_t ev_select_cap(const ev_select *s);
 /* The whole: from the first window's start to the last one's end. */
-ev_span ev_select_hull(const ev_select *s);
+EVPROF_API ev_span ev_select_hull(const ev_select *s);
 /* Total length of the windows inside [0, end] (end clips an open one). */
-uint64_t ev_select_length(const ev_select *s, uint64_t end);
+EVPROF_API uint64_t ev_select_length(const ev_select *s, uint64_t end);
 
 /* 1 when time t is inside a window. */
-int ev_select_has(const ev_select *s, uint64_t t);
+EVPROF_API int ev_select_has(const ev_select *s, uint64_t t);
 /* The marks of an event at t whose capability is cap: EL_OUT_TIME,
  * EL_OUT_CAP (eventlog.h), 0 inside. */
-unsigned ev_select_outside(const ev_select *s, uint64_t t, uint32_t cap);
+EVPROF_API unsigned ev_select_outside(const ev_select *s, uint64_t t, uint32_t cap);
 /* How much of [a, b] is inside the windows. */
-uint64_t ev_select_overlap(const ev_select *s, uint64_t a, uint64_t b);
+EVPROF_API uint64_t ev_select_overlap(const ev_select *s, uint64_t a, uint64_t b);
 /* The number of window edges at or before t: 2k when t is before window
  * k (outside), 2k + 1 inside it; 2n after the last. A counter whose
  * values only grow is summed over the windows from its largest value in
  * each slot (ev_select_counter_sum). */
-size_t ev_select_slot(const ev_select *s, uint64_t t);
-size_t ev_select_num_slots(const ev_select *s);    /* 2n + 1 */
+EVPROF_API size_t ev_select_slot(const ev_select *s, uint64_t t);
+EVPROF_API size_t ev_select_num_slots(const ev_select *s);    /* 2n + 1 */
 /* A monotone counter's growth inside the windows, from max[k], the
  * largest value seen at a time of slot k (0: none seen; num_slots
  * entries): the value at each window's end less the one at its start. */
-uint64_t ev_select_counter_sum(const ev_select *s, const uint64_t *max);
+EVPROF_API uint64_t ev_select_counter_sum(const ev_select *s, const uint64_t *max);
 
 #ifdef __cplusplus
 }

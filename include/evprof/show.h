@@ -56,6 +56,7 @@
 #include <stddef.h>
 
 #include "evprof/eventlog.h"
+#include "evprof/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -64,7 +65,7 @@ extern "C" {
 /* A growable text buffer. Zero-initialise it (or el_textbuf_init), append,
  * use data[0 .. len) (not NUL-terminated), el_textbuf_reset to reuse,
  * el_textbuf_free at the end. An allocation failure sets `failed`; later
- * appends are no-ops and the show functions return EL_ERR_NOMEM. */
+ * appends are no-ops and the show functions return EV_ERR_NOMEM. */
 typedef struct el_textbuf {
     char *data;                  /* owned; NULL while empty */
     size_t len;
@@ -72,26 +73,26 @@ typedef struct el_textbuf {
     int failed;                  /* an allocation failed */
 } el_textbuf;
 
-void el_textbuf_init(el_textbuf *b);
-void el_textbuf_free(el_textbuf *b);      /* back to the empty state */
-void el_textbuf_reset(el_textbuf *b);     /* len = 0, keeps the memory */
-void el_textbuf_append(el_textbuf *b, const void *bytes, size_t len);
+EVPROF_API void el_textbuf_init(el_textbuf *b);
+EVPROF_API void el_textbuf_free(el_textbuf *b);      /* back to the empty state */
+EVPROF_API void el_textbuf_reset(el_textbuf *b);     /* len = 0, keeps the memory */
+EVPROF_API void el_textbuf_append(el_textbuf *b, const void *bytes, size_t len);
 
 /* Appends one header line without its newline:
  * "167: Time profile cost-centre stack (size variable)".
- * EL_OK, or EL_ERR_NOMEM. */
-el_status el_show_type(el_textbuf *out, const el_event_type *et);
+ * EV_OK, or EV_ERR_NOMEM. */
+EVPROF_API ev_status el_show_type(el_textbuf *out, const el_event_type *et);
 
 /* Appends the event's text without time, cap prefix or newline:
  * "running thread 1". A block marker's text itself ends with "\n"
  * ("event block: cap 0, end time: 1234\n"), as in ghc-events.
  * ev->et must be set (the description is printed for events ghc-events
- * cannot show). EL_OK, or EL_ERR_NOMEM. */
-el_status el_show_event(el_textbuf *out, const el_event *ev);
+ * cannot show). EV_OK, or EV_ERR_NOMEM. */
+EVPROF_API ev_status el_show_event(el_textbuf *out, const el_event *ev);
 
 /* Appends the whole line: "TIME: " + ("cap N: " when ev->cap is not
- * EL_NO_CAP) + el_show_event text + "\n". EL_OK, or EL_ERR_NOMEM. */
-el_status el_show_line(el_textbuf *out, const el_event *ev);
+ * EL_NO_CAP) + el_show_event text + "\n". EV_OK, or EV_ERR_NOMEM. */
+EVPROF_API ev_status el_show_line(el_textbuf *out, const el_event *ev);
 
 #ifdef __cplusplus
 }

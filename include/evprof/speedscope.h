@@ -32,6 +32,7 @@
 
 #include "evprof/eventlog.h"
 #include "evprof/prof.h"
+#include "evprof/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,30 +47,30 @@ typedef struct speedscope_timeline speedscope_timeline;
  * empty samples, their time kept, as the report drops them (GHC's -p);
  * with it they are frames like any other (-pa). Returns NULL without
  * memory. */
-speedscope_timeline *speedscope_timeline_create(const prof_filter *filter);
-void speedscope_timeline_destroy(speedscope_timeline *t);   /* accepts NULL */
+EVPROF_API speedscope_timeline *speedscope_timeline_create(const prof_filter *filter);
+EVPROF_API void speedscope_timeline_destroy(speedscope_timeline *t);   /* accepts NULL */
 
 /* Consume one event (only 167 matters). Returns 0, or -1 when memory ran
  * out (sticky). */
-int speedscope_timeline_add_event(speedscope_timeline *t, const el_event *ev);
+EVPROF_API int speedscope_timeline_add_event(speedscope_timeline *t, const el_event *ev);
 
 /* The same as an analysis of the driver (no snapshot: the timeline is
  * written once, after speedscope_timeline_finish). It charges the read's
  * memory budget (ev_stream.budget) as it grows and stops the read when a
  * charge is refused. */
-extern const ev_analysis_ops speedscope_timeline_ops;
+EVPROF_API extern const ev_analysis_ops speedscope_timeline_ops;
 
 /* Charges what the timeline holds to b from now on (the analysis does it
  * with the stream's budget); a refusal makes it fail. */
-void speedscope_timeline_set_budget(speedscope_timeline *t, ev_budget *b);
+EVPROF_API void speedscope_timeline_set_budget(speedscope_timeline *t, ev_budget *b);
 /* Samples kept, distinct stacks, bytes charged: for the memory message. */
-void speedscope_timeline_count(const speedscope_timeline *t, uint64_t *samples,
-                               uint64_t *stacks, uint64_t *bytes);
+EVPROF_API void speedscope_timeline_count(const speedscope_timeline *t, uint64_t *samples,
+                                          uint64_t *stacks, uint64_t *bytes);
 
 /* Done adding: puts each capability's samples in time order (stable; a
  * second copy of an unsorted capability's samples, charged, while it
  * sorts). Returns 0 or -1 (no memory, or the budget refused the copy). */
-int speedscope_timeline_finish(speedscope_timeline *t);
+EVPROF_API int speedscope_timeline_finish(speedscope_timeline *t);
 
 /* Capabilities that have samples, and the samples of one, numbered as in
  * the samples' own cap field. */
@@ -77,11 +78,8 @@ int speedscope_timeline_finish(speedscope_timeline *t);
  * call before each log; its samples' ids are translated by p
  * (prof_log_ids) and its capabilities become profiles of their own, named
  * "NAME capability N". Returns 0 or -1 out of memory. */
-int speedscope_timeline_begin_log(speedscope_timeline *t, const prof_profile *p,
-                                  const char *name);
-
-size_t speedscope_timeline_num_caps(const speedscope_timeline *t);
-uint64_t speedscope_timeline_samples(const speedscope_timeline *t, uint32_t cap);
+EVPROF_API int speedscope_timeline_begin_log(speedscope_timeline *t, const prof_profile *p,
+                                             const char *name);
 
 typedef struct speedscope_opts {
     const char *name;           /* the file's "name" (e.g. the log's name); may be NULL */
@@ -94,8 +92,8 @@ typedef struct speedscope_opts {
  * and column parsed from SRC when it has them. Stacks start at MAIN, or
  * at "<stack cut at 255 frames>" for stacks GHC cut. Returns 0, or -1 on a
  * write error or when memory ran out. */
-int speedscope_write(const prof_result *p, const speedscope_timeline *t,
-                     const speedscope_opts *o, FILE *out);
+EVPROF_API int speedscope_write(const prof_result *p, const speedscope_timeline *t,
+                                const speedscope_opts *o, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "evprof/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -14,17 +16,17 @@ extern "C" {
  * point in *cp when cp is not NULL; 0 when s[0] does not start one
  * (overlong forms, surrogates, code points above U+10FFFF, sequences cut
  * short). The one UTF-8 check of the project. */
-size_t tx_utf8_next(const unsigned char *s, size_t n, uint32_t *cp);
+EVPROF_API size_t tx_utf8_next(const unsigned char *s, size_t n, uint32_t *cp);
 
 /* `len` bytes as a JSON string literal with quotes. Always valid JSON:
  * control characters (C0, DEL, C1) are escaped, bytes that are not valid
  * UTF-8 become U+FFFD. */
-void tx_json_str(FILE *out, const char *s, size_t len);
+EVPROF_API void tx_json_str(FILE *out, const char *s, size_t len);
 
 /* `len` bytes as a CSV field (RFC 4180) in their visible form (below):
  * quoted, with quotes doubled, when it holds a comma or a quote. Line
  * breaks are escaped, so a record is always one line. */
-void tx_csv_str(FILE *out, const char *s, size_t len);
+EVPROF_API void tx_csv_str(FILE *out, const char *s, size_t len);
 
 /* ---- log strings for people ----------------------------------------
  * Bytes taken from a log (labels, modules, band and ticky names, program
@@ -42,22 +44,22 @@ void tx_csv_str(FILE *out, const char *s, size_t len);
 
 /* The visible form of s[0..len) into buf, as snprintf does: at most
  * size - 1 bytes and a NUL (when size > 0); returns the full length. */
-size_t tx_vis(char *buf, size_t size, const char *s, size_t len);
+EVPROF_API size_t tx_vis(char *buf, size_t size, const char *s, size_t len);
 
 /* Writes the visible form of s[0..len). */
-void tx_put(FILE *out, const char *s, size_t len);
+EVPROF_API void tx_put(FILE *out, const char *s, size_t len);
 
 /* Width in code points of the visible form of s[0..len). */
-size_t tx_vis_width(const char *s, size_t len);
+EVPROF_API size_t tx_vis_width(const char *s, size_t len);
 
 /* Width in code points of the visible form of the string s. */
-size_t tx_width(const char *s);
+EVPROF_API size_t tx_width(const char *s);
 
 /* Writes the visible form of s, then spaces up to `width` code points. */
-void tx_pad(FILE *out, const char *s, size_t width);
+EVPROF_API void tx_pad(FILE *out, const char *s, size_t width);
 
 /* GHC's time_str(): "%a %b %e %H:%M %Y" in local time. */
-void tx_date(char *buf, size_t size, long long epoch_sec);
+EVPROF_API void tx_date(char *buf, size_t size, long long epoch_sec);
 
 #ifdef __cplusplus
 }

@@ -33,6 +33,8 @@
 #include "evprof/driver.h"
 #include "evprof/eventlog.h"
 #include "evprof/json.h"
+#include "evprof/export.h"
+#include "evprof/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -43,7 +45,7 @@ extern "C" {
 /* 1 when the first bytes are an eventlog's header magic "hdrb", 0 when
  * they are anything else (then the input may be GHC's +RTS -r text).
  * Needs at least 4 bytes to say 1. */
-int ticky_is_eventlog(const void *head, size_t len);
+EVPROF_API int ticky_is_eventlog(const void *head, size_t len);
 
 /* ---- counters --------------------------------------------------------- */
 
@@ -99,8 +101,8 @@ typedef struct ticky_info {
 
 typedef struct ticky_set ticky_set;
 
-ticky_set *ticky_create(void);
-void ticky_destroy(ticky_set *t);        /* accepts NULL */
+EVPROF_API ticky_set *ticky_create(void);
+EVPROF_API void ticky_destroy(ticky_set *t);        /* accepts NULL */
 
 /* Read through the driver (ticky_analysis_ops), only the batches whose
  * time (the 212's timestamp, or the first sample of an implicit batch) is
@@ -109,31 +111,30 @@ void ticky_destroy(ticky_set *t);        /* accepts NULL */
 
 /* Consume one event: 210, 211 and 212 are used (decoded ones), the rest
  * ignored. Returns 0, or -1 when memory ran out (sticky). */
-int ticky_add_event(ticky_set *t, const el_event *ev);
+EVPROF_API int ticky_add_event(ticky_set *t, const el_event *ev);
 
 /* The memory budget the set charges as its counters and strings grow
  * (budget.h; borrowed; NULL: none). A refused charge fails the event
  * (-1, sticky) and sets over_budget below. Attached to a driver the set
  * takes the read's budget (ev_stream.budget) by itself. */
-void ticky_set_budget(ticky_set *t, ev_budget *b);
+EVPROF_API void ticky_set_budget(ticky_set *t, ev_budget *b);
 typedef struct ticky_counts {
     uint64_t counters;      /* counters defined or sampled */
     uint64_t bytes;         /* charged to the budget */
     int over_budget;
 } ticky_counts;
-void ticky_count(const ticky_set *t, ticky_counts *c);
+EVPROF_API void ticky_count(const ticky_set *t, ticky_counts *c);
 
 /* Done adding: placeholder names for undefined counters. 0 or -1 (no
  * memory). Counters keep their order of first appearance. A finished set
  * refuses events (-1). */
-int ticky_finish(ticky_set *t);
+EVPROF_API int ticky_finish(ticky_set *t);
 
 /* The counters so far as a finished set of their own (the open batch
  * closed, placeholders named); t is unchanged and takes more events.
  * NULL when out of memory or during a series pass. Destroy with
  * ticky_destroy. */
-ticky_set *ticky_snapshot(const ticky_set *t);
-int ticky_finished(const ticky_set *t);
+EVPROF_API ticky_set *ticky_snapshot(const ticky_set *t);
 
 /* Keep, per counter, at most `points` points of its samples over time
  * (an even number, at least 2): each point sums the entries and
@@ -141,7 +142,7 @@ int ticky_finished(const ticky_set *t);
  * counter's points are full, adjacent pairs are summed into one (exact
  * sums, coarser time). points x 24 bytes per counter sampled. Call
  * before adding events; 0, or -1 when it is too late. */
-int ticky_keep_series(ticky_set *t, uint32_t points);
+EVPROF_API int ticky_keep_series(ticky_set *t, uint32_t points);
 
 typedef struct ticky_points {
     uint32_t n;                  /* 0: none kept */
@@ -151,32 +152,31 @@ typedef struct ticky_points {
 /* The kept points of the counter at index i (ticky_counter_at's), valid
  * until the set changes. 0, or -1 when memory ran out keeping points
  * (then no counter's points are whole: show none). */
-int ticky_counter_points(const ticky_set *t, size_t i, ticky_points *p);
+EVPROF_API int ticky_counter_points(const ticky_set *t, size_t i, ticky_points *p);
 
 /* The same as an analysis of the driver; its snapshot is ticky_snapshot's
  * (release: ticky_destroy). */
-extern const ev_analysis_ops ticky_analysis_ops;
+EVPROF_API extern const ev_analysis_ops ticky_analysis_ops;
 
-const ticky_info *ticky_get_info(const ticky_set *t);
-size_t ticky_num_counters(const ticky_set *t);
-const ticky_counter *ticky_counter_at(const ticky_set *t, size_t i);
+EVPROF_API const ticky_info *ticky_get_info(const ticky_set *t);
+EVPROF_API size_t ticky_num_counters(const ticky_set *t);
+EVPROF_API const ticky_counter *ticky_counter_at(const ticky_set *t, size_t i);
 /* The counter with GHC id `id`, or NULL. */
-const ticky_counter *ticky_find(const ticky_set *t, uint64_t id);
+EVPROF_API const ticky_counter *ticky_find(const ticky_set *t, uint64_t id);
 
 /* ---- GHC's +RTS -r text ------------------------------------------------- */
 
-typedef enum ticky_status {
-    TICKY_OK = 0,
-    TICKY_ERR_FORMAT,            /* a garbled table line, or no table at all */
-    TICKY_ERR_NOMEM,
-    TICKY_ERR_IO,
-} ticky_status;
+/* The reader of the text returns an ev_status (status.h): EV_OK,
+ * EV_ERR_FORMAT (a garbled table line, or no table at all), EV_ERR_NOMEM,
+ * EV_ERR_IO; its detail is an ev_error: the 1-based line of the problem
+ * (0: none) and a message without file name or line number. */
 
-typedef struct ticky_text_error {
-    ticky_status status;
-    uint64_t line;               /* 1-based line of the problem (0: none) */
-    char msg[200];               /* without file name or line number */
-} ticky_text_error;
+/* The names of before the one status space, for cli/ until it moves
+ * (issue 28). */
+#define ticky_status ev_status
+#define ticky_text_error ev_error
+#define TICKY_OK EV_OK
+#define TICKY_ERR_FORMAT EV_ERR_FORMAT
 
 /* Reads the per-counter table of a +RTS -r file into an empty set: the
  * line "Entries Alloc Alloc'd Non-void Arguments STG Name", a dashed rule,
@@ -184,9 +184,9 @@ typedef struct ticky_text_error {
  * sections are skipped. A row whose numbers overflow their 11 columns
  * (and so run into each other) is split by the column rules. On an error
  * the rows before the bad line stay in the set. Call ticky_finish after. */
-ticky_status ticky_read_text(ticky_set *t, FILE *in, ticky_text_error *err);
-ticky_status ticky_read_text_mem(ticky_set *t, const char *buf, size_t len,
-                                 ticky_text_error *err);
+EVPROF_API ev_status ticky_read_text(ticky_set *t, FILE *in, ev_error *err);
+EVPROF_API ev_status ticky_read_text_mem(ticky_set *t, const char *buf, size_t len,
+                                            ev_error *err);
 
 /* ---- selection and order ---------------------------------------------- */
 
@@ -199,8 +199,8 @@ typedef enum ticky_sort {
 } ticky_sort;
 
 /* "entries", ... for a sort, and back (-1 for an unknown name). */
-const char *ticky_sort_name(ticky_sort s);
-int ticky_sort_parse(const char *name);
+EVPROF_API const char *ticky_sort_name(ticky_sort s);
+EVPROF_API int ticky_sort_parse(const char *name);
 
 typedef struct ticky_view_opts {
     ticky_sort sort;
@@ -209,7 +209,7 @@ typedef struct ticky_view_opts {
     size_t match_len;
 } ticky_view_opts;
 
-void ticky_view_opts_init(ticky_view_opts *o);
+EVPROF_API void ticky_view_opts_init(ticky_view_opts *o);
 
 typedef struct ticky_view {
     size_t *order;               /* counter indices of the matching counters, sorted */
@@ -220,8 +220,8 @@ typedef struct ticky_view {
 } ticky_view;
 
 /* After ticky_finish. Returns 0, or -1 (no memory). */
-int ticky_view_build(const ticky_set *t, const ticky_view_opts *o, ticky_view *v);
-void ticky_view_free(ticky_view *v);
+EVPROF_API int ticky_view_build(const ticky_set *t, const ticky_view_opts *o, ticky_view *v);
+EVPROF_API void ticky_view_free(ticky_view *v);
 
 /* ---- output ----------------------------------------------------------- */
 
@@ -232,7 +232,8 @@ typedef enum ticky_format {
 } ticky_format;
 
 /* The shown rows of the view. Returns 0, or -1 when writing failed. */
-int ticky_write_table(const ticky_set *t, const ticky_view *v, ticky_format f, FILE *out);
+EVPROF_API int ticky_write_table(const ticky_set *t, const ticky_view *v, ticky_format f,
+                                 FILE *out);
 
 /* ---- time series (a second pass) -------------------------------------- */
 
@@ -249,15 +250,15 @@ typedef int (*ticky_batch_fn)(void *ctx, uint64_t time_ns, const ticky_row *rows
  * outlive the pass). Feed the same events again; batches in the window
  * that have rows are handed to fn as they close. With cumulative != 0 the
  * values are running totals since the window's start. 0 or -1 (no memory). */
-int ticky_series_begin(ticky_set *t, const ticky_view *v, int cumulative,
-                       ticky_batch_fn fn, void *ctx);
+EVPROF_API int ticky_series_begin(ticky_set *t, const ticky_view *v, int cumulative,
+                                  ticky_batch_fn fn, void *ctx);
 /* 0, or 1 when the callback asked to stop (later calls do nothing). */
-int ticky_series_add_event(ticky_set *t, const el_event *ev);
+EVPROF_API int ticky_series_add_event(ticky_set *t, const el_event *ev);
 /* The same as a driver's analysis (self: the set), for the second read:
  * batches inside the selection, as ticky_analysis_ops counts them. */
-extern const ev_analysis_ops ticky_series_ops;
+EVPROF_API extern const ev_analysis_ops ticky_series_ops;
 /* Closes the last batch. 0, or 1 when the callback asked to stop. */
-int ticky_series_end(ticky_set *t);
+EVPROF_API int ticky_series_end(ticky_set *t);
 
 /* A ready-made series writer: CSV `time_ns,counter,entries,alloc,allocd`,
  * a JSON object with a "rows" array, or an aligned text table. */
@@ -269,10 +270,11 @@ typedef struct ticky_series_out {
     tx_json json;               /* JSON: the document */
 } ticky_series_out;
 
-void ticky_series_out_begin(ticky_series_out *o, FILE *f, ticky_format fmt, int cumulative);
-int ticky_series_out_batch(void *o, uint64_t time_ns, const ticky_row *rows, size_t n);
+EVPROF_API void ticky_series_out_begin(ticky_series_out *o, FILE *f, ticky_format fmt,
+                                       int cumulative);
+EVPROF_API int ticky_series_out_batch(void *o, uint64_t time_ns, const ticky_row *rows, size_t n);
 /* Writes the end (JSON: closes the object). 0, or -1 when writing failed. */
-int ticky_series_out_end(ticky_series_out *o);
+EVPROF_API int ticky_series_out_end(ticky_series_out *o);
 
 #ifdef __cplusplus
 }

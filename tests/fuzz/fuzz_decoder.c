@@ -278,10 +278,10 @@ static int on_event(void *ctx, const el_event *ev, const el_decoder *d)
 }
 
 /* Everything the decoder says once it has stopped. */
-static void consume_end(digest *g, el_status st, const el_decoder *d)
+static void consume_end(digest *g, ev_status st, const el_decoder *d)
 {
     mix(g, (uint64_t)st);
-    if (el_status_name(st) == NULL)
+    if (ev_status_name(st) == NULL)
         abort();
     if (!d)
         return;
@@ -294,8 +294,8 @@ static void consume_end(digest *g, el_status st, const el_decoder *d)
             abort();
         touch(g, et->desc);
     }
-    const el_error *e = el_decoder_error(d);
-    if (st != EL_END && st != EL_OK && e) {
+    const ev_error *e = el_decoder_error(d);
+    if (st != EV_END && st != EV_OK && e) {
         mix(g, e->offset);
         mix(g, (uint64_t)(int64_t)e->type);
         if (memchr(e->msg, '\0', sizeof e->msg) == NULL)
@@ -311,7 +311,7 @@ static digest run_chunked(const uint8_t *data, size_t size, const size_t *sizes,
     if (!d)
         abort();
     el_decoder_set_resync(d, 1);    /* as el_read_mem and the CLI read */
-    el_status st = EL_NEED_INPUT;
+    ev_status st = EV_NEED_INPUT;
     size_t pos = 0, k = 0;
     while (pos < size) {
         size_t n = sizes[k++ % nsizes];
@@ -320,11 +320,11 @@ static digest run_chunked(const uint8_t *data, size_t size, const size_t *sizes,
         el_decoder_feed(d, data + pos, n);
         pos += n;
         el_event ev;
-        while ((st = el_decoder_next(d, &ev)) == EL_OK)
+        while ((st = el_decoder_next(d, &ev)) == EV_OK)
             consume_event(&g, &ev);
         /* after END more input is still looked at (a block after an
          * end marker is damage, not the end) */
-        if (st != EL_NEED_INPUT && st != EL_END)
+        if (st != EV_NEED_INPUT && st != EV_END)
             break;
     }
     /* at the end of input, or after an error (which it repeats) */

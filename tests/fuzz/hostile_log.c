@@ -240,8 +240,8 @@ int main(int argc, char **argv)
     }
     if (g.blocks)
         el_writer_end_block(g.w, g.t);
-    el_writer_status st = el_writer_finish(g.w);
-    if (st != EL_WRITER_OK) {
+    ev_status st = el_writer_finish(g.w);
+    if (st != EV_OK) {
         fprintf(stderr, "hostile_log: %s\n", el_writer_error_msg(g.w));
         return 1;
     }

@@ -151,13 +151,13 @@ void test_decode(const uint8_t *buf, size_t len, size_t chunk, size_t split, tes
 {
     el_decoder *d = el_decoder_create();
     el_event ev;
-    el_status st = EL_NEED_INPUT;
+    ev_status st = EV_NEED_INPUT;
     size_t pos = 0;
 
     memset(out, 0, sizeof *out);
     if (!d)
         abort();
-    while (pos < len && (st == EL_NEED_INPUT || st == EL_END)) {
+    while (pos < len && (st == EV_NEED_INPUT || st == EV_END)) {
         size_t n;
         if (chunk == SIZE_MAX)
             n = pos < split ? split - pos : len - pos;
@@ -165,10 +165,10 @@ void test_decode(const uint8_t *buf, size_t len, size_t chunk, size_t split, tes
             n = chunk == 0 || chunk > len - pos ? len - pos : chunk;
         el_decoder_feed(d, buf + pos, n);
         pos += n;
-        while ((st = el_decoder_next(d, &ev)) == EL_OK)
+        while ((st = el_decoder_next(d, &ev)) == EV_OK)
             collect(out, &ev, d);
     }
-    if (st == EL_NEED_INPUT || st == EL_END)
+    if (st == EV_NEED_INPUT || st == EV_END)
         st = el_decoder_finish(d);
     out->status = st;
     out->missing_end = el_decoder_missing_end(d);

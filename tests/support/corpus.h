@@ -38,9 +38,9 @@ typedef struct test_ev {
 typedef struct test_run {
     test_ev *ev;
     size_t n, cap;
-    el_status status;       /* after finish */
+    ev_status status;       /* after finish */
     int missing_end;
-    el_error error;
+    ev_error error;
     size_t num_types;
 } test_run;
 

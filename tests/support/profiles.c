@@ -43,7 +43,7 @@ prof_result *test_profile_path(const char *path, const prof_filter *f)
     prof_profile *p = prof_create(f);
     assert_non_null(p);
     el_read_result r = el_read_path(path, feed, p, NULL);
-    if (r.status != EL_END)
+    if (r.status != EV_END)
         fail_msg("%s: %s", path, r.error.msg);
     return snapshot_of(p);
 }
@@ -53,7 +53,7 @@ prof_result *test_profile_mem(const uint8_t *buf, size_t len, const prof_filter 
     prof_profile *p = prof_create(f);
     assert_non_null(p);
     el_read_result r = el_read_mem(buf, len, feed, p, NULL);
-    assert_int_equal(r.status, EL_END);
+    assert_int_equal(r.status, EV_END);
     return snapshot_of(p);
 }
 
