@@ -145,7 +145,7 @@ typedef struct graph_job {
     const char *name;
     char *svg;
     size_t len;
-    cg_status st;
+    ev_status st;
     char err[512];
 } graph_job;
 
@@ -157,20 +157,20 @@ static void *graph_thread(void *arg)
     cg_graph *g;
     FILE *m = open_memstream(&job->svg, &job->len);
     if (!m) {
-        job->st = CG_ERR_NOMEM;
+        job->st = EV_ERR_NOMEM;
         snprintf(job->err, sizeof job->err, "out of memory");
         return NULL;
     }
     job->st = cg_build(job->r, &go, &g, job->err, sizeof job->err);
-    if (job->st == CG_OK) {
+    if (job->st == EV_OK) {
         cg_write_opts wo;
         cg_write_opts_init(&wo);
         wo.source_name = job->name;
         job->st = cg_write(g, &wo, CG_FORMAT_SVG, m, job->err, sizeof job->err);
         cg_destroy(g);
     }
-    if (fclose(m) != 0 && job->st == CG_OK) {
-        job->st = CG_ERR_WRITE;
+    if (fclose(m) != 0 && job->st == EV_OK) {
+        job->st = EV_ERR_WRITE;
         snprintf(job->err, sizeof job->err, "out of memory");
     }
     return NULL;
@@ -263,7 +263,7 @@ static void write_profile(all_out *a, prof_profile *agg, const char *name)
     if (threaded)
         pthread_join(th, NULL);
     threaded = 0;
-    if (job.st != CG_OK) {
+    if (job.st != EV_OK) {
         fprintf(stderr, "evprof: %s: %s\n", name, job.err);
         a->code = CLI_FAIL;
     } else if (open_out(a, &o, ".svg") == 0) {

@@ -240,7 +240,7 @@ typedef struct run {
 static int write_time(const run *r, side *b, side *n, cli_out *out, int *grew)
 {
     diff_prof *d;
-    if (diff_prof_create(b->prof, n->prof, &r->dopt, &d) != DIFF_OK) {
+    if (diff_prof_create(b->prof, n->prof, &r->dopt, &d) != EV_OK) {
         fprintf(stderr, "evprof: out of memory comparing the profiles\n");
         return -1;
     }
@@ -256,21 +256,21 @@ static int write_time(const run *r, side *b, side *n, cli_out *out, int *grew)
                  (unsigned long long)prof_get_info(b->prof)->total_ticks,
                  r->dopt.normalize ? ", scaled to NEW's total" : "");
         wo.filters = legend;
-        cg_status st = diff_graph_write(d, &r->go, &wo, r->gfmt, out->f, err, sizeof err);
-        if (st == CG_ERR_REGEX) {
+        ev_status st = diff_graph_write(d, &r->go, &wo, r->gfmt, out->f, err, sizeof err);
+        if (st == EV_ERR_PATTERN) {
             cli_usage_error(&help, "bad regular expression %s", err);
             rc = -2;
-        } else if (st != CG_OK) {
+        } else if (st != EV_OK) {
             fprintf(stderr, "evprof: %s: %s\n", n->name, err);
             rc = -1;
         }
     } else {
-        diff_status st = r->fmt == F_JSON ? diff_report_json(d, &r->ro, out->f) :
+        ev_status st = r->fmt == F_JSON ? diff_report_json(d, &r->ro, out->f) :
                          r->fmt == F_FOLDED ? diff_report_folded(d, &r->fo, out->f) :
                          diff_report_text(d, &r->ro, out->f);
-        if (st == DIFF_ERR_NOMEM)
+        if (st == EV_ERR_NOMEM)
             fprintf(stderr, "evprof: out of memory writing the comparison\n");
-        rc = st == DIFF_OK ? 0 : -1;
+        rc = st == EV_OK ? 0 : -1;
     }
     uint32_t cc;
     if (rc == 0 && r->fail_above && diff_grew_above(d, r->fail_pct, r->min_share, &cc)) {
@@ -306,7 +306,7 @@ static int write_time(const run *r, side *b, side *n, cli_out *out, int *grew)
 static int write_other(const run *r, side *b, side *n, FILE *out)
 {
     int json = r->fmt == F_JSON;
-    diff_status st;
+    ev_status st;
     switch (r->k) {
     case K_GC:
         st = json ? diff_gc_json(gc_get_result(b->gc), gc_get_result(n->gc), &r->ro, out) :
@@ -324,9 +324,9 @@ static int write_other(const run *r, side *b, side *n, FILE *out)
                     diff_ticky_text(b->ticky, n->ticky, &r->ro, out);
         break;
     }
-    if (st == DIFF_ERR_NOMEM)
+    if (st == EV_ERR_NOMEM)
         fprintf(stderr, "evprof: out of memory writing the comparison\n");
-    return st == DIFF_OK ? 0 : -1;
+    return st == EV_OK ? 0 : -1;
 }
 
 /* Why a log cannot take part in the comparison chosen; 0 when it can. */

@@ -102,7 +102,7 @@ static void print_header(dump_state *st, const ev_stream *s)
     st->header_done = 1;
     out_lit(&st->out, "Event Types:\n");
     for (size_t i = 0; i < el_decoder_num_types(d); i++) {
-        if (el_show_type(&st->out.text, el_decoder_type_at(d, i)) != EL_OK)
+        if (el_show_type(&st->out.text, el_decoder_type_at(d, i)) != EV_OK)
             break;
         out_lit(&st->out, "\n");
         out_maybe_flush(&st->out);
@@ -122,7 +122,7 @@ static int dump_event(void *self, const el_event *ev, const ev_stream *s)
         return 0;
     if (!st->header_done)
         print_header(st, s);
-    if (el_show_line(&st->out.text, ev) != EL_OK || st->out.text.failed) {
+    if (el_show_line(&st->out.text, ev) != EV_OK || st->out.text.failed) {
         st->nomem = 1;
         return 1;
     }

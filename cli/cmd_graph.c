@@ -148,13 +148,13 @@ int cmd_graph(int argc, char **argv)
 
     char err[512];
     cg_graph *g;
-    cg_status st = cg_build(p, &go, &g, err, sizeof err);
-    if (st == CG_ERR_REGEX) {
+    ev_status st = cg_build(p, &go, &g, err, sizeof err);
+    if (st == EV_ERR_PATTERN) {
         cli_usage_error(&help, "bad regular expression %s", err);
         prof_result_destroy(p);
         return CLI_USAGE;
     }
-    if (st != CG_OK) {
+    if (st != EV_OK) {
         fprintf(stderr, "evprof: %s: %s\n", name, err);
         prof_result_destroy(p);
         return CLI_FAIL;
@@ -190,12 +190,12 @@ int cmd_graph(int argc, char **argv)
     }
     st = cg_write(g, &wo, fmt, out.f, err, sizeof err);
     /* cli_out_close names a write error it sees; Graphviz's errors here */
-    if (st != CG_OK && st != CG_ERR_WRITE)
+    if (st != EV_OK && st != EV_ERR_WRITE)
         fprintf(stderr, "evprof: %s: %s\n", name, err);
-    if (cli_out_close(&out, st == CG_OK && !no_samples) != 0)
+    if (cli_out_close(&out, st == EV_OK && !no_samples) != 0)
         code = CLI_FAIL;
-    else if (st != CG_OK) {
-        if (st == CG_ERR_WRITE)
+    else if (st != EV_OK) {
+        if (st == EV_ERR_WRITE)
             fprintf(stderr, "evprof: %s: %s\n", name, err);
         code = CLI_FAIL;
     }

@@ -43,7 +43,7 @@ static const cli_cmd_help help = {
 
 typedef struct heap_ctx {
     heap_profile *h;
-    heap_status st;
+    ev_status st;
 } heap_ctx;
 
 enum { FMT_SUMMARY = HEAP_FORMAT_JSON + 1 };
@@ -172,7 +172,7 @@ int cmd_heap(int argc, char **argv)
             return CLI_FAIL;
         }
     }
-    heap_ctx c = { heap_create(&ho, wr ? heap_writer_census : NULL, wr), HEAP_OK };
+    heap_ctx c = { heap_create(&ho, wr ? heap_writer_census : NULL, wr), EV_OK };
     if (!c.h) {
         fprintf(stderr, "evprof: out of memory\n");
         if (opened)
@@ -192,14 +192,14 @@ int cmd_heap(int argc, char **argv)
         return code == CLI_USAGE ? CLI_USAGE : CLI_FAIL;
     }
     const ev_stream *s = ev_driver_stream(d);
-    heap_status st = heap_finish(c.h, &s->read);    /* done by the analysis: its status */
+    ev_status st = heap_finish(c.h, &s->read);    /* done by the analysis: its status */
 
     int ok = 1;
-    if (st == HEAP_ERR_NOMEM) {
+    if (st == EV_ERR_NOMEM) {
         fprintf(stderr, "evprof: %s: out of memory building the heap profile\n", name);
         code = CLI_FAIL;
         ok = 0;
-    } else if (st == HEAP_ERR_SINK) {
+    } else if (st == EV_ERR_SINK) {
         code = CLI_FAIL;    /* cli_out_close says what failed */
         ok = 0;
     } else {

@@ -74,14 +74,14 @@ int cmd_info(int argc, char **argv)
     }
     const el_read_result *r = &ev_driver_stream(d)->read;
     /* nothing to summarise when the file could not be opened at all */
-    if (!(r->status == EL_ERR_IO && r->bytes == 0)) {
+    if (!(r->status == EV_ERR_IO && r->bytes == 0)) {
         if (json)
             info_report_json(in, path, stdout);
         else
             info_report_text(in, path, stdout);
     }
     fflush(stdout);
-    if (info_failed(in)) {
+    if ((info_status(in) != EV_OK)) {
         fputs("evprof: out of memory copying the program name\n", stderr);
         code = CLI_FAIL;
     }

@@ -325,7 +325,7 @@ static int define(merger *m, const el_event *ev)
 static int merge_event(void *self, const el_event *ev, const ev_stream *s)
 {
     merger *m = self;
-    el_writer_status st = EL_WRITER_OK;
+    ev_status st = EV_OK;
     (void)s;
     if (ev->type == EL_BLOCK_MARKER) {
         if (m->in_block)
@@ -333,7 +333,7 @@ static int merge_event(void *self, const el_event *ev, const ev_stream *s)
         uint16_t cap = ev->u.block.cap;
         if (cap != EL_NO_CAP)
             cap = (uint16_t)(cap + m->cap_off);
-        if (st == EL_WRITER_OK)
+        if (st == EV_OK)
             st = el_writer_begin_block(m->w, cap, ev->time);
         m->in_block = 1;
         m->block_end = ev->u.block.end_time;
@@ -355,14 +355,14 @@ static int merge_event(void *self, const el_event *ev, const ev_stream *s)
         if (rc > 0)
             return 0;       /* the name is defined already */
     }
-    if (st == EL_WRITER_OK)
+    if (st == EV_OK)
         st = el_writer_event_moved(m->w, ev, move_number, m);
     if (m->failed) {
         fprintf(stderr, "evprof: out of memory\n");
         return 1;
     }
 done:
-    if (st != EL_WRITER_OK) {
+    if (st != EV_OK) {
         fprintf(stderr, "evprof: %s: at byte %llu (event type %u): cannot write the merged "
                 "log: %s\n", cli_display_path(m->path), (unsigned long long)ev->offset,
                 ev->type, el_writer_error_msg(m->w));
@@ -442,7 +442,7 @@ int cmd_merge(int argc, char **argv)
     }
     for (uint32_t ty = 0; ty < 65536; ty++)
         if (t->declared[ty] &&
-            el_writer_declare_type(m.w, (uint16_t)ty, t->size[ty], t->desc[ty]) != EL_WRITER_OK) {
+            el_writer_declare_type(m.w, (uint16_t)ty, t->size[ty], t->desc[ty]) != EV_OK) {
             fprintf(stderr, "evprof: cannot declare event type %u: %s\n", ty,
                     el_writer_error_msg(m.w));
             goto done;
@@ -456,14 +456,14 @@ int cmd_merge(int argc, char **argv)
         m.map_num = 0;
         if (read_log(a.pos[i], &merge_ops, &m, &m.failed) != 0)
             goto done;
-        if (m.in_block && el_writer_end_block(m.w, m.block_end) != EL_WRITER_OK)
+        if (m.in_block && el_writer_end_block(m.w, m.block_end) != EV_OK)
             goto done;
         m.in_block = 0;
         m.cap_off = (uint16_t)(m.cap_off + facts[i].max_cap);
         m.capset_off += facts[i].max_capset;
         m.thread_off += facts[i].max_thread;
     }
-    if (el_writer_finish(m.w) != EL_WRITER_OK) {
+    if (el_writer_finish(m.w) != EV_OK) {
         fprintf(stderr, "evprof: cannot write the merged log: %s\n", el_writer_error_msg(m.w));
         goto done;
     }

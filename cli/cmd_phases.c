@@ -98,7 +98,7 @@ int cmd_phases(int argc, char **argv)
         phases_destroy(p);
         return code;
     }
-    if (phases_failed(p)) {
+    if ((phases_status(p) != EV_OK)) {
         fprintf(stderr, "evprof: %s: out of memory cutting the phases\n", name);
         phases_destroy(p);
         return CLI_FAIL;

@@ -63,10 +63,10 @@ static int heap_pprof(const char *path, const cli_window *w, uint64_t census, pp
         return code == CLI_USAGE ? CLI_USAGE : CLI_FAIL;
     }
     const ev_stream *s = ev_driver_stream(d);
-    heap_status st = heap_finish(h, &s->read);  /* done by the analysis: its status */
+    ev_status st = heap_finish(h, &s->read);  /* done by the analysis: its status */
     const heap_info *in = heap_get_info(h);
     int rc;
-    if (st != HEAP_OK) {
+    if (st != EV_OK) {
         fprintf(stderr, "evprof: %s: out of memory building the heap profile\n", name);
         code = CLI_FAIL;
     } else if (cli_read_nothing(s, code)) {

@@ -373,8 +373,8 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
             fprintf(stderr, "evprof: %s: cannot open: %s\n", in->shown, strerror(errno));
             return CLI_FAIL;
         }
-        ticky_text_error err;
-        ticky_status st = ticky_read_text(t, f, &err);
+        ev_error err;
+        ev_status st = ticky_read_text(t, f, &err);
         long at = ftell(f);
         fclose(f);
         ticky_counts tc;
@@ -390,7 +390,7 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
             fprintf(stderr, "evprof: %s: out of memory\n", in->shown);
             return CLI_FAIL;
         }
-        if ((o->series || o->window_given) && st == TICKY_OK) {
+        if ((o->series || o->window_given) && st == EV_OK) {
             cli_usage_error(&help, "%s is GHC's +RTS -r text, which has totals only: "
                             "--series, --from and --to need an eventlog (+RTS -lT)", in->shown);
             return CLI_USAGE;
@@ -401,14 +401,14 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
                     in->shown);
             return CLI_FAIL;
         }
-        if (st != TICKY_OK) {
+        if (st != EV_OK) {
             if (err.line)
                 fprintf(stderr, "evprof: %s: line %llu: %s\n", in->shown,
                         (unsigned long long)err.line, err.msg);
             else
                 fprintf(stderr, "evprof: %s: %s\n", in->shown, err.msg);
             /* the rows before a garbled line are still shown */
-            *stop = st != TICKY_ERR_FORMAT || ticky_num_counters(t) == 0;
+            *stop = st != EV_ERR_FORMAT || ticky_num_counters(t) == 0;
             return CLI_FAIL;
         }
         *stop = 0;
@@ -459,7 +459,7 @@ static int load_live(input *in, ticky_args *o, ticky_set *t, int *stop)
         return code;
     const ev_stream *s = ev_driver_stream(d);
     int nothing = cli_read_nothing(s, code);
-    if (s->read.status == EL_ERR_FORMAT && s->read.events == 0 && s->decoder == NULL)
+    if (s->read.status == EV_ERR_FORMAT && s->read.events == 0 && s->decoder == NULL)
         fprintf(stderr, "evprof: %s: --follow and --connect read an eventlog; GHC's +RTS -r "
                 "text is read without them\n", in->shown);
     ev_driver_destroy(d);
@@ -532,7 +532,7 @@ int cmd_ticky(int argc, char **argv)
             const el_read_result *res = d ? &ev_driver_stream(d)->read : NULL;
             if (!d)
                 code = again;
-            else if (code == CLI_OK && res->status != EL_END && res->status != EL_OK &&
+            else if (code == CLI_OK && res->status != EV_END && res->status != EV_OK &&
                      !stopped)
                 code = cli_report_read(in.path, res);
             ev_driver_destroy(d);

@@ -10,9 +10,9 @@
 #include "evprof/driver.h"
 #include "evprof/textout.h"
 
-static void report_error(const char *shown, const el_error *e, el_status status)
+static void report_error(const char *shown, const ev_error *e, ev_status status)
 {
-    el_error copy = *e;
+    ev_error copy = *e;
     char line[512];
     if (!copy.msg[0])
         copy.status = status;
@@ -52,14 +52,14 @@ int cli_report_read(const char *path, const el_read_result *r)
 
     ev_facts_of(r, &f);
     if ((f.damaged || f.missing_end) && strcmp(path, "-") != 0 && said_before(path, &f)) {
-        if (r->status == EL_STOPPED)
+        if (r->status == EV_STOPPED)
             return CLI_FAIL;
         return f.damaged ? CLI_FAIL : CLI_OK;
     }
     /* damaged stretches were skipped: the results cover the rest of the
      * log, but the log is damaged, so the run fails */
     if (f.blocks) {
-        report_error(shown, &r->damage.first, EL_ERR_FORMAT);
+        report_error(shown, &r->damage.first, EV_ERR_FORMAT);
         fprintf(stderr, "evprof: %s: ", shown);
         ev_facts_skipped(stderr, &f);
         fputs(f.stopped ? "\n" : " and read on after them\n", stderr);
@@ -69,12 +69,12 @@ int cli_report_read(const char *path, const el_read_result *r)
         ev_facts_missing_end(stderr, &f);
         fputc('\n', stderr);
     }
-    if (r->status == EL_STOPPED)
+    if (r->status == EV_STOPPED)
         return CLI_FAIL;        /* the consumer stopped it: its command says why */
     if (!f.stopped)
         return f.damaged ? CLI_FAIL : CLI_OK;
-    if (r->status == EL_ERR_IO) {
-        const char *msg = r->error.msg[0] ? r->error.msg : el_status_name(r->status);
+    if (r->status == EV_ERR_IO) {
+        const char *msg = r->error.msg[0] ? r->error.msg : ev_status_name(r->status);
         fprintf(stderr, "evprof: %s: ", shown);
         tx_put(stderr, msg, strlen(msg));
         fputc('\n', stderr);

@@ -168,7 +168,7 @@ prof_result *cli_load_profiles(const char *const *paths, size_t n, const cli_win
         *code = sel;
         return NULL;
     }
-    prof_result *p = prof_failed(agg) ? NULL : prof_snapshot_take(agg, all);
+    prof_result *p = (prof_status(agg) != EV_OK) ? NULL : prof_snapshot_take(agg, all);
     prof_destroy(agg);
     if (!p) {
         fprintf(stderr, "evprof: out of memory building the profile\n");

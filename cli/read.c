@@ -41,7 +41,7 @@ static void on_progress(void *ctx, const ev_stream *s)
     progress *p = ctx;
     if (s->total_bytes < PROGRESS_MIN_BYTES)
         return;
-    int done = s->read.status != EL_OK || s->read.bytes >= s->total_bytes;
+    int done = s->read.status != EV_OK || s->read.bytes >= s->total_bytes;
     double t = now_s();
     if (!done && t - p->last < 0.2)
         return;
@@ -343,8 +343,8 @@ int cli_report_stream(const char *path, const ev_stream *s)
     if (s->interrupted) {
         /* the cut at the interrupt is not damage: say what was read */
         el_read_result r = s->read;
-        if (r.status == EL_ERR_TRUNCATED || r.status == EL_OK)
-            r.status = EL_END;
+        if (r.status == EV_ERR_TRUNCATED || r.status == EV_OK)
+            r.status = EV_END;
         code = cli_report_read(path, &r);
         fprintf(stderr, "evprof: %s: interrupted after %llu events (%llu bytes); "
                 "the results so far\n", shown, (unsigned long long)s->read.events,
@@ -352,7 +352,7 @@ int cli_report_stream(const char *path, const ev_stream *s)
         if (code == CLI_OK)
             code = CLI_INTERRUPTED;
     } else {
-        if (s->idle_timed_out && s->read.status != EL_ERR_IO)   /* missing: the error says it */
+        if (s->idle_timed_out && s->read.status != EV_ERR_IO)   /* missing: the error says it */
             fprintf(stderr, "evprof: %s: the file did not grow for the idle timeout; "
                     "reading stopped there\n", shown);
         code = cli_report_read(path, &s->read);

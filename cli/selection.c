@@ -506,7 +506,7 @@ static ev_markers *read_marks(const char *path)
         return NULL;
     }
     const ev_stream *s = ev_driver_run_path(d, path);
-    int ok = s->read.status == EL_END || s->read.status == EL_OK;
+    int ok = s->read.status == EV_END || s->read.status == EV_OK;
     ev_driver_destroy(d);
     if (!ok) {
         ev_markers_destroy(m);
@@ -650,7 +650,7 @@ int cli_window_check(const char *path, const el_read_result *r, int cut_short, i
     if (!selects(w) || cut_short)
         return CLI_OK;
     /* a read that stopped at an error with nothing before says so itself */
-    if (r->events == 0 && r->status != EL_END && r->status != EL_OK)
+    if (r->events == 0 && r->status != EV_END && r->status != EV_OK)
         return CLI_OK;
     int time_miss, cap_miss;
     misses(w, r, &time_miss, &cap_miss);

@@ -122,7 +122,7 @@ uint64_t ev_stream_events_read(const ev_stream *s)
 int ev_stream_damaged(const ev_stream *s)
 {
     return s->stopped || s->read.damage.blocks > 0 ||
-           (s->read.status != EL_END && s->read.status != EL_OK);
+           (s->read.status != EV_END && s->read.status != EV_OK);
 }
 
 /* ---- the pipeline ------------------------------------------------------ */
@@ -233,7 +233,7 @@ static uint16_t *selected_types(const ev_driver *d, size_t *n)
     return t;
 }
 
-static void set_error(ev_driver *d, el_status st, const char *msg)
+static void set_error(ev_driver *d, ev_status st, const char *msg)
 {
     d->stream.read.status = d->stream.read.error.status = st;
     d->stream.read.error.type = -1;
@@ -253,13 +253,13 @@ static int begin(ev_driver *d, const char *path, el_read_opts *ro, uint16_t **ty
     d->stream.budget = d->opts.budget;
     d->stream.select = d->opts.select;
     if (d->ran) {
-        set_error(d, EL_ERR_IO, "internal error: a driver runs once");
+        set_error(d, EV_ERR_IO, "internal error: a driver runs once");
         return -1;
     }
     d->ran = 1;
     *types = selected_types(d, &ntypes);
     if (!d->all_fields && !*types) {
-        set_error(d, EL_ERR_NOMEM, "out of memory");
+        set_error(d, EV_ERR_NOMEM, "out of memory");
         return -1;
     }
     ro->fields = *types;
@@ -429,7 +429,7 @@ static void run_source(ev_driver *d, el_source *src, const el_read_opts *ro)
 
     s->total_bytes = src->size;
     if (!(d->decoder = el_decoder_create_opts(ro))) {
-        set_error(d, EL_ERR_NOMEM, "out of memory");
+        set_error(d, EV_ERR_NOMEM, "out of memory");
         return;
     }
     d->pipe.x = &d->x;
@@ -494,7 +494,7 @@ static const ev_stream *run(ev_driver *d, enum src_kind kind, const char *path, 
         .on_wait = d->opts.on_wait ? on_connect_wait : NULL,
         .wait_ctx = d,
     };
-    el_error err;
+    ev_error err;
     el_source *src = NULL;
     switch (kind) {
     case SRC_PATH:
@@ -515,7 +515,7 @@ static const ev_stream *run(ev_driver *d, enum src_kind kind, const char *path, 
         d->stream.read.error = err;
     } else if (setup_order(d, path, regular && !live, kind == SRC_MEM ? buf : NULL, len,
                            &ro) != 0) {
-        set_error(d, EL_ERR_NOMEM, "out of memory");
+        set_error(d, EV_ERR_NOMEM, "out of memory");
     } else {
         run_source(d, src, &ro);
     }

@@ -14,10 +14,10 @@ void ev_facts_of(const el_read_result *r, ev_facts *f)
     f->bytes = r->damage.bytes;
     f->from_s = (double)r->damage.from_time / 1e9;
     f->to_s = (double)r->damage.to_time / 1e9;
-    f->stopped = r->status != EL_END && r->status != EL_OK;
+    f->stopped = r->status != EV_END && r->status != EV_OK;
     f->stop_status = r->status;
     f->stop_offset = r->error.offset;
-    f->missing_end = r->status == EL_OK && r->missing_end;
+    f->missing_end = r->status == EV_OK && r->missing_end;
     f->damaged = f->blocks > 0 || f->stopped;
     f->end_in_damage = r->damage.end_in_skipped;
     f->end_offset = r->bytes;
@@ -29,11 +29,11 @@ const char *ev_facts_key(const ev_facts *f)
 {
     if (f->stopped) {
         switch (f->stop_status) {
-        case EL_ERR_TRUNCATED: return "truncated";
-        case EL_ERR_FORMAT: return "damaged";
-        case EL_ERR_NOMEM: return "out_of_memory";
-        case EL_ERR_IO: return "read_error";
-        case EL_STOPPED: return "stopped";
+        case EV_ERR_TRUNCATED: return "truncated";
+        case EV_ERR_FORMAT: return "damaged";
+        case EV_ERR_NOMEM: return "out_of_memory";
+        case EV_ERR_IO: return "read_error";
+        case EV_STOPPED: return "stopped";
         case EV_OK:             /* not a stop: stopped is never set with these */
         case EV_END:
         case EV_NEED_INPUT:
@@ -76,9 +76,9 @@ void ev_facts_status(FILE *out, const ev_facts *f)
 {
     fputs("status:        ", out);
     if (f->stopped) {
-        const char *what = f->stop_status == EL_ERR_TRUNCATED ? "TRUNCATED"
-                         : f->stop_status == EL_ERR_FORMAT    ? "DAMAGED"
-                         : f->stop_status == EL_ERR_IO        ? "READ ERROR"
+        const char *what = f->stop_status == EV_ERR_TRUNCATED ? "TRUNCATED"
+                         : f->stop_status == EV_ERR_FORMAT    ? "DAMAGED"
+                         : f->stop_status == EV_ERR_IO        ? "READ ERROR"
                                                               : "OUT OF MEMORY";
         fprintf(out, "%s at byte %llu: only the events before are counted", what,
                 (unsigned long long)f->stop_offset);

@@ -432,7 +432,7 @@ int ev_order_replay(ev_order *o, const el_decoder *header, const ev_spool *src,
          * terms, which bound an IPE record's strings (el_decoder_record_size) */
         el_decoder_set_offset(rd, r->pos);
         el_decoder_feed(rd, rec, size);
-        if (el_decoder_next(rd, &ev) != EL_OK) {
+        if (el_decoder_next(rd, &ev) != EV_OK) {
             rc = -2;
             break;
         }
@@ -441,7 +441,7 @@ int ev_order_replay(ev_order *o, const el_decoder *header, const ev_spool *src,
         rc = fn(ctx, &ev);
         if (rc != 0)
             break;
-        if (el_decoder_next(rd, &ev) != EL_NEED_INPUT) {
+        if (el_decoder_next(rd, &ev) != EV_NEED_INPUT) {
             rc = -2;
             break;
         }

@@ -103,7 +103,7 @@ static int read_header(ev_par *par, const el_read_opts *ro, uint64_t *data_start
         par->why = "cannot read the header";
     } else {
         el_decoder_feed(par->header, buf, n);
-        if (el_decoder_next(par->header, &ev) == EL_OK && ev.type == EL_BLOCK_MARKER) {
+        if (el_decoder_next(par->header, &ev) == EV_OK && ev.type == EL_BLOCK_MARKER) {
             *data_start = ev.offset;
             rc = 0;
         } else {
@@ -237,7 +237,7 @@ static void count_bytes(void *ctx, const void *buf, size_t len)
 static void read_range(ev_par *par, par_range *rg)
 {
     const ev_par_job *j = par->j;
-    el_error err;
+    ev_error err;
     el_decoder *dec = el_decoder_create_for_records(par->header);
     el_source *src = el_source_open_range(par->fd, rg->start, rg->end, &err);
     ev_pipe p = { .x = j->x, .s = &rg->s, .feed = j->x->live };
@@ -266,9 +266,9 @@ static void read_range(ev_par *par, par_range *rg)
     /* the last range ends at the end marker, every other one between two
      * records exactly at its end */
     int last = rg->end == par->size;
-    if (!(last ? r.status == EL_END : r.status == EL_OK && r.missing_end) ||
+    if (!(last ? r.status == EV_END : r.status == EV_OK && r.missing_end) ||
         r.damage.blocks) {
-        fail_range(par, rg, r.status == EL_ERR_IO
+        fail_range(par, rg, r.status == EV_ERR_IO
                                 ? "the file could not be read again (did it shrink?)"
                                 : "damage or a cut record in a range");
         goto out;
@@ -346,7 +346,7 @@ static void facts(const ev_par *par, ev_stream *s)
 {
     el_read_result *r = &s->read;
     memset(r, 0, sizeof *r);
-    r->status = EL_END;
+    r->status = EV_END;
     r->bytes = par->size;
     r->damage = *el_decoder_damage(par->header);    /* none: as a decoder starts */
     s->last_time = 0;

@@ -54,29 +54,29 @@ static int idle_over(const pump *p, uint64_t now)
            now - p->last_growth_ns >= (uint64_t)(p->o->idle_timeout * 1e9);
 }
 
-/* Every complete event of what was fed. Returns EL_NEED_INPUT when the
- * chunk is used up, EL_STOPPED when the callback or the interrupt stopped
+/* Every complete event of what was fed. Returns EV_NEED_INPUT when the
+ * chunk is used up, EV_STOPPED when the callback or the interrupt stopped
  * the read, or the decoder's status. `live` is a constant where it is
  * inlined, so that a file's read pays nothing for the clock. */
-static inline __attribute__((always_inline)) el_status drain_with(pump *p, int live)
+static inline __attribute__((always_inline)) ev_status drain_with(pump *p, int live)
 {
     const volatile sig_atomic_t *poisoned = p->src->poisoned;
     el_event ev;
-    el_status st;
+    ev_status st;
 
-    while ((st = el_decoder_next(p->dec, &ev)) == EL_OK) {
+    while ((st = el_decoder_next(p->dec, &ev)) == EV_OK) {
         if (poisoned && *poisoned)
-            return EL_ERR_IO;   /* the event may hold bytes not the file's: not handed out */
+            return EV_ERR_IO;   /* the event may hold bytes not the file's: not handed out */
         p->r->events++;
         if (p->fn(p->ctx, &ev, p->dec)) {
             p->end->stopped = 1;
-            return EL_STOPPED;
+            return EV_STOPPED;
         }
         if (live && ++p->since_clock >= CLOCK_EVERY) {
             p->since_clock = 0;
             if (interrupted(p)) {
                 p->end->interrupted = 1;
-                return EL_STOPPED;
+                return EV_STOPPED;
             }
             tick(p, now_ns());
         }
@@ -84,7 +84,7 @@ static inline __attribute__((always_inline)) el_status drain_with(pump *p, int l
     return st;
 }
 
-static el_status drain(pump *p)
+static ev_status drain(pump *p)
 {
     return p->live ? drain_with(p, 1) : drain_with(p, 0);
 }
@@ -103,7 +103,7 @@ void el_pump(el_source *src, el_decoder *dec, const el_pump_opts *opts, el_pump_
 {
     static const el_pump_opts none;
     pump p = { src, dec, opts ? opts : &none, fn, ctx, r, end, 0, 0, 0, 0, 0, 0 };
-    el_status st = EL_NEED_INPUT;
+    ev_status st = EV_NEED_INPUT;
     int failed = 0;         /* the source failed: its error is the read's */
 
     memset(r, 0, sizeof *r);
@@ -164,14 +164,14 @@ void el_pump(el_source *src, el_decoder *dec, const el_pump_opts *opts, el_pump_
             src->ops->poison_error(src, at);
             r->bytes = at;
             decoder_facts(&p);
-            r->status = EL_ERR_IO;
+            r->status = EV_ERR_IO;
             r->error = src->error;
             return;
         }
         /* a live read stops at the end marker (a followed file would wait
          * for ever); a finished one reads the rest: a block after the end
          * marker is damage */
-        if (st != EL_NEED_INPUT && (st != EL_END || p.live))
+        if (st != EV_NEED_INPUT && (st != EV_END || p.live))
             break;
     }
     if (p.live)
@@ -182,18 +182,18 @@ void el_pump(el_source *src, el_decoder *dec, const el_pump_opts *opts, el_pump_
          * keeps what the decoder found before */
         if (src->error_has_facts)
             decoder_facts(&p);
-        r->status = EL_ERR_IO;
+        r->status = EV_ERR_IO;
         r->error = src->error;
         if (src->error.offset < r->bytes || src->error_has_facts)
             r->bytes = src->error.offset;
         return;
     }
-    if (st == EL_NEED_INPUT || st == EL_END || end->interrupted)
+    if (st == EV_NEED_INPUT || st == EV_END || end->interrupted)
         st = el_decoder_finish(dec);
     decoder_facts(&p);
     r->status = st;
-    r->missing_end = st != EL_STOPPED && el_decoder_missing_end(dec);
-    if (st != EL_OK && st != EL_END && st != EL_STOPPED)
+    r->missing_end = st != EV_STOPPED && el_decoder_missing_end(dec);
+    if (st != EV_OK && st != EV_END && st != EV_STOPPED)
         r->error = *el_decoder_error(dec);
 }
 
@@ -227,7 +227,7 @@ static int call_user(void *ctx, el_event *ev, const el_decoder *d)
     return u->fn ? u->fn(u->ctx, ev, d) : 0;
 }
 
-static el_read_result read_source(el_source *src, const el_error *open_err,
+static el_read_result read_source(el_source *src, const ev_error *open_err,
                                   const el_read_opts *opts, el_event_fn on_event, void *ctx,
                                   el_decoder **keep)
 {
@@ -246,7 +246,7 @@ static el_read_result read_source(el_source *src, const el_error *open_err,
     el_decoder *d = el_decoder_create_opts(opts);
     if (!d) {
         el_source_close(src);
-        r.status = r.error.status = EL_ERR_NOMEM;
+        r.status = r.error.status = EV_ERR_NOMEM;
         r.error.type = -1;
         strcpy(r.error.msg, "out of memory");
         return r;
@@ -263,7 +263,7 @@ static el_read_result read_source(el_source *src, const el_error *open_err,
 el_read_result el_read_path_opts(const char *path, const el_read_opts *opts,
                                  el_event_fn on_event, void *ctx, el_decoder **keep)
 {
-    el_error err;
+    ev_error err;
     el_source *src = el_source_open_path(path, NULL, &err);
     return read_source(src, &err, opts, on_event, ctx, keep);
 }
@@ -274,23 +274,10 @@ el_read_result el_read_path(const char *path, el_event_fn on_event, void *ctx,
     return el_read_path_opts(path, NULL, on_event, ctx, keep);
 }
 
-el_read_result el_read_fd_opts(int fd, const el_read_opts *opts, el_event_fn on_event,
-                               void *ctx, el_decoder **keep)
-{
-    el_error err;
-    el_source *src = el_source_open_fd(fd, NULL, &err);
-    return read_source(src, &err, opts, on_event, ctx, keep);
-}
-
-el_read_result el_read_fd(int fd, el_event_fn on_event, void *ctx, el_decoder **keep)
-{
-    return el_read_fd_opts(fd, NULL, on_event, ctx, keep);
-}
-
 el_read_result el_read_mem_opts(const void *buf, size_t len, const el_read_opts *opts,
                                 el_event_fn on_event, void *ctx, el_decoder **keep)
 {
-    el_error err;
+    ev_error err;
     el_source *src = el_source_open_mem(buf, len, &err);
     return read_source(src, &err, opts, on_event, ctx, keep);
 }

@@ -37,12 +37,12 @@ void el_source_set_error(el_source *s, uint64_t at, int err, const char *fmt, ..
     size_t n = strlen(msg);
     if (err && n + 2 < cap)
         snprintf(msg + n, cap - n, ": %s", strerror(err));
-    s->error.status = EL_ERR_IO;
+    s->error.status = EV_ERR_IO;
     s->error.offset = at;
     s->error.type = -1;
 }
 
-void el_error_io(el_error *e, el_status st, int err, const char *what)
+void el_error_io(ev_error *e, ev_status st, int err, const char *what)
 {
     memset(e, 0, sizeof *e);
     e->status = st;
@@ -87,11 +87,11 @@ static const el_source_ops mem_ops = {
     .close = mem_close,
 };
 
-el_source *el_source_open_mem(const void *buf, size_t len, el_error *err)
+el_source *el_source_open_mem(const void *buf, size_t len, ev_error *err)
 {
     mem_source *m = calloc(1, sizeof *m);
     if (!m) {
-        el_error_io(err, EL_ERR_NOMEM, 0, "out of memory");
+        el_error_io(err, EV_ERR_NOMEM, 0, "out of memory");
         return NULL;
     }
     m->s.ops = &mem_ops;
@@ -216,14 +216,14 @@ static const el_source_ops file_ops = {
 };
 
 /* A regular file of `size` bytes (> 0), fd owned. */
-static el_source *open_mapped(int fd, uint64_t size, el_error *err)
+static el_source *open_mapped(int fd, uint64_t size, ev_error *err)
 {
     file_source *f = calloc(1, sizeof *f);
     struct sigaction sa;
 
     if (!f) {
         close(fd);
-        el_error_io(err, EL_ERR_NOMEM, 0, "out of memory");
+        el_error_io(err, EV_ERR_NOMEM, 0, "out of memory");
         return NULL;
     }
     f->s.ops = &file_ops;
@@ -284,11 +284,11 @@ static const el_source_ops range_ops = {
     .close = range_close,
 };
 
-el_source *el_source_open_range(int fd, uint64_t start, uint64_t end, el_error *err)
+el_source *el_source_open_range(int fd, uint64_t start, uint64_t end, ev_error *err)
 {
     range_source *r = malloc(sizeof *r + RANGE_BUF);
     if (!r) {
-        el_error_io(err, EL_ERR_NOMEM, 0, "out of memory");
+        el_error_io(err, EV_ERR_NOMEM, 0, "out of memory");
         return NULL;
     }
     memset(r, 0, sizeof *r);
@@ -302,7 +302,7 @@ el_source *el_source_open_range(int fd, uint64_t start, uint64_t end, el_error *
 
 /* ---- by path ------------------------------------------------------------------ */
 
-el_source *el_source_open_path(const char *path, const el_source_opts *o, el_error *err)
+el_source *el_source_open_path(const char *path, const el_source_opts *o, ev_error *err)
 {
     static const el_source_opts none;
     if (!o)
@@ -313,7 +313,7 @@ el_source *el_source_open_path(const char *path, const el_source_opts *o, el_err
         return el_source_open_followed(path, o, err);   /* also a FIFO read live */
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        el_error_io(err, EL_ERR_IO, errno, "cannot open");
+        el_error_io(err, EV_ERR_IO, errno, "cannot open");
         return NULL;
     }
     struct stat sb;

@@ -81,7 +81,7 @@ struct el_source {
      * (a mapped file shrank under the window); no event from it is
      * handed out. NULL: never. */
     const volatile sig_atomic_t *poisoned;
-    el_error error;             /* with EL_SRC_ERROR */
+    ev_error error;             /* with EL_SRC_ERROR */
     int error_has_facts;        /* the decoder's facts so far stand beside it (a
                                    file that shrank between two windows) */
 };
@@ -96,18 +96,18 @@ typedef struct el_source_opts {
     void *wait_ctx;
 } el_source_opts;
 
-/* Each returns the source, or NULL with *err set (EL_ERR_IO or
- * EL_ERR_NOMEM). `path` "-" is standard input. A path that does not exist
+/* Each returns the source, or NULL with *err set (EV_ERR_IO or
+ * EV_ERR_NOMEM). `path` "-" is standard input. A path that does not exist
  * yet is a followed file with opts->follow, an error otherwise. */
-el_source *el_source_open_path(const char *path, const el_source_opts *o, el_error *err);
+el_source *el_source_open_path(const char *path, const el_source_opts *o, ev_error *err);
 /* An open descriptor (kept open by the source): a regular file with
  * follow is followed, anything else read as a stream. */
-el_source *el_source_open_fd(int fd, const el_source_opts *o, el_error *err);
+el_source *el_source_open_fd(int fd, const el_source_opts *o, ev_error *err);
 /* "unix:PATH" or "tcp:HOST:PORT" (ev_connect_addr_valid's forms). */
-el_source *el_source_open_connect(const char *addr, const el_source_opts *o, el_error *err);
-el_source *el_source_open_mem(const void *buf, size_t len, el_error *err);
+el_source *el_source_open_connect(const char *addr, const el_source_opts *o, ev_error *err);
+el_source *el_source_open_mem(const void *buf, size_t len, ev_error *err);
 /* Bytes [start, end) of the open file fd (kept open), by pread. */
-el_source *el_source_open_range(int fd, uint64_t start, uint64_t end, el_error *err);
+el_source *el_source_open_range(int fd, uint64_t start, uint64_t end, ev_error *err);
 void el_source_close(el_source *s);     /* accepts NULL */
 
 /* 1 when `addr` has a form el_source_open_connect takes. */
@@ -133,7 +133,7 @@ typedef struct el_pump_opts {
 
 /* How a read ended, beyond its el_read_result. */
 typedef struct el_pump_end {
-    int stopped;                /* the callback asked to stop (status EL_STOPPED) */
+    int stopped;                /* the callback asked to stop (status EV_STOPPED) */
     int interrupted;            /* the interrupt flag stopped it: results so far */
     int idle_timed_out;         /* nothing came for the idle timeout */
     uint64_t wall_ns;           /* wall time of the read */
@@ -141,7 +141,7 @@ typedef struct el_pump_end {
 
 /* Reads `src` to its end through `dec`, handing every event to fn; fills
  * *r (status, error, bytes, events, damage, time span, capabilities) and
- * *end. The status is EL_END, EL_OK (no end marker: a warning), EL_STOPPED
+ * *end. The status is EV_END, EV_OK (no end marker: a warning), EV_STOPPED
  * (fn asked), or the first error; every event before an error has been
  * handed out. An interrupted read ends as one cut there (the decoder's
  * finish). opts may be NULL. */

@@ -134,7 +134,7 @@ static const el_source_ops stream_ops = {
     .close = stream_src_close,
 };
 
-el_source *el_source_stream_fd(int fd, int own, const el_source_opts *o, el_error *err)
+el_source *el_source_stream_fd(int fd, int own, const el_source_opts *o, ev_error *err)
 {
     stream_source *ss = calloc(1, sizeof *ss);
     uint8_t *buf = malloc(BUF_SIZE);
@@ -143,7 +143,7 @@ el_source *el_source_stream_fd(int fd, int own, const el_source_opts *o, el_erro
         free(buf);
         if (own)
             close(fd);
-        el_error_io(err, EL_ERR_NOMEM, 0, "out of memory");
+        el_error_io(err, EV_ERR_NOMEM, 0, "out of memory");
         return NULL;
     }
     ss->s.ops = &stream_ops;
@@ -309,14 +309,14 @@ static const el_source_ops followed_ops = {
     .close = followed_close,
 };
 
-static followed *new_followed(el_error *err)
+static followed *new_followed(ev_error *err)
 {
     followed *f = calloc(1, sizeof *f);
     uint8_t *buf = malloc(BUF_SIZE);
     if (!f || !buf) {
         free(f);
         free(buf);
-        el_error_io(err, EL_ERR_NOMEM, 0, "out of memory");
+        el_error_io(err, EV_ERR_NOMEM, 0, "out of memory");
         return NULL;
     }
     f->s.ops = &followed_ops;
@@ -326,7 +326,7 @@ static followed *new_followed(el_error *err)
     return f;
 }
 
-el_source *el_source_open_followed(const char *path, const el_source_opts *o, el_error *err)
+el_source *el_source_open_followed(const char *path, const el_source_opts *o, ev_error *err)
 {
     followed *f = new_followed(err);
     if (!f)
@@ -334,7 +334,7 @@ el_source *el_source_open_followed(const char *path, const el_source_opts *o, el
     f->follow = o->follow;
     if (!(f->path = strdup(path))) {
         followed_close(&f->s);
-        el_error_io(err, EL_ERR_NOMEM, 0, "out of memory");
+        el_error_io(err, EV_ERR_NOMEM, 0, "out of memory");
         return NULL;
     }
     int rc = open_followed(f);
@@ -348,7 +348,7 @@ el_source *el_source_open_followed(const char *path, const el_source_opts *o, el
     return &f->s;
 }
 
-el_source *el_source_open_fd(int fd, const el_source_opts *o, el_error *err)
+el_source *el_source_open_fd(int fd, const el_source_opts *o, ev_error *err)
 {
     struct stat sb;
     int regular = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
@@ -527,7 +527,7 @@ static const el_source_ops socket_ops = {
     .close = socket_close,
 };
 
-el_source *el_source_open_connect(const char *addr, const el_source_opts *o, el_error *err)
+el_source *el_source_open_connect(const char *addr, const el_source_opts *o, ev_error *err)
 {
     socket_source *k = calloc(1, sizeof *k);
     uint8_t *buf = malloc(BUF_SIZE);
@@ -536,7 +536,7 @@ el_source *el_source_open_connect(const char *addr, const el_source_opts *o, el_
         free(k);
         free(buf);
         free(copy);
-        el_error_io(err, EL_ERR_NOMEM, 0, "out of memory");
+        el_error_io(err, EV_ERR_NOMEM, 0, "out of memory");
         return NULL;
     }
     k->s.ops = &socket_ops;

@@ -73,7 +73,7 @@ static char *speedscope_sel(const uint8_t *buf, size_t len, const prof_filter *f
     ev_driver *d = ev_driver_create(&o_);
     assert_int_equal(ev_driver_attach(d, &prof_analysis_ops, b.p), 0);
     assert_int_equal(ev_driver_attach(d, &speedscope_timeline_ops, b.t), 0);
-    assert_int_equal(ev_driver_run_mem(d, buf, len)->read.status, EL_END);
+    assert_int_equal(ev_driver_run_mem(d, buf, len)->read.status, EV_END);
     ev_driver_destroy(d);
     prof_result *res = prof_snapshot(b.p);
     assert_non_null(res);

@@ -588,7 +588,7 @@ static prof_result *synthetic_profile_sel(const uint8_t *buf, size_t len, const 
 {
     built b = { .agg = prof_create(f) };
     const ev_analysis_ops *ops = &prof_analysis_ops;
-    assert_int_equal(test_read(NULL, buf, len, sel, &ops, (void *const *)&b.agg, 1), EL_END);
+    assert_int_equal(test_read(NULL, buf, len, sel, &ops, (void *const *)&b.agg, 1), EV_END);
     assert_non_null(b.p = prof_snapshot(b.agg));
     prof_destroy(b.agg);
     check_walk_order(b.p);

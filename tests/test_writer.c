@@ -279,7 +279,7 @@ static void read_all(const uint8_t *buf, size_t len, seen *out)
     el_decoder_feed(d, buf, len);
     el_event ev;
     out->n = 0;
-    while (el_decoder_next(d, &ev) == EL_OK) {
+    while (el_decoder_next(d, &ev) == EV_OK) {
         if (ev.type == EL_BLOCK_MARKER)
             continue;
         assert_true(out->n < 32 && ev.size <= 512);
@@ -300,7 +300,7 @@ static void test_numbers_moved(void **state)
 {
     (void)state;
     el_writer *w = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
     el_writer_begin_block(w, 1, 1);
     el_writer_create_thread(w, 2, 7);
     el_writer_stop_thread(w, 3, 7, 14, 9);
@@ -313,7 +313,7 @@ static void test_numbers_moved(void **state)
     el_writer_prof_sample(w, 9, 3, 1, 2, st);
     el_writer_heap_sample_cc(w, 10, 0, 64, 2, st);
     el_writer_end_block(w, 11);
-    assert_int_equal(el_writer_finish(w), EL_WRITER_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *b = el_writer_borrow_bytes(w, &len);
     seen *in = calloc(1, sizeof *in), *out = calloc(1, sizeof *out);
@@ -352,10 +352,10 @@ static void test_numbers_moved(void **state)
 
     /* moved */
     el_writer *m = el_writer_create_mem();
-    assert_int_equal(el_writer_declare_ghc(m, EL_GHC_9_0), EL_WRITER_OK);
+    assert_int_equal(el_writer_declare_ghc(m, EL_GHC_9_0), EV_OK);
     for (size_t i = 0; i < in->n; i++)
-        assert_int_equal(el_writer_event_moved(m, &in->ev[i], move_num, NULL), EL_WRITER_OK);
-    assert_int_equal(el_writer_finish(m), EL_WRITER_OK);
+        assert_int_equal(el_writer_event_moved(m, &in->ev[i], move_num, NULL), EV_OK);
+    assert_int_equal(el_writer_finish(m), EV_OK);
     const uint8_t *mb = el_writer_borrow_bytes(m, &len);
     read_all(mb, len, out);
     assert_int_equal(out->n, in->n);

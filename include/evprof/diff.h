@@ -43,12 +43,6 @@ extern "C" {
 /* The diff's statuses are ev_status (status.h): EV_OK, EV_ERR_NOMEM,
  * EV_ERR_WRITE. */
 
-/* The names of before the one status space, for cli/ until it moves
- * (issue 28). */
-#define diff_status ev_status
-#define DIFF_OK EV_OK
-#define DIFF_ERR_NOMEM EV_ERR_NOMEM
-
 typedef struct diff_opts {
     int normalize;              /* scale BASE to NEW's total */
 } diff_opts;

@@ -72,7 +72,7 @@ extern "C" {
 #endif
 
 /* What the driver knows about the stream, for analyses and front ends.
- * `read` holds the status (EL_END: clean end; EL_OK: no end marker, a
+ * `read` holds the status (EV_END: clean end; EV_OK: no end marker, a
  * warning; an error: the first one, every event before it delivered),
  * bytes and events read, damage skipped and the time span of every event
  * read, delivered or not. */
@@ -103,7 +103,7 @@ typedef struct ev_stream {
     int interrupted;            /* the interrupt flag stopped the read: results so far */
     int idle_timed_out;         /* nothing came for idle_timeout (a file that never
                                    appeared, or a source that gave nothing: then
-                                   an EL_ERR_IO read) */
+                                   an EV_ERR_IO read) */
     uint64_t wall_ns;           /* wall time since the run started (live runs) */
     uint64_t last_time;         /* the latest event time read so far (ns) */
     /* the parallel read (opts.jobs > 1): the ranges the mergeable analyses
@@ -211,7 +211,7 @@ typedef struct ev_driver_opts {
                                    has come for this long (a followed file that has
                                    not grown, a FIFO without data or writer, a
                                    quiet socket) ends the read (as a cut log; an
-                                   EL_ERR_IO read when nothing came at all) */
+                                   EV_ERR_IO read when nothing came at all) */
     double tick_interval;       /* seconds between on_tick calls; 0: 1 second */
     ev_progress_fn on_tick;     /* live runs: called every tick_interval of wall
                                    time, between events or while waiting, and once
@@ -292,7 +292,7 @@ EVPROF_API const ev_stream *ev_driver_run_fd(ev_driver *d, int fd, const char *n
  * library (it listens; each client gets the log from a fresh header) and
  * reads it live until the program closes it. `addr` is "unix:PATH" or
  * "tcp:HOST:PORT". Nothing is ever sent. A failed connection is an
- * EL_ERR_IO read status with the reason. */
+ * EV_ERR_IO read status with the reason. */
 EVPROF_API const ev_stream *ev_driver_run_connect(ev_driver *d, const char *addr);
 
 /* 1 when `addr` has the form ev_driver_run_connect takes. */
@@ -319,7 +319,7 @@ typedef struct ev_facts {
     uint64_t blocks, bytes; /* damaged stretches skipped, and their bytes */
     double from_s, to_s;    /* time span of the skipped stretches */
     int stopped;            /* the read stopped at an error ... */
-    el_status stop_status;  /* ... of this status ... */
+    ev_status stop_status;  /* ... of this status ... */
     uint64_t stop_offset;   /* ... at this byte (TRUNCATED: where the cut event starts) */
     int missing_end;        /* clean end without an end marker (a warning) */
     int end_in_damage;      /* the end marker was the last record of the damaged

@@ -7,10 +7,10 @@
  *     while ((n = read(fd, buf, sizeof buf)) > 0) {
  *         el_decoder_feed(d, buf, n);
  *         el_event ev;
- *         el_status st;
- *         while ((st = el_decoder_next(d, &ev)) == EL_OK)
+ *         ev_status st;
+ *         while ((st = el_decoder_next(d, &ev)) == EV_OK)
  *             consume(&ev);
- *         if (st != EL_NEED_INPUT && st != EL_END)
+ *         if (st != EV_NEED_INPUT && st != EV_END)
  *             break;               // an error
  *     }
  *     el_decoder_finish(d);        // at end of input: END, or TRUNCATED
@@ -43,20 +43,6 @@ extern "C" {
  * an event), EV_ERR_FORMAT (the bytes are not a valid eventlog),
  * EV_ERR_NOMEM, EV_ERR_IO (reading the input failed). Their detail is an
  * ev_error (offset, event type, message). */
-typedef ev_status el_status;
-typedef ev_error el_error;
-
-/* The names of before the one status space, for the code still spelling
- * them (driver/, eventlog/source.c, cli/: issue 28 moves them). */
-#define EL_OK EV_OK
-#define EL_NEED_INPUT EV_NEED_INPUT
-#define EL_END EV_END
-#define EL_STOPPED EV_STOPPED
-#define EL_ERR_TRUNCATED EV_ERR_TRUNCATED
-#define EL_ERR_FORMAT EV_ERR_FORMAT
-#define EL_ERR_NOMEM EV_ERR_NOMEM
-#define EL_ERR_IO EV_ERR_IO
-#define el_status_name ev_status_name
 
 /* ---- event type ids --------------------------------------------------- */
 
@@ -215,7 +201,7 @@ typedef struct el_event {
      * for a type evprof does not know (skipped by its size; consumers
      * ignore it). A known type whose payload is shorter than the oldest
      * layout evprof knows is not delivered: el_decoder_next() returns
-     * EL_ERR_FORMAT naming its offset and type. Older, shorter layouts
+     * EV_ERR_FORMAT naming its offset and type. Older, shorter layouts
      * that GHC really wrote (STOP_THREAD without the blocker, GC_STATS
      * without the balanced field, the 13-byte census, the first ticky
      * definition layout) decode, with has_* flags saying what was there. */
@@ -359,20 +345,20 @@ EVPROF_API void el_decoder_only_selected(el_decoder *d, int on);
 EVPROF_API int el_decoder_time_span(const el_decoder *d, uint64_t *first, uint64_t *last);
 
 /* Hand the decoder the next chunk. The bytes are borrowed: they must stay
- * valid until el_decoder_next() returns EL_NEED_INPUT (the decoder copies
+ * valid until el_decoder_next() returns EV_NEED_INPUT (the decoder copies
  * only the tail of an event that a chunk boundary splits). Feeding again
  * before NEED_INPUT is a program error. */
 EVPROF_API void el_decoder_feed(el_decoder *d, const void *buf, size_t len);
 
-/* Next event. EL_OK with *ev filled, EL_NEED_INPUT, EL_END, or an error.
+/* Next event. EV_OK with *ev filled, EV_NEED_INPUT, EV_END, or an error.
  * After an error every further call returns the same status.
  *
- * EL_END: an end marker was read and the bytes fed after it hold no
+ * EV_END: an end marker was read and the bytes fed after it hold no
  * further block. A reader with more input feeds it still: an end marker
  * followed by a block is not the end but damage (a run of 0xff bytes
  * reads as an end marker). With resync on, the bytes from the marker to
  * the block are counted in el_decoder_damage() and events go on; with it
- * off, EL_ERR_FORMAT. An end marker inside a block's stated bytes (other
+ * off, EV_ERR_FORMAT. An end marker inside a block's stated bytes (other
  * than as its last record, where GHC 9.2+ writes it) is damage too. In a
  * log without blocks (no block marker read), further records after the
  * marker are that damage: a record of a declared type, not all zeros, in
@@ -380,14 +366,14 @@ EVPROF_API void el_decoder_feed(el_decoder *d, const void *buf, size_t len);
  * last event, followed by an end marker or another such record head.
  * Bytes after the end marker that hold no block (or no such records) are
  * ignored. */
-EVPROF_API el_status el_decoder_next(el_decoder *d, el_event *ev);
+EVPROF_API ev_status el_decoder_next(el_decoder *d, el_event *ev);
 
-/* No more input will come. Returns EL_END when the end marker was read
+/* No more input will come. Returns EV_END when the end marker was read
  * (and no block followed it),
- * EL_OK when the input stopped exactly between events without an end
- * marker (a warning: see el_decoder_missing_end), EL_ERR_TRUNCATED when
+ * EV_OK when the input stopped exactly between events without an end
+ * marker (a warning: see el_decoder_missing_end), EV_ERR_TRUNCATED when
  * it stopped inside the header or an event, or the error already hit. */
-EVPROF_API el_status el_decoder_finish(el_decoder *d);
+EVPROF_API ev_status el_decoder_finish(el_decoder *d);
 
 /* After finish: 1 when the log ended cleanly between events but had no
  * end marker (a program that did not shut down its eventlog). */
@@ -445,7 +431,7 @@ EVPROF_API const ev_error *el_decoder_error(const el_decoder *d);
  * says where already; no type when there is none). Returns the length
  * (as snprintf; the text may be cut to size). Log bytes in the message
  * are as they came: show them with tx_vis where people read them. */
-EVPROF_API size_t el_error_format(char *buf, size_t size, const el_error *e);
+EVPROF_API size_t el_error_format(char *buf, size_t size, const ev_error *e);
 
 /* Damage that was skipped. With resync on, a record that is damaged
  * inside a capability block (an undeclared type id, a payload that does
@@ -461,7 +447,7 @@ typedef struct el_damage {
     uint64_t bytes;               /* bytes skipped */
     uint64_t from_time, to_time;  /* from the first skipped block's marker time to
                                      the last one's end time (ns) */
-    el_error first;               /* the first damage (offset, type, message) */
+    ev_error first;               /* the first damage (offset, type, message) */
     int end_in_skipped;           /* the log ends with a skipped block whose last two
                                      bytes are an end marker (GHC 9.2 and later count
                                      the marker into the last block): the end was
@@ -488,7 +474,7 @@ EVPROF_API void el_event_numbers(const el_event *ev, el_number_fn fn, void *ctx)
 /* ---- reading a whole source (file, stdin, pipe) ----------------------- */
 
 /* Runs a decoder over a file descriptor and calls `on_event` for every
- * event. Stops early when on_event returns non-zero: status EL_STOPPED.
+ * event. Stops early when on_event returns non-zero: status EV_STOPPED.
  * Otherwise the result is END, OK (clean end without marker: a warning),
  * or an error; every event before the error has been delivered.
  *
@@ -515,8 +501,8 @@ EVPROF_API void el_caps_add(el_caps *a, const el_caps *b);
 EVPROF_API void el_decoder_caps(const el_decoder *d, el_caps *out);
 
 typedef struct el_read_result {
-    el_status status;
-    el_error error;               /* valid when status is an error */
+    ev_status status;
+    ev_error error;               /* valid when status is an error */
     int missing_end;              /* clean end, no end marker */
     uint64_t bytes;               /* bytes read */
     uint64_t events;              /* events delivered */
@@ -545,10 +531,6 @@ typedef struct el_read_opts {
 EVPROF_API el_read_result el_read_path_opts(const char *path, const el_read_opts *opts,
                                             el_event_fn on_event, void *ctx,
                                             el_decoder **keep_decoder);
-EVPROF_API el_read_result el_read_fd(int fd, el_event_fn on_event, void *ctx,
-                                     el_decoder **keep_decoder);
-EVPROF_API el_read_result el_read_fd_opts(int fd, const el_read_opts *opts, el_event_fn on_event,
-                                          void *ctx, el_decoder **keep_decoder);
 /* The same over bytes already in memory (tests, fuzzer). */
 EVPROF_API el_read_result el_read_mem(const void *buf, size_t len, el_event_fn on_event,
                                       void *ctx, el_decoder **keep_decoder);

@@ -45,14 +45,6 @@ extern "C" {
  * EV_ERR_RENDER (Graphviz failed: layout or renderer), EV_ERR_WRITE
  * (writing the output failed). */
 
-/* The names of before the one status space, for cli/ until it moves
- * (issue 28). */
-#define cg_status ev_status
-#define CG_OK EV_OK
-#define CG_ERR_NOMEM EV_ERR_NOMEM
-#define CG_ERR_REGEX EV_ERR_PATTERN
-#define CG_ERR_WRITE EV_ERR_WRITE
-
 typedef struct cg_opts {
     double node_fraction;   /* hide cost centres with cum < this x shown ticks (0.005) */
     double edge_fraction;   /* hide edges with w < this x shown ticks (0.001) */

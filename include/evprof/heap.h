@@ -49,13 +49,6 @@ extern "C" {
  * sticky), EV_ERR_FINISHED (an event for a finished profile, or a
  * snapshot). */
 
-/* The names of before the one status space, for cli/ until it moves
- * (issue 28). */
-#define heap_status ev_status
-#define HEAP_OK EV_OK
-#define HEAP_ERR_NOMEM EV_ERR_NOMEM
-#define HEAP_ERR_SINK EV_ERR_SINK
-
 /* GHC's -L default: -hc bands longer than this are cut. */
 #define HEAP_DEFAULT_LENGTH 25u
 #define HEAP_MAX_LENGTH 1000000u

@@ -44,9 +44,6 @@ EVPROF_API void info_set_stream(info_log *in, const ev_stream *s);
  * memory (sticky), else EV_OK. */
 EVPROF_API ev_status info_status(const info_log *in);
 
-/* The name of before the one status space, for cli/ until it moves
- * (issue 28). */
-#define info_failed(in) (info_status(in) != EV_OK)
 /* What it holds that grows with the log: the marks (distinct labels,
  * marks, bytes charged to the read's budget), for the memory message. */
 EVPROF_API void info_count_marks(const info_log *in, uint64_t *labels, uint64_t *marks,

@@ -98,9 +98,6 @@ EVPROF_API const phase_row *phases_row_at(const phases_run *p, size_t i);   /* N
  * charge) when memory ran out: the rows are cut there (sticky). */
 EVPROF_API ev_status phases_status(const phases_run *p);
 
-/* The name of before the one status space, for cli/ until it moves
- * (issue 28). */
-#define phases_failed(p) (phases_status(p) != EV_OK)
 
 /* The table as text, CSV (one row per phase, a header line) or JSON.
  * `source` names the log. Return 0, or -1 on a write error. */

@@ -111,9 +111,6 @@ EVPROF_API void prof_destroy(prof_profile *p);      /* accepts NULL */
 EVPROF_API ev_status prof_add_event(prof_profile *p, const el_event *ev);
 EVPROF_API ev_status prof_status(const prof_profile *p);
 
-/* The name of before the one status space, for cli/ until it moves
- * (issue 28). */
-#define prof_failed(p) (prof_status(p) != EV_OK)
 
 /* The memory budget the profile charges as it grows (budget.h; borrowed,
  * it must outlive the profile; NULL: none). What the profile holds is

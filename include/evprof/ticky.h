@@ -171,13 +171,6 @@ EVPROF_API const ticky_counter *ticky_find(const ticky_set *t, uint64_t id);
  * EV_ERR_IO; its detail is an ev_error: the 1-based line of the problem
  * (0: none) and a message without file name or line number. */
 
-/* The names of before the one status space, for cli/ until it moves
- * (issue 28). */
-#define ticky_status ev_status
-#define ticky_text_error ev_error
-#define TICKY_OK EV_OK
-#define TICKY_ERR_FORMAT EV_ERR_FORMAT
-
 /* Reads the per-counter table of a +RTS -r file into an empty set: the
  * line "Entries Alloc Alloc'd Non-void Arguments STG Name", a dashed rule,
  * then rows `%11d%11d%11d %3lu %-20.20s %s` up to a blank line. Other

@@ -75,11 +75,6 @@ EVPROF_API void el_payload_text(el_payload *p, const char *s);
  * sticks: every later call returns it (el_writer_error, with its message
  * el_writer_error_msg). */
 
-/* The names of before the one status space, for cli/cmd_merge.c until it
- * moves (issue 28). */
-#define el_writer_status ev_status
-#define EL_WRITER_OK EV_OK
-
 typedef struct el_writer el_writer;
 
 /* Bytes collect in memory, read them with el_writer_borrow_bytes(). */

@@ -57,7 +57,7 @@ prof_result *test_profile_mem(const uint8_t *buf, size_t len, const prof_filter 
     return snapshot_of(p);
 }
 
-el_status test_read(const char *path, const uint8_t *buf, size_t len, const ev_select *sel,
+ev_status test_read(const char *path, const uint8_t *buf, size_t len, const ev_select *sel,
                     const ev_analysis_ops *const *ops, void *const *self, size_t n)
 {
     ev_driver_opts o;
@@ -68,7 +68,7 @@ el_status test_read(const char *path, const uint8_t *buf, size_t len, const ev_s
     for (size_t i = 0; i < n; i++)
         assert_int_equal(ev_driver_attach(d, ops[i], self[i]), 0);
     const ev_stream *s = path ? ev_driver_run_path(d, path) : ev_driver_run_mem(d, buf, len);
-    el_status st = s->read.status;
+    ev_status st = s->read.status;
     ev_driver_destroy(d);
     return st;
 }
@@ -87,6 +87,6 @@ prof_result *test_profile_mem_sel(const uint8_t *buf, size_t len, const prof_fil
     prof_profile *p = prof_create(f);
     assert_non_null(p);
     const ev_analysis_ops *ops = &prof_analysis_ops;
-    assert_int_equal(test_read(NULL, buf, len, sel, &ops, (void *const *)&p, 1), EL_END);
+    assert_int_equal(test_read(NULL, buf, len, sel, &ops, (void *const *)&p, 1), EV_END);
     return snapshot_of(p);
 }

@@ -25,7 +25,7 @@ prof_result *test_profile_mem_sel(const uint8_t *buf, size_t len, const prof_fil
 /* Reads a log (path, or buf/len when path is NULL) through a driver with
  * the selection sel (NULL: all) into the n analyses ops[i] / self[i];
  * returns its status. */
-el_status test_read(const char *path, const uint8_t *buf, size_t len, const ev_select *sel,
+ev_status test_read(const char *path, const uint8_t *buf, size_t len, const ev_select *sel,
                     const ev_analysis_ops *const *ops, void *const *self, size_t n);
 /* One window [from, to) and a capability (-1: all); destroy with
  * ev_select_destroy. */
