@@ -1,11 +1,11 @@
 /* The live model of `evprof top`: see include/evprof/live.h.
  *
  * Memory: the attached aggregates (profile tree, GC summary, heap bands,
- * ticky counters) plus, per cost centre, the totals of the previous frame;
- * nothing grows with the length of the stream. What the model's own
- * analysis keeps (ticky counters and their names) and the
- * latest census are charged to the read's memory budget, as the
- * aggregates charge theirs; the frame's copies are not (snapshots). */
+ * ticky counters) plus, per cost centre and per ticky counter, the totals
+ * of the previous frame; nothing grows with the length of the stream. The
+ * previous totals and the latest census are charged to the read's memory
+ * budget, as the aggregates charge theirs; the frame's copies are not
+ * (snapshots). */
 #include "evprof/live.h"
 
 #include <stdlib.h>
@@ -16,9 +16,8 @@
 #include "evprof/heap.h"
 #include "evprof/prof.h"
 #include "evprof/textout.h"
+#include "evprof/ticky.h"
 #include "util/account.h"
-#include "util/hash.h"
-#include "util/htab.h"
 #include "util/idmap.h"
 
 #define DEFAULT_TOP 10
@@ -51,14 +50,14 @@ typedef struct prev_row {
     uint64_t ticks, inherited;
 } prev_row;
 
-/* ---- memory and ticky: a small analysis of its own ---------------------- */
-
-typedef struct ticky_ctr {
-    uint64_t id;
-    char *name;
+/* The previous frame's totals of a ticky counter, by its index in the set
+ * (counters keep their order of first appearance: an index is one counter
+ * from frame to frame). */
+typedef struct prev_ticky {
     uint64_t entries, allocs;
-    uint64_t prev_entries, prev_allocs;
-} ticky_ctr;
+} prev_ticky;
+
+/* ---- memory and the run: a small analysis of its own -------------------- */
 
 typedef struct mem_state {
     uint64_t heap_size, live_bytes;
@@ -70,10 +69,7 @@ typedef struct mem_state {
     char *program;              /* PROGRAM_ARGS' first argument */
     uint32_t pid;
     int has_pid;
-    ticky_ctr *ticky;
-    size_t n_ticky, cap_ticky;
-    tx_htab ticky_by_id;        /* id -> index into ticky */
-    ev_account acct;            /* the above and live_top's census copy */
+    ev_account acct;            /* live_top's census copy and previous totals */
     int failed;
 } mem_state;
 
@@ -91,6 +87,7 @@ struct live_top {
     prof_profile *prof;
     gc_summary *gc;
     heap_profile *heap;
+    ticky_set *ticky;
     mem_state mem;
 
     /* GC collections, from gc_on_collection */
@@ -110,6 +107,8 @@ struct live_top {
     prev_row *prev;
     size_t n_prev, cap_prev;
     uint64_t prev_ticks, prev_events, prev_alloc, prev_wall_ns, prev_alloc_time;
+    prev_ticky *prev_ticky;     /* by counter index */
+    size_t cap_prev_ticky;
 
     /* the current frame and what it points to */
     live_frame f;
@@ -121,42 +120,9 @@ struct live_top {
     live_ticky_row *ticky_rows;
 };
 
-static int ticky_eq(const void *items, uint32_t i, const void *key)
-{
-    return ((const ticky_ctr *)items)[i].id == *(const uint64_t *)key;
-}
-
-/* The counter of this id, made when new; NULL without memory. */
-static ticky_ctr *ticky_get(mem_state *m, uint64_t id)
-{
-    uint64_t h = hash_mix64(id);
-    uint32_t i = tx_htab_find(&m->ticky_by_id, h, ticky_eq, m->ticky, &id);
-    if (i != TX_HTAB_NONE)
-        return &m->ticky[i];
-    if (m->n_ticky >= UINT32_MAX - 1)
-        return NULL;
-    if (m->n_ticky == m->cap_ticky) {
-        size_t cap = m->cap_ticky ? m->cap_ticky * 2 : 64;
-        if (mem_charge(m, (cap - m->cap_ticky) * sizeof *m->ticky) != 0)
-            return NULL;
-        ticky_ctr *t = realloc(m->ticky, cap * sizeof *t);
-        if (!t)
-            return NULL;
-        m->ticky = t;
-        m->cap_ticky = cap;
-    }
-    if (tx_htab_insert_charged(&m->ticky_by_id, h, (uint32_t)m->n_ticky, &m->acct, 0, NULL) != 0)
-        return NULL;
-    ticky_ctr *c = &m->ticky[m->n_ticky++];
-    memset(c, 0, sizeof *c);
-    c->id = id;
-    return c;
-}
-
 static const uint16_t mem_types[] = {
-    EL_HEAP_ALLOCATED, EL_HEAP_SIZE, EL_HEAP_LIVE, EL_TICKY_COUNTER_DEF,
-    EL_TICKY_COUNTER_SAMPLE, EL_CREATE_THREAD, EL_BLOCKS_SIZE, EL_PROGRAM_ARGS,
-    EL_OSPROCESS_PID,
+    EL_HEAP_ALLOCATED, EL_HEAP_SIZE, EL_HEAP_LIVE, EL_CREATE_THREAD, EL_BLOCKS_SIZE,
+    EL_PROGRAM_ARGS, EL_OSPROCESS_PID,
 };
 
 /* Returns non-zero to stop the read: out of memory, or the memory limit. */
@@ -189,8 +155,6 @@ static int mem_event(void *self, const el_event *ev, const ev_stream *s)
             m->has_pid = 1;
         }
         return 0;
-    case EL_TICKY_COUNTER_DEF:
-        break;
     default:
         if (ev->outside & EL_OUT_TIME)  /* outside the selection's windows */
             return 0;
@@ -218,70 +182,17 @@ static int mem_event(void *self, const el_event *ev, const ev_stream *s)
         m->live_bytes = ev->u.heap.bytes;
         m->has_heap = 1;
         break;
-    case EL_TICKY_COUNTER_DEF: {
-        ticky_ctr *c = ticky_get(m, ev->u.ticky_def.id);
-        if (!c) {
-            m->failed = 1;
-            return 1;
-        }
-        /* the name up to a NUL, as strndup copies it */
-        size_t len = strnlen(ev->u.ticky_def.name.ptr, ev->u.ticky_def.name.len);
-        if (c->name)
-            ev_account_release(&m->acct, strlen(c->name) + 1);
-        free(c->name);
-        c->name = NULL;
-        if (mem_charge(m, len + 1) != 0)
-            return 1;
-        if (!(c->name = strndup(ev->u.ticky_def.name.ptr, len))) {
-            ev_account_release(&m->acct, len + 1);
-            m->failed = 1;
-            return 1;
-        }
-        break;
-    }
-    case EL_TICKY_COUNTER_SAMPLE: {
-        /* samples are deltas since the counter's previous sample */
-        ticky_ctr *c = ticky_get(m, ev->u.ticky_sample.id);
-        if (!c) {
-            m->failed = 1;
-            return 1;
-        }
-        c->entries += ev->u.ticky_sample.entries;
-        c->allocs += ev->u.ticky_sample.allocs;
-        break;
-    }
     }
     return 0;
 }
 
-static int mem_holds(const void *self, char *buf, size_t size)
-{
-    uint64_t counters, bytes;
-    live_top_mem_count(self, &counters, &bytes);
-    if (!counters)
-        return -1;
-    snprintf(buf, size, "top's ticky counters: %llu in %.1f MiB", (unsigned long long)counters,
-             (double)bytes / (1 << 20));
-    return 1;
-}
-
 static const ev_analysis_ops mem_ops = {
-    .name = "live memory and ticky",
+    .name = "live memory",
     .types = mem_types,
     .num_types = sizeof mem_types / sizeof mem_types[0],
     .flags = EV_COUNTS,
     .event = mem_event,
-    .holds = mem_holds,
 };
-
-const ev_analysis_ops *live_top_mem_ops(void) { return &mem_ops; }
-
-void live_top_mem_count(const void *self, uint64_t *ticky_counters, uint64_t *bytes)
-{
-    const mem_state *m = self;
-    *ticky_counters = m->n_ticky;
-    *bytes = m->acct.charged;
-}
 
 static void on_collection(void *ctx, const gc_collection *c)
 {
@@ -341,7 +252,8 @@ live_top *live_top_create(const live_opts *o)
     t->prof = prof_create(o ? o->samples : NULL);
     t->gc = gc_create();
     t->heap = heap_create(&ho, on_census, t);
-    if (!t->prof || !t->gc || !t->heap) {
+    t->ticky = ticky_create();
+    if (!t->prof || !t->gc || !t->heap || !t->ticky) {
         live_top_destroy(t);
         return NULL;
     }
@@ -356,17 +268,15 @@ void live_top_destroy(live_top *t)
     prof_destroy(t->prof);
     gc_destroy(t->gc);
     heap_destroy(t->heap);
+    ticky_destroy(t->ticky);
     prof_result_destroy(t->res);
-    for (size_t i = 0; i < t->mem.n_ticky; i++)
-        free(t->mem.ticky[i].name);
-    free(t->mem.ticky);
-    tx_htab_free(&t->mem.ticky_by_id);
     free(t->mem.program);
     gc_destroy(t->gc_snap);
     ev_budget_release(t->mem.acct.budget, t->mem.acct.charged);
     free(t->census);
     tx_idmap_free(&t->prev_ids);
     free(t->prev);
+    free(t->prev_ticky);
     free(t->rows);
     free(t->top);
     free(t->bands);
@@ -379,6 +289,7 @@ int live_top_attach(live_top *t, ev_driver *d)
     if (ev_driver_attach(d, &prof_analysis_ops, t->prof) != 0 ||
         ev_driver_attach(d, &gc_analysis_ops, t->gc) != 0 ||
         ev_driver_attach(d, &heap_analysis_ops, t->heap) != 0 ||
+        ev_driver_attach(d, &ticky_analysis_ops, t->ticky) != 0 ||
         ev_driver_attach(d, &mem_ops, &t->mem) != 0)
         return -1;
     return 0;
@@ -586,34 +497,60 @@ static int cmp_ticky(const void *pa, const void *pb)
     return strcmp(a->name, b->name);
 }
 
-static void build_ticky(live_top *t)
+/* The ticky counters' totals are the set's own (ticky/: the samples in
+ * the selection's batches, as `evprof ticky` counts them), read where they
+ * are: a snapshot would copy every name, kind and description at each
+ * frame for the two totals wanted. The interval is the frame's business:
+ * the previous totals by counter index. */
+static int build_ticky(live_top *t)
 {
-    mem_state *m = &t->mem;
+    const ticky_set *k = t->ticky;
+    size_t nc = ticky_num_counters(k);
     t->f.n_ticky = t->f.n_ticky_all = 0;
-    if (!m->n_ticky)
-        return;
-    live_ticky_row *r = realloc(t->ticky_rows, m->n_ticky * sizeof *r);
+    if (ticky_status(k) != EV_OK)
+        return -1;      /* its figures miss events (the read stops) */
+    if (!nc)
+        return 0;
+    if (nc > t->cap_prev_ticky) {
+        size_t cap = t->cap_prev_ticky ? t->cap_prev_ticky : 64;
+        while (cap < nc)
+            cap *= 2;
+        size_t more = (cap - t->cap_prev_ticky) * sizeof *t->prev_ticky;
+        if (mem_charge(&t->mem, more) != 0)
+            return -1;
+        prev_ticky *p = realloc(t->prev_ticky, cap * sizeof *p);
+        if (!p) {
+            ev_account_release(&t->mem.acct, more);
+            return -1;
+        }
+        memset(p + t->cap_prev_ticky, 0, more);
+        t->prev_ticky = p;
+        t->cap_prev_ticky = cap;
+    }
+    live_ticky_row *r = realloc(t->ticky_rows, nc * sizeof *r);
     if (!r)
-        return;
+        return -1;
     t->ticky_rows = r;
     size_t n = 0;
-    for (size_t i = 0; i < m->n_ticky; i++) {
-        ticky_ctr *c = &m->ticky[i];
-        if (!c->entries && !c->allocs)
+    for (size_t i = 0; i < nc; i++) {
+        const ticky_counter *c = ticky_counter_at(k, i);
+        prev_ticky *p = &t->prev_ticky[i];
+        if (!c->entries && !c->alloc)
             continue;
-        r[n].name = c->name ? c->name : "<undefined counter>";
+        r[n].name = c->defined ? c->name : "<undefined counter>";
         r[n].entries = c->entries;
-        r[n].allocs = c->allocs;
-        r[n].entries_interval = c->entries - c->prev_entries;
-        r[n].allocs_interval = c->allocs - c->prev_allocs;
-        c->prev_entries = c->entries;
-        c->prev_allocs = c->allocs;
+        r[n].allocs = c->alloc;
+        r[n].entries_interval = c->entries - p->entries;
+        r[n].allocs_interval = c->alloc - p->allocs;
+        p->entries = c->entries;
+        p->allocs = c->alloc;
         n++;
     }
     qsort(r, n, sizeof *r, cmp_ticky);
     t->f.ticky = r;
     t->f.n_ticky_all = n;
     t->f.n_ticky = n < t->o.top_n ? n : t->o.top_n;
+    return 0;
 }
 
 /* ---- frames ------------------------------------------------------------- */
@@ -680,7 +617,8 @@ const live_frame *live_top_frame(live_top *t, const ev_stream *s)
     f->pid = t->mem.pid;
 
     build_bands(t);
-    build_ticky(t);
+    if (build_ticky(t) != 0)
+        failed = 1;
 
     t->prev_alloc = alloc;
     t->prev_gcs = t->gcs;

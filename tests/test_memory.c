@@ -459,9 +459,11 @@ static void test_ticky_stops_at_limit(void **state)
             assert_true(c.over_budget);
             assert_true(c.counters > 1000 && c.counters < 50000);
             assert_true(c.bytes <= 1u << 20);
+            assert_int_equal(ticky_status(t), EV_ERR_LIMIT);
         } else {
             assert_false(s->stopped);
             assert_false(c.over_budget);
+            assert_int_equal(ticky_status(t), EV_OK);
             assert_int_equal(c.counters, 50000);
             assert_int_equal(c.bytes, ev_budget_used(b));
         }

@@ -31,6 +31,11 @@ void ticky_count(const ticky_set *t, ticky_counts *c)
     c->over_budget = t->mem.refused;
 }
 
+ev_status ticky_status(const ticky_set *t)
+{
+    return !t->failed ? EV_OK : t->mem.refused ? EV_ERR_LIMIT : EV_ERR_NOMEM;
+}
+
 /* ---- strings: a chunked arena ------------------------------------------ */
 
 #define CHUNK_SIZE 65536u

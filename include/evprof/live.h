@@ -2,8 +2,8 @@
  * in the last interval and since the start, from one read of its log.
  *
  * A live_top attaches its analyses to a driver (the time profile, the GC
- * summary, the heap profile, and a small one of its own for heap size,
- * live data, allocation and ticky counters). At each refresh, from the
+ * summary, the heap profile, the ticky counters, and a small one of its
+ * own for heap size, live data, threads and the program). At each refresh, from the
  * driver's on_tick, live_top_frame() takes snapshots (time in proportion
  * to the aggregates, never to the log) and gives the figures of the
  * interval since the previous frame and since the start:
@@ -162,12 +162,6 @@ EVPROF_API void live_top_destroy(live_top *t);        /* accepts NULL */
 
 /* Attaches the model's analyses to a driver before its run. 0 or -1. */
 EVPROF_API int live_top_attach(live_top *t, ev_driver *d);
-/* The model's own analysis (heap size, the run's facts, ticky counters),
- * one of those live_top_attach attaches, and what an instance
- * of it (the `self` the driver holds) keeps: ticky counters, bytes charged
- * to the read's memory budget. For the memory-limit message. */
-EVPROF_API const ev_analysis_ops *live_top_mem_ops(void);
-EVPROF_API void live_top_mem_count(const void *self, uint64_t *ticky_counters, uint64_t *bytes);
 
 /* A new frame: the interval ends now (s: the driver's stream). The frame
  * is owned by t and valid until the next call. NULL when out of memory. */

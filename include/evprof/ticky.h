@@ -124,6 +124,10 @@ typedef struct ticky_counts {
     int over_budget;
 } ticky_counts;
 EVPROF_API void ticky_count(const ticky_set *t, ticky_counts *c);
+/* EV_OK, or the set's first error, which sticks: EV_ERR_LIMIT (the budget
+ * refused a charge) or EV_ERR_NOMEM (an allocation failed). A failed set's
+ * figures miss events. */
+EVPROF_API ev_status ticky_status(const ticky_set *t);
 
 /* Done adding: placeholder names for undefined counters. 0 or -1 (no
  * memory). Counters keep their order of first appearance. A finished set
@@ -158,6 +162,11 @@ EVPROF_API int ticky_counter_points(const ticky_set *t, size_t i, ticky_points *
  * (release: ticky_destroy). */
 EVPROF_API extern const ev_analysis_ops ticky_analysis_ops;
 
+/* These read a set that still takes events as well (a live view's totals
+ * so far, without a snapshot's copy of every string): the counters in
+ * order of first appearance, so an index names the same counter as the
+ * set grows; an undefined counter's name is "" until ticky_finish. The
+ * record is valid until the next event, its strings until ticky_destroy. */
 EVPROF_API const ticky_info *ticky_get_info(const ticky_set *t);
 EVPROF_API size_t ticky_num_counters(const ticky_set *t);
 EVPROF_API const ticky_counter *ticky_counter_at(const ticky_set *t, size_t i);

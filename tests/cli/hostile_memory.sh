@@ -64,7 +64,7 @@ check "pprof --heap 1G: the same profile" cmp -s "$tmp/none.pb.gz" "$tmp/lim.pb.
 "$gen" "$tmp/ticky.eventlog" ticky 100000
 limited "diff --ticky 40M" "40 MiB" "the ticky counters: [0-9]* in" \
     "$evprof" diff --ticky --memory-limit 40M -o "$tmp/out.file" "$tmp/ticky.eventlog" "$tmp/ticky.eventlog"
-limited "top --ndjson ticky 40M" "40 MiB" "top's ticky counters: [0-9]* in" \
+limited "top --ndjson ticky 40M" "40 MiB" "the ticky counters: [0-9]* in" \
     "$evprof" top --ndjson --interval 60 --memory-limit 40M "$tmp/ticky.eventlog"
 "$gen" "$tmp/ticky-small.eventlog" ticky 300
 "$evprof" diff --ticky "$tmp/ticky-small.eventlog" "$tmp/ticky-small.eventlog" >"$tmp/none" 2>&1
