@@ -469,13 +469,21 @@ int gc_add_event(gc_summary *s, const el_event *ev)
         return 0;
     case EL_HEAP_SIZE:
         s->r.n_heap_size++;
-        if (in_window(s, t) && ev->u.heap.bytes > s->r.max_mem_in_use_bytes)
-            s->r.max_mem_in_use_bytes = ev->u.heap.bytes;
+        if (in_window(s, t)) {
+            if (ev->u.heap.bytes > s->r.max_mem_in_use_bytes)
+                s->r.max_mem_in_use_bytes = ev->u.heap.bytes;
+            s->r.heap_size_bytes = ev->u.heap.bytes;
+            s->r.has_heap_size = 1;
+        }
         return 0;
     case EL_HEAP_LIVE:
         s->r.n_heap_live++;
-        if (in_window(s, t) && ev->u.heap.bytes > s->r.max_live_bytes)
-            s->r.max_live_bytes = ev->u.heap.bytes;
+        if (in_window(s, t)) {
+            if (ev->u.heap.bytes > s->r.max_live_bytes)
+                s->r.max_live_bytes = ev->u.heap.bytes;
+            s->r.live_bytes = ev->u.heap.bytes;
+            s->r.has_live = 1;
+        }
         return 0;
     default:
         break;
@@ -529,6 +537,8 @@ int gc_add_event(gc_summary *s, const el_event *ev)
         counter(s, c, 0, t, ev->u.heap.bytes);
         if (before_end(s, t))
             c->has_alloc = 1;
+        if (t > s->r.last_alloc_ns && !ev_select_outside(s->sel, t, ev->cap))
+            s->r.last_alloc_ns = t;
         break;
     case EL_SPARK_COUNTERS: {
         s->r.n_spark_counters++;
@@ -914,6 +924,15 @@ int gc_merge(gc_summary *p, const gc_summary *q)
     r->max_live_bytes = max_u64(r->max_live_bytes, qr->max_live_bytes);
     r->max_mem_in_use_bytes = max_u64(r->max_mem_in_use_bytes, qr->max_mem_in_use_bytes);
     r->max_frag_bytes = max_u64(r->max_frag_bytes, qr->max_frag_bytes);
+    if (qr->has_heap_size) {        /* the latest in the log's order: q's */
+        r->has_heap_size = 1;
+        r->heap_size_bytes = qr->heap_size_bytes;
+    }
+    if (qr->has_live) {
+        r->has_live = 1;
+        r->live_bytes = qr->live_bytes;
+    }
+    r->last_alloc_ns = max_u64(r->last_alloc_ns, qr->last_alloc_ns);
     r->par_copied_bytes += qr->par_copied_bytes;
     r->par_balanced_copied_bytes += qr->par_balanced_copied_bytes;
     r->collections_without_pause += qr->collections_without_pause;

@@ -60,9 +60,6 @@ typedef struct prev_ticky {
 /* ---- memory and the run: a small analysis of its own -------------------- */
 
 typedef struct mem_state {
-    uint64_t heap_size, live_bytes;
-    uint64_t alloc_time;        /* the latest HEAP_ALLOCATED's time */
-    int has_heap;
     uint64_t threads;           /* CREATE_THREAD */
     uint64_t blocks_size;
     int has_blocks_size;
@@ -120,9 +117,9 @@ struct live_top {
     live_ticky_row *ticky_rows;
 };
 
+/* The heap's size, live data and allocation are the GC summary's. */
 static const uint16_t mem_types[] = {
-    EL_HEAP_ALLOCATED, EL_HEAP_SIZE, EL_HEAP_LIVE, EL_CREATE_THREAD, EL_BLOCKS_SIZE,
-    EL_PROGRAM_ARGS, EL_OSPROCESS_PID,
+    EL_CREATE_THREAD, EL_BLOCKS_SIZE, EL_PROGRAM_ARGS, EL_OSPROCESS_PID,
 };
 
 /* Returns non-zero to stop the read: out of memory, or the memory limit. */
@@ -161,11 +158,6 @@ static int mem_event(void *self, const el_event *ev, const ev_stream *s)
         break;
     }
     switch (ev->type) {
-    case EL_HEAP_ALLOCATED:
-        /* the bytes are the GC summary's (per capability, windowed) */
-        if (!(ev->outside & EL_OUT_CAP) && ev->time > m->alloc_time)
-            m->alloc_time = ev->time;
-        break;
     case EL_CREATE_THREAD:
         if (!(ev->outside & EL_OUT_CAP))
             m->threads++;
@@ -173,14 +165,6 @@ static int mem_event(void *self, const el_event *ev, const ev_stream *s)
     case EL_BLOCKS_SIZE:
         m->blocks_size = ev->u.heap.bytes;
         m->has_blocks_size = 1;
-        break;
-    case EL_HEAP_SIZE:
-        m->heap_size = ev->u.heap.bytes;
-        m->has_heap = 1;
-        break;
-    case EL_HEAP_LIVE:
-        m->live_bytes = ev->u.heap.bytes;
-        m->has_heap = 1;
         break;
     }
     return 0;
@@ -591,15 +575,17 @@ const live_frame *live_top_frame(live_top *t, const ev_stream *s)
         failed = 1;
 
     live_mem *m = &f->mem;
-    uint64_t alloc = f->gc ? f->gc->allocated_bytes : t->prev_alloc;
-    m->has_heap = t->mem.has_heap;
-    m->heap_size = t->mem.heap_size;
-    m->live_bytes = t->mem.live_bytes;
+    const gc_result *g = f->gc;
+    uint64_t alloc = g ? g->allocated_bytes : t->prev_alloc;
+    uint64_t alloc_time = g ? g->last_alloc_ns : t->prev_alloc_time;
+    m->has_heap = g && (g->has_heap_size || g->has_live);
+    m->heap_size = g ? g->heap_size_bytes : 0;
+    m->live_bytes = g ? g->live_bytes : 0;
     m->allocated = alloc;
     m->alloc_interval = alloc >= t->prev_alloc ? alloc - t->prev_alloc : 0;
     /* over the log's time between the interval's last HEAP_ALLOCATED and
      * the previous interval's (wall time would show GHC's buffering) */
-    uint64_t span = t->mem.alloc_time > t->prev_alloc_time ? t->mem.alloc_time - t->prev_alloc_time : 0;
+    uint64_t span = alloc_time > t->prev_alloc_time ? alloc_time - t->prev_alloc_time : 0;
     m->alloc_rate = span ? (double)m->alloc_interval / ((double)span / 1e9) : 0;
     m->gcs = t->gcs;
     m->gcs_interval = t->gcs - t->prev_gcs;
@@ -626,7 +612,7 @@ const live_frame *live_top_frame(live_top *t, const ev_stream *s)
     t->max_pause_since = 0;
     t->prev_events = f->events;
     t->prev_wall_ns = wall;
-    t->prev_alloc_time = t->mem.alloc_time;
+    t->prev_alloc_time = alloc_time;
     return failed || t->mem.failed ? NULL : f;
 }
 

@@ -598,6 +598,12 @@ static void test_synthetic_whole(void **state)
     assert_int_equal(r->max_slop_bytes, 700);
     assert_int_equal(r->max_mem_in_use_bytes, 3 << 20);
     assert_int_equal(r->max_frag_bytes, 8192);
+    /* the heap now: the latest in the log's order (cap 1's block is
+     * after cap 0's), the latest allocation by time */
+    assert_true(r->has_heap_size && r->has_live);
+    assert_int_equal(r->heap_size_bytes, 1 << 20);
+    assert_int_equal(r->live_bytes, 5000);
+    assert_int_equal(r->last_alloc_ns, 990);
     assert_int_equal(r->par_copied_bytes, 5000);
     assert_int_equal(r->par_balanced_copied_bytes, 2400);
     assert_true(r->work_balance > 0.4799 && r->work_balance < 0.4801);
@@ -710,6 +716,16 @@ static void test_synthetic_windows(void **state)
     gc_summary *s = synthetic_window(buf, len, 120, 480, -1);
     const gc_result *r = gc_get_result(s);
     assert_false(r->whole_run);
+    /* the heap now, in the window: the size at 152, no live data (501 is
+     * after), the latest allocation cap 0's at 150 */
+    assert_true(r->has_heap_size);
+    assert_false(r->has_live);
+    assert_int_equal(r->heap_size_bytes, 2 << 20);
+    assert_int_equal(r->live_bytes, 0);
+    assert_int_equal(r->last_alloc_ns, 150);
+    gc_summary *c1 = synthetic_window(buf, len, 120, 480, 1);
+    assert_int_equal(gc_get_result(c1)->last_alloc_ns, 149);   /* cap 1's */
+    gc_destroy(c1);
     assert_int_equal(r->from_ns, 120);
     assert_int_equal(r->to_ns, 480);
     assert_int_equal(r->total_ns, 360);
@@ -986,6 +1002,22 @@ static int split_feed(void *ctx, const el_event *ev, const el_decoder *d)
 /* The report of `buf` read in three ranges cut after events k1 and k2,
  * merged as the driver merges them: range 1 and 2 into range 0, then
  * that into the attached summary, which has read nothing. */
+/* The JSON report, then what it does not show: the heap now. */
+static char *figures_of(const gc_summary *s)
+{
+    char *json = text_of(s, 1), *t = NULL;
+    size_t len = 0;
+    const gc_result *r = gc_get_result(s);
+    FILE *m = open_memstream(&t, &len);
+    assert_non_null(m);
+    fprintf(m, "%s\nnow %d %d %llu %llu %llu\n", json, r->has_heap_size, r->has_live,
+            (unsigned long long)r->heap_size_bytes, (unsigned long long)r->live_bytes,
+            (unsigned long long)r->last_alloc_ns);
+    assert_int_equal(fclose(m), 0);
+    free(json);
+    return t;
+}
+
 static char *split_text(const uint8_t *buf, size_t len, const ev_select *sel, size_t k1,
                         size_t k2)
 {
@@ -1004,7 +1036,7 @@ static char *split_text(const uint8_t *buf, size_t len, const ev_select *sel, si
     if (r.has_time_span)
         gc_set_time_span(self, r.first_time, r.last_time);
     assert_int_equal(gc_finish(self), 0);
-    char *t = text_of(self, 1);
+    char *t = figures_of(self);
     gc_destroy(self);
     return t;
 }
@@ -1035,7 +1067,7 @@ static void check_every_split(const uint8_t *buf, size_t len, size_t step)
     for (int fi = 0; fi < 2; fi++) {
         gc_summary *seq = gc_create();
         cur_sel = fs[fi];
-        char *want = text_of(finish_read(seq, el_read_mem(buf, len, feed, seq, NULL), "log"), 1);
+        char *want = figures_of(finish_read(seq, el_read_mem(buf, len, feed, seq, NULL), "log"));
         for (size_t k1 = 0; k1 <= n; k1 += step)
             for (size_t k2 = k1; k2 <= n; k2 += step) {
                 char *got = split_text(buf, len, fs[fi], k1, k2);

@@ -172,6 +172,13 @@ typedef struct gc_result {
     int mem_in_use_lower_bound;
     uint64_t n_mem_return;
     uint64_t max_frag_bytes;        /* max current fragmentation (GC_STATS_GHC) */
+    /* the heap now (a live view's figures): the latest HEAP_SIZE and
+     * HEAP_LIVE in the windows, latest in the log's order, 0 and has_ 0
+     * when none; and the time of the latest HEAP_ALLOCATED inside the
+     * selection (windows and capability), 0 when none */
+    int has_heap_size, has_live;
+    uint64_t heap_size_bytes, live_bytes;
+    uint64_t last_alloc_ns;
     uint32_t generations;           /* HEAP_INFO_GHC, else the oldest gen seen + 1 */
     const gc_gen *gens;             /* [generations] */
     uint32_t collections;           /* all generations */

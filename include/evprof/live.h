@@ -3,7 +3,7 @@
  *
  * A live_top attaches its analyses to a driver (the time profile, the GC
  * summary, the heap profile, the ticky counters, and a small one of its
- * own for heap size, live data, threads and the program). At each refresh, from the
+ * own for threads, blocks and the program). At each refresh, from the
  * driver's on_tick, live_top_frame() takes snapshots (time in proportion
  * to the aggregates, never to the log) and gives the figures of the
  * interval since the previous frame and since the start:
