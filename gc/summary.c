@@ -30,6 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "series.h"
+#include "util/account.h"
+
 const uint16_t gc_event_types[] = {
     EL_GC_START, EL_GC_END, EL_GC_STATS_GHC, EL_HEAP_ALLOCATED, EL_HEAP_SIZE,
     EL_HEAP_LIVE, EL_HEAP_INFO_GHC, EL_SPARK_COUNTERS, EL_RUN_THREAD, EL_STOP_THREAD,
@@ -78,6 +81,11 @@ typedef struct cap_state {
     /* window sums */
     uint64_t mut_ns, gc_ns, max_pause_ns, led_ns;
     uint32_t gcs, led;
+    /* the kept series: its HEAP_ALLOCATED counter, the last value in file
+     * order; a partial's first value and time (its growth is known only
+     * when merged after the ranges before) */
+    uint8_t s_seen;
+    uint64_t s_alloc, s_first, s_first_t;
 } cap_state;
 
 struct gc_summary {
@@ -103,6 +111,13 @@ struct gc_summary {
     ev_span *out_windows;
     gc_collection_fn on_collection;
     void *on_collection_ctx;
+    /* the heap over time (gc_keep_series; series.b NULL: not kept), its
+     * buckets charged to the budget; the points of a finished summary */
+    gc_series series;
+    uint32_t series_points;
+    ev_account mem;
+    gc_point *points;
+    int took_events;
     /* a partial of the parallel read (gc_fork) */
     int partial;
     int seen_rts;                   /* an RTS_IDENTIFIER: the last one wins */
@@ -131,7 +146,41 @@ void gc_destroy(gc_summary *s)
     free(s->out_caps);
     free(s->held);
     free(s->held_stats);
+    gc_series_free_(&s->series);
+    free(s->points);
+    ev_budget_release(s->mem.budget, s->mem.charged);
     free(s);
+}
+
+int gc_keep_series(gc_summary *s, uint32_t points)
+{
+    if (!s || s->took_events || s->finished || s->series.b)
+        return -1;
+    if (ev_account_charge(&s->mem, gc_series_bytes_(points)) != 0)
+        return -1;
+    if (gc_series_init_(&s->series, points) != 0) {
+        ev_account_release(&s->mem, gc_series_bytes_(points));
+        return -1;
+    }
+    s->series_points = points;
+    return 0;
+}
+
+/* A capability's HEAP_ALLOCATED counter at t into the series: its growth
+ * since the capability's previous one (a partial's first waits for the
+ * merge). */
+static void series_alloc(gc_summary *s, cap_state *c, uint64_t t, uint64_t v)
+{
+    uint64_t grew = 0;
+    if (s->partial && !c->s_seen) {
+        c->s_first = v;
+        c->s_first_t = t;
+    } else if (v > c->s_alloc) {
+        grew = v - c->s_alloc;
+    }
+    c->s_seen = 1;
+    c->s_alloc = v;
+    gc_series_alloc_(&s->series, t, grew);
 }
 
 /* ---- the selection ------------------------------------------------------
@@ -438,6 +487,7 @@ int gc_add_event(gc_summary *s, const el_event *ev)
 {
     if (s->nomem || s->finished)
         return -1;
+    s->took_events = 1;
     if (ev->time > s->last_time_seen)
         s->last_time_seen = ev->time;
     if (!ev->decoded)
@@ -469,6 +519,8 @@ int gc_add_event(gc_summary *s, const el_event *ev)
         return 0;
     case EL_HEAP_SIZE:
         s->r.n_heap_size++;
+        if (s->series.b)
+            gc_series_size_(&s->series, t, ev->u.heap.bytes);
         if (in_window(s, t)) {
             if (ev->u.heap.bytes > s->r.max_mem_in_use_bytes)
                 s->r.max_mem_in_use_bytes = ev->u.heap.bytes;
@@ -478,6 +530,8 @@ int gc_add_event(gc_summary *s, const el_event *ev)
         return 0;
     case EL_HEAP_LIVE:
         s->r.n_heap_live++;
+        if (s->series.b)
+            gc_series_live_(&s->series, t, ev->u.heap.bytes);
         if (in_window(s, t)) {
             if (ev->u.heap.bytes > s->r.max_live_bytes)
                 s->r.max_live_bytes = ev->u.heap.bytes;
@@ -535,6 +589,8 @@ int gc_add_event(gc_summary *s, const el_event *ev)
     case EL_HEAP_ALLOCATED:
         s->r.n_heap_alloc++;
         counter(s, c, 0, t, ev->u.heap.bytes);
+        if (s->series.b)
+            series_alloc(s, c, t, ev->u.heap.bytes);
         if (before_end(s, t))
             c->has_alloc = 1;
         if (t > s->r.last_alloc_ns && !ev_select_outside(s->sel, t, ev->cap))
@@ -722,6 +778,14 @@ int gc_finish(gc_summary *s)
             r->sparks.fizzled += c->sparks.fizzled;
         }
     }
+    if (s->series.b) {
+        if (!(s->points = malloc(s->series.cap * sizeof *s->points))) {
+            s->nomem = 1;
+            return -1;
+        }
+        r->n_points = gc_series_points_(&s->series, s->points);
+        r->points = s->points;
+    }
     double mut_s = (double)r->mutator_ns / 1e9;
     r->alloc_rate = r->mutator_ns ? (uint64_t)((double)r->allocated_bytes / mut_s) : 0;
     r->productivity = r->total_ns ? (double)r->mutator_ns / (double)r->total_ns : 0.0;
@@ -752,6 +816,13 @@ gc_summary *gc_snapshot(const gc_summary *s)
     c->held = NULL;
     c->held_stats = NULL;
     c->on_collection = NULL;    /* collections closed by finishing are not news */
+    c->series.b = NULL;
+    c->points = NULL;
+    c->mem = (ev_account){ 0 };  /* a snapshot is not charged */
+    if (s->series.b && gc_series_copy_(&c->series, &s->series) != 0) {
+        gc_destroy(c);
+        return NULL;
+    }
     if ((s->ncaps && !(c->caps = malloc((size_t)s->ncaps * sizeof *c->caps))) ||
         (s->ngens && !(c->gens = malloc((size_t)s->ngens * sizeof *c->gens)))) {
         gc_destroy(c);
@@ -794,6 +865,10 @@ gc_summary *gc_fork(const gc_summary *s)
     if (q) {
         q->partial = 1;
         q->sel = s->sel;
+        if (s->series.b && gc_keep_series(q, s->series_points) != 0) {
+            gc_destroy(q);
+            return NULL;
+        }
     }
     return q;
 }
@@ -805,6 +880,17 @@ static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static void merge_cap(gc_summary *p, cap_state *pc, const cap_state *qc)
 {
     size_t n = (size_t)N_CTR * ev_select_num_slots(p->sel);
+    if (qc->s_seen && p->series.b) {
+        /* q's first counter follows p's last, or becomes p's first */
+        if (p->partial && !pc->s_seen) {
+            pc->s_first = qc->s_first;
+            pc->s_first_t = qc->s_first_t;
+        } else if (qc->s_first > pc->s_alloc) {
+            gc_series_alloc_(&p->series, qc->s_first_t, qc->s_first - pc->s_alloc);
+        }
+        pc->s_seen = 1;
+        pc->s_alloc = qc->s_alloc;
+    }
     if (qc->run_synced) {
         if (!p->partial || pc->run_synced) {
             if (pc->running)
@@ -853,6 +939,10 @@ int gc_merge(gc_summary *p, const gc_summary *q)
         p->sel = q->sel;    /* the attached summary has read nothing itself */
     if (reserve_caps(p, q->ncaps) != 0)
         return -1;
+    if (!p->series.b != !q->series.b)
+        return -1;                  /* not partials of one summary */
+    if (p->series.b)
+        gc_series_merge_(&p->series, &q->series);
     /* q's held collection events continue p's states, or p's own held
      * ones when p does not know that capability's state either */
     for (size_t i = 0; i < q->n_held; i++) {
@@ -943,6 +1033,9 @@ static int gc_op_event(void *self, const el_event *ev, const ev_stream *st)
 {
     gc_summary *s = self;
     s->sel = st->select;
+    if (st->budget != s->mem.budget && st->budget && s->series.b &&
+        ev_account_move(&s->mem, st->budget) != 0)
+        s->nomem = 1;               /* the budget refused the series */
     return gc_add_event(s, ev) != 0;
 }
 

@@ -1,139 +1,12 @@
-/* The page's own small analyses: the GC time series, the heap censuses
- * kept for the chart (the run's facts come from info/, the ticky counters
- * and their points from ticky/).
+/* The page's own small pieces: the heap censuses kept for the chart and an
+ * analysis that makes the decoder count every event (the run's facts come
+ * from info/, the ticky counters and their points from ticky/, the heap
+ * over time from gc/: gc_keep_series).
  * Each is bounded: memory grows with the options, never with the log. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "html/internal.h"
-
-/* ---- GC time series ------------------------------------------------------ */
-
-int html_gcseries_init(html_gcseries *g, uint32_t max_points)
-{
-    memset(g, 0, sizeof *g);
-    g->cap = max_points < 4 ? 4 : max_points;
-    g->cap += g->cap & 1;
-    g->width = 1000;                /* 1 us: doubled as the log goes on */
-    g->b = calloc(g->cap, sizeof *g->b);
-    g->pts = malloc(g->cap * sizeof *g->pts);
-    return g->b && g->pts ? 0 : -1;
-}
-
-void html_gcseries_free(html_gcseries *g)
-{
-    free(g->b);
-    free(g->pts);
-    free(g->cap_alloc);
-    g->b = NULL;
-    g->pts = NULL;
-    g->cap_alloc = NULL;
-}
-
-static void merge_bucket(hs_bucket *to, const hs_bucket *a, const hs_bucket *b)
-{
-    *to = *a;
-    if (!b->used)
-        return;
-    if (!to->used || b->t > to->t)
-        to->t = b->t;
-    to->used = 1;
-    to->alloc += b->alloc;
-    if (b->has_size && (!to->has_size || b->size > to->size))
-        to->size = b->size;
-    if (b->has_live && (!to->has_live || b->live > to->live))
-        to->live = b->live;
-    to->has_size |= b->has_size;
-    to->has_live |= b->has_live;
-}
-
-/* The bucket of time t, the width doubled until t fits. */
-static hs_bucket *bucket_of(html_gcseries *g, uint64_t t)
-{
-    while (t / g->width >= g->cap) {
-        for (size_t i = 0; i < g->cap / 2; i++) {
-            hs_bucket m;
-            merge_bucket(&m, &g->b[2 * i], &g->b[2 * i + 1]);
-            g->b[i] = m;
-        }
-        memset(g->b + g->cap / 2, 0, g->cap / 2 * sizeof *g->b);
-        g->width *= 2;
-    }
-    return &g->b[t / g->width];
-}
-
-static int gcs_event(void *self, const el_event *ev, const ev_stream *s)
-{
-    html_gcseries *g = self;
-    (void)s;
-    if (!ev->decoded)
-        return 0;
-    uint64_t b = ev->u.heap.bytes;
-    hs_bucket *k = bucket_of(g, ev->time);
-    switch (ev->type) {
-    case EL_HEAP_SIZE:
-        if (!k->has_size || b > k->size)
-            k->size = b;
-        k->has_size = 1;
-        break;
-    case EL_HEAP_LIVE:
-        if (!k->has_live || b > k->live)
-            k->live = b;
-        k->has_live = 1;
-        break;
-    case EL_HEAP_ALLOCATED: {
-        /* a per-capability counter, in that capability's own order: its
-         * growth is allocation at this event's time */
-        size_t c = ev->cap == EL_NO_CAP ? 0 : ev->cap;
-        if (c >= g->n_caps) {
-            size_t n = c + 1;
-            uint64_t *a = realloc(g->cap_alloc, n * sizeof *a);
-            if (!a) {
-                g->nomem = 1;
-                return 0;
-            }
-            memset(a + g->n_caps, 0, (n - g->n_caps) * sizeof *a);
-            g->cap_alloc = a;
-            g->n_caps = n;
-        }
-        if (b > g->cap_alloc[c])
-            k->alloc += b - g->cap_alloc[c];
-        g->cap_alloc[c] = b;
-        break;
-    }
-    default:
-        return 0;
-    }
-    if (!k->used || ev->time > k->t)
-        k->t = ev->time;
-    k->used = 1;
-    g->events++;
-    return 0;
-}
-
-int html_gcseries_points(html_gcseries *g)
-{
-    uint64_t size = 0, live = 0, alloc = 0;
-    g->n = 0;
-    for (size_t i = 0; i < g->cap; i++) {
-        const hs_bucket *k = &g->b[i];
-        if (!k->used)
-            continue;
-        if (k->has_size)
-            size = k->size;
-        if (k->has_live)
-            live = k->live;
-        alloc += k->alloc;
-        g->pts[g->n++] = (hs_point){ k->t, size, live, alloc };
-    }
-    return 0;
-}
-
-static void gcs_end(void *self, const ev_stream *s)
-{
-    (void)self;
-    (void)s;
-}
 
 /* ---- every event counted ----------------------------------------------------- */
 
@@ -158,15 +31,6 @@ const ev_analysis_ops html_counts_ops = {
     .fork = cnt_fork,
     .merge = cnt_merge,
     .drop = cnt_drop,
-};
-
-static const uint16_t gcs_types[] = { EL_HEAP_SIZE, EL_HEAP_LIVE, EL_HEAP_ALLOCATED };
-const ev_analysis_ops html_gcseries_ops = {
-    .name = "gc series",
-    .types = gcs_types,
-    .num_types = sizeof gcs_types / sizeof gcs_types[0],
-    .event = gcs_event,
-    .end = gcs_end,
 };
 
 /* ---- heap censuses --------------------------------------------------------- */

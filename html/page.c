@@ -27,7 +27,6 @@ struct html_page {
     gc_summary *gc;
     heap_profile *heap;
     html_censuses cens;
-    html_gcseries gcs;
     ticky_set *tk;          /* ticky counters, with points kept */
     info_log *info;         /* the run's facts (info_facts_ops) */
     html_timeline tl;       /* the run over time */
@@ -65,7 +64,6 @@ html_page *html_page_create(const html_opts *o)
     heap_opts_init(&ho);
     ho.whole_names = 1;     /* the page's legend shows -hc stacks whole */
     int bad = html_censuses_init(&pg->cens, pg->o.max_censuses) != 0;
-    bad |= html_gcseries_init(&pg->gcs, pg->o.max_points) != 0;
     pg->tk = ticky_create();
     bad |= !pg->tk || ticky_keep_series(pg->tk, pg->o.series_points) != 0;
     bad |= html_timeline_init(&pg->tl, pg->o.samples) != 0;
@@ -74,6 +72,7 @@ html_page *html_page_create(const html_opts *o)
     pg->prof = prof_create(pg->o.samples);
     pg->o.samples = NULL;      /* the profile keeps its own copy */
     pg->gc = gc_create();
+    bad |= !pg->gc || gc_keep_series(pg->gc, pg->o.max_points) != 0;
     pg->heap = heap_create(&ho, html_censuses_sink, &pg->cens);
     pg->info = info_create();
     if (bad || !pg->prof || !pg->gc || !pg->heap || !pg->info) {
@@ -97,7 +96,6 @@ void html_page_destroy(html_page *pg)
     gc_destroy(pg->gc);
     heap_destroy(pg->heap);
     html_censuses_free(&pg->cens);
-    html_gcseries_free(&pg->gcs);
     ticky_destroy(pg->tk);
     info_destroy(pg->info);
     html_timeline_free(&pg->tl);
@@ -112,7 +110,6 @@ int html_page_attach(html_page *pg, ev_driver *d)
     if (ev_driver_attach(d, &prof_analysis_ops, pg->prof) != 0 ||
         ev_driver_attach(d, &gc_analysis_ops, pg->gc) != 0 ||
         ev_driver_attach(d, &heap_analysis_ops, pg->heap) != 0 ||
-        ev_driver_attach(d, &html_gcseries_ops, &pg->gcs) != 0 ||
         ev_driver_attach(d, &html_counts_ops, pg) != 0 ||
         ev_driver_attach(d, &ticky_analysis_ops, pg->tk) != 0 ||
         ev_driver_attach(d, &info_facts_ops, pg->info) != 0 ||
@@ -640,25 +637,26 @@ static int w_heap(tx_json *j, const html_page *pg)
 
 /* ---- GC ------------------------------------------------------------------------- */
 
-static int w_gc(tx_json *j, const html_page *pg, const gc_summary *gs, const char *name)
+static int w_gc(tx_json *j, const gc_summary *gs, const char *name)
 {
     const gc_result *r = gc_get_result(gs);
     tx_json_object(j, TX_JSON_INLINE);
-    html_gcseries_points((html_gcseries *)&pg->gcs);
+    /* the heap over time (gc_keep_series) */
     tx_json_key(j, "series");
     tx_json_object(j, TX_JSON_INLINE);
     for (int col = 0; col < 4; col++) {
         static const char *const names[] = { "t", "size", "live", "alloc" };
         tx_json_key(j, names[col]);
         tx_json_array(j, TX_JSON_INLINE);
-        for (size_t i = 0; i < pg->gcs.n; i++) {
-            const hs_point *p = &pg->gcs.pts[i];
-            tx_json_uint(j, col == 0 ? p->t : col == 1 ? p->size : col == 2 ? p->live : p->alloc);
+        for (size_t i = 0; r && i < r->n_points; i++) {
+            const gc_point *p = &r->points[i];
+            tx_json_uint(j, col == 0 ? p->time_ns : col == 1 ? p->heap_size_bytes
+                            : col == 2 ? p->live_bytes : p->allocated_bytes);
         }
         tx_json_end(j);
     }
     tx_json_end(j);
-    tx_json_kv_uint(j, "series_events", pg->gcs.events);
+    tx_json_kv_uint(j, "series_events", r ? r->n_heap_alloc + r->n_heap_size + r->n_heap_live : 0);
     if (r) {
         membuf m;
         gc_report_opts ro;
@@ -942,7 +940,7 @@ static int w_data(tx_json *j, html_page *pg, const ev_stream *s, const prof_resu
             return -1;
     }
     tx_json_key(j, "gc");
-    if (w_gc(j, pg, gs, name) != 0)
+    if (w_gc(j, gs, name) != 0)
         return -1;
     tx_json_key(j, "marks");
     if (w_marks(j, pg) != 0)

@@ -1013,15 +1013,32 @@ static char *figures_of(const gc_summary *s)
     fprintf(m, "%s\nnow %d %d %llu %llu %llu\n", json, r->has_heap_size, r->has_live,
             (unsigned long long)r->heap_size_bytes, (unsigned long long)r->live_bytes,
             (unsigned long long)r->last_alloc_ns);
+    for (size_t i = 0; i < r->n_points; i++)
+        fprintf(m, "point %llu %llu %llu %llu\n", (unsigned long long)r->points[i].time_ns,
+                (unsigned long long)r->points[i].heap_size_bytes,
+                (unsigned long long)r->points[i].live_bytes,
+                (unsigned long long)r->points[i].allocated_bytes);
     assert_int_equal(fclose(m), 0);
     free(json);
     return t;
 }
 
+/* The points the summaries below keep (gc_keep_series; 0: none). */
+static uint32_t keep_points;
+
+static gc_summary *create_keeping(void)
+{
+    gc_summary *s = gc_create();
+    assert_non_null(s);
+    if (keep_points)
+        assert_int_equal(gc_keep_series(s, keep_points), 0);
+    return s;
+}
+
 static char *split_text(const uint8_t *buf, size_t len, const ev_select *sel, size_t k1,
                         size_t k2)
 {
-    gc_summary *self = gc_create();
+    gc_summary *self = create_keeping();
     cur_sel = sel;
     split_ctx x = { { gc_fork(self), gc_fork(self), gc_fork(self) }, 0, k1, k2 };
     assert_non_null(x.part[0]);
@@ -1065,15 +1082,15 @@ static void check_every_split(const uint8_t *buf, size_t len, size_t step)
     size_t n = count_events(buf, len);
     ev_select *fs[2] = { NULL, test_window(120, 920, 0) };
     for (int fi = 0; fi < 2; fi++) {
-        gc_summary *seq = gc_create();
+        gc_summary *seq = create_keeping();
         cur_sel = fs[fi];
         char *want = figures_of(finish_read(seq, el_read_mem(buf, len, feed, seq, NULL), "log"));
         for (size_t k1 = 0; k1 <= n; k1 += step)
             for (size_t k2 = k1; k2 <= n; k2 += step) {
                 char *got = split_text(buf, len, fs[fi], k1, k2);
                 if (strcmp(got, want) != 0)
-                    fail_msg("cut after events %zu and %zu of %zu (filter %d):\n%s\nwant:\n%s",
-                             k1, k2, n, fi, got, want);
+                    fail_msg("cut after events %zu and %zu of %zu (filter %d, points %u):\n%s\n"
+                             "want:\n%s", k1, k2, n, fi, (unsigned)keep_points, got, want);
                 free(got);
             }
         free(want);
@@ -1091,25 +1108,32 @@ static uint8_t *odd_orders_log(size_t *len);
 static void test_partials_every_cut(void **state)
 {
     (void)state;
-    size_t len;
-    uint8_t *buf = synthetic(&len);
-    check_every_split(buf, len, 1);
-    free(buf);
-    buf = odd_orders_log(&len);
-    check_every_split(buf, len, 1);
-    free(buf);
-    /* a real -N2 log with parallel collections: cuts spread over it */
-    FILE *f = fopen(GC_DATA "/pargc-N2.eventlog", "rb");
-    assert_non_null(f);
-    assert_int_equal(fseek(f, 0, SEEK_END), 0);
-    len = (size_t)ftell(f);
-    rewind(f);
-    buf = malloc(len);
-    assert_int_equal(fread(buf, 1, len, f), len);
-    fclose(f);
-    size_t n = count_events(buf, len);
-    check_every_split(buf, len, n / 23 + 1);
-    free(buf);
+    /* without the heap over time, then with it: few points (the widths
+     * of the partials' buckets differ and double) and the page's 1000 */
+    static const uint32_t keeps[] = { 0, 4, 1000 };
+    for (size_t k = 0; k < sizeof keeps / sizeof keeps[0]; k++) {
+        keep_points = keeps[k];
+        size_t len;
+        uint8_t *buf = synthetic(&len);
+        check_every_split(buf, len, 1);
+        free(buf);
+        buf = odd_orders_log(&len);
+        check_every_split(buf, len, 1);
+        free(buf);
+        /* a real -N2 log with parallel collections: cuts spread over it */
+        FILE *f = fopen(GC_DATA "/pargc-N2.eventlog", "rb");
+        assert_non_null(f);
+        assert_int_equal(fseek(f, 0, SEEK_END), 0);
+        len = (size_t)ftell(f);
+        rewind(f);
+        buf = malloc(len);
+        assert_int_equal(fread(buf, 1, len, f), len);
+        fclose(f);
+        size_t n = count_events(buf, len);
+        check_every_split(buf, len, n / 23 + 1);
+        free(buf);
+    }
+    keep_points = 0;
 }
 
 /* A summary that reports collections as they come does not fork (they

@@ -16,6 +16,7 @@
 
 #include "evprof/budget.h"
 #include "evprof/driver.h"
+#include "evprof/gc.h"
 #include "evprof/heap.h"
 #include "evprof/prof.h"
 #include "evprof/ticky.h"
@@ -475,6 +476,51 @@ static void test_ticky_stops_at_limit(void **state)
     el_writer_destroy(w);
 }
 
+/* ---- the GC summary's series is charged ----------------------------------- */
+
+static void test_gc_series_charged(void **state)
+{
+    (void)state;
+    el_writer *w = el_writer_create_mem();
+    el_writer_declare_ghc(w, EL_GHC_9_0);
+    el_writer_begin_block(w, 0, 0);
+    for (uint64_t t = 1; t <= 100; t++) {
+        el_writer_heap_allocated(w, t * 1000000, 0, t * 4096);
+        el_writer_heap_size(w, t * 1000000 + 1, 0, (t % 7) << 20);
+    }
+    el_writer_end_block(w, 200000000);
+    assert_int_equal(el_writer_finish(w), EV_OK);
+    size_t len;
+    const uint8_t *log = el_writer_borrow_bytes(w, &len);
+    for (int limited = 1; limited >= 0; limited--) {
+        ev_budget *b = ev_budget_create(limited ? 1024 : 256u << 20);
+        ev_driver_opts o;
+        ev_driver_opts_init(&o);
+        o.budget = b;
+        ev_driver *d = ev_driver_create(&o);
+        gc_summary *g = gc_create();
+        assert_int_equal(gc_keep_series(g, 1000), 0);
+        assert_int_equal(ev_driver_attach(d, &gc_analysis_ops, g), 0);
+        const ev_stream *s = ev_driver_run_mem(d, log, len);
+        if (limited) {
+            assert_true(s->stopped);                /* 1000 buckets do not fit in 1 KiB */
+        } else {
+            assert_false(s->stopped);
+            assert_true(ev_budget_used(b) >= 1000 * 4 * sizeof(uint64_t));
+            gc_summary *snap = gc_snapshot(g);
+            const gc_result *r = gc_get_result(snap);
+            assert_int_equal(r->n_points, 100);     /* one bucket per millisecond's pair */
+            assert_int_equal(r->points[99].allocated_bytes, 100 * 4096);
+            gc_destroy(snap);
+        }
+        ev_driver_destroy(d);
+        gc_destroy(g);
+        assert_int_equal(ev_budget_used(b), 0);
+        ev_budget_destroy(b);
+    }
+    el_writer_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -488,6 +534,7 @@ int main(void)
         cmocka_unit_test(test_max_depth_bounds_aggregate),
         cmocka_unit_test(test_heap_stops_at_limit),
         cmocka_unit_test(test_ticky_stops_at_limit),
+        cmocka_unit_test(test_gc_series_charged),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -74,6 +74,20 @@ typedef struct gc_collection {
 typedef void (*gc_collection_fn)(void *ctx, const gc_collection *c);
 EVPROF_API void gc_on_collection(gc_summary *s, gc_collection_fn fn, void *ctx);
 
+/* Keep the heap over time as well, for a chart: at most `points` points
+ * (an even number, at least 4) of heap size, live data and allocation.
+ * The events go into time buckets of equal width (1 us at first, doubled,
+ * neighbours merged, when an event lies past the last): per bucket the
+ * largest heap size and live data seen in it (peaks survive) and the
+ * allocation, each capability's HEAP_ALLOCATED growth taken in that
+ * capability's own order, so the log's per-capability blocks add up in
+ * time order. The whole log, not only the selection (a chart of the run).
+ * points x 40 bytes, charged to the read's memory budget (ev_stream.budget)
+ * when attached to a driver; the parallel read merges it exactly. Call
+ * before adding events: 0, or -1 when it is too late or without memory.
+ * The points are in the result (gc_result.points). */
+EVPROF_API int gc_keep_series(gc_summary *s, uint32_t points);
+
 /* A finished copy of the summary so far (intervals still open end at the
  * last event seen); s itself is unchanged and takes more events. NULL
  * when out of memory. Destroy with gc_destroy. */
@@ -133,6 +147,14 @@ typedef struct gc_cap {
     gc_sparks sparks;
     uint8_t has_alloc, has_sparks;
 } gc_cap;
+
+/* A point of the kept series (gc_keep_series): a bucket's last event
+ * time, the heap size and live data as the latest bucket with one had
+ * them (0 before the first), the allocation summed up to it. */
+typedef struct gc_point {
+    uint64_t time_ns;
+    uint64_t heap_size_bytes, live_bytes, allocated_bytes;
+} gc_point;
 
 typedef struct gc_result {
     /* the window summarised: [from_ns, to_ns], to_ns clipped to the log's end
@@ -206,6 +228,11 @@ typedef struct gc_result {
 
     /* collections whose pause is unknown (no GC_START/GC_END around them) */
     uint64_t collections_without_pause;
+
+    /* the heap over time (gc_keep_series), in time order; 0 points when
+     * none was kept */
+    size_t n_points;
+    const gc_point *points;
 } gc_result;
 
 /* NULL when the summary is not finished. */
