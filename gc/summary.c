@@ -116,6 +116,7 @@ struct gc_summary {
     gc_series series;
     uint32_t series_points;
     ev_account mem;
+    ev_budget *budget;              /* the read's (the driver's; NULL: none) */
     gc_point *points;
     int took_events;
     /* a partial of the parallel read (gc_fork) */
@@ -488,6 +489,10 @@ int gc_add_event(gc_summary *s, const el_event *ev)
     if (s->nomem || s->finished)
         return -1;
     s->took_events = 1;
+    if (s->series.b && s->budget != s->mem.budget && ev_account_move(&s->mem, s->budget) != 0) {
+        s->nomem = 1;               /* the budget refused the series */
+        return -1;
+    }
     if (ev->time > s->last_time_seen)
         s->last_time_seen = ev->time;
     if (!ev->decoded)
@@ -1033,9 +1038,7 @@ static int gc_op_event(void *self, const el_event *ev, const ev_stream *st)
 {
     gc_summary *s = self;
     s->sel = st->select;
-    if (st->budget != s->mem.budget && st->budget && s->series.b &&
-        ev_account_move(&s->mem, st->budget) != 0)
-        s->nomem = 1;               /* the budget refused the series */
+    s->budget = st->budget;
     return gc_add_event(s, ev) != 0;
 }
 
