@@ -30,7 +30,7 @@ man_opts() {   # $1: command name, or "" for COMMON OPTIONS; $2: "listed" for
 }
 common=$(man_opts "")
 for c in report folded speedscope pprof html graph ticky gc heap phases diff top merge info dump all metrics; do
-    help=$("$evprof" "$c" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z][a-z0-9-]*' |
+    help=$("$evprof" "$c" --help | grep -oE '^  (-[a-zA-Z], |    )--[a-z][a-z0-9-]*' |
            grep -oE -- '--[a-z][a-z0-9-]*' | grep -vx -- '--help' | sort -u)
     own=$(man_opts "$c")
     check "evprof(1) has an entry for $c" grep -qx "\.B $c" "$man"
