@@ -199,7 +199,7 @@ static void w_args(tx_json *j, const info_facts *fa)
 static void w_damage(tx_json *j, const ev_stream *s)
 {
     const el_read_result *r = &s->read;
-    char buf[400];
+    char buf[sizeof r->error.msg + 200];     /* a message and the words around it */
     tx_json_array(j, TX_JSON_INLINE);
     if (r->status != EV_END && r->status != EV_OK) {
         if (r->error.type >= 0)
