@@ -137,12 +137,15 @@ static ev_status match_groups(builder *b, const char *pattern, uint8_t bit, char
     uint8_t *m = calloc(n ? n : 1, 1);
     if (!m)
         return EV_ERR_NOMEM;
-    int rc = prof_match_ccs(b->p, pattern, m, bit, err, errsize);
-    if (rc == 0)
+    ev_error e;
+    ev_status st = prof_match_ccs(b->p, pattern, m, bit, &e);
+    if (st == EV_OK)
         for (size_t i = 0; i < n; i++)
             b->groups[b->gid[i]].match |= m[i];
+    else if (errsize)
+        snprintf(err, errsize, "%s", e.msg);
     free(m);
-    return rc == 0 ? EV_OK : rc == -1 ? EV_ERR_PATTERN : EV_ERR_NOMEM;
+    return st;
 }
 
 /* ---- walking the tree ------------------------------------------------- */
