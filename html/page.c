@@ -830,8 +830,7 @@ static char *graph_svg(const html_page *pg, const prof_result *r, const char *na
     if (pg->o.graph_nodes)
         go.max_nodes = pg->o.graph_nodes;
     cg_graph *g;
-    char err[256];
-    if (cg_build(r, &go, &g, err, sizeof err) != EV_OK)
+    if (cg_build(r, &go, &g, NULL) != EV_OK)
         return NULL;
     cg_write_opts wo;
     cg_write_opts_init(&wo);
@@ -841,7 +840,7 @@ static char *graph_svg(const html_page *pg, const prof_result *r, const char *na
         cg_destroy(g);
         return NULL;
     }
-    ev_status st = cg_write(g, &wo, CG_FORMAT_SVG, m.f, err, sizeof err);
+    ev_status st = cg_write(g, &wo, CG_FORMAT_SVG, m.f, NULL);
     cg_destroy(g);
     if (mem_close(&m) != 0 || st != EV_OK) {
         free(m.p);
