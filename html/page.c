@@ -14,6 +14,7 @@
 #include "evprof/prof.h"
 #include "evprof/ticky.h"
 #include "html/internal.h"
+#include "util/error.h"
 
 /* html/page.html, page.css, page.js as NUL-terminated strings, made by
  * html/embed.cmake at build time */
@@ -966,8 +967,8 @@ static int w_data(tx_json *j, html_page *pg, const ev_stream *s, const prof_resu
     return 0;
 }
 
-int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents *cont,
-                    char *err, size_t errsize)
+ev_status html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents *cont,
+                          ev_error *err)
 {
     html_contents c;
     memset(&c, 0, sizeof c);
@@ -978,9 +979,10 @@ int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents 
     pthread_t th;
     int threaded = 0;
     membuf data = { NULL, 0, NULL };
-    int rc = -1;
+    ev_status rc;
+    ev_error_clear(err);
     if (!r || !gs || ticky_finish(pg->tk) != 0) {
-        snprintf(err, errsize, "out of memory building the results");
+        rc = ev_error_set(err, EV_ERR_NOMEM, "out of memory building the results");
         goto done;
     }
     const heap_info *hi = heap_get_info(pg->heap);
@@ -1009,7 +1011,7 @@ int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents 
     if (drc != 0)
         goto nomem;
     if (tx_json_finish(&j) != 0 || mem_close(&data) != 0) {
-        snprintf(err, errsize, "write error (page data)");
+        rc = ev_error_set(err, EV_ERR_WRITE, "write error (page data)");
         goto done;
     }
 
@@ -1030,13 +1032,13 @@ int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents 
         }
     }
     if (ferror(out)) {
-        snprintf(err, errsize, "write error");
+        rc = ev_error_set(err, EV_ERR_WRITE, "write error");
         goto done;
     }
-    rc = 0;
+    rc = EV_OK;
     goto done;
 nomem:
-    snprintf(err, errsize, "out of memory writing the page");
+    rc = ev_error_set(err, EV_ERR_NOMEM, "out of memory writing the page");
 done:
     if (threaded)
         pthread_join(th, NULL);
