@@ -67,7 +67,6 @@ static const char *const writer_names[W_COUNT] = { "report", "json", "folded", "
 /* Writer w once into f; 0 or -1. */
 static int write_one(int w, const writer_args *a, FILE *f)
 {
-    char err[256];
     switch (w) {
     case W_REPORT:
         return prof_report_text(a->text, NULL, f);
@@ -78,7 +77,7 @@ static int write_one(int w, const writer_args *a, FILE *f)
     case W_SPEEDSCOPE:
         return speedscope_write(a->all, a->t, NULL, f);
     case W_DOT:
-        return cg_write(a->g, NULL, CG_FORMAT_DOT, f, err, sizeof err) == EV_OK ? 0 : -1;
+        return cg_write(a->g, NULL, CG_FORMAT_DOT, f, NULL) == EV_OK ? 0 : -1;
     }
     return -1;
 }
@@ -147,14 +146,14 @@ int main(int argc, char **argv)
             double best = 0;
             cg_graph *g = NULL;
             for (int r = 0; r < runs; r++) {
-                char err[256];
+                ev_error err;
                 cg_destroy(g);
                 g = NULL;
                 double t1 = cpu_now();
-                ev_status st = cg_build(a.text, NULL, &g, err, sizeof err);
+                ev_status st = cg_build(a.text, NULL, &g, &err);
                 double dt = cpu_now() - t1;
                 if (st != EV_OK) {
-                    fprintf(stderr, "textspeed: the call graph: %s\n", err);
+                    fprintf(stderr, "textspeed: the call graph: %s\n", err.msg);
                     return 1;
                 }
                 if (r == 0 || dt < best)

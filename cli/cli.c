@@ -226,6 +226,11 @@ int cli_want_pos(const cli_args *a, int min, int max, const char *what)
 
 /* ---- help ------------------------------------------------------------- */
 
+/* An option's line of --help: "  -f, --format FMT       help", the help
+ * wrapped at 79 columns under itself (a left column wider than its 22
+ * columns puts the help on the next line). */
+enum { HELP_LEFT = 22, HELP_INDENT = 2 + HELP_LEFT + 1, HELP_WIDTH = 79 };
+
 static void print_opt(FILE *out, const cli_opt *o)
 {
     char left[64];
@@ -237,8 +242,32 @@ static void print_opt(FILE *out, const cli_opt *o)
     else
         n = snprintf(left, sizeof left, "    --%s", o->long_name);
     if (o->arg && n > 0 && (size_t)n < sizeof left)
-        snprintf(left + n, sizeof left - (size_t)n, " %s", o->arg);
-    fprintf(out, "  %-22s %s\n", left, o->help);
+        n += snprintf(left + n, sizeof left - (size_t)n, " %s", o->arg);
+    if (n > HELP_LEFT)
+        fprintf(out, "  %s\n%*s", left, HELP_INDENT, "");
+    else
+        fprintf(out, "  %-*s ", HELP_LEFT, left);
+    /* the help's words, as many as fit on each line */
+    const char *h = o->help;
+    int col = HELP_INDENT;
+    while (*h) {
+        while (*h == ' ')
+            h++;
+        size_t w = strcspn(h, " ");
+        if (!w)
+            break;
+        if (col > HELP_INDENT && col + 1 + (int)w > HELP_WIDTH) {
+            fprintf(out, "\n%*s", HELP_INDENT, "");
+            col = HELP_INDENT;
+        } else if (col > HELP_INDENT) {
+            fputc(' ', out);
+            col++;
+        }
+        fwrite(h, 1, w, out);
+        col += (int)w;
+        h += w;
+    }
+    fputc('\n', out);
 }
 
 /* The one syntax of numbers on the command line: decimal digits, with

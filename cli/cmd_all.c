@@ -146,7 +146,7 @@ typedef struct graph_job {
     char *svg;
     size_t len;
     ev_status st;
-    char err[512];
+    ev_error err;
 } graph_job;
 
 static void *graph_thread(void *arg)
@@ -158,20 +158,20 @@ static void *graph_thread(void *arg)
     FILE *m = open_memstream(&job->svg, &job->len);
     if (!m) {
         job->st = EV_ERR_NOMEM;
-        snprintf(job->err, sizeof job->err, "out of memory");
+        snprintf(job->err.msg, sizeof job->err.msg, "out of memory");
         return NULL;
     }
-    job->st = cg_build(job->r, &go, &g, job->err, sizeof job->err);
+    job->st = cg_build(job->r, &go, &g, &job->err);
     if (job->st == EV_OK) {
         cg_write_opts wo;
         cg_write_opts_init(&wo);
         wo.source_name = job->name;
-        job->st = cg_write(g, &wo, CG_FORMAT_SVG, m, job->err, sizeof job->err);
+        job->st = cg_write(g, &wo, CG_FORMAT_SVG, m, &job->err);
         cg_destroy(g);
     }
     if (fclose(m) != 0 && job->st == EV_OK) {
         job->st = EV_ERR_WRITE;
-        snprintf(job->err, sizeof job->err, "out of memory");
+        snprintf(job->err.msg, sizeof job->err.msg, "out of memory");
     }
     return NULL;
 }
@@ -264,7 +264,7 @@ static void write_profile(all_out *a, prof_profile *agg, const char *name)
         pthread_join(th, NULL);
     threaded = 0;
     if (job.st != EV_OK) {
-        fprintf(stderr, "evprof: %s: %s\n", name, job.err);
+        fprintf(stderr, "evprof: %s: %s\n", name, job.err.msg);
         a->code = CLI_FAIL;
     } else if (open_out(a, &o, ".svg") == 0) {
         close_out(a, &o, fwrite(job.svg, 1, job.len, o.f) == job.len);

@@ -246,7 +246,7 @@ static int write_time(const run *r, side *b, side *n, cli_out *out, int *grew)
     }
     int rc = 0;
     if (r->fmt == F_GRAPH) {
-        char err[512];
+        ev_error err;
         cg_write_opts wo;
         cg_write_opts_init(&wo);
         wo.source_name = n->name;
@@ -256,12 +256,12 @@ static int write_time(const run *r, side *b, side *n, cli_out *out, int *grew)
                  (unsigned long long)prof_get_info(b->prof)->total_ticks,
                  r->dopt.normalize ? ", scaled to NEW's total" : "");
         wo.filters = legend;
-        ev_status st = diff_graph_write(d, &r->go, &wo, r->gfmt, out->f, err, sizeof err);
+        ev_status st = diff_graph_write(d, &r->go, &wo, r->gfmt, out->f, &err);
         if (st == EV_ERR_PATTERN) {
-            cli_usage_error(&help, "bad regular expression %s", err);
+            cli_usage_error(&help, "bad regular expression %s", err.msg);
             rc = -2;
         } else if (st != EV_OK) {
-            fprintf(stderr, "evprof: %s: %s\n", n->name, err);
+            fprintf(stderr, "evprof: %s: %s\n", n->name, err.msg);
             rc = -1;
         }
     } else {

@@ -146,16 +146,16 @@ int cmd_graph(int argc, char **argv)
     if (!p)
         return code;
 
-    char err[512];
+    ev_error err;
     cg_graph *g;
-    ev_status st = cg_build(p, &go, &g, err, sizeof err);
+    ev_status st = cg_build(p, &go, &g, &err);
     if (st == EV_ERR_PATTERN) {
-        cli_usage_error(&help, "bad regular expression %s", err);
+        cli_usage_error(&help, "bad regular expression %s", err.msg);
         prof_result_destroy(p);
         return CLI_USAGE;
     }
     if (st != EV_OK) {
-        fprintf(stderr, "evprof: %s: %s\n", name, err);
+        fprintf(stderr, "evprof: %s: %s\n", name, err.msg);
         prof_result_destroy(p);
         return CLI_FAIL;
     }
@@ -188,15 +188,15 @@ int cmd_graph(int argc, char **argv)
         prof_result_destroy(p);
         return CLI_FAIL;
     }
-    st = cg_write(g, &wo, fmt, out.f, err, sizeof err);
+    st = cg_write(g, &wo, fmt, out.f, &err);
     /* cli_out_close names a write error it sees; Graphviz's errors here */
     if (st != EV_OK && st != EV_ERR_WRITE)
-        fprintf(stderr, "evprof: %s: %s\n", name, err);
+        fprintf(stderr, "evprof: %s: %s\n", name, err.msg);
     if (cli_out_close(&out, st == EV_OK && !no_samples) != 0)
         code = CLI_FAIL;
     else if (st != EV_OK) {
         if (st == EV_ERR_WRITE)
-            fprintf(stderr, "evprof: %s: %s\n", name, err);
+            fprintf(stderr, "evprof: %s: %s\n", name, err.msg);
         code = CLI_FAIL;
     }
     cg_destroy(g);

@@ -90,13 +90,13 @@ int cmd_html(int argc, char **argv)
         return CLI_FAIL;
     }
     html_contents c;
-    char err[256];
-    int rc = html_page_write(pg, s, out.f, &c, err, sizeof err);
-    if (rc != 0)
-        fprintf(stderr, "evprof: %s: %s\n", name, err);
-    if (cli_out_close(&out, rc == 0) != 0 || rc != 0)
+    ev_error err;
+    ev_status st = html_page_write(pg, s, out.f, &c, &err);
+    if (st != EV_OK)
+        fprintf(stderr, "evprof: %s: %s\n", name, err.msg);
+    if (cli_out_close(&out, st == EV_OK) != 0 || st != EV_OK)
         code = CLI_FAIL;
-    if (rc == 0) {
+    if (st == EV_OK) {
         if (c.nodes_sent < c.nodes_all)
             fprintf(stderr, "evprof: %s: note: the page holds the %u heaviest of %u "
                     "cost-centre stacks (--max-nodes)\n", name, c.nodes_sent, c.nodes_all);

@@ -76,14 +76,14 @@ int cmd_phases(int argc, char **argv)
     const char *name = cli_display_path(path);
     po.all = w.all;
 
-    char err[300];
-    phases_run *p = phases_create(&po, err, sizeof err);
+    ev_error err;
+    phases_run *p = phases_create(&po, &err);
     if (!p) {
-        if (po.marker && strcmp(err, "out of memory") != 0) {
-            fprintf(stderr, "evprof: bad regular expression %s\n", err);
+        if (err.status == EV_ERR_PATTERN) {
+            fprintf(stderr, "evprof: bad regular expression %s\n", err.msg);
             return CLI_USAGE;
         }
-        fprintf(stderr, "evprof: %s\n", err);
+        fprintf(stderr, "evprof: %s\n", err.msg);
         return CLI_FAIL;
     }
     int code;

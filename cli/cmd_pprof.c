@@ -153,10 +153,10 @@ int cmd_pprof(int argc, char **argv)
     /* the URL, as messages show it: without its user and password */
     char shown_url[1024];
     if (push) {
-        char why[256];
+        ev_error why;
         pprof_push_url_shown(shown_url, sizeof shown_url, push);
-        if (pprof_push_url_check(push, why, sizeof why) != 0) {
-            cli_usage_error(&help, "--push %s: %s", shown_url, why);
+        if (pprof_push_url_check(push, &why) != EV_OK) {
+            cli_usage_error(&help, "--push %s: %s", shown_url, why.msg);
             return CLI_USAGE;
         }
     }
@@ -225,7 +225,7 @@ int cmd_pprof(int argc, char **argv)
         }
     }
     if (push && code != CLI_FAIL) {
-        char err[512];
+        ev_error err;
         if (!app)
             app = *program ? program : "evprof";
         if (!m.has_wall_clock) {
@@ -235,12 +235,11 @@ int cmd_pprof(int argc, char **argv)
         } else {
             int64_t from = m.time_nanos / 1000000000;
             int64_t until = (m.time_nanos + m.duration_nanos + 999999999) / 1000000000;
-            if (pprof_push_timed(push, app, from, until, push_timeout, &buf, err,
-                                 sizeof err) != 0) {
+            if (pprof_push_timed(push, app, from, until, push_timeout, &buf, &err) != EV_OK) {
                 fprintf(stderr, "evprof: %s: cannot push to ", name);
                 tx_put(stderr, shown_url, strlen(shown_url));
                 fputs(": ", stderr);
-                tx_put(stderr, err, strlen(err));
+                tx_put(stderr, err.msg, strlen(err.msg));
                 fputc('\n', stderr);
                 code = CLI_FAIL;
             }

@@ -98,9 +98,9 @@ int cmd_report(int argc, char **argv)
         prof_filter f;      /* the pattern checked before the log is read */
         prof_filter_init(&f);
         f.focus = callers;
-        char err[300];
-        if (prof_filter_check(&f, err, sizeof err) != 0) {
-            fprintf(stderr, "evprof: bad regular expression %s\n", err);
+        ev_error err;
+        if (prof_filter_check(&f, &err) != EV_OK) {
+            fprintf(stderr, "evprof: bad regular expression %s\n", err.msg);
             return CLI_USAGE;
         }
     }
@@ -115,9 +115,9 @@ int cmd_report(int argc, char **argv)
     prof_callers_of *peek = NULL;
     size_t npeek = 0;
     if (callers) {
-        char err[300];
-        if (prof_callers(p, callers, &peek, &npeek, err, sizeof err) != 0) {
-            fprintf(stderr, "evprof: %s: %s\n", ro.source_name, err);
+        ev_error err;
+        if (prof_callers(p, callers, &peek, &npeek, &err) != EV_OK) {
+            fprintf(stderr, "evprof: %s: %s\n", ro.source_name, err.msg);
             prof_result_destroy(p);
             return CLI_FAIL;
         }

@@ -572,11 +572,11 @@ int cmd_top(int argc, char **argv)
         live_metrics_opts_init(&mo);
         mo.top_n = (unsigned)metrics_top;
         mo.process = 1;
-        char err[512];
+        ev_error err;
         if (!(c.metrics = live_metrics_create(&mo)) ||
-            live_http_start(&c.http, metrics, NULL, err, sizeof err) != 0) {
+            live_http_start(&c.http, metrics, NULL, &err) != EV_OK) {
             if (c.metrics)
-                fprintf(stderr, "evprof top: --metrics %s\n", err);
+                fprintf(stderr, "evprof top: --metrics %s\n", err.msg);
             else
                 fprintf(stderr, "evprof: out of memory\n");
             live_metrics_destroy(c.metrics);

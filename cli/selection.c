@@ -413,13 +413,13 @@ int cli_window_select(cli_window *w)
 
 int cli_window_prof_filter(const cli_window *w, prof_filter *f)
 {
-    char err[300];
+    ev_error err;
 
     f->focus = w->focus;
     f->ignore = w->ignore;
     f->max_depth = w->max_depth;
-    if (prof_filter_check(f, err, sizeof err) != 0) {
-        fprintf(stderr, "evprof: bad regular expression %s\n", err);
+    if (prof_filter_check(f, &err) != EV_OK) {
+        fprintf(stderr, "evprof: bad regular expression %s\n", err.msg);
         return CLI_USAGE;
     }
     return 0;

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/error.h"
+
 static const cg_node *find_node(const cg_graph *g, const cg_node *n, size_t *at)
 {
     for (size_t i = 0; i < cg_num_nodes(g); i++) {
@@ -53,7 +55,7 @@ typedef struct mark_text {
 } mark_text;
 
 ev_status diff_graph_write(const diff_prof *d, const cg_opts *go, const cg_write_opts *wo,
-                           cg_format f, FILE *out, char *err, size_t errsize)
+                           cg_format f, FILE *out, ev_error *err)
 {
     cg_graph *g = NULL, *b = NULL;
     cg_opts all = *go;
@@ -61,9 +63,9 @@ ev_status diff_graph_write(const diff_prof *d, const cg_opts *go, const cg_write
     all.edge_fraction = 0.0;
     all.max_nodes = UINT32_MAX;
     all.max_edges = UINT32_MAX;
-    ev_status st = cg_build(d->cur, go, &g, err, errsize);
+    ev_status st = cg_build(d->cur, go, &g, err);
     if (st == EV_OK)
-        st = cg_build(d->base, &all, &b, err, errsize);
+        st = cg_build(d->base, &all, &b, err);
     if (st != EV_OK) {
         cg_destroy(g);
         return st;
@@ -73,8 +75,7 @@ ev_status diff_graph_write(const diff_prof *d, const cg_opts *go, const cg_write
     mark_text *nt = calloc(nn ? nn : 1, sizeof *nt), *et = calloc(ne ? ne : 1, sizeof *et);
     size_t *base_of = malloc((nn ? nn : 1) * sizeof *base_of);
     if (!nm || !em || !nt || !et || !base_of) {
-        snprintf(err, errsize, "out of memory");
-        st = EV_ERR_NOMEM;
+        st = ev_error_set(err, EV_ERR_NOMEM, "out of memory");
         goto out;
     }
     double scale = d->info.scale, total = (double)d->info.new_total;
@@ -119,7 +120,7 @@ ev_status diff_graph_write(const diff_prof *d, const cg_opts *go, const cg_write
     cg_write_opts w = *wo;
     w.node_marks = nm;
     w.edge_marks = em;
-    st = cg_write(g, &w, f, out, err, errsize);
+    st = cg_write(g, &w, f, out, err);
 out:
     free(nm);
     free(em);

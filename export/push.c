@@ -17,6 +17,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/error.h"
+
 /* the parameters evprof sets: the URL's own query must not */
 static const char *const pyroscope_params[] = { "name", "from", "until", "format" };
 
@@ -28,17 +30,15 @@ static size_t discard(char *ptr, size_t size, size_t n, void *ctx)
     return size * n;
 }
 
-static int curl_ready(char *err, size_t err_size)
+static ev_status curl_ready(ev_error *err)
 {
     static int ready;
     if (!ready) {
-        if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0) {
-            snprintf(err, err_size, "cannot initialise libcurl");
-            return -1;
-        }
+        if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0)
+            return ev_error_set(err, EV_ERR_NETWORK, "cannot initialise libcurl");
         ready = 1;
     }
-    return 0;
+    return EV_OK;
 }
 
 size_t pprof_push_url_shown(char *buf, size_t size, const char *url)
@@ -71,34 +71,33 @@ static const char *reserved_key(CURL *c, const char *k, size_t n)
     return hit;
 }
 
-/* Parses and checks url into a new handle (*out), or returns -1 with the
- * reason in err. */
-static int parse_url(CURL *c, const char *url, CURLU **out, char *err, size_t err_size)
+/* Parses and checks url into a new handle (*out), or returns
+ * EV_ERR_USAGE (or EV_ERR_NOMEM) with the reason in err. */
+static ev_status parse_url(CURL *c, const char *url, CURLU **out, ev_error *err)
 {
     CURLU *u = curl_url();
     char *scheme = NULL, *fragment = NULL, *query = NULL;
-    int rc = -1;
+    ev_status rc = EV_ERR_USAGE;
     *out = NULL;
-    if (!u) {
-        snprintf(err, err_size, "out of memory");
-        return -1;
-    }
+    if (!u)
+        return ev_error_set(err, EV_ERR_NOMEM, "out of memory");
     CURLUcode uc = curl_url_set(u, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME);
     if (uc == CURLUE_BAD_SCHEME || uc == CURLUE_NO_SCHEME ||
         (uc == CURLUE_OK && curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK)) {
-        snprintf(err, err_size, "not an http:// or https:// URL");
+        ev_error_set(err, rc, "not an http:// or https:// URL");
         goto done;
     }
     if (uc != CURLUE_OK) {
-        snprintf(err, err_size, "not a URL (%s): give http://HOST[:PORT][/PATH]", curl_url_strerror(uc));
+        ev_error_set(err, rc, "not a URL (%s): give http://HOST[:PORT][/PATH]",
+                     curl_url_strerror(uc));
         goto done;
     }
     if (strcasecmp(scheme, "http") != 0 && strcasecmp(scheme, "https") != 0) {
-        snprintf(err, err_size, "not an http:// or https:// URL (the scheme is %.32s)", scheme);
+        ev_error_set(err, rc, "not an http:// or https:// URL (the scheme is %.32s)", scheme);
         goto done;
     }
     if (curl_url_get(u, CURLUPART_FRAGMENT, &fragment, 0) == CURLUE_OK) {
-        snprintf(err, err_size, "a fragment ('#...') is never sent to the server: remove it");
+        ev_error_set(err, rc, "a fragment ('#...') is never sent to the server: remove it");
         goto done;
     }
     if (curl_url_get(u, CURLUPART_QUERY, &query, 0) == CURLUE_OK) {
@@ -106,8 +105,8 @@ static int parse_url(CURL *c, const char *url, CURLU **out, char *err, size_t er
             size_t n = strcspn(p, "&"), k = strcspn(p, "=&");
             const char *hit = reserved_key(c, p, k < n ? k : n);
             if (hit) {
-                snprintf(err, err_size, "the query sets '%s', which evprof sets for Pyroscope%s",
-                         hit, strcmp(hit, "name") == 0 ? " (give --app)" : "");
+                ev_error_set(err, rc, "the query sets '%s', which evprof sets for Pyroscope%s",
+                             hit, strcmp(hit, "name") == 0 ? " (give --app)" : "");
                 goto done;
             }
             p += n + (p[n] == '&');
@@ -115,7 +114,7 @@ static int parse_url(CURL *c, const char *url, CURLU **out, char *err, size_t er
     }
     *out = u;
     u = NULL;
-    rc = 0;
+    rc = EV_OK;
 done:
     curl_free(scheme);
     curl_free(fragment);
@@ -124,17 +123,17 @@ done:
     return rc;
 }
 
-int pprof_push_url_check(const char *url, char *err, size_t err_size)
+ev_status pprof_push_url_check(const char *url, ev_error *err)
 {
-    if (curl_ready(err, err_size) != 0)
-        return -1;
+    ev_error_clear(err);
+    ev_status rc = curl_ready(err);
+    if (rc != EV_OK)
+        return rc;
     CURL *c = curl_easy_init();
-    if (!c) {
-        snprintf(err, err_size, "cannot initialise libcurl");
-        return -1;
-    }
+    if (!c)
+        return ev_error_set(err, EV_ERR_NETWORK, "cannot initialise libcurl");
     CURLU *u;
-    int rc = parse_url(c, url, &u, err, err_size);
+    rc = parse_url(c, url, &u, err);
     curl_url_cleanup(u);
     curl_easy_cleanup(c);
     return rc;
@@ -179,30 +178,29 @@ done:
     return rc;
 }
 
-int pprof_push_timed(const char *url, const char *app, int64_t from_sec, int64_t until_sec,
-                     double timeout_s, const pprof_buf *profile, char *err, size_t err_size)
+ev_status pprof_push_timed(const char *url, const char *app, int64_t from_sec, int64_t until_sec,
+                           double timeout_s, const pprof_buf *profile, ev_error *err)
 {
-    if (curl_ready(err, err_size) != 0)
-        return -1;
+    ev_error_clear(err);
+    ev_status rc = curl_ready(err);
+    if (rc != EV_OK)
+        return rc;
     if (until_sec <= from_sec)
         until_sec = from_sec + 1;
     if (!(timeout_s > 0))
         timeout_s = PPROF_PUSH_TIMEOUT_S;
     CURL *c = curl_easy_init();
-    if (!c) {
-        snprintf(err, err_size, "cannot initialise libcurl");
-        return -1;
-    }
-    int rc = -1;
+    if (!c)
+        return ev_error_set(err, EV_ERR_NETWORK, "cannot initialise libcurl");
     CURLU *u = NULL;
     curl_mime *mime = NULL;
     char cerr[CURL_ERROR_SIZE] = "";
-    if (parse_url(c, url, &u, err, err_size) != 0)
+    if ((rc = parse_url(c, url, &u, err)) != EV_OK)
         goto done;
     mime = curl_mime_init(c);
     curl_mimepart *part = mime ? curl_mime_addpart(mime) : NULL;
     if (!part || ingest_url(c, u, app, from_sec, until_sec) != 0) {
-        snprintf(err, err_size, "out of memory");
+        rc = ev_error_set(err, EV_ERR_NOMEM, "out of memory");
         goto done;
     }
     curl_mime_name(part, "profile");
@@ -226,11 +224,11 @@ int pprof_push_timed(const char *url, const char *app, int64_t from_sec, int64_t
     long status = 0;
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
     if (cr != CURLE_OK)
-        snprintf(err, err_size, "%s", *cerr ? cerr : curl_easy_strerror(cr));
+        rc = ev_error_set(err, EV_ERR_NETWORK, "%s", *cerr ? cerr : curl_easy_strerror(cr));
     else if (status < 200 || status >= 300)
-        snprintf(err, err_size, "the server answered HTTP %ld", status);
+        rc = ev_error_set(err, EV_ERR_NETWORK, "the server answered HTTP %ld", status);
     else
-        rc = 0;
+        rc = EV_OK;
 done:
     curl_mime_free(mime);
     curl_easy_cleanup(c);
@@ -238,9 +236,8 @@ done:
     return rc;
 }
 
-int pprof_push(const char *url, const char *app, int64_t from_sec, int64_t until_sec,
-               const pprof_buf *profile, char *err, size_t err_size)
+ev_status pprof_push(const char *url, const char *app, int64_t from_sec, int64_t until_sec,
+                     const pprof_buf *profile, ev_error *err)
 {
-    return pprof_push_timed(url, app, from_sec, until_sec, PPROF_PUSH_TIMEOUT_S, profile, err,
-                            err_size);
+    return pprof_push_timed(url, app, from_sec, until_sec, PPROF_PUSH_TIMEOUT_S, profile, err);
 }

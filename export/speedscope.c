@@ -457,9 +457,8 @@ static int mark_dropped(writer *w)
     size_t nccs = prof_num_ccs(w->p);
     uint8_t *m = calloc(nccs ? nccs : 1, 1);
     w->drop = calloc(w->t->num_stacks ? w->t->num_stacks : 1, 1);
-    char err[8];
-    if (!m || !w->drop || (f->focus && prof_match_ccs(w->p, f->focus, m, FOCUS, err, 0) != 0) ||
-        (f->ignore && prof_match_ccs(w->p, f->ignore, m, IGNORE, err, 0) != 0)) {
+    if (!m || !w->drop || (f->focus && prof_match_ccs(w->p, f->focus, m, FOCUS, NULL) != EV_OK) ||
+        (f->ignore && prof_match_ccs(w->p, f->ignore, m, IGNORE, NULL) != EV_OK)) {
         free(m);
         return -1;
     }

@@ -192,14 +192,17 @@ static void series_alloc(gc_summary *s, cap_state *c, uint64_t t, uint64_t v)
  * a span is, and which slot (between two edges) a counter's value falls
  * in. */
 
-static int in_window(const gc_summary *s, uint64_t t)
+static inline int in_window(const gc_summary *s, uint64_t t)
 {
-    return ev_select_has(s->sel, t);
+    return !s->sel || ev_select_has(s->sel, t);
 }
 
-/* Length of [a, b] inside the windows. */
-static uint64_t overlap(const gc_summary *s, uint64_t a, uint64_t b)
+/* Length of [a, b] inside the windows (no selection, the usual case: all
+ * of it, without a call per event). */
+static inline uint64_t overlap(const gc_summary *s, uint64_t a, uint64_t b)
 {
+    if (!s->sel)
+        return b > a ? b - a : 0;
     return ev_select_overlap(s->sel, a, b);
 }
 
@@ -434,7 +437,7 @@ static void counter(gc_summary *s, cap_state *c, int k, uint64_t t, uint64_t v)
         s->nomem = 1;
         return;
     }
-    uint64_t *m = &c->ctr[(size_t)k * slots + ev_select_slot(s->sel, t)];
+    uint64_t *m = &c->ctr[(size_t)k * slots + (s->sel ? ev_select_slot(s->sel, t) : 1)];
     if (v > *m)
         *m = v;
 }
@@ -598,7 +601,7 @@ int gc_add_event(gc_summary *s, const el_event *ev)
             series_alloc(s, c, t, ev->u.heap.bytes);
         if (before_end(s, t))
             c->has_alloc = 1;
-        if (t > s->r.last_alloc_ns && !ev_select_outside(s->sel, t, ev->cap))
+        if (t > s->r.last_alloc_ns && (!s->sel || !ev_select_outside(s->sel, t, ev->cap)))
             s->r.last_alloc_ns = t;
         break;
     case EL_SPARK_COUNTERS: {

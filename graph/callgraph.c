@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/error.h"
 #include "util/hash.h"
 #include "util/htab.h"
 #include "graph/internal.h"
@@ -130,19 +131,18 @@ static int make_groups(builder *b)
 
 /* Marks the groups whose "Module.label" the focus/ignore regex matches:
  * the profile's matcher (prof_match_ccs) per cost centre, then its group. */
-static ev_status match_groups(builder *b, const char *pattern, uint8_t bit, char *err,
-                              size_t errsize)
+static ev_status match_groups(builder *b, const char *pattern, uint8_t bit, ev_error *err)
 {
     size_t n = prof_num_ccs(b->p);
     uint8_t *m = calloc(n ? n : 1, 1);
     if (!m)
         return EV_ERR_NOMEM;
-    int rc = prof_match_ccs(b->p, pattern, m, bit, err, errsize);
-    if (rc == 0)
+    ev_status st = prof_match_ccs(b->p, pattern, m, bit, err);
+    if (st == EV_OK)
         for (size_t i = 0; i < n; i++)
             b->groups[b->gid[i]].match |= m[i];
     free(m);
-    return rc == 0 ? EV_OK : rc == -1 ? EV_ERR_PATTERN : EV_ERR_NOMEM;
+    return st;
 }
 
 /* ---- walking the tree ------------------------------------------------- */
@@ -499,8 +499,7 @@ static char *dup_or_null(const char *s, int *failed)
     return d;
 }
 
-ev_status cg_build(const prof_result *p, const cg_opts *o, cg_graph **out, char *err,
-                   size_t errsize)
+ev_status cg_build(const prof_result *p, const cg_opts *o, cg_graph **out, ev_error *err)
 {
     cg_opts defaults;
     builder b;
@@ -508,8 +507,7 @@ ev_status cg_build(const prof_result *p, const cg_opts *o, cg_graph **out, char 
     group **order = NULL;
 
     *out = NULL;
-    if (errsize)
-        err[0] = '\0';
+    ev_error_clear(err);
     if (!o) {
         cg_opts_init(&defaults);
         o = &defaults;
@@ -533,9 +531,9 @@ ev_status cg_build(const prof_result *p, const cg_opts *o, cg_graph **out, char 
         g->opts.max_nodes = 1;
     if (dup_failed)
         goto fail;
-    if (o->focus && (st = match_groups(&b, o->focus, MATCH_FOCUS, err, errsize)) != EV_OK)
+    if (o->focus && (st = match_groups(&b, o->focus, MATCH_FOCUS, err)) != EV_OK)
         goto fail;
-    if (o->ignore && (st = match_groups(&b, o->ignore, MATCH_IGNORE, err, errsize)) != EV_OK)
+    if (o->ignore && (st = match_groups(&b, o->ignore, MATCH_IGNORE, err)) != EV_OK)
         goto fail;
     st = EV_ERR_NOMEM;
 
@@ -640,8 +638,8 @@ fail:
     free(order);
     builder_free(&b);
     cg_destroy(g);
-    if (st == EV_ERR_NOMEM && errsize)
-        snprintf(err, errsize, "out of memory");
+    if (st == EV_ERR_NOMEM)
+        ev_error_set(err, EV_ERR_NOMEM, "out of memory");
     return st;
 }
 

@@ -31,6 +31,7 @@
 
 #include "evprof/textout.h"
 #include "graph/internal.h"
+#include "util/error.h"
 
 /* ---- formats ---------------------------------------------------------- */
 
@@ -536,78 +537,61 @@ static Agraph_t *as_read_back(Agraph_t *ag, int *unread)
     return back;
 }
 
-static void graphviz_error(char *err, size_t errsize, const char *what)
+/* EV_ERR_RENDER with `what` and Graphviz's last message. */
+static ev_status graphviz_error(ev_error *err, const char *what)
 {
     char *last = aglasterr();      /* malloc'd by Graphviz, or NULL */
-    if (errsize) {
-        size_t n = last ? strlen(last) : 0;
-        while (n && (last[n - 1] == '\n' || last[n - 1] == ' '))
-            last[--n] = '\0';
-        snprintf(err, errsize, "%s%s%s", what, n ? ": " : "", n ? last : "");
-    }
+    size_t n = last ? strlen(last) : 0;
+    while (n && (last[n - 1] == '\n' || last[n - 1] == ' '))
+        last[--n] = '\0';
+    ev_error_set(err, EV_ERR_RENDER, "%s%s%s", what, n ? ": " : "", n ? last : "");
     free(last);
+    return EV_ERR_RENDER;
 }
 
 ev_status cg_write(const cg_graph *g, const cg_write_opts *o, cg_format f, FILE *out,
-                   char *err, size_t errsize)
+                   ev_error *err)
 {
     cg_write_opts defaults;
     ev_status st = EV_OK;
     GVC_t *gvc = NULL;
 
-    if (errsize)
-        err[0] = '\0';
+    ev_error_clear(err);
     if (!o) {
         cg_write_opts_init(&defaults);
         o = &defaults;
     }
-    if (f >= CG_FORMAT_COUNT) {
-        if (errsize)
-            snprintf(err, errsize, "unknown format");
-        return EV_ERR_RENDER;
-    }
+    if (f >= CG_FORMAT_COUNT)
+        return ev_error_set(err, EV_ERR_RENDER, "unknown format");
     agerrlevel_t level = agseterr(AGMAX);  /* keep messages, print none */
     agreseterrors();
     /* the context first: it declares the attribute defaults layouts use */
     if (f != CG_FORMAT_DOT && !(gvc = the_context())) {
         agseterr(level);
-        if (errsize)
-            snprintf(err, errsize, "out of memory");
-        return EV_ERR_NOMEM;
+        return ev_error_set(err, EV_ERR_NOMEM, "out of memory");
     }
     Agraph_t *ag = build_agraph(g, o);
     int unread = 0;
     if (ag && f != CG_FORMAT_DOT)
         ag = as_read_back(ag, &unread);
     if (unread) {
-        st = EV_ERR_RENDER;
-        graphviz_error(err, errsize, "Graphviz cannot read back the DOT text");
+        st = graphviz_error(err, "Graphviz cannot read back the DOT text");
     } else if (!ag) {
-        st = EV_ERR_NOMEM;
-        if (errsize)
-            snprintf(err, errsize, "out of memory building the Graphviz graph");
+        st = ev_error_set(err, EV_ERR_NOMEM, "out of memory building the Graphviz graph");
     } else if (f == CG_FORMAT_DOT) {
-        if (agwrite(ag, out) != 0 || ferror(out)) {
-            st = EV_ERR_WRITE;
-            if (errsize)
-                snprintf(err, errsize, "cannot write the DOT text");
-        }
+        if (agwrite(ag, out) != 0 || ferror(out))
+            st = ev_error_set(err, EV_ERR_WRITE, "cannot write the DOT text");
     } else if (gvLayout(gvc, ag, "dot") != 0) {
-        st = EV_ERR_RENDER;
-        graphviz_error(err, errsize, "Graphviz layout failed");
+        st = graphviz_error(err, "Graphviz layout failed");
     } else {
         char *data = NULL;
         unsigned int len = 0;
         if (gvRenderData(gvc, ag, formats[f].name, &data, &len) != 0 || !data) {
-            st = EV_ERR_RENDER;
-            graphviz_error(err, errsize, "Graphviz cannot render");
+            st = graphviz_error(err, "Graphviz cannot render");
         } else if (agerrors() > AGWARN) {
-            st = EV_ERR_RENDER;
-            graphviz_error(err, errsize, "Graphviz reported an error");
+            st = graphviz_error(err, "Graphviz reported an error");
         } else if (fwrite(data, 1, len, out) != len || ferror(out)) {
-            st = EV_ERR_WRITE;
-            if (errsize)
-                snprintf(err, errsize, "cannot write the %s output", formats[f].name);
+            st = ev_error_set(err, EV_ERR_WRITE, "cannot write the %s output", formats[f].name);
         }
         if (data)
             gvFreeRenderData(data);

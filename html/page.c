@@ -14,6 +14,7 @@
 #include "evprof/prof.h"
 #include "evprof/ticky.h"
 #include "html/internal.h"
+#include "util/error.h"
 
 /* html/page.html, page.css, page.js as NUL-terminated strings, made by
  * html/embed.cmake at build time */
@@ -196,7 +197,7 @@ static void w_args(tx_json *j, const info_facts *fa)
 static void w_damage(tx_json *j, const ev_stream *s)
 {
     const el_read_result *r = &s->read;
-    char buf[400];
+    char buf[sizeof r->error.msg + 200];     /* a message and the words around it */
     tx_json_array(j, TX_JSON_INLINE);
     if (r->status != EV_END && r->status != EV_OK) {
         if (r->error.type >= 0)
@@ -828,8 +829,7 @@ static char *graph_svg(const html_page *pg, const prof_result *r, const char *na
     if (pg->o.graph_nodes)
         go.max_nodes = pg->o.graph_nodes;
     cg_graph *g;
-    char err[256];
-    if (cg_build(r, &go, &g, err, sizeof err) != EV_OK)
+    if (cg_build(r, &go, &g, NULL) != EV_OK)
         return NULL;
     cg_write_opts wo;
     cg_write_opts_init(&wo);
@@ -839,7 +839,7 @@ static char *graph_svg(const html_page *pg, const prof_result *r, const char *na
         cg_destroy(g);
         return NULL;
     }
-    ev_status st = cg_write(g, &wo, CG_FORMAT_SVG, m.f, err, sizeof err);
+    ev_status st = cg_write(g, &wo, CG_FORMAT_SVG, m.f, NULL);
     cg_destroy(g);
     if (mem_close(&m) != 0 || st != EV_OK) {
         free(m.p);
@@ -965,8 +965,8 @@ static int w_data(tx_json *j, html_page *pg, const ev_stream *s, const prof_resu
     return 0;
 }
 
-int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents *cont,
-                    char *err, size_t errsize)
+ev_status html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents *cont,
+                          ev_error *err)
 {
     html_contents c;
     memset(&c, 0, sizeof c);
@@ -977,9 +977,10 @@ int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents 
     pthread_t th;
     int threaded = 0;
     membuf data = { NULL, 0, NULL };
-    int rc = -1;
+    ev_status rc;
+    ev_error_clear(err);
     if (!r || !gs || ticky_finish(pg->tk) != 0) {
-        snprintf(err, errsize, "out of memory building the results");
+        rc = ev_error_set(err, EV_ERR_NOMEM, "out of memory building the results");
         goto done;
     }
     const heap_info *hi = heap_get_info(pg->heap);
@@ -1008,7 +1009,7 @@ int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents 
     if (drc != 0)
         goto nomem;
     if (tx_json_finish(&j) != 0 || mem_close(&data) != 0) {
-        snprintf(err, errsize, "write error (page data)");
+        rc = ev_error_set(err, EV_ERR_WRITE, "write error (page data)");
         goto done;
     }
 
@@ -1029,13 +1030,13 @@ int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents 
         }
     }
     if (ferror(out)) {
-        snprintf(err, errsize, "write error");
+        rc = ev_error_set(err, EV_ERR_WRITE, "write error");
         goto done;
     }
-    rc = 0;
+    rc = EV_OK;
     goto done;
 nomem:
-    snprintf(err, errsize, "out of memory writing the page");
+    rc = ev_error_set(err, EV_ERR_NOMEM, "out of memory writing the page");
 done:
     if (threaded)
         pthread_join(th, NULL);

@@ -27,7 +27,6 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +35,7 @@
 #include <unistd.h>
 
 #include "live/internal.h"
+#include "util/error.h"
 
 #define DEFAULT_CONNS 64
 #define DEFAULT_REQUEST 8192
@@ -462,15 +462,6 @@ static void *serve(void *arg)
     return NULL;
 }
 
-static void errf(char *err, size_t size, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (size)
-        vsnprintf(err, size, fmt, ap);
-    va_end(ap);
-}
-
 static const char empty_exposition[] = "# evprof: no figures yet\n";
 
 void live_http_stop(live_http *h)
@@ -501,23 +492,20 @@ void live_http_stop(live_http *h)
     free(h);
 }
 
-static int listen_on(live_http *h, const char *addr, char *err, size_t errsize)
+static ev_status listen_on(live_http *h, const char *addr, ev_error *err)
 {
     char host[256], port[8];
-    if (live_http_parse_addr(addr, host, sizeof host, port, sizeof port) != 0) {
-        errf(err, errsize, "%s: not HOST:PORT, :PORT, PORT or [IPV6]:PORT", addr);
-        return -1;
-    }
+    if (live_http_parse_addr(addr, host, sizeof host, port, sizeof port) != 0)
+        return ev_error_set(err, EV_ERR_USAGE, "%s: not HOST:PORT, :PORT, PORT or [IPV6]:PORT",
+                            addr);
     struct addrinfo hints, *res = NULL;
     memset(&hints, 0, sizeof hints);
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
     hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
     int gai = getaddrinfo(host, port, &hints, &res);
-    if (gai != 0) {
-        errf(err, errsize, "%s: %s", addr, gai_strerror(gai));
-        return -1;
-    }
+    if (gai != 0)
+        return ev_error_set(err, EV_ERR_NETWORK, "%s: %s", addr, gai_strerror(gai));
     int saved = 0;
     for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
         int fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
@@ -545,22 +533,21 @@ static int listen_on(live_http *h, const char *addr, char *err, size_t errsize)
             snprintf(h->address, sizeof h->address, "%s", addr);
         h->lfd = fd;
         freeaddrinfo(res);
-        return 0;
+        return EV_OK;
     }
     freeaddrinfo(res);
-    errf(err, errsize, "%s: cannot listen: %s", addr, strerror(saved ? saved : EADDRNOTAVAIL));
-    return -1;
+    return ev_error_set(err, EV_ERR_NETWORK, "%s: cannot listen: %s", addr,
+                        strerror(saved ? saved : EADDRNOTAVAIL));
 }
 
-int live_http_start(live_http **out, const char *addr, const live_http_opts *o, char *err,
-                    size_t errsize)
+ev_status live_http_start(live_http **out, const char *addr, const live_http_opts *o,
+                          ev_error *err)
 {
     *out = NULL;
+    ev_error_clear(err);
     live_http *h = calloc(1, sizeof *h);
-    if (!h) {
-        errf(err, errsize, "out of memory");
-        return -1;
-    }
+    if (!h)
+        return ev_error_set(err, EV_ERR_NOMEM, "out of memory");
     h->lfd = h->wake[0] = h->wake[1] = -1;
     live_http_opts_init(&h->o);
     if (o) {
@@ -585,22 +572,22 @@ int live_http_start(live_http **out, const char *addr, const live_http_opts *o, 
             free(h->current);
             h->current = NULL;
         }
-        errf(err, errsize, "out of memory");
         live_http_stop(h);
-        return -1;
+        return ev_error_set(err, EV_ERR_NOMEM, "out of memory");
     }
     memcpy(h->current->data, empty_exposition, sizeof empty_exposition - 1);
     h->current->len = sizeof empty_exposition - 1;
     h->current->refs = 1;
-    if (listen_on(h, addr, err, errsize) != 0) {
+    ev_status st = listen_on(h, addr, err);
+    if (st != EV_OK) {
         live_http_stop(h);
-        return -1;
+        return st;
     }
     if (pipe(h->wake) != 0 || set_nonblock(h->wake[1]) != 0 ||
         fcntl(h->wake[0], F_SETFD, FD_CLOEXEC) != 0 || fcntl(h->wake[1], F_SETFD, FD_CLOEXEC) != 0) {
-        errf(err, errsize, "cannot make a pipe: %s", strerror(errno));
+        st = ev_error_set(err, EV_ERR_IO, "cannot make a pipe: %s", strerror(errno));
         live_http_stop(h);
-        return -1;
+        return st;
     }
     /* the thread takes no signal: Ctrl-C must interrupt the reading
      * thread's wait */
@@ -610,13 +597,13 @@ int live_http_start(live_http **out, const char *addr, const live_http_opts *o, 
     int rc = pthread_create(&h->thread, NULL, serve, h);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (rc != 0) {
-        errf(err, errsize, "cannot start a thread: %s", strerror(rc));
+        st = ev_error_set(err, EV_ERR_NOMEM, "cannot start a thread: %s", strerror(rc));
         live_http_stop(h);
-        return -1;
+        return st;
     }
     h->started = 1;
     *out = h;
-    return 0;
+    return EV_OK;
 }
 
 const char *live_http_address(const live_http *h)

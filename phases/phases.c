@@ -20,6 +20,7 @@
 #include "evprof/prof.h"
 #include "evprof/textout.h"
 #include "util/account.h"
+#include "util/error.h"
 #include "util/hash.h"
 #include "util/htab.h"
 #include "util/idmap.h"
@@ -541,8 +542,9 @@ const ev_analysis_ops phases_ops = {
 
 /* ---- create --------------------------------------------------------------------- */
 
-phases_run *phases_create(const phases_opts *o, char *err, size_t errsize)
+phases_run *phases_create(const phases_opts *o, ev_error *err)
 {
+    ev_error_clear(err);
     phases_run *p = calloc(1, sizeof *p);
     if (!p)
         goto nomem;
@@ -557,7 +559,8 @@ phases_run *phases_create(const phases_opts *o, char *err, size_t errsize)
         if (rc != 0) {
             char msg[200];
             regerror(rc, &p->re, msg, sizeof msg);
-            snprintf(err, errsize, "'%s': %s", p->o.marker, msg);
+            ev_error_set(err, rc == REG_ESPACE ? EV_ERR_NOMEM : EV_ERR_PATTERN, "'%s': %s",
+                         p->o.marker, msg);
             tx_strpool_destroy(&p->names);
             free(p);
             return NULL;
@@ -571,7 +574,7 @@ phases_run *phases_create(const phases_opts *o, char *err, size_t errsize)
     gc_on_collection(p->gc, collection, p);
     return p;
 nomem:
-    snprintf(err, errsize, "out of memory");
+    ev_error_set(err, EV_ERR_NOMEM, "out of memory");
     return NULL;
 }
 

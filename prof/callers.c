@@ -14,6 +14,7 @@
 
 #include "evprof/prof.h"
 #include "evprof/textout.h"
+#include "util/error.h"
 #include "util/hash.h"
 #include "util/htab.h"
 
@@ -177,9 +178,10 @@ void prof_callers_free(prof_callers_of *p, size_t n)
     free(p);
 }
 
-int prof_callers(const prof_result *r, const char *pattern, prof_callers_of **out, size_t *n,
-                 char *err, size_t errsize)
+ev_status prof_callers(const prof_result *r, const char *pattern, prof_callers_of **out,
+                       size_t *n, ev_error *err)
 {
+    ev_error_clear(err);
     *out = NULL;
     *n = 0;
     size_t nc = prof_num_ccs(r);
@@ -190,11 +192,11 @@ int prof_callers(const prof_result *r, const char *pattern, prof_callers_of **ou
     tx_htab groups = { 0 };
     prof_callers_of *res = NULL;
     size_t nres = 0;
-    int rc = -2;
+    ev_status rc = EV_ERR_NOMEM;
     if (!match || !w.gid || !w.g || tx_htab_reserve(&groups, nc) != 0)
         goto done;
-    int m = prof_match_ccs(r, pattern, match, 1, err, errsize);
-    if (m != 0) {
+    ev_status m = prof_match_ccs(r, pattern, match, 1, err);
+    if (m != EV_OK) {
         rc = m;
         goto done;
     }
@@ -298,10 +300,10 @@ int prof_callers(const prof_result *r, const char *pattern, prof_callers_of **ou
     *out = res;
     *n = nres;
     res = NULL;
-    rc = 0;
+    rc = EV_OK;
 done:
-    if (rc == -2 && errsize)
-        snprintf(err, errsize, "out of memory");
+    if (rc == EV_ERR_NOMEM)
+        ev_error_set(err, EV_ERR_NOMEM, "out of memory");
     prof_callers_free(res, nres);
     tx_htab_free(&groups);
     tx_htab_free(&w.etab);

@@ -9,45 +9,51 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int check_regex(const char *pattern, char *err, size_t errsize)
+#include "util/error.h"
+
+/* The pattern compiled with regcomp, or its error in err: EV_ERR_PATTERN,
+ * or EV_ERR_NOMEM when regcomp ran out of memory. */
+static ev_status compile(regex_t *re, const char *pattern, ev_error *err)
 {
-    regex_t re;
-    int rc = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
-    if (rc != 0) {
-        char msg[200];
-        regerror(rc, &re, msg, sizeof msg);
-        if (errsize)
-            snprintf(err, errsize, "'%s': %s", pattern, msg);
-        return -1;
-    }
-    regfree(&re);
-    return 0;
+    int rc = regcomp(re, pattern, REG_EXTENDED | REG_NOSUB);
+    if (rc == 0)
+        return EV_OK;
+    char msg[200];
+    regerror(rc, re, msg, sizeof msg);
+    return ev_error_set(err, rc == REG_ESPACE ? EV_ERR_NOMEM : EV_ERR_PATTERN, "'%s': %s",
+                        pattern, msg);
 }
 
-int prof_filter_check(const prof_filter *f, char *err, size_t errsize)
-{
-    if (f->focus && check_regex(f->focus, err, errsize) != 0)
-        return -1;
-    if (f->ignore && check_regex(f->ignore, err, errsize) != 0)
-        return -1;
-    return 0;
-}
-
-int prof_match_ccs(const prof_result *r, const char *pattern, uint8_t *match, uint8_t bit,
-                   char *err, size_t errsize)
+static ev_status check_regex(const char *pattern, ev_error *err)
 {
     regex_t re;
-    int rc = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
-    if (rc != 0) {
-        char msg[200];
-        regerror(rc, &re, msg, sizeof msg);
-        if (errsize)
-            snprintf(err, errsize, "'%s': %s", pattern, msg);
-        return rc == REG_ESPACE ? -2 : -1;
-    }
+    ev_status st = compile(&re, pattern, err);
+    if (st == EV_OK)
+        regfree(&re);
+    return st;
+}
+
+ev_status prof_filter_check(const prof_filter *f, ev_error *err)
+{
+    ev_status st = EV_OK;
+    ev_error_clear(err);
+    if (f->focus)
+        st = check_regex(f->focus, err);
+    if (st == EV_OK && f->ignore)
+        st = check_regex(f->ignore, err);
+    return st;
+}
+
+ev_status prof_match_ccs(const prof_result *r, const char *pattern, uint8_t *match, uint8_t bit,
+                         ev_error *err)
+{
+    regex_t re;
+    ev_error_clear(err);
+    ev_status st = compile(&re, pattern, err);
+    if (st != EV_OK)
+        return st;
     char *text = NULL;
     size_t cap = 0;
-    int st = 0;
     for (size_t i = 0; i < r->num_ccs; i++) {
         const prof_cc *cc = &r->ccs[i];
         size_t lm = strlen(cc->module), ll = strlen(cc->label);
@@ -55,7 +61,7 @@ int prof_match_ccs(const prof_result *r, const char *pattern, uint8_t *match, ui
             cap = (lm + ll + 2) * 2;
             char *t = realloc(text, cap);
             if (!t) {
-                st = -2;
+                st = ev_error_set(err, EV_ERR_NOMEM, "out of memory");
                 break;
             }
             text = t;
@@ -66,8 +72,6 @@ int prof_match_ccs(const prof_result *r, const char *pattern, uint8_t *match, ui
         if (regexec(&re, text, 0, NULL, 0) == 0)
             match[i] |= bit;
     }
-    if (st == -2 && errsize)
-        snprintf(err, errsize, "out of memory");
     free(text);
     regfree(&re);
     return st;
@@ -83,16 +87,15 @@ int prof_apply_focus(prof_result *r)
     enum { FOCUS = 1, IGNORE = 2 };
     uint8_t *m = calloc(r->num_ccs ? r->num_ccs : 1, 1);
     uint8_t *st = malloc(r->num_nodes ? r->num_nodes : 1);
-    char err[8];
     int rc = 0;
 
     if (!m || !st)
         rc = -1;
     if (rc == 0 && r->filter.focus &&
-        prof_match_ccs(r, r->filter.focus, m, FOCUS, err, 0) == -2)
+        prof_match_ccs(r, r->filter.focus, m, FOCUS, NULL) == EV_ERR_NOMEM)
         rc = -1;
     if (rc == 0 && r->filter.ignore &&
-        prof_match_ccs(r, r->filter.ignore, m, IGNORE, err, 0) == -2)
+        prof_match_ccs(r, r->filter.ignore, m, IGNORE, NULL) == EV_ERR_NOMEM)
         rc = -1;
     for (size_t i = 0; rc == 0 && i < r->num_nodes; i++) {
         prof_node *nd = &r->nodes[i];

@@ -4,7 +4,6 @@
  *   profile.c   the aggregate's life (create, destroy, budget), the
  *               events it takes (prof_add_event) and the run's facts
  *               (program arguments, capabilities), the driver's ops
- *   filter.c    which samples count: the time windows and capability
  *   tree.c      the cost-centre-stack tree: nodes, the child table, the
  *               stack cache and the walk of a sample down the tree (the
  *               hot path), and the merge of a partial's tree

@@ -47,6 +47,17 @@ void prof_count(const prof_profile *p, prof_counts *c)
 
 /* ---- lifecycle -------------------------------------------------------- */
 
+/* The filter's defaults: no built-ins, no focus or ignore, every depth.
+ * The time windows and the capability are not the filter's: they are the
+ * driver's selection stage (el_event.outside). */
+void prof_filter_init(prof_filter *f)
+{
+    f->all = 0;
+    f->focus = NULL;
+    f->ignore = NULL;
+    f->max_depth = 0;
+}
+
 prof_profile *prof_create(const prof_filter *filter)
 {
     prof_profile *p = calloc(1, sizeof *p);

@@ -234,8 +234,8 @@ static void test_random_logs(void **state)
                 assert_int_equal(prof_get_info(r)->total_ticks, x.total);
                 prof_callers_of *p;
                 size_t n;
-                char err[200];
-                assert_int_equal(prof_callers(r, patterns[q], &p, &n, err, sizeof err), 0);
+                ev_error err;
+                assert_int_equal(prof_callers(r, patterns[q], &p, &n, &err), EV_OK);
                 check_result(&w, r, p, n, &x);
                 prof_callers_free(p, n);
             }
@@ -268,8 +268,9 @@ static void test_known(void **state)
     el_writer_destroy(wr);
     prof_callers_of *p;
     size_t n;
-    char err[100];
-    assert_int_equal(prof_callers(r, "^M\\.[ab]$", &p, &n, err, sizeof err), 0);
+    ev_error err;
+    assert_int_equal(prof_callers(r, "^M\\.[ab]$", &p, &n, &err), EV_OK);
+    assert_int_equal(err.status, EV_OK);
     assert_int_equal(n, 2);
     assert_string_equal(prof_cc_at(r, p[0].cc)->label, "a");
     assert_int_equal(p[0].inherited, 3);
@@ -289,8 +290,13 @@ static void test_known(void **state)
     assert_string_equal(prof_cc_at(r, p[1].callees[0].cc)->label, "a");
     assert_string_equal(prof_cc_at(r, p[1].callees[1].cc)->label, "c");
     prof_callers_free(p, n);
-    /* a pattern that does not compile */
-    assert_int_equal(prof_callers(r, "(", &p, &n, err, sizeof err), -1);
+    /* a pattern that does not compile: the status and its detail, or
+     * the status alone */
+    assert_int_equal(prof_callers(r, "(", &p, &n, &err), EV_ERR_PATTERN);
+    assert_int_equal(err.status, EV_ERR_PATTERN);
+    assert_int_equal(strncmp(err.msg, "'(': ", 5), 0);
+    assert_true(err.offset == EV_NO_OFFSET && err.type == -1);
+    assert_int_equal(prof_callers(r, "(", &p, &n, NULL), EV_ERR_PATTERN);
     prof_result_destroy(r);
 }
 

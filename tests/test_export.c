@@ -14,6 +14,7 @@
 
 #include "../export/srcloc.h"
 #include "evprof/eventlog.h"
+#include "evprof/pprof.h"
 #include "evprof/prof.h"
 #include "evprof/speedscope.h"
 #include "evprof/writer.h"
@@ -276,6 +277,27 @@ static void speedscope_many_frames(void **state)
     }
 }
 
+/* --push's URL refused: EV_ERR_USAGE with the reason, before any request
+ * (no server here); the detail may be left out */
+static void push_url_statuses(void **state)
+{
+    (void)state;
+    ev_error err;
+    assert_int_equal(pprof_push_url_check("http://127.0.0.1:4040/", &err), EV_OK);
+    assert_int_equal(err.status, EV_OK);
+    assert_string_equal(err.msg, "");
+    assert_int_equal(pprof_push_url_check("ftp://x/", &err), EV_ERR_USAGE);
+    assert_int_equal(err.status, EV_ERR_USAGE);
+    assert_string_equal(err.msg, "not an http:// or https:// URL (the scheme is ftp)");
+    assert_int_equal(pprof_push_url_check("http://x/#f", NULL), EV_ERR_USAGE);
+    uint8_t byte = 0;
+    pprof_buf b = { &byte, 1 };
+    assert_int_equal(pprof_push("http://x/?name=a", "app", 0, 1, &b, &err), EV_ERR_USAGE);
+    assert_string_equal(err.msg,
+                        "the query sets 'name', which evprof sets for Pyroscope (give --app)");
+    assert_int_equal(pprof_push_timed("https://x/#f", "app", 0, 1, 1.0, &b, NULL), EV_ERR_USAGE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -284,6 +306,7 @@ int main(void)
         cmocka_unit_test(speedscope_cut_stack),
         cmocka_unit_test(speedscope_sparse_caps),
         cmocka_unit_test(speedscope_many_frames),
+        cmocka_unit_test(push_url_statuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

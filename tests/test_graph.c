@@ -114,10 +114,10 @@ static prof_result *synth(const spec *s, size_t n)
 static cg_graph *build(const prof_result *p, const cg_opts *o)
 {
     cg_graph *g = NULL;
-    char err[256];
-    ev_status st = cg_build(p, o, &g, err, sizeof err);
+    ev_error err;
+    ev_status st = cg_build(p, o, &g, &err);
     if (st != EV_OK)
-        fail_msg("cg_build: %d %s", st, err);
+        fail_msg("cg_build: %d %s", st, err.msg);
     return g;
 }
 
@@ -320,11 +320,15 @@ static void test_focus_ignore(void **state)
     cg_destroy(g);
 
     o.focus = "(unclosed";
-    char err[256];
+    ev_error err;
     g = (cg_graph *)1;
-    assert_int_equal(cg_build(p, &o, &g, err, sizeof err), EV_ERR_PATTERN);
+    assert_int_equal(cg_build(p, &o, &g, &err), EV_ERR_PATTERN);
     assert_null(g);
-    assert_non_null(strstr(err, "(unclosed"));
+    assert_int_equal(err.status, EV_ERR_PATTERN);
+    assert_int_equal(strncmp(err.msg, "'(unclosed': ", 13), 0);
+    g = (cg_graph *)1;
+    assert_int_equal(cg_build(p, &o, &g, NULL), EV_ERR_PATTERN);     /* no detail wanted */
+    assert_null(g);
     prof_result_destroy(p);
 }
 
@@ -816,7 +820,8 @@ static void brute_free(brute *b)
 
 static char *dot_text(const cg_graph *g)
 {
-    char *text = NULL, err[256];
+    char *text = NULL;
+    ev_error err;
     size_t size = 0;
     FILE *out = open_memstream(&text, &size);
     assert_non_null(out);
@@ -824,9 +829,9 @@ static char *dot_text(const cg_graph *g)
     cg_write_opts_init(&wo);
     wo.source_name = "test \"log\"\\ with\ttab";
     wo.filters = "Window: 0 s to 1 s";
-    ev_status st = cg_write(g, &wo, CG_FORMAT_DOT, out, err, sizeof err);
+    ev_status st = cg_write(g, &wo, CG_FORMAT_DOT, out, &err);
     if (st != EV_OK)
-        fail_msg("cg_write: %s", err);
+        fail_msg("cg_write: %s", err.msg);
     assert_int_equal(fclose(out), 0);
     return text;
 }
@@ -960,12 +965,13 @@ static void test_dot_default_pruning(void **state)
 
 static char *render(const cg_graph *g, cg_format f, size_t *size)
 {
-    char *data = NULL, err[256];
+    char *data = NULL;
+    ev_error err;
     FILE *out = open_memstream(&data, size);
     assert_non_null(out);
-    ev_status st = cg_write(g, NULL, f, out, err, sizeof err);
+    ev_status st = cg_write(g, NULL, f, out, &err);
     if (st != EV_OK)
-        fail_msg("%s: %s", cg_format_name(f), err);
+        fail_msg("%s: %s", cg_format_name(f), err.msg);
     assert_int_equal(fclose(out), 0);
     return data;
 }
@@ -1002,15 +1008,20 @@ static void test_formats(void **state)
     assert_true(n > 5 && memcmp(d, "%PDF-", 5) == 0);
     free(d);
 
-    char err[256];
+    ev_error err;
     FILE *full = fopen("/dev/full", "w");
     if (full) {
         setvbuf(full, NULL, _IONBF, 0);
-        assert_int_equal(cg_write(g, NULL, CG_FORMAT_SVG, full, err, sizeof err), EV_ERR_WRITE);
-        assert_int_equal(cg_write(g, NULL, CG_FORMAT_DOT, full, err, sizeof err), EV_ERR_WRITE);
+        assert_int_equal(cg_write(g, NULL, CG_FORMAT_SVG, full, &err), EV_ERR_WRITE);
+        assert_int_equal(err.status, EV_ERR_WRITE);
+        assert_string_equal(err.msg, "cannot write the svg output");
+        assert_int_equal(cg_write(g, NULL, CG_FORMAT_DOT, full, &err), EV_ERR_WRITE);
+        assert_string_equal(err.msg, "cannot write the DOT text");
+        assert_int_equal(cg_write(g, NULL, CG_FORMAT_DOT, full, NULL), EV_ERR_WRITE);
         fclose(full);
     }
-    assert_int_equal(cg_write(g, NULL, CG_FORMAT_COUNT, stdout, err, sizeof err), EV_ERR_RENDER);
+    assert_int_equal(cg_write(g, NULL, CG_FORMAT_COUNT, stdout, &err), EV_ERR_RENDER);
+    assert_string_equal(err.msg, "unknown format");
     cg_destroy(g);
     prof_result_destroy(p);
 }
@@ -1088,12 +1099,12 @@ static void test_hostile_names(void **state)
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     FILE *out = fdopen(fd, "w");
-    char err[256];
+    ev_error err;
     cg_write_opts wo;
     cg_write_opts_init(&wo);
     wo.source_name = "log\x1b]0;title\x07.eventlog";
-    if (cg_write(g, &wo, CG_FORMAT_SVG, out, err, sizeof err) != EV_OK)
-        fail_msg("cg_write: %s", err);
+    if (cg_write(g, &wo, CG_FORMAT_SVG, out, &err) != EV_OK)
+        fail_msg("cg_write: %s", err.msg);
     assert_int_equal(fclose(out), 0);
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "command -v \"${PYTHON:-python3}\" >/dev/null || exit 77; \"${PYTHON:-python3}\" - '%s' <<'PY'\n"

@@ -57,8 +57,8 @@ static char *page_of(el_writer *w, const html_opts *o, html_contents *c)
     const ev_stream *s = ev_driver_run_mem(d, log, len);
     FILE *f = open_memstream(&page, &plen);
     assert_non_null(f);
-    char err[200];
-    assert_int_equal(html_page_write(pg, s, f, c, err, sizeof err), 0);
+    ev_error err;
+    assert_int_equal(html_page_write(pg, s, f, c, &err), EV_OK);
     assert_int_equal(fclose(f), 0);
     ev_driver_destroy(d);
     html_page_destroy(pg);
@@ -393,6 +393,39 @@ static void test_empty_log(void **state)
     free(page);
 }
 
+/* a page that cannot be written: EV_ERR_WRITE and the message the CLI
+ * prints, or the status alone */
+static void test_write_error(void **state)
+{
+    (void)state;
+    FILE *full = fopen("/dev/full", "w");
+    if (!full)
+        skip();
+    el_writer *w = new_log();
+    el_writer_user_msg(w, 5, "hello");
+    size_t len;
+    assert_int_equal(el_writer_finish(w), EV_OK);
+    const uint8_t *log = el_writer_borrow_bytes(w, &len);
+    for (int detail = 1; detail >= 0; detail--) {
+        html_page *pg = html_page_create(NULL);
+        ev_driver *d = ev_driver_create(NULL);
+        assert_int_equal(html_page_attach(pg, d), 0);
+        const ev_stream *s = ev_driver_run_mem(d, log, len);
+        setvbuf(full, NULL, _IONBF, 0);
+        ev_error err;
+        assert_int_equal(html_page_write(pg, s, full, NULL, detail ? &err : NULL), EV_ERR_WRITE);
+        if (detail) {
+            assert_int_equal(err.status, EV_ERR_WRITE);
+            assert_string_equal(err.msg, "write error");
+        }
+        clearerr(full);
+        ev_driver_destroy(d);
+        html_page_destroy(pg);
+    }
+    fclose(full);
+    el_writer_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -404,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_json_escapes_script_enders),
         cmocka_unit_test(test_max_nodes),
         cmocka_unit_test(test_empty_log),
+        cmocka_unit_test(test_write_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

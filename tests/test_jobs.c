@@ -127,7 +127,7 @@ static const ev_analysis_ops counts_ops = {
 
 typedef struct run_out {
     ev_stream s;
-    char msg[200], dmsg[200];
+    char msg[sizeof(ev_error){ 0 }.msg], dmsg[sizeof(ev_error){ 0 }.msg];
     prof_result *r;
     char *text, *json, *folded;
     size_t text_len, json_len, folded_len;

@@ -600,8 +600,8 @@ static void test_server(void **state)
     o.max_request = 1024;
     o.timeout_ms = 600;
     live_http *h;
-    char err[256];
-    assert_int_equal(live_http_start(&h, "127.0.0.1:0", &o, err, sizeof err), 0);
+    ev_error err;
+    assert_int_equal(live_http_start(&h, "127.0.0.1:0", &o, &err), EV_OK);
     assert_int_equal(threads_now(), before + 1);
     assert_non_null(strstr(live_http_address(h), "127.0.0.1:"));
 
@@ -723,14 +723,16 @@ static void test_server_errors(void **state)
 {
     (void)state;
     live_http *h, *h2;
-    char err[256];
-    assert_int_equal(live_http_start(&h, "nonsense", NULL, err, sizeof err), -1);
+    ev_error err;
+    assert_int_equal(live_http_start(&h, "nonsense", NULL, &err), EV_ERR_USAGE);
     assert_null(h);
-    assert_non_null(strstr(err, "nonsense"));
-    assert_int_equal(live_http_start(&h, "127.0.0.1:0", NULL, err, sizeof err), 0);
+    assert_int_equal(err.status, EV_ERR_USAGE);
+    assert_string_equal(err.msg, "nonsense: not HOST:PORT, :PORT, PORT or [IPV6]:PORT");
+    assert_int_equal(live_http_start(&h, "nonsense", NULL, NULL), EV_ERR_USAGE);
+    assert_int_equal(live_http_start(&h, "127.0.0.1:0", NULL, &err), EV_OK);
     /* the same port again: in use */
-    assert_int_equal(live_http_start(&h2, live_http_address(h), NULL, err, sizeof err), -1);
-    assert_non_null(strstr(err, "cannot listen"));
+    assert_int_equal(live_http_start(&h2, live_http_address(h), NULL, &err), EV_ERR_NETWORK);
+    assert_non_null(strstr(err.msg, "cannot listen"));
     live_http_stop(h);
     live_http_stop(NULL);
 }

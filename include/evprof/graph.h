@@ -7,11 +7,11 @@
  *     cg_opts_init(&o);
  *     o.focus = "fib";
  *     cg_graph *g;
- *     char err[256];
- *     if (cg_build(p, &o, &g, err, sizeof err) != EV_OK) ...
+ *     ev_error err;
+ *     if (cg_build(p, &o, &g, &err) != EV_OK) ...     // err.msg says why
  *     cg_write_opts w;
  *     cg_write_opts_init(&w);
- *     cg_write(g, &w, CG_FORMAT_SVG, out, err, sizeof err);
+ *     cg_write(g, &w, CG_FORMAT_SVG, out, &err);
  *     cg_destroy(g);
  *
  * Definitions (docs/FLAMEGRAPH.md): every tree node with ticks is a stack,
@@ -43,7 +43,8 @@ extern "C" {
 /* The call graph's statuses are ev_status (status.h): EV_OK,
  * EV_ERR_NOMEM, EV_ERR_PATTERN (--focus/--ignore does not compile),
  * EV_ERR_RENDER (Graphviz failed: layout or renderer), EV_ERR_WRITE
- * (writing the output failed). */
+ * (writing the output failed); an error's message is in the ev_error
+ * the function takes (NULL: no detail). */
 
 typedef struct cg_opts {
     double node_fraction;   /* hide cost centres with cum < this x shown ticks (0.005) */
@@ -60,9 +61,10 @@ EVPROF_API void cg_opts_init(cg_opts *o);
 typedef struct cg_graph cg_graph;
 
 /* Builds and prunes the graph of a finished profile, which must outlive
- * it (names are borrowed). On EV_ERR_PATTERN `err` says why. */
-EVPROF_API ev_status cg_build(const prof_result *p, const cg_opts *o, cg_graph **out, char *err,
-                              size_t errsize);
+ * it (names are borrowed). On an error `err` says why (EV_ERR_PATTERN:
+ * "'PATTERN': regerror's text"). */
+EVPROF_API ev_status cg_build(const prof_result *p, const cg_opts *o, cg_graph **out,
+                              ev_error *err);
 EVPROF_API void cg_destroy(cg_graph *g);           /* accepts NULL */
 
 /* ---- results ---------------------------------------------------------- */
@@ -148,7 +150,7 @@ EVPROF_API void cg_write_opts_init(cg_write_opts *o);
  * out and renders it in-process, then writes the bytes to `out`. DOT is
  * written without layout. On an error `err` says what Graphviz said. */
 EVPROF_API ev_status cg_write(const cg_graph *g, const cg_write_opts *o, cg_format f, FILE *out,
-                              char *err, size_t errsize);
+                              ev_error *err);
 
 #ifdef __cplusplus
 }

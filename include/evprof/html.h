@@ -16,7 +16,8 @@
  *     ev_driver *d = ev_driver_create(NULL);
  *     html_page_attach(pg, d);
  *     const ev_stream *s = ev_driver_run_path(d, "prog.eventlog");
- *     html_page_write(pg, s, out, err, sizeof err);
+ *     ev_error err;
+ *     if (html_page_write(pg, s, out, NULL, &err) != EV_OK) ...  // err.msg says why
  *     ev_driver_destroy(d);
  *     html_page_destroy(pg);
  *
@@ -87,10 +88,10 @@ typedef struct html_contents {
 } html_contents;
 
 /* Writes the page for the stream `s` (the driver's, after its run).
- * Returns 0, or -1 with `err` saying why (out of memory, a write error).
- * `c` (may be NULL) receives what the page holds. */
-EVPROF_API int html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_contents *c,
-                               char *err, size_t errsize);
+ * Returns EV_OK, EV_ERR_NOMEM or EV_ERR_WRITE, with `err` (may be NULL)
+ * saying why. `c` (may be NULL) receives what the page holds. */
+EVPROF_API ev_status html_page_write(html_page *pg, const ev_stream *s, FILE *out,
+                                     html_contents *c, ev_error *err);
 
 #ifdef __cplusplus
 }

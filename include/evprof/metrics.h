@@ -15,7 +15,8 @@
  * scraper never holds up the thread that reads the log.
  *
  *     live_http *h;
- *     if (live_http_start(&h, "127.0.0.1:9187", NULL, err, sizeof err) != 0) ...
+ *     ev_error err;
+ *     if (live_http_start(&h, "127.0.0.1:9187", NULL, &err) != EV_OK) ...  // err.msg
  *     live_http_publish(h, buf, len);     // after each frame; takes buf
  *     live_http_stop(h);                  // joins the thread
  *
@@ -87,10 +88,13 @@ EVPROF_API int live_http_parse_addr(const char *addr, char *host, size_t hsize, 
 
 typedef struct live_http live_http;
 
-/* Binds, listens and starts the server thread. Returns 0, or -1 with a
- * message in err (a bad address, the port in use, no thread). */
-EVPROF_API int live_http_start(live_http **out, const char *addr, const live_http_opts *o,
-                               char *err, size_t errsize);
+/* Binds, listens and starts the server thread. Returns EV_OK, or with a
+ * message in err (may be NULL) that begins with the address where it is
+ * about the address: EV_ERR_USAGE (not an address), EV_ERR_NETWORK (the
+ * host does not resolve, the port is in use or refused), EV_ERR_IO (no
+ * pipe), EV_ERR_NOMEM (out of memory, no thread). */
+EVPROF_API ev_status live_http_start(live_http **out, const char *addr, const live_http_opts *o,
+                                     ev_error *err);
 
 /* The address bound, "HOST:PORT" (the port the system chose for port 0). */
 EVPROF_API const char *live_http_address(const live_http *h);

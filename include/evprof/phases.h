@@ -16,7 +16,8 @@
  *
  *     phases_opts o;
  *     phases_opts_init(&o);
- *     phases_run *p = phases_create(&o, err, sizeof err);
+ *     ev_error err;
+ *     phases_run *p = phases_create(&o, &err);        // NULL: err.msg says why
  *     ev_driver_attach(d, &phases_ops, p);
  *     ev_driver_run_path(d, path);
  *     phases_write_text(p, "prog.eventlog", stdout);
@@ -50,9 +51,9 @@ EVPROF_API void phases_opts_init(phases_opts *o);
 
 typedef struct phases_run phases_run;
 
-/* NULL with a message in err when the regex does not compile or memory
- * runs out. */
-EVPROF_API phases_run *phases_create(const phases_opts *o, char *err, size_t errsize);
+/* NULL with err (may be NULL) saying why: EV_ERR_PATTERN when the marker
+ * regex does not compile ("'REGEX': regerror's text"), EV_ERR_NOMEM. */
+EVPROF_API phases_run *phases_create(const phases_opts *o, ev_error *err);
 EVPROF_API void phases_destroy(phases_run *p);     /* accepts NULL */
 
 /* The analysis (time order); it stops the read when memory runs out. */

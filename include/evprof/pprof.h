@@ -86,24 +86,25 @@ EVPROF_API int pprof_heap_profile(const heap_profile *h, const pprof_census_pick
  * with the gzip-compressed profile in the field "profile". URL must pass
  * pprof_push_url_check; a query of its own is kept, Pyroscope's parameters
  * appended to it (URL?tenant=x -> URL/ingest?tenant=x&name=...). The whole
- * request may take PPROF_PUSH_TIMEOUT_S seconds. Returns 0, or -1 with a
- * message in err (a URL refused, a transport error or an HTTP status >=
- * 300); err never holds the URL. */
+ * request may take PPROF_PUSH_TIMEOUT_S seconds. Returns EV_OK, or with a
+ * message in err (may be NULL; it never holds the URL): EV_ERR_USAGE (the
+ * URL refused, as pprof_push_url_check), EV_ERR_NETWORK (libcurl cannot
+ * start, a transport error, an HTTP status outside 2xx), EV_ERR_NOMEM. */
 #define PPROF_PUSH_TIMEOUT_S 300.0
-EVPROF_API int pprof_push(const char *url, const char *app, int64_t from_sec, int64_t until_sec,
-                          const pprof_buf *profile, char *err, size_t err_size);
+EVPROF_API ev_status pprof_push(const char *url, const char *app, int64_t from_sec,
+                                int64_t until_sec, const pprof_buf *profile, ev_error *err);
 /* The same with the whole request bounded by timeout_s seconds (<= 0: the
  * default); the connection by at most 30 of them. */
-EVPROF_API int pprof_push_timed(const char *url, const char *app, int64_t from_sec,
-                                int64_t until_sec,
-                                double timeout_s, const pprof_buf *profile, char *err,
-                                size_t err_size);
+EVPROF_API ev_status pprof_push_timed(const char *url, const char *app, int64_t from_sec,
+                                      int64_t until_sec, double timeout_s,
+                                      const pprof_buf *profile, ev_error *err);
 
 /* Whether pprof_push would send to url: an http:// or https:// URL (no
  * other scheme reaches libcurl), without a fragment (a server never sees
  * it), whose query does not set name, from, until or format itself.
- * Returns 0, or -1 with the reason in err (not quoting the URL). */
-EVPROF_API int pprof_push_url_check(const char *url, char *err, size_t err_size);
+ * Returns EV_OK, or EV_ERR_USAGE with the reason in err (may be NULL; not
+ * quoting the URL); EV_ERR_NETWORK when libcurl cannot start, EV_ERR_NOMEM. */
+EVPROF_API ev_status pprof_push_url_check(const char *url, ev_error *err);
 
 /* url for messages: its user and password (user:secret@) as "***", as
  * snprintf does (the full length is returned). The caller still shows

@@ -63,8 +63,10 @@ typedef struct prof_filter {
 
 EVPROF_API void prof_filter_init(prof_filter *f);   /* everything, GHC -p rules */
 
-/* 0, or -1 with a message in err when focus or ignore does not compile. */
-EVPROF_API int prof_filter_check(const prof_filter *f, char *err, size_t errsize);
+/* EV_OK, or EV_ERR_PATTERN when focus or ignore does not compile (EV_ERR_NOMEM
+ * when compiling it ran out of memory), with err's message "'PATTERN': why"
+ * (err may be NULL). */
+EVPROF_API ev_status prof_filter_check(const prof_filter *f, ev_error *err);
 
 typedef struct prof_profile prof_profile;
 typedef struct prof_result prof_result;
@@ -266,10 +268,10 @@ EVPROF_API int prof_ghc_agreement(const char *rts_version, prof_agreement *out);
 
 /* The one matcher of --focus/--ignore: sets `bit` in match[i] for every
  * cost centre i of the table whose "Module.label" the POSIX extended
- * regex matches. Returns 0, -1 with a message in err when the pattern does
- * not compile, -2 out of memory. */
-EVPROF_API int prof_match_ccs(const prof_result *r, const char *pattern, uint8_t *match,
-                              uint8_t bit, char *err, size_t errsize);
+ * regex matches. Returns EV_OK, EV_ERR_PATTERN when the pattern does not
+ * compile or EV_ERR_NOMEM, with err's message (err may be NULL). */
+EVPROF_API ev_status prof_match_ccs(const prof_result *r, const char *pattern, uint8_t *match,
+                                    uint8_t bit, ev_error *err);
 
 /* Depth-first over the finished tree from MAIN, in its child order:
  * `enter` sees each node on the way down, `leave` (may be NULL) on the way
@@ -336,11 +338,11 @@ typedef struct prof_callers_of {
 } prof_callers_of;
 
 /* The matched groups with ticks, inherited ticks descending, then name:
- * a malloc'd array of *n (free it with prof_callers_free). Returns 0, -1
- * with a message in err when the pattern does not compile, -2 out of
- * memory. */
-EVPROF_API int prof_callers(const prof_result *r, const char *pattern, prof_callers_of **out,
-                            size_t *n, char *err, size_t errsize);
+ * a malloc'd array of *n (free it with prof_callers_free). Returns EV_OK,
+ * EV_ERR_PATTERN when the pattern does not compile or EV_ERR_NOMEM, with
+ * err's message (err may be NULL). */
+EVPROF_API ev_status prof_callers(const prof_result *r, const char *pattern,
+                                  prof_callers_of **out, size_t *n, ev_error *err);
 EVPROF_API void prof_callers_free(prof_callers_of *p, size_t n);
 
 /* The text of `evprof report --callers PATTERN`: a block per group, its

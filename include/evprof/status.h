@@ -60,7 +60,10 @@ typedef struct ev_error {
     uint64_t offset;        /* byte offset in the input, or EV_NO_OFFSET */
     int32_t type;           /* the event type concerned, or -1 */
     uint64_t line;          /* the 1-based line of a text input, or 0 */
-    char msg[200];          /* without file name or place; "" when the name says it */
+    char msg[512];          /* without file name or place; "" when the name says it.
+                               512: a message may quote the caller's input (a
+                               --focus pattern, an address) or another
+                               library's text (Graphviz, libcurl's 256) */
 } ev_error;
 
 #ifdef __cplusplus

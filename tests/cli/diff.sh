@@ -384,7 +384,8 @@ check "--fail-above 3: the new helper is named with its share" \
 run 3 diff --fail-above 100 "$nu"/dedup-fast.eventlog "$nu"/dedup-naive.eventlog
 check "--fail-above 100 fast -> naive: the total" grep -q "the total grew by +3075.0%" "$tmp/err"
 run 0 diff --help
-check "--help: --fail-above says what it measures against" grep -q "of BASE's total ticks" "$tmp/out"
+tr -s ' \n' '  ' < "$tmp/out" > "$tmp/help1"     # --help wraps its lines
+check "--help: --fail-above says what it measures against" grep -q "of BASE's total ticks" "$tmp/help1"
 check "--help: --min-share is there" grep -q -- "--min-share PCT" "$tmp/out"
 
 # ---- standard input, errors -------------------------------------------------

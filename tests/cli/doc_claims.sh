@@ -3,7 +3,8 @@
 # point 11): which commands take -j (evprof(1) against each --help),
 # which modules each library holds (ARCHITECTURE.md against
 # CMakeLists.txt), which files keep hash tables of their own beside
-# util's tx_htab, and which commands read without cli_read_src.
+# util's tx_htab, which commands read without cli_read_src, and that no
+# public function takes a char *err buffer.
 #
 # Usage: tests/cli/doc_claims.sh path/to/evprof   (run from the project root)
 set -u
@@ -49,5 +50,11 @@ for f in cli/cmd_*.c; do
             grep -q "${cmd#cmd_}" <<<"$flow"
     fi
 done
+# errors: no public function takes a char * buffer for its error message
+# (ARCHITECTURE.md, "Statuses and errors": an ev_error * instead)
+bufs=$(grep -nE '\bchar \*(err|why)[a-z_]*\b|size_t err_?(size|len)\b' include/evprof/*.h)
+check "no char *err out-parameter in include/evprof/ (${bufs:-none})" [ -z "$bufs" ]
+check "ARCHITECTURE.md says so" grep -q 'char \*err' <(sed -n '/^## Statuses and errors/,/^## /p' "$arch")
+
 echo "doc_claims: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
