@@ -68,6 +68,7 @@ typedef struct top_ctx {
     int quit;                   /* q was pressed */
     live_sort sort;
     const char *source;
+    const char *file;           /* the followed file (FILE), else NULL */
     pid_t child;                /* -- PROG, else 0 */
     int child_status;
     int child_done;
@@ -115,6 +116,11 @@ static void frame_lines(const top_ctx *c, const live_frame *f, line_fn out, void
                 "capability's events only when its buffer fills (2 MiB on 9.0) and at exit,");
             out(octx, 0, "so figures come in steps, or at the end; GHC 9.2 and later write "
                 "every --eventlog-flush-interval (docs/LIVE.md)");
+        } else if (!f->bytes && c->file && access(c->file, F_OK) != 0 && errno == ENOENT) {
+            /* a mistyped name waits too (the program may not have made
+             * the file yet): say so */
+            out(octx, 0, "waiting for %s to appear: there is no such file yet "
+                "(q or Ctrl-C stops; --idle-timeout SECONDS gives up)", c->source);
         } else {
             out(octx, 0, "waiting for the first events%s",
                 f->bytes ? " (the header is read)" : "");
@@ -558,6 +564,7 @@ int cmd_top(int argc, char **argv)
              : !isatty(STDOUT_FILENO) ? VIEW_PLAIN
                                     : VIEW_CURSES;
     c.source = connect ? connect : prog ? prog[0] : cli_display_path(a.pos[0]);
+    c.file = connect || prog || strcmp(a.pos[0], "-") == 0 ? NULL : a.pos[0];
     if (!(c.model = live_top_create(&lo))) {
         fprintf(stderr, "evprof: out of memory\n");
         return CLI_FAIL;

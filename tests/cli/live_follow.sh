@@ -253,5 +253,13 @@ check "top without a source: usage error" [ $? -eq 2 ]
 "$evprof" top --ndjson "$log" -- prog >/dev/null 2>&1
 check "top FILE -- PROG: usage error" [ $? -eq 2 ]
 
+# a file that is not there (yet): the view says so, --idle-timeout gives up
+timeout 10 "$evprof" top --plain --idle-timeout 1 "$tmp/no-such.eventlog" >"$tmp/top.txt" 2>"$tmp/err"
+rc=$?
+check "top on a missing file: the view says there is no such file yet" \
+    grep -q "no-such.eventlog to appear: there is no such file yet" "$tmp/top.txt"
+check "top on a missing file: --idle-timeout ends it, exit 1 (got $rc)" [ $rc -eq 1 ]
+check "top on a missing file: the message" grep -q "did not appear within the idle timeout" "$tmp/err"
+
 echo "live_follow: $passed passed, $failed failed"
 [ $failed -eq 0 ]
