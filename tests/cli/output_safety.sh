@@ -123,6 +123,7 @@ report txt $tmp/junk.eventlog not-an-eventlog
 report,--json json $heaplog no-samples
 folded txt $heaplog no-samples
 graph dot $heaplog no-samples
+speedscope json $heaplog no-samples
 heap hp $log no-heap-profile
 heap,-f,summary txt $log no-heap-profile
 heap hp $tmp/missing.eventlog unreadable
