@@ -40,8 +40,8 @@ static const cli_cmd_help help = {
     "-rtsopts) and exits with its status.",
     "Keys in the full-screen view: q quits, p pauses, s changes the sort.\n"
     "--metrics HOST:PORT serves GET /metrics in Prometheus' text format, refreshed\n"
-    "every interval (the metrics: docs/LIVE.md, \"Prometheus\"); alone it shows no view\n"
-    "and runs until the log ends, or Ctrl-C or SIGTERM.\n"
+    "every interval (the metrics: docs/LIVE.md, \"Prometheus\"); alone it shows no\n"
+    "view and runs until the log ends, or Ctrl-C or SIGTERM.\n"
     "Intervals are by arrival: GHC writes each capability's events when its buffer\n"
     "fills (before 9.2, only then), so an interval shows what was written in it.\n"
     "See docs/LIVE.md.\n",
