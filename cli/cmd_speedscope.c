@@ -93,7 +93,9 @@ int cmd_speedscope(int argc, char **argv)
     } else {
         speedscope_opts so = { .name = name };
         int wrc = speedscope_write(p, t, &so, out.f);
-        if (cli_out_close(&out, wrc == 0) != 0)
+        /* no samples: the empty profile goes to standard output only, as
+         * report's and folded's do; an -o file is neither made nor replaced */
+        if (cli_out_close(&out, wrc == 0 && !no_samples) != 0)
             code = CLI_FAIL;
         else if (wrc != 0) {
             fprintf(stderr, "evprof: %s: out of memory writing the profile\n", name);

@@ -40,8 +40,8 @@ static const cli_cmd_help help = {
     "-rtsopts) and exits with its status.",
     "Keys in the full-screen view: q quits, p pauses, s changes the sort.\n"
     "--metrics HOST:PORT serves GET /metrics in Prometheus' text format, refreshed\n"
-    "every interval (the metrics: docs/LIVE.md, \"Prometheus\"); alone it shows no view\n"
-    "and runs until the log ends, or Ctrl-C or SIGTERM.\n"
+    "every interval (the metrics: docs/LIVE.md, \"Prometheus\"); alone it shows no\n"
+    "view and runs until the log ends, or Ctrl-C or SIGTERM.\n"
     "Intervals are by arrival: GHC writes each capability's events when its buffer\n"
     "fills (before 9.2, only then), so an interval shows what was written in it.\n"
     "See docs/LIVE.md.\n",
@@ -536,6 +536,8 @@ int cmd_top(int argc, char **argv)
         cli_usage_error(&help, "--metrics-top and --metrics-linger go with --metrics");
         return CLI_USAGE;
     }
+    if (cli_window_check_times(&help, &w) != CLI_OK)
+        return CLI_USAGE;
     /* the selection: marks need the whole file first (not a live stream) */
     if (w.from_marker || w.to_marker || w.between || w.phase) {
         if (a.npos != 1 || strcmp(a.pos[0], "-") == 0) {
@@ -729,6 +731,18 @@ int cmd_top(int argc, char **argv)
         code = CLI_FAIL;
     else if (!c.quit && !c.write_failed && (!interrupted || s->read.bytes > 0))
         code = cli_report_stream(src_name, s);
+    /* a log read to its end that the window or capability misses: the
+     * usage error of every reading command, with what the log has (its
+     * marks too when it is a regular file, read again) */
+    if (code == CLI_OK && !mem_stopped && !c.child && !c.quit && !interrupted &&
+        !c.write_failed) {
+        struct stat st;
+        int live = connect || strcmp(src_name, "-") == 0 || stat(src_name, &st) != 0 ||
+                   !S_ISREG(st.st_mode);
+        cli_window_watch(&w, 0);
+        code = cli_window_check(src_name, &s->read, 0, live);
+        cli_window_watch(NULL, 0);
+    }
     if (c.child && c.child_done && s->read.bytes == 0)
         fprintf(stderr, "evprof top: %s ended without writing an eventlog (is it a GHC program "
                 "built with -rtsopts?)\n", prog[0]);

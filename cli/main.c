@@ -30,7 +30,7 @@ static const command commands[] = {
     { "ticky", cmd_ticky, "ticky-ticky counters as GHC's +RTS -r table, CSV, JSON, series" },
     { "gc", cmd_gc, "the +RTS -s memory and GC summary, for the run or a window" },
     { "heap", cmd_heap, "heap profile: GHC's .hp file or a summary of its bands" },
-    { "phases", cmd_phases, "the run cut at its traceMarker marks: ticks, top cost centres, GC per phase" },
+    { "phases", cmd_phases, "the run cut at its traceMarker marks: ticks, cost centres, GC" },
     { "diff", cmd_diff, "compare two runs: time profile, GC, heap or ticky, with deltas" },
     { "top", cmd_top, "a running program live: top cost centres, memory, GC, heap, ticky" },
     { "metrics", cmd_metrics, "the figures of top as a Prometheus exposition (textfile collector)" },

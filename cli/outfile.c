@@ -162,6 +162,20 @@ int cli_out_open(cli_out *o, const char *path)
     }
     int fd = -1;
     struct stat st;
+    /* a pipe, terminal or device that the path reaches (/dev/stdout and
+     * /dev/fd/N into a pipe end at a link, pipe:[N], that names no file:
+     * the kernel follows it where readlink cannot): write straight into
+     * it, as `>` does */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        fd = open(path, O_WRONLY | O_CLOEXEC);
+        if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+            fprintf(stderr, "evprof: %s: cannot open: %s\n", cli_display_path(path), strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            return -1;
+        }
+        return 0;
+    }
     if (!(o->target = follow_links(path))) {
         fprintf(stderr, "evprof: %s: cannot follow the link: %s\n", cli_display_path(path), strerror(errno));
         return -1;

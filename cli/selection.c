@@ -137,6 +137,21 @@ static int has_marks(const cli_window *w)
     return w->from_marker || w->to_marker || w->between || w->phase;
 }
 
+int cli_window_check_times(const cli_cmd_help *cmd, const cli_window *w)
+{
+    if (w->phase && (w->from_marker || w->to_marker || w->between || w->from_ns ||
+                     w->to_ns != UINT64_MAX)) {
+        cli_usage_error(cmd, "--phase is a window of its own: it takes no --from, --to "
+                        "or --between");
+        return CLI_USAGE;
+    }
+    if (!w->from_marker && !w->to_marker && w->from_ns >= w->to_ns) {
+        cli_usage_error(cmd, "--from must be before --to");
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
 int cli_window_done(const cli_args *a, int next_result, cli_window *w, const char **path)
 {
     if (next_result != CLI_END)
@@ -147,6 +162,8 @@ int cli_window_done(const cli_args *a, int next_result, cli_window *w, const cha
                         "seconds)");
         return CLI_USAGE;
     }
+    if (cli_window_check_times(a->cmd, w) != CLI_OK)
+        return CLI_USAGE;
     if (w->src.connect) {
         if (!cli_want_pos(a, 0, 0, "FILE"))
             return CLI_USAGE;
@@ -162,16 +179,6 @@ int cli_window_done(const cli_args *a, int next_result, cli_window *w, const cha
     }
     if (!cli_want_pos(a, 1, 1, "FILE"))
         return CLI_USAGE;
-    if (w->phase && (w->from_marker || w->to_marker || w->between || w->from_ns ||
-                     w->to_ns != UINT64_MAX)) {
-        cli_usage_error(a->cmd, "--phase is a window of its own: it takes no --from, --to "
-                        "or --between");
-        return CLI_USAGE;
-    }
-    if (!w->from_marker && !w->to_marker && w->from_ns >= w->to_ns) {
-        cli_usage_error(a->cmd, "--from must be before --to");
-        return CLI_USAGE;
-    }
     if (cli_out_same_file(a->cmd, w->output, a->pos[0]))
         return CLI_USAGE;
     if (has_marks(w) && strcmp(a->pos[0], "-") == 0) {

@@ -66,6 +66,11 @@ int cli_window_prof_filter(const cli_window *w, prof_filter *f);
  * (cli_window_done and cli_window_resolve call it). 0, or CLI_FAIL after
  * a message when out of memory. */
 int cli_window_select(cli_window *w);
+/* The time options that contradict each other (--phase with --from, --to
+ * or --between; --from not before --to, in seconds): CLI_USAGE after a
+ * message, else CLI_OK (cli_window_done calls it; so does top, which
+ * reads by a driver of its own). */
+int cli_window_check_times(const cli_cmd_help *cmd, const cli_window *w);
 /* After the option loop of a command with the shared options: the exit
  * code when parsing stopped (help, usage error), when there is not exactly
  * one FILE (none with --connect: *path is then the address), when --from

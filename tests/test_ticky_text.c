@@ -1,7 +1,7 @@
 /* GHC's +RTS -r text (ticky/text.c): the counters read from real GHC 9.0.2
- * files equal the file's own table, read here a second way by its fixed
- * columns; numbers that overflow their columns; garbled lines named by
- * line number; evprof's own table read back. */
+ * and 9.6.6 files equal the file's own table, read here a second way by
+ * its fixed columns; numbers that overflow their columns; garbled lines
+ * named by line number; evprof's own table read back. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,13 +21,21 @@
 typedef struct fixed_row {
     uint64_t e, a, d;
     unsigned arity;
-    char kinds[32];
+    char kinds[64];
     char name[512];
 } fixed_row;
 
-/* The table by GHC's columns, "%11d%11d%11d %3lu %-20.20s %s": a reading
- * that knows nothing of ticky/text.c (and needs every number to fit). */
-static size_t fixed_columns(const char *path, fixed_row *rows, size_t max)
+/* GHC's columns: "%11d%11d%11d %3lu %-20.20s %s" up to 9.4, "%11d%12d%12d
+ * %3lu %-60.60s %s" from 9.6 (rts/Ticky.c) */
+typedef struct fixed_layout {
+    size_t a, d, k;             /* Alloc's and Alloc'd's widths, the kinds' */
+} fixed_layout;
+static const fixed_layout ghc90 = { 11, 11, 20 }, ghc96 = { 12, 12, 60 };
+
+/* The table by GHC's columns: a reading that knows nothing of
+ * ticky/text.c (and needs every number to fit). */
+static size_t fixed_columns(const char *path, const fixed_layout *lay, fixed_row *rows,
+                            size_t max)
 {
     FILE *f = fopen(path, "r");
     assert_non_null(f);
@@ -46,26 +54,27 @@ static size_t fixed_columns(const char *path, fixed_row *rows, size_t max)
         }
         if (line[0] == '\0')
             break;
-        assert_true(n < max && strlen(line) >= 59);
+        size_t num = 11 + lay->a + lay->d, name_at = num + 5 + lay->k + 1;
+        assert_true(n < max && strlen(line) >= name_at);
         fixed_row *r = &rows[n++];
         char col[32];
         memcpy(col, line, 11), col[11] = '\0';
         r->e = strtoull(col, NULL, 10);
-        memcpy(col, line + 11, 11), col[11] = '\0';
+        memcpy(col, line + 11, lay->a), col[lay->a] = '\0';
         r->a = strtoull(col, NULL, 10);
-        memcpy(col, line + 22, 11), col[11] = '\0';
+        memcpy(col, line + 11 + lay->a, lay->d), col[lay->d] = '\0';
         r->d = strtoull(col, NULL, 10);
-        memcpy(col, line + 34, 3), col[3] = '\0';
+        memcpy(col, line + num + 1, 3), col[3] = '\0';
         r->arity = (unsigned)strtoul(col, NULL, 10);
-        memcpy(r->kinds, line + 38, 20);
-        size_t k = 20;
+        memcpy(r->kinds, line + num + 5, lay->k);
+        size_t k = lay->k;
         while (k > 0 && r->kinds[k - 1] == ' ')
             k--;
         r->kinds[k] = '\0';
-        size_t nl = strlen(line + 59);
+        size_t nl = strlen(line + name_at);
         if (nl >= sizeof r->name)
             nl = sizeof r->name - 1;
-        memcpy(r->name, line + 59, nl);
+        memcpy(r->name, line + name_at, nl);
         r->name[nl] = '\0';
     }
     fclose(f);
@@ -108,10 +117,10 @@ static char *slurp(const char *path, size_t *len)
     return b;
 }
 
-static void check_against_columns(const char *path, size_t want_rows)
+static void check_against_columns(const char *path, const fixed_layout *lay, size_t want_rows)
 {
     fixed_row *rows = calloc(256, sizeof *rows);
-    size_t n = fixed_columns(path, rows, 256);
+    size_t n = fixed_columns(path, lay, rows, 256);
     assert_int_equal(n, want_rows);
     ticky_set *t = read_path(path);
     const ticky_info *in = ticky_get_info(t);
@@ -150,7 +159,7 @@ static void check_against_columns(const char *path, size_t want_rows)
 static void test_nfib(void **state)
 {
     (void)state;
-    check_against_columns(NFIB, 6);
+    check_against_columns(NFIB, &ghc90, 6);
     /* and a few numbers as the file prints them */
     ticky_set *t = read_path(NFIB);
     const ticky_counter *c = ticky_counter_at(t, 0);
@@ -167,8 +176,8 @@ static void test_nfib(void **state)
 static void test_own_ghc_runs(void **state)
 {
     (void)state;
-    check_against_columns(DATA "/collatz.ticky", 11);
-    check_against_columns(DATA "/wide.ticky", 18);
+    check_against_columns(DATA "/collatz.ticky", &ghc90, 11);
+    check_against_columns(DATA "/wide.ticky", &ghc90, 18);
     ticky_set *t = read_path(DATA "/collatz.ticky");
     int allocd = 0;
     for (size_t i = 0; i < ticky_num_counters(t); i++)
@@ -179,6 +188,45 @@ static void test_own_ghc_runs(void **state)
     const ticky_counter *c = ticky_counter_at(t, 13);
     assert_int_equal(c->arity, 23);         /* kinds cut at 20 columns, as GHC prints them */
     assert_true(str_eq(c->kinds, c->kinds_len, "idiidiidiidiidiidiid"));
+    ticky_destroy(t);
+}
+
+/* GHC 9.6's wider table ("%11d%12d%12d %3lu %-60.60s %s"): the names
+ * without the kinds' padding, kinds of more than 20 columns whole, a
+ * 12-digit number touching the column before. */
+static void test_ghc96_layout(void **state)
+{
+    (void)state;
+    check_against_columns("tests/data/ghc-9.6/collatz-r.ticky", &ghc96, 10);
+    ticky_set *t = read_path("tests/data/ghc-9.6/collatz-r.ticky");
+    const ticky_counter *c = ticky_counter_at(t, 0);
+    assert_int_equal(c->entries, 108894);
+    assert_int_equal(c->alloc, 7712384);
+    assert_true(str_eq(c->kinds, c->kinds_len, "i"));
+    assert_true(str_eq(c->name, c->name_len, "$wdigits{v r2QA} (Main) (fun)"));
+    ticky_destroy(t);
+
+    static const char hdr[] =
+        "    Entries       Alloc     Alloc'd  Non-void Arguments"
+        "                                              STG Name\n"
+        "--------------------------------------------------------------------------------\n";
+    char buf[1024];
+    ev_error err;
+    snprintf(buf, sizeof buf, "%s%11llu%12llu%12llu %3u %-60.60s %s\n", hdr, 5ull,
+             123456789012ull, 7ull, 23u, "idiidiidiidiidiidiidiid", "Main.f{v r1} (fun)");
+    t = read_mem(buf, strlen(buf), EV_OK, &err);
+    c = ticky_counter_at(t, 0);
+    assert_int_equal(c->entries, 5);
+    assert_int_equal(c->alloc, 123456789012ull);
+    assert_int_equal(c->allocd, 7);
+    assert_int_equal(c->arity, 23);
+    assert_true(str_eq(c->kinds, c->kinds_len, "idiidiidiidiidiidiidiid"));
+    assert_true(str_eq(c->name, c->name_len, "Main.f{v r1} (fun)"));
+    ticky_destroy(t);
+    /* a garbled row names 9.6's format */
+    snprintf(buf, sizeof buf, "%sgarbled\n", hdr);
+    t = read_mem(buf, strlen(buf), EV_ERR_FORMAT, &err);
+    assert_non_null(strstr(err.msg, "%11d%12d%12d %3lu %-60.60s %s"));
     ticky_destroy(t);
 }
 
@@ -347,7 +395,8 @@ static void test_round_trip(void **state)
 {
     (void)state;
     static const char *const files[] = { NFIB, DATA "/collatz.ticky", DATA "/wide.ticky",
-                                         DATA "/big.ticky" };
+                                         DATA "/big.ticky",
+                                         "tests/data/ghc-9.6/collatz-r.ticky" };
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
         ticky_set *t = read_path(files[f]);
         ticky_view_opts vo;
@@ -385,6 +434,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nfib),
         cmocka_unit_test(test_own_ghc_runs),
+        cmocka_unit_test(test_ghc96_layout),
         cmocka_unit_test(test_columns_run_together),
         cmocka_unit_test(test_garbled_line),
         cmocka_unit_test(test_structure),

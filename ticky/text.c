@@ -3,11 +3,14 @@
  * Ticky.c prints the header with "%11s%11s%11s  %-23s %s" (Entries, Alloc,
  * Alloc'd, Non-void Arguments, STG Name), an 80-dash rule, and one row per
  * counter with "%11d%11d%11d %3lu %-20.20s %s" (entries, allocs, allocd,
- * arity, argument kinds, name); a blank line ends the table. A number of
- * 11 digits or more fills its column and touches the column before it
- * ("  70000000011200000000"), so rows are split by the column rules, not
- * by spaces: a column that starts with a space is exactly 11 wide; one
- * that starts with a digit holds 11 or more digits, the first not 0. */
+ * arity, argument kinds, name); a blank line ends the table. GHC 9.6's
+ * (and later) are "%11s%12s%12s  %-63s %s" and "%11d%12d%12d %3lu
+ * %-60.60s %s": the header's Alloc'd column ends at 35, not 33, and says
+ * which layout the rows have. A number as wide as its column or wider
+ * fills it and touches the column before it ("  70000000011200000000"),
+ * so rows are split by the column rules, not by spaces: a column that
+ * starts with a space is exactly its width; one that starts with a digit
+ * holds that many digits or more, the first not 0. */
 #include <errno.h>
 #include <sys/types.h>
 #include <stdarg.h>
@@ -18,8 +21,19 @@
 
 enum { WANT_HEADER, WANT_RULE, IN_ROWS, DONE };
 
+/* The columns of a table's rows: the three numbers' widths, the kinds' */
+typedef struct layout {
+    size_t num[3];
+    size_t kinds;
+    const char *format;         /* for messages */
+} layout;
+
+static const layout layout_old = { { 11, 11, 11 }, 20, "%11d%11d%11d %3lu %-20.20s %s" };
+static const layout layout_96 = { { 11, 12, 12 }, 60, "%11d%12d%12d %3lu %-60.60s %s" };
+
 typedef struct text_state {
     ticky_set *t;
+    const layout *lay;          /* from the header */
     int state;
     uint64_t line;
     uint64_t rows;
@@ -85,6 +99,18 @@ static int is_header(const char *l, size_t n)
     return want[k] == '\0';
 }
 
+/* GHC 9.6's header has its Alloc'd column end at 35 ("%11s%12s%12s");
+ * earlier GHCs' and evprof's own at 33. */
+static const layout *header_layout(const char *l, size_t n)
+{
+    static const char word[] = "Alloc'd";
+    size_t w = sizeof word - 1;
+    for (size_t i = 0; i + w <= n; i++)
+        if (memcmp(l + i, word, w) == 0)
+            return i + w == 35 ? &layout_96 : &layout_old;
+    return &layout_old;
+}
+
 static int is_rule(const char *l, size_t n)
 {
     size_t d = 0;
@@ -114,12 +140,13 @@ static int number(const char *l, size_t a, size_t b, uint64_t *v)
 typedef struct row {
     uint64_t v[3];
     uint64_t arity;
-    size_t kinds_at;            /* the 20-column kinds field, then " name" */
+    size_t kinds_at;            /* the kinds field (layout.kinds columns), then " name" */
 } row;
 
-/* After the three numbers at p: " %3lu %-20.20s %s". Returns 1 when the
- * rest of the line fits that, with the arity and where the kinds start. */
-static int tail(const char *l, size_t n, size_t p, row *r)
+/* After the three numbers at p: " %3lu %-K.Ks %s" (K the layout's kinds
+ * width). Returns 1 when the rest of the line fits that, with the arity
+ * and where the kinds start. */
+static int tail(const layout *lay, const char *l, size_t n, size_t p, row *r)
 {
     if (p >= n || l[p] != ' ')
         return 0;
@@ -136,8 +163,8 @@ static int tail(const char *l, size_t n, size_t p, row *r)
         return 0;                   /* %3lu: 3 columns, or more digits unpadded */
     if (!number(l, a, b, &r->arity))
         return 0;
-    /* the kinds field is 20 columns, then a space and the name */
-    if (b + 22 > n || l[b] != ' ' || l[b + 21] != ' ')
+    /* the kinds field is K columns, then a space and the name */
+    if (b + lay->kinds + 2 > n || l[b] != ' ' || l[b + lay->kinds + 1] != ' ')
         return 0;
     r->kinds_at = b + 1;
     return 1;
@@ -145,12 +172,13 @@ static int tail(const char *l, size_t n, size_t p, row *r)
 
 /* Splits the number columns from p on for column i; counts the ways the
  * line can be read (stops at 2) and keeps the first in *out. */
-static void columns(const char *l, size_t n, size_t p, int i, row *cur, row *out, int *ways)
+static void columns(const layout *lay, const char *l, size_t n, size_t p, int i, row *cur,
+                    row *out, int *ways)
 {
     if (*ways >= 2)
         return;
     if (i == 3) {
-        if (tail(l, n, p, cur)) {
+        if (tail(lay, l, n, p, cur)) {
             if ((*ways)++ == 0)
                 *out = *cur;
         }
@@ -158,39 +186,40 @@ static void columns(const char *l, size_t n, size_t p, int i, row *cur, row *out
     }
     if (p >= n)
         return;
-    if (l[p] == ' ') {              /* at most 10 digits: exactly 11 columns */
-        if (p + 11 > n)
+    size_t w = lay->num[i];
+    if (l[p] == ' ') {              /* fewer digits than w: exactly w columns */
+        if (p + w > n)
             return;
         size_t d = p;
-        while (d < p + 11 && l[d] == ' ')
+        while (d < p + w && l[d] == ' ')
             d++;
-        if (d == p + 11)
+        if (d == p + w)
             return;
-        for (size_t k = d; k < p + 11; k++)
+        for (size_t k = d; k < p + w; k++)
             if (!is_digit(l[k]))
                 return;
-        if (!number(l, d, p + 11, &cur->v[i]))
+        if (!number(l, d, p + w, &cur->v[i]))
             return;
-        columns(l, n, p + 11, i + 1, cur, out, ways);
+        columns(lay, l, n, p + w, i + 1, cur, out, ways);
         return;
     }
-    if (l[p] < '1' || l[p] > '9')   /* 11+ digits, no leading zero */
+    if (l[p] < '1' || l[p] > '9')   /* w+ digits, no leading zero */
         return;
     size_t q = p;
     while (q < n && is_digit(l[q]))
         q++;
-    for (size_t d = 11; d <= 20 && p + d <= q; d++) {
+    for (size_t d = w; d <= 20 && p + d <= q; d++) {
         if (p + d < q && (l[p + d] == '0' || i == 2))
             continue;               /* the next column would start with 0 */
         if (!number(l, p, p + d, &cur->v[i]))
             break;
-        columns(l, n, p + d, i + 1, cur, out, ways);
+        columns(lay, l, n, p + d, i + 1, cur, out, ways);
     }
 }
 
 /* Columns separated by spaces (evprof's own table widens a column rather
  * than let numbers touch): the fallback when the column rules fail. */
-static int spaced(const char *l, size_t n, row *r)
+static int spaced(const layout *lay, const char *l, size_t n, row *r)
 {
     size_t p = 0;
     for (int i = 0; i < 3; i++) {
@@ -206,7 +235,7 @@ static int spaced(const char *l, size_t n, row *r)
             return 0;
         p = b;
     }
-    return tail(l, n, p, r);
+    return tail(lay, l, n, p, r);
 }
 
 static ev_status add_row(text_state *s, const char *l, size_t n)
@@ -215,8 +244,9 @@ static ev_status add_row(text_state *s, const char *l, size_t n)
     int ways = 0;
     memset(&cur, 0, sizeof cur);
     memset(&r, 0, sizeof r);
-    columns(l, n, 0, 0, &cur, &r, &ways);
-    if (ways == 0 && spaced(l, n, &r))
+    const layout *lay = s->lay;
+    columns(lay, l, n, 0, 0, &cur, &r, &ways);
+    if (ways == 0 && spaced(lay, l, n, &r))
         ways = 1;
     if (ways == 0) {
         char ex[61];
@@ -224,9 +254,8 @@ static ev_status add_row(text_state *s, const char *l, size_t n)
         for (size_t i = 0; i < m; i++)
             ex[i] = (unsigned char)l[i] < 0x20 || l[i] == 0x7f ? '?' : l[i];
         ex[m] = '\0';
-        return fail(s, EV_ERR_FORMAT,
-                    "not a row of the counter table (%%11d%%11d%%11d %%3lu %%-20.20s %%s): "
-                    "\"%s%s\"", ex, n > 60 ? "..." : "");
+        return fail(s, EV_ERR_FORMAT, "not a row of the counter table (%s): \"%s%s\"",
+                    lay->format, ex, n > 60 ? "..." : "");
     }
     if (ways > 1)
         return fail(s, EV_ERR_FORMAT,
@@ -237,10 +266,10 @@ static ev_status add_row(text_state *s, const char *l, size_t n)
                     (unsigned long long)r.arity);
     ticky_set *t = s->t;
     tk_counter *c = ticky_counter_get_(t, ++s->rows);
-    size_t ke = r.kinds_at + 20;
+    size_t ke = r.kinds_at + lay->kinds;
     while (ke > r.kinds_at && l[ke - 1] == ' ')
         ke--;
-    size_t name_at = r.kinds_at + 21;
+    size_t name_at = r.kinds_at + lay->kinds + 1;
     char *kinds = c ? ticky_strdup_(t, l + r.kinds_at, ke - r.kinds_at) : NULL;
     char *name = kinds ? ticky_strdup_(t, l + name_at, n - name_at) : NULL;
     if (!name)
@@ -269,8 +298,10 @@ static ev_status text_line(text_state *s, const char *l, size_t n)
         n--;
     switch (s->state) {
     case WANT_HEADER:
-        if (is_header(l, n))
+        if (is_header(l, n)) {
+            s->lay = header_layout(l, n);
             s->state = WANT_RULE;
+        }
         return EV_OK;
     case WANT_RULE:
         if (!is_rule(l, n))

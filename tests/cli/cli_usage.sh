@@ -37,6 +37,15 @@ expect 0 "evprof help info" -- "$EVPROF" help info
 grep_in "$TMP/out" "Usage: evprof info" "help info prints info's usage"
 expect 0 "evprof dump --help" -- "$EVPROF" dump --help
 expect 0 "evprof help" -- "$EVPROF" help
+# every help text fits 79 columns, as the option lists do (cli.c wraps
+# them): the command list and each command's free text too
+for c in "" report folded speedscope pprof html graph ticky gc heap phases diff top \
+         metrics merge info dump all; do
+    # shellcheck disable=SC2086
+    "$EVPROF" $c --help >"$TMP/out" 2>&1
+    wide=$(awk 'length($0) > 79 { print FNR ": " $0; exit }' "$TMP/out")
+    if [ -z "$wide" ]; then ok; else bad "evprof ${c:+$c }--help: a line over 79 columns: $wide"; fi
+done
 expect 2 "evprof help nosuchcommand" -- "$EVPROF" help nosuchcommand
 expect 2 "no arguments" -- "$EVPROF"
 expect 2 "unknown subcommand" -- "$EVPROF" nosuchcommand

@@ -43,6 +43,20 @@ wait "$reader"
 check "-o fifo: still a FIFO" [ -p "$tmp/fifo" ]
 check "-o fifo: the reader got the report" cmp -s "$tmp/fifo.out" "$tmp/want"
 
+# standard output named as a file into a pipe: /dev/stdout, /dev/fd/1 and
+# /proc/self/fd/1 end at a link (pipe:[N]) that names no file; written
+# straight into the pipe, as `>` does
+for name in /dev/stdout /dev/fd/1 /proc/self/fd/1; do
+    [ -e "$name" ] || continue
+    "$evprof" report -o "$name" "$log" 2>"$tmp/err" | cat >"$tmp/pipe.out"
+    check "-o $name into a pipe: exit 0" [ "${PIPESTATUS[0]}" -eq 0 ]
+    check "-o $name into a pipe: the reader got the report" cmp -s "$tmp/pipe.out" "$tmp/want"
+done
+"$evprof" heap -o /dev/stdout "$heaplog" 2>/dev/null | cat >"$tmp/pipe.hp"
+"$evprof" heap -f hp "$heaplog" >"$tmp/want.hp" 2>/dev/null
+check "heap -o /dev/stdout into a pipe: the .hp" cmp -s "$tmp/pipe.hp" "$tmp/want.hp"
+check "pipes: no temp file left" no_temp
+
 # a symlink: its target is written, the link stays; a dangling one creates
 # its target
 echo old >"$tmp/target.txt"
@@ -123,6 +137,7 @@ report txt $tmp/junk.eventlog not-an-eventlog
 report,--json json $heaplog no-samples
 folded txt $heaplog no-samples
 graph dot $heaplog no-samples
+speedscope json $heaplog no-samples
 heap hp $log no-heap-profile
 heap,-f,summary txt $log no-heap-profile
 heap hp $tmp/missing.eventlog unreadable

@@ -186,6 +186,45 @@ rc=$?
 nothing "report -j 2 --cap 7, read in ranges"
 check "report -j 2 --cap 7: read in ranges" grep -q "evprof: test: [1-9][0-9]* ranges" "$tmp/err"
 check "report -j 2 --cap 7: the log's capabilities" grep -q "2 capabilities (0, 1)" "$tmp/err"
+# top reads a finished log as the others do: a window or capability it
+# lacks is the same usage error, said after its (empty) frames; so are
+# the windows the others refuse before reading
+"$evprof" top --plain --from 99 "$sim" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "top --from 99 on a finished log: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+check "top --from 99: the log's time span" grep -q -- "--from 99 selects nothing: its events run from ${sim_span%% to *} to " "$tmp/err"
+check "top --from 99: the marks" grep -q "marks (label, count, first at): 'setup'" "$tmp/err"
+"$evprof" top --ndjson --cap 7 "$thr" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "top --cap 7 on a 2-capability log: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+check "top --cap 7: the log's capabilities" grep -q -- "--cap 7 selects nothing: .*2 capabilities (0, 1)" "$tmp/err"
+"$evprof" top --plain --from 0.1 --to 99 "$sim" >"$tmp/out" 2>"$tmp/err"
+check "top --from 0.1 --to 99 (partly outside): exit 0" [ $? -eq 0 ]
+"$evprof" top --plain --from 0.5 --to 0.2 "$sim" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "top --from 0.5 --to 0.2: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+check "top --from 0.5 --to 0.2: says why" grep -q -- "--from must be before --to" "$tmp/err"
+check "top --from 0.5 --to 0.2: no frame" [ ! -s "$tmp/out" ]
+"$evprof" top --plain --phase simulate --from 0.1 "$sim" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "top --phase with --from: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+check "top --phase with --from: says why" grep -q -- "--phase is a window of its own" "$tmp/err"
+# --connect is judged as a FILE is, before any wait for the program
+"$evprof" report --connect "unix:$tmp/none.sock" --idle-timeout 1 --from 0.5 --to 0.2 \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "report --connect --from 0.5 --to 0.2: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+check "report --connect --from 0.5 --to 0.2: says why" grep -q -- "--from must be before --to" "$tmp/err"
+for cmd in metrics info phases; do
+    "$evprof" "$cmd" --from 99 "$sim" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    nothing "$cmd --from 99 on a short log"
+done
+"$evprof" all --from 99 -d "$tmp/all" "$sim" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "all --from 99: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+check "all --from 99: says it selects nothing" grep -q "selects nothing" "$tmp/err"
+check "all --from 99: no file written" [ -z "$(ls -A "$tmp/all" 2>/dev/null)" ]
 # partly outside, or a capability the log has: fine
 "$evprof" report --from 0.1 --to 99 "$sim" >"$tmp/out" 2>"$tmp/err"
 check "report --from 0.1 --to 99 (partly outside): exit 0" [ $? -eq 0 ]
