@@ -788,9 +788,11 @@ int prof_report_text(const prof_result *p, const prof_report_opts *o, FILE *out)
         else
             fprintf(out, "%sGHC's own .prof of such runs differed from their samples by up "
                     "to %u ticks in the total (-pj: equal) and %u ticks + %u%% of the total "
-                    "in a row: GHC reads the stack twice per tick (%u runs of GHC %s "
-                    "measured, docs/PROF.md).\n", ag.measured ? "" : "on a similar RTS, ",
-                    ag.total_ticks, ag.row_ticks, ag.row_pct, ag.runs, ag.ghc);
+                    "in a row, up to %u%% where the time is in one small loop (ticks move "
+                    "between a cost centre and its callee): GHC reads the stack twice per "
+                    "tick (%u runs of GHC %s measured, docs/PROF.md).\n",
+                    ag.measured ? "" : "on a similar RTS, ", ag.total_ticks, ag.row_ticks,
+                    ag.row_pct, ag.loop_pct, ag.runs, ag.ghc);
     }
     if (in->interval_ns == 0)
         NOTE("The log has no PROF_BEGIN event: the tick interval, and so the total time, "

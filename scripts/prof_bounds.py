@@ -45,8 +45,9 @@ def json_stacks(j):
     return out
 
 
-def prof_rows(text, ghc):
-    """Rows of a .prof tree: path of (label, module, src) -> individual %time.
+def prof_rows(text, ghc, inherited=False):
+    """Rows of a .prof tree: path of (label, module, src) -> individual
+    %time (inherited: the inherited %time).
     Columns by the header's positions (labels and SRC may hold spaces);
     then GHC's rows end with no. entries %time %alloc %time %alloc,
     evprof's with %time ticks %time ticks."""
@@ -65,7 +66,10 @@ def prof_rows(text, ghc):
         nums = nums[-6:] if ghc else nums[-4:]
         src = l[at_src:].rsplit(None, len(nums))[0].strip() if ghc else \
             l[at_src:].rsplit(None, 4)[0].strip()
-        pct = float(nums[2] if ghc else nums[0])
+        if inherited:
+            pct = float(nums[4] if ghc else nums[2])
+        else:
+            pct = float(nums[2] if ghc else nums[0])
         key = (l[:at_mod].strip(), l[at_mod:at_src].strip(), src)
         del stack[depth:]
         stack.append(key)
@@ -120,6 +124,10 @@ def compare(evprof, log, ghcout):
         r["worst_ticks"] = round(worst[0] * gt / 100.0)
         r["worst_ghc"], r["worst_ev"] = worst[1], worst[2]
         r["where"] = "/".join(k[0] for k in (worst[3] or ())[-2:])
+        # inherited %time: ticks that moved between a cost centre and its
+        # callee stay inside the caller's inherited figure
+        gi, ei = prof_rows(ghc_text, True, True), prof_rows(ev_text, False, True)
+        r["worst_inh"] = max([abs(ei[p] - gi.get(p, 0.0)) for p in ei] or [0.0])
     return r
 
 
@@ -138,10 +146,10 @@ def main():
                      r["worst_pct"], r["moved"], r["where"]))
         else:
             print("%-44s %s %-10s N%d -p  total %5d diff %+d  worst row %.1f points "
-                  "(GHC %.1f%%, log %.1f%%: ~%d ticks)  [%s]"
+                  "(GHC %.1f%%, log %.1f%%: ~%d ticks)  [%s]  inherited %.1f points"
                   % (log, r["ghc"], r["rts"], r["caps"], r["total"], r["total_diff"],
                      r["worst_pts"], r["worst_ghc"], r["worst_ev"], r["worst_ticks"],
-                     r["where"]))
+                     r["where"], r["worst_inh"]))
     print("\nworst per GHC, RTS, capabilities, mode (rows: the largest difference in ticks,"
           " and in points of %time, i.e. percent of the run's total, over the runs):")
     for k in sorted(groups):
@@ -154,9 +162,12 @@ def main():
         else:
             wp = max(r["worst_pts"] for r in rs)
             exact = sum(1 for r in rs if r["worst_pts"] == 0)
+        inh = "" if k[3] == "pj" else ", inherited %%time within %.1f points" % max(
+            r["worst_inh"] for r in rs)
         print("  %s %-10s N%d -%-2s: %2d runs (%2d exact), total within %d ticks, a %s within "
-              "%d ticks and %.1f%% of the total" % (k[0], k[1], k[2], k[3], len(rs), exact, td,
-                                                   "stack" if k[3] == "pj" else "row", wt, wp))
+              "%d ticks and %.1f%% of the total%s" % (k[0], k[1], k[2], k[3], len(rs), exact, td,
+                                                     "stack" if k[3] == "pj" else "row", wt, wp,
+                                                     inh))
 
 if __name__ == "__main__":
     main()

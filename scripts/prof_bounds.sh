@@ -2,7 +2,9 @@
 # How far GHC's own .prof / -pj of a run is from the eventlog's samples,
 # measured on real runs: builds tests/data/ghc-9.6/src's Sim, Parse and
 # Workers and tests/data/ghc/src's Mutual with the host's GHC 9.0.2 and
-# the chroot's GHC 9.6.6 (scripts/ghc96.sh; skipped when absent), each
+# the chroot's GHC 9.6.6 (scripts/ghc96.sh; skipped when absent), and
+# Rounds (worker threads in a hot loop; PROF_BOUNDS_PROGS="Rounds" runs
+# only it), each
 # -prof -fprof-auto, non-threaded and -threaded; runs each RUNS times
 # (default 3) with +RTS -p -l and +RTS -pj -l, non-threaded, -N1 and
 # -N2; then scripts/prof_bounds.py prints the differences per run and
@@ -18,14 +20,14 @@ work=$(mktemp -d)
 if [ -n "${PROF_BOUNDS_KEEP:-}" ]; then echo "prof_bounds: runs kept in $work" >&2
 else trap 'rm -rf "$work"' EXIT; fi
 pairs=()
-progs="Sim Parse Workers Mutual"
-args_Sim=300000 args_Parse=20000 args_Workers=2 args_Mutual=
+progs=${PROF_BOUNDS_PROGS:-"Sim Parse Workers Mutual Rounds"}
+args_Sim=300000 args_Parse=20000 args_Workers=2 args_Mutual= args_Rounds=
 
 measure() {   # GHC-TAG RUNNER...: build and run in $work/$tag
     local tag=$1; shift
     local dir=$work/$tag
     mkdir -p "$dir"
-    cp "$root"/tests/data/ghc-9.6/src/{Sim,Parse,Workers}.hs "$root"/tests/data/ghc/src/Mutual.hs "$dir/"
+    cp "$root"/tests/data/ghc-9.6/src/{Sim,Parse,Workers,Rounds}.hs "$root"/tests/data/ghc/src/Mutual.hs "$dir/"
     local script="set -e"
     for p in $progs; do
         script="$script

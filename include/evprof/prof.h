@@ -259,6 +259,10 @@ typedef struct prof_agreement {
     uint32_t total_ticks;       /* -p totals differed by at most this (-pj: equal) */
     uint32_t row_ticks;         /* a row (stack) differed by at most */
     uint32_t row_pct;           /* row_ticks + row_pct% of the run's total */
+    uint32_t loop_pct;          /* on a program whose time is in one small loop,
+                                   a row differed by up to loop_pct% of the total
+                                   (ticks moved between a cost centre and its
+                                   callee); 0: not seen */
 } prof_agreement;
 
 /* The measured figures that apply to a log whose RTS_IDENTIFIER is
