@@ -454,6 +454,21 @@ int cli_opt_phase(const cli_args *a, void *var, const void *ctx)
     return parse_phase(a, var) < 0 ? -1 : 0;
 }
 
+int cli_opt_between(const cli_args *a, void *var, const void *ctx)
+{
+    cli_window *w = var;
+    (void)ctx;
+    if (w->between && strcmp(w->between, a->value) != 0) {
+        /* one label's start/end pairs: a second label is not a union */
+        cli_usage_error(a->cmd, "--between takes one LABEL (given '%s' and '%s'); for the "
+                        "marks of another label use a second run, or --from/--to with "
+                        "marker:LABEL", w->between, a->value);
+        return -1;
+    }
+    w->between = a->value;
+    return 0;
+}
+
 int cli_opt_cap(const cli_args *a, void *var, const void *ctx)
 {
     cli_window *w = var;

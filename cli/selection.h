@@ -95,6 +95,7 @@ int cli_window_done_logs(const cli_args *a, int next_result, cli_window *w,
 int cli_opt_from(const cli_args *a, void *w, const void *ctx);
 int cli_opt_to(const cli_args *a, void *w, const void *ctx);
 int cli_opt_phase(const cli_args *a, void *w, const void *ctx);
+int cli_opt_between(const cli_args *a, void *w, const void *ctx);
 int cli_opt_cap(const cli_args *a, void *w, const void *ctx);
 int cli_opt_idle_timeout(const cli_args *a, void *w, const void *ctx);
 int cli_opt_connect(const cli_args *a, void *w, const void *ctx);
@@ -107,7 +108,7 @@ int cli_opt_memory(const cli_args *a, void *var, const void *ctx);
     OPT_CALL(0, "from", "WHEN", cli_opt_from, w, NULL, CLI_FROM_HELP),               \
     OPT_CALL(0, "to", "WHEN", cli_opt_to, w, NULL,                                   \
              "only events before WHEN (seconds or marker:LABEL[#N])"),               \
-    OPT_STRING(0, "between", "LABEL", &(w)->between, "only events between each pair " \
+    OPT_CALL(0, "between", "LABEL", cli_opt_between, w, NULL, "only events between each pair " \
                "of marks LABEL (1st to 2nd, 3rd to 4th, ...: start/end marks): several " \
                "windows, summed"),                                                   \
     OPT_CALL(0, "phase", "LABEL[#N]", cli_opt_phase, w, NULL, "only events of the "  \

@@ -233,6 +233,12 @@ ev_status diff_gc_text(const gc_result *base, const gc_result *cur, const diff_r
     sources_text(o, "+RTS -s summaries", out);
     figures_text(f, n, out);
     free(f);
+    /* as `evprof gc` says ">= N": where a log cannot give GHC's figure */
+    if (base->mem_in_use_lower_bound || cur->mem_in_use_lower_bound)
+        fprintf(out, "\ntotal memory in use: %s a lower bound (the log has no MEM_RETURN "
+                "events, GHC before 9.2; see 'evprof gc')\n",
+                base->mem_in_use_lower_bound && cur->mem_in_use_lower_bound ? "both are"
+                : base->mem_in_use_lower_bound ? "BASE's is" : "NEW's is");
     return ferror(out) ? EV_ERR_WRITE : EV_OK;
 }
 
@@ -252,6 +258,11 @@ ev_status diff_gc_json(const gc_result *base, const gc_result *cur, const diff_r
     sources_json(&j, o, "gc", out);
     figures_json(&j, f, n);
     free(f);
+    tx_json_key(&j, "max_mem_in_use_lower_bound");
+    tx_json_object(&j, TX_JSON_INLINE);
+    tx_json_kv_bool(&j, "base", base->mem_in_use_lower_bound);
+    tx_json_kv_bool(&j, "new", cur->mem_in_use_lower_bound);
+    tx_json_end(&j);
     return json_end(&j);
 }
 

@@ -148,6 +148,12 @@ run 0 diff -f json "$ge"/ticky-new.eventlog "$ge"/ticky-ticky.eventlog
 check "ticky logs are compared as ticky" grep -q '"kind": "ticky"' "$tmp/out"
 run 0 diff -f json --gc "$ghc"/deep-p.eventlog "$ghc"/deep-pj.eventlog
 check "--gc compares a profiled run's GC" grep -q '"kind": "gc"' "$tmp/out"
+check "--gc json: GHC 9.0's memory in use is a lower bound on both sides" \
+    grep -q '"max_mem_in_use_lower_bound": {"base": true, "new": true}' "$tmp/out"
+# a 9.0 log (no MEM_RETURN) against a 9.6 one: the text says which is a lower bound
+run 0 diff --gc "$ghc"/deep-p.eventlog tests/data/ghc-9.6/sim-p.eventlog
+check "--gc text: BASE's memory in use is a lower bound, as gc's '>='" \
+    grep -q "^total memory in use: BASE's is a lower bound" "$tmp/out"
 run 0 diff -f json "$g9"/nfib-s.eventlog "$ghc"/deep-p.eventlog
 check "a GC log and a profile share only GC" grep -q '"kind": "gc"' "$tmp/out"
 check "... and evprof says so" grep -q "nfib-s.eventlog has no time-profile samples: comparing GC summaries (--gc)" "$tmp/err"

@@ -244,5 +244,12 @@ check "report --between phase --to 0.0001: exit 2" [ "$rc" -eq 2 ]
 check "marks outside --to: says so" grep -q "no pair of marks inside --from/--to" "$tmp/err"
 check "marks outside --to: what the log has" grep -q "the log: its events run from" "$tmp/err"
 
+# --between twice with two labels: a usage error, not the last one alone
+"$evprof" gc --between parse --between solve tests/data/phases/phases.eventlog >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "--between twice: exit 2 (got $rc)" [ $rc -eq 2 ]
+check "--between twice: says it takes one label" grep -q -- "--between takes one LABEL (given 'parse' and 'solve')" "$tmp/err"
+check "--between twice: nothing written" [ ! -s "$tmp/out" ]
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
