@@ -322,7 +322,8 @@ static void warnings(const char *shown, const ticky_info *in)
 
 /* After the read of an eventlog (a read stopped at --memory-limit has
  * said so and given no driver: no table, it would look whole). */
-static int loaded(const input *in, ticky_set *t, int code, int nothing, int *stop)
+static int loaded(const input *in, ticky_set *t, int code, int nothing, int *stop,
+                  const ev_facts *f)
 {
     if (ticky_finish(t) != 0) {
         fprintf(stderr, "evprof: %s: out of memory\n", in->shown);
@@ -334,6 +335,18 @@ static int loaded(const input *in, ticky_set *t, int code, int nothing, int *sto
         return code;
     *stop = 0;
     const ticky_info *info = ticky_get_info(t);
+    if (info->counters == 0 && info->begin_events == 0 &&
+        ((f->stopped && f->stop_status == EV_ERR_TRUNCATED) || f->missing_end)) {
+        /* what the log shows, not a guess: it was cut before any came */
+        fprintf(stderr, "evprof: %s: no ticky counters (events 210/211) before the log ends "
+                "at byte %llu (%s): GHC writes them at a collection after an +RTS -i tick "
+                "and at exit, so a log cut early may have none yet (see 'evprof info %s')\n",
+                in->shown, (unsigned long long)f->end_offset,
+                f->missing_end ? "no end marker" : "cut inside an event",
+                strcmp(in->path, "-") == 0 ? "-" : in->shown);
+        *stop = 1;
+        return CLI_FAIL;
+    }
     if (info->counters == 0 && info->begin_events == 0) {
         fprintf(stderr, "evprof: %s: no ticky counters (events 210/211): build with -ticky "
                 "(GHC 9.2 or later) and run with +RTS -lT, or read the file of +RTS -r "
@@ -421,8 +434,10 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
     if (!d)
         return code;    /* *stop: nothing to show (said) */
     int nothing = cli_read_nothing(ev_driver_stream(d), code);
+    ev_facts f;
+    ev_facts_of(&ev_driver_stream(d)->read, &f);
     ev_driver_destroy(d);
-    return loaded(in, t, code, nothing, stop);
+    return loaded(in, t, code, nothing, stop, &f);
 }
 
 /* A live read (--follow, --connect) of an eventlog as it comes; with
@@ -459,6 +474,8 @@ static int load_live(input *in, ticky_args *o, ticky_set *t, int *stop)
         return code;
     const ev_stream *s = ev_driver_stream(d);
     int nothing = cli_read_nothing(s, code);
+    ev_facts f;
+    ev_facts_of(&s->read, &f);
     if (s->read.status == EV_ERR_FORMAT && s->read.events == 0 && s->decoder == NULL)
         fprintf(stderr, "evprof: %s: --follow and --connect read an eventlog; GHC's +RTS -r "
                 "text is read without them\n", in->shown);
@@ -469,7 +486,7 @@ static int load_live(input *in, ticky_args *o, ticky_set *t, int *stop)
                 strerror(sp.err));
         return CLI_FAIL;
     }
-    return loaded(in, t, code, nothing, stop);
+    return loaded(in, t, code, nothing, stop, &f);
 }
 
 

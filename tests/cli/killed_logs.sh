@@ -108,5 +108,15 @@ check "damaged last block: not 'no end marker'" eval '! grep -q "no end marker" 
 run gc "$tmp/lastdamaged.eventlog"
 check "damaged last block, gc: not 'no end marker'" lacks "no end marker" "$tmp/err"
 
+# a ticky log (GHC 9.6) cut before its first ticky event: what the log
+# shows (it ends early), not "build with -ticky"
+head -c 4000 tests/data/ghc-9.6/collatz-lT.eventlog >"$tmp/ticky-cut.eventlog"
+"$evprof" ticky "$tmp/ticky-cut.eventlog" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "ticky, cut before its counters: exit 1 (got $rc)" [ $rc -eq 1 ]
+check "ticky, cut before its counters: says the log ends early" \
+    grep -q "no ticky counters (events 210/211) before the log ends at byte 4000" "$tmp/err"
+check "ticky, cut before its counters: no build advice" lacks "build with -ticky" "$tmp/err"
+
 echo "killed_logs: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
