@@ -254,7 +254,7 @@ check "top without a source: usage error" [ $? -eq 2 ]
 check "top FILE -- PROG: usage error" [ $? -eq 2 ]
 
 # a file that is not there (yet): the view says so, --idle-timeout gives up
-timeout 10 "$evprof" top --plain --idle-timeout 1 "$tmp/no-such.eventlog" >"$tmp/top.txt" 2>"$tmp/err"
+timeout 20 "$evprof" top --plain --interval 0.2 --idle-timeout 3 "$tmp/no-such.eventlog" >"$tmp/top.txt" 2>"$tmp/err"
 rc=$?
 check "top on a missing file: the view says there is no such file yet" \
     grep -q "no-such.eventlog to appear: there is no such file yet" "$tmp/top.txt"
