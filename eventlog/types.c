@@ -192,14 +192,12 @@ const el_num_field el_type_numbers[EL_NUM_TYPE_IDS][EL_NUM_FIELDS] = {
 #undef U32
 #undef CAPSET0
 
-void el_event_numbers(const el_event *ev, el_number_fn fn, void *ctx)
+void el_numbers_at(uint16_t type, const uint8_t *p, uint32_t len, el_num_at_fn fn, void *ctx)
 {
-    if (ev->type >= EL_NUM_TYPE_IDS)
+    if (type >= EL_NUM_TYPE_IDS)
         return;
-    const uint8_t *p = ev->payload;
-    uint32_t len = ev->payload_len;
     for (int i = 0; i < EL_NUM_FIELDS; i++) {
-        const el_num_field *f = &el_type_numbers[ev->type][i];
+        const el_num_field *f = &el_type_numbers[type][i];
         if (!f->kind)
             break;
         el_num_kind k = (el_num_kind)(f->kind - 1);
@@ -208,16 +206,35 @@ void el_event_numbers(const el_event *ev, el_number_fn fn, void *ctx)
                 continue;
             for (uint32_t j = 0, depth = p[f->at]; j < depth && f->at + 1u + 4u * (j + 1) <= len;
                  j++)
-                fn(ctx, k, be32(p + f->at + 1 + 4 * j));
+                fn(ctx, k, f->at + 1 + 4 * j, 1);
             continue;
         }
-        unsigned w = f->flags & EL_NUMF_U32 ? 4 : 2;
-        if (f->at + w > len)
+        int u32 = (f->flags & EL_NUMF_U32) != 0;
+        if (f->at + (u32 ? 4u : 2u) > len)
             continue;
-        uint32_t v = w == 4 ? be32(p + f->at) : be16(p + f->at);
-        if (v || !(f->flags & EL_NUMF_ZERO_NONE))
-            fn(ctx, k, v);
+        if ((f->flags & EL_NUMF_ZERO_NONE) && (u32 ? be32(p + f->at) : be16(p + f->at)) == 0)
+            continue;
+        fn(ctx, k, f->at, u32);
     }
+}
+
+/* el_event_numbers' visit: the value at its place, to the caller's fn */
+typedef struct read_numbers {
+    const uint8_t *p;
+    el_number_fn fn;
+    void *ctx;
+} read_numbers;
+
+static void read_number(void *ctx, el_num_kind kind, uint32_t at, int u32)
+{
+    const read_numbers *r = ctx;
+    r->fn(r->ctx, kind, u32 ? be32(r->p + at) : be16(r->p + at));
+}
+
+void el_event_numbers(const el_event *ev, el_number_fn fn, void *ctx)
+{
+    read_numbers r = { ev->payload, fn, ctx };
+    el_numbers_at(ev->type, ev->payload, ev->payload_len, read_number, &r);
 }
 
 const char *el_type_name(uint16_t type)

@@ -64,4 +64,12 @@ typedef struct el_num_field {
 } el_num_field;
 extern const el_num_field el_type_numbers[][EL_NUM_FIELDS];
 
+/* Calls fn for each number of a `type` payload of `len` bytes that names
+ * something (the table above: a stack's every frame, not a 0 that names
+ * nothing): its kind, its byte offset and whether it is a u32 (else a
+ * u16). The one walk of the table, for reading (el_event_numbers) and for
+ * writing moved (el_writer_event_moved). */
+typedef void (*el_num_at_fn)(void *ctx, el_num_kind kind, uint32_t at, int u32);
+void el_numbers_at(uint16_t type, const uint8_t *p, uint32_t len, el_num_at_fn fn, void *ctx);
+
 #endif

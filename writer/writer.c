@@ -712,41 +712,32 @@ static ev_status emit_u64(el_writer *w, uint16_t type, uint64_t time, uint64_t a
     return emit(w, type, time, b, sizeof b);
 }
 
-ev_status el_writer_event_moved(el_writer *w, const el_event *ev, el_move_fn fn,
-                                       void *ctx)
+/* el_writer_event_moved's visit: the number at its place, moved */
+typedef struct move_numbers {
+    uint8_t *b;
+    el_move_fn fn;
+    void *ctx;
+} move_numbers;
+
+static void move_number(void *ctx, el_num_kind kind, uint32_t at, int u32)
+{
+    const move_numbers *m = ctx;
+    uint8_t *q = m->b + at;
+    if (u32)
+        put_be32(q, m->fn(m->ctx, kind, be32(q)));
+    else
+        put_be16(q, (uint16_t)m->fn(m->ctx, kind, be16(q)));
+}
+
+ev_status el_writer_event_moved(el_writer *w, const el_event *ev, el_move_fn fn, void *ctx)
 {
     el_payload *p = scratch(w);
     el_payload_bytes(p, ev->payload, ev->payload_len);
     if (p->failed)
         return fail(w, EV_ERR_NOMEM, "out of memory");
-    uint8_t *b = p->data;
-    uint32_t len = (uint32_t)p->len;
-    for (int i = 0; ev->type < EL_NUM_TYPE_IDS && i < EL_NUM_FIELDS; i++) {
-        const el_num_field *f = &el_type_numbers[ev->type][i];
-        if (!f->kind)
-            break;
-        el_num_kind k = (el_num_kind)(f->kind - 1);
-        if (f->flags & EL_NUMF_STACK) {
-            if (f->at >= len)
-                continue;
-            for (uint32_t j = 0, depth = b[f->at]; j < depth && f->at + 1u + 4u * (j + 1) <= len;
-                 j++) {
-                uint8_t *q = b + f->at + 1 + 4 * j;
-                put_be32(q, fn(ctx, k, be32(q)));
-            }
-            continue;
-        }
-        if (f->flags & EL_NUMF_U32) {
-            if (f->at + 4u > len)
-                continue;
-            uint32_t v = be32(b + f->at);
-            if (v || !(f->flags & EL_NUMF_ZERO_NONE))
-                put_be32(b + f->at, fn(ctx, k, v));
-        } else if (f->at + 2u <= len) {
-            put_be16(b + f->at, (uint16_t)fn(ctx, k, be16(b + f->at)));
-        }
-    }
-    return put_event(w, ev->type, ev->time, b, len, CHECKED);
+    move_numbers m = { p->data, fn, ctx };
+    el_numbers_at(ev->type, p->data, (uint32_t)p->len, move_number, &m);
+    return put_event(w, ev->type, ev->time, p->data, (uint32_t)p->len, CHECKED);
 }
 
 ev_status el_writer_create_thread(el_writer *w, uint64_t time, uint32_t thread)
