@@ -25,18 +25,12 @@ void cli_no_samples(const char *name, const char *arg, const prof_result *p,
     fprintf(stderr, " (see 'evprof info %s')\n", arg);
 }
 
-prof_result *cli_load_profile(const char *path, const cli_window *w, int all, int *code,
-                              int *no_samples)
+/* The aggregate every load reads into: the window's filter (focus,
+ * ignore, depth), `all`, the read's threads; NULL with *code set after a
+ * message. */
+static prof_profile *new_profile(const cli_window *w, int all, int *code)
 {
-    return cli_load_profile_more(path, w, all, NULL, code, no_samples);
-}
-
-prof_result *cli_load_profile_more(const char *path, const cli_window *w, int all,
-                                   cli_load_more *more, int *code, int *no_samples)
-{
-    const char *name = cli_display_path(path);
     prof_filter f;
-
     prof_filter_init(&f);
     f.all = all;
     if ((*code = cli_window_prof_filter(w, &f)) != 0)
@@ -48,6 +42,22 @@ prof_result *cli_load_profile_more(const char *path, const cli_window *w, int al
         return NULL;
     }
     prof_set_jobs(agg, cli_jobs());
+    return agg;
+}
+
+prof_result *cli_load_profile(const char *path, const cli_window *w, int all, int *code,
+                              int *no_samples)
+{
+    return cli_load_profile_more(path, w, all, NULL, code, no_samples);
+}
+
+prof_result *cli_load_profile_more(const char *path, const cli_window *w, int all,
+                                   cli_load_more *more, int *code, int *no_samples)
+{
+    const char *name = cli_display_path(path);
+    prof_profile *agg = new_profile(w, all, code);
+    if (!agg)
+        return NULL;
     cli_holds c = { 0, 0, 0, 0 };
     cli_analysis an[3] = { { &prof_analysis_ops, agg }, { &cli_holds_ops, &c } };
     size_t n = 2;
@@ -108,18 +118,9 @@ prof_result *cli_load_profiles(const char *const *paths, size_t n, const cli_win
 {
     if (n == 1)
         return cli_load_profile_more(paths[0], w, all, more, code, no_samples);
-    prof_filter f;
-    prof_filter_init(&f);
-    f.all = all;
-    if ((*code = cli_window_prof_filter(w, &f)) != 0)
+    prof_profile *agg = new_profile(w, all, code);
+    if (!agg)
         return NULL;
-    prof_profile *agg = prof_create(&f);
-    if (!agg) {
-        fprintf(stderr, "evprof: out of memory\n");
-        *code = CLI_FAIL;
-        return NULL;
-    }
-    prof_set_jobs(agg, cli_jobs());
     int worst = CLI_OK;
     uint64_t samples = 0;
     for (size_t i = 0; i < n; i++) {
@@ -155,12 +156,12 @@ prof_result *cli_load_profiles(const char *const *paths, size_t n, const cli_win
         }
         if (c != CLI_OK)
             worst = c;
-        prof_result *one = prof_snapshot_all(agg, all);
-        uint64_t now = one ? prof_get_info(one)->all_samples : samples;
-        if (now == samples && !(more && more->quiet))
+        /* the samples so far, without a snapshot of the tree per log */
+        prof_counts pc;
+        prof_count(agg, &pc);
+        if (pc.samples == samples && !(more && more->quiet))
             fprintf(stderr, "evprof: %s: no time-profile samples (event 167)\n", name);
-        samples = now;
-        prof_result_destroy(one);
+        samples = pc.samples;
     }
     int sel = cli_window_check_logs();
     if (sel != CLI_OK) {

@@ -43,6 +43,7 @@ void prof_count(const prof_profile *p, prof_counts *c)
         c->stacks += p->nodes[i].ticks != 0;
     c->bytes = p->mem.charged;
     c->over_budget = p->mem.refused;
+    c->samples = p->info.all_samples;
 }
 
 /* ---- lifecycle -------------------------------------------------------- */

@@ -133,6 +133,8 @@ typedef struct prof_counts {
     uint64_t nodes;         /* tree nodes (MAIN and the cut marker included) */
     uint64_t bytes;         /* charged to the budget */
     int over_budget;        /* a charge was refused */
+    uint64_t samples;       /* 167 events taken, in the selection or not
+                               (prof_info.all_samples of a snapshot) */
 } prof_counts;
 EVPROF_API void prof_count(const prof_profile *p, prof_counts *c);
 

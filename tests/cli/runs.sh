@@ -174,5 +174,12 @@ check "merge: a later -hc log's bands are its own" cmp -s "$tmp/hc.merged" "$tmp
 # marker windows take one log
 if "$evprof" report --between x "$a" "$a" 2>/dev/null; then bad "--between with 2 logs"; else ok; fi
 
+# a log without samples among several: named once, the others summed
+"$evprof" report examples/nfib.eventlog tests/data/ghc-9.0.2/nfib-s.eventlog >"$tmp/out" 2>"$tmp/err"
+check "several logs, one without samples: it is named" \
+    grep -q "nfib-s.eventlog: no time-profile samples (event 167)" "$tmp/err"
+check "several logs, one without samples: the other is not" \
+    [ -z "$(grep "examples/nfib.eventlog: no time-profile samples" "$tmp/err")" ]
+
 echo "runs: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
