@@ -59,19 +59,6 @@ static void join(const cli_formats *t, int exts, char *buf, size_t size)
     }
 }
 
-void cli_format_names(const cli_formats *t, char *buf, size_t size)
-{
-    join(t, 0, buf, size);
-}
-
-const char *cli_format_name(const cli_formats *t, int id)
-{
-    for (const cli_format *f = t->list; f->name; f++)
-        if (f->id == id)
-            return f->name;
-    return "?";
-}
-
 int cli_format_parse(const cli_args *a, const cli_formats *t)
 {
     size_t len = strlen(a->value);
@@ -80,7 +67,7 @@ int cli_format_parse(const cli_args *a, const cli_formats *t)
             (len > 0 && in_list(f->exts, a->value, len, 1)))
             return f->id;
     char names[256], shown[128];
-    cli_format_names(t, names, sizeof names);
+    join(t, 0, names, sizeof names);     /* "text, csv or json" */
     tx_vis(shown, sizeof shown, a->value, len);
     cli_usage_error(a->cmd, "--format wants %s, not '%s'", names, shown);
     return -1;

@@ -48,10 +48,4 @@ int cli_opt_format(const cli_args *a, void *var, const void *ctx);
 int cli_format_resolve(const cli_cmd_help *cmd, const cli_formats *t, int given,
                        const char *output);
 
-/* The format's name ("?" for an id not in the table). */
-const char *cli_format_name(const cli_formats *t, int id);
-
-/* "text, csv or json" into buf (as snprintf). */
-void cli_format_names(const cli_formats *t, char *buf, size_t size);
-
 #endif

@@ -45,12 +45,6 @@ static prof_profile *new_profile(const cli_window *w, int all, int *code)
     return agg;
 }
 
-prof_result *cli_load_profile(const char *path, const cli_window *w, int all, int *code,
-                              int *no_samples)
-{
-    return cli_load_profile_more(path, w, all, NULL, code, no_samples);
-}
-
 prof_result *cli_load_profile_more(const char *path, const cli_window *w, int all,
                                    cli_load_more *more, int *code, int *no_samples)
 {

@@ -7,14 +7,7 @@
 #include "cli/selection.h"
 #include "evprof/prof.h"
 
-/* The time profile of `path` under the shared window options (all: count
- * GHC's built-in stacks). Prints read errors and warnings to stderr. Returns
- * a snapshot of the profile, with *code the exit code so far and *no_samples
- * set when the log has no 167 events; or NULL with *code set when there
- * is nothing to report. The caller destroys it (prof_result_destroy). */
 struct prof_result;
-struct prof_result *cli_load_profile(const char *path, const cli_window *w, int all,
-                                      int *code, int *no_samples);
 
 /* "evprof: NAME: no time-profile samples (event 167): WHY (see 'evprof info
  * ARG')" on stderr, WHY from what the log shows (info_no_samples_why: the
@@ -23,9 +16,14 @@ struct el_read_result;
 void cli_no_samples(const char *name, const char *arg, const struct prof_result *p,
                     const struct el_read_result *r);
 
-/* cli_load_profile with more: another analysis (may be NULL) fed in the
- * same read (the exporters' own consumers); `quiet` leaves out the "no
- * samples" message; the read's result comes back in `result`. */
+/* The time profile of `path` under the shared window options (all: count
+ * GHC's built-in stacks). Prints read errors and warnings to stderr. Returns
+ * a snapshot of the profile, with *code the exit code so far and *no_samples
+ * set when the log has no 167 events; or NULL with *code set when there
+ * is nothing to report. The caller destroys it (prof_result_destroy).
+ * `more` (may be NULL): another analysis fed in the same read (the
+ * exporters' own consumers); `quiet` leaves out the "no samples" message;
+ * the read's result comes back in `result`. */
 struct ev_analysis_ops;
 typedef struct cli_load_more {
     const struct ev_analysis_ops *extra_ops;

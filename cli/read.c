@@ -79,7 +79,6 @@ int cli_catch_interrupt(struct sigaction *old)
     return sigaction(SIGINT, &sa, old);
 }
 
-const volatile sig_atomic_t *cli_interrupt_flag(void) { return &interrupt_flag; }
 
 /* ---- --memory-limit ------------------------------------------------------ */
 

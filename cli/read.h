@@ -55,7 +55,6 @@ void cli_memory_message(const char *path, uint64_t offset, const ev_budget *b,
 /* Installs the SIGINT handler that sets the interrupt flag (old: the
  * previous action, for sigaction to restore). Returns 0 or -1. */
 int cli_catch_interrupt(struct sigaction *old);
-const volatile sig_atomic_t *cli_interrupt_flag(void);
 
 /* Prints a stream's problems as above; returns the exit code they deserve. */
 int cli_report_stream(const char *path, const ev_stream *s);

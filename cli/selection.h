@@ -126,7 +126,7 @@ int cli_opt_memory(const cli_args *a, void *var, const void *ctx);
                "centre whose Module.label matches")
 
 /* Live sources (docs/LIVE.md): on every command that reads through
- * cli_read_src / cli_load_profile. */
+ * cli_read_src / cli_load_profiles. */
 #define CLI_FOLLOW_OPTS(w)                                                           \
     OPT_FLAG(0, "follow", &(w)->src.follow, "the log is still being written: wait for " \
              "more at its end until the end marker (Ctrl-C: the result so far, exit 130)"), \
