@@ -152,6 +152,19 @@ int cli_out_same_file(const cli_cmd_help *cmd, const char *output, const char *i
 /* the stdio buffer of an output file */
 #define OUT_BUFFER_BYTES (256u << 10)
 
+/* A device, FIFO, socket or pipe: written straight, as `>` does. */
+static int open_straight(cli_out *o, const char *file, const char *path)
+{
+    int fd = open(file, O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+        fprintf(stderr, "evprof: %s: cannot open: %s\n", cli_display_path(path), strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    return 0;
+}
+
 int cli_out_open(cli_out *o, const char *path)
 {
     memset(o, 0, sizeof *o);
@@ -166,16 +179,8 @@ int cli_out_open(cli_out *o, const char *path)
      * /dev/fd/N into a pipe end at a link, pipe:[N], that names no file:
      * the kernel follows it where readlink cannot): write straight into
      * it, as `>` does */
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-        fd = open(path, O_WRONLY | O_CLOEXEC);
-        if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
-            fprintf(stderr, "evprof: %s: cannot open: %s\n", cli_display_path(path), strerror(errno));
-            if (fd >= 0)
-                close(fd);
-            return -1;
-        }
-        return 0;
-    }
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        return open_straight(o, path, path);
     if (!(o->target = follow_links(path))) {
         fprintf(stderr, "evprof: %s: cannot follow the link: %s\n", cli_display_path(path), strerror(errno));
         return -1;
@@ -186,12 +191,9 @@ int cli_out_open(cli_out *o, const char *path)
         goto fail;
     }
     if (exists && !S_ISREG(st.st_mode)) {
-        /* a device, FIFO or socket: write straight into it, as `>` does */
-        fd = open(o->target, O_WRONLY | O_CLOEXEC);
-        if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
-            fprintf(stderr, "evprof: %s: cannot open: %s\n", cli_display_path(path), strerror(errno));
+        /* it became one since the stat above */
+        if (open_straight(o, o->target, path) != 0)
             goto fail;
-        }
         return 0;
     }
     /* a regular file or a new path: a temp file beside it, published
