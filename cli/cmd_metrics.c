@@ -58,8 +58,6 @@ int cmd_metrics(int argc, char **argv)
     int done = cli_window_done(&a, id, &w, &path);
     if (done >= 0)
         return done;
-    if (cli_out_same_file(&help, w.output, path))
-        return CLI_USAGE;
     const char *name = cli_display_path(path);
 
     prof_filter pf;

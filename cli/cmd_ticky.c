@@ -286,15 +286,12 @@ static int parse_args(int argc, char **argv, ticky_args *o, cli_args *a)
                       w->between || w->phase;
     if (id != CLI_END)
         return cli_done_code(id);
-    if (!o->w.src.connect && !cli_want_pos(a, 1, 1, "FILE"))
-        return CLI_USAGE;
     if (o->cumulative && !o->series) {
         cli_usage_error(&help, "--cumulative goes with --series");
         return CLI_USAGE;
     }
-    if (!o->w.src.connect && cli_out_same_file(&help, o->w.output, a->pos[0]))
-        return CLI_USAGE;
-    /* the shared checks: --from before --to, the marks resolved */
+    /* the shared checks: one FILE not the output, --from before --to, the
+     * marks resolved */
     int done = cli_window_done(a, CLI_END, &o->w, &o->path);
     if (done >= 0)
         return done;

@@ -204,10 +204,8 @@ int cli_window_done_logs(const cli_args *a, int next_result, cli_window *w,
             cli_usage_error(a->cmd, "--follow and --connect read one live log, not several");
             return CLI_USAGE;
         }
-        if (!w->from_marker && !w->to_marker && w->from_ns >= w->to_ns) {
-            cli_usage_error(a->cmd, "--from must be before --to");
+        if (cli_window_check_times(a->cmd, w) != CLI_OK)
             return CLI_USAGE;
-        }
         if (has_marks(w)) {
             cli_usage_error(a->cmd, "marker windows (marker:LABEL, --between, --phase) take one log; "
                             "with several logs give --from/--to in seconds");
