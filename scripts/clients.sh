@@ -14,10 +14,10 @@
 #   npm:     speedscope 1.25.0 (its built app, opened in Chromium), into
 #            ~/.cache/speedscope-shot as ../shared/tools/speedscope-shot.sh
 #            keeps it (npm itself from Debian when it is missing)
-#   GHC 9.6: Debian 13's ghc and ghc-prof (9.6.6) in a debootstrap chroot,
-#            scripts/ghc96.sh setup (as root, from Debian's registry): the
-#            tests that make and follow real 9.6 runs (ghc96_live,
-#            ghc96_events' fresh runs)
+#   GHC 9.6 and 9.10: Debian 13's ghc and ghc-prof (9.6.6) and Debian
+#            unstable's (9.10.3), each in a debootstrap chroot,
+#            scripts/ghc.sh VERSION setup (as root, from Debian's registry):
+#            the tests that make and follow real 9.6 and 9.10 runs
 #   git:     FlameGraph (flamegraph.pl, difffolded.pl; in no registry) into
 #            ~/.cache/evprof-clients/FlameGraph, when github.com is
 #            reachable (or $FLAMEGRAPH_DIR); otherwise its checks are
@@ -86,7 +86,10 @@ elif [ ! -f "$FLAMEGRAPH_DIR/flamegraph.pl" ]; then
     fg_reason="no flamegraph.pl in FLAMEGRAPH_DIR=$FLAMEGRAPH_DIR"
 fi
 
-bash scripts/ghc96.sh setup || { echo "clients: could not set up the GHC 9.6 chroot (scripts/ghc96.sh setup)" >&2; exit 1; }
+for v in 9.6 9.10; do
+    bash scripts/ghc.sh $v setup ||
+        { echo "clients: could not set up the GHC $v chroot (scripts/ghc.sh $v setup)" >&2; exit 1; }
+done
 
 bash scripts/deps.sh || exit 1
 cmake -S . -B "$build" >/dev/null && cmake --build "$build" -j "$(nproc)" >/dev/null || exit 1

@@ -2,7 +2,7 @@
 # How far GHC's own .prof / -pj of a run is from the eventlog's samples,
 # measured on real runs: builds tests/data/ghc-9.6/src's Sim, Parse and
 # Workers and tests/data/ghc/src's Mutual with the host's GHC 9.0.2 and
-# the chroot's GHC 9.6.6 (scripts/ghc96.sh; skipped when absent), and
+# the chroot's GHC 9.6.6 (scripts/ghc.sh 9.6; skipped when absent), and
 # Rounds (worker threads in a hot loop; PROF_BOUNDS_PROGS="Rounds" runs
 # only it), each
 # -prof -fprof-auto, non-threaded and -threaded; runs each RUNS times
@@ -54,12 +54,12 @@ ghc -O -prof -fprof-auto -rtsopts -threaded -outputdir o-$p-thr -o $p-thr $p.hs 
 }
 
 host() { (cd "$1" && sh -c "$2"); }
-ghc96() { bash "$root/scripts/ghc96.sh" run "$1" "$2"; }
+ghc96() { bash "$root/scripts/ghc.sh" 9.6 run "$1" "$2"; }
 
 measure 9.0.2 host || echo "prof_bounds: the GHC 9.0.2 runs failed" >&2
-if bash "$root/scripts/ghc96.sh" check; then
+if bash "$root/scripts/ghc.sh" 9.6 check; then
     measure 9.6.6 ghc96 || echo "prof_bounds: the GHC 9.6 runs failed" >&2
 else
-    echo "prof_bounds: no GHC 9.6 chroot (scripts/ghc96.sh setup): 9.0.2 only" >&2
+    echo "prof_bounds: no GHC 9.6 chroot (scripts/ghc.sh 9.6 setup): 9.0.2 only" >&2
 fi
 python3 "$root/scripts/prof_bounds.py" "$evprof" "${pairs[@]}"

@@ -4,7 +4,7 @@
 # dump` is ghc-events' text (tests/support/ghc_events_show.hs; the 0.17
 # library's form, tests/support/ghc_events_017.py) on every committed log
 # of tests/data/ghc-9.6, and on fresh runs made now in the chroot of
-# scripts/ghc96.sh: a -finfo-table-map build's -hi run (profiled) and -hT
+# scripts/ghc.sh 9.6: a -finfo-table-map build's -hi run (profiled) and -hT
 # run (not), whose IPE events declare one byte more than GHC writes;
 # their .hp as evprof writes it is GHC's but the times. SKIPPED (77)
 # without ghc-events; the fresh runs SKIPPED without the chroot.
@@ -41,15 +41,15 @@ same_text() {   # LOG: dump is ghc-events' text
 }
 for f in tests/data/ghc-9.6/*.eventlog; do same_text "$f"; done
 
-if ! bash scripts/ghc96.sh check; then
-    echo "SKIPPED: fresh GHC 9.6 runs (no chroot: scripts/ghc96.sh setup)"
+if ! bash scripts/ghc.sh 9.6 check; then
+    echo "SKIPPED: fresh GHC 9.6 runs (no chroot: scripts/ghc.sh 9.6 setup)"
     echo "ghc96_events: $passed passed, $failed failed"
     [ "$failed" -eq 0 ] && exit 77
     exit 1
 fi
 mkdir "$tmp/run"
 cp tests/data/ghc-9.6/src/Parse.hs "$tmp/run/"
-if ! bash scripts/ghc96.sh run "$tmp/run" 'set -e
+if ! bash scripts/ghc.sh 9.6 run "$tmp/run" 'set -e
 ghc -O -prof -fprof-auto -finfo-table-map -rtsopts -outputdir o -o parse Parse.hs >/dev/null
 ghc -O -finfo-table-map -rtsopts -outputdir o-np -o parse-np Parse.hs >/dev/null
 ./parse 20000 +RTS -hi -l -i0.01 -RTS >/dev/null

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `evprof top` on a real GHC 9.6.6 program while it runs: builds
-# tests/data/ghc-9.6/src/Live.hs in the chroot of scripts/ghc96.sh (-prof
+# tests/data/ghc-9.6/src/Live.hs in the chroot of scripts/ghc.sh 9.6 (-prof
 # -threaded), runs it there with +RTS -p -hc -l -N2 -ol<FIFO>
 # --eventlog-flush-interval=0.1 (the FIFO is in the folder bound into the
 # chroot) and follows the FIFO from the host with `top --ndjson`. Checks
@@ -16,8 +16,8 @@ set -u
 evprof=$(realpath "${1:?usage: $0 path/to/evprof [INTERVAL]}")
 interval=${2:-0.25}
 root=$(pwd)
-if ! bash scripts/ghc96.sh check; then
-    echo "SKIPPED: no GHC 9.6 chroot (scripts/ghc96.sh setup)"
+if ! bash scripts/ghc.sh 9.6 check; then
+    echo "SKIPPED: no GHC 9.6 chroot (scripts/ghc.sh 9.6 setup)"
     exit 77
 fi
 tmp=$(mktemp -d)
@@ -25,7 +25,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 cp tests/data/ghc-9.6/src/Live.hs "$tmp/"
-if ! bash scripts/ghc96.sh run "$tmp" \
+if ! bash scripts/ghc.sh 9.6 run "$tmp" \
         'ghc -O -prof -fprof-auto -rtsopts -threaded -outputdir o -o live Live.hs' >"$tmp/ghc.log" 2>&1; then
     tail -5 "$tmp/ghc.log"
     echo "SKIPPED: ghc -prof failed in the chroot"
@@ -51,7 +51,7 @@ def read_frames():
         frames.append((time.monotonic_ns(), json.loads(line)))
 reader = threading.Thread(target=read_frames)
 reader.start()
-prog = subprocess.Popen(["bash", root + "/scripts/ghc96.sh", "run", tmp,
+prog = subprocess.Popen(["bash", root + "/scripts/ghc.sh", "9.6", "run", tmp,
                          "./live 12 300000 +RTS -p -hc -i0.2 -l -N2 -olel.fifo "
                          "--eventlog-flush-interval=0.1 -RTS"],
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Rebuilds the programs in src/ with GHC 9.6.6 (Debian 13's, in the chroot
-# of scripts/ghc96.sh) and re-runs them, replacing every log here and
+# of scripts/ghc.sh 9.6) and re-runs them, replacing every log here and
 # GHC's own output of the same run (.prof, -pj JSON, .hp, -s, -r): two
 # runs differ in timing, so a log is only ever compared with the output
 # written beside it. README.md says what each run covers.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
-ghc96="bash $root/scripts/ghc96.sh"
-$ghc96 check || { echo "regen.sh: no GHC 9.6 chroot (scripts/ghc96.sh setup)" >&2; exit 77; }
+ghc96="bash $root/scripts/ghc.sh" 9.6
+$ghc96 check || { echo "regen.sh: no GHC 9.6 chroot (scripts/ghc.sh 9.6 setup)" >&2; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$here"/src/*.hs "$work"

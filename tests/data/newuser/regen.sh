@@ -2,7 +2,7 @@
 # Rebuilds the new-user programs of issue 27 (src/) and runs each once, so
 # that every log here comes with GHC's own outputs of the same run (.prof
 # of +RTS -p, .stats of +RTS -s). `regen.sh` makes the GHC 9.0.2 runs;
-# `regen.sh 96` the GHC 9.6.6 ones, in the chroot of scripts/ghc96.sh.
+# `regen.sh 96` the GHC 9.6.6 ones, in the chroot of scripts/ghc.sh 9.6.
 # Every file it makes replaces the one here; README.md says what each is
 # for. Needs python3 (to cut the killed log at a record boundary).
 set -euo pipefail
@@ -47,7 +47,7 @@ PY
 
 if [ "${1:-}" = 96 ]; then
     # GHC 9.6.6 runs: build and run inside the chroot, in $work
-    run96() { bash "$root/scripts/ghc96.sh" run "$work" "$1"; }
+    run96() { bash "$root/scripts/ghc.sh" 9.6 run "$work" "$1"; }
     run96 'ghc -O -rtsopts -outputdir o-leak -o leak Leak.hs >/dev/null 2>&1 &&
            ./leak 2000000 +RTS -sleak.stats -l -RTS >/dev/null'
     mv "$work/leak.eventlog" "$here/leak-9.6.eventlog"

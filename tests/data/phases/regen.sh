@@ -4,7 +4,7 @@
 # its own run: two runs differ in timing).
 #   Phases.hs   GHC 9.0.2, -prof -fprof-auto, +RTS -p -l -A4m
 #               -> phases.eventlog, phases.prof
-#               GHC 9.6.6 (scripts/ghc96.sh, skipped when it is not set up)
+#               GHC 9.6.6 (scripts/ghc.sh 9.6, skipped when it is not set up)
 #               -> phases-9.6.eventlog, phases-9.6.prof
 #   Threads.hs  GHC 9.0.2, -threaded -prof -fprof-auto, +RTS -N2 -p -l -lf
 #               -> threads-N2.eventlog, threads-N2.prof
@@ -22,12 +22,12 @@ ghc -O1 -threaded -prof -fprof-auto -rtsopts -outputdir o-threads Threads.hs -o 
 ./threads +RTS -N2 -p -l -lf -RTS >/dev/null
 mv threads.eventlog "$here/threads-N2.eventlog"
 mv threads.prof "$here/threads-N2.prof"
-if bash "$root/scripts/ghc96.sh" check; then
-    bash "$root/scripts/ghc96.sh" run "$work" \
+if bash "$root/scripts/ghc.sh" 9.6 check; then
+    bash "$root/scripts/ghc.sh" 9.6 run "$work" \
         'ghc -O1 -prof -fprof-auto -rtsopts -outputdir o96 Phases.hs -o phases96 >/dev/null &&
          ./phases96 +RTS -p -l -A4m -RTS'
     mv phases96.eventlog "$here/phases-9.6.eventlog"
     mv phases96.prof "$here/phases-9.6.prof"
 else
-    echo "regen.sh: GHC 9.6 is not set up (scripts/ghc96.sh setup): phases-9.6.* kept" >&2
+    echo "regen.sh: GHC 9.6 is not set up (scripts/ghc.sh 9.6 setup): phases-9.6.* kept" >&2
 fi
