@@ -917,11 +917,11 @@ too_short:
 
 /* GHC's postIPE writes the info word and six NUL-terminated strings but
  * declares a payload length that is off by one: one byte more on GHC
- * 9.6.6 (it counts a NUL after the source file that it never writes),
- * one byte less on some earlier releases (GHC #24287). Like ghc-events,
- * the decoder reads the strings up to their NULs, whatever the declared
- * length says; a record whose strings do not end inside its block (or
- * within the carry's size outside blocks) is damage. */
+ * 9.6.6 and 9.10.3 (it counts a NUL after the source file that it never
+ * writes), one byte less on some earlier releases (GHC #24287). Like
+ * ghc-events, the decoder reads the strings up to their NULs, whatever
+ * the declared length says; a record whose strings do not end inside its
+ * block (or within the carry's size outside blocks) is damage. */
 #define IPE_STRINGS 6u
 
 /* The record bytes are `a` then `b` (a record split by a chunk edge is

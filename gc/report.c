@@ -116,10 +116,11 @@ static void notes(const gc_result *r, FILE *out)
           "    and MUT is the elapsed time outside GC, INIT and EXIT included.\n", out);
     fputs("    GC times are the leading capability's GC_START..GC_END (GHC's own measure);\n"
           "    the other capabilities' pauses are in the table above.\n", out);
-    fputs("    GHC's Alloc rate divides by mutator CPU time, which no 9.0 event carries:\n"
-          "    n/a; the wall-clock line divides the bytes allocated by the MUT elapsed\n"
-          "    time above. GHC's fragmentation is the difference of two lifetime peaks\n"
-          "    (megablocks, blocks in use) that the 9.0 events do not carry: n/a.\n", out);
+    fputs("    GHC's Alloc rate divides by mutator CPU time, which no event carries\n"
+          "    (GHC 9.0.2, 9.6.6, 9.10.3): n/a; the wall-clock line divides the bytes\n"
+          "    allocated by the MUT elapsed time above. GHC's fragmentation is the\n"
+          "    difference of two lifetime peaks (megablocks, blocks in use), and no event\n"
+          "    carries the second (GHC 9.0.2, 9.6.6, 9.10.3): n/a.\n", out);
     if (r->mem_in_use_lower_bound)
         fputs("    Total memory in use is GHC's peak of megablocks, which a major collection\n"
               "    reaches before it returns memory to the OS. This log's events give the heap\n"

@@ -441,8 +441,8 @@ static void judge(const info *in, const el_read_result *r, analysis an[N_ANALYSE
 
     uint64_t defs = cnt(in, EL_TICKY_COUNTER_DEF);
     uint64_t tsamples = cnt(in, EL_TICKY_COUNTER_SAMPLE);
-    const char *ticky_hint = "needs GHC 9.2 or later: build with -ticky -eventlog, "
-                             "run with +RTS -lT";
+    const char *ticky_hint = "needs GHC 9.2 or later: build with -ticky (and -eventlog "
+                             "before GHC 9.4), run with +RTS -lT";
     if (defs && tsamples)
         set(&an[AN_TICKY], "yes", "%llu %s, %llu %s", (unsigned long long)defs,
             plural(defs, "counter", "counters"), (unsigned long long)tsamples,
@@ -729,9 +729,9 @@ static void print_text(FILE *out, const char *path, const info *in,
     const type_stat *ipe = &in->types[EL_IPE];
     if (ipe->declared_off)
         fprintf(out, "note: %llu of %llu IPE events (169) declare a payload length that is not "
-                "what GHC wrote (GHC #24287: 9.6 declares one byte more, some earlier releases "
-                "one less); each is read up to its strings' NULs, as ghc-events reads it: not "
-                "damage\n", (unsigned long long)ipe->declared_off,
+                "what GHC wrote (GHC #24287: GHC 9.6.6 and 9.10.3 declare one byte more, "
+                "some earlier releases one less); each is read up to its strings' NULs, as "
+                "ghc-events reads it: not damage\n", (unsigned long long)ipe->declared_off,
                 (unsigned long long)ipe->count);
 
     if (in->has_stream)

@@ -53,6 +53,12 @@ static const char *const corpus_logs[] = {
     CORPUS_DIR "/ghc-9.6/parse-hT.eventlog",
     CORPUS_DIR "/ghc-9.6/collatz-lT.eventlog",
     CORPUS_DIR "/ghc-9.6/workers-N2-s.eventlog",
+    /* GHC 9.10.3: IPE as on 9.6; the era profile (breakdown 9); 207 with
+     * the u16 block size (14 bytes) and 208 */
+    CORPUS_DIR "/ghc-9.10/parse-hi.eventlog",
+    CORPUS_DIR "/ghc-9.10/parse-he.eventlog",
+    CORPUS_DIR "/ghc-9.10/collatz-lT.eventlog",
+    CORPUS_DIR "/ghc-9.10/workers-nonmoving-N2-s.eventlog",
 };
 
 static uint8_t *load(const char *path, size_t *len)

@@ -28,6 +28,7 @@
 #define GHC902 CORPUS_DIR "/ghc-9.0.2"
 #define GHCEV CORPUS_DIR "/ghc-events"
 #define GHC96 CORPUS_DIR "/ghc-9.6"
+#define GHC910 CORPUS_DIR "/ghc-9.10"
 
 /* ---- censuses as the sink hands them out ----------------------------- */
 
@@ -392,6 +393,32 @@ static void test_ghc_9_6_runs(void **state)
     }
     assert_true(titled >= 5);
     assert_int_equal(addresses, heap_get_info(r.h)->unresolved_ipe);
+    run_free(&r);
+}
+
+/* GHC 9.10.3 runs of the same program: every census equals GHC's .hp by
+ * cost-centre stack, info table (IPE declared one byte long, as on 9.6),
+ * closure type and era (-he, breakdown 9, with
+ * --automatic-era-increment: a band per era, named by its number). */
+static void test_ghc_9_10_runs(void **state)
+{
+    (void)state;
+    static const char *const runs[] = { "parse-hc", "parse-hi", "parse-hT", "parse-he" };
+    char base[128];
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        snprintf(base, sizeof base, "%s/%s", GHC910, runs[i]);
+        check_against_ghc(base, 1);
+    }
+    run r;
+    run_path(&r, GHC910 "/parse-he.eventlog", NULL);
+    assert_int_equal(heap_get_info(r.h)->breakdown, HEAP_BY_ERA);
+    assert_true(heap_num_bands(r.h) >= 10);
+    for (uint32_t b = 0; b < heap_num_bands(r.h); b++) {
+        const heap_band *hb = heap_band_at(r.h, b);
+        char *end;
+        if (strtoul(hb->name, &end, 10) == 0 || end != hb->name + hb->len)
+            fail_msg("-he band '%.*s' is not an era", (int)hb->len, hb->name);
+    }
     run_free(&r);
 }
 
@@ -1423,6 +1450,7 @@ int main(void)
         cmocka_unit_test(test_corpus_ghc_9_0_2),
         cmocka_unit_test(test_own_ghc_runs),
         cmocka_unit_test(test_ghc_9_6_runs),
+        cmocka_unit_test(test_ghc_9_10_runs),
         cmocka_unit_test(test_own_long_bands),
         cmocka_unit_test(test_corpus_references),
         cmocka_unit_test(test_stop_hT),

@@ -191,6 +191,19 @@ static void test_own_ghc_runs(void **state)
     ticky_destroy(t);
 }
 
+/* GHC 9.10.3 writes 9.6's layout: its Collatz table by the columns. */
+static void test_ghc910_layout(void **state)
+{
+    (void)state;
+    check_against_columns("tests/data/ghc-9.10/collatz-r.ticky", &ghc96, 10);
+    ticky_set *t = read_path("tests/data/ghc-9.10/collatz-r.ticky");
+    const ticky_counter *c = ticky_counter_at(t, 0);
+    assert_int_equal(c->entries, 108894);
+    assert_int_equal(c->alloc, 7712384);
+    assert_true(str_eq(c->name, c->name_len, "$wdigits{v r2Te} (Main) (fun)"));
+    ticky_destroy(t);
+}
+
 /* GHC 9.6's wider table ("%11d%12d%12d %3lu %-60.60s %s"): the names
  * without the kinds' padding, kinds of more than 20 columns whole, a
  * 12-digit number touching the column before. */
@@ -396,7 +409,8 @@ static void test_round_trip(void **state)
     (void)state;
     static const char *const files[] = { NFIB, DATA "/collatz.ticky", DATA "/wide.ticky",
                                          DATA "/big.ticky",
-                                         "tests/data/ghc-9.6/collatz-r.ticky" };
+                                         "tests/data/ghc-9.6/collatz-r.ticky",
+                                         "tests/data/ghc-9.10/collatz-r.ticky" };
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
         ticky_set *t = read_path(files[f]);
         ticky_view_opts vo;
@@ -435,6 +449,7 @@ int main(void)
         cmocka_unit_test(test_nfib),
         cmocka_unit_test(test_own_ghc_runs),
         cmocka_unit_test(test_ghc96_layout),
+        cmocka_unit_test(test_ghc910_layout),
         cmocka_unit_test(test_columns_run_together),
         cmocka_unit_test(test_garbled_line),
         cmocka_unit_test(test_structure),

@@ -2,10 +2,10 @@
 -- Deterministic work for ticky (-ticky): the same counts in every run, so a
 -- +RTS -lT run's eventlog can be checked against another run's +RTS -r.
 --
--- GHC 9.6 posts the ticky counters to the eventlog only at a collection
--- that follows a tick of the -i timer (rts/sm/GC.c, performTickySample),
--- never at exit: counts made after the last such collection are not in the
--- log. So the -lT run (argument "last-sample") asks for a last sample
+-- GHC 9.6 and 9.10 post the ticky counters to the eventlog only at a
+-- collection that follows a tick of the -i timer (rts/sm/GC.c,
+-- performTickySample), never at exit: counts made after the last such
+-- collection are not in the log. So the -lT run (argument "last-sample") asks for a last sample
 -- before it ends, the way the timer does: it sets the RTS's flag and
 -- collects. Not in the -r run: a sample resets the counters GHC's -r
 -- table prints.
