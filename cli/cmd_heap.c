@@ -27,9 +27,12 @@ static const cli_cmd_help help = {
     "number GHC puts in front (the eventlog does not carry it); the other modes'\n"
     "strings verbatim; -hi bands by their info table's address. The summary, CSV\n"
     "and JSON name an -hi band by its IPE entry (event 169, -finfo-table-map):\n"
-    "table name (closure type :: type, label, module, source location); by its\n"
-    "address where the log has none. Times are seconds since the RTS started, as\n"
-    "the log's clock runs (GHC's own .hp uses mutator CPU seconds). Like GHC's,\n"
+    "table name (closure type :: type, label, module, source location); where the\n"
+    "log has none (libraries built without it), by the executable's symbol,\n"
+    "Z-decoded and marked (symbol), when the executable is the run's: the program\n"
+    "the log names (a relative one from the log's folder) or --exe PROG; else by\n"
+    "its address. Times are seconds since the RTS started, as the log's clock\n"
+    "runs (GHC's own .hp uses mutator CPU seconds). Like GHC's,\n"
     "the .hp opens and closes with an empty sample (window start, log end).\n"
     "So that hp2ps reads every file, whitespace in .hp band names becomes '_'\n"
     "(docs/HEAP.md lists the other cases).\n"
@@ -39,7 +42,7 @@ static const cli_cmd_help help = {
     "damaged log leaves unfinished is dropped with a warning, never written half.\n"
     "\n"
     "Memory: the bands and one census; biographical censuses are kept until the\n"
-    "end of the log to be sorted.\n",
+    "end of the log to be sorted; the executable's info-table symbols (-hi).\n",
 };
 
 typedef struct heap_ctx {

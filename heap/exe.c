@@ -212,9 +212,10 @@ static ev_status read_symbols(elf_reader *r, heap_exe *x, const unsigned char *s
                             (unsigned long long)str_off, (unsigned long long)r->size);
     if (count == 0)
         return EV_OK;
-    /* the strings, charged while they are read */
+    /* the strings and a chunk of symbols, charged while they are read */
     size_t strs_len = (size_t)str_size;
-    if (charge(x, strs_len + 1) != 0)
+    size_t held = strs_len + 1 + SYM_CHUNK * (size_t)entsize;
+    if (charge(x, held) != 0)
         return nomem(r, x);
     char *strs = malloc(strs_len + 1);
     unsigned char *chunk = strs ? malloc(SYM_CHUNK * (size_t)entsize) : NULL;
@@ -263,7 +264,7 @@ static ev_status read_symbols(elf_reader *r, heap_exe *x, const unsigned char *s
 out:
     free(chunk);
     free(strs);
-    ev_account_release(&x->mem, strs_len + 1);
+    ev_account_release(&x->mem, held);
     return st_;
 }
 

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 #include <elf.h>
 
+#include "evprof/budget.h"
 #include "evprof/heap.h"
 #include "heap/internal.h"
 
@@ -246,6 +247,20 @@ static void test_hostile_files(void **state)
     assert_true(heap_exe_num_symbols(x) >= 10);   /* and C functions named *_info */
     assert_false(heap_exe_pie(x));
     heap_exe_close(x);
+    /* charged to the budget, given back; refused past the limit */
+    ev_budget *b = ev_budget_create(1u << 30);
+    assert_non_null(x = heap_exe_open(path, b, &err));
+    assert_true(ev_budget_used(b) >= heap_exe_num_symbols(x) * 12);
+    assert_int_equal(ev_budget_used(b), heap_exe_bytes(x));
+    heap_exe_close(x);
+    assert_int_equal(ev_budget_used(b), 0);
+    ev_budget_destroy(b);
+    b = ev_budget_create(4096);
+    assert_null(heap_exe_open(path, b, &err));
+    assert_int_equal(err.status, EV_ERR_LIMIT);
+    assert_non_null(strstr(err.msg, "memory limit"));
+    assert_int_equal(ev_budget_used(b), 0);
+    ev_budget_destroy(b);
     /* cut anywhere: a table or an error, never a read past what was read
      * (AddressSanitizer watches: make asan) */
     size_t ok = 0;
