@@ -410,6 +410,15 @@ static void test_names(void **state)
     assert_non_null(strstr(in->exe_why, "IPE entry Add_con_info (module Main) is "
                                         "Main_Mul_con_info: another build"));
     heap_destroy(h);
+    /* an IPE entry after the band was named by its symbol wins */
+    h = run_fake(prog, "late-ipe", &o);
+    in = heap_get_info(h);
+    assert_int_equal(in->exe_state, HEAP_EXE_USED);
+    assert_non_null(band_titled(h, "stg_STACK_info (STACK, RTS)"));
+    assert_null(band_titled(h, "stg_STACK_info (rts symbol)"));
+    assert_int_equal(in->unresolved_ipe, 7);
+    assert_int_equal(in->symbol_bands, 6);
+    heap_destroy(h);
     /* the program the log names: argv[0] as it was run */
     memset(&o.exe, 0, sizeof o.exe);
     o.exe.from_log = 1;

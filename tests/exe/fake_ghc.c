@@ -14,6 +14,7 @@
  *   shifted   the band addresses 8 to 24 bytes off, each by its own
  *             amount (another build: its tables laid out otherwise)
  *   bad-ipe   Main.Add's IPE entry at Main.Mul's table (another build)
+ *   late-ipe  an IPE entry for stg_STACK_info after the first census
  */
 #include <stdio.h>
 #include <string.h>
@@ -86,6 +87,10 @@ int main(int argc, char **argv)
     SAMPLE(100 * MS, AT(base_GHCziMaybe_Just_con_info), 640);
     SAMPLE(100 * MS, AT(stg_ARR_WORDS_info), 320);
     el_writer_heap_sample_end(w, 100 * MS, 0);
+    if (strcmp(mode, "late-ipe") == 0) {
+        el_ipe_fields stack = { AT(stg_STACK_info), "stg_STACK_info", "53", "", "", "RTS", "" };
+        el_writer_ipe(w, 150 * MS, &stack, +1);
+    }
     /* a later one: bands first seen after the check */
     el_writer_heap_sample_begin(w, 200 * MS, 0);
     SAMPLE(200 * MS, AT(ghczmprim_GHCziTypes_ZC_con_info), 900000);
