@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "evprof/heap.h"
+#include "exe.h"
 #include "format.h"
 #include "outfile.h"
 #include "selection.h"
@@ -26,9 +27,12 @@ static const cli_cmd_help help = {
     "number GHC puts in front (the eventlog does not carry it); the other modes'\n"
     "strings verbatim; -hi bands by their info table's address. The summary, CSV\n"
     "and JSON name an -hi band by its IPE entry (event 169, -finfo-table-map):\n"
-    "table name (closure type :: type, label, module, source location); by its\n"
-    "address where the log has none. Times are seconds since the RTS started, as\n"
-    "the log's clock runs (GHC's own .hp uses mutator CPU seconds). Like GHC's,\n"
+    "table name (closure type :: type, label, module, source location); where the\n"
+    "log has none (libraries built without it), by the executable's symbol,\n"
+    "Z-decoded and marked (symbol), when the executable is the run's: the program\n"
+    "the log names (a relative one from the log's folder) or --exe PROG; else by\n"
+    "its address. Times are seconds since the RTS started, as the log's clock\n"
+    "runs (GHC's own .hp uses mutator CPU seconds). Like GHC's,\n"
     "the .hp opens and closes with an empty sample (window start, log end).\n"
     "So that hp2ps reads every file, whitespace in .hp band names becomes '_'\n"
     "(docs/HEAP.md lists the other cases).\n"
@@ -38,7 +42,7 @@ static const cli_cmd_help help = {
     "damaged log leaves unfinished is dropped with a warning, never written half.\n"
     "\n"
     "Memory: the bands and one census; biographical censuses are kept until the\n"
-    "end of the log to be sorted.\n",
+    "end of the log to be sorted; the executable's info-table symbols (-hi).\n",
 };
 
 typedef struct heap_ctx {
@@ -83,10 +87,8 @@ static void warn(const char *name, const heap_info *in, int hp)
         fprintf(stderr, "evprof: %s: warning: %llu stack frames name cost centres that no "
                 "event 161 defines (GHC issue 24148); shown as <undefined cc N>\n", name,
                 (unsigned long long)in->undefined_ccs);
-    if (in->unresolved_ipe && !hp)     /* the .hp names every -hi band by address, as GHC */
-        fprintf(stderr, "evprof: %s: warning: %llu info-table bands have no IPE entry "
-                "(event 169); shown as addresses\n", name,
-                (unsigned long long)in->unresolved_ipe);
+    if (!hp)     /* the .hp names every -hi band by address, as GHC */
+        cli_exe_note(name, in);
 }
 
 /* --clock elapsed|mutator */
@@ -116,6 +118,7 @@ int cmd_heap(int argc, char **argv)
     heap_opts_init(&ho);
     heap_summary_opts_init(&so);
     unsigned long top = ULONG_MAX, length = ULONG_MAX;     /* ULONG_MAX: not given */
+    cli_exe ex = { 0 };
     const cli_opt opts[] = {
         CLI_FORMAT_OPT(&fmt, &formats, "summary (the default), hp (the default with -o), "
                        "csv or json: one row per census per band (default: from -o's "
@@ -129,6 +132,7 @@ int cmd_heap(int argc, char **argv)
         OPT_CALL(0, "clock", "CLOCK", opt_clock, &ho.clock, NULL, "the censuses' times: "
                  "elapsed (the default: the log's clock) or mutator (an estimate of the "
                  "mutator CPU seconds GHC's own .hp uses)"),
+        CLI_EXE_OPTS(&ex),
         CLI_FOLLOW_OPTS(&w),
         CLI_MEMORY_OPT,
         CLI_OUTPUT_OPT(&w.output),
@@ -157,18 +161,24 @@ int cmd_heap(int argc, char **argv)
     }
     const char *name = cli_display_path(path);
     so.source_name = name;
+    int rc = cli_exe_setup(&ex, &help, path, &ho.exe);
+    if (rc != CLI_OK)
+        return rc;
 
     /* the streaming formats write each census as it completes */
     cli_out out;
     heap_writer *wr = NULL;
     int opened = 0;
     if (fmt != FMT_SUMMARY) {
-        if (cli_out_open(&out, w.output) != 0)
+        if (cli_out_open(&out, w.output) != 0) {
+            cli_exe_close(&ex);
             return CLI_FAIL;
+        }
         opened = 1;
         if (!(wr = heap_writer_create((heap_format)fmt, out.f))) {
             fprintf(stderr, "evprof: out of memory\n");
             cli_out_close(&out, 0);
+            cli_exe_close(&ex);
             return CLI_FAIL;
         }
     }
@@ -178,6 +188,7 @@ int cmd_heap(int argc, char **argv)
         if (opened)
             cli_out_close(&out, 0);
         heap_writer_destroy(wr);
+        cli_exe_close(&ex);
         return CLI_FAIL;
     }
     int code;
@@ -189,6 +200,7 @@ int cmd_heap(int argc, char **argv)
             cli_out_close(&out, 0);
         heap_writer_destroy(wr);
         heap_destroy(c.h);
+        cli_exe_close(&ex);
         return code == CLI_USAGE ? CLI_USAGE : CLI_FAIL;
     }
     const ev_stream *s = ev_driver_stream(d);
@@ -224,6 +236,7 @@ int cmd_heap(int argc, char **argv)
     if (ok && fmt == FMT_SUMMARY) {
         if (cli_out_open(&out, w.output) != 0) {
             heap_destroy(c.h);
+            cli_exe_close(&ex);
             return CLI_FAIL;
         }
         opened = 1;
@@ -239,5 +252,6 @@ int cmd_heap(int argc, char **argv)
     heap_writer_destroy(wr);
     heap_destroy(c.h);
     ev_driver_destroy(d);
+    cli_exe_close(&ex);
     return code;
 }

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "evprof/html.h"
+#include "exe.h"
 #include "html/internal.h"
 #include "outfile.h"
 #include "selection.h"
@@ -35,12 +36,14 @@ int cmd_html(int argc, char **argv)
 
     html_opts_init(&ho);
     cli_window_init(&w);
+    cli_exe ex = { 0 };
     unsigned long max_nodes = ho.max_nodes;
     const cli_opt opts[] = {
         OPT_COUNT(0, "max-nodes", "N", &max_nodes, 1, 100000000ul, "send at most N nodes of "
                   "the cost-centre-stack tree, the heaviest (default 20000; the page says "
                   "when it was cut)"),
         CLI_WINDOW_OPTS(&w),
+        CLI_EXE_OPTS(&ex),
         CLI_OUTPUT_OPT(&w.output),
         CLI_JOBS_OPT,
         OPT_END,
@@ -59,6 +62,9 @@ int cmd_html(int argc, char **argv)
     if (cli_window_prof_filter(&w, &pf) != 0)
         return CLI_USAGE;
     ho.samples = &pf;
+    int rc = cli_exe_setup(&ex, &help, path, &ho.exe);
+    if (rc != CLI_OK)
+        return rc;
     const char *name = cli_display_path(path);
     ho.source_name = name;
     html_page *pg = html_page_create(&ho);
@@ -75,18 +81,21 @@ int cmd_html(int argc, char **argv)
         if (!pg)
             fprintf(stderr, "evprof: out of memory\n");
         html_page_destroy(pg);
+        cli_exe_close(&ex);
         return code == CLI_USAGE ? CLI_USAGE : CLI_FAIL;
     }
     const ev_stream *s = ev_driver_stream(d);
     if (cli_read_nothing(s, code)) {
         ev_driver_destroy(d);
         html_page_destroy(pg);
+        cli_exe_close(&ex);
         return code;
     }
     cli_out out;
     if (cli_out_open(&out, output) != 0) {
         ev_driver_destroy(d);
         html_page_destroy(pg);
+        cli_exe_close(&ex);
         return CLI_FAIL;
     }
     html_contents c;
@@ -105,8 +114,10 @@ int cmd_html(int argc, char **argv)
         if (!c.prof && !c.heap && !c.gc && !c.ticky)
             fprintf(stderr, "evprof: %s: warning: no profile, heap, GC or ticky data: the "
                     "page has the summary only (see 'evprof info %s')\n", name, name);
+        cli_exe_note(name, html_page_heap_info(pg));
     }
     ev_driver_destroy(d);
     html_page_destroy(pg);
+    cli_exe_close(&ex);
     return code;
 }

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "evprof/heap.h"
+#include "exe.h"
 #include "evprof/pprof.h"
 #include "evprof/prof.h"
 #include "evprof/textout.h"
@@ -40,11 +41,12 @@ static const cli_cmd_help help = {
  * The heap profile is read by the driver like every analysis (charged to
  * the memory budget, --follow and --connect), and so is the census kept. */
 static int heap_pprof(const char *path, const cli_window *w, uint64_t census, pprof_meta *m,
-                      pprof_buf *out, char **program)
+                      pprof_buf *out, char **program, const heap_exe_opts *exe)
 {
     const char *name = cli_display_path(path);
     heap_opts ho;
     heap_opts_init(&ho);
+    ho.exe = *exe;
     ho.length = HEAP_MAX_LENGTH;   /* whole -hc stacks */
     pprof_census_pick *k = pprof_census_pick_create(census);
     heap_profile *h = k ? heap_create(&ho, pprof_census_keep, k) : NULL;
@@ -90,6 +92,8 @@ static int heap_pprof(const char *path, const cli_window *w, uint64_t census, pp
     }
     if (code == CLI_OK && !out->data)
         code = CLI_FAIL;
+    if (code == CLI_OK)
+        cli_exe_note(name, in);
     if (out->data && *in->program)  /* the heap profile's strings end with it */
         *program = strdup(in->program);
     ev_driver_destroy(d);
@@ -108,6 +112,7 @@ int cmd_pprof(int argc, char **argv)
     double push_timeout = 0;
 
     cli_window_init(&w);
+    cli_exe ex = { 0 };
     const cli_opt opts[] = {
         OPT_FLAG('a', "all", &w.all, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE "
                  "samples too, as +RTS -pa does"),
@@ -123,6 +128,7 @@ int cmd_pprof(int argc, char **argv)
                    "the program's name in the log)"),
         OPT_NUMBER(0, "push-timeout", "SECONDS", &push_timeout, 0.001, 1e9, "with --push: "
                    "give up when the request has not finished in SECONDS (default 300)"),
+        CLI_EXE_OPTS(&ex),
         CLI_OUTPUT_OPT(&w.output),
         CLI_JOBS_OPT,
         OPT_END,
@@ -205,7 +211,11 @@ int cmd_pprof(int argc, char **argv)
             cli_usage_error(&help, "--cap does not apply to heap censuses");
             return CLI_USAGE;
         }
-        code = heap_pprof(path, &w, census, &m, &buf, &heap_program);
+        heap_exe_opts eo;
+        code = cli_exe_setup(&ex, &help, path, &eo);
+        if (code == CLI_OK)
+            code = heap_pprof(path, &w, census, &m, &buf, &heap_program, &eo);
+        cli_exe_close(&ex);
         if (code != CLI_OK) {
             free(heap_program);
             pprof_buf_free(&buf);

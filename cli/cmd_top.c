@@ -23,6 +23,7 @@
 #include "evprof/driver.h"
 #include "evprof/live.h"
 #include "evprof/metrics.h"
+#include "exe.h"
 #include "outfile.h"
 #include "selection.h"
 #include "read.h"
@@ -472,6 +473,7 @@ int cmd_top(int argc, char **argv)
 
     cli_window w;
     cli_window_init(&w);
+    cli_exe ex = { 0 };
     unsigned long top_n = lo.top_n;
     const cli_opt opts[] = {
         OPT_NUMBER('i', "interval", "SECONDS", &interval, 0.05, 3600, "refresh every SECONDS "
@@ -491,6 +493,7 @@ int cmd_top(int argc, char **argv)
         CLI_CAP_OPT(&w),
         CLI_FOCUS_OPTS(&w),
         CLI_MEMORY_OPT,
+        CLI_EXE_OPTS(&ex),
         OPT_STRING(0, "save", "FILE", &save, "also write the log as read to FILE"),
         OPT_STRING(0, "program-output", "FILE", &prog_out, "-- PROG: its standard output and "
                    "error go to FILE (default: standard error, /dev/null under the "
@@ -555,6 +558,11 @@ int cmd_top(int argc, char **argv)
     if (cli_window_prof_filter(&w, &pf) != 0)
         return CLI_USAGE;
     lo.samples = &pf;
+    /* a FILE's relative argv[0] from its folder; -- PROG's and a
+     * socket's from here */
+    int erc = cli_exe_setup(&ex, &help, a.npos == 1 ? a.pos[0] : NULL, &lo.exe);
+    if (erc != CLI_OK)
+        return erc;
 
     top_ctx c;
     memset(&c, 0, sizeof c);
@@ -569,11 +577,13 @@ int cmd_top(int argc, char **argv)
     c.file = connect || prog || strcmp(a.pos[0], "-") == 0 ? NULL : a.pos[0];
     if (!(c.model = live_top_create(&lo))) {
         fprintf(stderr, "evprof: out of memory\n");
+        cli_exe_close(&ex);
         return CLI_FAIL;
     }
     if (save && !(c.save = fopen(save, "wb"))) {
         fprintf(stderr, "evprof top: %s: cannot create: %s\n", save, strerror(errno));
         live_top_destroy(c.model);
+        cli_exe_close(&ex);
         return CLI_FAIL;
     }
     if (metrics) {
@@ -592,6 +602,7 @@ int cmd_top(int argc, char **argv)
             live_top_destroy(c.model);
             if (c.save)
                 fclose(c.save);
+            cli_exe_close(&ex);
             return CLI_FAIL;
         }
         fprintf(stderr, "evprof top: serving http://%s/metrics\n", live_http_address(c.http));
@@ -608,6 +619,7 @@ int cmd_top(int argc, char **argv)
             live_metrics_destroy(c.metrics);
             if (c.save)
                 fclose(c.save);
+            cli_exe_close(&ex);
             return CLI_FAIL;
         }
         snprintf(fifo, sizeof fifo, "%s/eventlog", dir);
@@ -619,6 +631,7 @@ int cmd_top(int argc, char **argv)
             live_metrics_destroy(c.metrics);
             if (c.save)
                 fclose(c.save);
+            cli_exe_close(&ex);
             return CLI_FAIL;
         }
         c.child = start_program(prog, nprog, fifo, interval, prog_out, c.view == VIEW_CURSES);
@@ -634,6 +647,7 @@ int cmd_top(int argc, char **argv)
             live_metrics_destroy(c.metrics);
             if (c.save)
                 fclose(c.save);
+            cli_exe_close(&ex);
             return CLI_FAIL;
         }
     }
@@ -657,6 +671,7 @@ int cmd_top(int argc, char **argv)
         live_top_destroy(c.model);
         live_http_stop(c.http);
         live_metrics_destroy(c.metrics);
+        cli_exe_close(&ex);
         return CLI_FAIL;
     }
 
@@ -766,9 +781,11 @@ int cmd_top(int argc, char **argv)
         code = CLI_OK;
     else if (interrupted && !c.write_failed)
         code = CLI_INTERRUPTED;
+    cli_exe_note(c.source, live_top_heap_info(c.model));
     ev_driver_destroy(d);
     live_top_destroy(c.model);
     live_http_stop(c.http);
     live_metrics_destroy(c.metrics);
+    cli_exe_close(&ex);
     return code;
 }

@@ -50,7 +50,22 @@ typedef struct ipe_def {
 typedef struct band_aux {
     uint64_t stamp;             /* the open census that has an entry for it */
     uint32_t slot;              /* that entry's index */
+    uint8_t hi;                 /* an -hi band (its name an address) */
+    uint8_t by_symbol;          /* titled by the executable's symbol */
 } band_aux;
+
+/* IPE entries kept as evidence for the executable (heap_exe_match): the
+ * first ones, enough to tell a build from another. */
+#define EXE_IPE_SAMPLE 256
+
+/* The executable's symbols (heap_opts.exe): */
+enum {
+    EXE_OFF,                    /* not asked, or not an -hi profile */
+    EXE_PENDING,                /* asked: decided at the first census with a band
+                                   no IPE entry names */
+    EXE_USED,
+    EXE_UNUSED,
+};
 
 typedef struct kept_census {    /* a biographical census waiting for the end */
     uint64_t time, era, seq;
@@ -118,6 +133,15 @@ struct heap_profile {
     size_t kept_samples_n, kept_samples_cap;
 
     heap_info info;
+
+    /* the executable's symbols: the one in use (given, or own: opened from
+     * the program the log names), the band address's distance to them */
+    int exe_state;
+    const heap_exe *exe;
+    heap_exe *own_exe;
+    uint64_t exe_delta;
+    heap_exe_ipe *exe_ipes;     /* until decided */
+    size_t exe_ipes_n, exe_ipes_cap;
 
     /* The memory budget (budget.h) and what this profile charged to it:
      * every growth of its tables, strings and kept censuses. */
@@ -201,6 +225,7 @@ void heap_opts_init(heap_opts *o)
     o->length = 0;
     o->whole_names = 0;
     o->clock = HEAP_CLOCK_ELAPSED;
+    memset(&o->exe, 0, sizeof o->exe);
 }
 
 void heap_summary_opts_init(heap_summary_opts *o)
@@ -225,6 +250,7 @@ heap_profile *heap_create(const heap_opts *o, heap_census_fn sink, void *ctx)
     h->sink = sink;
     h->sink_ctx = ctx;
     h->keep_ipe = 1;
+    h->exe_state = h->opts.exe.given || h->opts.exe.from_log ? EXE_PENDING : EXE_OFF;
     tx_strpool_init(&h->strings);
     h->info.length = h->opts.length ? h->opts.length : HEAP_DEFAULT_LENGTH;
     if (h->opts.whole_names) {
@@ -246,6 +272,8 @@ void heap_destroy(heap_profile *h)
     tx_idmap_free(&h->cc_ids);
     free(h->ipes);
     tx_htab_free(&h->by_ipe);
+    free(h->exe_ipes);
+    heap_exe_close(h->own_exe);
     tx_strpool_destroy(&h->strings);
     free(h->bands);
     free(h->aux);
@@ -341,8 +369,7 @@ static uint32_t band_of(heap_profile *h, const char *name, size_t len, int *crea
     memset(b, 0, sizeof *b);
     b->name = b->title = copy;
     b->len = b->title_len = (uint32_t)len;
-    h->aux[i].stamp = 0;
-    h->aux[i].slot = 0;
+    memset(&h->aux[i], 0, sizeof h->aux[i]);
     *created = 1;
     return i;
 }
@@ -496,6 +523,173 @@ static ev_status census_add(heap_profile *h, uint32_t b, uint64_t bytes)
     return EV_OK;
 }
 
+/* ---- names from the executable's symbols --------------------------------- */
+
+/* Band b, an -hi band no IPE entry names, titled by the symbol at its
+ * address (when the executable has one there). */
+static int symbol_title(heap_profile *h, uint32_t b)
+{
+    heap_band *band = &h->bands[b];
+    uint64_t addr;
+    if (!hex_value(band->name, band->len, &addr))
+        return 0;
+    const char *sym = heap_exe_symbol(h->exe, addr + h->exe_delta);
+    if (!sym)
+        return 0;
+    /* decoding can grow a name (a tuple Z64T is 65 bytes) */
+    size_t cap = 20 * strlen(sym) + 64;
+    if (grow(h, (void **)&h->scratch, &h->scratch_cap, cap, 1) != 0)
+        return -1;
+    size_t n = heap_exe_title(sym, h->scratch, cap);
+    const char *t = n ? pool_add(h, h->scratch, (uint32_t)n) : NULL;
+    if (!t)
+        return -1;
+    band->title = t;
+    band->title_len = (uint32_t)n;
+    h->aux[b].by_symbol = 1;
+    h->info.symbol_bands++;
+    return 0;
+}
+
+static void exe_unused(heap_profile *h, const char *why)
+{
+    h->exe_state = EXE_UNUSED;
+    h->info.exe_state = HEAP_EXE_UNUSED;
+    h->info.exe_why = pool_add(h, why, (uint32_t)strlen(why));
+    heap_exe_close(h->own_exe);
+    h->own_exe = NULL;
+    h->exe = NULL;
+}
+
+/* The program the log names: argv[0], a relative one taken from the
+ * folder opts.exe.dir (the log's). In the scratch buffer. */
+static const char *program_path(heap_profile *h)
+{
+    const char *a = h->info.program_path;
+    const char *dir = h->opts.exe.dir;
+    if (a[0] != '/' && dir && *dir)
+        while (a[0] == '.' && a[1] == '/')
+            a += 2;
+    size_t al = strlen(a), dl = a[0] != '/' && dir && *dir ? strlen(dir) : 0;
+    if (grow(h, (void **)&h->scratch, &h->scratch_cap, al + dl + 2, 1) != 0)
+        return NULL;
+    char *p = h->scratch;
+    size_t n = 0;
+    if (dl) {
+        memcpy(p, dir, dl);
+        n = dl;
+        if (p[n - 1] != '/')
+            p[n++] = '/';
+    }
+    memcpy(p + n, a, al + 1);
+    return p;
+}
+
+/* The first census with -hi bands no IPE entry names: open the
+ * executable (the one given, or the program the log names), check that
+ * it is the run's (heap_exe_match) and title those bands by its symbols;
+ * or say why not. Runs before the census goes to the sink. */
+static ev_status exe_decide(heap_profile *h)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < h->cur_n; i++) {
+        uint32_t b = h->cur[i].band;
+        n += h->aux[b].hi && h->bands[b].title == h->bands[b].name;
+    }
+    if (!n)
+        return EV_OK;           /* nothing to name yet */
+    if (charge(h, n * sizeof(uint64_t)) != 0)
+        return fail(h, EV_ERR_NOMEM);
+    uint64_t *addrs = malloc(n * sizeof *addrs);
+    if (!addrs) {
+        uncharge(h, n * sizeof(uint64_t));
+        return fail(h, EV_ERR_NOMEM);
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < h->cur_n; i++) {
+        const heap_band *b = &h->bands[h->cur[i].band];
+        if (h->aux[h->cur[i].band].hi && b->title == b->name && hex_value(b->name, b->len,
+                                                                           &addrs[k]))
+            k++;
+    }
+    heap_info *in = &h->info;
+    char why[600];
+    const heap_exe *x = h->opts.exe.given;
+    in->exe_given = x != NULL;
+    if (!x) {
+        const char *path = in->program_path ? program_path(h) : NULL;
+        if (in->program_path && !path) {
+            free(addrs);
+            uncharge(h, n * sizeof(uint64_t));
+            return fail(h, EV_ERR_NOMEM);
+        }
+        if (path && !(in->exe_path = pool_add(h, path, (uint32_t)strlen(path)))) {
+            free(addrs);
+            uncharge(h, n * sizeof(uint64_t));
+            return fail(h, EV_ERR_NOMEM);
+        }
+        ev_error err;
+        if (!path) {
+            snprintf(why, sizeof why, "the log names no program (no PROGRAM_ARGS event)");
+        } else if (!(h->own_exe = heap_exe_open(path, h->mem.budget, &err))) {
+            if (err.status == EV_ERR_IO)
+                snprintf(why, sizeof why, "it cannot be opened: %s", err.msg);
+            else
+                snprintf(why, sizeof why, "%s", err.msg);
+        }
+        x = h->own_exe;
+    } else if (h->opts.exe.given_path &&
+               !(in->exe_path = pool_add(h, h->opts.exe.given_path,
+                                         (uint32_t)strlen(h->opts.exe.given_path)))) {
+        free(addrs);
+        uncharge(h, n * sizeof(uint64_t));
+        return fail(h, EV_ERR_NOMEM);
+    }
+    heap_exe_result m;
+    if (x) {
+        heap_exe_match(x, addrs, k, h->exe_ipes, h->exe_ipes_n, &m);
+        if (!m.ok)
+            snprintf(why, sizeof why, "%s", m.why);
+    }
+    free(addrs);
+    uncharge(h, n * sizeof(uint64_t));
+    free(h->exe_ipes);
+    uncharge(h, h->exe_ipes_cap * sizeof *h->exe_ipes);
+    h->exe_ipes = NULL;
+    h->exe_ipes_n = h->exe_ipes_cap = 0;
+    if (!x || !m.ok) {
+        exe_unused(h, why);
+        return in->exe_why ? EV_OK : fail(h, EV_ERR_NOMEM);
+    }
+    h->exe = x;
+    h->exe_state = EXE_USED;
+    h->exe_delta = m.delta;
+    in->exe_state = HEAP_EXE_USED;
+    in->exe_delta = m.delta;
+    in->exe_sample = m.sample;
+    in->exe_hits = m.hits;
+    in->exe_ipe_agree = m.ipe_agree;
+    for (size_t b = 0; b < h->num_bands; b++)
+        if (h->aux[b].hi && h->bands[b].title == h->bands[b].name &&
+            symbol_title(h, (uint32_t)b) != 0)
+            return fail(h, EV_ERR_NOMEM);
+    return EV_OK;
+}
+
+/* An IPE entry kept as evidence until the executable is decided on. */
+static int keep_exe_ipe(heap_profile *h, const el_event *ev)
+{
+    if (h->exe_state != EXE_PENDING || h->exe_ipes_n >= EXE_IPE_SAMPLE)
+        return 0;
+    el_str t = ev->u.ipe.table_name, m = ev->u.ipe.module;
+    const char *ts = pool_add(h, t.ptr, t.len), *ms = ts ? pool_add(h, m.ptr, m.len) : NULL;
+    if (!ms || grow(h, (void **)&h->exe_ipes, &h->exe_ipes_cap, h->exe_ipes_n + 1,
+                    sizeof *h->exe_ipes) != 0)
+        return -1;
+    h->exe_ipes[h->exe_ipes_n++] = (heap_exe_ipe){ ev->u.ipe.info, ts, ms, t.len, m.len };
+    return 0;
+}
+
 /* `ipe`: an -hi sample (the band is the address, as GHC's .hp names it),
  * its IPE entry or NULL when the log has none. */
 static ev_status add_sample(heap_profile *h, const char *name, size_t len, uint64_t bytes,
@@ -505,8 +699,14 @@ static ev_status add_sample(heap_profile *h, const char *name, size_t len, uint6
     uint32_t b = band_of(h, name, len, &created);
     if (b == UINT32_MAX)
         return fail(h, EV_ERR_NOMEM);
-    if (created && hi && !ipe)
-        h->info.unresolved_ipe++;
+    if (created && hi) {
+        h->aux[b].hi = 1;
+        if (!ipe) {
+            h->info.unresolved_ipe++;
+            if (h->exe_state == EXE_USED && symbol_title(h, b) != 0)
+                return fail(h, EV_ERR_NOMEM);
+        }
+    }
     if (created && ipe) {
         h->bands[b].title = ipe->title;
         h->bands[b].title_len = ipe->title_len;
@@ -668,6 +868,12 @@ static ev_status close_open(heap_profile *h)
         drop_open(h, HEAP_DROP_DAMAGED);
         return st;
     }
+    if (h->open && h->open_keep && h->exe_state == EXE_PENDING &&
+        h->info.breakdown == HEAP_BY_INFO_TABLE && (st = exe_decide(h)) != EV_OK) {
+        h->open = 0;
+        h->cur_n = 0;
+        return st;
+    }
     if (h->open && h->open_keep) {
         if (!h->open_bio) {
             st = emit(h, h->open_time, h->open_era, 0, h->cur, h->cur_n);
@@ -819,10 +1025,12 @@ static int take_args(heap_profile *h, el_str args)
     }
     const char *j = pool_add(h, job, (uint32_t)jl);
     const char *p = j ? pool_add(h, prog, (uint32_t)prog_len) : NULL;
-    if (!j || !p)
+    const char *a0 = p ? pool_add(h, s, (uint32_t)strnlen(s, n)) : NULL;
+    if (!j || !p || !a0)
         return -1;
     h->info.job = j;
     h->info.program = p;
+    h->info.program_path = a0;
     if (length > 0 && !h->opts.length && !h->named_ccs) {
         /* GHC rejects -L0; below 4 its cut would write before the buffer */
         h->info.length = length < 4 ? 4 : length > (long)HEAP_MAX_LENGTH ? HEAP_MAX_LENGTH
@@ -957,8 +1165,13 @@ static int define_ipe(heap_profile *h, const el_event *ev)
                                              band_eq, h->bands, &key)
                               : TX_HTAB_NONE;
     if (b != TX_HTAB_NONE && h->info.breakdown == HEAP_BY_INFO_TABLE) {
-        if (h->bands[b].title == h->bands[b].name && h->info.unresolved_ipe)
+        if ((h->bands[b].title == h->bands[b].name || h->aux[b].by_symbol) &&
+            h->info.unresolved_ipe)
             h->info.unresolved_ipe--;
+        if (h->aux[b].by_symbol && h->info.symbol_bands) {
+            h->info.symbol_bands--;
+            h->aux[b].by_symbol = 0;
+        }
         h->bands[b].title = title;
         h->bands[b].title_len = (uint32_t)len;
     }
@@ -1008,8 +1221,10 @@ ev_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder *
             in->has_begin = 1;
             in->breakdown = ev->u.heap_prof_begin.breakdown;
             in->period_ns = ev->u.heap_prof_begin.period;
-            if (in->breakdown != HEAP_BY_INFO_TABLE)
+            if (in->breakdown != HEAP_BY_INFO_TABLE) {
                 h->keep_ipe = 0;
+                h->exe_state = EXE_OFF;
+            }
         }
         return EV_OK;
     case EL_HEAP_PROF_COST_CENTRE:
@@ -1017,7 +1232,8 @@ ev_status heap_add_event(heap_profile *h, const el_event *ev, const el_decoder *
     case EL_IPE:
         if (!h->keep_ipe)
             return EV_OK;
-        return define_ipe(h, ev) == 0 ? EV_OK : fail(h, EV_ERR_NOMEM);
+        return define_ipe(h, ev) == 0 && keep_exe_ipe(h, ev) == 0 ? EV_OK
+                                                                 : fail(h, EV_ERR_NOMEM);
     case EL_HEAP_PROF_SAMPLE_BEGIN:
         return open_census(h, ev->time, ev->u.heap_sample.era, 0);
     case EL_HEAP_BIO_PROF_SAMPLE_BEGIN:
@@ -1198,7 +1414,11 @@ heap_profile *heap_snapshot(const heap_profile *h)
     if ((h->info.program && !(c->info.program = copy_str(&c->strings, h->info.program))) ||
         (h->info.job && !(c->info.job = copy_str(&c->strings, h->info.job))) ||
         (h->info.rts_version &&
-         !(c->info.rts_version = copy_str(&c->strings, h->info.rts_version))))
+         !(c->info.rts_version = copy_str(&c->strings, h->info.rts_version))) ||
+        (h->info.program_path &&
+         !(c->info.program_path = copy_str(&c->strings, h->info.program_path))) ||
+        (h->info.exe_path && !(c->info.exe_path = copy_str(&c->strings, h->info.exe_path))) ||
+        (h->info.exe_why && !(c->info.exe_why = copy_str(&c->strings, h->info.exe_why))))
         goto nomem;
     if (h->num_bands) {
         if (!(c->bands = malloc(h->num_bands * sizeof *c->bands)))

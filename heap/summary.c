@@ -123,7 +123,12 @@ int heap_summary_text(const heap_profile *h, const heap_summary_opts *o, FILE *o
     if (in->undefined_ccs)
         fprintf(out, "note: %llu stack frames name cost centres that no event 161 defines "
                 "(shown as <undefined cc N>)\n", (unsigned long long)in->undefined_ccs);
-    if (in->unresolved_ipe)
+    if (in->unresolved_ipe && in->symbol_bands)
+        fprintf(out, "note: %llu info-table bands have no IPE entry (event 169): %llu named "
+                "by the executable's symbols (marked '(symbol)'), %llu shown as addresses\n",
+                (unsigned long long)in->unresolved_ipe, (unsigned long long)in->symbol_bands,
+                (unsigned long long)(in->unresolved_ipe - in->symbol_bands));
+    else if (in->unresolved_ipe)
         fprintf(out, "note: %llu info-table bands have no IPE entry (event 169): shown as "
                 "addresses\n", (unsigned long long)in->unresolved_ipe);
     return ferror(out) ? -1 : 0;

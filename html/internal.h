@@ -184,5 +184,7 @@ int html_timeline_write(tx_json *j, const html_timeline *t, const prof_result *r
  * keeps while reading (0: its own), so that a small log reaches the
  * limits of a big one. Before the read. */
 void html_page_set_test_cells(html_page *pg, uint32_t cells);
+/* The page's heap profile's facts (the command's notes). */
+const heap_info *html_page_heap_info(const html_page *pg);
 
 #endif

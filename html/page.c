@@ -64,6 +64,7 @@ html_page *html_page_create(const html_opts *o)
     heap_opts ho;
     heap_opts_init(&ho);
     ho.whole_names = 1;     /* the page's legend shows -hc stacks whole */
+    ho.exe = pg->o.exe;
     int bad = html_censuses_init(&pg->cens, pg->o.max_censuses) != 0;
     pg->tk = ticky_create();
     bad |= !pg->tk || ticky_keep_series(pg->tk, pg->o.series_points) != 0;
@@ -82,6 +83,8 @@ html_page *html_page_create(const html_opts *o)
     }
     return pg;
 }
+
+const heap_info *html_page_heap_info(const html_page *pg) { return heap_get_info(pg->heap); }
 
 void html_page_set_test_cells(html_page *pg, uint32_t cells)
 {

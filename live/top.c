@@ -233,6 +233,7 @@ live_top *live_top_create(const live_opts *o)
         t->o.top_n = DEFAULT_TOP;
     heap_opts ho;
     heap_opts_init(&ho);
+    ho.exe = t->o.exe;
     t->prof = prof_create(o ? o->samples : NULL);
     t->gc = gc_create();
     t->heap = heap_create(&ho, on_census, t);
@@ -244,6 +245,8 @@ live_top *live_top_create(const live_opts *o)
     gc_on_collection(t->gc, on_collection, t);
     return t;
 }
+
+const heap_info *live_top_heap_info(const live_top *t) { return heap_get_info(t->heap); }
 
 void live_top_destroy(live_top *t)
 {

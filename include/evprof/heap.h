@@ -53,6 +53,52 @@ extern "C" {
 #define HEAP_DEFAULT_LENGTH 25u
 #define HEAP_MAX_LENGTH 1000000u
 
+/* ---- the executable's symbols ------------------------------------------- */
+
+/* The `_info` symbols of a GHC program's ELF executable: what names the
+ * -hi bands of code built without -finfo-table-map (the libraries, base,
+ * the RTS), which no IPE entry names. Only the 64-bit ELF symbol tables
+ * (.symtab, .dynsym) are read, every offset checked against the file's
+ * size: a truncated or hostile file is an error, never a crash. What is
+ * kept (addresses sorted, names) is charged to the budget `b` (NULL:
+ * none). NULL on failure, with err (NULL: no detail): EV_ERR_IO (cannot
+ * open or read: the message is strerror's), EV_ERR_FORMAT (not an ELF
+ * file, not 64-bit, not an executable, no symbol table, no `_info`
+ * symbol), EV_ERR_TRUNCATED (a table past the end of the file),
+ * EV_ERR_NOMEM or EV_ERR_LIMIT. */
+typedef struct heap_exe heap_exe;
+EVPROF_API heap_exe *heap_exe_open(const char *path, ev_budget *b, ev_error *err);
+EVPROF_API void heap_exe_close(heap_exe *x);       /* accepts NULL */
+EVPROF_API size_t heap_exe_num_symbols(const heap_exe *x);
+/* 1 for a position-independent executable (ET_DYN): its symbols lie at
+ * its load address plus their values, which no event records. */
+EVPROF_API int heap_exe_pie(const heap_exe *x);
+/* The `_info` symbol whose value is exactly addr, or NULL. Borrowed from x. */
+EVPROF_API const char *heap_exe_symbol(const heap_exe *x, uint64_t addr);
+/* A symbol as a band's title: Z-decoded, MODULE.NAME (FLAVOUR, UNIT,
+ * symbol), the unit left out for the main program's:
+ * "base_GHCziBase_ZC_con_info" is "GHC.Base.: (con_info, base, symbol)",
+ * "Main_zdfShowExpr_info" "Main.$fShowExpr (info, symbol)". The RTS's
+ * (stg_*) and names not of that form as they are, marked "(rts symbol)"
+ * or "(symbol)". Writes into out (cap bytes, no NUL); returns the length,
+ * 0 when cap is too small (20 times the symbol's length is enough). */
+EVPROF_API size_t heap_exe_title(const char *sym, char *out, size_t cap);
+
+/* Where the heap profile takes the names of -hi bands no IPE entry names
+ * from. The executable is checked against the log before it is used (at
+ * the first census with such a band; heap_info.exe_*): IPE entries whose
+ * names it has must be at its symbols' addresses, and the band addresses
+ * of that census land on its `_info` symbols (docs/HEAP.md). */
+typedef struct heap_exe_opts {
+    const heap_exe *given;      /* this executable (borrowed: outlives the profile);
+                                   NULL: none */
+    const char *given_path;     /* its path, for heap_info.exe_path */
+    int from_log;               /* without `given`: the program the log names (its
+                                   PROGRAM_ARGS' argv[0]), when it is the run's */
+    const char *dir;            /* the folder a relative argv[0] is taken from (the
+                                   log's; borrowed); NULL: the current one */
+} heap_exe_opts;
+
 /* The censuses kept are those taken inside the driver's selection
  * (ev_driver_opts.select: the time it was taken, on the log's clock). */
 typedef struct heap_opts {
@@ -65,6 +111,7 @@ typedef struct heap_opts {
                                clock) or HEAP_CLOCK_MUTATOR (an estimate of GHC's
                                .hp clock; see docs/HEAP.md). The selection stays
                                on the log's clock. */
+    heap_exe_opts exe;          /* -hi bands' names from symbols; all 0: none */
 } heap_opts;
 
 enum { HEAP_CLOCK_ELAPSED = 0, HEAP_CLOCK_MUTATOR = 1 };
@@ -169,6 +216,8 @@ typedef struct heap_band {
      * other band by its name. Owned by the profile, NUL-terminated. */
     const char *title;
     uint32_t title_len;
+    /* (an -hi band no IPE entry names is titled by its symbol in the
+     * executable when heap_opts.exe gives one: heap_exe_title's form) */
     uint64_t peak;          /* largest bytes in one census */
     uint64_t peak_time;     /* ns: the first census with that peak */
     uint64_t peak_total;    /* all bands' bytes in that census */
@@ -222,6 +271,7 @@ typedef struct heap_info {
     uint64_t stray_samples;     /* sample events outside any census */
     uint64_t undefined_ccs;     /* -hc frames naming an id no 161 defined */
     uint64_t unresolved_ipe;    /* -hi labels without an IPE entry (bands) */
+    uint64_t symbol_bands;      /* ... of them, titled by the executable's symbol */
     uint64_t first_time, last_time;   /* of the censuses handed out (ns) */
     uint64_t peak_total;        /* the largest census total, */
     uint64_t peak_total_time;   /* and its time (the first one) */
@@ -233,7 +283,25 @@ typedef struct heap_info {
     const char *program;        /* basename of argv[0], or "" */
     const char *job;            /* "prog args +RTS rts-args", as GHC's JOB */
     const char *rts_version;    /* or NULL */
+    const char *program_path;   /* argv[0] as the log has it, or NULL */
+
+    /* the executable's symbols (heap_opts.exe) */
+    int exe_state;              /* HEAP_EXE_OFF, _USED or _UNUSED */
+    int exe_given;              /* heap_opts.exe.given, not the log's program */
+    const char *exe_path;       /* the file (the log's program: as resolved), or NULL */
+    const char *exe_why;        /* HEAP_EXE_UNUSED: why, a clause ("it cannot be
+                                   opened: No such file or directory") */
+    uint64_t exe_delta;         /* HEAP_EXE_USED: band address + delta = symbol */
+    uint64_t exe_sample, exe_hits;  /* the first census's unnamed band addresses,
+                                       those on its `_info` symbols */
+    uint64_t exe_ipe_agree;     /* IPE entries whose addresses hold their symbols */
 } heap_info;
+
+enum {
+    HEAP_EXE_OFF = 0,           /* not asked, or no census had a band to name */
+    HEAP_EXE_USED,              /* checked and used */
+    HEAP_EXE_UNUSED,            /* not used: exe_why says why */
+};
 
 EVPROF_API const heap_info *heap_get_info(const heap_profile *h);
 

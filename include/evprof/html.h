@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "evprof/heap.h"
 #include "evprof/prof.h"
 #include <stdio.h>
 
@@ -59,6 +60,8 @@ typedef struct html_opts {
      * windows and the capability of every view are the driver's selection
      * (ev_driver_opts.select) */
     const prof_filter *samples;
+    /* -hi bands no IPE entry names: the executable's symbols (heap.h) */
+    heap_exe_opts exe;
 } html_opts;
 
 EVPROF_API void html_opts_init(html_opts *o);

@@ -27,6 +27,7 @@
 
 #include "evprof/driver.h"
 #include "evprof/gc.h"
+#include "evprof/heap.h"
 #include "evprof/prof.h"
 #include "evprof/export.h"
 
@@ -50,6 +51,8 @@ typedef struct live_opts {
                                    The time windows and capability of every figure
                                    are the driver's selection (ev_driver_opts.select),
                                    as `evprof gc` takes it */
+    heap_exe_opts exe;          /* -hi bands no IPE entry names: the executable's
+                                   symbols (heap.h) */
 } live_opts;
 
 EVPROF_API void live_opts_init(live_opts *o);
@@ -169,6 +172,9 @@ EVPROF_API const live_frame *live_top_frame(live_top *t, const ev_stream *s);
 
 /* The current frame again, sorted another way (the `s` key of top). */
 EVPROF_API const live_frame *live_top_resort(live_top *t, live_sort sort);
+/* The live heap profile's facts so far (how its -hi bands were named:
+ * heap_info.exe_state). Valid until live_top_destroy. */
+EVPROF_API const heap_info *live_top_heap_info(const live_top *t);
 
 /* One JSON object on one line (NDJSON): see docs/LIVE.md for the fields.
  * Returns 0, or -1 on a write error. */
