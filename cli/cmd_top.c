@@ -156,7 +156,15 @@ static void frame_lines(const top_ctx *c, const live_frame *f, line_fn out, void
                 (unsigned long long)r->inherited, h);
         }
     } else {
-        out(octx, 0, "no time-profile samples yet (a -prof build run with +RTS -p -l)");
+        if (f->no_samples_why)
+            out(octx, 0, "no time-profile samples yet: %s", f->no_samples_why);
+        else
+        {
+            out(octx, 0, "no time-profile samples yet: a -prof build run with +RTS -p writes "
+                "them");
+            out(octx, 0, "every --eventlog-flush-interval (GHC 9.2 and later), else when a "
+                "buffer fills and at exit");
+        }
     }
     if (f->has_heap_profile) {
         out(octx, 0, "");

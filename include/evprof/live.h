@@ -140,6 +140,9 @@ typedef struct live_frame {
 
     /* the whole lists (n_ccs, n_bands, n_ticky are their first top_n) */
     const live_cc_row *all_ccs;         /* n_ccs_all cost centres with ticks, in no order */
+    /* without ticks: why none has come yet, when the log tells
+     * (info_no_samples_yet), else NULL */
+    const char *no_samples_why;
     size_t n_bands_all;                 /* bands[] of the latest census */
     size_t n_ticky_all;                 /* ticky[] with entries or allocations */
 
