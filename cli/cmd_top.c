@@ -7,6 +7,7 @@
 #include <curses.h>
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -36,9 +37,11 @@ static const cli_cmd_help help = {
     "last interval and since the start, memory and GC, the heap profile's largest\n"
     "bands and the busiest ticky counters, refreshed every interval. It follows its\n"
     "input as --follow does until the log's end marker.\n"
-    "`evprof top -- PROG ARGS` runs PROG with +RTS -l -ol<private FIFO> -RTS (and\n"
-    "--eventlog-flush-interval on GHC 9.2 and later; PROG must be built with\n"
-    "-rtsopts) and exits with its status.",
+    "`evprof top -- PROG ARGS` runs PROG so that the Haskell program writes its\n"
+    "eventlog into a private FIFO (+RTS -l -ol<FIFO>, and --eventlog-flush-interval\n"
+    "on GHC 9.2 and later; the program needs -rtsopts) and exits with its status:\n"
+    "as RTS options of a Haskell program, after the '--' of cabal or stack, and in\n"
+    "GHCRTS for anything else (a script); the view says which and why.",
     "Keys in the full-screen view: q quits, p pauses, s changes the sort.\n"
     "--metrics HOST:PORT serves GET /metrics in Prometheus' text format, refreshed\n"
     "every interval (the metrics: docs/LIVE.md, \"Prometheus\"); alone it shows no\n"
@@ -71,9 +74,15 @@ typedef struct top_ctx {
     const char *source;
     const char *file;           /* the followed file (FILE), else NULL */
     pid_t child;                /* -- PROG, else 0 */
+    const live_launch *launch;  /* how it was started (-- PROG), else NULL */
     int child_status;
     int child_done;
     int child_gone_ticks;       /* ticks since the child ended without writing */
+    int child_gone;             /* ... which stopped the read (not Ctrl-C) */
+    int next_stream;            /* reading a later eventlog on the FIFO: no frame
+                                   until its first bytes (the last one's stays) */
+    int next_started;           /* ... and they came */
+    char note[512];             /* shown under the title, when set */
     FILE *save;
     int save_failed;
     int write_failed;
@@ -100,12 +109,34 @@ static const char *bytes_str(char *buf, size_t size, double v)
 /* The view's lines, the same for curses and plain text. */
 typedef void (*line_fn)(void *ctx, int bold, const char *fmt, ...);
 
+/* text as lines of at most `width` columns, cut at spaces */
+static void wrapped(line_fn out, void *octx, const char *text, size_t width)
+{
+    size_t len = strlen(text);
+    while (len > width) {
+        size_t cut = width;
+        while (cut > width / 2 && text[cut] != ' ')
+            cut--;
+        if (text[cut] != ' ')
+            cut = width;
+        out(octx, 0, "%.*s", (int)cut, text);
+        text += cut;
+        len -= cut;
+        while (*text == ' ')
+            text++, len--;
+    }
+    if (len)
+        out(octx, 0, "%s", text);
+}
+
 static void frame_lines(const top_ctx *c, const live_frame *f, line_fn out, void *octx)
 {
     char a[32], b[32], d[32], e[32], g[32];
 
     out(octx, 1, "evprof top - %s%s%s", c->source, f->finished ? "  [ended]" : "",
         c->paused ? "  [paused]" : "");
+    if (c->note[0])
+        wrapped(out, octx, c->note, 79);
     out(octx, 0, "elapsed %.1f s  log %.3f s  %llu events (%.0f/s)  %s read", f->wall_s,
         f->log_s, (unsigned long long)f->events, f->events_per_s,
         bytes_str(a, sizeof a, (double)f->bytes));
@@ -125,6 +156,10 @@ static void frame_lines(const top_ctx *c, const live_frame *f, line_fn out, void
         } else {
             out(octx, 0, "waiting for the first events%s",
                 f->bytes ? " (the header is read)" : "");
+        }
+        if (c->launch) {
+            out(octx, 0, "");
+            wrapped(out, octx, c->launch->said, 79);
         }
         return;
     }
@@ -157,7 +192,15 @@ static void frame_lines(const top_ctx *c, const live_frame *f, line_fn out, void
                 (unsigned long long)r->inherited, h);
         }
     } else {
-        out(octx, 0, "no time-profile samples yet (a -prof build run with +RTS -p -l)");
+        if (f->no_samples_why)
+            out(octx, 0, "no time-profile samples yet: %s", f->no_samples_why);
+        else
+        {
+            out(octx, 0, "no time-profile samples yet: a -prof build run with +RTS -p writes "
+                "them");
+            out(octx, 0, "every --eventlog-flush-interval (GHC 9.2 and later), else when a "
+                "buffer fills and at exit");
+        }
     }
     if (f->has_heap_profile) {
         out(octx, 0, "");
@@ -291,8 +334,10 @@ static void check_child(top_ctx *c, const ev_stream *s)
         c->child_status = st;
     }
     /* it ended without ever opening the FIFO: nothing will come */
-    if (c->child_done && s->read.bytes == 0 && ++c->child_gone_ticks > 3)
+    if (c->child_done && s->read.bytes == 0 && ++c->child_gone_ticks > 3) {
+        c->child_gone = 1;
         stop_flag = 1;
+    }
 }
 
 static void on_tick(void *ctx, const ev_stream *s)
@@ -301,6 +346,8 @@ static void on_tick(void *ctx, const ev_stream *s)
     check_child(c, s);
     if (c->view == VIEW_CURSES)
         keys(c);
+    if (c->next_stream && !c->next_started)
+        return;                 /* the previous eventlog's last frame stays */
     if (c->paused && !s->done)
         return;
     if (!s->done && c->have_frame && s->wall_ns - c->last_frame_ns < ns_of(c->interval) - 5000000)
@@ -322,96 +369,15 @@ static void on_tick(void *ctx, const ev_stream *s)
 static void save_bytes(void *ctx, const void *buf, size_t len)
 {
     top_ctx *c = ctx;
+    if (c->next_stream && !c->next_started) {
+        /* --save keeps the eventlog followed: the one now coming */
+        c->next_started = 1;
+        if (c->save && (fflush(c->save) != 0 || ftruncate(fileno(c->save), 0) != 0 ||
+                        fseek(c->save, 0, SEEK_SET) != 0))
+            c->save_failed = 1;
+    }
     if (c->save && !c->save_failed && fwrite(buf, 1, len, c->save) != len)
         c->save_failed = 1;
-}
-
-/* ---- -- PROG ------------------------------------------------------------- */
-
-/* 1 when PROG's RTS takes --eventlog-flush-interval (GHC 9.2 and later),
- * from `PROG +RTS --info`. */
-static int rts_has_flush_interval(char **prog)
-{
-    int fds[2];
-    if (pipe(fds) != 0)
-        return 0;
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        return 0;
-    }
-    if (pid == 0) {
-        dup2(fds[1], STDOUT_FILENO);
-        int null = open("/dev/null", O_WRONLY);
-        if (null >= 0)
-            dup2(null, STDERR_FILENO);
-        close(fds[0]);
-        close(fds[1]);
-        char *argv[] = { prog[0], (char *)"+RTS", (char *)"--info", (char *)"-RTS", NULL };
-        execvp(prog[0], argv);
-        _exit(127);
-    }
-    close(fds[1]);
-    char buf[8192];
-    size_t n = 0;
-    ssize_t k;
-    while (n < sizeof buf - 1 && (k = read(fds[0], buf + n, sizeof buf - 1 - n)) > 0)
-        n += (size_t)k;
-    buf[n] = '\0';
-    close(fds[0]);
-    waitpid(pid, NULL, 0);
-    const char *v = strstr(buf, "(\"GHC version\", \"");
-    int major = 0, minor = 0;
-    if (v && sscanf(v + strlen("(\"GHC version\", \""), "%d.%d", &major, &minor) == 2)
-        return major > 9 || (major == 9 && minor >= 2);
-    return 0;
-}
-
-/* Starts PROG ARGS +RTS -l -ol<fifo> [...] -RTS. Returns its pid or -1. */
-static pid_t start_program(char **prog, int nprog, const char *fifo, double interval,
-                           const char *out_path, int quiet)
-{
-    int flush = rts_has_flush_interval(prog);
-    char **argv = calloc((size_t)nprog + 6, sizeof *argv);
-    char ol[4096 + 8], fl[64];
-    if (!argv)
-        return -1;
-    snprintf(ol, sizeof ol, "-ol%s", fifo);
-    snprintf(fl, sizeof fl, "--eventlog-flush-interval=%g", interval > 0.1 ? interval / 2 : 0.05);
-    int n = 0;
-    for (int i = 0; i < nprog; i++)
-        argv[n++] = prog[i];
-    argv[n++] = (char *)"+RTS";
-    argv[n++] = (char *)"-l";
-    argv[n++] = ol;
-    if (flush)
-        argv[n++] = fl;
-    argv[n++] = (char *)"-RTS";
-    argv[n] = NULL;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fd = -1;
-        if (out_path)
-            fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-        else if (quiet)
-            fd = open("/dev/null", O_WRONLY);
-        else
-            fd = dup(STDERR_FILENO);    /* keep standard output for the figures */
-        if (fd >= 0) {
-            dup2(fd, STDOUT_FILENO);
-            if (out_path || quiet)
-                dup2(fd, STDERR_FILENO);
-            close(fd);
-        }
-        signal(SIGINT, SIG_DFL);
-        execvp(argv[0], argv);
-        fprintf(stderr, "evprof top: cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    free(argv);
-    return pid;
 }
 
 static int exit_code_of(int status)
@@ -421,6 +387,41 @@ static int exit_code_of(int status)
     if (WIFSIGNALED(status))
         return 128 + WTERMSIG(status);
     return CLI_FAIL;
+}
+
+/* After an eventlog on the FIFO ended while the command runs: waits until
+ * another writer has written into it (without reading: its bytes stay for
+ * the next read), the command ends, or Ctrl-C/q. Returns a read end kept
+ * open while the next read goes on (so that the bytes wait there), or -1
+ * when nothing more will come. */
+static int wait_next_writer(top_ctx *c, const char *fifo)
+{
+    int fd = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    while (!stop_flag) {
+        struct pollfd p = { fd, POLLIN, 0 };
+        int rc = poll(&p, 1, 100);
+        if (rc > 0 && (p.revents & POLLIN))
+            return fd;
+        if (rc > 0 && (p.revents & POLLHUP)) {
+            /* a writer came and went without a byte: wait afresh */
+            close(fd);
+            if ((fd = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+                return -1;
+        }
+        int st;
+        if (!c->child_done && waitpid(c->child, &st, WNOHANG) == c->child) {
+            c->child_done = 1;
+            c->child_status = st;
+        }
+        if (c->child_done)
+            break;
+        if (c->view == VIEW_CURSES)
+            keys(c);
+    }
+    close(fd);
+    return -1;
 }
 
 /* ---- the command ---------------------------------------------------------- */
@@ -458,6 +459,7 @@ int cmd_top(int argc, char **argv)
     unsigned long metrics_top = 10;
     live_opts lo;
     const char *connect = NULL, *save = NULL, *prog_out = NULL, *metrics = NULL;
+    const char *ghc_version = NULL;
     int linger_given = 0, metrics_top_given = 0;
 
     live_opts_init(&lo);
@@ -498,6 +500,9 @@ int cmd_top(int argc, char **argv)
         OPT_STRING(0, "program-output", "FILE", &prog_out, "-- PROG: its standard output and "
                    "error go to FILE (default: standard error, /dev/null under the "
                    "full-screen view)"),
+        OPT_STRING(0, "ghc", "VERSION", &ghc_version, "-- PROG: the GHC that built the "
+                   "program, when PROG is a script or launcher (default: the ghc on PATH's "
+                   "version); 9.2 and later get --eventlog-flush-interval"),
         OPT_CALL(0, "metrics", "HOST:PORT", opt_metrics, &metrics, NULL, "serve the figures "
                  "to Prometheus at http://HOST:PORT/metrics (a bare PORT: 127.0.0.1); without "
                  "--ndjson or --plain, no view"),
@@ -580,7 +585,7 @@ int cmd_top(int argc, char **argv)
         cli_exe_close(&ex);
         return CLI_FAIL;
     }
-    if (save && !(c.save = fopen(save, "wb"))) {
+    if (save && !(c.save = fopen(save, "wbe"))) {     /* e: not the child's */
         fprintf(stderr, "evprof top: %s: cannot create: %s\n", save, strerror(errno));
         live_top_destroy(c.model);
         cli_exe_close(&ex);
@@ -608,8 +613,13 @@ int cmd_top(int argc, char **argv)
         fprintf(stderr, "evprof top: serving http://%s/metrics\n", live_http_address(c.http));
     }
 
-    char dir[] = "/tmp/evprof-top-XXXXXX";
+    /* the FIFO in $TMPDIR (a program in a chroot or container sees it
+     * where that folder is bound at the same path) */
+    const char *tmpdir = getenv("TMPDIR");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/evprof-top-XXXXXX", tmpdir && tmpdir[0] ? tmpdir : "/tmp");
     char fifo[sizeof dir + 16] = "";
+    live_launch launch;
     if (prog) {
         if (!mkdtemp(dir)) {
             fprintf(stderr, "evprof top: cannot make a directory for the FIFO: %s\n",
@@ -634,12 +644,31 @@ int cmd_top(int argc, char **argv)
             cli_exe_close(&ex);
             return CLI_FAIL;
         }
-        c.child = start_program(prog, nprog, fifo, interval, prog_out, c.view == VIEW_CURSES);
+        live_launch_opts lo_launch;
+        live_launch_opts_init(&lo_launch);
+        lo_launch.eventlog = fifo;
+        lo_launch.flush_s = interval > 0.1 ? interval / 2 : 0.05;
+        lo_launch.ghc_version = ghc_version;
+        lo_launch.output = prog_out;
+        lo_launch.quiet = c.view == VIEW_CURSES;
+        ev_error lerr;
+        c.child = live_launch_start(&launch, prog, nprog, &lo_launch, &lerr) == EV_OK
+                      ? launch.pid : -1;
+        if (c.child > 0) {
+            c.launch = &launch;
+            if (c.view == VIEW_NDJSON || c.view == VIEW_NONE) {
+                fprintf(stderr, "evprof top: ");
+                cli_text_str(stderr, launch.said, strlen(launch.said));
+                fputc('\n', stderr);
+            }
+        } else {
+            errno = 0;
+            fprintf(stderr, "evprof top: %s\n", lerr.msg);
+        }
         if (c.child > 0 && c.metrics &&
             live_metrics_set_default_labels(c.metrics, prog[0], (uint32_t)c.child) != 0)
             c.metrics_failed = 1;
         if (c.child < 0) {
-            fprintf(stderr, "evprof top: cannot start %s: %s\n", prog[0], strerror(errno));
             unlink(fifo);
             rmdir(dir);
             live_top_destroy(c.model);
@@ -697,6 +726,81 @@ int cmd_top(int argc, char **argv)
     const ev_stream *s = connect ? ev_driver_run_connect(d, connect)
                          : prog  ? ev_driver_run_path(d, fifo)
                                  : ev_driver_run_path(d, a.pos[0]);
+    /* Every Haskell program a script starts reads GHCRTS, and one may
+     * write its eventlog before the program does (a ghc --version, a
+     * build): when an eventlog ends while the command still runs, the
+     * next one on the FIFO is followed; when none comes before the
+     * command ends, the last one's figures stay. */
+    while (prog && !c.quit && !c.write_failed && !stop_flag && !s->idle_timed_out &&
+           (s->read.status == EV_END || s->read.status == EV_OK) && s->read.bytes > 0) {
+        int st;
+        if (!c.child_done && waitpid(c.child, &st, WNOHANG) == c.child) {
+            c.child_done = 1;
+            c.child_status = st;
+        }
+        if (c.child_done)
+            break;
+        const live_frame *lf = c.frame;
+        char who[128] = "a Haskell program";
+        if (lf && lf->program)
+            snprintf(who, sizeof who, "%.80s", lf->program);
+        if (lf && lf->has_pid)
+            snprintf(who + strlen(who), sizeof who - strlen(who), " (pid %u)",
+                     (unsigned)lf->pid);
+        /* the next eventlog's first bytes may have come in the chunk that
+         * held this one's end: they come first in the next read */
+        uint8_t *carried = NULL;
+        size_t ncarried = s->after_end_len;
+        if (ncarried && (carried = malloc(ncarried)))
+            memcpy(carried, s->after_end, ncarried);
+        int waiting_fd = carried ? -2 : wait_next_writer(&c, fifo);
+        if (waiting_fd == -1)
+            break;              /* the command ended without another eventlog */
+        snprintf(c.note, sizeof c.note, "the eventlog of %s ended while %.100s still ran, "
+                 "and another came: following it (GHCRTS reaches every Haskell program the "
+                 "command starts)", who, prog[0]);
+        if (c.view != VIEW_CURSES)
+            fprintf(stderr, "evprof top: %s\n", c.note);
+        live_top *m2 = live_top_create(&lo);
+        ev_driver_opts o2 = o;
+        o2.prefix = carried;
+        o2.prefix_len = carried ? ncarried : 0;
+        ev_driver *d2 = m2 ? ev_driver_create(&o2) : NULL;
+        if (!d2 || live_top_attach(m2, d2) != 0) {
+            if (waiting_fd >= 0)
+                close(waiting_fd);
+            free(carried);
+            ev_driver_destroy(d2);
+            live_top_destroy(m2);
+            break;
+        }
+        live_top *m1 = c.model;
+        c.model = m2;
+        c.next_stream = 1;
+        c.next_started = 0;
+        c.child_gone_ticks = 0;
+        const ev_stream *s2 = ev_driver_run_path(d2, fifo);
+        if (waiting_fd >= 0)
+            close(waiting_fd);
+        free(carried);
+        c.next_stream = 0;
+        if (c.next_started) {
+            ev_driver_destroy(d);
+            live_top_destroy(m1);
+            d = d2;
+            s = s2;
+            c.note[0] = '\0';
+            continue;
+        }
+        /* nothing more came: the command ended (or Ctrl-C) */
+        ev_driver_destroy(d2);
+        live_top_destroy(m2);
+        c.model = m1;
+        c.note[0] = '\0';
+        if (c.child_gone)
+            stop_flag = 0;
+        break;
+    }
 
     /* in a terminal the final figures stay until q */
     if (c.view == VIEW_CURSES && !stop_flag) {

@@ -19,7 +19,16 @@ void cli_no_samples(const char *name, const char *arg, const prof_result *p,
     uint64_t defined = 0;
     for (size_t i = 0; i < prof_num_ccs(p); i++)
         defined += prof_cc_at(p, (uint32_t)i)->defined && !prof_cc_at(p, (uint32_t)i)->synthetic;
-    info_no_samples_why(why, sizeof why, rts, rts ? strlen(rts) : 0, defined, &f);
+    info_prof_signs signs = {
+        .rts = rts,
+        .rts_len = rts ? strlen(rts) : 0,
+        .ccs = defined,
+        .rts_flags = info_rts_flags(in->argv, in->argc),
+        .has_prof_begin = in->has_prof_begin,
+        .prof_interval_ns = in->interval_ns,
+        .prof_begin_s = (double)in->prof_begin_time / 1e9,
+    };
+    info_no_samples_why(why, sizeof why, &signs, &f);
     fprintf(stderr, "evprof: %s: no time-profile samples (event 167): ", name);
     cli_text_str(stderr, why, strlen(why));
     fprintf(stderr, " (see 'evprof info %s')\n", arg);

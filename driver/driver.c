@@ -17,6 +17,7 @@
 struct ev_driver {
     ev_driver_opts opts;
     ev_driver_test_hooks hooks;
+    uint8_t *after_end;         /* the stream's after_end (owned) */
     void *self[EV_MAX_ANALYSES];
     ev_dispatch x;
     int ran;
@@ -62,6 +63,7 @@ void ev_driver_destroy(ev_driver *d)
     ev_order_destroy(d->order);
     ev_spool_free(&d->spool);
     el_decoder_destroy(d->decoder);
+    free(d->after_end);
     free(d->tally);
     free(d->sample_caps);
     free(d);
@@ -337,6 +339,8 @@ static const char *parallel_why_not(const ev_driver *d, uint64_t size)
     }
     if (d->opts.on_bytes)
         return "the bytes are copied as they are read";
+    if (d->opts.prefix_len)
+        return "bytes come before the file's";
     if (size == 0)
         return "an empty file";
     /* starting threads, partial aggregates and their merge cost more
@@ -446,9 +450,15 @@ static void run_source(ev_driver *d, el_source *src, const el_read_opts *ro)
         .interrupt = d->opts.interrupt,
         .on_bytes = d->opts.on_bytes,
         .bytes_ctx = d->opts.bytes_ctx,
+        .prefix = d->opts.prefix,
+        .prefix_len = d->opts.prefix_len,
     };
     el_read_result r;
     el_pump(src, d->decoder, &po, ev_pipe_event, &d->pipe, &r, &pe);
+    free(d->after_end);
+    d->after_end = pe.after_end;
+    s->after_end = pe.after_end;
+    s->after_end_len = pe.after_end_len;
     s->read = r;
     s->interrupted = pe.interrupted;
     s->idle_timed_out = pe.idle_timed_out;

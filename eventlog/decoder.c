@@ -78,6 +78,9 @@ struct el_decoder {
     int resync;             /* skip damaged blocks instead of stopping */
     uint64_t skip_left;     /* PH_SKIP: bytes to the end of the block */
     uint64_t end_at;        /* PH_AFTER_END: offset of the end marker */
+    int end_seen;           /* an end marker was read (at end_at) */
+    int next_log;           /* another eventlog's header follows it: the rest
+                               is that log's, never this one's damage */
     uint64_t damage_end;    /* where the last skipped stretch ended (+1; 0: none) */
     uint8_t skip_tail[2];   /* the last two bytes skipped */
     uint64_t end_skipped_at;/* offset after a skipped block that ended with an end
@@ -1147,6 +1150,19 @@ static int looks_like_records(const el_decoder *d, const uint8_t *p, size_t have
 static ev_status scan_after_end(el_decoder *d)
 {
     size_t need = BLOCK_MARKER_SIZE;
+    /* right after the marker, another log's header: two logs one after
+     * the other (a FIFO that programs write in turn), the first ends here */
+    if (!d->next_log && d->offset == d->end_at + 2) {
+        const uint8_t *p = d->carry_len ? NULL : d->in + d->in_pos;
+        if (p && d->in_len - d->in_pos >= 4 && be32(p) == HDR_BEGIN)
+            d->next_log = 1;
+    }
+    if (d->next_log) {
+        d->offset += d->in_len - d->in_pos;
+        d->in_pos = d->in_len;
+        d->carry_len = 0;
+        return EV_END;
+    }
     for (;;) {
         const uint8_t *p;
         if (d->had_block) {
@@ -1301,6 +1317,7 @@ static ev_status next_slow(el_decoder *d, el_event *ev)
                            "block's stated end", (unsigned long long)(d->block_end - d->offset));
         /* whether it is the end depends on what follows */
         d->end_at = d->offset;
+        d->end_seen = 1;
         consume(d, 2);
         d->phase = PH_AFTER_END;
         return scan_after_end(d);
@@ -1575,6 +1592,18 @@ const el_damage *el_decoder_damage(const el_decoder *d)
 int el_decoder_missing_end(const el_decoder *d)
 {
     return d->missing_end;
+}
+
+int el_decoder_next_log(const el_decoder *d)
+{
+    return d->next_log;
+}
+
+int el_decoder_end_marker(const el_decoder *d, uint64_t *offset)
+{
+    if (d->end_seen && offset)
+        *offset = d->end_at;
+    return d->end_seen;
 }
 
 int el_decoder_count_types(el_decoder *d, int on)

@@ -4,6 +4,7 @@
  * buffers per read (the source's); nothing per event. */
 #include "eventlog/source.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -98,6 +99,21 @@ static void decoder_facts(pump *p)
     r->damage = *el_decoder_damage(p->dec);
 }
 
+/* A live read that stopped at the end marker in the chunk just fed (buf,
+ * len; `fed` bytes fed in all): keeps what came after the marker. */
+static void keep_after_end(const pump *p, const uint8_t *buf, size_t len, uint64_t fed)
+{
+    uint64_t at;
+    if (!p->live || p->end->after_end || !el_decoder_end_marker(p->dec, &at) ||
+        at + 2 >= fed || at + 2 < fed - len)
+        return;
+    size_t n = (size_t)(fed - (at + 2));
+    if ((p->end->after_end = malloc(n))) {
+        memcpy(p->end->after_end, buf + (len - n), n);
+        p->end->after_end_len = n;
+    }
+}
+
 void el_pump(el_source *src, el_decoder *dec, const el_pump_opts *opts, el_pump_fn fn,
              void *ctx, el_read_result *r, el_pump_end *end)
 {
@@ -108,13 +124,26 @@ void el_pump(el_source *src, el_decoder *dec, const el_pump_opts *opts, el_pump_
 
     memset(r, 0, sizeof *r);
     memset(end, 0, sizeof *end);
+    uint64_t fed = 0;       /* bytes fed to the decoder: the prefix, then the source's */
     p.live = src->live || p.o->tick || p.o->interrupt;
     if (p.live) {
         p.tick_ns = p.o->tick_ns ? p.o->tick_ns : 1000000000u;
         p.start_ns = p.last_growth_ns = now_ns();
         p.next_tick_ns = p.start_ns + p.tick_ns;
     }
+    if (p.o->prefix_len) {
+        if (p.o->on_bytes)
+            p.o->on_bytes(p.o->bytes_ctx, p.o->prefix, p.o->prefix_len);
+        el_decoder_feed(dec, p.o->prefix, p.o->prefix_len);
+        fed = p.o->prefix_len;
+        st = drain(&p);
+        el_decoder_feed(dec, NULL, 0);
+        if (st == EV_END)
+            keep_after_end(&p, p.o->prefix, p.o->prefix_len, fed);
+    }
     for (;;) {
+        if (st != EV_NEED_INPUT && (st != EV_END || p.live))
+            break;      /* the prefix held the end, or an error */
         if (p.live) {
             tick(&p, now_ns());
             if (interrupted(&p)) {
@@ -155,6 +184,7 @@ void el_pump(el_source *src, el_decoder *dec, const el_pump_opts *opts, el_pump_
             p.o->on_bytes(p.o->bytes_ctx, buf, len);
         r->bytes = src->offset;
         el_decoder_feed(dec, buf, len);
+        fed += len;
         st = drain(&p);
         /* the decoder has copied any record split by the chunk's end: the
          * source may reuse or unmap the chunk */
@@ -169,8 +199,10 @@ void el_pump(el_source *src, el_decoder *dec, const el_pump_opts *opts, el_pump_
             return;
         }
         /* a live read stops at the end marker (a followed file would wait
-         * for ever); a finished one reads the rest: a block after the end
-         * marker is damage */
+         * for ever), keeping what came after it in this chunk; a finished
+         * one reads the rest: a block after the end marker is damage */
+        if (st == EV_END)
+            keep_after_end(&p, buf, len, fed);
         if (st != EV_NEED_INPUT && (st != EV_END || p.live))
             break;
     }

@@ -129,10 +129,20 @@ typedef struct el_pump_opts {
     /* every chunk as it is read (a copy of the stream); may be NULL */
     void (*on_bytes)(void *ctx, const void *buf, size_t len);
     void *bytes_ctx;
+    /* bytes read before the source's (an earlier read's after_end), fed
+     * first, as if the source had given them; may be NULL */
+    const uint8_t *prefix;
+    size_t prefix_len;
 } el_pump_opts;
 
 /* How a read ended, beyond its el_read_result. */
 typedef struct el_pump_end {
+    /* A live read that stopped at the end marker: the bytes that came
+     * after it in the same chunk (another eventlog's start, on a FIFO that
+     * several programs write one after the other), malloc'd, the caller's
+     * to free; NULL, 0 when none. */
+    uint8_t *after_end;
+    size_t after_end_len;
     int stopped;                /* the callback asked to stop (status EV_STOPPED) */
     int interrupted;            /* the interrupt flag stopped it: results so far */
     int idle_timed_out;         /* nothing came for the idle timeout */

@@ -63,6 +63,7 @@ struct info_log {
 
     int has_prof_interval;          /* PROF_BEGIN (168) */
     uint64_t prof_interval_ns;
+    uint64_t prof_begin_time;
 
     int has_pid;                    /* OSPROCESS_PID (32) */
     uint32_t pid;
@@ -196,8 +197,11 @@ static inline int add_event(info *in, const el_event *ev)
         }
         break;
     case EL_PROF_BEGIN:
-        in->has_prof_interval = 1;
-        in->prof_interval_ns = ev->u.prof_begin.interval_ns;
+        if (!in->has_prof_interval) {
+            in->has_prof_interval = 1;
+            in->prof_interval_ns = ev->u.prof_begin.interval_ns;
+            in->prof_begin_time = ev->time;
+        }
         break;
     case EL_HEAP_PROF_BEGIN:
         if (!in->has_heap_begin) {
@@ -346,20 +350,106 @@ static int rts_profiling(const char *rts, size_t len)
     return 0;
 }
 
-void info_no_samples_why(char *buf, size_t size, const char *rts, size_t rts_len,
-                         uint64_t ccs, const ev_facts *f)
+/* The NUL-separated argument list: calls fn for each argument. */
+typedef void (*arg_fn)(void *ctx, size_t index, const char *s, size_t len);
+
+static size_t each_arg(const owned_str *args, arg_fn fn, void *ctx)
 {
+    size_t n = 0, start = 0;
+    if (!args->ptr)
+        return 0;
+    for (size_t i = 0; i <= args->len; i++) {
+        if (i == args->len || args->ptr[i] == '\0') {
+            /* a trailing NUL does not start another argument */
+            if (i == args->len && start == args->len && n > 0)
+                break;
+            if (fn)
+                fn(ctx, n, args->ptr + start, i - start);
+            n++;
+            start = i + 1;
+        }
+    }
+    return n;
+}
+
+/* info_rts_flags one argument at a time: argv[0] is the program, then
+ * RTS options between +RTS and -RTS (or the end), none after --RTS. */
+typedef struct rts_scan {
+    size_t index;
+    int in_rts, done;
+    unsigned flags;
+} rts_scan;
+
+static int arg_is(const char *s, size_t len, const char *lit)
+{
+    return len == strlen(lit) && memcmp(s, lit, len) == 0;
+}
+
+static void rts_scan_arg(rts_scan *r, const char *s, size_t len)
+{
+    r->flags |= INFO_RTS_ARGS;
+    if (r->index++ == 0 || r->done)
+        return;
+    if (arg_is(s, len, "--RTS")) {
+        r->done = 1;
+    } else if (arg_is(s, len, "+RTS")) {
+        r->in_rts = 1;
+    } else if (arg_is(s, len, "-RTS")) {
+        r->in_rts = 0;
+    } else if (r->in_rts) {
+        if (arg_is(s, len, "--no-automatic-time-samples"))
+            r->flags |= INFO_RTS_NO_AUTO;
+        else if (len >= 2 && s[0] == '-' && (s[1] == 'p' || s[1] == 'P'))
+            r->flags |= INFO_RTS_TIME_PROF;     /* -p -P -pa -pj -po<stem> */
+        else if (len >= 3 && s[0] == '-' && s[1] == 'V') {
+            double v;
+            char num[32];
+            size_t n = len - 2 < sizeof num - 1 ? len - 2 : sizeof num - 1;
+            memcpy(num, s + 2, n);
+            num[n] = '\0';
+            char *end;
+            v = strtod(num, &end);
+            if (end != num && *end == '\0' && v == 0.0)
+                r->flags |= INFO_RTS_TIMER_OFF;
+        }
+    }
+}
+
+unsigned info_rts_flags(const char *const *argv, size_t argc)
+{
+    rts_scan r = { 0, 0, 0, 0 };
+    for (size_t i = 0; i < argc; i++)
+        rts_scan_arg(&r, argv[i], strlen(argv[i]));
+    return r.flags;
+}
+
+static void rts_scan_cb(void *ctx, size_t index, const char *s, size_t len)
+{
+    (void)index;
+    rts_scan_arg(ctx, s, len);
+}
+
+void info_no_samples_why(char *buf, size_t size, const info_prof_signs *s, const ev_facts *f)
+{
+    const char *rts = s->rts;
+    size_t rts_len = s->rts_len;
     int prof = rts_profiling(rts, rts_len);
-    if (prof < 0 && ccs)
+    if (prof < 0 && s->ccs)
         prof = 1;       /* cost centres are defined: a profiling RTS */
     int early = f && (f->missing_end || f->stopped);
     char where[96] = "";
     if (early && f->has_time)
         snprintf(where, sizeof where, ", %.6f s after the RTS started", f->last_s);
     char ccs_text[64] = "";
-    if (ccs)
+    if (s->ccs)
         snprintf(ccs_text, sizeof ccs_text, "%s%llu cost centres defined", rts ? "; " : "",
-                 (unsigned long long)ccs);
+                 (unsigned long long)s->ccs);
+    unsigned flags = s->rts_flags;
+    double ms = (double)s->prof_interval_ns / 1e6;
+    double run = f && f->has_time ? f->last_s : -1.0;
+    char end_at[48] = "";
+    if (run >= 0)
+        snprintf(end_at, sizeof end_at, " at %.6f s", run);
     if (early && prof == 1)
         snprintf(buf, size, "no samples yet: the log comes from a profiling RTS (%.*s%s) but "
                  "ends early (%s%s); the RTS writes samples from a buffer of its own when it "
@@ -374,13 +464,67 @@ void info_no_samples_why(char *buf, size_t size, const char *rts, size_t rts_len
                  "profiled run cannot be told; with a -prof build run with +RTS -p -l, let "
                  "the program exit (GHC 9.2 and later: or pass "
                  "--eventlog-flush-interval=1)", f->stopped ? "cut" : "no end marker", where);
+    else if (prof == 1 && (flags & INFO_RTS_TIMER_OFF) &&
+             (s->has_prof_begin || (flags & INFO_RTS_TIME_PROF)))
+        snprintf(buf, size, "the program was built with -prof and run with +RTS -p, but also "
+                 "with -V0, which turns off the RTS timer and with it every tick (the log "
+                 "has %s): run without -V0, or with -V0.001 for 1 ms ticks",
+                 s->has_prof_begin ? "PROF_BEGIN with no tick interval, and no sample" : "no PROF_BEGIN");
+    else if (s->has_prof_begin && (flags & INFO_RTS_NO_AUTO))
+        snprintf(buf, size, "the time profiler was on (PROF_BEGIN at %.6f s, a tick every "
+                 "%g ms) but the run has +RTS --no-automatic-time-samples (GHC 9.10 and "
+                 "later): the ticks start only when the program calls startProfTimer "
+                 "(GHC.Profiling), and it never did before the log's end%s; call it where "
+                 "the profile should start, or run without that flag", s->prof_begin_s, ms,
+                 end_at);
+    else if (s->has_prof_begin && ms > 0 && run >= 0 && run * 1e3 < 2 * ms)
+        snprintf(buf, size, "the time profiler was on (PROF_BEGIN, a tick every %g ms) but "
+                 "the run lasted %.6f s, too short for a tick: run it longer, or sample "
+                 "more often (+RTS -V0.0001 for 0.1 ms ticks)", ms, run);
+    else if (s->has_prof_begin)
+        snprintf(buf, size, "the time profiler was on (PROF_BEGIN at %.6f s, a tick every "
+                 "%g ms) but no tick was sampled before the log's end%s: the profiling "
+                 "timer never ran (the program may stop it with stopProfTimer from "
+                 "GHC.Profiling; options given in GHCRTS or -with-rtsopts are not in the "
+                 "log)", s->prof_begin_s, ms, end_at);
+    else if (prof == 1 && (flags & INFO_RTS_TIME_PROF))
+        snprintf(buf, size, "the program was built with -prof (RTS %.*s%s) and its command "
+                 "line has a time-profiling flag, but the log has no PROF_BEGIN: this RTS "
+                 "did not write its time profile to the eventlog (GHC 8.10 and later do, "
+                 "with +RTS -p -l)", rts ? (int)rts_len : 0, rts ? rts : "", ccs_text);
     else if (prof == 1)
         snprintf(buf, size, "the program was built with -prof (RTS %.*s%s) but run without "
-                 "+RTS -p: run it with +RTS -p -l", rts ? (int)rts_len : 0, rts ? rts : "",
-                 ccs_text);
+                 "+RTS -p (no PROF_BEGIN%s): run it with +RTS -p -l", rts ? (int)rts_len : 0,
+                 rts ? rts : "", ccs_text,
+                 (flags & INFO_RTS_ARGS) ? ", and no -p among its logged +RTS options" : "");
     else
         snprintf(buf, size, "build with -prof and run with +RTS -p -l (GHC 8.10 and later "
                  "then write samples to the eventlog)");
+}
+
+int info_no_samples_yet(char *buf, size_t size, const info_prof_signs *s)
+{
+    int prof = rts_profiling(s->rts, s->rts_len);
+    if (prof < 0 && s->ccs)
+        prof = 1;
+    unsigned flags = s->rts_flags;
+    if (size)
+        buf[0] = '\0';
+    if (s->has_prof_begin && (flags & INFO_RTS_NO_AUTO))
+        snprintf(buf, size, "it runs with +RTS --no-automatic-time-samples: ticks start "
+                 "when it calls startProfTimer (GHC.Profiling)");
+    else if ((flags & INFO_RTS_TIMER_OFF) && (flags & INFO_RTS_TIME_PROF))
+        snprintf(buf, size, "it runs with +RTS -V0, which turns every tick off");
+    else if (prof == 1 && !s->has_prof_begin && (flags & INFO_RTS_ARGS) &&
+             !(flags & INFO_RTS_TIME_PROF))
+        snprintf(buf, size, "its command line has no +RTS -p (options in GHCRTS are not in "
+                 "the log): ticks come with +RTS -p");
+    else if (prof == 0)
+        snprintf(buf, size, "its RTS (%.*s) is not a profiling one: ticks come from a -prof "
+                 "build run with +RTS -p", (int)s->rts_len, s->rts);
+    else
+        return 0;
+    return 1;
 }
 
 static void judge(const info *in, const el_read_result *r, analysis an[N_ANALYSES])
@@ -399,12 +543,22 @@ static void judge(const info *in, const el_read_result *r, analysis an[N_ANALYSE
 
     uint64_t samples = cnt(in, EL_PROF_SAMPLE_COST_CENTRE);
     uint64_t ccs = cnt(in, EL_HEAP_PROF_COST_CENTRE);
-    char prof_hint[600];
+    char prof_hint[640];
     ev_facts facts;
     if (in->has_stream)
         ev_facts_of(r, &facts);
-    info_no_samples_why(prof_hint, sizeof prof_hint, in->rts.ptr, in->rts.len, ccs,
-                        in->has_stream ? &facts : NULL);
+    rts_scan scan = { 0, 0, 0, 0 };
+    each_arg(&in->args, rts_scan_cb, &scan);
+    info_prof_signs signs = {
+        .rts = in->rts.ptr,
+        .rts_len = in->rts.len,
+        .ccs = ccs,
+        .rts_flags = scan.flags,
+        .has_prof_begin = in->has_prof_interval,
+        .prof_interval_ns = in->prof_interval_ns,
+        .prof_begin_s = (double)in->prof_begin_time / 1e9,
+    };
+    info_no_samples_why(prof_hint, sizeof prof_hint, &signs, in->has_stream ? &facts : NULL);
     if (samples && ccs) {
         char interval[64] = "";
         if (in->has_prof_interval)
@@ -507,27 +661,6 @@ static int start_date(const info *in, char *buf, size_t size)
     return 1;
 }
 
-/* The NUL-separated argument list: calls fn for each argument. */
-typedef void (*arg_fn)(void *ctx, size_t index, const char *s, size_t len);
-
-static size_t each_arg(const owned_str *args, arg_fn fn, void *ctx)
-{
-    size_t n = 0, start = 0;
-    if (!args->ptr)
-        return 0;
-    for (size_t i = 0; i <= args->len; i++) {
-        if (i == args->len || args->ptr[i] == '\0') {
-            /* a trailing NUL does not start another argument */
-            if (i == args->len && start == args->len && n > 0)
-                break;
-            if (fn)
-                fn(ctx, n, args->ptr + start, i - start);
-            n++;
-            start = i + 1;
-        }
-    }
-    return n;
-}
 
 static const char *status_key(const info *in, const el_read_result *r)
 {

@@ -14,6 +14,7 @@
 
 #include "evprof/gc.h"
 #include "evprof/heap.h"
+#include "evprof/info.h"
 #include "evprof/prof.h"
 #include "evprof/textout.h"
 #include "evprof/ticky.h"
@@ -110,6 +111,7 @@ struct live_top {
     /* the current frame and what it points to */
     live_frame f;
     prof_result *res;           /* kept for the labels */
+    char why[256];              /* the frame's no_samples_why */
     live_cc_row *rows;          /* every cc with ticks */
     size_t n_rows;
     live_cc_row *top;           /* top_n of rows in the sort order */
@@ -424,6 +426,24 @@ static int build_ccs(live_top *t)
     t->f.ticks_interval = in->total_ticks - t->prev_ticks;
     t->prev_ticks = in->total_ticks;
     t->f.tick_interval_ns = in->interval_ns;
+    t->f.no_samples_why = NULL;
+    if (!in->total_ticks) {
+        uint64_t defined = 0;
+        for (uint32_t i = 0; i < ncc; i++)
+            defined += prof_cc_at(r, i)->defined && !prof_cc_at(r, i)->synthetic;
+        const char *rts = in->rts_version && in->rts_version[0] ? in->rts_version : NULL;
+        info_prof_signs signs = {
+            .rts = rts,
+            .rts_len = rts ? strlen(rts) : 0,
+            .ccs = defined,
+            .rts_flags = info_rts_flags(in->argv, in->argc),
+            .has_prof_begin = in->has_prof_begin,
+            .prof_interval_ns = in->interval_ns,
+            .prof_begin_s = (double)in->prof_begin_time / 1e9,
+        };
+        if (info_no_samples_yet(t->why, sizeof t->why, &signs))
+            t->f.no_samples_why = t->why;
+    }
     prof_result_destroy(t->res);
     t->res = r;
     free(t->rows);
@@ -711,7 +731,12 @@ int live_frame_json(const live_frame *f, FILE *out)
                 (unsigned long long)r->inherited, (unsigned long long)r->inherited_interval);
     }
     const live_mem *m = &f->mem;
-    fprintf(out, "],\"gc\":{\"heap_size\":%llu,\"live_bytes\":%llu,\"allocated\":%llu,"
+    fputs("],\"no_samples_why\":", out);
+    if (f->no_samples_why)
+        jstr(out, f->no_samples_why);
+    else
+        fputs("null", out);
+    fprintf(out, ",\"gc\":{\"heap_size\":%llu,\"live_bytes\":%llu,\"allocated\":%llu,"
             "\"allocated_interval\":%llu,\"alloc_rate\":%.0f,\"collections\":%llu,"
             "\"collections_interval\":%llu,\"pause_ns\":%llu,\"pause_interval_ns\":%llu,"
             "\"max_pause_interval_ns\":%llu",

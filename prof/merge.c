@@ -139,6 +139,10 @@ ev_status prof_merge(prof_profile *p, prof_profile *q)
         return p->status;
     }
     if (q->seen & PROF_SEEN_INTERVAL) {
+        if (!(p->seen & PROF_SEEN_INTERVAL)) {
+            p->info.has_prof_begin = 1;
+            p->info.prof_begin_time = q->info.prof_begin_time;
+        }
         p->info.interval_ns = q->info.interval_ns;
         p->seen |= PROF_SEEN_INTERVAL;
     }

@@ -242,6 +242,10 @@ ev_status prof_add_event(prof_profile *p, const el_event *ev)
                                                   : prof_ccs_define(p, ev);
         break;
     case EL_PROF_BEGIN:
+        if (!(p->seen & PROF_SEEN_INTERVAL)) {
+            p->info.has_prof_begin = 1;
+            p->info.prof_begin_time = ev->time;
+        }
         p->info.interval_ns = ev->u.prof_begin.interval_ns;
         p->seen |= PROF_SEEN_INTERVAL;
         break;

@@ -6,6 +6,7 @@
 # checks say SKIPPED where the client is missing.
 #
 #   Debian:  ghc ghc-prof (real profiled programs, GHC's own .prof),
+#            cabal-install (top -- cabal run, tests/cli/live_launcher.sh),
 #            libghc-ghc-events-dev (the ghc-events reader),
 #            chromium (the HTML page, speedscope's app),
 #            golang-1.19-go (go tool pprof), graphviz, tmux (the curses
@@ -31,7 +32,7 @@ set -u
 cd "$(dirname "$0")/.."
 build=${1:-build}
 
-debs="ghc ghc-prof libghc-ghc-events-dev chromium golang-1.19-go graphviz tmux groff prometheus"
+debs="ghc ghc-prof libghc-ghc-events-dev cabal-install chromium golang-1.19-go graphviz tmux groff prometheus"
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 missing=""
 for p in $debs; do installed "$p" || missing="$missing $p"; done

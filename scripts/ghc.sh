@@ -59,7 +59,9 @@ enter() {  # mount what the chroot needs; idempotent
 check() {
     [ -x "$root/usr/bin/ghc" ] || return 1
     enter 2>/dev/null || return 1
-    chroot "$root" ghc --numeric-version 2>/dev/null | grep -q "^${version//./\\.}\."
+    # GHCRTS is for the program a caller runs (evprof top -- a script
+    # around `run`), not for this probe: ghc is a Haskell program too
+    env -u GHCRTS chroot "$root" ghc --numeric-version 2>/dev/null | grep -q "^${version//./\\.}\."
 }
 
 apt_in() {  # apt-get inside the chroot
@@ -67,7 +69,7 @@ apt_in() {  # apt-get inside the chroot
 }
 
 setup() {
-    if check; then echo "$name: GHC $(chroot "$root" ghc --numeric-version) in $root"; return 0; fi
+    if check; then echo "$name: GHC $(env -u GHCRTS chroot "$root" ghc --numeric-version) in $root"; return 0; fi
     if [ "$(id -u)" != 0 ]; then echo "$name: setup needs root (debootstrap, chroot)" >&2; return 1; fi
     command -v debootstrap >/dev/null || {
         DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq debootstrap ||

@@ -156,6 +156,74 @@ static void test_pipe_as_it_comes(void **state)
     free(buf);
 }
 
+/* Two eventlogs one after the other on one pipe, in one write (a FIFO
+ * that a script's programs write in turn, read on a busy machine): the
+ * live read stops at the first one's end marker and keeps the rest of
+ * the chunk (ev_stream.after_end); a second read given it as its prefix
+ * reads the second log whole: the same events and ticks as the batch. */
+static void test_after_end_carried(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *buf = slurp(LOG, &len);
+    uint8_t *two = malloc(2 * len);
+    assert_non_null(two);
+    memcpy(two, buf, len);
+    memcpy(two + len, buf, len);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = writer(fds[1], two, 2 * len, 2 * len, 0, 1, 0);
+    close(fds[1]);
+
+    tick_rec t;
+    memset(&t, 0, sizeof t);
+    ev_driver_opts o;
+    ev_driver_opts_init(&o);
+    o.tick_interval = 0.05;
+    o.on_tick = on_tick;        /* a live read: it stops at the end marker */
+    o.tick_ctx = &t;
+    ev_driver *d = ev_driver_create(&o);
+    prof_profile *p = prof_create(NULL);
+    ev_driver_attach(d, &prof_analysis_ops, p);
+    const ev_stream *s = ev_driver_run_fd(d, fds[0], "pipe");
+    assert_int_equal(s->read.status, EV_END);
+    assert_int_equal(s->read.events, batch_events);
+    assert_true(s->after_end_len > 0 && s->after_end_len <= len);
+    assert_memory_equal(s->after_end, buf, s->after_end_len < 16 ? s->after_end_len : 16);
+
+    ev_driver_opts o2 = o;
+    o2.prefix = s->after_end;
+    o2.prefix_len = s->after_end_len;
+    ev_driver *d2 = ev_driver_create(&o2);
+    prof_profile *p2 = prof_create(NULL);
+    ev_driver_attach(d2, &prof_analysis_ops, p2);
+    const ev_stream *s2 = ev_driver_run_fd(d2, fds[0], "pipe");
+    waitpid(pid, NULL, 0);
+    close(fds[0]);
+    assert_int_equal(s2->read.status, EV_END);
+    assert_int_equal(s2->read.events, batch_events);
+    prof_result *r = prof_snapshot(p2);
+    assert_int_equal(prof_get_info(r)->total_ticks, batch_ticks);
+    prof_result_destroy(r);
+
+    /* a file read (not live) never stops at the marker: nothing kept */
+    ev_driver *d3 = ev_driver_create(NULL);
+    prof_profile *p3 = prof_create(NULL);
+    ev_driver_attach(d3, &prof_analysis_ops, p3);
+    const ev_stream *s3 = ev_driver_run_path(d3, LOG);
+    assert_null(s3->after_end);
+    assert_int_equal(s3->after_end_len, 0);
+
+    prof_destroy(p3);
+    ev_driver_destroy(d3);
+    prof_destroy(p2);
+    ev_driver_destroy(d2);
+    prof_destroy(p);
+    ev_driver_destroy(d);
+    free(two);
+    free(buf);
+}
+
 /* The interrupt flag stops a read that waits for a writer that says
  * nothing more: every event so far delivered, `interrupted` set. */
 static void test_interrupt(void **state)
@@ -364,6 +432,7 @@ int main(void)
     batch();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pipe_as_it_comes),
+        cmocka_unit_test(test_after_end_carried),
         cmocka_unit_test(test_interrupt),
         cmocka_unit_test(test_follow_file),
         cmocka_unit_test(test_idle_timeout),

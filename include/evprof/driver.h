@@ -119,6 +119,12 @@ typedef struct ev_stream {
      * the selection stage marks events by, for the analyses that measure
      * spans of time inside it. */
     const ev_select *select;
+    /* A live read that stopped at the end marker: the bytes that came after
+     * it in the same chunk (the start of another eventlog on a FIFO that
+     * programs write one after the other: ev_driver_opts.prefix of the
+     * next run). Valid until the driver is destroyed; NULL, 0: none. */
+    const uint8_t *after_end;
+    size_t after_end_len;
 } ev_stream;
 
 /* Flags of an analysis. */
@@ -223,6 +229,10 @@ typedef struct ev_driver_opts {
     const volatile sig_atomic_t *interrupt;
     ev_bytes_fn on_bytes;       /* may be NULL */
     void *bytes_ctx;
+    /* Bytes to read before the source's, as if it had given them first
+     * (another run's ev_stream.after_end); borrowed for the run. */
+    const void *prefix;
+    size_t prefix_len;
     /* ev_driver_run_connect with `follow` on an address nothing accepts on
      * yet (a Unix socket not made yet, a port nobody listens on) waits, as
      * for a followed file that does not exist yet, until idle_timeout or

@@ -379,6 +379,14 @@ EVPROF_API ev_status el_decoder_finish(el_decoder *d);
  * end marker (a program that did not shut down its eventlog). */
 EVPROF_API int el_decoder_missing_end(const el_decoder *d);
 
+/* 1 when an end marker was read, with its byte offset in *offset (may be
+ * NULL; the two bytes after it are where the log ends). */
+EVPROF_API int el_decoder_end_marker(const el_decoder *d, uint64_t *offset);
+/* 1 when another eventlog's header ("hdrb") follows the end marker: the
+ * bytes after the marker are that log's (read on, they are skipped, never
+ * taken for damage). */
+EVPROF_API int el_decoder_next_log(const el_decoder *d);
+
 /* The header, once parsed (NULL before). Types are in header order. */
 EVPROF_API size_t el_decoder_num_types(const el_decoder *d);
 /* Counting the events of each type: off by default (two additions per

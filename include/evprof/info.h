@@ -82,18 +82,48 @@ typedef struct info_facts {
 
 EVPROF_API void info_get_facts(const info_log *in, info_facts *f);
 
+/* What a logged command line (PROGRAM_ARGS: argv as the RTS saw it, RTS
+ * options between +RTS and -RTS, none after --RTS) says of the time
+ * profiler, as INFO_RTS_* bits. Options given through GHCRTS or
+ * -with-rtsopts are not in the log. */
+enum {
+    INFO_RTS_TIME_PROF = 1u << 0,   /* -p, -P, -pa, -pj, -po...: time profiling on */
+    INFO_RTS_NO_AUTO = 1u << 1,     /* --no-automatic-time-samples (GHC 9.10 and later) */
+    INFO_RTS_TIMER_OFF = 1u << 2,   /* -V0: the RTS timer, and so the ticks, disabled */
+    INFO_RTS_ARGS = 1u << 3,        /* the log has a command line at all */
+};
+EVPROF_API unsigned info_rts_flags(const char *const *argv, size_t argc);
+
+/* What a log shows that tells why it has no time-profile samples. */
+typedef struct info_prof_signs {
+    const char *rts;            /* the RTS identifier ("GHC-9.10.3 rts_p"), NULL: none */
+    size_t rts_len;
+    uint64_t ccs;               /* cost centres defined (161) */
+    unsigned rts_flags;         /* info_rts_flags of its command line */
+    int has_prof_begin;         /* the log has a PROF_BEGIN (168): time profiling on */
+    uint64_t prof_interval_ns;  /* its tick interval (0 under +RTS -V0) */
+    double prof_begin_s;        /* its time (s after the RTS started) */
+} info_prof_signs;
+
 /* Why a log has no time-profile samples (event 167), from what it shows,
  * never a guess: the one text of `info`'s verdict and of the profile
- * commands' message. `rts` is the RTS identifier (NULL: none in the log),
- * `ccs` the cost centres it defines (161), `f` the read's facts. A log
- * that ends early (no end marker, cut) and comes from a profiling RTS has
- * no samples *yet* (the RTS writes them from a buffer of its own, when it
- * is full or at exit); one that ends early without an RTS identifier
- * cannot tell; a whole log of a profiling RTS was run without +RTS -p; the
- * rest were not built with -prof. Writes one sentence into buf (no
- * newline). */
-EVPROF_API void info_no_samples_why(char *buf, size_t size, const char *rts, size_t rts_len,
-                                    uint64_t ccs, const ev_facts *f);
+ * commands' message. `f` is the read's facts (NULL: none). A log that
+ * ends early (no end marker, cut) and comes from a profiling RTS has no
+ * samples *yet* (the RTS writes them from a buffer of its own, when it is
+ * full or at exit); one that ends early without an RTS identifier cannot
+ * tell. A whole log of a profiling RTS: with PROF_BEGIN the time profiler
+ * was on, and the command line says why no tick came (the program never
+ * started the timer under --no-automatic-time-samples, -V0, a run shorter
+ * than a tick); without it the run had no +RTS -p. The rest were not
+ * built with -prof. Writes one sentence into buf (no newline). */
+EVPROF_API void info_no_samples_why(char *buf, size_t size, const info_prof_signs *s,
+                                    const ev_facts *f);
+/* The same for a log still being written (live views): why no sample has
+ * come *yet*, only from what the log shows positively (a command line
+ * with --no-automatic-time-samples or -V0, or without -p; an RTS that is
+ * not a profiling one); 0 and an empty buf when nothing tells (the
+ * samples may simply not be written yet). */
+EVPROF_API int info_no_samples_yet(char *buf, size_t size, const info_prof_signs *s);
 
 /* The same analysis reading only the events of info_facts (no counts per
  * type, no time span): for a summary beside other analyses, at the cost

@@ -24,6 +24,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "evprof/driver.h"
 #include "evprof/gc.h"
@@ -143,6 +144,9 @@ typedef struct live_frame {
 
     /* the whole lists (n_ccs, n_bands, n_ticky are their first top_n) */
     const live_cc_row *all_ccs;         /* n_ccs_all cost centres with ticks, in no order */
+    /* without ticks: why none has come yet, when the log tells
+     * (info_no_samples_yet), else NULL */
+    const char *no_samples_why;
     size_t n_bands_all;                 /* bands[] of the latest census */
     size_t n_ticky_all;                 /* ticky[] with entries or allocations */
 
@@ -179,6 +183,49 @@ EVPROF_API const heap_info *live_top_heap_info(const live_top *t);
 /* One JSON object on one line (NDJSON): see docs/LIVE.md for the fields.
  * Returns 0, or -1 on a write error. */
 EVPROF_API int live_frame_json(const live_frame *f, FILE *out);
+
+/* ---- starting the program a live view follows (live/launch.c) ---------- */
+
+/* How the program's RTS is told where to write its eventlog, by what the
+ * command is (docs/LIVE.md, "Following any command"). */
+typedef enum live_launch_way {
+    LIVE_LAUNCH_ARGS,           /* a Haskell program: PROG +RTS ... -RTS ARGS */
+    LIVE_LAUNCH_LAUNCHER,       /* cabal or stack, whose own RTS takes GHCRTS and
+                                   +RTS before a "--": PROG ARGS [--] +RTS ... -RTS,
+                                   handed to the program it runs */
+    LIVE_LAUNCH_ENV,            /* anything else (a script): GHCRTS in its
+                                   environment, read by every Haskell program it
+                                   starts */
+} live_launch_way;
+EVPROF_API const char *live_launch_way_name(live_launch_way w);   /* "args", ... */
+
+typedef struct live_launch_opts {
+    const char *eventlog;       /* where the RTS writes (+RTS -ol): a FIFO's path */
+    double flush_s;             /* --eventlog-flush-interval, where the GHC takes it
+                                   (9.2 and later); default 0.5 */
+    const char *ghc_version;    /* the program's GHC ("9.6.6") when the command is
+                                   not the program; NULL: the ghc on PATH's */
+    const char *output;         /* the program's standard output and error go to
+                                   this file; NULL: standard error (or /dev/null
+                                   when quiet) */
+    int quiet;
+} live_launch_opts;
+EVPROF_API void live_launch_opts_init(live_launch_opts *o);
+
+typedef struct live_launch {
+    pid_t pid;                  /* the command's process, -1 before the start */
+    live_launch_way way;
+    int flush;                  /* --eventlog-flush-interval was passed */
+    char version[32];           /* the GHC version the flush was judged on, or "" */
+    char said[1200];            /* one line: what was passed, and why */
+} live_launch;
+
+/* Starts argv[0..argc) (execvp) with the eventlog options its way. The
+ * command's own standard input is evprof's. EV_OK, or an error with err
+ * filled (it did not start: a FIFO path with a space, out of memory, fork
+ * failed); a command that cannot be executed starts and exits 127. */
+EVPROF_API ev_status live_launch_start(live_launch *l, char *const *argv, int argc,
+                                       const live_launch_opts *o, ev_error *err);
 
 #ifdef __cplusplus
 }

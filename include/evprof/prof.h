@@ -208,6 +208,8 @@ typedef struct prof_info {
     uint64_t filtered_ticks;    /* outside the window or capability, or dropped by
                                    focus/ignore */
     uint64_t interval_ns;       /* from PROF_BEGIN; 0 if absent */
+    int has_prof_begin;         /* a PROF_BEGIN (168) was read */
+    uint64_t prof_begin_time;   /* the first one's time (ns) */
     uint32_t capabilities;      /* processors, as GHC counts them */
     uint64_t undefined_ccs;     /* ids named by samples but never defined */
     uint64_t cut_samples;       /* samples whose stack was cut at 255 frames */
