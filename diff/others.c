@@ -169,7 +169,7 @@ static void totals_json(tx_json *j, const figure *f, size_t n)
 
 /* ---- GC ----------------------------------------------------------------- */
 
-#define GC_FIXED 16
+#define GC_FIXED 20
 
 /* The figures of two summaries; *n rows in a malloc'd array. */
 static figure *gc_figures(const gc_result *a, const gc_result *b, size_t *n)
@@ -197,6 +197,18 @@ static figure *gc_figures(const gc_result *a, const gc_result *b, size_t *n)
     FIG("sparks created", "sparks_created", U_COUNT, sparks.created);
     FIG("sparks converted", "sparks_converted", U_COUNT, sparks.converted);
     FIG("sparks fizzled", "sparks_fizzled", U_COUNT, sparks.fizzled);
+    /* the non-moving collector's (lower bounds: `evprof gc`) and GHC's
+     * TASKS, when either summary has them */
+    if (a->nonmoving || b->nonmoving) {
+        FIG("non-moving syncs (s elapsed)", "nonmoving_sync_s", U_SECONDS,
+            nonmoving_sync_ns / 1e9);
+        FIG("concurrent collections (s elapsed, at least)", "nonmoving_concurrent_s",
+            U_SECONDS, nonmoving_elapsed_ns / 1e9);
+    }
+    if ((a->threaded && a->has_tasks) || (b->threaded && b->has_tasks)) {
+        FIG("worker tasks", "worker_count", U_COUNT, workers);
+        FIG("peak worker tasks", "peak_worker_count", U_COUNT, peak_workers);
+    }
 #undef FIG
     static const char *const coll[] = { "Gen 0 collections", "Gen 1 collections",
                                         "Gen 2 collections", "Gen 3 collections" };

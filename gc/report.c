@@ -40,6 +40,38 @@ static double secs(uint64_t ns)
 
 /* ---- text ------------------------------------------------------------- */
 
+/* "%.3fs" or "%.4fs" of ns, ">=" before it (a lower bound), or "n/a" */
+static void bound_secs(char *buf, size_t size, int known, int decimals, uint64_t ns)
+{
+    if (known)
+        snprintf(buf, size, ">=%.*fs", decimals, secs(ns));
+    else
+        snprintf(buf, size, "%s", "n/a");
+}
+
+/* The non-moving collector's rows, under the generations as GHC prints
+ * them (GHC's average divides seconds by its count of major collections
+ * in double: so here). The syncs are GHC's own figures; the concurrent
+ * collections' elapsed times are lower bounds (">="), and the CPU time
+ * is not in the events. */
+static void nonmoving_rows(const gc_result *r, FILE *out)
+{
+    /* GHC: "  Gen  1     %5d syncs,                      %6.3fs     %3.4fs    %3.4fs" */
+    fprintf(out, "  Gen  1     %5d syncs,                      %6.3fs     %3.4fs    %3.4fs\n",
+            (int)r->nonmoving_syncs, secs(r->nonmoving_sync_ns),
+            secs(r->nonmoving_sync_ns) / (int)r->nonmoving_syncs,
+            secs(r->nonmoving_sync_max_ns));
+    /* GHC: "  Gen  1      concurrent,             %6.3fs  %6.3fs     %3.4fs    %3.4fs",
+     * each figure right-aligned where GHC's ends */
+    char el[32], avg[32] = "n/a", mx[32];
+    bound_secs(el, sizeof el, r->has_nonmoving_elapsed, 3, r->nonmoving_elapsed_ns);
+    bound_secs(mx, sizeof mx, r->has_nonmoving_elapsed, 4, r->nonmoving_max_elapsed_ns);
+    if (r->has_nonmoving_elapsed && r->nonmoving_syncs)   /* else GHC's is 0/0 */
+        snprintf(avg, sizeof avg, ">=%.4fs",
+                 secs(r->nonmoving_elapsed_ns) / (int)r->nonmoving_syncs);
+    fprintf(out, "  Gen  1      concurrent,             %7s %8s %11s %10s\n", "n/a", el, avg, mx);
+}
+
 static void gen_table(const gc_result *r, FILE *out)
 {
     fputs("                                     Tot time (elapsed)  Avg pause  Max pause\n",
@@ -51,6 +83,8 @@ static void gen_table(const gc_result *r, FILE *out)
                 (unsigned)g, (unsigned)gg->collections, (unsigned)gg->par_collections, "n/a",
                 secs(gg->elapsed_ns), secs(gg->avg_pause_ns), secs(gg->max_pause_ns));
     }
+    if (r->nonmoving)
+        nonmoving_rows(r, out);
     fputc('\n', out);
 }
 
@@ -154,6 +188,26 @@ static void notes(const gc_result *r, FILE *out)
     if (r->profiled)
         fputs("    Profiled RTS: GC times include heap-census time, which GHC's RP and PROF\n"
               "    lines take out of its GC line.\n", out);
+    if (r->nonmoving) {
+        fputs("    Non-moving collector: the syncs are GHC's own (CONC_SYNC_BEGIN..END). A\n"
+              "    concurrent collection is timed from its first CONC_MARK_BEGIN to its\n"
+              "    CONC_SWEEP_END; GHC's clock starts before the first and stops after the\n"
+              "    second, out of the events' sight: \">=\" marks lower bounds.\n", out);
+        if (!r->has_nonmoving_elapsed)
+            fputs("    GHC before 9.4 prints the process's CPU time in the concurrent line's\n"
+                  "    elapsed column (GHC #20751), which no event carries: n/a.\n", out);
+    }
+    if (r->threaded && r->has_tasks) {
+        fputs("    TASKS: the main thread's task is bound, every other one a worker; a thread\n"
+              "    that calls into Haskell from outside (forkOS) writes what a worker writes.\n",
+              out);
+        if (!r->whole_run)
+            fputs("    TASKS is the whole run's.\n", out);
+        if (r->bound_tasks_lower_bound)
+            fputs("    The non-moving collector's mark thread takes bound tasks without an\n"
+                  "    event (GHC 9.0, 9.6: one per concurrent collection; 9.10: one): \">=\".\n",
+                  out);
+    }
 }
 
 int gc_report_text(const gc_summary *s, const gc_report_opts *o, FILE *out)
@@ -210,6 +264,16 @@ int gc_report_text(const gc_summary *s, const gc_report_opts *o, FILE *out)
         fprintf(out, "  Parallel GC work balance: %.2f%% (serial 0%%, perfect 100%%)\n\n",
                 r->work_balance * 100);
     if (r->threaded) {
+        /* GHC: "  TASKS: %d (%d bound, %d peak workers (%d total), using -N%d)" */
+        const char *ge = r->bound_tasks_lower_bound ? ">= " : "";
+        if (r->has_tasks)
+            fprintf(out, "  TASKS: %s%u (%s%u bound, %u peak workers (%u total), using -N%u)\n\n",
+                    ge, (unsigned)(r->bound_tasks + r->workers), ge, (unsigned)r->bound_tasks,
+                    (unsigned)r->peak_workers, (unsigned)r->workers,
+                    (unsigned)r->n_capabilities);
+        else
+            fputs("  TASKS: n/a (no TASK_CREATE and OSPROCESS_PID events: +RTS -l writes them, "
+                  "-l-s does not)\n\n", out);
         if (r->has_sparks)
             fprintf(out, "  SPARKS: %" PRIu64 " (%" PRIu64 " converted, %" PRIu64
                          " overflowed, %" PRIu64 " dud, %" PRIu64 " GC'd, %" PRIu64
@@ -225,6 +289,12 @@ int gc_report_text(const gc_summary *s, const gc_report_opts *o, FILE *out)
     time_line(out, "INIT", 0, 0);
     time_line(out, "MUT", 1, r->mutator_ns);
     time_line(out, "GC", 1, r->gc_ns);
+    if (r->nonmoving) {
+        char el[32];
+        bound_secs(el, sizeof el, r->has_nonmoving_elapsed, 3, r->nonmoving_elapsed_ns);
+        /* GHC: "  CONC GC time  %7.3fs  (%7.3fs elapsed)" */
+        fprintf(out, "  CONC GC time  %8s  (%8s elapsed)\n", "n/a", el);
+    }
     if (r->profiled) {
         time_line(out, "RP", 0, 0);
         time_line(out, "PROF", 0, 0);
@@ -267,6 +337,66 @@ static void json_sparks(tx_json *j, int has, const gc_sparks *sp)
     tx_json_kv_uint(j, "gcd", sp->gcd);
     tx_json_kv_uint(j, "fizzled", sp->fizzled);
     tx_json_kv_uint(j, "total", sp->created + sp->dud + sp->overflowed);
+    tx_json_end(j);
+}
+
+/* The non-moving collector's figures (null: it did not run), with GHC.Stats'
+ * names where GHC has the figure; elapsed times of concurrent collections
+ * are lower bounds of GHC's (null: GHC's is not in the log). */
+static void json_nonmoving(tx_json *j, const gc_result *r)
+{
+    if (!r->nonmoving) {
+        tx_json_null(j);
+        return;
+    }
+    int known = r->has_nonmoving_elapsed;
+    double n = (double)(int)r->nonmoving_syncs;
+    tx_json_object(j, TX_JSON_INLINE);
+    tx_json_kv_uint(j, "syncs", r->nonmoving_syncs);
+    tx_json_kv_uint(j, "sync_pairs", r->nonmoving_sync_pairs);
+    tx_json_kv_uint(j, "sync_elapsed_ns", r->nonmoving_sync_ns);
+    tx_json_key(j, "sync_avg_pause_ns");
+    if (n > 0)
+        tx_json_double(j, (double)r->nonmoving_sync_ns / n, 10);
+    else
+        tx_json_null(j);
+    tx_json_kv_uint(j, "sync_max_elapsed_ns", r->nonmoving_sync_max_ns);
+    tx_json_kv_uint(j, "concurrent_collections", r->nonmoving_collections);
+    tx_json_kv_null(j, "concurrent_cpu_ns");
+    tx_json_key(j, "concurrent_elapsed_ns");
+    if (known)
+        tx_json_uint(j, r->nonmoving_elapsed_ns);
+    else
+        tx_json_null(j);
+    tx_json_key(j, "concurrent_avg_pause_ns");
+    if (known && n > 0)
+        tx_json_double(j, (double)r->nonmoving_elapsed_ns / n, 10);
+    else
+        tx_json_null(j);
+    tx_json_key(j, "concurrent_max_elapsed_ns");
+    if (known)
+        tx_json_uint(j, r->nonmoving_max_elapsed_ns);
+    else
+        tx_json_null(j);
+    tx_json_kv_bool(j, "concurrent_elapsed_lower_bound", known);
+    tx_json_end(j);
+}
+
+/* GHC's TASKS (its machine-readable names); null when the RTS is not
+ * threaded (GHC prints no such line) or the events are missing */
+static void json_tasks(tx_json *j, const gc_result *r)
+{
+    if (!r->threaded || !r->has_tasks) {
+        tx_json_null(j);
+        return;
+    }
+    tx_json_object(j, TX_JSON_INLINE);
+    tx_json_kv_uint(j, "task_count", (uint64_t)r->bound_tasks + r->workers);
+    tx_json_kv_uint(j, "bound_task_count", r->bound_tasks);
+    tx_json_kv_bool(j, "bound_task_count_lower_bound", r->bound_tasks_lower_bound);
+    tx_json_kv_uint(j, "peak_worker_count", r->peak_workers);
+    tx_json_kv_uint(j, "worker_count", r->workers);
+    tx_json_kv_uint(j, "n_capabilities", r->n_capabilities);
     tx_json_end(j);
 }
 
@@ -343,6 +473,10 @@ int gc_report_json(const gc_summary *s, const gc_report_opts *o, FILE *out)
     tx_json_kv_double(j, "work_balance", r->work_balance, 10);
     tx_json_key(j, "sparks");
     json_sparks(j, r->has_sparks, &r->sparks);
+    tx_json_key(j, "tasks");
+    json_tasks(j, r);
+    tx_json_key(j, "nonmoving");
+    json_nonmoving(j, r);
     tx_json_kv_uint(j, "elapsed_ns", r->total_ns);
     tx_json_kv_uint(j, "gc_elapsed_ns", r->gc_ns);
     tx_json_kv_uint(j, "mutator_elapsed_ns", r->mutator_ns);

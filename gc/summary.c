@@ -27,9 +27,11 @@
  */
 #include "evprof/gc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "nonmoving.h"
 #include "series.h"
 #include "util/account.h"
 
@@ -37,6 +39,10 @@ const uint16_t gc_event_types[] = {
     EL_GC_START, EL_GC_END, EL_GC_STATS_GHC, EL_HEAP_ALLOCATED, EL_HEAP_SIZE,
     EL_HEAP_LIVE, EL_HEAP_INFO_GHC, EL_SPARK_COUNTERS, EL_RUN_THREAD, EL_STOP_THREAD,
     EL_RTS_IDENTIFIER, EL_CAP_CREATE, EL_GC_GLOBAL_SYNC, EL_MEM_RETURN,
+    /* the non-moving collector and the tasks (nonmoving.h) */
+    EL_CONC_MARK_BEGIN, EL_CONC_MARK_END, EL_CONC_SYNC_BEGIN, EL_CONC_SYNC_END,
+    EL_CONC_SWEEP_BEGIN, EL_CONC_SWEEP_END, EL_CONC_UPD_REM_SET_FLUSH, EL_TASK_CREATE,
+    EL_TASK_DELETE, EL_OSPROCESS_PID, EL_PROGRAM_ARGS,
 };
 const size_t gc_num_event_types = sizeof gc_event_types / sizeof gc_event_types[0];
 
@@ -127,11 +133,23 @@ struct gc_summary {
     int held_overflow;              /* more than GC_HELD_MAX: no merge */
     pending_stats *held_stats;
     size_t n_held_stats, cap_held_stats;
+    /* the non-moving collector, the tasks; the capabilities created
+     * (their largest number + 1: GHC's -N), --nonmoving-gc among the
+     * program's RTS options */
+    gc_nonmoving nm;
+    gc_tasks tasks;
+    uint32_t caps_created;
+    int nonmoving_option;
 };
 
 gc_summary *gc_create(void)
 {
-    return calloc(1, sizeof(gc_summary));
+    gc_summary *s = calloc(1, sizeof(gc_summary));
+    if (s) {
+        gc_nonmoving_init_(&s->nm, 0);
+        gc_tasks_init_(&s->tasks, 0);
+    }
+    return s;
 }
 
 void gc_destroy(gc_summary *s)
@@ -147,6 +165,8 @@ void gc_destroy(gc_summary *s)
     free(s->out_caps);
     free(s->held);
     free(s->held_stats);
+    gc_nonmoving_free_(&s->nm);
+    gc_tasks_free_(&s->tasks);
     gc_series_free_(&s->series);
     free(s->points);
     ev_budget_release(s->mem.budget, s->mem.charged);
@@ -481,6 +501,30 @@ static void rts_identifier(gc_summary *s, const el_event *ev)
     s->r.profiled = profiled;
 }
 
+/* --nonmoving-gc or -xn among the program's RTS options (between +RTS and
+ * -RTS; --RTS ends them), in PROGRAM_ARGS' NUL-separated list. */
+static int asks_nonmoving(el_str args)
+{
+    int rts = 0;
+    const char *p = args.ptr, *end = args.ptr + args.len;
+    while (p < end) {
+        const char *nul = memchr(p, '\0', (size_t)(end - p));
+        size_t n = nul ? (size_t)(nul - p) : (size_t)(end - p);
+#define IS(lit) (n == sizeof lit - 1 && memcmp(p, lit, n) == 0)
+        if (IS("--RTS"))
+            return 0;
+        if (IS("+RTS"))
+            rts = 1;
+        else if (IS("-RTS"))
+            rts = 0;
+        else if (rts && (IS("--nonmoving-gc") || IS("-xn")))
+            return 1;
+#undef IS
+        p += n + 1;
+    }
+    return 0;
+}
+
 void gc_on_collection(gc_summary *s, gc_collection_fn fn, void *ctx)
 {
     s->on_collection = fn;
@@ -510,6 +554,29 @@ int gc_add_event(gc_summary *s, const el_event *ev)
     case EL_CAP_CREATE:
         if (!cap_slot(s, ev->u.cap.cap))
             return -1;
+        if ((uint32_t)ev->u.cap.cap + 1 > s->caps_created)
+            s->caps_created = (uint32_t)ev->u.cap.cap + 1;
+        return 0;
+    case EL_CONC_MARK_BEGIN: case EL_CONC_MARK_END: case EL_CONC_SYNC_BEGIN:
+    case EL_CONC_SYNC_END: case EL_CONC_SWEEP_BEGIN: case EL_CONC_SWEEP_END:
+    case EL_CONC_UPD_REM_SET_FLUSH:
+        gc_nonmoving_event_(&s->nm, s->sel, ev->type, t);
+        if (s->nm.nomem)
+            s->nomem = 1;
+        return s->nomem ? -1 : 0;
+    case EL_TASK_CREATE: case EL_TASK_DELETE:
+        gc_tasks_event_(&s->tasks, ev->type, ev->u.task.task, ev->u.task.tid);
+        if (s->tasks.nomem)
+            s->nomem = 1;
+        return s->nomem ? -1 : 0;
+    case EL_OSPROCESS_PID:
+        gc_tasks_event_(&s->tasks, ev->type, 0, ev->u.pid.pid);
+        if (s->tasks.nomem)
+            s->nomem = 1;
+        return s->nomem ? -1 : 0;
+    case EL_PROGRAM_ARGS:
+        if (asks_nonmoving(ev->u.text.str))
+            s->nonmoving_option = 1;
         return 0;
     case EL_RTS_IDENTIFIER:
         rts_identifier(s, ev);
@@ -648,6 +715,28 @@ static void close_cap(gc_summary *s, cap_state *c, uint64_t end)
         gc_end(s, c, end < c->gc_start ? c->gc_start : end);
 }
 
+/* GHC's `+RTS -s` lines of the non-moving collector, when the log shows
+ * it ran (its events) or was asked for (--nonmoving-gc). */
+static void nonmoving_result(const gc_summary *s, gc_result *r)
+{
+    const gc_nonmoving *n = &s->nm;
+    r->nonmoving = n->n_events > 0 || s->nonmoving_option;
+    /* GHC's count of syncs is its count of major collections */
+    r->nonmoving_syncs = r->generations ? s->gens[r->generations - 1].collections : 0;
+    r->nonmoving_sync_pairs = n->n_syncs;
+    r->nonmoving_sync_ns = n->sync_ns;
+    r->nonmoving_sync_max_ns = n->sync_max_ns;
+    r->nonmoving_collections = n->n_colls;
+    r->nonmoving_elapsed_ns = n->coll_ns;
+    r->nonmoving_max_elapsed_ns = n->coll_max_ns;
+    /* GHC before 9.4 reads the process's CPU clock for this "elapsed"
+     * time (GHC #20751, fixed by !7086): not in the events */
+    unsigned major = 0, minor = 0;
+    int old = sscanf(r->rts_version, "GHC-%u.%u", &major, &minor) == 2 &&
+              (major < 9 || (major == 9 && minor < 4));
+    r->has_nonmoving_elapsed = !old;
+}
+
 static void cap_result(const gc_summary *s, const cap_state *c, uint32_t no, gc_cap *o)
 {
     memset(o, 0, sizeof *o);
@@ -749,6 +838,7 @@ int gc_finish(gc_summary *s)
     r->work_balance = r->par_copied_bytes
                           ? (double)r->par_balanced_copied_bytes / (double)r->par_copied_bytes
                           : 0.0;
+    nonmoving_result(s, r);
 
     /* capabilities */
     uint32_t n = 0;
@@ -772,6 +862,12 @@ int gc_finish(gc_summary *s)
         cap_result(s, &s->nocap, EL_NO_CAP, &s->out_caps[k++]);
     r->caps = s->out_caps;
     r->n_caps = k;
+    r->has_tasks = s->tasks.n_events > 0 && s->tasks.has_pid;
+    r->bound_tasks = s->tasks.has_main ? 1 : 0;
+    r->bound_tasks_lower_bound = s->nm.n_mark_begin > 0;
+    r->workers = s->tasks.workers;
+    r->peak_workers = s->tasks.peak;
+    r->n_capabilities = s->caps_created ? s->caps_created : r->caps_in_log;
 
     for (uint32_t i = 0; i < k; i++) {
         const gc_cap *c = &s->out_caps[i];
@@ -827,6 +923,12 @@ gc_summary *gc_snapshot(const gc_summary *s)
     c->series.b = NULL;
     c->points = NULL;
     c->mem = (ev_account){ 0 };  /* a snapshot is not charged */
+    c->nm.held = NULL;
+    c->tasks.held = NULL;
+    if (gc_nonmoving_copy_(&c->nm, &s->nm) != 0 || gc_tasks_copy_(&c->tasks, &s->tasks) != 0) {
+        gc_destroy(c);
+        return NULL;
+    }
     if (s->series.b && gc_series_copy_(&c->series, &s->series) != 0) {
         gc_destroy(c);
         return NULL;
@@ -872,6 +974,8 @@ gc_summary *gc_fork(const gc_summary *s)
     gc_summary *q = gc_create();
     if (q) {
         q->partial = 1;
+        gc_nonmoving_init_(&q->nm, 1);
+        gc_tasks_init_(&q->tasks, 1);
         q->sel = s->sel;
         if (s->series.b && gc_keep_series(q, s->series_points) != 0) {
             gc_destroy(q);
@@ -993,6 +1097,12 @@ int gc_merge(gc_summary *p, const gc_summary *q)
         p->span_last = q->span_last;
     }
     p->gc_ns += q->gc_ns;
+    if (gc_nonmoving_merge_(&p->nm, &q->nm, p->sel) != 0 ||
+        gc_tasks_merge_(&p->tasks, &q->tasks) != 0)
+        return -1;
+    if (q->caps_created > p->caps_created)
+        p->caps_created = q->caps_created;
+    p->nonmoving_option |= q->nonmoving_option;
 
     gc_result *r = &p->r;
     const gc_result *qr = &q->r;

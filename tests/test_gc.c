@@ -45,9 +45,17 @@ typedef struct ghc_stats {
     int has_sparks;
     uint64_t sparks, converted, overflowed, dud, gcd, fizzled;
     char gc_elapsed[16], total_elapsed[16];
+    /* the non-moving collector (+RTS --nonmoving-gc) */
+    int has_nonmoving;
+    uint32_t syncs;
+    double conc_elapsed, conc_avg, conc_max, conc_gc_elapsed;   /* seconds */
+    /* TASKS (threaded RTS) */
+    int has_tasks;
+    unsigned tasks, bound, peak_workers, workers, n_caps;
     /* the lines themselves, without the newline */
     char line_alloc[128], line_copied[128], line_residency[128], line_slop[128],
-        line_mem[128], line_balance[128], line_sparks[160];
+        line_mem[128], line_balance[128], line_sparks[160], line_syncs[128],
+        line_tasks[128];
 } ghc_stats;
 
 /* "241,023,752" (leading spaces allowed) */
@@ -99,9 +107,27 @@ static void read_ghc_stats(const char *path, ghc_stats *g)
         } else if (strstr(line, " MiB total memory in use")) {
             g->mem_mib = commas_number(line);
             keep(g->line_mem, sizeof g->line_mem, line);
-        } else if (strncmp(line, "  Gen ", 6) == 0 &&
-                   (strstr(line, " syncs,") || strstr(line, " concurrent,"))) {
-            /* the non-moving collector's rows (--nonmoving-gc): not read here */
+        } else if (strstr(line, " syncs, ") && strncmp(line, "  Gen  1 ", 9) == 0) {
+            g->has_nonmoving = 1;
+            assert_int_equal(sscanf(line, "  Gen  1 %u syncs,", &g->syncs), 1);
+            keep(g->line_syncs, sizeof g->line_syncs, line);
+        } else if (strncmp(line, "  Gen  1      concurrent,", 25) == 0) {
+            double cpu;
+            assert_int_equal(sscanf(line + 25, " %lfs %lfs %lfs %lfs", &cpu, &g->conc_elapsed,
+                                    &g->conc_avg, &g->conc_max),
+                             4);
+        } else if (strncmp(line, "  CONC GC time", 14) == 0) {
+            double cpu;
+            assert_int_equal(sscanf(line + 14, " %lfs ( %lfs elapsed)", &cpu,
+                                    &g->conc_gc_elapsed),
+                             2);
+        } else if ((p = strstr(line, "TASKS: "))) {
+            g->has_tasks = 1;
+            assert_int_equal(sscanf(p, "TASKS: %u (%u bound, %u peak workers (%u total), "
+                                       "using -N%u)", &g->tasks, &g->bound, &g->peak_workers,
+                                    &g->workers, &g->n_caps),
+                             5);
+            keep(g->line_tasks, sizeof g->line_tasks, line);
         } else if (strncmp(line, "  Gen ", 6) == 0) {
             unsigned gen, colls, par;
             char cpu[16], el[16], avg[16], mx[16];
@@ -251,8 +277,89 @@ static const char *const runs[] = {
     GHC96 "/workers-N2-s",              /* GHC 9.6.6, -N2, parallel GC */
     GHC910 "/sim-s",                    /* GHC 9.10.3, non-threaded RTS */
     GHC910 "/workers-nonmoving-N2-s",   /* GHC 9.10.3, -N2 --nonmoving-gc */
+    /* the non-moving collector (+RTS --nonmoving-gc -N2) and TASKS
+     * (ghc-9.10/README-gc.md) */
+    GHC910 "/nonmoving-N2-s",           /* GHC 9.10.3 */
+    GHC910 "/copying-N2-s",             /* GHC 9.10.3, the same program copying */
+    GHC96 "/nonmoving-N2-s",            /* GHC 9.6.6 */
+    GC_DATA "/nonmoving-N2",            /* GHC 9.0.2 */
 };
 #define N_RUNS (sizeof runs / sizeof runs[0])
+
+/* TASKS: the workers, their peak and -N are GHC's; the bound tasks are
+ * the main thread's, GHC's count but on runs of the non-moving collector,
+ * whose mark thread takes bound tasks that write no event: there the
+ * count is a lower bound, said with ">=". */
+static void check_tasks(const char *base, const gc_result *r, const ghc_stats *g,
+                        const char *text)
+{
+    char want[160];
+    assert_int_equal(r->threaded && r->has_tasks, g->has_tasks);
+    if (!g->has_tasks) {
+        assert_null(strstr(text, "TASKS: "));
+        return;
+    }
+    assert_int_equal(r->workers, g->workers);
+    assert_int_equal(r->peak_workers, g->peak_workers);
+    assert_int_equal(r->n_capabilities, g->n_caps);
+    assert_int_equal(r->bound_tasks_lower_bound, g->has_nonmoving);
+    if (!g->has_nonmoving) {
+        assert_int_equal(r->bound_tasks, g->bound);
+        if (!has_line(text, g->line_tasks))
+            fail_msg("%s: no line '%s' in\n%s", base, g->line_tasks, text);
+        return;
+    }
+    assert_int_equal(r->bound_tasks, 1);        /* the main thread's */
+    assert_true(g->bound > 1);
+    snprintf(want, sizeof want, "  TASKS: >= %u (>= 1 bound, %u peak workers (%u total), "
+             "using -N%u)", g->workers + 1, g->peak_workers, g->workers, g->n_caps);
+    assert_true(has_line(text, want));
+}
+
+/* The non-moving collector: the syncs line is GHC's own. The concurrent
+ * collections' elapsed times are lower bounds of GHC's (">="), on these
+ * runs within 2% (docs/GC.md); GHC 9.0 prints CPU time there: n/a. */
+static void check_nonmoving(const char *base, const gc_result *r, const ghc_stats *g,
+                            const char *text)
+{
+    char want[160];
+    assert_int_equal(r->nonmoving, g->has_nonmoving);
+    if (!g->has_nonmoving) {
+        assert_null(strstr(text, " syncs, "));
+        assert_null(strstr(text, "CONC GC"));
+        return;
+    }
+    assert_int_equal(r->nonmoving_syncs, g->syncs);
+    if (!has_line(text, g->line_syncs))
+        fail_msg("%s: no line '%s' in\n%s", base, g->line_syncs, text);
+    int ghc90 = strncmp(r->rts_version, "GHC-9.0.", 8) == 0;
+    assert_int_equal(r->has_nonmoving_elapsed, !ghc90);
+    if (ghc90) {
+        assert_true(has_line(text, "  Gen  1      concurrent,                 n/a      n/a"
+                                   "         n/a        n/a"));
+        assert_true(has_line(text, "  CONC GC time       n/a  (     n/a elapsed)"));
+        return;
+    }
+    double el = (double)r->nonmoving_elapsed_ns / 1e9;
+    double mx = (double)r->nonmoving_max_elapsed_ns / 1e9;
+    double avg = el / (int)r->nonmoving_syncs;
+    print_message("  concurrent: %.3f of GHC's %.3f, max %.4f of %.4f\n", el, g->conc_elapsed,
+                  mx, g->conc_max);
+    assert_true(el <= g->conc_elapsed + 0.0005 && el >= 0.98 * g->conc_elapsed);
+    assert_true(mx <= g->conc_max + 0.00005 && mx >= 0.98 * g->conc_max);
+    assert_true(avg <= g->conc_avg + 0.00005);
+    assert_true(g->conc_gc_elapsed == g->conc_elapsed);
+    char e[32], a[32], m[32];
+    snprintf(e, sizeof e, ">=%.3fs", el);
+    snprintf(a, sizeof a, ">=%.4fs", avg);
+    snprintf(m, sizeof m, ">=%.4fs", mx);
+    snprintf(want, sizeof want, "  Gen  1      concurrent,                 n/a %8s %11s %10s", e, a,
+             m);
+    if (!has_line(text, want))
+        fail_msg("%s: no line '%s' in\n%s", base, want, text);
+    snprintf(want, sizeof want, "  CONC GC time       n/a  (%8s elapsed)", e);
+    assert_true(has_line(text, want));
+}
 
 static void check_run(const char *base)
 {
@@ -330,7 +437,7 @@ static void check_run(const char *base)
      * only, so the figure is a lower bound, said with ">="; on these runs
      * it is GHC's own (no peak inside a collection above it). GHC 9.2+
      * writes MEM_RETURN with GHC's own peak: exact, no ">=". */
-    int exact = strstr(base, "ghc-9.6") || strstr(base, "ghc-9.10");
+    int exact = strstr(base, "ghc-9.6") != NULL || strstr(base, "ghc-9.10") != NULL;
     assert_int_equal(r->mem_in_use_lower_bound, !exact);
     char want_mem[96];
     snprintf(want_mem, sizeof want_mem, exact ? "%llu" : ">= %llu", (unsigned long long)g.mem_mib);
@@ -351,6 +458,8 @@ static void check_run(const char *base)
     snprintf(want, sizeof want, "  GC      time       n/a  (%7ss elapsed)", g.gc_elapsed);
     assert_true(has_line(text, want));
     assert_true(has_line(text, "  INIT    time       n/a  (     n/a elapsed)"));
+    check_tasks(base, r, &g, text);
+    check_nonmoving(base, r, &g, text);
     free(text);
     gc_destroy(s);
 }
@@ -405,7 +514,8 @@ static void test_windows_add_up(void **state)
         uint64_t w_cap_mut = 0, w_cap_gc = 0;
         uint32_t colls[GS_MAX_GENS] = { 0 }, pars[GS_MAX_GENS] = { 0 };
         uint64_t gen_el[GS_MAX_GENS] = { 0 };
-        uint32_t major = 0;
+        uint32_t major = 0, syncs = 0, sync_pairs = 0, conc = 0;
+        uint64_t sync_ns = 0, sync_max = 0, conc_ns = 0, conc_max = 0;
         for (size_t k = 0; k + 1 < ncuts; k++) {
             gc_summary *part = window_of(path, cuts[k], cuts[k + 1], -1);
             const gc_result *p = gc_get_result(part);
@@ -417,6 +527,21 @@ static void test_windows_add_up(void **state)
             par_copied += p->par_copied_bytes;
             bal += p->par_balanced_copied_bytes;
             major += p->major_gcs;
+            syncs += p->nonmoving_syncs;
+            sync_pairs += p->nonmoving_sync_pairs;
+            sync_ns += p->nonmoving_sync_ns;
+            conc += p->nonmoving_collections;
+            conc_ns += p->nonmoving_elapsed_ns;
+            if (p->nonmoving_sync_max_ns > sync_max)
+                sync_max = p->nonmoving_sync_max_ns;
+            if (p->nonmoving_max_elapsed_ns > conc_max)
+                conc_max = p->nonmoving_max_elapsed_ns;
+            /* the tasks are the whole run's in every window */
+            assert_int_equal(p->has_tasks, w->has_tasks);
+            assert_int_equal(p->workers, w->workers);
+            assert_int_equal(p->peak_workers, w->peak_workers);
+            assert_int_equal(p->bound_tasks, w->bound_tasks);
+            assert_int_equal(p->nonmoving, w->nonmoving);
             sparks += p->sparks.created + p->sparks.dud + p->sparks.converted;
             if (p->max_live_bytes > max_live)
                 max_live = p->max_live_bytes;
@@ -447,6 +572,13 @@ static void test_windows_add_up(void **state)
         assert_int_equal(par_copied, w->par_copied_bytes);
         assert_int_equal(bal, w->par_balanced_copied_bytes);
         assert_int_equal(major, w->major_gcs);
+        assert_int_equal(syncs, w->nonmoving_syncs);
+        assert_int_equal(sync_pairs, w->nonmoving_sync_pairs);
+        assert_int_equal(sync_ns, w->nonmoving_sync_ns);
+        assert_int_equal(sync_max, w->nonmoving_sync_max_ns);
+        assert_int_equal(conc, w->nonmoving_collections);
+        assert_int_equal(conc_ns, w->nonmoving_elapsed_ns);
+        assert_int_equal(conc_max, w->nonmoving_max_elapsed_ns);
         assert_int_equal(max_live, w->max_live_bytes);
         assert_int_equal(max_mem, w->max_mem_in_use_bytes);
         assert_int_equal(max_slop, w->max_slop_bytes);
@@ -989,6 +1121,217 @@ static void test_snapshots_and_collections(void **state)
     gc_destroy(once);
 }
 
+/* ---- the non-moving collector and the tasks ------------------------------ */
+
+static void task_event(el_writer *w, uint16_t type, uint64_t t, uint64_t task, uint64_t tid)
+{
+    el_payload p = { 0 };
+    el_payload_u64(&p, task);
+    if (type == EL_TASK_CREATE) {
+        el_payload_u16(&p, 0);
+        el_payload_u64(&p, tid);
+    }
+    assert_int_equal(el_writer_event_payload(w, type, t, &p), EV_OK);
+    el_payload_free(&p);
+}
+
+static void conc(el_writer *w, uint16_t type, uint64_t t)
+{
+    static const uint8_t marked[4] = { 0, 0, 0, 7 };
+    assert_int_equal(el_writer_event(w, type, t, marked, type == EL_CONC_MARK_END ? 4 : 0),
+                     EV_OK);
+}
+
+/* A threaded -N2 run of the non-moving collector (times in ns), with its
+ * mark thread's and the tasks' events in the global block, which GHC
+ * writes in time order:
+ *
+ *   process 100; the main thread's task A (kernel thread 100) created at
+ *   2, deleted at 5, created again at 6; workers B, C (kernel threads 101,
+ *   102) at 3 and 4, B deleted at 50, D (103) created at 60: 3 workers,
+ *   at most 2 alive at once (3..50 and 60..), 1 bound task.
+ *   Collection 1: marks 100..110, 120..130; sync 131 (again 132) .. 150
+ *       (again 151); a mark 140..141; sweep 160..200: sync 19, 100 long.
+ *   Collection 2: marks 300..350; a sync given up at 360 (361) .. 370
+ *       (371); mark 380..390; sync 400 (401) .. 420 (421); sweep 430..500:
+ *       syncs 10 and 20, 200 long.
+ *   Collection 3, not concurrent (no sync): mark 600..610, sweep 620..650:
+ *       not GHC's (it times concurrent ones only).
+ *   Collection 4 cut short at exit: mark 700..720, no sweep: not counted.
+ *   Major collections (GC_STATS_GHC gen 1) at 90 and 290: GHC's 2 syncs.
+ *
+ * So: 3 syncs seen, 49 long, the longest 20; 2 concurrent collections,
+ * 300 long, the longest 200; the syncs' average is GHC's 49 / 2. */
+static uint8_t *nonmoving_log(size_t *len, const char *rts, const char *const *args, int nargs,
+                              int with_conc)
+{
+    el_writer *w = el_writer_create_mem();
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_0), EV_OK);
+    el_writer_begin_block(w, 0, 0);
+    el_writer_gc_start(w, 80);
+    el_gc_stats_fields g1 = { 0, 1, 100, 0, 0, 1, 0, 100, 0 };
+    el_writer_gc_stats(w, 90, &g1);
+    el_writer_gc_end(w, 95);
+    el_writer_gc_start(w, 280);
+    el_writer_gc_stats(w, 290, &g1);
+    el_writer_gc_end(w, 295);
+    el_writer_end_block(w, 295);
+    el_writer_begin_block(w, 1, 0);
+    el_writer_run_thread(w, 10, 2);
+    el_writer_stop_thread(w, 700, 2, 1, 0);
+    el_writer_end_block(w, 700);
+
+    el_writer_begin_block(w, EL_NO_CAP, 0);
+    el_writer_rts_identifier(w, 0, 0, rts);
+    el_writer_program_args(w, 0, 0, nargs, args);
+    el_writer_cap_create(w, 0, 0);
+    el_writer_cap_create(w, 0, 1);
+    el_writer_heap_info(w, 0, 0, 2, 0, 1 << 20, 1 << 20, 4096);
+    el_writer_os_pid(w, 1, 0, 100);
+    task_event(w, EL_TASK_CREATE, 2, 0xA, 100);
+    task_event(w, EL_TASK_CREATE, 3, 0xB, 101);
+    task_event(w, EL_TASK_CREATE, 4, 0xC, 102);
+    task_event(w, EL_TASK_DELETE, 5, 0xA, 0);
+    task_event(w, EL_TASK_CREATE, 6, 0xA, 100);
+    task_event(w, EL_TASK_DELETE, 50, 0xB, 0);
+    task_event(w, EL_TASK_CREATE, 60, 0xD, 103);
+    static const struct { uint16_t type; uint64_t t; } c[] = {
+        { EL_CONC_MARK_BEGIN, 100 }, { EL_CONC_MARK_END, 110 }, { EL_CONC_MARK_BEGIN, 120 },
+        { EL_CONC_MARK_END, 130 }, { EL_CONC_SYNC_BEGIN, 131 }, { EL_CONC_SYNC_BEGIN, 132 },
+        { EL_CONC_MARK_BEGIN, 140 }, { EL_CONC_MARK_END, 141 }, { EL_CONC_SYNC_END, 150 },
+        { EL_CONC_SYNC_END, 151 }, { EL_CONC_SWEEP_BEGIN, 160 }, { EL_CONC_SWEEP_END, 200 },
+        { EL_CONC_MARK_BEGIN, 300 }, { EL_CONC_MARK_END, 350 }, { EL_CONC_SYNC_BEGIN, 360 },
+        { EL_CONC_SYNC_BEGIN, 361 }, { EL_CONC_SYNC_END, 370 }, { EL_CONC_SYNC_END, 371 },
+        { EL_CONC_MARK_BEGIN, 380 }, { EL_CONC_MARK_END, 390 }, { EL_CONC_SYNC_BEGIN, 400 },
+        { EL_CONC_SYNC_BEGIN, 401 }, { EL_CONC_SYNC_END, 420 }, { EL_CONC_SYNC_END, 421 },
+        { EL_CONC_SWEEP_BEGIN, 430 }, { EL_CONC_SWEEP_END, 500 }, { EL_CONC_MARK_BEGIN, 600 },
+        { EL_CONC_MARK_END, 610 }, { EL_CONC_SWEEP_BEGIN, 620 }, { EL_CONC_SWEEP_END, 650 },
+        { EL_CONC_MARK_BEGIN, 700 }, { EL_CONC_MARK_END, 720 },
+    };
+    for (size_t i = 0; with_conc && i < sizeof c / sizeof c[0]; i++)
+        conc(w, c[i].type, c[i].t);
+    el_writer_end_block(w, 720);
+    assert_int_equal(el_writer_finish(w), EV_OK);
+    const uint8_t *bytes = el_writer_borrow_bytes(w, len);
+    uint8_t *copy = malloc(*len);
+    memcpy(copy, bytes, *len);
+    el_writer_destroy(w);
+    return copy;
+}
+
+static const char *const nm_args[] = { "./prog", "+RTS", "-N2", "--nonmoving-gc", "-RTS" };
+
+static void test_nonmoving_synthetic(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *buf = nonmoving_log(&len, "GHC-9.10.3 rts_thr_l", nm_args, 5, 1);
+    gc_summary *s = summary_mem(buf, len, NULL);
+    const gc_result *r = gc_get_result(s);
+    assert_true(r->nonmoving);
+    assert_int_equal(r->nonmoving_syncs, 2);
+    assert_int_equal(r->nonmoving_sync_pairs, 3);
+    assert_int_equal(r->nonmoving_sync_ns, 49);
+    assert_int_equal(r->nonmoving_sync_max_ns, 20);
+    assert_int_equal(r->nonmoving_collections, 2);
+    assert_int_equal(r->nonmoving_elapsed_ns, 300);
+    assert_int_equal(r->nonmoving_max_elapsed_ns, 200);
+    assert_true(r->has_nonmoving_elapsed);
+    assert_true(r->has_tasks);
+    assert_int_equal(r->bound_tasks, 1);
+    assert_true(r->bound_tasks_lower_bound);    /* the mark thread's bound task */
+    assert_int_equal(r->workers, 3);
+    assert_int_equal(r->peak_workers, 2);
+    assert_int_equal(r->n_capabilities, 2);
+    char *text = text_of(s, 0);
+    /* GHC's formats: 49 ns over 2 syncs */
+    assert_true(has_line(text, "  Gen  1         2 syncs,                       0.000s     "
+                               "0.0000s    0.0000s"));
+    assert_true(has_line(text, "  Gen  1      concurrent,                 n/a >=0.000s   "
+                               ">=0.0000s  >=0.0000s"));
+    assert_true(has_line(text, "  TASKS: >= 4 (>= 1 bound, 2 peak workers (3 total), using -N2)"));
+    assert_true(has_line(text, "  CONC GC time       n/a  (>=0.000s elapsed)"));
+    free(text);
+    text = text_of(s, 1);
+    assert_non_null(strstr(text, "\"tasks\": {\"task_count\": 4, \"bound_task_count\": 1, "
+                                 "\"bound_task_count_lower_bound\": true, "
+                                 "\"peak_worker_count\": 2, "
+                                 "\"worker_count\": 3, \"n_capabilities\": 2}"));
+    assert_non_null(strstr(text, "\"nonmoving\": {\"syncs\": 2, \"sync_pairs\": 3, "
+                                 "\"sync_elapsed_ns\": 49, \"sync_avg_pause_ns\": 24.5, "
+                                 "\"sync_max_elapsed_ns\": 20, \"concurrent_collections\": 2, "
+                                 "\"concurrent_cpu_ns\": null, \"concurrent_elapsed_ns\": 300, "
+                                 "\"concurrent_avg_pause_ns\": 150, "
+                                 "\"concurrent_max_elapsed_ns\": 200, "
+                                 "\"concurrent_elapsed_lower_bound\": true}"));
+    free(text);
+    gc_destroy(s);
+
+    /* windows: a sync by its end, a collection by its sweep's end; the
+     * tasks are the whole run's */
+    s = synthetic_window(buf, len, 0, 400, -1);
+    r = gc_get_result(s);
+    assert_int_equal(r->nonmoving_sync_pairs, 2);
+    assert_int_equal(r->nonmoving_sync_ns, 29);
+    assert_int_equal(r->nonmoving_collections, 1);
+    assert_int_equal(r->nonmoving_elapsed_ns, 100);
+    assert_int_equal(r->workers, 3);
+    gc_destroy(s);
+    s = synthetic_window(buf, len, 400, 1000, -1);
+    r = gc_get_result(s);
+    assert_int_equal(r->nonmoving_sync_pairs, 1);
+    assert_int_equal(r->nonmoving_sync_ns, 20);
+    assert_int_equal(r->nonmoving_collections, 1);
+    assert_int_equal(r->nonmoving_elapsed_ns, 200);
+    assert_int_equal(r->nonmoving_syncs, 0);
+    gc_destroy(s);
+    free(buf);
+
+    /* GHC 9.0: its concurrent "elapsed" is CPU time, n/a */
+    buf = nonmoving_log(&len, "GHC-9.0.2 rts_thr_l", nm_args, 5, 1);
+    s = summary_mem(buf, len, NULL);
+    assert_false(gc_get_result(s)->has_nonmoving_elapsed);
+    text = text_of(s, 0);
+    assert_true(has_line(text, "  Gen  1      concurrent,                 n/a      n/a         "
+                               "n/a        n/a"));
+    free(text);
+    text = text_of(s, 1);
+    assert_non_null(strstr(text, "\"concurrent_elapsed_ns\": null"));
+    free(text);
+    gc_destroy(s);
+    free(buf);
+}
+
+/* Without its events the collector is known from the program's RTS
+ * options (--nonmoving-gc or -xn between +RTS and -RTS), not from its
+ * other arguments. */
+static void test_nonmoving_options(void **state)
+{
+    (void)state;
+    static const char *const xn[] = { "./prog", "+RTS", "-xn" };
+    static const char *const outside[] = { "./prog", "--nonmoving-gc", "+RTS", "-N2", "-RTS",
+                                           "-xn" };
+    static const char *const after[] = { "./prog", "+RTS", "-N2", "--RTS", "--nonmoving-gc" };
+    static const char *const copying[] = { "./prog", "+RTS", "-N2", "-RTS" };
+    const struct { const char *const *args; int n, want; } cases[] = {
+        { nm_args, 5, 1 }, { xn, 3, 1 }, { outside, 6, 0 }, { after, 5, 0 }, { copying, 4, 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len;
+        uint8_t *buf = nonmoving_log(&len, "GHC-9.10.3 rts_thr", cases[i].args, cases[i].n, 0);
+        gc_summary *s = summary_mem(buf, len, NULL);
+        const gc_result *r = gc_get_result(s);
+        assert_int_equal(r->nonmoving, cases[i].want);
+        assert_false(r->bound_tasks_lower_bound);   /* no mark thread ran */
+        char *text = text_of(s, 0);
+        assert_int_equal(strstr(text, " syncs, ") != NULL, cases[i].want);
+        assert_true(has_line(text, "  TASKS: 4 (1 bound, 2 peak workers (3 total), using -N2)"));
+        free(text);
+        gc_destroy(s);
+        free(buf);
+    }
+}
+
 /* ---- partials (the parallel read) --------------------------------------- */
 
 /* Events 0 .. k1 - 1 to part[0], k1 .. k2 - 1 to part[1], the rest to
@@ -1128,6 +1471,9 @@ static void test_partials_every_cut(void **state)
         buf = odd_orders_log(&len);
         check_every_split(buf, len, 1);
         free(buf);
+        buf = nonmoving_log(&len, "GHC-9.10.3 rts_thr_l", nm_args, 5, 1);
+        check_every_split(buf, len, 1);
+        free(buf);
         /* a real -N2 log with parallel collections: cuts spread over it */
         FILE *f = fopen(GC_DATA "/pargc-N2.eventlog", "rb");
         assert_non_null(f);
@@ -1138,6 +1484,13 @@ static void test_partials_every_cut(void **state)
         assert_int_equal(fread(buf, 1, len, f), len);
         fclose(f);
         size_t n = count_events(buf, len);
+        check_every_split(buf, len, n / 23 + 1);
+        free(buf);
+        /* a real run of the non-moving collector: the cuts fall inside
+         * collections and among the tasks */
+        buf = test_read_file(GHC910 "/nonmoving-N2-s.eventlog", &len);
+        assert_non_null(buf);
+        n = count_events(buf, len);
         check_every_split(buf, len, n / 23 + 1);
         free(buf);
     }
@@ -1182,6 +1535,8 @@ int main(void)
         cmocka_unit_test(test_synthetic_odd_orders),
         cmocka_unit_test(test_no_gc_events),
         cmocka_unit_test(test_commas),
+        cmocka_unit_test(test_nonmoving_synthetic),
+        cmocka_unit_test(test_nonmoving_options),
         cmocka_unit_test(test_snapshots_and_collections),
         cmocka_unit_test(test_partials_every_cut),
         cmocka_unit_test(test_partials_refuse),

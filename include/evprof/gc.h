@@ -2,10 +2,11 @@
  *
  * A gc_summary consumes decoded events (HEAP_ALLOCATED, HEAP_SIZE,
  * HEAP_LIVE, HEAP_INFO_GHC, GC_STATS_GHC, GC_START/GC_END, SPARK_COUNTERS,
- * RUN_THREAD/STOP_THREAD, RTS_IDENTIFIER) in the order the log stores
- * them, and aggregates per capability and per generation: its memory
- * grows with the number of capabilities and generations, never with the
- * number of events.
+ * RUN_THREAD/STOP_THREAD, RTS_IDENTIFIER, the non-moving collector's
+ * CONC_*, TASK_CREATE/TASK_DELETE, OSPROCESS_PID, PROGRAM_ARGS) in the
+ * order the log stores them, and aggregates per capability and per
+ * generation: its memory grows with the number of capabilities and
+ * generations, never with the number of events.
  *
  *     gc_summary *s = gc_create(NULL);             // NULL: whole run, every cap
  *     for each event: gc_add_event(s, ev);         // or attach &gc_analysis_ops
@@ -213,6 +214,39 @@ typedef struct gc_result {
     /* sparks, summed over the selected capabilities */
     gc_sparks sparks;
     int has_sparks;
+
+    /* The non-moving collector (+RTS --nonmoving-gc), from the events of
+     * its mark thread (CONC_*, 200-205): shown when the log has them or
+     * the program's RTS options ask for it (PROGRAM_ARGS). A sync or a
+     * concurrent collection belongs to the window that holds its end. */
+    int nonmoving;
+    uint32_t nonmoving_syncs;       /* GHC's "syncs": the oldest generation's collections */
+    uint32_t nonmoving_sync_pairs;  /* the syncs seen: CONC_SYNC_BEGIN .. CONC_SYNC_END */
+    uint64_t nonmoving_sync_ns;     /* their sum, GHC's own (its clock beside the events) */
+    uint64_t nonmoving_sync_max_ns;
+    /* Concurrent collections (those that synchronised): each from its
+     * first CONC_MARK_BEGIN to its CONC_SWEEP_END. GHC's clock starts
+     * before the first mark pass and stops after the sweep, out of the
+     * events' sight: lower bounds of GHC's elapsed figures. */
+    uint32_t nonmoving_collections;
+    uint64_t nonmoving_elapsed_ns, nonmoving_max_elapsed_ns;
+    /* 0: GHC's figure is not in the log at all (GHC before 9.4 prints the
+     * process's CPU time in this elapsed column) */
+    int has_nonmoving_elapsed;
+
+    /* Tasks (GHC's TASKS line, the threaded RTS), over the whole log:
+     * TASK_CREATE/TASK_DELETE and OSPROCESS_PID. The main thread's task
+     * (its kernel thread id is the process id) is bound; every other task
+     * created is counted a worker (docs/GC.md: threads that call into
+     * Haskell from outside, as forkOS's, are counted workers too). */
+    int has_tasks;                  /* task events, and the process id */
+    uint32_t bound_tasks;           /* the main thread's: 1 when it wrote one */
+    /* 1: GHC counts bound tasks that write no event: the non-moving
+     * collector's mark thread ran (CONC_MARK_BEGIN) */
+    int bound_tasks_lower_bound;
+    uint32_t workers;               /* worker tasks created */
+    uint32_t peak_workers;          /* the most alive at once (file order: time order) */
+    uint32_t n_capabilities;        /* the largest capability created + 1 (GHC's -N) */
 
     /* elapsed time of the window */
     uint64_t total_ns;              /* the windows' length */

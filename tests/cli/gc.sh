@@ -22,7 +22,7 @@ for run in $runs; do
     check "$run: exit 0" [ $? -eq 0 ]
     check "$run: nothing on stderr" [ ! -s "$tmp/err" ]
     # the lines the events determine exactly, as GHC printed them
-    grep -E 'bytes allocated in the heap|bytes copied during GC|bytes maximum residency|bytes maximum slop|Parallel GC work balance|SPARKS:' \
+    grep -E 'bytes allocated in the heap|bytes copied during GC|bytes maximum residency|bytes maximum slop|Parallel GC work balance|TASKS:|SPARKS:' \
         "$stats" >"$tmp/want"
     while IFS= read -r line; do
         check "$run: GHC's line '$line'" grep -qxF -- "$line" "$tmp/out"
@@ -82,6 +82,84 @@ PY
     # the whole-run window is the plain summary
     "$evprof" gc --from 0 --to 100000 "$run.eventlog" >"$tmp/whole"
     check "$run: whole window == plain" cmp -s "$tmp/out" "$tmp/whole"
+done
+
+# the non-moving collector and TASKS (issue 36; tests/data/ghc-9.10/README-gc.md):
+# runs of one program under GHC 9.10, 9.6 and 9.0 with --nonmoving-gc, and
+# under 9.10 copying. GHC's syncs line verbatim; its concurrent line and
+# CONC GC time with the CPU column n/a and the elapsed ones as lower bounds
+# (">="; n/a on GHC 9.0, whose figure there is CPU time); TASKS verbatim
+# but where the collector's mark thread took bound tasks out of the log's
+# sight (">="); the JSON carries the same; -j 3 reads the same summary.
+g10=tests/data/ghc-9.10
+for run in $g10/nonmoving-N2-s tests/data/ghc-9.6/nonmoving-N2-s $data/nonmoving-N2 \
+           $g10/copying-N2-s; do
+    stats=$run.stats
+    "$evprof" gc "$run.eventlog" >"$tmp/out" 2>"$tmp/err"
+    check "$run: exit 0" [ $? -eq 0 ]
+    check "$run: nothing on stderr" [ ! -s "$tmp/err" ]
+    if grep -q ' syncs, ' "$stats"; then
+        check "$run: GHC's syncs line" grep -qxF -- "$(grep ' syncs, ' "$stats")" "$tmp/out"
+        if grep -q 'GHC-9.0' "$run.eventlog"; then
+            check "$run: concurrent n/a (GHC 9.0)" grep -qxE -- \
+                "  Gen  1      concurrent, +n/a +n/a +n/a +n/a" "$tmp/out"
+            check "$run: CONC GC time n/a" grep -qxF -- "  CONC GC time       n/a  (     n/a elapsed)" "$tmp/out"
+        else
+            check "$run: concurrent, lower bounds" grep -qxE -- \
+                "  Gen  1      concurrent, +n/a +>=[0-9.]+s +>=[0-9.]+s +>=[0-9.]+s" "$tmp/out"
+            ours=$(sed -n 's/^  CONC GC time  *n\/a  (>=\([0-9.]*\)s elapsed)$/\1/p' "$tmp/out")
+            ghcs=$(sed -n 's/^  CONC GC time .*( *\([0-9.]*\)s elapsed)$/\1/p' "$stats")
+            check "$run: CONC GC time >=$ours, GHC's $ghcs" \
+                "$PYTHON" -c 'import sys; o, g = map(float, sys.argv[1:]); sys.exit(not 0.98 * g <= o <= g)' \
+                "${ours:-0}" "${ghcs:-0}"
+        fi
+        tail=$(sed -n 's/^  TASKS: [0-9]* ([0-9]* bound, //p' "$stats")
+        workers=$(sed -n 's/^  TASKS: .*(\([0-9]*\) total).*/\1/p' "$stats")
+        check "$run: TASKS, bound ones a lower bound" grep -qxF -- \
+            "  TASKS: >= $((workers + 1)) (>= 1 bound, $tail" "$tmp/out"
+    else
+        check "$run: no non-moving lines" eval '! grep -q " syncs, \|concurrent,\|CONC GC" "$tmp/out"'
+        check "$run: GHC's TASKS line" grep -qxF -- "$(grep 'TASKS:' "$stats")" "$tmp/out"
+    fi
+    "$evprof" gc --format json "$run.eventlog" >"$tmp/out.json"
+    "$PYTHON" - "$tmp/out.json" "$stats" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+s = open(sys.argv[2]).read()
+t = d["tasks"]
+m = re.search(r"TASKS: (\d+) \((\d+) bound, (\d+) peak workers \((\d+) total\), using -N(\d+)", s)
+tasks, bound, peak, workers, n = map(int, m.groups())
+assert (t["peak_worker_count"], t["worker_count"], t["n_capabilities"]) == (peak, workers, n)
+m = re.search(r"Gen  1 +(\d+) syncs, +([\d.]+)s +([\d.]+)s +([\d.]+)s", s)
+nm = d["nonmoving"]
+if m is None:
+    assert nm is None and (t["task_count"], t["bound_task_count"]) == (tasks, bound)
+    assert t["bound_task_count_lower_bound"] is False
+else:
+    assert t["bound_task_count_lower_bound"] is True and t["bound_task_count"] < bound
+    assert nm["syncs"] == int(m.group(1))
+    assert "%.3f" % (nm["sync_elapsed_ns"] / 1e9) == m.group(2)
+    assert "%.4f" % (nm["sync_avg_pause_ns"] / 1e9) == m.group(3)
+    assert "%.4f" % (nm["sync_max_elapsed_ns"] / 1e9) == m.group(4)
+    assert nm["concurrent_cpu_ns"] is None
+    c = re.search(r"concurrent, +[\d.]+s +([\d.]+)s +[\d.]+s +([\d.]+)s", s)
+    if d["rts"].startswith("GHC-9.0"):
+        assert nm["concurrent_elapsed_ns"] is None and nm["concurrent_elapsed_lower_bound"] is False
+    else:
+        assert nm["concurrent_elapsed_lower_bound"] is True
+        assert nm["concurrent_elapsed_ns"] / 1e9 <= float(c.group(1)) + 0.0005
+        assert nm["concurrent_max_elapsed_ns"] / 1e9 <= float(c.group(2)) + 0.00005
+PY
+    check "$run: json, GHC's numbers" [ $? -eq 0 ]
+    # the parallel read merges the collector's and the tasks' events: a
+    # copy in 4 KiB blocks, read in ranges of 8 KiB
+    "$PYTHON" tests/support/reblock.py 4096 "$run.eventlog" "$tmp/4k.eventlog"
+    for f in text json; do
+        "$evprof" gc -f $f -j 1 "$tmp/4k.eventlog" >"$tmp/j1"
+        EVPROF_TEST_CHUNK_BYTES=8192 "$evprof" gc -f $f -j 3 "$tmp/4k.eventlog" >"$tmp/j3"
+        check "$run: gc -f $f -j 3 == -j 1" cmp -s "$tmp/j1" "$tmp/j3"
+    done
+    check "$run: the 4 KiB copy's summary is the log's" cmp -s "$tmp/out" <("$evprof" gc "$tmp/4k.eventlog")
 done
 
 # total memory in use on a leaking pipeline (tests/data/newuser, issue 27):
