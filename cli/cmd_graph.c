@@ -140,6 +140,11 @@ int cmd_graph(int argc, char **argv)
      * matcher), to show what they keep out of the whole profile */
     go.focus = w.focus;
     go.ignore = w.ignore;
+    int bad = cli_pattern_check("--focus", go.focus);      /* before the log is read */
+    if (!bad)
+        bad = cli_pattern_check("--ignore", go.ignore);
+    if (bad)
+        return bad;
     w.focus = w.ignore = NULL;
     int code, no_samples = 0;
     prof_result *p = cli_load_profiles(paths, num_paths, &w, w.all, NULL, &code, &no_samples);

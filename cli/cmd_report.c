@@ -94,16 +94,9 @@ int cmd_report(int argc, char **argv)
                         "--max-depth or --threshold");
         return CLI_USAGE;
     }
-    if (callers) {
-        prof_filter f;      /* the pattern checked before the log is read */
-        prof_filter_init(&f);
-        f.focus = callers;
-        ev_error err;
-        if (prof_filter_check(&f, &err) != EV_OK) {
-            fprintf(stderr, "evprof: bad regular expression %s\n", err.msg);
-            return CLI_USAGE;
-        }
-    }
+    int bad = cli_pattern_check("--callers", callers);     /* before the log is read */
+    if (bad)
+        return bad;
     ro.source_name = cli_display_path(paths[0]);
     ro.jobs = cli_jobs();
 
