@@ -69,6 +69,10 @@ struct ev_pattern {
     uint32_t *seen;
     uint32_t gen;
     uint16_t *stack;
+    /* shortcuts while no thread is alive: a match can only start at the
+     * text's start (anchored), or at a byte of `first` (skip) */
+    int anchored, skip;
+    byteset first;
     size_t bytes;
     ev_budget *budget;
 };
@@ -733,6 +737,8 @@ size_t ev_pattern_bytes(const ev_pattern *p)
     return p->bytes;
 }
 
+static void starts_of(ev_pattern *p);
+
 static ev_status refuse(ev_error *err, const char *src, size_t len, size_t at, const char *why)
 {
     char shown[TX_SHORT_BYTES];
@@ -804,6 +810,7 @@ ev_status ev_pattern_compile(ev_pattern **out, const char *src, ev_budget *budge
         return ev_error_set(err, EV_ERR_LIMIT, "the memory limit is reached");
     }
     p->budget = budget;
+    starts_of(p);
     *out = p;
     return EV_OK;
 }
@@ -882,29 +889,106 @@ static void next_gen(ev_pattern *p)
     }
 }
 
+/* The shortcuts: anchored when the program begins with ^; `first`, the
+ * bytes a match can begin with (every assertion taken as true), when no
+ * match is empty and some bytes cannot begin one. */
+static void starts_of(ev_pattern *p)
+{
+    p->anchored = p->code[0].op == OP_ASSERT && p->code[0].b == A_BEGIN;
+    memset(&p->first, 0, sizeof p->first);
+    uint16_t *stack = p->stack;
+    size_t sp = 0;
+    int empty = 0;
+    next_gen(p);
+    p->seen[0] = p->gen;
+    stack[sp++] = 0;
+    while (sp) {
+        size_t i = stack[--sp];
+        const insn *in = &p->code[i];
+        size_t to[2];
+        int nto = 0;
+        switch ((op)in->op) {
+        case OP_MATCH: empty = 1; break;
+        case OP_BYTE: set_add(&p->first, in->b); break;
+        case OP_SET:
+            for (int w = 0; w < 8; w++)
+                p->first.w[w] |= p->sets[in->s].w[w];
+            break;
+        case OP_ANY: memset(&p->first, 0xff, sizeof p->first); break;
+        case OP_JMP: to[nto++] = (size_t)((ptrdiff_t)i + in->x); break;
+        case OP_SPLIT:
+            to[nto++] = (size_t)((ptrdiff_t)i + in->x);
+            to[nto++] = (size_t)((ptrdiff_t)i + in->y);
+            break;
+        case OP_ASSERT: to[nto++] = i + 1; break;
+        }
+        for (int k = 0; k < nto; k++)
+            if (p->seen[to[k]] != p->gen) {
+                p->seen[to[k]] = p->gen;
+                stack[sp++] = (uint16_t)to[k];
+            }
+    }
+    int all = 1;
+    for (int w = 0; w < 8; w++)
+        all &= p->first.w[w] == UINT32_MAX;
+    p->skip = !empty && !all;
+}
+
+/* The text's bytes one by one: part k, byte j. */
+typedef struct cursor {
+    const char *const *parts;
+    const size_t *lens;
+    size_t n, k, j;
+} cursor;
+
+/* The byte at the place, or -1 at the end. */
+static int cursor_byte(const cursor *c)
+{
+    return c->k < c->n ? (unsigned char)c->parts[c->k][c->j] : -1;
+}
+
+/* One byte on (not past the end); returns the byte there, or -1. */
+static int cursor_next(cursor *c)
+{
+    if (++c->j >= c->lens[c->k]) {
+        c->j = 0;
+        do
+            c->k++;
+        while (c->k < c->n && c->lens[c->k] == 0);
+    }
+    return cursor_byte(c);
+}
+
 int ev_pattern_match_parts(ev_pattern *p, const char *const *parts, const size_t *lens, size_t n)
 {
-    /* the text's bytes one by one: part k, byte j; next is the one after */
-    size_t k = 0, j = 0;
-    while (k < n && lens[k] == 0)
-        k++;
-    int cur = k < n ? (unsigned char)parts[k][0] : -1, prev = -1;
+    cursor c = { parts, lens, n, 0, 0 };
+    while (c.k < n && lens[c.k] == 0)
+        c.k++;
+    int cur = cursor_byte(&c), prev = -1;
     int l = 0;
     p->count[0] = 0;
     next_gen(p);
     for (;;) {
-        if (add(p, l, 0, prev, cur))
+        if (p->count[l] == 0) {
+            /* no thread alive: only a new one can match */
+            if (p->anchored && prev >= 0)
+                return 0;
+            if (p->skip && cur >= 0 && !in_set(&p->first, (unsigned)cur)) {
+                /* a match must take a byte of `first` where it starts */
+                do {
+                    prev = cur;
+                    cur = cursor_next(&c);
+                } while (cur >= 0 && !in_set(&p->first, (unsigned)cur));
+                if (cur < 0)
+                    return 0;
+                next_gen(p);            /* another place: another closure */
+            }
+        }
+        if (!(p->anchored && prev >= 0) && add(p, l, 0, prev, cur))
             return 1;
         if (cur < 0)
             return 0;
-        /* the byte after cur */
-        if (++j >= lens[k]) {
-            j = 0;
-            do
-                k++;
-            while (k < n && lens[k] == 0);
-        }
-        int next = k < n ? (unsigned char)parts[k][j] : -1;
+        int next = cursor_next(&c);
         int nl = l ^ 1;
         p->count[nl] = 0;
         next_gen(p);
