@@ -356,16 +356,20 @@ void info_no_samples_why(char *buf, size_t size, const char *rts, size_t rts_len
     char where[96] = "";
     if (early && f->has_time)
         snprintf(where, sizeof where, ", %.6f s after the RTS started", f->last_s);
+    /* the RTS identifier is the log's: shortened, as messages quote text */
+    char rts_shown[TX_SHORT_BYTES] = "";
+    if (rts)
+        tx_vis_short(rts_shown, sizeof rts_shown, rts, rts_len, TX_SHORT_WIDTH);
     char ccs_text[64] = "";
     if (ccs)
         snprintf(ccs_text, sizeof ccs_text, "%s%llu cost centres defined", rts ? "; " : "",
                  (unsigned long long)ccs);
     if (early && prof == 1)
-        snprintf(buf, size, "no samples yet: the log comes from a profiling RTS (%.*s%s) but "
+        snprintf(buf, size, "no samples yet: the log comes from a profiling RTS (%s%s) but "
                  "ends early (%s%s); the RTS writes samples from a buffer of its own when it "
                  "is full or at exit (GHC 9.2 and later also every "
                  "--eventlog-flush-interval), and the run stopped before that: let the "
-                 "program exit, or run it longer", rts ? (int)rts_len : 0, rts ? rts : "",
+                 "program exit, or run it longer", rts_shown,
                  ccs_text, f->stopped ? "cut" : "no end marker", where);
     else if (early && prof < 0)
         snprintf(buf, size, "no samples in what was written: the log ends early (%s%s) and "
@@ -375,9 +379,8 @@ void info_no_samples_why(char *buf, size_t size, const char *rts, size_t rts_len
                  "the program exit (GHC 9.2 and later: or pass "
                  "--eventlog-flush-interval=1)", f->stopped ? "cut" : "no end marker", where);
     else if (prof == 1)
-        snprintf(buf, size, "the program was built with -prof (RTS %.*s%s) but run without "
-                 "+RTS -p: run it with +RTS -p -l", rts ? (int)rts_len : 0, rts ? rts : "",
-                 ccs_text);
+        snprintf(buf, size, "the program was built with -prof (RTS %s%s) but run without "
+                 "+RTS -p: run it with +RTS -p -l", rts_shown, ccs_text);
     else
         snprintf(buf, size, "build with -prof and run with +RTS -p -l (GHC 8.10 and later "
                  "then write samples to the eventlog)");

@@ -91,7 +91,7 @@ EVPROF_API void info_get_facts(const info_log *in, info_facts *f);
  * is full or at exit); one that ends early without an RTS identifier
  * cannot tell; a whole log of a profiling RTS was run without +RTS -p; the
  * rest were not built with -prof. Writes one sentence into buf (no
- * newline). */
+ * newline); the RTS identifier in it is shortened (tx_vis_short). */
 EVPROF_API void info_no_samples_why(char *buf, size_t size, const char *rts, size_t rts_len,
                                     uint64_t ccs, const ev_facts *f);
 
