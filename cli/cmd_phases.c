@@ -53,7 +53,7 @@ int cmd_phases(int argc, char **argv)
         CLI_FORMAT_OPT(&fmt, &formats, "text (default), csv or json (default: from -o's "
                        "extension)"),
         OPT_STRING('m', "marker", "REGEX", &po.marker, "cut only at the marks whose label "
-                   "matches (POSIX extended regex); default: every mark"),
+                   "matches (POSIX extended regex, as --focus); default: every mark"),
         OPT_COUNT(0, "top", "N", &top, 0, 1000, "cost centres listed per phase, most "
                   "individual ticks first (default 3; 0: none)"),
         OPT_FLAG('a', "all", &w.all, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE "

@@ -72,8 +72,8 @@ int cmd_report(int argc, char **argv)
                   "than N below MAIN (and keep no deeper ones while reading: bounds the "
                   "memory too)"),
         OPT_STRING(0, "callers", "REGEX", &callers, "instead of the tree: the callers and "
-                   "callees of each cost centre whose Module.label matches (POSIX extended "
-                   "regex), with ticks"),
+                   "callees of each cost centre whose Module.label matches (as --focus), "
+                   "with ticks"),
         CLI_OUTPUT_OPT(&w.output),
         CLI_JOBS_OPT,
         OPT_END,

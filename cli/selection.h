@@ -126,7 +126,8 @@ int cli_opt_memory(const cli_args *a, void *var, const void *ctx);
 
 #define CLI_FOCUS_OPTS(w)                                                            \
     OPT_STRING(0, "focus", "REGEX", &(w)->focus, "keep only the stacks through a cost " \
-               "centre whose Module.label matches (POSIX extended regex)"),          \
+               "centre whose Module.label matches (POSIX extended regex, no "         \
+               "back-references, counts up to 255: PATTERNS in evprof(1))"),          \
     OPT_STRING(0, "ignore", "REGEX", &(w)->ignore, "drop the stacks through a cost " \
                "centre whose Module.label matches")
 
