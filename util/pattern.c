@@ -9,11 +9,13 @@
  * character) never jumps out of itself, so {n,m} copies it as it is and
  * an alternation is laid out by copying its branches once.
  *
- * Matching is a Pike VM without captures: two sparse sets of steps (the
- * threads at this byte and at the next), an explicit stack for the
- * closure over jumps, splits and assertions, all allocated at compile
- * time. A thread starts at every byte (the search is unanchored), and the
- * first MATCH reached ends the search. */
+ * Matching is a Pike VM without captures: two lists of the steps that
+ * take a byte (the threads at this byte and at the next), a stamp per step
+ * for the steps a list has seen, an explicit stack for the closure over
+ * jumps, splits and assertions, all allocated at compile time. A thread
+ * starts at every byte (the search is unanchored), and the first MATCH
+ * reached ends the search; while no thread is alive, a pattern that
+ * begins with ^ stops, and others skip to a byte that can begin a match. */
 #include "evprof/pattern.h"
 
 #include <stdint.h>
