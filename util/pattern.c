@@ -696,7 +696,8 @@ static int reg_exp(parser *ps, int nest)
     if (k == 1)
         return 0;
     size_t len = p->n - from, total = len + 2 * (k - 1);
-    memcpy(ps->tmp, p->code + from, len * sizeof *ps->tmp);
+    if (len)                /* "|": no code yet */
+        memcpy(ps->tmp, p->code + from, len * sizeof *ps->tmp);
     p->n = from;
     if (room(ps, total) != 0)
         return -1;
