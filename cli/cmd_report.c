@@ -118,6 +118,7 @@ int cmd_report(int argc, char **argv)
             fprintf(stderr, "evprof: %s: no cost centre with ticks matches '", ro.source_name);
             cli_text_str(stderr, callers, strlen(callers));
             fprintf(stderr, "' (Module.label, POSIX extended regex)\n");
+            prof_callers_free(peek, npeek);     /* an empty table, still allocated */
             prof_result_destroy(p);
             return CLI_FAIL;
         }
