@@ -386,5 +386,5 @@ const char *cli_display_path(const char *path)
 
 void cli_text_str(FILE *out, const char *str, size_t len)
 {
-    tx_put(out, str, len);
+    tx_put_short(out, str, len);
 }

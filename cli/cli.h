@@ -163,8 +163,11 @@ int cli_report_read(const char *path, const el_read_result *r);
  * (evprof/textout.h), valid for the rest of the run. */
 const char *cli_display_path(const char *path);
 
-/* Writes bytes for a terminal in the visible form of evprof/textout.h
- * (tx_put): control bytes escaped, bad UTF-8 as U+FFFD. */
+/* A label, a name or a pattern quoted in a message: its visible form
+ * (evprof/textout.h: control bytes escaped, bad UTF-8 as U+FFFD)
+ * shortened to TX_SHORT_WIDTH code points, an ellipsis where it was cut
+ * (tx_put_short). Every message that quotes a log's string or a pattern
+ * goes through it, so that a 30 KB label takes one line. */
 void cli_text_str(FILE *out, const char *s, size_t len);
 
 #endif

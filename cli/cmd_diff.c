@@ -475,6 +475,10 @@ int cmd_diff(int argc, char **argv)
      * profiles' snapshots); the graph of NEW draws the same selection */
     r.go.focus = w.focus;
     r.go.ignore = w.ignore;
+    prof_filter pf;         /* checked once, before either log is read */
+    int bad = cli_window_prof_filter(&w, &pf);
+    if (bad)
+        return bad;
     if (w.from_ns >= w.to_ns) {
         cli_usage_error(&help, "--from must be before --to");
         return CLI_USAGE;

@@ -140,6 +140,11 @@ int cmd_graph(int argc, char **argv)
      * matcher), to show what they keep out of the whole profile */
     go.focus = w.focus;
     go.ignore = w.ignore;
+    int bad = cli_pattern_check("--focus", go.focus);      /* before the log is read */
+    if (!bad)
+        bad = cli_pattern_check("--ignore", go.ignore);
+    if (bad)
+        return bad;
     w.focus = w.ignore = NULL;
     int code, no_samples = 0;
     prof_result *p = cli_load_profiles(paths, num_paths, &w, w.all, NULL, &code, &no_samples);
@@ -163,14 +168,22 @@ int cmd_graph(int argc, char **argv)
     /* a filter that leaves nothing is a mistake, not an empty picture */
     const cg_summary *sm = cg_get_summary(g);
     if (sm->profile_ticks && !sm->shown_ticks && (go.focus || go.ignore)) {
-        if (go.focus && go.ignore)
-            fprintf(stderr, "evprof: %s: no stack passes through --focus '%s' without "
-                    "passing through --ignore '%s'\n", name, go.focus, go.ignore);
-        else if (go.focus)
-            fprintf(stderr, "evprof: %s: --focus '%s' matches no stack (none passes through a "
-                    "cost centre whose Module.label matches)\n", name, go.focus);
-        else
-            fprintf(stderr, "evprof: %s: --ignore '%s' drops every stack\n", name, go.ignore);
+        if (go.focus && go.ignore) {
+            fprintf(stderr, "evprof: %s: no stack passes through --focus '", name);
+            cli_text_str(stderr, go.focus, strlen(go.focus));
+            fputs("' without passing through --ignore '", stderr);
+            cli_text_str(stderr, go.ignore, strlen(go.ignore));
+            fputs("'\n", stderr);
+        } else if (go.focus) {
+            fprintf(stderr, "evprof: %s: --focus '", name);
+            cli_text_str(stderr, go.focus, strlen(go.focus));
+            fputs("' matches no stack (none passes through a cost centre whose Module.label "
+                  "matches)\n", stderr);
+        } else {
+            fprintf(stderr, "evprof: %s: --ignore '", name);
+            cli_text_str(stderr, go.ignore, strlen(go.ignore));
+            fputs("' drops every stack\n", stderr);
+        }
         cg_destroy(g);
         prof_result_destroy(p);
         return CLI_FAIL;

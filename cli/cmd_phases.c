@@ -53,7 +53,7 @@ int cmd_phases(int argc, char **argv)
         CLI_FORMAT_OPT(&fmt, &formats, "text (default), csv or json (default: from -o's "
                        "extension)"),
         OPT_STRING('m', "marker", "REGEX", &po.marker, "cut only at the marks whose label "
-                   "matches (POSIX extended regex); default: every mark"),
+                   "matches (POSIX extended regex, as --focus); default: every mark"),
         OPT_COUNT(0, "top", "N", &top, 0, 1000, "cost centres listed per phase, most "
                   "individual ticks first (default 3; 0: none)"),
         OPT_FLAG('a', "all", &w.all, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE "
@@ -76,15 +76,14 @@ int cmd_phases(int argc, char **argv)
     const char *name = cli_display_path(path);
     po.all = w.all;
 
+    int bad = cli_pattern_check("--marker", po.marker);
+    if (bad)
+        return bad;
     ev_error err;
     phases_run *p = phases_create(&po, &err);
     if (!p) {
-        if (err.status == EV_ERR_PATTERN) {
-            fprintf(stderr, "evprof: bad regular expression %s\n", err.msg);
-            return CLI_USAGE;
-        }
         fprintf(stderr, "evprof: %s\n", err.msg);
-        return CLI_FAIL;
+        return err.status == EV_ERR_PATTERN ? CLI_USAGE : CLI_FAIL;
     }
     int code;
     ev_driver *d = cli_read_src(&w.src, path, &(cli_analysis){ &phases_ops, p }, 1, &code);

@@ -72,8 +72,8 @@ int cmd_report(int argc, char **argv)
                   "than N below MAIN (and keep no deeper ones while reading: bounds the "
                   "memory too)"),
         OPT_STRING(0, "callers", "REGEX", &callers, "instead of the tree: the callers and "
-                   "callees of each cost centre whose Module.label matches (POSIX extended "
-                   "regex), with ticks"),
+                   "callees of each cost centre whose Module.label matches (as --focus), "
+                   "with ticks"),
         CLI_OUTPUT_OPT(&w.output),
         CLI_JOBS_OPT,
         OPT_END,
@@ -94,16 +94,9 @@ int cmd_report(int argc, char **argv)
                         "--max-depth or --threshold");
         return CLI_USAGE;
     }
-    if (callers) {
-        prof_filter f;      /* the pattern checked before the log is read */
-        prof_filter_init(&f);
-        f.focus = callers;
-        ev_error err;
-        if (prof_filter_check(&f, &err) != EV_OK) {
-            fprintf(stderr, "evprof: bad regular expression %s\n", err.msg);
-            return CLI_USAGE;
-        }
-    }
+    int bad = cli_pattern_check("--callers", callers);     /* before the log is read */
+    if (bad)
+        return bad;
     ro.source_name = cli_display_path(paths[0]);
     ro.jobs = cli_jobs();
 
@@ -125,6 +118,7 @@ int cmd_report(int argc, char **argv)
             fprintf(stderr, "evprof: %s: no cost centre with ticks matches '", ro.source_name);
             cli_text_str(stderr, callers, strlen(callers));
             fprintf(stderr, "' (Module.label, POSIX extended regex)\n");
+            prof_callers_free(peek, npeek);     /* an empty table, still allocated */
             prof_result_destroy(p);
             return CLI_FAIL;
         }

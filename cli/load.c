@@ -7,6 +7,7 @@
 #include "cli/read.h"
 #include "evprof/driver.h"
 #include "evprof/info.h"
+#include "evprof/textout.h"
 
 void cli_no_samples(const char *name, const char *arg, const prof_result *p,
                     const el_read_result *r)
@@ -30,7 +31,7 @@ void cli_no_samples(const char *name, const char *arg, const prof_result *p,
     };
     info_no_samples_why(why, sizeof why, &signs, &f);
     fprintf(stderr, "evprof: %s: no time-profile samples (event 167): ", name);
-    cli_text_str(stderr, why, strlen(why));
+    tx_put(stderr, why, strlen(why));   /* a sentence, whole: its RTS identifier is shortened */
     fprintf(stderr, " (see 'evprof info %s')\n", arg);
 }
 

@@ -20,6 +20,7 @@
 #include "cli/outfile.h"
 #include "cli/read.h"
 #include "evprof/markers.h"
+#include "evprof/pattern.h"
 
 /* ---- the window: options, marks, the selection -------------------------- */
 
@@ -416,17 +417,34 @@ int cli_window_select(cli_window *w)
     return CLI_OK;
 }
 
+int cli_pattern_check(const char *option, const char *pattern)
+{
+    ev_pattern *p;
+    ev_error err;
+    if (!pattern)
+        return 0;
+    ev_status st = ev_pattern_compile(&p, pattern, NULL, &err);
+    if (st == EV_OK) {
+        ev_pattern_destroy(p);
+        return 0;
+    }
+    if (st == EV_ERR_PATTERN) {
+        fprintf(stderr, "evprof: %s: bad regular expression %s\n", option, err.msg);
+        return CLI_USAGE;
+    }
+    fprintf(stderr, "evprof: %s: %s\n", option, err.msg);
+    return CLI_FAIL;
+}
+
 int cli_window_prof_filter(const cli_window *w, prof_filter *f)
 {
-    ev_error err;
-
+    int rc;
     f->focus = w->focus;
     f->ignore = w->ignore;
     f->max_depth = w->max_depth;
-    if (prof_filter_check(f, &err) != EV_OK) {
-        fprintf(stderr, "evprof: bad regular expression %s\n", err.msg);
-        return CLI_USAGE;
-    }
+    if ((rc = cli_pattern_check("--focus", w->focus)) != 0 ||
+        (rc = cli_pattern_check("--ignore", w->ignore)) != 0)
+        return rc;
     return 0;
 }
 

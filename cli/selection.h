@@ -59,9 +59,14 @@ void cli_window_init(cli_window *w);
 int cli_window_resolve(cli_window *w, const char *path);
 /* The profile filter of the selection (focus, ignore, max depth; `all`
  * left as it is; the windows and the capability are the read's selection
- * stage's). Returns 0, or CLI_USAGE after a message when a regex does not
- * compile. */
+ * stage's). Returns 0, or cli_pattern_check's code after its message. */
 int cli_window_prof_filter(const cli_window *w, prof_filter *f);
+/* Every pattern a command takes (--focus, --ignore, --callers, phases
+ * --marker) is checked here before the log is read, by the one matcher
+ * (evprof/pattern.h): 0 (pattern NULL too), or CLI_USAGE after
+ * "evprof: OPTION: bad regular expression 'PATTERN': why" (CLI_FAIL when
+ * out of memory). */
+int cli_pattern_check(const char *option, const char *pattern);
 /* Makes w->src.select from the resolved times, windows and capability
  * (cli_window_done and cli_window_resolve call it). 0, or CLI_FAIL after
  * a message when out of memory. */
@@ -121,7 +126,8 @@ int cli_opt_memory(const cli_args *a, void *var, const void *ctx);
 
 #define CLI_FOCUS_OPTS(w)                                                            \
     OPT_STRING(0, "focus", "REGEX", &(w)->focus, "keep only the stacks through a cost " \
-               "centre whose Module.label matches (POSIX extended regex)"),          \
+               "centre whose Module.label matches (POSIX extended regex, no "         \
+               "back-references, counts up to 255: PATTERNS in evprof(1))"),          \
     OPT_STRING(0, "ignore", "REGEX", &(w)->ignore, "drop the stacks through a cost " \
                "centre whose Module.label matches")
 

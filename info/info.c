@@ -440,6 +440,10 @@ void info_no_samples_why(char *buf, size_t size, const info_prof_signs *s, const
     char where[96] = "";
     if (early && f->has_time)
         snprintf(where, sizeof where, ", %.6f s after the RTS started", f->last_s);
+    /* the RTS identifier is the log's: shortened, as messages quote text */
+    char rts_shown[TX_SHORT_BYTES] = "";
+    if (rts)
+        tx_vis_short(rts_shown, sizeof rts_shown, rts, rts_len, TX_SHORT_WIDTH);
     char ccs_text[64] = "";
     if (s->ccs)
         snprintf(ccs_text, sizeof ccs_text, "%s%llu cost centres defined", rts ? "; " : "",
@@ -451,11 +455,11 @@ void info_no_samples_why(char *buf, size_t size, const info_prof_signs *s, const
     if (run >= 0)
         snprintf(end_at, sizeof end_at, " at %.6f s", run);
     if (early && prof == 1)
-        snprintf(buf, size, "no samples yet: the log comes from a profiling RTS (%.*s%s) but "
+        snprintf(buf, size, "no samples yet: the log comes from a profiling RTS (%s%s) but "
                  "ends early (%s%s); the RTS writes samples from a buffer of its own when it "
                  "is full or at exit (GHC 9.2 and later also every "
                  "--eventlog-flush-interval), and the run stopped before that: let the "
-                 "program exit, or run it longer", rts ? (int)rts_len : 0, rts ? rts : "",
+                 "program exit, or run it longer", rts_shown,
                  ccs_text, f->stopped ? "cut" : "no end marker", where);
     else if (early && prof < 0)
         snprintf(buf, size, "no samples in what was written: the log ends early (%s%s) and "
@@ -488,14 +492,13 @@ void info_no_samples_why(char *buf, size_t size, const info_prof_signs *s, const
                  "GHC.Profiling; options given in GHCRTS or -with-rtsopts are not in the "
                  "log)", s->prof_begin_s, ms, end_at);
     else if (prof == 1 && (flags & INFO_RTS_TIME_PROF))
-        snprintf(buf, size, "the program was built with -prof (RTS %.*s%s) and its command "
+        snprintf(buf, size, "the program was built with -prof (RTS %s%s) and its command "
                  "line has a time-profiling flag, but the log has no PROF_BEGIN: this RTS "
                  "did not write its time profile to the eventlog (GHC 8.10 and later do, "
-                 "with +RTS -p -l)", rts ? (int)rts_len : 0, rts ? rts : "", ccs_text);
+                 "with +RTS -p -l)", rts_shown, ccs_text);
     else if (prof == 1)
-        snprintf(buf, size, "the program was built with -prof (RTS %.*s%s) but run without "
-                 "+RTS -p (no PROF_BEGIN%s): run it with +RTS -p -l", rts ? (int)rts_len : 0,
-                 rts ? rts : "", ccs_text,
+        snprintf(buf, size, "the program was built with -prof (RTS %s%s) but run without "
+                 "+RTS -p (no PROF_BEGIN%s): run it with +RTS -p -l", rts_shown, ccs_text,
                  (flags & INFO_RTS_ARGS) ? ", and no -p among its logged +RTS options" : "");
     else
         snprintf(buf, size, "build with -prof and run with +RTS -p -l (GHC 8.10 and later "
@@ -519,9 +522,12 @@ int info_no_samples_yet(char *buf, size_t size, const info_prof_signs *s)
              !(flags & INFO_RTS_TIME_PROF))
         snprintf(buf, size, "its command line has no +RTS -p (options in GHCRTS are not in "
                  "the log): ticks come with +RTS -p");
-    else if (prof == 0)
-        snprintf(buf, size, "its RTS (%.*s) is not a profiling one: ticks come from a -prof "
-                 "build run with +RTS -p", (int)s->rts_len, s->rts);
+    else if (prof == 0) {
+        char rts_shown[TX_SHORT_BYTES];
+        tx_vis_short(rts_shown, sizeof rts_shown, s->rts, s->rts_len, TX_SHORT_WIDTH);
+        snprintf(buf, size, "its RTS (%s) is not a profiling one: ticks come from a -prof "
+                 "build run with +RTS -p", rts_shown);
+    }
     else
         return 0;
     return 1;

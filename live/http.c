@@ -2,10 +2,15 @@
  * own (see include/evprof/metrics.h).
  *
  * One poll() loop serves every connection: non-blocking sockets, a
- * bounded request buffer per connection, one deadline per connection
- * from its accept to its last byte, at most max_conns open (while they
- * are, no more is accepted: the next wait in the kernel's backlog, so a
- * burst of scrapers is served in turn). The body is the latest exposition the
+ * bounded request buffer per connection, two deadlines per connection
+ * (its request line and headers within head_timeout_ms of its accept,
+ * its last byte within timeout_ms), at most max_conns open. When they
+ * are all open, the oldest connection still waiting for its request (a
+ * silent client, a slow one) is dropped to admit the next: only one that
+ * has had a round of the loop to send it, so that a scraper's request,
+ * there as soon as it connects, is always read. With none to drop, the
+ * next connections wait in the kernel's backlog, and a burst of scrapers
+ * is served in turn. The body is the latest exposition the
  * reading thread handed over; it is reference-counted, so publishing a
  * new one never waits for a response in progress, and a response never
  * sees a body change under it. The mutex guards only the current body's
@@ -40,6 +45,7 @@
 #define DEFAULT_CONNS 64
 #define DEFAULT_REQUEST 8192
 #define DEFAULT_TIMEOUT_MS 10000
+#define DEFAULT_HEAD_TIMEOUT_MS 2000
 #define DRAIN_MS 1000               /* reading what the client sends after the response */
 #define ACCEPTS_PER_ROUND 64
 
@@ -48,6 +54,7 @@ void live_http_opts_init(live_http_opts *o)
     o->max_conns = DEFAULT_CONNS;
     o->max_request = DEFAULT_REQUEST;
     o->timeout_ms = DEFAULT_TIMEOUT_MS;
+    o->head_timeout_ms = DEFAULT_HEAD_TIMEOUT_MS;
 }
 
 /* ---- the request --------------------------------------------------------- */
@@ -89,15 +96,19 @@ static int request_line(const char *buf, size_t len)
         i++;
     }
     size_t tlen = i - t0;
-    if (tlen == 0 || i >= len || buf[t0] != '/')
+    if (tlen == 0 || i >= len)
         return 400;
     const char *v = buf + i + 1;
     size_t vlen = len - i - 1;
     if (vlen != 8 || memcmp(v, "HTTP/", 5) != 0 || v[5] < '0' || v[5] > '9' || v[6] != '.' ||
         v[7] < '0' || v[7] > '9')
         return 400;
+    /* another version first, whatever its target: HTTP/2's preface is
+     * "PRI * HTTP/2.0" */
     if (v[5] != '1')
         return 505;
+    if (buf[t0] != '/')
+        return 400;
     size_t plen = 0;
     while (plen < tlen && buf[t0 + plen] != '?' && buf[t0 + plen] != '#')
         plen++;
@@ -189,7 +200,9 @@ typedef enum conn_state { C_READ, C_WRITE, C_DRAIN } conn_state;
 typedef struct conn {
     int fd;
     conn_state state;
-    uint64_t deadline_ms;
+    uint64_t accepted_ms;
+    uint64_t round;             /* the loop's round that accepted it */
+    uint64_t deadline_ms;       /* C_READ: the head's; then the whole life's */
     size_t rlen;
     size_t req_head;            /* the request's bytes up to its blank line */
     char *req;                  /* max_request bytes */
@@ -212,6 +225,7 @@ struct live_http {
     live_http_stats st;         /* under mu */
     conn *conns;
     size_t n_conns;
+    uint64_t round;             /* of the poll loop */
     struct pollfd *pfd;
 };
 
@@ -292,6 +306,7 @@ static void respond(live_http *h, conn *c, int st)
     }
     c->hoff = c->boff = 0;
     c->state = C_WRITE;
+    c->deadline_ms = c->accepted_ms + h->o.timeout_ms;     /* the head's is met */
 }
 
 static void close_conn(live_http *h, size_t i)
@@ -378,9 +393,26 @@ static int set_nonblock(int fd)
     return fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0 ? -1 : 0;
 }
 
+/* The slot of the oldest connection still waiting for its request that
+ * has had a round of the loop to send it, or SIZE_MAX. */
+static size_t oldest_idle(const live_http *h)
+{
+    size_t best = SIZE_MAX;
+    for (size_t i = 0; i < h->n_conns; i++) {
+        const conn *c = &h->conns[i];
+        if (c->state == C_READ && c->round < h->round &&
+            (best == SIZE_MAX || c->accepted_ms < h->conns[best].accepted_ms))
+            best = i;
+    }
+    return best;
+}
+
 static void accept_some(live_http *h)
 {
-    for (int k = 0; k < ACCEPTS_PER_ROUND && h->n_conns < h->o.max_conns; k++) {
+    for (int k = 0; k < ACCEPTS_PER_ROUND; k++) {
+        size_t drop = SIZE_MAX;
+        if (h->n_conns == h->o.max_conns && (drop = oldest_idle(h)) == SIZE_MAX)
+            return;         /* every slot busy or new: the rest wait in the backlog */
         int fd = accept(h->lfd, NULL, NULL);
         if (fd < 0)
             return;         /* EAGAIN: no more; others (EMFILE...): next round */
@@ -388,9 +420,12 @@ static void accept_some(live_http *h)
             close(fd);
             continue;
         }
+        if (drop != SIZE_MAX)
+            close_conn(h, drop);
         pthread_mutex_lock(&h->mu);
         h->st.accepted++;
-        if (h->n_conns + 1 == h->o.max_conns)
+        h->st.dropped += drop != SIZE_MAX;
+        if (h->n_conns + 1 == h->o.max_conns && drop == SIZE_MAX)
             h->st.busy++;
         pthread_mutex_unlock(&h->mu);
         conn *c = &h->conns[h->n_conns++];
@@ -399,7 +434,9 @@ static void accept_some(live_http *h)
         c->req = req;
         c->fd = fd;
         c->state = C_READ;
-        c->deadline_ms = now_ms() + h->o.timeout_ms;
+        c->round = h->round;
+        c->accepted_ms = now_ms();
+        c->deadline_ms = c->accepted_ms + h->o.head_timeout_ms;
     }
 }
 
@@ -427,8 +464,10 @@ static void *serve(void *arg)
             i++;
         }
         h->pfd[0] = (struct pollfd){ h->wake[0], POLLIN, 0 };
-        /* full: the next connections wait in the backlog */
-        h->pfd[1] = (struct pollfd){ h->n_conns < h->o.max_conns ? h->lfd : -1, POLLIN, 0 };
+        /* full with none to drop: the next connections wait in the backlog */
+        h->round++;
+        int admit = h->n_conns < h->o.max_conns || oldest_idle(h) != SIZE_MAX;
+        h->pfd[1] = (struct pollfd){ admit ? h->lfd : -1, POLLIN, 0 };
         for (size_t i = 0; i < h->n_conns; i++)
             h->pfd[2 + i] = (struct pollfd){ h->conns[i].fd,
                                              h->conns[i].state == C_WRITE ? POLLOUT : POLLIN, 0 };
@@ -557,7 +596,11 @@ ev_status live_http_start(live_http **out, const char *addr, const live_http_opt
             h->o.max_request = o->max_request;
         if (o->timeout_ms)
             h->o.timeout_ms = o->timeout_ms;
+        if (o->head_timeout_ms)
+            h->o.head_timeout_ms = o->head_timeout_ms;
     }
+    if (h->o.head_timeout_ms > h->o.timeout_ms)
+        h->o.head_timeout_ms = h->o.timeout_ms;
     pthread_mutex_init(&h->mu, NULL);
     h->conns = calloc(h->o.max_conns, sizeof *h->conns);
     h->pfd = calloc((size_t)h->o.max_conns + 2, sizeof *h->pfd);

@@ -11,12 +11,12 @@
  * capabilities' HEAP_ALLOCATED counters, read at each cut. */
 #include "evprof/phases.h"
 
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "evprof/gc.h"
 #include "evprof/json.h"
+#include "evprof/pattern.h"
 #include "evprof/prof.h"
 #include "evprof/textout.h"
 #include "util/account.h"
@@ -39,6 +39,7 @@ typedef struct pcc {
 typedef struct plabel {
     const char *s;
     uint32_t len;
+    uint8_t cut;                    /* --marker: 0 not asked yet, 1 cuts, 2 does not */
     uint64_t count;
 } plabel;
 
@@ -57,8 +58,7 @@ typedef struct prow {
 
 struct phases_run {
     phases_opts o;
-    regex_t re;
-    int has_re;
+    ev_pattern *re;                 /* --marker, or NULL */
     ev_account mem;
     int failed;
     gc_summary *gc;
@@ -288,13 +288,19 @@ static int mark(phases_run *p, const el_event *ev)
                                          NULL) != 0)
             return -1;
         i = p->nlabels;
-        p->labels[p->nlabels++] = (plabel){ k, len, 0 };
+        p->labels[p->nlabels++] = (plabel){ .s = k, .len = len };
     }
     plabel *l = &p->labels[i];
     l->count++;
-    if (p->has_re) {
-        /* the regex sees the label up to a NUL (a C string) */
-        if (regexec(&p->re, l->s, 0, NULL, 0) != 0)
+    if (p->re) {
+        /* each label asked once; the pattern sees it up to a NUL (a C
+         * string, as --focus sees names) */
+        if (!l->cut) {
+            const char *nul = memchr(l->s, '\0', l->len);
+            size_t n = nul ? (size_t)(nul - l->s) : l->len;
+            l->cut = ev_pattern_match(p->re, l->s, n) ? 1 : 2;
+        }
+        if (l->cut != 1)
             return 0;
     }
     p->marks++;
@@ -555,17 +561,14 @@ phases_run *phases_create(const phases_opts *o, ev_error *err)
     tx_strpool_init(&p->names);
     p->main_cc = NONE;
     if (p->o.marker) {
-        int rc = regcomp(&p->re, p->o.marker, REG_EXTENDED | REG_NOSUB);
-        if (rc != 0) {
-            char msg[200];
-            regerror(rc, &p->re, msg, sizeof msg);
-            ev_error_set(err, rc == REG_ESPACE ? EV_ERR_NOMEM : EV_ERR_PATTERN, "'%s': %s",
-                         p->o.marker, msg);
+        if (ev_pattern_compile(&p->re, p->o.marker, NULL, err) != EV_OK) {
             tx_strpool_destroy(&p->names);
             free(p);
             return NULL;
         }
-        p->has_re = 1;
+        /* its memory goes with the aggregate's to the read's budget (no
+         * budget yet: the charge is only counted) */
+        (void)ev_account_charge(&p->mem, ev_pattern_bytes(p->re));
     }
     if (!(p->gc = gc_create()) || open_row(p, NONE, 0, 0) != 0) {
         phases_destroy(p);
@@ -582,8 +585,7 @@ void phases_destroy(phases_run *p)
 {
     if (!p)
         return;
-    if (p->has_re)
-        regfree(&p->re);
+    ev_pattern_destroy(p->re);
     gc_destroy(p->gc);
     tx_strpool_destroy(&p->names);
     tx_idmap_free(&p->cc_ids);
@@ -672,7 +674,7 @@ int phases_write_text(const phases_run *p, const char *source, FILE *out)
     tx_put(out, source, strlen(source));
     if (!in.marks_seen)
         fputs(": the log has no marks (traceMarker), so one phase", out);
-    else if (p->has_re) {
+    else if (p->re) {
         fprintf(out, ": cut at the %llu of its %llu marks whose label matches '",
                 (unsigned long long)in.marks, (unsigned long long)in.marks_seen);
         tx_put(out, p->o.marker, strlen(p->o.marker));
@@ -789,7 +791,7 @@ int phases_write_json(const phases_run *p, const char *source, FILE *out)
     tx_json_init(&j, out, 2, 0);
     tx_json_object(&j, TX_JSON_BLOCK);
     tx_json_kv_cstr(&j, "source", source);
-    tx_json_kv_cstr(&j, "marker", p->has_re ? p->o.marker : NULL);
+    tx_json_kv_cstr(&j, "marker", p->re ? p->o.marker : NULL);
     tx_json_kv_uint(&j, "marks", in.marks);
     tx_json_kv_uint(&j, "marks_seen", in.marks_seen);
     tx_json_kv_uint(&j, "ticks", in.total_ticks);

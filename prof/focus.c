@@ -1,88 +1,62 @@
-/* --focus and --ignore: POSIX extended regexes on "Module.label", as
- * pprof's -focus and -ignore. Checked when the filter is made
- * (prof_filter_check), matched against a result's cost centres
- * (prof_match_ccs: also report --callers), applied by each snapshot. */
+/* --focus and --ignore: patterns (include/evprof/pattern.h, the one
+ * matcher of every command's patterns) on "Module.label", as pprof's
+ * -focus and -ignore. Checked when the filter is made (prof_filter_check),
+ * matched against a result's cost centres (prof_match_ccs: also report
+ * --callers, the call graph, speedscope), applied by each snapshot. */
 #include "prof/internal.h"
 
-#include <regex.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "evprof/pattern.h"
 #include "util/error.h"
-
-/* The pattern compiled with regcomp, or its error in err: EV_ERR_PATTERN,
- * or EV_ERR_NOMEM when regcomp ran out of memory. */
-static ev_status compile(regex_t *re, const char *pattern, ev_error *err)
-{
-    int rc = regcomp(re, pattern, REG_EXTENDED | REG_NOSUB);
-    if (rc == 0)
-        return EV_OK;
-    char msg[200];
-    regerror(rc, re, msg, sizeof msg);
-    return ev_error_set(err, rc == REG_ESPACE ? EV_ERR_NOMEM : EV_ERR_PATTERN, "'%s': %s",
-                        pattern, msg);
-}
-
-static ev_status check_regex(const char *pattern, ev_error *err)
-{
-    regex_t re;
-    ev_status st = compile(&re, pattern, err);
-    if (st == EV_OK)
-        regfree(&re);
-    return st;
-}
 
 ev_status prof_filter_check(const prof_filter *f, ev_error *err)
 {
+    ev_pattern *p = NULL;
     ev_status st = EV_OK;
     ev_error_clear(err);
-    if (f->focus)
-        st = check_regex(f->focus, err);
-    if (st == EV_OK && f->ignore)
-        st = check_regex(f->ignore, err);
+    if (f->focus && (st = ev_pattern_compile(&p, f->focus, NULL, err)) == EV_OK)
+        ev_pattern_destroy(p);
+    if (st == EV_OK && f->ignore && (st = ev_pattern_compile(&p, f->ignore, NULL, err)) == EV_OK)
+        ev_pattern_destroy(p);
     return st;
+}
+
+/* prof_match_ccs, the pattern's memory charged to budget (may be NULL)
+ * while it runs. */
+static ev_status match_ccs(const prof_result *r, const char *pattern, uint8_t *match, uint8_t bit,
+                           ev_budget *budget, ev_error *err)
+{
+    ev_pattern *p;
+    ev_error_clear(err);
+    ev_status st = ev_pattern_compile(&p, pattern, budget, err);
+    if (st != EV_OK)
+        return st;
+    for (size_t i = 0; i < r->num_ccs; i++) {
+        const prof_cc *cc = &r->ccs[i];
+        const char *parts[3] = { cc->module, ".", cc->label };
+        size_t lens[3] = { strlen(cc->module), 1, strlen(cc->label) };
+        if (ev_pattern_match_parts(p, parts, lens, 3))
+            match[i] |= bit;
+    }
+    ev_pattern_destroy(p);
+    return EV_OK;
 }
 
 ev_status prof_match_ccs(const prof_result *r, const char *pattern, uint8_t *match, uint8_t bit,
                          ev_error *err)
 {
-    regex_t re;
-    ev_error_clear(err);
-    ev_status st = compile(&re, pattern, err);
-    if (st != EV_OK)
-        return st;
-    char *text = NULL;
-    size_t cap = 0;
-    for (size_t i = 0; i < r->num_ccs; i++) {
-        const prof_cc *cc = &r->ccs[i];
-        size_t lm = strlen(cc->module), ll = strlen(cc->label);
-        if (lm + ll + 2 > cap) {
-            cap = (lm + ll + 2) * 2;
-            char *t = realloc(text, cap);
-            if (!t) {
-                st = ev_error_set(err, EV_ERR_NOMEM, "out of memory");
-                break;
-            }
-            text = t;
-        }
-        memcpy(text, cc->module, lm);
-        text[lm] = '.';
-        memcpy(text + lm + 1, cc->label, ll + 1);
-        if (regexec(&re, text, 0, NULL, 0) == 0)
-            match[i] |= bit;
-    }
-    free(text);
-    regfree(&re);
-    return st;
+    return match_ccs(r, pattern, match, bit, NULL, err);
 }
 
 /* --focus/--ignore: the ticks of a stack stay when a frame of its path
  * matches focus (if given) and none matches ignore; the others count as
  * filtered. Parents come before their children in the node table, so one
- * pass carries each path's state down. Returns 0 or -1 (memory; a bad
- * regex was refused by prof_filter_check, and keeps nothing here). */
-int prof_apply_focus(prof_result *r)
+ * pass carries each path's state down. Returns 0 or -1 (memory, or the
+ * budget refused the patterns' memory; a bad pattern was refused by
+ * prof_filter_check, and keeps nothing here). */
+int prof_apply_focus(prof_result *r, ev_budget *budget)
 {
     enum { FOCUS = 1, IGNORE = 2 };
     uint8_t *m = calloc(r->num_ccs ? r->num_ccs : 1, 1);
@@ -91,11 +65,12 @@ int prof_apply_focus(prof_result *r)
 
     if (!m || !st)
         rc = -1;
-    if (rc == 0 && r->filter.focus &&
-        prof_match_ccs(r, r->filter.focus, m, FOCUS, NULL) == EV_ERR_NOMEM)
-        rc = -1;
-    if (rc == 0 && r->filter.ignore &&
-        prof_match_ccs(r, r->filter.ignore, m, IGNORE, NULL) == EV_ERR_NOMEM)
+    ev_status fs = EV_OK, is = EV_OK;
+    if (rc == 0 && r->filter.focus)
+        fs = match_ccs(r, r->filter.focus, m, FOCUS, budget, NULL);
+    if (rc == 0 && r->filter.ignore)
+        is = match_ccs(r, r->filter.ignore, m, IGNORE, budget, NULL);
+    if ((fs != EV_OK && fs != EV_ERR_PATTERN) || (is != EV_OK && is != EV_ERR_PATTERN))
         rc = -1;
     for (size_t i = 0; rc == 0 && i < r->num_nodes; i++) {
         prof_node *nd = &r->nodes[i];

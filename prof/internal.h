@@ -232,7 +232,8 @@ void prof_runs_info(const prof_profile *p, prof_info *in);
 
 /* ---- snapshots (focus.c) ----------------------------------------------- */
 
-/* --focus/--ignore on a result's nodes: 0, or -1 out of memory. */
-int prof_apply_focus(prof_result *r);
+/* --focus/--ignore on a result's nodes, the patterns charged to budget
+ * while they run: 0, or -1 out of memory (or budget). */
+int prof_apply_focus(prof_result *r, ev_budget *budget);
 
 #endif

@@ -506,7 +506,7 @@ static int refocus(snap *s)
 {
     prof_result *r = s->r;
 
-    if (prof_apply_focus(r) != 0)
+    if (prof_apply_focus(r, s->p->mem.budget) != 0)
         return -1;
     s->total = 0;
     for (size_t i = 0; i < r->num_nodes; i++) {

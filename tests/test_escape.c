@@ -89,6 +89,47 @@ static void test_vis_cut_like_snprintf(void **state)
     assert_int_equal(one[0], '\0');
 }
 
+/* Text in messages (tx_vis_short, tx_put_short): at most the width in
+ * code points, an ellipsis last when cut, never inside a UTF-8 sequence
+ * or an escape. */
+static void test_short_for_messages(void **state)
+{
+    (void)state;
+    char buf[TX_SHORT_BYTES];
+    /* short enough: the visible form, whole */
+    assert_int_equal(tx_vis_short(buf, sizeof buf, "ab\x1b" "c", 4, 8), 7);
+    assert_string_equal(buf, "ab\\x1bc");
+    assert_int_equal(tx_vis_short(buf, sizeof buf, "abcdefgh", 8, 8), 8);
+    assert_string_equal(buf, "abcdefgh");
+    /* one more: 7 of them and the ellipsis */
+    assert_int_equal(tx_vis_short(buf, sizeof buf, "abcdefghi", 9, 8), 10);
+    assert_string_equal(buf, "abcdefg\xe2\x80\xa6");
+    /* an escape (4 code points) is not cut: it goes whole or not at all */
+    tx_vis_short(buf, sizeof buf, "abcde\x1b" "fgh", 9, 8);
+    assert_string_equal(buf, "abcde\xe2\x80\xa6");
+    /* nor a UTF-8 sequence (one code point): e-acute stays whole */
+    tx_vis_short(buf, sizeof buf, "abcdef\xc3\xa9gh", 10, 8);
+    assert_string_equal(buf, "abcdef\xc3\xa9\xe2\x80\xa6");
+    /* a 30 KB label in messages: TX_SHORT_WIDTH code points */
+    size_t n = 30000;
+    char *label = malloc(n);
+    assert_non_null(label);
+    for (size_t i = 0; i < n; i++)
+        label[i] = (char)(i % 7 == 3 ? '\n' : 'a' + i % 26);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    assert_non_null(out);
+    tx_put_short(out, label, n);
+    assert_int_equal(fclose(out), 0);
+    assert_int_equal(tx_vis_width(text, size), TX_SHORT_WIDTH);
+    assert_true(size <= TX_SHORT_BYTES);
+    assert_non_null(strstr(text, "\xe2\x80\xa6"));
+    assert_null(strchr(text, '\n'));
+    free(text);
+    free(label);
+}
+
 static char *capture_pad(const char *s, size_t width)
 {
     char *text = NULL;
@@ -289,6 +330,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_visible_form),
         cmocka_unit_test(test_vis_cut_like_snprintf),
+        cmocka_unit_test(test_short_for_messages),
         cmocka_unit_test(test_pad_by_visible_width),
         cmocka_unit_test(test_json_and_csv),
         cmocka_unit_test(test_hostile_log),

@@ -310,6 +310,13 @@ static void test_garbled_line(void **state)
     assert_int_equal(ticky_num_counters(t), 1);
     assert_int_equal(ticky_counter_at(t, 0)->entries, 4610425);
     ticky_destroy(t);
+    /* the line is quoted as messages quote text: control bytes escaped,
+     * 72 code points, an ellipsis; never cut inside a UTF-8 sequence */
+    memcpy(row, "\x1b\xc3\xa9", 3);
+    t = read_mem(b, len, EV_ERR_FORMAT, &err);
+    assert_non_null(strstr(err.msg, ": \" \\x1b\xc3\xa9 400000    x400008"));
+    assert_non_null(strstr(err.msg, "\xe2\x80\xa6\""));
+    ticky_destroy(t);
 
     /* a row cut short, a missing arity, a bad arity width */
     static const char *const bad[] = {

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evprof/textout.h"
 #include "internal.h"
 
 enum { WANT_HEADER, WANT_RULE, IN_ROWS, DONE };
@@ -249,13 +250,10 @@ static ev_status add_row(text_state *s, const char *l, size_t n)
     if (ways == 0 && spaced(lay, l, n, &r))
         ways = 1;
     if (ways == 0) {
-        char ex[61];
-        size_t m = n < 60 ? n : 60;
-        for (size_t i = 0; i < m; i++)
-            ex[i] = (unsigned char)l[i] < 0x20 || l[i] == 0x7f ? '?' : l[i];
-        ex[m] = '\0';
-        return fail(s, EV_ERR_FORMAT, "not a row of the counter table (%s): \"%s%s\"",
-                    lay->format, ex, n > 60 ? "..." : "");
+        char ex[TX_SHORT_BYTES];    /* the line as messages quote text */
+        tx_vis_short(ex, sizeof ex, l, n, TX_SHORT_WIDTH);
+        return fail(s, EV_ERR_FORMAT, "not a row of the counter table (%s): \"%s\"",
+                    lay->format, ex);
     }
     if (ways > 1)
         return fail(s, EV_ERR_FORMAT,

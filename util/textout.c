@@ -144,6 +144,41 @@ size_t tx_vis(char *buf, size_t size, const char *str, size_t len)
     return total;
 }
 
+size_t tx_vis_short(char *buf, size_t size, const char *str, size_t len, size_t width)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t total = 0, w = 0;
+    char v[4];
+    size_t vlen;
+    int cut = tx_vis_width(str, len) > width;
+
+    for (size_t i = 0; i < len;) {
+        size_t used = vis_unit(s + i, len - i, v, &vlen);
+        size_t cols = vis_cols(v, vlen);
+        if (cut && w + cols > width - 1)
+            break;
+        for (size_t k = 0; k < vlen; k++, total++)
+            if (total + 1 < size)
+                buf[total] = v[k];
+        w += cols;
+        i += used;
+    }
+    if (cut && width > 0)
+        for (size_t k = 0; k < 3; k++, total++)
+            if (total + 1 < size)
+                buf[total] = "\xe2\x80\xa6"[k];      /* U+2026 */
+    if (size)
+        buf[total < size ? total : size - 1] = '\0';
+    return total;
+}
+
+void tx_put_short(FILE *out, const char *s, size_t len)
+{
+    char buf[TX_SHORT_BYTES];
+    size_t n = tx_vis_short(buf, sizeof buf, s, len, TX_SHORT_WIDTH);
+    fwrite(buf, 1, n < sizeof buf ? n : sizeof buf - 1, out);
+}
+
 void tx_put(FILE *out, const char *str, size_t len)
 {
     const unsigned char *s = (const unsigned char *)str;

@@ -30,6 +30,7 @@
 #include "evprof/writer.h"      /* writing eventlogs */
 #include "evprof/budget.h"      /* the memory budget analyses charge (--memory-limit) */
 #include "evprof/select.h"      /* time windows and a capability (--from, --between, --cap) */
+#include "evprof/pattern.h"     /* the matcher of patterns (--focus, --ignore, --marker) */
 #include "evprof/driver.h"      /* one read feeding every attached analysis */
 #include "evprof/prof.h"        /* the time profile (+RTS -p) */
 #include "evprof/heap.h"        /* heap profiles (+RTS -h*) */

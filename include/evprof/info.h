@@ -115,7 +115,8 @@ typedef struct info_prof_signs {
  * was on, and the command line says why no tick came (the program never
  * started the timer under --no-automatic-time-samples, -V0, a run shorter
  * than a tick); without it the run had no +RTS -p. The rest were not
- * built with -prof. Writes one sentence into buf (no newline). */
+ * built with -prof. Writes one sentence into buf (no newline); the RTS
+ * identifier in it is shortened (tx_vis_short). */
 EVPROF_API void info_no_samples_why(char *buf, size_t size, const info_prof_signs *s,
                                     const ev_facts *f);
 /* The same for a log still being written (live views): why no sample has

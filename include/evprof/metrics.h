@@ -70,12 +70,17 @@ EVPROF_API int live_metrics_write(live_metrics *m, const live_frame *f, FILE *ou
 /* ---- the endpoint ---------------------------------------------------------- */
 
 typedef struct live_http_opts {
-    unsigned max_conns;         /* connections open at once; while they are,
-                                   more wait in the kernel's backlog; 0: 64 */
+    unsigned max_conns;         /* connections open at once; when they are, the
+                                   oldest still waiting for its request is closed
+                                   to admit the next (with none, more wait in the
+                                   kernel's backlog); 0: 64 */
     size_t max_request;         /* bytes of request line and headers; more: 431;
                                    0: 8192 */
     unsigned timeout_ms;        /* a connection's whole life, from accept to the
                                    last byte sent; 0: 10000 */
+    unsigned head_timeout_ms;   /* from accept to the end of the request's line
+                                   and headers (then closed unanswered); at most
+                                   timeout_ms; 0: 2000 */
 } live_http_opts;
 
 EVPROF_API void live_http_opts_init(live_http_opts *o);
@@ -109,7 +114,9 @@ typedef struct live_http_stats {
     uint64_t accepted;          /* connections */
     uint64_t responses[6];      /* 200, 400, 404, 405, 431, 505 */
     uint64_t busy;              /* times max_conns were open (accepting paused) */
-    uint64_t timed_out;         /* closed at the timeout */
+    uint64_t timed_out;         /* closed at a deadline (the head's or the whole's) */
+    uint64_t dropped;           /* waiting for their request, the oldest, closed to
+                                   admit a new connection when max_conns were open */
 } live_http_stats;
 
 EVPROF_API void live_http_get_stats(live_http *h, live_http_stats *st);

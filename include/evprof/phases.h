@@ -2,7 +2,7 @@
  *
  * A phases_run is an analysis of the driver that takes the events in time
  * order (EV_ORDERED: the driver's time-ordered replay, one read) and cuts
- * the run at every mark, or at the marks whose label a regex matches, as
+ * the run at every mark, or at the marks whose label a pattern matches, as
  * the marks come: the part before the first mark is a phase of its own,
  * "(start)". Per phase: the label and its number (the N of
  * marker:LABEL#N), start and length, the time profile's ticks (the
@@ -39,7 +39,8 @@ extern "C" {
 #endif
 
 typedef struct phases_opts {
-    const char *marker;         /* POSIX extended regex on the label; NULL: every mark */
+    const char *marker;         /* a pattern (evprof/pattern.h) on the label, seen up to
+                                   a NUL; NULL: every mark */
     /* The driver's selection (ev_driver_opts.select) cuts the phases to
      * its windows (those outside dropped) and keeps the samples and the
      * allocation of its capability. */
@@ -52,7 +53,7 @@ EVPROF_API void phases_opts_init(phases_opts *o);
 typedef struct phases_run phases_run;
 
 /* NULL with err (may be NULL) saying why: EV_ERR_PATTERN when the marker
- * regex does not compile ("'REGEX': regerror's text"), EV_ERR_NOMEM. */
+ * is refused (ev_pattern_compile's "'PATTERN': why"), EV_ERR_NOMEM. */
 EVPROF_API phases_run *phases_create(const phases_opts *o, ev_error *err);
 EVPROF_API void phases_destroy(phases_run *p);     /* accepts NULL */
 

@@ -40,8 +40,8 @@ extern "C" {
  * aggregated and counts as filtered (prof_info.filtered_ticks). */
 typedef struct prof_filter {
     int all;                /* count GC/SYSTEM/IDLE/OVERHEAD_of/DONT_CARE (GHC -pa/-pj) */
-    /* POSIX extended regexes on "Module.label" (as pprof's -focus and
-     * -ignore): keep only the stacks through a matching cost centre, drop
+    /* patterns (evprof/pattern.h: POSIX extended regular expressions,
+     * bounded) on "Module.label" (as pprof's -focus and -ignore): keep only the stacks through a matching cost centre, drop
      * the stacks through one. Applied by each snapshot (dropped ticks count
      * as filtered_ticks; stacks left without ticks are unlinked). Borrowed:
      * they must outlive the profile and its results. Check them first with
@@ -63,8 +63,9 @@ typedef struct prof_filter {
 
 EVPROF_API void prof_filter_init(prof_filter *f);   /* everything, GHC -p rules */
 
-/* EV_OK, or EV_ERR_PATTERN when focus or ignore does not compile (EV_ERR_NOMEM
- * when compiling it ran out of memory), with err's message "'PATTERN': why"
+/* EV_OK, or EV_ERR_PATTERN when focus or ignore is refused
+ * (ev_pattern_compile: a syntax error or a bound passed; EV_ERR_NOMEM when
+ * compiling it ran out of memory), with err's message "'PATTERN': why"
  * (err may be NULL). */
 EVPROF_API ev_status prof_filter_check(const prof_filter *f, ev_error *err);
 
@@ -274,10 +275,12 @@ typedef struct prof_agreement {
  * string names no GHC version. */
 EVPROF_API int prof_ghc_agreement(const char *rts_version, prof_agreement *out);
 
-/* The one matcher of --focus/--ignore: sets `bit` in match[i] for every
- * cost centre i of the table whose "Module.label" the POSIX extended
- * regex matches. Returns EV_OK, EV_ERR_PATTERN when the pattern does not
- * compile or EV_ERR_NOMEM, with err's message (err may be NULL). */
+/* --focus/--ignore over a table: sets `bit` in match[i] for every cost
+ * centre i whose "Module.label" the pattern matches (evprof/pattern.h,
+ * the one matcher). Returns EV_OK, EV_ERR_PATTERN when the pattern is
+ * refused or EV_ERR_NOMEM, with err's message (err may be NULL). The
+ * compiled pattern (at most some 40 KB) lives for the call only; a
+ * snapshot's focus charges it to the profile's budget. */
 EVPROF_API ev_status prof_match_ccs(const prof_result *r, const char *pattern, uint8_t *match,
                                     uint8_t bit, ev_error *err);
 

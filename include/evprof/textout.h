@@ -49,6 +49,22 @@ EVPROF_API size_t tx_vis(char *buf, size_t size, const char *s, size_t len);
 /* Writes the visible form of s[0..len). */
 EVPROF_API void tx_put(FILE *out, const char *s, size_t len);
 
+/* ---- text in messages ------------------------------------------------
+ * A label, a pattern or a file's bytes quoted in a message (stderr, an
+ * ev_error) is its visible form shortened: at most TX_SHORT_WIDTH code
+ * points, the last of them U+2026 (an ellipsis) when it was cut, the cut
+ * never inside a UTF-8 sequence or an escape. A 30 KB mark label takes
+ * one line of a message, not 30 KB. */
+#define TX_SHORT_WIDTH 72
+#define TX_SHORT_BYTES (4 * TX_SHORT_WIDTH + 4)    /* the most it takes, NUL included */
+
+/* The shortened visible form of s[0..len) (at most `width` code points)
+ * into buf, as snprintf does; returns its full length in bytes. */
+EVPROF_API size_t tx_vis_short(char *buf, size_t size, const char *s, size_t len, size_t width);
+
+/* Writes the shortened visible form of s[0..len) (TX_SHORT_WIDTH). */
+EVPROF_API void tx_put_short(FILE *out, const char *s, size_t len);
+
 /* Width in code points of the visible form of s[0..len). */
 EVPROF_API size_t tx_vis_width(const char *s, size_t len);
 

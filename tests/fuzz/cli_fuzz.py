@@ -10,11 +10,16 @@ mutant:
     info, dump, report, report --json, folded, graph -o X.dot and X.svg,
     heap, ticky, gc, metrics, speedscope, pprof, pprof --heap, html, all, diff,
     diff --ticky, top --ndjson, and report, speedscope, pprof --heap,
-    info with --memory-limit 40M
+    info with --memory-limit 40M; report --focus, report --callers and
+    phases -m with the largest patterns the matcher takes (40M), and with
+    the patterns of issue 35 that crashed glibc's regcomp or took it
+    gigabytes (with graph --ignore too); report --from a mark it lacks
 
 A run fails on a crash (a signal), a hang (the per-run timeout), any
 sanitizer report on stderr, or an exit status other than 0, 1 or 2, and
-on the campaign's properties: the input log changed by any command, raw
+on the campaign's properties: a hostile pattern not refused (exit 2, "bad
+regular expression"), a selection miss with more than 8 KiB of stderr (the
+marks it quotes are shortened), the input log changed by any command, raw
 control bytes in dump's output, Graphviz failing the graph of a log
 (labels of any length are shortened for drawing), a peak RSS past
 --memory-limit (not under the sanitizers, whose shadow memory counts),
@@ -60,12 +65,29 @@ COMMANDS = [
     ["top", "--ndjson", "--interval", "60", "--idle-timeout", "1"],
     ["report", "--memory-limit", "40M"], ["speedscope", "--memory-limit", "40M"],
     ["pprof", "--heap", "--memory-limit", "40M"], ["info", "--memory-limit", "40M"],
-]
+    # patterns (issue 35): the largest ones the matcher takes, on every
+    # label of the log, within the memory limit
+    ["report", "--focus", "(.*){1,249}(.*){1,249}y", "--memory-limit", "40M"],
+    ["report", "--callers", "(x|.)*(x|.)*y", "--memory-limit", "40M"],
+    ["phases", "-m", "((.?){249}){4}y", "--memory-limit", "40M"],
+    # a selection that matches nothing: the log's marks quoted, shortened
+    ["report", "--from", "marker:no such mark"],
+] + [cmd + [p] for p in
+     # what crashed glibc's regcomp (exit 139) or took it gigabytes:
+     # refused at once, exit 2 (REFUSED below)
+     ("(.*){1,32000}(.*){1,32000}y", "(.*){1,32000}", "(x+)\\1\\1y")
+     for cmd in (["report", "--focus"], ["report", "--callers"], ["phases", "-m"],
+                 ["graph", "-o", "{tmp}/out.dot", "--ignore"])]
+# a command whose last argument is one of these is refused: exit 2, the message
+REFUSED = ("(.*){1,32000}(.*){1,32000}y", "(.*){1,32000}", "(x+)\\1\\1y")
+# stderr of a message that quotes labels: each shortened (72 code points)
+SHORT_STDERR = 8192
 MEMORY_LIMIT_KB = 40 << 10
 # the shapes of tests/fuzz/hostile_log taken as seeds (name, args)
 HOSTILE_SHAPES = [
     ("controls", []), ("end-mid", ["60"]), ("end-over", ["60"]), ("long-label", ["60000"]),
     ("marks", ["3000"]), ("ticky", ["3000"]), ("heap-bands", ["3000"]), ("samples", ["20000"]),
+    ("long-mark", ["30000"]),
 ]
 # raw control bytes in dump's lines (the line feeds between them excepted)
 RAW_CONTROL = re.compile(rb"[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]")
@@ -194,7 +216,8 @@ def run_all(evprof, path, tmp, timeout, sanitized):
     open(os.path.join(tmp, "empty"), "wb").close()
     before = digest(path)
     for cmd in COMMANDS:
-        args = [a.format(tmp=tmp, log=path) for a in cmd]
+        # not str.format: patterns hold braces
+        args = [a.replace("{tmp}", tmp).replace("{log}", path) for a in cmd]
         argv = [evprof] + args + ([] if "{log}" in cmd else [path])
         shutil.rmtree(os.path.join(tmp, "all"), ignore_errors=True)
         what = " ".join(cmd)
@@ -218,6 +241,10 @@ def run_all(evprof, path, tmp, timeout, sanitized):
             failures.append("%s: Graphviz failed: %s" % (what, line.decode("utf-8", "replace")[:200]))
         if "--memory-limit" in cmd and not sanitized and rss > MEMORY_LIMIT_KB:
             failures.append("%s: peak RSS %d KiB past the limit" % (what, rss))
+        if cmd[-1] in REFUSED and (status != 2 or b"bad regular expression" not in err):
+            failures.append("%s: not refused (exit %s)" % (what, status))
+        if "--from" in cmd and len(err) > SHORT_STDERR:
+            failures.append("%s: %d bytes on stderr (labels not shortened)" % (what, len(err)))
     failures += all_over_input(evprof, path, tmp, env, timeout)
     failures += stalled_fifo(evprof, path, tmp, env, timeout)
     return failures

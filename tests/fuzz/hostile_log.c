@@ -22,6 +22,9 @@
  *   long-label N  a cost centre whose label is N bytes (at most 65000)
  *                 among three short ones that call it and that it calls,
  *                 with samples in each
+ *   long-mark N   two marks, "short" and one whose label is N bytes (at
+ *                 most 65000: "long", an ESC, then "abcd\xc3\xa9" again and
+ *                 again), twice each, between samples of main
  *
  * Every log is GHC 9.2's header (it declares the ticky events) and, but
  * end-mid and end-over, one capability block per 1 MiB of events. The same arguments
@@ -201,6 +204,30 @@ static void long_label(gen *g, unsigned long n)
     free(label);
 }
 
+static void long_mark(gen *g, unsigned long n)
+{
+    char *label = malloc(n + 6);
+    const uint32_t main_only[] = { 1 };
+    if (!label)
+        return;
+    static const char unit[] = "abcd\xc3\xa9";
+    size_t len = 0;
+    memcpy(label, "long\x1b", 5);
+    for (len = 5; len + 6 <= n; len += 6)
+        memcpy(label + len, unit, 6);
+    while (len < n)
+        label[len++] = 'z';
+    cost_centres(g, 1);
+    for (int k = 0; k < 2; k++) {
+        sample(g, 1, main_only);
+        el_writer_event(g->w, EL_USER_MARKER, next(g), "short", 5);
+        sample(g, 1, main_only);
+        el_writer_event(g->w, EL_USER_MARKER, next(g), label, len);
+        sample(g, 1, main_only);
+    }
+    free(label);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -234,6 +261,8 @@ int main(int argc, char **argv)
         end_mid(&g, n, shape[4] == 'o');
     else if (strcmp(shape, "long-label") == 0 && n <= 65000)
         long_label(&g, n);
+    else if (strcmp(shape, "long-mark") == 0 && n >= 5 && n <= 65000)
+        long_mark(&g, n);
     else {
         fprintf(stderr, "hostile_log: unknown shape '%s' (or N too large)\n", shape);
         return 2;

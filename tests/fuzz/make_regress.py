@@ -9,7 +9,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from make_bad import HEADER, END, cost_centre, prof_sample  # noqa: E402
+from make_bad import HEADER, END, TYPES, et, header, var, cost_centre, prof_sample  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "regress")
 
@@ -20,6 +20,16 @@ def files():
     # memcpy (prof/profile.c, UBSan: report, folded, graph)
     yield "depth-zero-first-sample", (HEADER + cc + prof_sample(1, 0, 1, [])
                                       + prof_sample(2, 0, 1, [1]) + END)
+    # issue 35: the patterns' matcher on a 60 000-byte cost-centre label
+    # and a 30 000-byte mark label (glibc's regexec took 1.1 GB on
+    # '(x+)\1\1y' and such a label; a selection miss repeated the mark's
+    # label whole on stderr); cli_fuzz.py's pattern commands run on it
+    marker = et(58, 0xFFFF, b"User marker")
+    long_cc = cost_centre(2, 2, b"x" * 60000, b"Main", b"Main.hs:2:1")
+    mark = var(58, 4, b"x" * 29999 + b"y")
+    yield "long-labels", (header(TYPES + [marker]) + cc + long_cc
+                          + prof_sample(3, 0, 1, [2, 1]) + mark + prof_sample(5, 0, 1, [2, 1])
+                          + prof_sample(6, 0, 1, [1]) + END)
 
 
 def main():
