@@ -1,6 +1,8 @@
 /* evprof diff: two runs compared (time profile, GC summary, heap bands or
  * ticky counters), as text, JSON, a differential flame graph's folded
  * lines or a call graph coloured by change. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -177,6 +179,32 @@ static int has_samples(const side *s)
 static int has_heap(const side *s)
 {
     return s->heap && heap_get_info(s->heap)->censuses_seen > 0;
+}
+
+/* Heap profiles of different breakdowns (-hc and -hy, ...) have bands of
+ * different kinds: every band would be added or removed. 1 after saying
+ * so. */
+static int different_breakdowns(const side *b, const side *n)
+{
+    if (!has_heap(b) || !has_heap(n))
+        return 0;                       /* lacks() says which has none */
+    const heap_info *x = heap_get_info(b->heap), *y = heap_get_info(n->heap);
+    if (!x->has_begin || !y->has_begin || x->breakdown == y->breakdown)
+        return 0;
+    char what[2][96];
+    for (int i = 0; i < 2; i++) {
+        uint32_t k = i ? y->breakdown : x->breakdown;
+        const char *flag = heap_breakdown_flag(k), *name = heap_breakdown_name(k);
+        if (flag)
+            snprintf(what[i], sizeof what[i], "%s (%s)", flag, name);
+        else
+            snprintf(what[i], sizeof what[i], "breakdown %u (unknown)", (unsigned)k);
+    }
+    cli_usage_error(&help, "%s is a heap profile by %s and %s one by %s: their bands are "
+                    "different kinds of thing, so every band would be added or removed; "
+                    "compare two runs made with the same -h option", b->name, what[0],
+                    n->name, what[1]);
+    return 1;
 }
 
 static const char *kind_flag(kind k)
@@ -538,6 +566,10 @@ int cmd_diff(int argc, char **argv)
             failed = 1;
         if (s[i].code > code)
             code = s[i].code;
+    }
+    if (!failed && r.k == K_HEAP && different_breakdowns(&s[0], &s[1])) {
+        failed = 1;
+        code = CLI_USAGE;
     }
     for (int i = 0; i < 2 && !failed; i++)
         if (lacks(&r, &s[i])) {
