@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # GHC's other outputs given where an eventlog is wanted: every command says
 # what the file is and what evprof wants instead (the decoder's one message,
-# eventlog/sniff.c). The files are GHC's own, of real runs
-# (tests/data/ghc-9.0.2, ghc-9.6).
+# eventlog/sniff.c), and diff --ticky reads GHC's +RTS -r text as ticky
+# does. The files are GHC's own, of real runs (tests/data/ghc-9.0.2,
+# ghc-9.6).
 # Run from the project root:  bash tests/cli/not_eventlog.sh build/evprof
 set -u
 evprof=${1:?usage: not_eventlog.sh path/to/evprof}
@@ -79,6 +80,39 @@ said 1 "ticky" "nfib-p.prof: this is GHC's .prof time-profile report (+RTS -p), 
 check "info: no page of an eventlog's facts for a file that is none" [ ! -s "$tmp/out" ]
 "$evprof" info -f json "$g96/parse-hc.hp" >"$tmp/out" 2>/dev/null
 check "info --format json: none either" [ ! -s "$tmp/out" ]
+
+# ---- diff --ticky reads GHC's +RTS -r text on either side, as ticky does ------
+for pair in "$g96/collatz-r.ticky $g96/collatz-lT.eventlog" \
+            "$g96/collatz-lT.eventlog $g96/collatz-r.ticky" \
+            "$g96/collatz-r.ticky $g96/collatz-r.ticky"; do
+    set -- $pair
+    for k in --ticky ""; do
+        "$evprof" diff $k -f json "$1" "$2" >"$tmp/d.json" 2>"$tmp/err"
+        check "diff $k $1 $2: exit 0 ($(head -c 200 "$tmp/err"))" [ $? -eq 0 ]
+        check "diff $k $1 $2: the -r file's counters, as ticky reads them" "$PYTHON" - \
+            "$tmp/d.json" "$evprof" "$1" "$2" <<'PY'
+import json, subprocess, sys
+d = json.load(open(sys.argv[1]))
+assert d['kind'] == 'ticky', d['kind']
+def table(path):
+    t = json.loads(subprocess.run([sys.argv[2], 'ticky', '-f', 'json', path], check=True,
+                                  capture_output=True).stdout)
+    return {c['name']: (c['entries'], c['alloc']) for c in t['counters']}
+a, b = table(sys.argv[3]), table(sys.argv[4])
+assert len(a) >= 8 and a == b, (a, b)       # the log's last sample ends the run: GHC's -r
+for c in d['counters']:
+    assert (c['entries']['base'], c['alloc_bytes']['base']) == a[c['name']], c
+    assert (c['entries']['new'], c['alloc_bytes']['new']) == b[c['name']], c
+assert {c['name'] for c in d['counters']} == set(a)
+PY
+    done
+done
+said 2 "diff --heap of a -r file" "collatz-r.ticky is GHC's ticky-ticky report (+RTS -r): it holds ticky counters only, which diff compares with --ticky, not --heap" \
+    -- "$evprof" diff --heap "$g96/collatz-r.ticky" "$g96/parse-hc.eventlog"
+said 2 "diff --ticky of a -r file with a window" "collatz-r.ticky is GHC's +RTS -r text, which has totals only" \
+    -- "$evprof" diff --ticky --from 0.01 "$g96/collatz-r.ticky" "$g96/collatz-lT.eventlog"
+said 1 "diff --ticky of a .prof" "nfib-p.prof: this is GHC's .prof time-profile report (+RTS -p), not an eventlog" \
+    -- "$evprof" diff --ticky "$prof" "$g96/collatz-r.ticky"
 
 echo "not_eventlog: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
