@@ -35,7 +35,15 @@ for f in "$d"/*.eventlog; do
     else
         check "$n: no IPE, no note" [ "$notes" -eq 0 ]
     fi
+    # a 9.6 log has what ticky needs but -ticky and -lT: no version hint
+    if ! grep -q '^  ticky counters   yes' "$tmp/info"; then
+        check "$n: the ticky hint asks for -ticky and -lT, not a newer GHC" \
+            grep -q '^  ticky counters   no: build with -ticky and run with +RTS -lT$' "$tmp/info"
+    fi
 done
+"$evprof" info tests/data/ghc-9.0.2/nfib-p.eventlog >"$tmp/info"
+check "9.0.2 log: the ticky hint says 9.0 writes none, and what to do instead" grep -q \
+    "^  ticky counters   no: GHC 9.0 writes no ticky counters to the eventlog (9.2 and later do, with +RTS -lT): build with -ticky, run with +RTS -r and give evprof ticky the .ticky file it writes$" "$tmp/info"
 "$evprof" info --format json "$d/parse-hi.eventlog" >"$tmp/info.json" 2>/dev/null ||
     "$evprof" info -f json "$d/parse-hi.eventlog" >"$tmp/info.json"
 check "info JSON: the IPE count of declared lengths off" "$PYTHON" -c '
