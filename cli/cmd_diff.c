@@ -1,6 +1,8 @@
 /* evprof diff: two runs compared (time profile, GC summary, heap bands or
  * ticky counters), as text, JSON, a differential flame graph's folded
  * lines or a call graph coloured by change. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -28,13 +30,15 @@ static const cli_cmd_help help = {
     "differ between builds), stacks by their path of names.",
     "What is compared follows the logs: time profiles when both have samples,\n"
     "else heap profiles, ticky counters or GC summaries when both hold that;\n"
-    "--time, --heap, --ticky and --gc choose. --from, --to and --cap apply to\n"
-    "both logs. --format folded writes 'stack base new' lines, the input of\n"
-    "flamegraph.pl (red grew, blue shrank); a graph format draws NEW's call graph,\n"
-    "red where it grew, green where it shrank. Exit status 3: --fail-above was\n"
-    "exceeded. Growth is measured against BASE's total: the total's own, and a\n"
-    "cost centre's delta as a share of BASE's ticks (a new cost centre counts\n"
-    "by its share of them). See docs/DIFF.md.\n",
+    "--time, --heap, --ticky and --gc choose (GHC's +RTS -r text on either side\n"
+    "is read as ticky counters; heap profiles of different -h breakdowns are\n"
+    "refused). --from, --to and --cap apply to both logs. --format folded\n"
+    "writes 'stack base new' lines, the input of flamegraph.pl (red grew, blue\n"
+    "shrank); a graph format draws NEW's call graph, red where it grew, green\n"
+    "where it shrank. Exit status 3: --fail-above was exceeded. Growth is\n"
+    "measured against BASE's total: the total's own, and a cost centre's delta\n"
+    "as a share of BASE's ticks (a new cost centre counts by its share of\n"
+    "them). See docs/DIFF.md.\n",
 };
 
 typedef enum kind { K_AUTO, K_TIME, K_GC, K_HEAP, K_TICKY } kind;
@@ -50,6 +54,7 @@ typedef struct side {
     cli_holds h;                /* what else it holds (heap_begin not counted) */
     el_read_result read;        /* how the read ended */
     const ev_select *select;    /* its selection (marks are each log's own) */
+    int ticky_text;             /* GHC's +RTS -r text, not an eventlog */
     int code;
 } side;
 
@@ -169,6 +174,56 @@ static int load_ticky(side *s, const cli_window *w)
     return nothing ? -1 : 0;
 }
 
+/* GHC's +RTS -r text, read as evprof ticky reads it (ticky/text.c). */
+static int load_ticky_text(side *s)
+{
+    if (!(s->ticky = ticky_create())) {
+        fprintf(stderr, "evprof: out of memory\n");
+        s->code = CLI_FAIL;
+        return -1;
+    }
+    ticky_set_budget(s->ticky, cli_budget());
+    FILE *f = fopen(s->path, "rb");
+    if (!f) {
+        fprintf(stderr, "evprof: %s: cannot open: %s\n", s->name, strerror(errno));
+        s->code = CLI_FAIL;
+        return -1;
+    }
+    ev_error err;
+    ev_status st = ticky_read_text(s->ticky, f, &err);
+    fclose(f);
+    if (st != EV_OK) {
+        if (err.line)
+            fprintf(stderr, "evprof: %s: line %llu: %s\n", s->name,
+                    (unsigned long long)err.line, err.msg);
+        else
+            fprintf(stderr, "evprof: %s: %s\n", s->name, err.msg);
+        s->code = CLI_FAIL;
+        return -1;
+    }
+    if (ticky_finish(s->ticky) != 0) {
+        fprintf(stderr, "evprof: %s: out of memory\n", s->name);
+        s->code = CLI_FAIL;
+        return -1;
+    }
+    return 0;
+}
+
+/* 1 when the file is GHC's +RTS -r text (by its first bytes; standard
+ * input is never peeked: it is read once, as an eventlog). */
+static int is_ticky_text(const char *path)
+{
+    if (strcmp(path, "-") == 0)
+        return 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;           /* the read says why */
+    char head[EL_SNIFF_BYTES];
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    return el_file_kind_of(head, n) == EL_FILE_TICKY;
+}
+
 static int has_samples(const side *s)
 {
     return s->prof && prof_get_info(s->prof)->all_samples > 0;
@@ -177,6 +232,32 @@ static int has_samples(const side *s)
 static int has_heap(const side *s)
 {
     return s->heap && heap_get_info(s->heap)->censuses_seen > 0;
+}
+
+/* Heap profiles of different breakdowns (-hc and -hy, ...) have bands of
+ * different kinds: every band would be added or removed. 1 after saying
+ * so. */
+static int different_breakdowns(const side *b, const side *n)
+{
+    if (!has_heap(b) || !has_heap(n))
+        return 0;                       /* lacks() says which has none */
+    const heap_info *x = heap_get_info(b->heap), *y = heap_get_info(n->heap);
+    if (!x->has_begin || !y->has_begin || x->breakdown == y->breakdown)
+        return 0;
+    char what[2][96];
+    for (int i = 0; i < 2; i++) {
+        uint32_t k = i ? y->breakdown : x->breakdown;
+        const char *flag = heap_breakdown_flag(k), *name = heap_breakdown_name(k);
+        if (flag)
+            snprintf(what[i], sizeof what[i], "%s (%s)", flag, name);
+        else
+            snprintf(what[i], sizeof what[i], "breakdown %u (unknown)", (unsigned)k);
+    }
+    cli_usage_error(&help, "%s is a heap profile by %s and %s one by %s: their bands are "
+                    "different kinds of thing, so every band would be added or removed; "
+                    "compare two runs made with the same -h option", b->name, what[0],
+                    n->name, what[1]);
+    return 1;
 }
 
 static const char *kind_flag(kind k)
@@ -506,8 +587,29 @@ int cmd_diff(int argc, char **argv)
     side s[2] = { { .path = a.pos[0] }, { .path = a.pos[1] } };
     s[0].name = cli_display_path(s[0].path);
     s[1].name = cli_display_path(s[1].path);
+    /* GHC's +RTS -r text on either side: ticky counters, totals only */
+    for (int i = 0; i < 2; i++) {
+        if (!(s[i].ticky_text = is_ticky_text(s[i].path)))
+            continue;
+        if (r.k != K_AUTO && r.k != K_TICKY) {
+            cli_usage_error(&help, "%s is GHC's ticky-ticky report (+RTS -r): it holds ticky "
+                            "counters only, which diff compares with --ticky, not %s",
+                            s[i].name, kind_flag(r.k));
+            return CLI_USAGE;
+        }
+        if (w.from_ns || w.to_ns != UINT64_MAX || w.from_marker || w.to_marker || w.between ||
+            w.phase || w.cap >= 0) {
+            cli_usage_error(&help, "%s is GHC's +RTS -r text, which has totals only: --from, "
+                            "--to, --between, --phase and --cap need an eventlog (+RTS -lT)",
+                            s[i].name);
+            return CLI_USAGE;
+        }
+        r.k = K_TICKY;
+    }
     int code = CLI_OK, failed = 0;
     for (int i = 0; i < 2; i++) {
+        if (s[i].ticky_text)
+            continue;
         if (load(&s[i], r.k, &w) != 0)
             failed = 1;
         if (s[i].code > code)
@@ -538,10 +640,14 @@ int cmd_diff(int argc, char **argv)
         code = CLI_USAGE;
     }
     for (int i = 0; i < 2 && !failed && r.k == K_TICKY; i++) {
-        if (load_ticky(&s[i], &w) != 0)
+        if ((s[i].ticky_text ? load_ticky_text(&s[i]) : load_ticky(&s[i], &w)) != 0)
             failed = 1;
         if (s[i].code > code)
             code = s[i].code;
+    }
+    if (!failed && r.k == K_HEAP && different_breakdowns(&s[0], &s[1])) {
+        failed = 1;
+        code = CLI_USAGE;
     }
     for (int i = 0; i < 2 && !failed; i++)
         if (lacks(&r, &s[i])) {

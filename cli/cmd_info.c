@@ -73,8 +73,11 @@ int cmd_info(int argc, char **argv)
         return code;
     }
     const el_read_result *r = &ev_driver_stream(d)->read;
-    /* nothing to summarise when the file could not be opened at all */
-    if (!(r->status == EV_ERR_IO && r->bytes == 0)) {
+    /* nothing to summarise when the file could not be opened at all, or
+     * is not an eventlog (the message said what it is) */
+    int not_log = r->status == EV_ERR_FORMAT && r->error.offset == 0 && r->events == 0 &&
+                  !ev_driver_stream(d)->decoder;
+    if (!(r->status == EV_ERR_IO && r->bytes == 0) && !not_log) {
         if (json)
             info_report_json(in, path, stdout);
         else

@@ -171,20 +171,29 @@ static int pass_event(void *self, const el_event *ev, const ev_stream *s)
     return p->ops->event(p->t, ev, s);
 }
 
+static void pass_end(void *self, const ev_stream *s)
+{
+    pass *p = self;
+    if (p->ops->end)
+        p->ops->end(p->t, s);
+}
+
 static int pass_holds(const void *self, char *buf, size_t size)
 {
     const pass *p = self;
     return p->ops->holds(p->t, buf, size);
 }
 
+/* the set's types: the ticky events and STOP_THREAD (the run's end) */
 static const uint16_t ticky_fields[] = {
-    EL_TICKY_COUNTER_DEF, EL_TICKY_COUNTER_SAMPLE, EL_TICKY_BEGIN_SAMPLE,
+    EL_TICKY_COUNTER_DEF, EL_TICKY_COUNTER_SAMPLE, EL_TICKY_BEGIN_SAMPLE, EL_STOP_THREAD,
 };
 static const ev_analysis_ops pass_ops = {
     .name = "ticky counters",
     .types = ticky_fields,
     .num_types = sizeof ticky_fields / sizeof ticky_fields[0],
     .event = pass_event,
+    .end = pass_end,
     .holds = pass_holds,
 };
 
@@ -303,8 +312,16 @@ static int parse_args(int argc, char **argv, ticky_args *o, cli_args *a)
 
 /* ---- the command ------------------------------------------------------------- */
 
-static void warnings(const char *shown, const ticky_info *in)
+static void warnings(const char *shown, const ticky_set *t, int table_says_it)
 {
+    const ticky_info *in = ticky_get_info(t);
+    /* the text table says it under the totals; CSV and JSON carry the
+     * figures, and a person running them (or a series) is told here */
+    ticky_coverage cov;
+    char note[768];
+    ticky_coverage_of(t, &cov);
+    if (!table_says_it && ticky_coverage_note(&cov, note, sizeof note) > 0)
+        fprintf(stderr, "evprof: %s: warning: %s\n", shown, note);
     if (in->undefined)
         fprintf(stderr, "evprof: %s: warning: %llu ticky counter%s sampled but never defined "
                 "(no event 210); shown as <undefined ticky counter ID>\n", shown,
@@ -517,7 +534,7 @@ int cmd_ticky(int argc, char **argv)
     }
     if (stop)
         goto done;
-    warnings(in.shown, ticky_get_info(t));
+    warnings(in.shown, t, !o.series && o.fmt == TICKY_TEXT);
 
     cli_out out;
     if (cli_out_open(&out, o.w.output) != 0) {

@@ -471,7 +471,28 @@ typedef struct comparison {
     figure totals[2];
     pair *rows;
     size_t n;
+    const ticky_set *ticky[2];  /* ticky: BASE's and NEW's sets (what they cover) */
 } comparison;
+
+/* diff --ticky: where a log's counts stop short of its run (ticky.h). */
+static void coverage_text(const comparison *c, FILE *out)
+{
+    int said = 0;
+    for (int side = 0; side < 2 && c->ticky[0]; side++) {
+        ticky_coverage cov;
+        ticky_coverage_of(c->ticky[side], &cov);
+        if (!cov.known || !cov.short_of_run)
+            continue;
+        fprintf(out, "\tnote: %s's ticky counts stop at %.6f s, GHC's last sample, %.3f ms "
+                "(%.1f%% of its run) before %s: that part is not counted (see evprof ticky)\n",
+                side ? "new" : "base", (double)cov.counted_until_ns / 1e9,
+                (double)cov.after_ns / 1e6, cov.after_pct,
+                cov.end_from_threads ? "its threads ended" : "its log ends");
+        said = 1;
+    }
+    if (said)
+        fputs("\n", out);
+}
 
 static ev_status write_comparison(const comparison *c, const diff_report_opts *o, int json,
                                     FILE *out)
@@ -484,11 +505,22 @@ static ev_status write_comparison(const comparison *c, const diff_report_opts *o
     if (json) {
         tx_json j;
         sources_json(&j, o, c->kind, out);
+        if (c->ticky[0]) {
+            tx_json_key(&j, "coverage");
+            tx_json_object(&j, TX_JSON_INLINE);
+            for (int side = 0; side < 2; side++) {
+                ticky_coverage cov;
+                ticky_coverage_of(c->ticky[side], &cov);
+                ticky_coverage_json(&j, side ? "new" : "base", &cov);
+            }
+            tx_json_end(&j);
+        }
         totals_json(&j, c->totals, 2);
         pairs_json(&j, c->layout, c->list, c->rows, c->n);
         return json_end(&j);
     }
     sources_text(o, c->title, out);
+    coverage_text(c, out);
     figures_text(c->totals, 2, out);
     fputs("\n", out);
     pairs_text(c->layout, c->rows, c->n, out);
@@ -559,7 +591,7 @@ static ev_status ticky_compare(const ticky_set *base, const ticky_set *cur,
                                  const diff_report_opts *o, int json, FILE *out)
 {
     comparison c = { .title = "ticky counters", .kind = "ticky", .list = "counters",
-                     .layout = &ticky_layout };
+                     .layout = &ticky_layout, .ticky = { base, cur } };
     if (!(c.rows = ticky_pairs(base, cur, &c.n)))
         return EV_ERR_NOMEM;
     ticky_sums(c.rows, c.n, c.totals);

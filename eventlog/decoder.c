@@ -373,6 +373,28 @@ static ev_status add_type(el_decoder *d)
     return EV_OK;
 }
 
+/* The first bytes are not "hdrb": say what the file is when its first
+ * bytes tell (GHC's .prof, .hp, -s or -r text: el_not_eventlog_message),
+ * from what has been fed so far (a file's first chunk holds them). */
+static ev_status not_eventlog(el_decoder *d)
+{
+    uint8_t head[EL_SNIFF_BYTES];
+    size_t n = 0;
+    if (d->carry_len) {
+        n = d->carry_len < sizeof head ? d->carry_len : sizeof head;
+        memcpy(head, d->carry, n);
+    }
+    size_t avail = d->in_len - d->in_pos;
+    if (avail > sizeof head - n)
+        avail = sizeof head - n;
+    if (avail)
+        memcpy(head + n, d->in + d->in_pos, avail);
+    n += avail;
+    char msg[sizeof d->err.msg];
+    el_not_eventlog_message(msg, sizeof msg, head, n);
+    return fail(d, EV_ERR_FORMAT, 0, -1, "%s", msg);
+}
+
 /* Advances through the header; EV_OK when the data section begins. */
 static ev_status parse_header(el_decoder *d)
 {
@@ -384,8 +406,7 @@ static ev_status parse_header(el_decoder *d)
             if (!(p = want(d, 8)))
                 return EV_NEED_INPUT;
             if (be32(p) != HDR_BEGIN)
-                return fail(d, EV_ERR_FORMAT, 0, -1,
-                            "not a GHC eventlog: bad magic 0x%08x (expected \"hdrb\")", be32(p));
+                return not_eventlog(d);
             if (be32(p + 4) != HET_BEGIN)
                 return fail(d, EV_ERR_FORMAT, 4, -1,
                             "corrupt header: event-type list marker missing");

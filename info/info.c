@@ -533,6 +533,28 @@ int info_no_samples_yet(char *buf, size_t size, const info_prof_signs *s)
     return 1;
 }
 
+/* Why a log has no ticky counters, by its GHC (RTS_IDENTIFIER "GHC-9.6.6
+ * rts_debug"): 9.2 and later write them with +RTS -lT, earlier ones only
+ * the text of +RTS -r (GHC 9.0.2: "unknown trace option: T"). */
+static void no_ticky_why(char *buf, size_t size, const char *rts, size_t rts_len)
+{
+    char id[64] = "";
+    unsigned major = 0, minor = 0;
+    if (rts && rts_len < sizeof id) {
+        memcpy(id, rts, rts_len);
+        id[rts_len] = '\0';
+    }
+    if (sscanf(id, "GHC-%u.%u", &major, &minor) != 2)
+        snprintf(buf, size, "build with -ticky and run with +RTS -lT (GHC 9.2 and later; "
+                 "before, +RTS -r writes a text file that evprof ticky reads)");
+    else if (major < 9 || (major == 9 && minor < 2))
+        snprintf(buf, size, "GHC %u.%u writes no ticky counters to the eventlog (9.2 and "
+                 "later do, with +RTS -lT): build with -ticky, run with +RTS -r and give "
+                 "evprof ticky the .ticky file it writes", major, minor);
+    else
+        snprintf(buf, size, "build with -ticky and run with +RTS -lT");
+}
+
 static void judge(const info *in, const el_read_result *r, analysis an[N_ANALYSES])
 {
     static const char *const keys[N_ANALYSES][2] = {
@@ -601,8 +623,8 @@ static void judge(const info *in, const el_read_result *r, analysis an[N_ANALYSE
 
     uint64_t defs = cnt(in, EL_TICKY_COUNTER_DEF);
     uint64_t tsamples = cnt(in, EL_TICKY_COUNTER_SAMPLE);
-    const char *ticky_hint = "needs GHC 9.2 or later: build with -ticky (and -eventlog "
-                             "before GHC 9.4), run with +RTS -lT";
+    char ticky_hint[200];
+    no_ticky_why(ticky_hint, sizeof ticky_hint, in->rts.ptr, in->rts.len);
     if (defs && tsamples)
         set(&an[AN_TICKY], "yes", "%llu %s, %llu %s", (unsigned long long)defs,
             plural(defs, "counter", "counters"), (unsigned long long)tsamples,

@@ -307,6 +307,50 @@ static void test_bad_magic(void **state)
     test_run_free(&r);
 }
 
+/* GHC's other outputs, by their first lines as GHC 9.0.2 and 9.10.3 wrote
+ * them (+RTS -S and -t --machine-readable are in no file of tests/data;
+ * the others are, and tests/cli/not_eventlog.sh reads them whole) */
+static void test_not_eventlog(void **state)
+{
+    (void)state;
+    static const struct { const char *text; el_file_kind kind; const char *says; } cases[] = {
+        { "\tWed Dec  2 03:17 2026 Time and Allocation Profiling Report  (Final)\n\n"
+          "\t   p +RTS -p -RTS\n\n\ttotal time  =        0.10 secs\n",
+          EL_FILE_PROF, "run the program with +RTS -p -l and give evprof the eventlog it "
+          "writes, p.eventlog" },
+        { "{\n\"program\": \"p\",\n\"arguments\": [\"./p\"],\n\"rts_arguments\": [\"-pj\", "
+          "\"-olx.log\", \"-l\"],\n\"total_ticks\": 148,\n",
+          EL_FILE_PROF_JSON, "the same run wrote its eventlog (its +RTS options have -l): "
+          "give evprof x.log" },
+        { "JOB \"p +RTS -hc -i0.001\"\nDATE \"Wed Dec  2 03:17 2026\"\nSAMPLE_UNIT \"seconds\"\n",
+          EL_FILE_HP, "run the program with +RTS -hc -l and give evprof the eventlog it "
+          "writes, p.eventlog" },
+        { "'./pnp' +RTS '-Sp.S' \n    Alloc    Copied     Live     GC     GC      TOT      "
+          "TOT  Page Flts\n    bytes     bytes     bytes   user   elap     user     elap\n",
+          EL_FILE_RTS_STATS, "give evprof the eventlog it writes, pnp.eventlog" },
+        { "    Alloc    Copied     Live     GC     GC      TOT      TOT  Page Flts\n",
+          EL_FILE_RTS_STATS, "PROG.eventlog" },
+        { " [(\"bytes allocated\", \"13570232\")\n ,(\"num_GCs\", \"13\")\n",
+          EL_FILE_RTS_STATS, "this is GHC's runtime statistics" },
+        { "'./collatz' +RTS '-rcollatz-r.ticky' \n\nSTACK USAGE:\n\nENTERS: 3231063  of which\n",
+          EL_FILE_TICKY, "evprof ticky and evprof diff --ticky read it" },
+        { "hello, world\n", EL_FILE_UNKNOWN, "not a GHC eventlog: bad magic 0x68656c6c" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *t = cases[i].text;
+        assert_int_equal(el_file_kind_of(t, strlen(t)), cases[i].kind);
+        /* the decoder says it (fed the whole file: fed a byte at a time it
+         * would have the first 8 bytes only, and say bad magic) */
+        test_run r;
+        test_decode((const uint8_t *)t, strlen(t), 0, 0, &r);
+        assert_int_equal(r.status, EV_ERR_FORMAT);
+        assert_int_equal(r.error.offset, 0);
+        if (!strstr(r.error.msg, cases[i].says))
+            fail_msg("case %zu: \"%s\" does not say \"%s\"", i, r.error.msg, cases[i].says);
+        test_run_free(&r);
+    }
+}
+
 static void test_absurd_description_length(void **state)
 {
     bb b;
@@ -1204,6 +1248,7 @@ int main(void)
         cmocka_unit_test(test_truncate_every_byte),
         cmocka_unit_test(test_real_truncated_log),
         cmocka_unit_test(test_bad_magic),
+        cmocka_unit_test(test_not_eventlog),
         cmocka_unit_test(test_absurd_description_length),
         cmocka_unit_test(test_corrupt_header_marker),
         cmocka_unit_test(test_good_hand_made_log),

@@ -794,6 +794,85 @@ static void test_implicit_batches(void **state)
     el_writer_destroy(w);
 }
 
+/* ---- what the counts cover ------------------------------------------------ */
+
+static char *capture_table(const ticky_set *t, const ticky_view *v, ticky_format f);
+
+/* GHC 9.6/9.10 post the counters at a collection after an -i tick, not at
+ * exit: a log whose last sample comes before its threads end is short of
+ * the run, and the table, CSV and JSON say where the counts stop. */
+static void test_coverage(void **state)
+{
+    (void)state;
+    el_writer *w = el_writer_create_mem();
+    el_writer_declare_ghc(w, EL_GHC_9_2);
+    el_writer_run_thread(w, 1000, 1);
+    el_writer_ticky_begin(w, 100000000);                    /* 0.1 s */
+    el_writer_ticky_sample(w, 100000100, 10, 7, 160, 0);
+    el_writer_stop_thread(w, 200000000, 1, 5, 0);           /* 0.2 s: half the run after */
+    el_writer_ticky_def(w, 210000000, EL_TICKY_DEF_BASIC, 10, 2, "LL", "f", 0, NULL);
+    el_writer_finish(w);
+    size_t len;
+    const uint8_t *buf = el_writer_borrow_bytes(w, &len);
+
+    ticky_set *t = build_mem(buf, len, 0, UINT64_MAX, NULL);
+    ticky_coverage c;
+    ticky_coverage_of(t, &c);
+    assert_true(c.known);
+    assert_int_equal(c.counted_until_ns, 100000100);
+    assert_int_equal(c.run_end_ns, 200000000);
+    assert_true(c.end_from_threads);
+    assert_int_equal(c.after_ns, 99999900);
+    assert_true(c.after_pct > 49.9 && c.after_pct < 50.1);
+    assert_true(c.short_of_run);
+    char note[768];
+    assert_true(ticky_coverage_note(&c, note, sizeof note) > 0);
+    assert_non_null(strstr(note, "the counts stop at 0.100000 s"));
+    assert_non_null(strstr(note, "ran until 0.200000 s: 50.0% of the run (100.000 ms)"));
+
+    ticky_view_opts vo;
+    ticky_view_opts_init(&vo);
+    ticky_view v;
+    ticky_view_build(t, &vo, &v);
+    char *s = capture_table(t, &v, TICKY_TEXT);
+    assert_non_null(strstr(s, "\nnote: the counts stop at 0.100000 s, GHC's last ticky sample;"));
+    free(s);
+    s = capture_table(t, &v, TICKY_CSV);
+    assert_non_null(strstr(s, ",counted_until_ns,run_end_ns\n"));
+    assert_non_null(strstr(s, ",100000100,200000000\n"));
+    free(s);
+    s = capture_table(t, &v, TICKY_JSON);
+    assert_non_null(strstr(s, "\"coverage\": {\"counted_until_ns\": 100000100, \"run_end_ns\": "
+                              "200000000, \"run_end_from\": \"threads\", \"after_ns\": 99999900, "
+                              "\"after_pct\": 50.00, \"short\": true, \"note\": \"the counts"));
+    free(s);
+    ticky_view_free(&v);
+    ticky_destroy(t);
+
+    /* a window that ends before the last sample lost nothing to the end */
+    t = build_mem(buf, len, 0, 50000000, NULL);
+    ticky_coverage_of(t, &c);
+    assert_true(c.known && !c.short_of_run);
+    ticky_destroy(t);
+    el_writer_destroy(w);
+
+    /* the last sample within the margin of the threads' end: no note */
+    w = el_writer_create_mem();
+    el_writer_declare_ghc(w, EL_GHC_9_2);
+    el_writer_run_thread(w, 1000, 1);
+    el_writer_ticky_begin(w, 100000000);
+    el_writer_ticky_sample(w, 100000100, 10, 7, 160, 0);
+    el_writer_stop_thread(w, 100000100 + TICKY_SHORT_MARGIN_NS, 1, 5, 0);
+    el_writer_finish(w);
+    buf = el_writer_borrow_bytes(w, &len);
+    t = build_mem(buf, len, 0, UINT64_MAX, NULL);
+    ticky_coverage_of(t, &c);
+    assert_true(c.known && !c.short_of_run);
+    assert_int_equal(ticky_coverage_note(&c, note, sizeof note), 0);
+    ticky_destroy(t);
+    el_writer_destroy(w);
+}
+
 /* ---- the writers --------------------------------------------------------- */
 
 static char *capture_table(const ticky_set *t, const ticky_view *v, ticky_format f)
@@ -841,11 +920,12 @@ static void test_writers_exact(void **state)
     free(s);
     s = capture_table(t, &v, TICKY_CSV);
     assert_string_equal(s,
-        "name,entries,alloc,allocd,arity,kinds,id,info_table,defined,samples,description\n"
+        "name,entries,alloc,allocd,arity,kinds,id,info_table,defined,samples,description,"
+        "counted_until_ns,run_end_ns\n"
         "Main.zz{v r1} (fun),7,16,8,21,iiiiiiiiiiiiiiiiiiiiiiiii,20,0x4a0,true,1,"
-        "\"{\"\"args\"\":\"\"iiiiiiiiiiiiiiiiiiiiiiiii\"\"}\"\n"
-        "\"a,b \"\"c\"\"\\nd\",7,160,0,2,LL,10,,true,1,\n"
-        "<undefined ticky counter 30>,1,0,0,0,,30,,false,1,\n");
+        "\"{\"\"args\"\":\"\"iiiiiiiiiiiiiiiiiiiiiiiii\"\"}\",,\n"
+        "\"a,b \"\"c\"\"\\nd\",7,160,0,2,LL,10,,true,1,,,\n"
+        "<undefined ticky counter 30>,1,0,0,0,,30,,false,1,,,\n");
     free(s);
     s = capture_table(t, &v, TICKY_JSON);
     assert_non_null(strstr(s, "{\"name\": \"a,b \\\"c\\\"\\nd\", \"entries\": 7, \"alloc\": 160, "
@@ -1036,6 +1116,7 @@ int main(void)
         cmocka_unit_test(test_implicit_batches),
         cmocka_unit_test(test_kept_points),
         cmocka_unit_test(test_writers_exact),
+        cmocka_unit_test(test_coverage),
         cmocka_unit_test(test_short_sample),
         cmocka_unit_test(test_broken_definition_string),
         cmocka_unit_test(test_snapshots),

@@ -183,11 +183,16 @@ static void test_small_exact(void **state)
     run r = evprof("-f csv small.eventlog");
     assert_int_equal(r.code, 0);
     assert_string_equal(r.out,
-        "name,entries,alloc,allocd,arity,kinds,id,info_table,defined,samples,description\n"
-        "\"g, \"\"quoted\"\"{v r2} (fun)\",22,216,5,1,L,200,,true,2,\n"
+        "name,entries,alloc,allocd,arity,kinds,id,info_table,defined,samples,description,"
+        "counted_until_ns,run_end_ns\n"
+        "\"g, \"\"quoted\"\"{v r2} (fun)\",22,216,5,1,L,200,,true,2,,101000001,201000000\n"
         "Main.f{v r1} (fun),10,100,0,2,pi,100,0x4010,true,1,"
-        "\"{\"\"type\"\":\"\"entCntr\"\",\"\"args\"\":\"\"pi\"\"}\"\n"
-        "<undefined ticky counter 300>,1,0,0,0,,300,,false,1,\n");
+        "\"{\"\"type\"\":\"\"entCntr\"\",\"\"args\"\":\"\"pi\"\"}\",101000001,201000000\n"
+        "<undefined ticky counter 300>,1,0,0,0,,300,,false,1,,101000001,201000000\n");
+    /* no thread events: the run ends at the log's last event (the
+     * definition at exit), 100 ms after the last sample */
+    assert_non_null(strstr(r.err, "warning: the counts stop at 0.101000 s, GHC's last ticky "
+                              "sample; the log goes on to 0.201000 s (no thread events"));
     assert_non_null(strstr(r.err, "warning: 1 ticky counter is sampled but never defined"));
     run_free(&r);
 

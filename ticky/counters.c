@@ -382,8 +382,19 @@ static void open_batch(ticky_set *t, uint64_t time)
     }
 }
 
+/* The counts reach at least to this sample or batch start. */
+static void counted(ticky_set *t, uint64_t time)
+{
+    if (t->series)
+        return;
+    if (!t->has_counted || time > t->counted_until)
+        t->counted_until = time;
+    t->has_counted = 1;
+}
+
 static void begin_sample(ticky_set *t, const el_event *ev)
 {
+    counted(t, ev->time);
     if (!t->series)
         t->info.begin_events++;
     t->b.explicit_seen = 1;
@@ -456,6 +467,7 @@ int ticky_counter_points(const ticky_set *t, size_t i, ticky_points *p)
 static int sample(ticky_set *t, const el_event *ev)
 {
     tk_counter *c;
+    counted(t, ev->time);
     if (t->series) {
         c = lookup(t, ev->u.ticky_sample.id);
         if (!c)
@@ -509,6 +521,12 @@ int ticky_add_event(ticky_set *t, const el_event *ev)
         return -1;      /* a finished set (or a snapshot) takes no events */
     if (t->series || t->info.source == TICKY_FROM_TEXT)
         return 0;
+    if (ev->type == EL_STOP_THREAD) {       /* the end of the run, not a ticky event */
+        if (!t->has_threads_end || ev->time > t->threads_end)
+            t->threads_end = ev->time;
+        t->has_threads_end = 1;
+        return 0;
+    }
     int rc = 0;
     switch (ev->type) {
     case EL_TICKY_COUNTER_DEF:
@@ -552,6 +570,23 @@ int ticky_finish(ticky_set *t)
     }
     t->finished = 1;
     return 0;
+}
+
+void ticky_coverage_of(const ticky_set *t, ticky_coverage *c)
+{
+    memset(c, 0, sizeof *c);
+    if (t->info.source != TICKY_FROM_EVENTLOG || !t->has_counted ||
+        (!t->has_threads_end && !t->has_log_end))
+        return;
+    c->known = 1;
+    c->counted_until_ns = t->counted_until;
+    c->end_from_threads = t->has_threads_end;
+    c->run_end_ns = t->has_threads_end ? t->threads_end : t->log_end;
+    if (c->run_end_ns > c->counted_until_ns)
+        c->after_ns = c->run_end_ns - c->counted_until_ns;
+    c->after_pct = c->run_end_ns ? (double)c->after_ns / (double)c->run_end_ns * 100.0 : 0.0;
+    /* a window that ends before the last sample lost nothing to the end */
+    c->short_of_run = c->after_ns > TICKY_SHORT_MARGIN_NS && t->to_ns > c->counted_until_ns;
 }
 
 const ticky_info *ticky_get_info(const ticky_set *t)
@@ -787,6 +822,12 @@ ticky_set *ticky_snapshot(const ticky_set *t)
     }
     c->info = t->info;
     c->b = t->b;
+    c->has_counted = t->has_counted;
+    c->counted_until = t->counted_until;
+    c->has_threads_end = t->has_threads_end;
+    c->threads_end = t->threads_end;
+    c->has_log_end = t->has_log_end;
+    c->log_end = t->log_end;
     if (t->finished)
         c->finished = 1;
     else if (ticky_finish(c) != 0)
@@ -814,11 +855,21 @@ static int ticky_series_op_event(void *self, const el_event *ev, const ev_stream
     return ticky_series_add_event(t, ev) != 0;
 }
 
+/* The log's last event: the end of the run when it has no thread events. */
+static void ticky_op_end(void *self, const ev_stream *s)
+{
+    ticky_set *t = self;
+    if (s->read.has_time_span) {
+        t->log_end = s->read.last_time;
+        t->has_log_end = 1;
+    }
+}
+
 static void *ticky_op_snapshot(void *self) { return ticky_snapshot(self); }
 static void ticky_op_release(void *snap) { ticky_destroy(snap); }
 
 static const uint16_t ticky_types[] = {
-    EL_TICKY_COUNTER_DEF, EL_TICKY_COUNTER_SAMPLE, EL_TICKY_BEGIN_SAMPLE,
+    EL_TICKY_COUNTER_DEF, EL_TICKY_COUNTER_SAMPLE, EL_TICKY_BEGIN_SAMPLE, EL_STOP_THREAD,
 };
 
 static int ticky_op_holds(const void *self, char *buf, size_t size)
@@ -835,6 +886,7 @@ const ev_analysis_ops ticky_analysis_ops = {
     .types = ticky_types,
     .num_types = sizeof ticky_types / sizeof ticky_types[0],
     .event = ticky_op_event,
+    .end = ticky_op_end,
     .snapshot = ticky_op_snapshot,
     .release = ticky_op_release,
     .holds = ticky_op_holds,

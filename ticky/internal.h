@@ -56,6 +56,11 @@ struct ticky_set {
     uint64_t from_ns, to_ns;        /* its hull */
     ticky_info info;
     tk_batch b;
+    /* what the counts cover (ticky_coverage_of): the latest sample or
+     * batch start of the first pass, the latest STOP_THREAD, the log's
+     * last event (the driver's end) */
+    int has_counted, has_threads_end, has_log_end;
+    uint64_t counted_until, threads_end, log_end;
     int failed;                     /* out of memory (sticky) */
     /* the memory budget (budget.h) and what the set charged to it: the
      * counters, their id table and strings */

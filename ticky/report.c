@@ -50,6 +50,89 @@ static const char *source_name(ticky_source s)
     }
 }
 
+/* ---- what the counts cover ---------------------------------------------- */
+
+static void span_str(char *buf, size_t size, uint64_t ns)
+{
+    if (ns < UINT64_C(1000000000))
+        snprintf(buf, size, "%.3f ms", (double)ns / 1e6);
+    else
+        snprintf(buf, size, "%.3f s", (double)ns / 1e9);
+}
+
+int ticky_coverage_note(const ticky_coverage *c, char *buf, size_t size)
+{
+    if (size)
+        buf[0] = '\0';
+    if (!c->known || !c->short_of_run)
+        return 0;
+    char span[32];
+    span_str(span, sizeof span, c->after_ns);
+    const char *why = "GHC samples the counters at the first collection after each +RTS -i "
+                      "tick, and at exit only when a tick came since: +RTS -r counts the "
+                      "whole run, a shorter -i leaves less out";
+    if (c->end_from_threads)
+        return snprintf(buf, size, "the counts stop at %.6f s, GHC's last ticky sample; the "
+                        "program's threads ran until %.6f s: %.1f%% of the run (%s) came "
+                        "after and is not counted. %s", (double)c->counted_until_ns / 1e9,
+                        (double)c->run_end_ns / 1e9, c->after_pct, span, why);
+    return snprintf(buf, size, "the counts stop at %.6f s, GHC's last ticky sample; the log "
+                    "goes on to %.6f s (no thread events say when the program stopped): up "
+                    "to %.1f%% of the run (%s) came after and is not counted. %s",
+                    (double)c->counted_until_ns / 1e9, (double)c->run_end_ns / 1e9,
+                    c->after_pct, span, why);
+}
+
+void ticky_coverage_json(tx_json *j, const char *key, const ticky_coverage *c)
+{
+    tx_json_key(j, key);
+    if (!c->known) {
+        tx_json_null(j);
+        return;
+    }
+    char note[768];
+    int n = ticky_coverage_note(c, note, sizeof note);
+    tx_json_object(j, TX_JSON_INLINE);
+    tx_json_kv_uint(j, "counted_until_ns", c->counted_until_ns);
+    tx_json_kv_uint(j, "run_end_ns", c->run_end_ns);
+    tx_json_kv_cstr(j, "run_end_from", c->end_from_threads ? "threads" : "log");
+    tx_json_kv_uint(j, "after_ns", c->after_ns);
+    tx_json_key(j, "after_pct");
+    tx_json_fixed(j, c->after_pct, 0, 2);
+    tx_json_kv_bool(j, "short", c->short_of_run);
+    tx_json_key(j, "note");
+    if (n > 0)
+        tx_json_string(j, note, strlen(note));
+    else
+        tx_json_null(j);
+    tx_json_end(j);
+}
+
+/* "note: " and the text, its words wrapped at 80 columns under the first. */
+static void note_text(FILE *out, const char *s)
+{
+    const size_t indent = 6, width = 80;
+    size_t col = 0;
+    fputs("note: ", out);
+    col = indent;
+    while (*s) {
+        size_t w = strcspn(s, " ");
+        if (col > indent && col + 1 + w > width) {
+            fprintf(out, "\n%*s", (int)indent, "");
+            col = indent;
+        } else if (col > indent) {
+            putc(' ', out);
+            col++;
+        }
+        fwrite(s, 1, w, out);
+        col += w;
+        s += w;
+        while (*s == ' ')
+            s++;
+    }
+    putc('\n', out);
+}
+
 /* ---- the table ---------------------------------------------------------- */
 
 static int digits(uint64_t v)
@@ -101,12 +184,26 @@ static void table_text(const ticky_set *t, const ticky_view *v, FILE *out)
     if (v->shown < v->matched)
         fprintf(out, ", top %zu shown", v->shown);
     putc('\n', out);
+    ticky_coverage cov;
+    char note[768];
+    ticky_coverage_of(t, &cov);
+    if (ticky_coverage_note(&cov, note, sizeof note) > 0) {
+        putc('\n', out);
+        note_text(out, note);
+    }
 }
 
 static void table_csv(const ticky_set *t, const ticky_view *v, FILE *out)
 {
-    fputs("name,entries,alloc,allocd,arity,kinds,id,info_table,defined,samples,description\n",
-          out);
+    fputs("name,entries,alloc,allocd,arity,kinds,id,info_table,defined,samples,description,"
+          "counted_until_ns,run_end_ns\n", out);
+    /* what the counts cover, the same on every row (empty when unknown) */
+    ticky_coverage cov;
+    char until[48] = ",";
+    ticky_coverage_of(t, &cov);
+    if (cov.known)
+        snprintf(until, sizeof until, "%llu,%llu", (ull)cov.counted_until_ns,
+                 (ull)cov.run_end_ns);
     for (size_t i = 0; i < v->shown; i++) {
         const ticky_counter *c = &t->c[v->order[i]].pub;
         tx_csv_str(out, c->name, c->name_len);
@@ -125,7 +222,7 @@ static void table_csv(const ticky_set *t, const ticky_view *v, FILE *out)
         putc(',', out);
         if (c->json)
             tx_csv_str(out, c->json, c->json_len);
-        putc('\n', out);
+        fprintf(out, ",%s\n", until);
     }
 }
 
@@ -162,6 +259,9 @@ static int table_json(const ticky_set *t, const ticky_view *v, FILE *out)
         tx_json_kv_uint(j, "samples", in->samples_in_window);
         tx_json_kv_uint(j, "batches", in->batches_in_window);
     }
+    ticky_coverage cov;
+    ticky_coverage_of(t, &cov);
+    ticky_coverage_json(j, "coverage", &cov);
     tx_json_key(j, "totals");
     tx_json_object(j, TX_JSON_INLINE);
     tx_json_kv_uint(j, "entries", v->entries);

@@ -39,6 +39,9 @@ typedef struct text_state {
     uint64_t line;
     uint64_t rows;
     ev_error *err;
+    /* the first bytes, to say what a file without a table is */
+    char head[EL_SNIFF_BYTES];
+    size_t head_len;
 } text_state;
 
 static ev_status fail(text_state *s, ev_status st, const char *fmt, ...)
@@ -292,6 +295,13 @@ static ev_status text_line(text_state *s, const char *l, size_t n)
 {
     s->line++;
     s->t->info.text_lines = s->line;
+    if (s->head_len < sizeof s->head) {
+        size_t k = n < sizeof s->head - s->head_len ? n : sizeof s->head - s->head_len;
+        memcpy(s->head + s->head_len, l, k);
+        s->head_len += k;
+        if (s->head_len < sizeof s->head)
+            s->head[s->head_len++] = '\n';
+    }
     if (n && l[n - 1] == '\r')
         n--;
     switch (s->state) {
@@ -335,6 +345,14 @@ static ev_status text_end(text_state *s, int unterminated)
 {
     if (s->state == WANT_HEADER) {
         s->line = 0;                /* no line to blame */
+        /* GHC's other outputs (.prof, .hp, -s) are what people mistake */
+        el_file_kind k = el_file_kind_of(s->head, s->head_len);
+        const char *what = el_file_kind_name(k);
+        if (what && k != EL_FILE_TICKY)
+            return fail(s, EV_ERR_FORMAT, "this is %s, neither an eventlog nor a +RTS -r "
+                        "file: evprof ticky reads the eventlog of a program built with "
+                        "-ticky and run with +RTS -lT (GHC 9.2 and later), or the file "
+                        "+RTS -r writes", what);
         return fail(s, EV_ERR_FORMAT,
                     "no ticky counter table: neither an eventlog (no \"hdrb\" magic) nor a "
                     "+RTS -r file (no \"Entries  Alloc  Alloc'd  Non-void Arguments  "

@@ -441,6 +441,46 @@ EVPROF_API const ev_error *el_decoder_error(const el_decoder *d);
  * are as they came: show them with tx_vis where people read them. */
 EVPROF_API size_t el_error_format(char *buf, size_t size, const ev_error *e);
 
+/* ---- files that are not eventlogs ------------------------------------- */
+
+/* What the first bytes of a file are, for a message better than "bad
+ * magic": GHC writes its other profiles as text beside the eventlog, and
+ * they are what people give evprof by mistake. Told by their first lines
+ * (eventlog/sniff.c says which). */
+typedef enum el_file_kind {
+    EL_FILE_UNKNOWN = 0,
+    EL_FILE_EVENTLOG,           /* "hdrb" */
+    EL_FILE_PROF,               /* GHC's .prof report (+RTS -p, -P, -pa) */
+    EL_FILE_PROF_JSON,          /* GHC's JSON profile (+RTS -pj) */
+    EL_FILE_HP,                 /* a .hp heap profile (+RTS -h..., hp2ps's input) */
+    EL_FILE_RTS_STATS,          /* +RTS -s, -S or -t --machine-readable text */
+    EL_FILE_TICKY,              /* GHC's ticky-ticky report (+RTS -r) */
+    EL_FILE_EVPROF_REPORT,      /* evprof report's own .prof-like text */
+    EL_FILE_KINDS
+} el_file_kind;
+
+/* How many first bytes el_file_kind_of looks at (fewer are fine: the
+ * decoder gives it what it has). */
+#define EL_SNIFF_BYTES 4096u
+
+EVPROF_API el_file_kind el_file_kind_of(const void *head, size_t len);
+/* "GHC's .prof time-profile report (+RTS -p)", ...; NULL for UNKNOWN and
+ * EVENTLOG. */
+EVPROF_API const char *el_file_kind_name(el_file_kind k);
+/* The decoder's message for a file without the eventlog magic: for a kind
+ * it knows, what the file is and what evprof wants instead, naming the
+ * program's eventlog when the file records the program's command line
+ * ("... run the program with +RTS -p -l and give evprof nfib.eventlog");
+ * otherwise the bare "not a GHC eventlog: bad magic 0x...". Returns
+ * snprintf's length. */
+EVPROF_API int el_not_eventlog_message(char *buf, size_t size, const void *head, size_t len);
+/* The program's eventlog as the file names it ("nfib.eventlog", or the
+ * -ol file of its recorded RTS options) into buf; *had_l: the recorded
+ * run had +RTS -l already (so that eventlog exists). 0 when the file
+ * records no command line. */
+EVPROF_API int el_file_eventlog_name(const void *head, size_t len, char *buf, size_t size,
+                                     int *had_l);
+
 /* Damage that was skipped. With resync on, a record that is damaged
  * inside a capability block (an undeclared type id, a payload that does
  * not fit its type) does not stop the log: the rest of that block is

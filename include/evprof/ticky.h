@@ -159,8 +159,48 @@ typedef struct ticky_points {
 EVPROF_API int ticky_counter_points(const ticky_set *t, size_t i, ticky_points *p);
 
 /* The same as an analysis of the driver; its snapshot is ticky_snapshot's
- * (release: ticky_destroy). */
+ * (release: ticky_destroy). It also reads STOP_THREAD (2), for the end of
+ * the run (ticky_coverage_of). */
 EVPROF_API extern const ev_analysis_ops ticky_analysis_ops;
+
+/* ---- how much of the run the counts cover ------------------------------ */
+
+/* GHC (9.6 and 9.10 measured, a 9.3 pre-release too) posts the ticky
+ * counters to the eventlog at the first collection after each +RTS -i
+ * tick, the one at exit only when a tick came since the last sample: what
+ * the program counted after its last sample is in +RTS -r's table but not
+ * in the log. The counts stop at the last sample (211, or an empty
+ * batch's 212); the run ends when its last Haskell thread stops (the
+ * latest STOP_THREAD), or, in a log without thread events, at its last
+ * event. */
+#define TICKY_SHORT_MARGIN_NS 1000000u  /* a stop closer to the end is no gap */
+typedef struct ticky_coverage {
+    int known;                   /* an eventlog with ticky samples and an end */
+    uint64_t counted_until_ns;   /* the last sample (of the whole log) */
+    uint64_t run_end_ns;         /* the latest STOP_THREAD, or the log's last event */
+    int end_from_threads;        /* run_end_ns is a STOP_THREAD's time */
+    uint64_t after_ns;           /* run_end_ns - counted_until_ns, or 0 */
+    double after_pct;            /* after_ns as a share of run_end_ns (the RTS
+                                    starts at 0), in percent */
+    /* after_ns is more than TICKY_SHORT_MARGIN_NS and the selection reaches
+     * past counted_until_ns: the counts fall short of the run's */
+    int short_of_run;
+} ticky_coverage;
+
+/* Fills *c (known = 0 for the text input, a log without samples, or one
+ * whose end is unknown: a set fed without the driver and without thread
+ * events). */
+EVPROF_API void ticky_coverage_of(const ticky_set *t, ticky_coverage *c);
+/* The sentence said under the table (text), on standard error (CSV, JSON)
+ * and in diff --ticky, without a final newline: "the counts stop at ...".
+ * Returns the length (snprintf's), or 0 when there is nothing to say
+ * (not short_of_run). */
+EVPROF_API int ticky_coverage_note(const ticky_coverage *c, char *buf, size_t size);
+/* The same as `key`: {"counted_until_ns", "run_end_ns", "run_end_from"
+ * ("threads" or "log"), "after_ns", "after_pct", "short", "note" (the
+ * sentence, or null)}, or null when not known: ticky's JSON and diff
+ * --ticky's. */
+EVPROF_API void ticky_coverage_json(tx_json *j, const char *key, const ticky_coverage *c);
 
 /* These read a set that still takes events as well (a live view's totals
  * so far, without a snapshot's copy of every string): the counters in

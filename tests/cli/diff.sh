@@ -142,8 +142,19 @@ for f in "$g9"/nfib-s.eventlog "$g9"/nfib-hc.eventlog "$ge"/ticky-new.eventlog; 
 done
 run 0 diff -f json "$g9"/nfib-s.eventlog "$g9"/nfib-s.eventlog
 check "a GC-only log is compared as GC" grep -q '"kind": "gc"' "$tmp/out"
-run 0 diff -f json "$g9"/nfib-hc.eventlog "$g9"/nfib-hy.eventlog
+run 0 diff -f json "$g9"/nfib-hc.eventlog tests/data/heap/long-hc.eventlog
 check "heap logs are compared as heap" grep -q '"kind": "heap"' "$tmp/out"
+# heap profiles of different breakdowns have no band in common: refused
+for k in "" --heap; do
+    run 2 diff $k "$g9"/nfib-hc.eventlog "$g9"/nfib-hy.eventlog
+    check "diff ${k:-(auto)} -hc against -hy: refused, both breakdowns named" grep -q \
+        "nfib-hc.eventlog is a heap profile by -hc (cost-centre stack) and .*nfib-hy.eventlog one by -hy (type description)" "$tmp/err"
+    check "diff ${k:-(auto)} -hc against -hy: no comparison written" [ ! -s "$tmp/out" ]
+done
+run 2 diff --heap tests/data/heap/leak-hT.eventlog tests/data/heap/leak-hd.eventlog
+check "diff --heap -hT against -hd: refused" grep -q "by -hT (closure type) and .* by -hd (closure description)" "$tmp/err"
+run 0 diff --heap tests/data/heap/leak-hc.eventlog tests/data/heap/long-hc.eventlog
+check "diff --heap of two -hc logs: compared" grep -q "heap profiles (bytes per band)" "$tmp/out"
 run 0 diff -f json "$ge"/ticky-new.eventlog "$ge"/ticky-ticky.eventlog
 check "ticky logs are compared as ticky" grep -q '"kind": "ticky"' "$tmp/out"
 run 0 diff -f json --gc "$ghc"/deep-p.eventlog "$ghc"/deep-pj.eventlog
@@ -161,8 +172,8 @@ check "... and evprof says so" grep -q "nfib-s.eventlog has no time-profile samp
 # ---- the other analyses against their own commands --------------------------
 # heap: per band the peak and mean of `evprof heap -f csv`'s censuses
 "$evprof" heap -f csv -L 1000000 "$g9"/nfib-hc.eventlog >"$tmp/a.csv"  # whole names, as the diff
-"$evprof" heap -f csv "$g9"/nfib-hy.eventlog >"$tmp/b.csv"
-run 0 diff --heap -f json "$g9"/nfib-hc.eventlog "$g9"/nfib-hy.eventlog
+"$evprof" heap -f csv -L 1000000 tests/data/heap/long-hc.eventlog >"$tmp/b.csv"
+run 0 diff --heap -f json "$g9"/nfib-hc.eventlog tests/data/heap/long-hc.eventlog
 check "diff --heap: peaks and means are the censuses'" "$PYTHON" -c "
 import csv, json, sys
 def bands(path):

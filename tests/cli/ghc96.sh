@@ -35,7 +35,15 @@ for f in "$d"/*.eventlog; do
     else
         check "$n: no IPE, no note" [ "$notes" -eq 0 ]
     fi
+    # a 9.6 log has what ticky needs but -ticky and -lT: no version hint
+    if ! grep -q '^  ticky counters   yes' "$tmp/info"; then
+        check "$n: the ticky hint asks for -ticky and -lT, not a newer GHC" \
+            grep -q '^  ticky counters   no: build with -ticky and run with +RTS -lT$' "$tmp/info"
+    fi
 done
+"$evprof" info tests/data/ghc-9.0.2/nfib-p.eventlog >"$tmp/info"
+check "9.0.2 log: the ticky hint says 9.0 writes none, and what to do instead" grep -q \
+    "^  ticky counters   no: GHC 9.0 writes no ticky counters to the eventlog (9.2 and later do, with +RTS -lT): build with -ticky, run with +RTS -r and give evprof ticky the .ticky file it writes$" "$tmp/info"
 "$evprof" info --format json "$d/parse-hi.eventlog" >"$tmp/info.json" 2>/dev/null ||
     "$evprof" info -f json "$d/parse-hi.eventlog" >"$tmp/info.json"
 check "info JSON: the IPE count of declared lengths off" "$PYTHON" -c '
@@ -136,6 +144,48 @@ for line in open(sys.argv[2]):
             ghc[m.group(5)] = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
 assert len(ghc) >= 8, ghc
 assert ours == ghc, (sorted(set(ours.items()) ^ set(ghc.items())))
+PY
+"$evprof" ticky "$d/collatz-lT.eventlog" >"$tmp/ticky.txt" 2>"$tmp/err"
+check "ticky: a log whose last sample ends the run has no note" \
+    bash -c "! grep -q 'the counts stop' '$tmp/ticky.txt' '$tmp/err'"
+
+# ---- ticky: a run without the last sample falls short of -r, and says so ---
+# GHC 9.6 samples at the collection after each -i tick: collatz-short's last
+# sample (0.124 s) came before its threads ended (0.136 s). The note's times
+# are the log's own: the last 211 and the last STOP_THREAD, from dump.
+"$evprof" dump "$d/collatz-short.eventlog" >"$tmp/short.dump"
+until_ns=$(sed -n 's/^\([0-9]*\): ticky counter sample .*/\1/p' "$tmp/short.dump" | tail -1)
+end_ns=$(sed -n 's/^\([0-9]*\): cap [0-9]*: stopping thread .*/\1/p' "$tmp/short.dump" | sort -n | tail -1)
+"$evprof" ticky "$d/collatz-short.eventlog" >"$tmp/short.txt"
+"$evprof" ticky -f json "$d/collatz-short.eventlog" >"$tmp/short.json" 2>"$tmp/short.err"
+"$evprof" ticky -f csv "$d/collatz-short.eventlog" >"$tmp/short.csv" 2>/dev/null
+"$evprof" diff --ticky "$d/collatz-r.ticky" "$d/collatz-short.eventlog" >"$tmp/short.diff"
+"$evprof" diff --ticky -f json "$d/collatz-r.ticky" "$d/collatz-short.eventlog" >"$tmp/short-diff.json"
+check "ticky short: the counts fall short of GHC's -r (\$wdigits)" grep -q \
+    '^\$wdigits{v r2QA} (Main) (fun) *108,894 *59,567 ' "$tmp/short.diff"
+check "ticky short: the table names the stop and the share after it" "$PYTHON" - \
+    "$tmp/short.txt" "$tmp/short.json" "$tmp/short.csv" "$tmp/short.err" "$tmp/short.diff" \
+    "$tmp/short-diff.json" "$until_ns" "$end_ns" <<'PY'
+import csv, json, sys
+txt, js, cs, err, dtxt, djs = (open(p).read() for p in sys.argv[1:7])
+until, end = int(sys.argv[7]), int(sys.argv[8])
+pct = (end - until) / end * 100
+assert 5 < pct < 15, pct
+note = ("the counts stop at %.6f s, GHC's last ticky sample; the program's threads ran "
+        "until %.6f s: %.1f%% of the run (%.3f ms) came after and is not counted"
+        % (until / 1e9, end / 1e9, pct, (end - until) / 1e6))
+flat = ' '.join(txt.split('note:', 1)[1].split())
+assert flat.startswith(note), (flat, note)
+c = json.loads(js)['coverage']
+assert (c['counted_until_ns'], c['run_end_ns'], c['run_end_from'], c['short']) == \
+    (until, end, 'threads', True), c
+assert c['note'].startswith(note) and note in err
+rows = list(csv.DictReader(open(sys.argv[3])))
+assert rows and all((int(r['counted_until_ns']), int(r['run_end_ns'])) == (until, end) for r in rows)
+assert "\tnote: new's ticky counts stop at %.6f s" % (until / 1e9) in dtxt, dtxt[:600]
+assert "base's" not in dtxt
+d = json.loads(djs)['coverage']
+assert d['base'] is None and d['new']['short'] is True and d['new']['counted_until_ns'] == until
 PY
 
 # ---- traceMarker phases ----------------------------------------------------

@@ -70,7 +70,8 @@ diff-text-par-N2|diff -t 5 tests/data/ghc/par-N2-p.eventlog tests/data/ghc/par-N
 diff-fail-above-deep|diff --fail-above 50 tests/data/ghc/deep-pj.eventlog tests/data/ghc/deep-p.eventlog
 diff-gc-nfib|diff $g9/nfib-s.eventlog $g9/nfib-np-N2-s.eventlog
 diff-gc-json-nfib|diff -f json $g9/nfib-s.eventlog $g9/nfib-np-N2-s.eventlog
-diff-heap-nfib|diff $g9/nfib-hc.eventlog $g9/nfib-hy.eventlog
+diff-heap-nfib|diff $g9/nfib-hc.eventlog tests/data/heap/long-hc.eventlog
+diff-heap-breakdowns|diff $g9/nfib-hc.eventlog $g9/nfib-hy.eventlog
 diff-ticky|diff $ge/ticky-new.eventlog $ge/ticky-ticky.eventlog
 metrics-nfib-np-N2-s|metrics $g9/nfib-np-N2-s.eventlog
 metrics-nfib-p|metrics $g9/nfib-p.eventlog

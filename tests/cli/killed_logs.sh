@@ -72,7 +72,8 @@ check "report, non-profiled run: build with -prof" grep -q "build with -prof and
 # ---- issue 26: the hints name the right GHC versions ----------------------
 run info tests/data/gc/alloc.eventlog
 check "info: samples since GHC 8.10" grep -q "GHC 8.10 and later then write samples" "$tmp/out"
-check "info: ticky since GHC 9.2" grep -q "ticky counters   no: needs GHC 9.2 or later" "$tmp/out"
+check "info: ticky since GHC 9.2 (a 9.0 log: +RTS -r instead)" grep -q \
+    "ticky counters   no: GHC 9.0 writes no ticky counters to the eventlog (9.2 and later do, with +RTS -lT)" "$tmp/out"
 # ... which ghc-events' own logs bear out: a GHC 8.10 pre-release wrote
 # samples, a GHC 9.2 pre-release ticky counters
 run info tests/data/ghc-events/time-prof.eventlog

@@ -197,8 +197,11 @@ check "log without ticky: exit 1" [ $? -eq 1 ]
 check "log without ticky: says so" grep -q "no ticky counters (events 210/211)" "$tmp/err"
 "$evprof" ticky "$corpus/ghc-9.0.2/nfib-p.prof" >"$tmp/out" 2>"$tmp/err"
 check "neither format: exit 1" [ $? -eq 1 ]
-check "neither format: says so" grep -q "no ticky counter table" "$tmp/err"
+check "neither format: says what it is" grep -q "nfib-p.prof: this is GHC's .prof time-profile report (+RTS -p), neither an eventlog nor a +RTS -r file: evprof ticky reads" "$tmp/err"
 check "neither format: no output" [ ! -s "$tmp/out" ]
+"$evprof" ticky "$corpus/ghc-9.0.2/Main.hs" >"$tmp/out" 2>"$tmp/err"
+check "unknown text: exit 1" [ $? -eq 1 ]
+check "unknown text: says so" grep -q "no ticky counter table" "$tmp/err"
 "$evprof" ticky "$tmp/no-such-file" >/dev/null 2>"$tmp/err"
 check "missing file: exit 1" [ $? -eq 1 ]
 check "missing file: says so" grep -q "no-such-file: cannot open" "$tmp/err"

@@ -55,6 +55,9 @@ one workers-N2-s workers-np +RTS -sworkers-N2-s.stats -l -N2 -RTS
 # deterministic program, the log of one and GHC's table of the other
 one collatz-lT collatz last-sample +RTS -lT -l -RTS
 one collatz-r collatz +RTS -rcollatz-r.ticky -RTS
+# without the last sample: GHC's last one comes at the collection after the
+# last -i tick, and the end of the run is not in the log's counts
+one collatz-short collatz +RTS -lT -l -RTS
 ls -l "$here"/*.eventlog
 
 # ghc-events' text of every log (tests/support/ghc_events_show.hs, with the

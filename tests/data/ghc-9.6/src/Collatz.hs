@@ -2,12 +2,13 @@
 -- Deterministic work for ticky (-ticky): the same counts in every run, so a
 -- +RTS -lT run's eventlog can be checked against another run's +RTS -r.
 --
--- GHC 9.6 and 9.10 post the ticky counters to the eventlog only at a
--- collection that follows a tick of the -i timer (rts/sm/GC.c,
--- performTickySample), never at exit: counts made after the last such
--- collection are not in the log. So the -lT run (argument "last-sample") asks for a last sample
--- before it ends, the way the timer does: it sets the RTS's flag and
--- collects. Not in the -r run: a sample resets the counters GHC's -r
+-- GHC 9.6 and 9.10 post the ticky counters to the eventlog only at the first
+-- collection after each tick of the -i timer (rts/sm/GC.c,
+-- performTickySample), the one at exit only when a tick came since the
+-- last sample: counts made after the last sample are not in the log
+-- (collatz-short). So the -lT run (argument "last-sample") asks for a
+-- last sample before it ends, the way the timer does: it sets the RTS's
+-- flag and collects. Not in the -r run: a sample resets the counters GHC's -r
 -- table prints.
 module Main (main) where
 
