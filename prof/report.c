@@ -774,25 +774,33 @@ int prof_report_text(const prof_result *p, const prof_report_opts *o, FILE *out)
              "lost, so they hang under <stack cut at 255 frames>.\n", in->cut_samples);
     if (c.hidden)
         NOTE("%" PRIu64 " subtrees hidden by --threshold/--max-depth.\n", c.hidden);
+    /* what the ticks are, and what GHC's own .prof of the run was seen to
+     * do beside them (docs/PROF.md): observations, never a bound */
     prof_agreement ag;
     if (prof_ghc_agreement(in->rts_version, &ag)) {
         const char *rts = ag.threaded ? "threaded" : "non-threaded";
+        NOTE("Every tick above is one of the log's own samples (event 167), counted once.");
+        if (!ag.exact)
+            fputs(" GHC's own .prof of the same run can differ by no fixed amount: GHC reads "
+                  "the stack twice per tick, and the program runs on between the two reads.",
+                  out);
+        fprintf(out, "\nGHC %s, %s RTS: ", ag.log_ghc, rts);
         if (!ag.measured)
-            NOTE("GHC %s, %s RTS: not measured; ", ag.log_ghc, rts);
-        else
-            NOTE("GHC %s, %s RTS: ", ag.ghc, rts);
+            fprintf(out, "not measured; on GHC %s's, ", ag.ghc);
         if (ag.exact)
-            fprintf(out, "%sGHC's own .prof of such runs equalled their samples, every "
-                    "row and the total (%u runs of GHC %s measured, docs/PROF.md).\n",
-                    ag.measured ? "" : "on GHC 9.0.2 ", ag.runs, ag.ghc);
-        else
-            fprintf(out, "%sGHC's own .prof of such runs differed from their samples by up "
-                    "to %u ticks in the total (-pj: equal) and %u ticks + %u%% of the total "
-                    "in a row, up to %u%% where the time is in one small loop (ticks move "
-                    "between a cost centre and its callee): GHC reads the stack twice per "
-                    "tick (%u runs of GHC %s measured, docs/PROF.md).\n",
-                    ag.measured ? "" : "on a similar RTS, ", ag.total_ticks, ag.row_ticks,
-                    ag.row_pct, ag.loop_pct, ag.runs, ag.ghc);
+            fprintf(out, "GHC's own .prof of the same run had the same ticks, every row and "
+                    "the total, in all %u runs measured (%u programs, docs/PROF.md).\n",
+                    ag.runs, ag.programs);
+        else {
+            fprintf(out, "seen so far (docs/PROF.md: %u runs of %u programs%s): a row differed "
+                    "by up to %u.%u%% of its run's total (%s: %s), ", ag.runs, ag.programs,
+                    ag.others ? ", and earlier observations" : "", ag.row_permille / 10,
+                    ag.row_permille % 10, ag.row_program, ag.row_kind);
+            if (ag.total_ticks)
+                fprintf(out, "a total by up to %u ticks.\n", ag.total_ticks);
+            else
+                fputs("the totals never.\n", out);
+        }
     }
     if (in->interval_ns == 0)
         NOTE("The log has no PROF_BEGIN event: the tick interval, and so the total time, "

@@ -60,11 +60,14 @@ static built build(const char *path, const prof_filter *f)
     return b;
 }
 
-/* A row or stack of GHC's within the measured bound of ours: row_ticks +
- * row_pct% of the run's total (docs/PROF.md). */
-static int within_row_bound(const built *b, double d, uint64_t total)
+/* A row or stack of GHC's no further from ours than the most the report's
+ * closing line says was seen (prof_ghc_agreement, from the record in
+ * docs/PROF.md): the runs here are among those measured, so a run past
+ * it means the line misstates the record. The figure is a share of the
+ * run's total printed to a tenth of a percent: half a tenth of slack. */
+static int within_seen(const built *b, double d, uint64_t total)
 {
-    return d <= b->ag.row_ticks + b->ag.row_pct / 100.0 * (double)total + 1e-9;
+    return d <= (b->ag.row_permille + 0.5) / 1000.0 * (double)total + 1e-9;
 }
 
 static built build_default(const char *path, int all)
@@ -142,9 +145,10 @@ static int cmp_pt(const void *a, const void *b)
 
 /* GHC's -pj ticks per stack against ours. Exact where GHC's report of
  * such runs was measured exact (GHC 9.0.2's non-threaded RTS); elsewhere
- * the ticker reads the stack twice (facts, item 6), so a few ticks may
- * land on a neighbour, within the measured bound (prof_ghc_agreement);
- * totals still match exactly. */
+ * the ticker reads the stack twice (facts, item 6), so ticks can land on
+ * a neighbour, by no fixed amount: no further than the most the closing
+ * line says was seen (these runs were measured); totals match exactly
+ * (every tick counted once on both sides). */
 static void check_json(const char *log, const char *json)
 {
     gp_profile g;
@@ -179,30 +183,29 @@ static void check_json(const char *log, const char *json)
             uint64_t most = a[i].ticks > o[j].ticks ? a[i].ticks : o[j].ticks;
             diff += d;
             (void)most;
-            if (!b.exact && !within_row_bound(&b, (double)d, g.total_ticks))
-                fail_msg("%s: stack %s: GHC %llu ticks, evprof %llu: more than %u + %u%% of "
-                         "%llu", log, a[i].path, (unsigned long long)a[i].ticks,
-                         (unsigned long long)o[j].ticks, b.ag.row_ticks, b.ag.row_pct,
-                         (unsigned long long)g.total_ticks);
+            if (!b.exact && !within_seen(&b, (double)d, g.total_ticks))
+                fail_msg("%s: stack %s: GHC %llu ticks, evprof %llu: more than the %u.%u%% "
+                         "of %llu seen", log, a[i].path, (unsigned long long)a[i].ticks,
+                         (unsigned long long)o[j].ticks, b.ag.row_permille / 10,
+                         b.ag.row_permille % 10, (unsigned long long)g.total_ticks);
             if (b.exact && a[i].ticks != o[j].ticks)
                 fail_msg("%s: stack %s: GHC %llu ticks, evprof %llu", log, a[i].path,
                          (unsigned long long)a[i].ticks, (unsigned long long)o[j].ticks);
             i++, j++;
         } else if (c < 0) {
-            if (b.exact || !within_row_bound(&b, (double)a[i].ticks, g.total_ticks))
+            if (b.exact || !within_seen(&b, (double)a[i].ticks, g.total_ticks))
                 fail_msg("%s: GHC has stack %s (%llu ticks), evprof not", log, a[i].path,
                          (unsigned long long)a[i].ticks);
             diff += a[i++].ticks;
         } else {
-            if (b.exact || !within_row_bound(&b, (double)o[j].ticks, g.total_ticks))
+            if (b.exact || !within_seen(&b, (double)o[j].ticks, g.total_ticks))
                 fail_msg("%s: evprof has stack %s (%llu ticks), GHC not", log, o[j].path,
                          (unsigned long long)o[j].ticks);
             diff += o[j++].ticks;
         }
     }
-    /* the race moves a tick between neighbouring stacks: each moved tick
-     * counts twice here; measured at most 19 in a run (docs/PROF.md) */
-    assert_true(diff <= 2 * 20);
+    if (b.exact)
+        assert_int_equal(diff, 0);
     free(a);
     free(o);
     prof_result_destroy(b.p);
@@ -219,14 +222,17 @@ static double pct(uint64_t a, uint64_t t)
     return t ? (double)a / (double)t * 100.0 : 0.0;
 }
 
-/* Runs not measured exact (facts, item 6): `ticks` within the measured
- * bound of GHC's row, whose %time (one decimal of GHC's own total) gives
- * its ticks to within 0.05% of that total. */
-static int near_ghc(const built *b, uint64_t ticks, const char *ghc_pct, uint64_t ghc_total)
+/* Runs not measured exact (facts, item 6): a row no further from GHC's
+ * than the most seen, measured as scripts/prof_bounds.py measures it:
+ * with +RTS -P in ticks (GHC's own, per row), else in points of %time
+ * (ours as printed against GHC's; half a tenth of slack for the figure's
+ * rounding). */
+static int near_ghc(const built *b, uint64_t ticks, const char *ind, const gp_profile *g,
+                    const gp_row *r)
 {
-    double theirs = atof(ghc_pct) / 100.0 * (double)ghc_total;
-    return within_row_bound(b, fabs(theirs - (double)ticks) - 0.0005 * (double)ghc_total,
-                            ghc_total);
+    if (g->prof_ticks)
+        return within_seen(b, fabs((double)r->ticks - (double)ticks), g->total_ticks);
+    return fabs(atof(ind) - atof(r->ind_time)) <= (b->ag.row_permille + 0.5) / 10.0 + 1e-9;
 }
 
 /* GHC's .prof: header numbers, %time of every row with ticks, summary. */
@@ -243,8 +249,8 @@ static void check_prof(const char *log, const char *prof)
     assert_int_equal(in->capabilities, g.processors);
     if (!b.exact) {
         /* GHC's -p total misses or adds the ticks whose two reads of the
-         * stack (facts, item 6) fell one on a built-in stack, one not:
-         * within the measured bound. (-pj and -Pa count every tick: exact,
+         * stack (facts, item 6) fell one on a built-in stack, one not: no
+         * further than the most seen. (-pj and -Pa count every tick: equal,
          * in check_json.) */
         uint64_t d = in->total_ticks > g.total_ticks ? in->total_ticks - g.total_ticks
                                                      : g.total_ticks - in->total_ticks;
@@ -284,24 +290,27 @@ static void check_prof(const char *log, const char *prof)
             if (strcmp(ind, r->ind_time) || strcmp(inh, r->inh_time))
                 fail_msg("%s: %s: %%time %s/%s, GHC %s/%s", prof, key.path, ind, inh,
                          r->ind_time, r->inh_time);
-        } else if (!near_ghc(&b, nd->ticks, r->ind_time, g.total_ticks) ||
-                   !near_ghc(&b, nd->inherited, r->inh_time, g.total_ticks)) {
-            fail_msg("%s: %s: %llu/%llu ticks, GHC %s/%s%%: more than %u + %u%% of the "
-                     "total apart", prof, key.path, (unsigned long long)nd->ticks,
-                     (unsigned long long)nd->inherited, r->ind_time, r->inh_time,
-                     b.ag.row_ticks, b.ag.row_pct);
+            if (g.prof_ticks && r->ticks != nd->ticks)
+                fail_msg("%s: %s: %llu ticks, GHC %llu", prof, key.path,
+                         (unsigned long long)nd->ticks, (unsigned long long)r->ticks);
+        } else if (!near_ghc(&b, nd->ticks, ind, &g, r)) {
+            fail_msg("%s: %s: %llu ticks, GHC %s%% of %llu: more than the %u.%u%% of the "
+                     "total seen", prof, key.path, (unsigned long long)nd->ticks, r->ind_time,
+                     (unsigned long long)g.total_ticks, b.ag.row_permille / 10,
+                     b.ag.row_permille % 10);
         }
         checked++;
     }
     assert_true(checked > 0);
 
     /* summary: our rows are GHC's rows, in GHC's order, same %time; GHC's
-     * rows over 1% time are all ours (GHC may add rows for allocation) */
+     * rows over 1% time are all ours (GHC may add rows for allocation).
+     * Where GHC's rows can differ from the samples, so can its order. */
     size_t n;
     prof_cc_total *t = prof_summary(b.p, &n);
     assert_non_null(t);
     size_t gi = 0;
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < n && b.exact; k++) {
         const prof_cc *cc = prof_cc_at(b.p, t[k].cc);
         while (gi < g.nsummary && (strcmp(g.summary[gi].label, cc->label) ||
                                    strcmp(g.summary[gi].module, cc->module) ||
@@ -425,6 +434,34 @@ static void test_own_runs(void **state)
         snprintf(log, sizeof log, GHC_DATA "/%s-p.eventlog", runs[i]);
         snprintf(ghc, sizeof ghc, GHC_DATA "/%s-p.prof", runs[i]);
         check_prof(log, ghc);
+    }
+}
+
+/* The runs of tests/data/newprogs (README.md there): programs of the
+ * kinds of issue 35 (four mutually recursive functions, par/pseq on -N2,
+ * an STM bank on -N2, naive/fast) and the runs whose rows were furthest
+ * apart, by GHC 9.0.2, 9.6.6 and 9.10.3, with +RTS -p, -P (GHC's ticks
+ * per row) or -pj: each within what the closing line says was seen, and
+ * equal where it says the same ticks. */
+static void test_newprogs_runs(void **state)
+{
+    static const char *const runs[] = {
+        "9.0.2/Mutual4.nt.P.1", "9.0.2/Fast.nt.P.1", "9.0.2/ParSum.N2.P.1",
+        "9.0.2/Bank.N2.pj.1", "9.0.2/Rounds.N1.p.2",
+        "9.6.6/Mutual4.nt.P.1", "9.6.6/Fast.nt.P.1", "9.6.6/ParSum.N2.P.1",
+        "9.6.6/Bank.N2.pj.1", "9.6.6/Rounds.nt.P.3", "9.6.6/Rounds.N2.p.2",
+        "9.10.3/Mutual4.nt.P.1", "9.10.3/Fast.nt.P.1", "9.10.3/ParSum.N2.P.1",
+        "9.10.3/Bank.N2.pj.1", "9.10.3/Rounds.nt.p.2", "9.10.3/Rounds.N2.p.1",
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char log[256], ghc[256];
+        snprintf(log, sizeof log, "tests/data/newprogs/%s.eventlog", runs[i]);
+        snprintf(ghc, sizeof ghc, "tests/data/newprogs/%s.prof", runs[i]);
+        if (strstr(runs[i], ".pj."))
+            check_json(log, ghc);
+        else
+            check_prof(log, ghc);
     }
 }
 
@@ -1381,35 +1418,42 @@ static void test_snapshots_do_not_destroy(void **state)
     prof_result_destroy(once.p);
 }
 
-/* The report's closing line says, once, how far GHC's own .prof of such a
- * run was measured to be, for the GHC version and RTS of the log's
- * RTS_IDENTIFIER ("GHC-9.0.2 rts_thr_p"): docs/PROF.md's figures. */
+/* The report's closing line: what its ticks are, and what GHC's own .prof
+ * of such runs was seen to do, for the GHC version and RTS of the log's
+ * RTS_IDENTIFIER ("GHC-9.0.2 rts_thr_p"): docs/PROF.md's figures, never a
+ * bound (tests/cli/prof_truth.sh checks them against its record). */
+#define SAMPLES "\nEvery tick above is one of the log's own samples (event 167), counted once."
+#define DIFFER " GHC's own .prof of the same run can differ by no fixed amount: GHC reads the " \
+    "stack twice per tick, and the program runs on between the two reads.\n"
 static void test_agreement_note(void **state)
 {
     static const struct { const char *log; const char *note; } runs[] = {
         { CORPUS_DIR "/ghc-9.0.2/nfib-p.eventlog",
-          "\nGHC 9.0.2, threaded RTS: GHC's own .prof of such runs differed from their "
-          "samples by up to 10 ticks in the total (-pj: equal) and 5 ticks + 12% of the total "
-          "in a row, up to 70% where the time is in one small loop (ticks move between a cost "
-          "centre and its callee): GHC reads the stack twice per tick (144 runs of GHC 9.0.2 "
-          "measured, docs/PROF.md).\n" },
-        { GHC_DATA "/par-N2-p.eventlog", "\nGHC 9.0.2, threaded RTS: " },
+          SAMPLES DIFFER "GHC 9.0.2, threaded RTS: seen so far (docs/PROF.md: 234 runs of 13 "
+          "programs, and earlier observations): a row differed by up to 69.7% of its run's "
+          "total (Rounds: worker threads in a hot loop), a total by up to 11 ticks.\n" },
+        { GHC_DATA "/par-N2-p.eventlog", SAMPLES DIFFER "GHC 9.0.2, threaded RTS: " },
         { GHC_DATA "/deep-p.eventlog",
-          "\nGHC 9.0.2, non-threaded RTS: GHC's own .prof of such runs equalled their "
-          "samples, every row and the total (72 runs of GHC 9.0.2 measured, docs/PROF.md).\n" },
-        { "examples/nfib.eventlog", "\nGHC 9.0.2, non-threaded RTS: " },
+          SAMPLES "\nGHC 9.0.2, non-threaded RTS: GHC's own .prof of the same run had the same "
+          "ticks, every row and the total, in all 117 runs measured (13 programs, "
+          "docs/PROF.md).\n" },
+        { "examples/nfib.eventlog", SAMPLES "\nGHC 9.0.2, non-threaded RTS: " },
         { GHC96 "/sim-p.eventlog",
-          "\nGHC 9.6.6, non-threaded RTS: GHC's own .prof of such runs differed from their "
-          "samples by up to 4 ticks in the total (-pj: equal) and 5 ticks + 12% of the total "
-          "in a row, up to 39% where the time is in one small loop (ticks move between a cost "
-          "centre and its callee): GHC reads the stack twice per tick (72 runs of GHC 9.6.6 "
-          "measured, docs/PROF.md).\n" },
+          SAMPLES DIFFER "GHC 9.6.6, non-threaded RTS: seen so far (docs/PROF.md: 117 runs of "
+          "13 programs, and earlier observations): a row differed by up to 38.9% of its run's "
+          "total (Rounds: worker threads in a hot loop), a total by up to 4 ticks.\n" },
         { GHC96 "/workers-N2-p.eventlog",
-          "\nGHC 9.6.6, threaded RTS: GHC's own .prof of such runs differed from their "
-          "samples by up to 2 ticks in the total (-pj: equal) and 5 ticks + 6% of the total "
-          "in a row, up to 36% where the time is in one small loop (ticks move between a cost "
-          "centre and its callee): GHC reads the stack twice per tick (144 runs of GHC 9.6.6 "
-          "measured, docs/PROF.md).\n" },
+          SAMPLES DIFFER "GHC 9.6.6, threaded RTS: seen so far (docs/PROF.md: 234 runs of 13 "
+          "programs, and earlier observations): a row differed by up to 35.7% of its run's "
+          "total (Rounds: worker threads in a hot loop), a total by up to 5 ticks.\n" },
+        { "tests/data/newprogs/9.10.3/Mutual4.nt.P.1.eventlog",
+          SAMPLES DIFFER "GHC 9.10.3, non-threaded RTS: seen so far (docs/PROF.md: 117 runs of "
+          "13 programs): a row differed by up to 4.8% of its run's total (Rounds: worker "
+          "threads in a hot loop), a total by up to 4 ticks.\n" },
+        { "tests/data/ghc-events/time-prof.eventlog",
+          SAMPLES "\nGHC 8.9.0, non-threaded RTS: not measured; on GHC 9.0.2's, GHC's own .prof "
+          "of the same run had the same ticks, every row and the total, in all 117 runs "
+          "measured (13 programs, docs/PROF.md).\n" },
     };
     (void)state;
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
@@ -1429,8 +1473,9 @@ static void test_agreement_note(void **state)
     }
 }
 
-/* Versions that were not measured take the nearest measured figures and
- * say so; a string with no version has none. */
+/* Versions that were not measured take the figures of the nearest measured
+ * one with the same kind of ticker and say so; a string with no version
+ * has none. */
 static void test_agreement_versions(void **state)
 {
     (void)state;
@@ -1444,9 +1489,20 @@ static void test_agreement_versions(void **state)
     assert_string_equal(a.ghc, "9.0.2");
     assert_int_equal(a.exact, 1);
     assert_int_equal(a.measured, 0);
-    assert_int_equal(prof_ghc_agreement("GHC-9.12.1 rts_thr_debug_p", &a), 1);
+    /* a non-threaded 9.2 ticks from a thread, as 9.6.6's: not 9.0.2's */
+    assert_int_equal(prof_ghc_agreement("GHC-9.2.8 rts_p", &a), 1);
     assert_string_equal(a.ghc, "9.6.6");
+    assert_int_equal(a.exact, 0);
+    assert_int_equal(prof_ghc_agreement("GHC-9.2.8 rts_thr_p", &a), 1);
+    assert_string_equal(a.ghc, "9.0.2");
+    assert_int_equal(prof_ghc_agreement("GHC-9.12.1 rts_thr_debug_p", &a), 1);
+    assert_string_equal(a.ghc, "9.10.3");
     assert_int_equal(a.threaded, 1);
+    assert_int_equal(prof_ghc_agreement("GHC-9.8.4 rts_p", &a), 1);
+    assert_string_equal(a.ghc, "9.6.6");
+    assert_int_equal(prof_ghc_agreement("GHC-9.10.3 rts_p", &a), 1);
+    assert_int_equal(a.measured, 1);
+    assert_int_equal(a.exact, 0);
     assert_int_equal(prof_ghc_agreement("GHC-9.6.6 rts_p", &a), 1);
     assert_int_equal(a.measured, 1);
     assert_int_equal(a.exact, 0);
@@ -1504,6 +1560,7 @@ int main(void)
         cmocka_unit_test(test_agreement_versions),
         cmocka_unit_test(test_corpus_without_samples),
         cmocka_unit_test(test_own_runs),
+        cmocka_unit_test(test_newprogs_runs),
         cmocka_unit_test(test_ghc_9_6_runs),
         cmocka_unit_test(test_ghc_9_10_runs),
         cmocka_unit_test(test_cut_stacks_marked),

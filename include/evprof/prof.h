@@ -248,26 +248,30 @@ typedef struct prof_info {
 
 EVPROF_API const prof_info *prof_get_info(const prof_result *r);
 
-/* How far GHC's own time profile of a run (its .prof or -pj) was from the
- * run's eventlog samples, measured on real runs per GHC version and RTS
- * (docs/PROF.md, scripts/prof_bounds.sh): GHC's ticker reads the current
- * stack twice per tick, once for its report and once for the event, and
- * the two reads can differ. */
+/* What GHC's own time profile of a run (its .prof or -pj) was seen to do
+ * beside the run's eventlog samples, per GHC version and RTS: the runs
+ * docs/PROF.md records (scripts/prof_bounds.sh) and the other
+ * observations it lists. GHC's ticker reads the current stack twice per
+ * tick, once for its report and once for the event, and where the
+ * program runs on in between the two reads can differ. The figures are
+ * the most seen, not bounds. */
 typedef struct prof_agreement {
     const char *ghc;            /* the GHC version measured ("9.6.6") */
     char log_ghc[40];           /* the log's own version, as numbers ("9.4.7") */
     int measured;               /* it is the log's own version (else the
-                                   nearest measured one: a guess) */
+                                   nearest measured one, whose figures are
+                                   no more than a hint) */
     int threaded;               /* the log's RTS is threaded */
-    int exact;                  /* every run equal: total and every row */
-    uint32_t runs;              /* runs measured (-p and -pj) */
-    uint32_t total_ticks;       /* -p totals differed by at most this (-pj: equal) */
-    uint32_t row_ticks;         /* a row (stack) differed by at most */
-    uint32_t row_pct;           /* row_ticks + row_pct% of the run's total */
-    uint32_t loop_pct;          /* on a program whose time is in one small loop,
-                                   a row differed by up to loop_pct% of the total
-                                   (ticks moved between a cost centre and its
-                                   callee); 0: not seen */
+    int exact;                  /* every row and the total equal in every run */
+    uint32_t runs;              /* runs measured (-p, -P and -pj) */
+    uint32_t programs;          /* of this many programs */
+    uint32_t total_ticks;       /* -p/-P totals: the most seen apart */
+    uint32_t row_permille;      /* one row: the most seen apart, in tenths of
+                                   a percent of its run's total */
+    const char *row_program;    /* the program of that run ("Rounds") */
+    const char *row_kind;       /* its kind ("worker threads in a hot loop") */
+    int others;                 /* the figures count other observations than
+                                   the runs measured (docs/PROF.md lists them) */
 } prof_agreement;
 
 /* The measured figures that apply to a log whose RTS_IDENTIFIER is

@@ -71,6 +71,7 @@ int gp_read_prof(const char *path, gp_profile *out)
 
     int32_t stack[GP_MAX_PATH];
     enum { HEAD, SUMMARY, TREE } where = HEAD;
+    size_t extra = 0;           /* +RTS -P: ticks and bytes end each row */
     char *save = NULL;
     for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char *t;
@@ -88,6 +89,11 @@ int gp_read_prof(const char *path, gp_profile *out)
         }
         if (strncmp(line, "COST CENTRE", 11) == 0) {
             where = strstr(line, "no.") ? TREE : SUMMARY;
+            size_t l = strlen(line);
+            while (l && line[l - 1] == ' ')
+                l--;
+            extra = l >= 5 && strncmp(line + l - 5, "bytes", 5) == 0 ? 2 : 0;
+            out->prof_ticks = extra != 0;
             continue;
         }
         if (where == HEAD || strspn(line, " ") == strlen(line) ||
@@ -98,7 +104,7 @@ int gp_read_prof(const char *path, gp_profile *out)
         copy_field(copy, sizeof copy, line, strlen(line));
         char *tok[16];
         size_t n = tokens(copy, tok, 16);
-        if (where == SUMMARY && n >= 5) {
+        if (where == SUMMARY && n >= 5 + extra) {
             gp_summary_row *r = realloc(out->summary, (out->nsummary + 1) * sizeof *r);
             if (!r)
                 abort();
@@ -106,19 +112,23 @@ int gp_read_prof(const char *path, gp_profile *out)
             r = &r[out->nsummary++];
             copy_field(r->label, sizeof r->label, tok[0], strlen(tok[0]));
             copy_field(r->module, sizeof r->module, tok[1], strlen(tok[1]));
-            src_of(r->src, sizeof r->src, tok, n, 2);
-            copy_field(r->time, sizeof r->time, tok[n - 2], strlen(tok[n - 2]));
-        } else if (where == TREE && n >= 9) {
+            src_of(r->src, sizeof r->src, tok, n, 2 + extra);
+            copy_field(r->time, sizeof r->time, tok[n - 2 - extra], strlen(tok[n - 2 - extra]));
+        } else if (where == TREE && n >= 9 + extra) {
             if (indent >= GP_MAX_PATH)
                 continue;
             gp_row *r = new_row(out);
             r->depth = (uint32_t)indent;
             copy_field(r->label, sizeof r->label, tok[0], strlen(tok[0]));
             copy_field(r->module, sizeof r->module, tok[1], strlen(tok[1]));
-            src_of(r->src, sizeof r->src, tok, n, 6);
-            r->id = (uint32_t)strtoul(tok[n - 6], NULL, 10);
-            copy_field(r->ind_time, sizeof r->ind_time, tok[n - 4], strlen(tok[n - 4]));
-            copy_field(r->inh_time, sizeof r->inh_time, tok[n - 2], strlen(tok[n - 2]));
+            src_of(r->src, sizeof r->src, tok, n, 6 + extra);
+            r->id = (uint32_t)strtoul(tok[n - 6 - extra], NULL, 10);
+            copy_field(r->ind_time, sizeof r->ind_time, tok[n - 4 - extra],
+                       strlen(tok[n - 4 - extra]));
+            copy_field(r->inh_time, sizeof r->inh_time, tok[n - 2 - extra],
+                       strlen(tok[n - 2 - extra]));
+            if (extra)
+                r->ticks = strtoull(tok[n - 2], NULL, 10);
             r->parent = indent ? stack[indent - 1] : -1;
             stack[indent] = (int32_t)(out->nrows - 1);
         }

@@ -14,7 +14,7 @@ typedef struct gp_row {
     uint32_t depth;
     char label[256], module[256], src[256];
     uint32_t id;                /* -pj: cost-centre id; .prof: the CCS no. */
-    uint64_t ticks;             /* -pj only */
+    uint64_t ticks;             /* -pj, and the .prof of +RTS -P */
     char ind_time[8], inh_time[8];   /* .prof: the %time columns as printed */
     int32_t parent;             /* row index, -1 for MAIN */
 } gp_row;
@@ -28,6 +28,7 @@ typedef struct gp_profile {
     uint64_t total_ticks;       /* "(N ticks @" or "total_ticks" */
     uint32_t interval_us, processors;
     char total_time[32];        /* as printed */
+    int prof_ticks;             /* a .prof of +RTS -P: rows have their ticks */
     gp_row *rows;
     size_t nrows;
     gp_summary_row *summary;
