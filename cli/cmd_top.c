@@ -21,6 +21,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "evprof/textout.h"
 #include "evprof/driver.h"
 #include "evprof/live.h"
 #include "evprof/metrics.h"
@@ -657,8 +658,9 @@ int cmd_top(int argc, char **argv)
         if (c.child > 0) {
             c.launch = &launch;
             if (c.view == VIEW_NDJSON || c.view == VIEW_NONE) {
+                /* a whole sentence, its names already bounded: visible, not cut */
                 fprintf(stderr, "evprof top: ");
-                cli_text_str(stderr, launch.said, strlen(launch.said));
+                tx_put(stderr, launch.said, strlen(launch.said));
                 fputc('\n', stderr);
             }
         } else {

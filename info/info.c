@@ -551,6 +551,8 @@ static void no_ticky_why(char *buf, size_t size, const char *rts, size_t rts_len
         snprintf(buf, size, "GHC %u.%u writes no ticky counters to the eventlog (9.2 and "
                  "later do, with +RTS -lT): build with -ticky, run with +RTS -r and give "
                  "evprof ticky the .ticky file it writes", major, minor);
+    else if (major == 9 && minor < 4)   /* -eventlog became the default in 9.4 */
+        snprintf(buf, size, "build with -ticky -eventlog and run with +RTS -lT");
     else
         snprintf(buf, size, "build with -ticky and run with +RTS -lT");
 }

@@ -80,7 +80,7 @@ PY
 check "info: the -he run is a heap profile by era" \
     grep -qE '^  heap profile +yes: [0-9]+ censuses by era \(-he\)' "$tmp/info"
 check "info: the ticky hint does not ask a 9.10 build for -eventlog (deprecated since 9.4)" \
-    grep -qF 'build with -ticky (and -eventlog before GHC 9.4), run with +RTS -lT' "$tmp/info"
+    grep -qE '^  ticky counters +no: build with -ticky and run with \+RTS -lT$' "$tmp/info"
 
 # ---- dump: ghc-events' text, and the spec where 0.17 cannot read ---------
 if [ -f "$d/ghc-events.sha256" ]; then

@@ -21,7 +21,7 @@ evprof=${1:?usage: $0 path/to/evprof}
 case $evprof in /*) ;; *) evprof=$PWD/$evprof ;; esac
 log=$PWD/tests/data/ghc-9.0.2/nfib-p.eventlog
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "${BASH_SOURCE[0]}")/checks.bash"
 
 # the stand-in, an ELF with the RTS's --info text in it (as every GHC
