@@ -235,7 +235,7 @@ int cmd_dump(int argc, char **argv)
         st.out.err = errno;
     }
     if (st.out.failed || ferror(stdout)) {
-        fprintf(stderr, "evprof: cannot write output: %s\n",
+        fprintf(stderr, "evprof: standard output: cannot write: %s\n",
                 strerror(st.out.err ? st.out.err : EIO));
         clearerr(stdout);   /* reported: main's backstop need not repeat it */
         code = CLI_FAIL;

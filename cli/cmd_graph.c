@@ -209,7 +209,7 @@ int cmd_graph(int argc, char **argv)
         code = CLI_FAIL;
     else if (st != EV_OK) {
         if (st == EV_ERR_WRITE)
-            fprintf(stderr, "evprof: %s: %s\n", name, err.msg);
+            fprintf(stderr, "evprof: %s: %s\n", cli_out_name(w.output), err.msg);
         code = CLI_FAIL;
     }
     cg_destroy(g);

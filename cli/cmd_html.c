@@ -101,10 +101,17 @@ int cmd_html(int argc, char **argv)
     html_contents c;
     ev_error err;
     ev_status st = html_page_write(pg, s, out.f, &c, &err);
-    if (st != EV_OK)
+    /* a write error is the output's, which cli_out_close names (with the
+     * system's reason); the rest (memory) the read's */
+    if (st != EV_OK && st != EV_ERR_WRITE)
         fprintf(stderr, "evprof: %s: %s\n", name, err.msg);
-    if (cli_out_close(&out, st == EV_OK) != 0 || st != EV_OK)
+    if (cli_out_close(&out, st == EV_OK) != 0) {
         code = CLI_FAIL;
+    } else if (st != EV_OK) {
+        if (st == EV_ERR_WRITE)
+            fprintf(stderr, "evprof: %s: cannot write\n", cli_out_name(output));
+        code = CLI_FAIL;
+    }
     if (st == EV_OK) {
         if (c.nodes_sent < c.nodes_all)
             fprintf(stderr, "evprof: %s: note: the page holds the %u heaviest of %u "

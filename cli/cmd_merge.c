@@ -362,6 +362,11 @@ static int merge_event(void *self, const el_event *ev, const ev_stream *s)
         return 1;
     }
 done:
+    /* a write error is the output's: cli_out_close names it, not this log */
+    if (st == EV_ERR_WRITE) {
+        m->failed = 1;
+        return 1;
+    }
     if (st != EV_OK) {
         fprintf(stderr, "evprof: %s: at byte %llu (event type %u): cannot write the merged "
                 "log: %s\n", cli_display_path(m->path), (unsigned long long)ev->offset,
@@ -463,8 +468,11 @@ int cmd_merge(int argc, char **argv)
         m.capset_off += facts[i].max_capset;
         m.thread_off += facts[i].max_thread;
     }
-    if (el_writer_finish(m.w) != EV_OK) {
-        fprintf(stderr, "evprof: cannot write the merged log: %s\n", el_writer_error_msg(m.w));
+    ev_status fst = el_writer_finish(m.w);
+    if (fst != EV_OK) {
+        if (fst != EV_ERR_WRITE)    /* a write error: cli_out_close names the output */
+            fprintf(stderr, "evprof: %s: cannot write the merged log: %s\n",
+                    cli_out_name(output), el_writer_error_msg(m.w));
         goto done;
     }
     code = CLI_OK;

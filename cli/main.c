@@ -152,7 +152,7 @@ int main(int argc, char **argv)
     int code = dispatch(argc, argv);
     /* a report that could not be written is a failed run */
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "evprof: cannot write output: %s\n", strerror(errno));
+        fprintf(stderr, "evprof: standard output: cannot write: %s\n", strerror(errno));
         if (code == CLI_OK)
             code = CLI_FAIL;
     }

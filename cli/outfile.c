@@ -165,6 +165,13 @@ static int open_straight(cli_out *o, const char *file, const char *path)
     return 0;
 }
 
+const char *cli_out_name(const char *path)
+{
+    return !path || strcmp(path, "-") == 0 ? "standard output" : cli_display_path(path);
+}
+
+static int out_open(cli_out *o, const char *path);
+
 int cli_out_open(cli_out *o, const char *path)
 {
     memset(o, 0, sizeof *o);
@@ -173,6 +180,19 @@ int cli_out_open(cli_out *o, const char *path)
         o->f = stdout;
         return 0;
     }
+    /* the messages at close name this output, whatever the caller's
+     * buffer holds by then (all builds each name in one buffer) */
+    if ((o->own = strdup(path)))
+        o->path = o->own;
+    if (out_open(o, o->path) == 0)
+        return 0;
+    free(o->own);
+    o->own = NULL;
+    return -1;
+}
+
+static int out_open(cli_out *o, const char *path)
+{
     int fd = -1;
     struct stat st;
     /* a pipe, terminal or device that the path reaches (/dev/stdout and
@@ -320,7 +340,7 @@ int cli_out_close(cli_out *o, int ok)
     int rc = 0;
     if (o->f == stdout) {       /* main() checks the final flush */
         if (fflush(stdout) != 0 || ferror(stdout)) {
-            fprintf(stderr, "evprof: cannot write output: %s\n", strerror(errno));
+            fprintf(stderr, "evprof: standard output: cannot write: %s\n", strerror(errno));
             clearerr(stdout);
             return -1;
         }
@@ -360,7 +380,8 @@ int cli_out_close(cli_out *o, int ok)
     }
     free(o->tmp);
     free(o->target);
-    o->tmp = o->target = NULL;
+    free(o->own);
+    o->tmp = o->target = o->own = NULL;
     o->f = NULL;
     return rc;
 }

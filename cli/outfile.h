@@ -22,7 +22,8 @@
  * signal (INT, TERM, HUP, PIPE, XFSZ) removes the temp file. */
 typedef struct cli_out {
     FILE *f;
-    const char *path;   /* as given */
+    const char *path;   /* as given (a copy: the caller may reuse its buffer) */
+    char *own;          /* that copy */
     char *target;       /* the file the symlinks of path lead to */
     char *tmp;          /* the temp file, or NULL when written straight */
     int in_place;       /* copy tmp into target instead of renaming */
@@ -32,6 +33,9 @@ typedef struct cli_out {
 
 /* Returns 0, or -1 with a message on stderr. */
 int cli_out_open(cli_out *o, const char *path);
+/* The name messages give an output path (-o): its display path, or
+ * "standard output" for NULL and "-". */
+const char *cli_out_name(const char *path);
 /* ok: flush, check and publish; !ok: discard (what went straight into a
  * device or FIFO stays). Returns 0, or -1 with a message on stderr (a write
  * error: nothing is published). */

@@ -54,7 +54,8 @@ int html_censuses_sink(void *ctx, const heap_profile *h, const heap_census *c);
  * 512 to 1024 bins are used whatever the log's length. Per bin: each
  * capability's mutator and GC time (its first TL_CAPS capabilities),
  * collections and the longest pause, threads created, finished, blocked
- * and woken, sparks (their events, or the growth of SPARK_COUNTERS), heap
+ * and woken, sparks (their events, or the growth of SPARK_COUNTERS; and
+ * per capability the growth of its SPARK_COUNTERS and its pool), heap
  * size and live data (the largest), bytes allocated, the counted samples;
  * per labelled thread (THREAD_LABEL: the first TL_LABELLED) its running
  * and blocked time. And the time profile's cells: per bin of the profile
@@ -83,8 +84,10 @@ int html_censuses_sink(void *ctx, const heap_profile *h, const heap_census *c);
 #define TL_PREFIX_LOW 2
 #define TL_CELL_BINS_MIN 4
 
+/* The kinds before TL_SPARK_STOLEN are SPARK_COUNTERS' own (TL_SPARK_COUNTED). */
 enum { TL_SPARK_CREATED, TL_SPARK_DUD, TL_SPARK_OVERFLOWED, TL_SPARK_CONVERTED,
        TL_SPARK_GCD, TL_SPARK_FIZZLED, TL_SPARK_STOLEN, TL_SPARK_KINDS };
+#define TL_SPARK_COUNTED TL_SPARK_STOLEN
 
 typedef struct tl_cap {
     uint32_t capno;
@@ -95,6 +98,12 @@ typedef struct tl_cap {
     uint64_t alloc;                 /* HEAP_ALLOCATED's last value */
     uint64_t spark[TL_SPARK_KINDS]; /* SPARK_COUNTERS' last values */
     uint64_t pool;
+    /* From the capability's first SPARK_COUNTERS on (NULL before): per bin
+     * each counter's growth (the counters are cumulative, so a bin's
+     * running sum is the counter's value at its end), and the largest
+     * `remaining` in the bin plus one (0: no SPARK_COUNTERS in the bin,
+     * so that an empty pool is told from no sample) */
+    uint64_t *spark_grow[TL_SPARK_COUNTED], *spark_pool;
 } tl_cap;
 
 typedef struct tl_thread {

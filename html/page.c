@@ -1011,10 +1011,8 @@ ev_status html_page_write(html_page *pg, const ev_stream *s, FILE *out, html_con
     c.graph_failed = c.prof && !job.svg;
     if (drc != 0)
         goto nomem;
-    if (tx_json_finish(&j) != 0 || mem_close(&data) != 0) {
-        rc = ev_error_set(err, EV_ERR_WRITE, "write error (page data)");
-        goto done;
-    }
+    if (tx_json_finish(&j) != 0 || mem_close(&data) != 0)
+        goto nomem;     /* into memory: only memory can fail it */
 
     const char *tpl = html_page_src_html, *m;
     size_t n;

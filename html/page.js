@@ -258,6 +258,7 @@
     });
     TL.caps.forEach(function (c) { c[1] = unz(c[1]); c[2] = unz(c[2]); });
     TL.lanes.forEach(function (l) { l[0] = unz(l[0]); l[1] = unz(l[1]); });
+    (TL.spark_caps || []).forEach(function (c) { Object.keys(c).forEach(function (k) { c[k] = unz(c[k]); }); });
   })();
 
   /* ---- marks and the selected range ------------------------------------ */
@@ -1004,6 +1005,46 @@
    * flame chart; the marks across every lane. Wheel: zoom; shift+wheel or
    * the arrows: pan; drag: select a range (the other tabs then show it). */
   var timelineRedraw = null;
+  /* the spark counters a capability's lane draws: key, name, colour */
+  var SPARK_KINDS = [['created', 'created', '#1d232b'], ['converted', 'converted', '#59a14f'], ['fizzled', 'fizzled', '#e15759'],
+    ['gcd', 'GC\'d', '#9aa3ad'], ['dud', 'dud', '#edc948'], ['overflowed', 'overflowed', '#ff9da7']];
+  var SPARK_POOL = '#cfe0f1';
+
+  /* Per capability its sparks over time, as ThreadScope's spark graphs:
+   * from SPARK_COUNTERS (cumulative per capability), each counter's value
+   * at every bin's end as a line (the running sum of its growth per bin),
+   * and the pool (remaining) as an area; one scale for every capability
+   * so that they compare. */
+  function sparkLanes(rows) {
+    var TL = D.timeline, NB = TL.bins, top = 1;
+    (TL.spark_caps || []).forEach(function (c) {
+      var cum = {}, pool = [], last = 0;
+      SPARK_KINDS.forEach(function (k) {
+        var a = [], acc = 0;
+        for (var i = 0; i < NB; i++) { acc += c[k[0]][i]; a.push(acc); if (acc > top) top = acc; }
+        cum[k[0]] = a;
+      });
+      for (var i = 0; i < NB; i++) { if (c.pool[i]) last = c.pool[i] - 1; pool.push(last); }
+      rows.push({ label: 'sparks, cap ' + c.cap, h: 36, draw: function (g, y, h, i, x0, x1) {
+        var Y = function (v) { return y + h - (h - 1) * v / top; };
+        if (pool[i]) { g.fillStyle = SPARK_POOL; g.fillRect(x0, Y(pool[i]), x1 - x0, y + h - Y(pool[i])); }
+        SPARK_KINDS.forEach(function (k) {
+          var a = cum[k[0]], v = a[i], p = i ? a[i - 1] : 0;
+          if (!v) return;
+          g.fillStyle = k[2];
+          g.fillRect(x0, Y(v) - 0.75, x1 - x0, 1.5);
+          if (p !== v) g.fillRect(x0 - 0.5, Y(v), 1.2, Y(p) - Y(v));
+        });
+      }, tip: function (i) {
+        var grew = SPARK_KINDS.filter(function (k) { return c[k[0]][i]; }).map(function (k) { return c[k[0]][i] + ' ' + k[1]; });
+        return ['sparks on capability ' + c.cap + ' (SPARK_COUNTERS), since the start: ' + SPARK_KINDS.map(function (k) {
+          return cum[k[0]][i] + ' ' + k[1]; }).join(', '),
+          (grew.length ? 'in the bin: ' + grew.join(', ') : 'no growth in the bin') + '; pool ' + pool[i] +
+          (c.pool[i] ? '' : ' (the latest sample\'s)')];
+      } });
+    });
+  }
+
   function timelineView() {
     var TL = D.timeline, b = body('timeline');
     var any = TL && TL.bins && (TL.caps.length || sumBins(TL.samples, 0, TL.bins) || TL.heap || TL.threads);
@@ -1036,6 +1077,12 @@
      ['#b07aa1', 'live data'], [MARK_COLOR, 'marks (traceMarker)']].forEach(function (l) {
       legend.appendChild(el('div', null, [el('span', { cls: 'sw', style: 'background:' + l[0] }), l[1]]));
     });
+    if (TL.spark_caps && TL.spark_caps.length) {
+      SPARK_KINDS.forEach(function (k) {
+        legend.appendChild(el('div', null, [el('span', { cls: 'sw', style: 'background:' + k[2] }), 'sparks ' + k[1]]));
+      });
+      legend.appendChild(el('div', null, [el('span', { cls: 'sw', style: 'background:' + SPARK_POOL }), 'spark pool']));
+    }
     b.appendChild(legend);
 
     /* per-bin data the lanes draw */
@@ -1117,6 +1164,7 @@
           (S.pool ? '; pool ' + S.pool[i] : '')];
       } });
     }
+    sparkLanes(rows);
     if (TL.heap) {
       var hmax = Math.max.apply(null, hsize.concat(hlive).concat([1]));
       rows.push({ label: 'heap', h: 40, line: 1, draw: function (g, y, h, i, x0, x1) {

@@ -2,6 +2,7 @@
  * Events come in file order: each capability's in time order (its blocks
  * are), so its state changes are intervals spread over the bins; the
  * rest are counts and maxima per bin, in any order. */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +27,10 @@ static uint64_t root_hash(int cut)
 
 /* Every per-bin array of sums (a) and of maxima (m), for merging. */
 typedef struct bin_arrays {
-    uint64_t **sum[64], **max[8];
+    /* the timeline's own, the sparks', per capability (mutator, GC, spark
+     * counters), per lane */
+    uint64_t **sum[8 + 2 * TL_SPARK_KINDS + TL_CAPS * (2 + TL_SPARK_COUNTED) + 2 * TL_LABELLED];
+    uint64_t **max[8 + TL_CAPS];
     size_t nsum, nmax;
 } bin_arrays;
 
@@ -44,6 +48,9 @@ static void arrays_of(html_timeline *t, bin_arrays *b)
     for (uint32_t c = 0; c < t->ncaps; c++) {
         b->sum[b->nsum++] = &t->caps[c].mut;
         b->sum[b->nsum++] = &t->caps[c].gc;
+        for (int k = 0; k < TL_SPARK_COUNTED; k++)
+            b->sum[b->nsum++] = &t->caps[c].spark_grow[k];
+        b->max[b->nmax++] = &t->caps[c].spark_pool;
     }
     for (uint32_t l = 0; l < t->nlanes; l++) {
         b->sum[b->nsum++] = &t->lane_run[l];
@@ -52,6 +59,8 @@ static void arrays_of(html_timeline *t, bin_arrays *b)
     uint64_t **maxs[] = { &t->gc_pause, &t->pool, &t->heap_size, &t->heap_live };
     for (size_t i = 0; i < sizeof maxs / sizeof maxs[0]; i++)
         b->max[b->nmax++] = maxs[i];
+    assert(b->nsum <= sizeof b->sum / sizeof b->sum[0]);
+    assert(b->nmax <= sizeof b->max / sizeof b->max[0]);
 }
 
 static uint64_t *bins_alloc(void)
@@ -457,6 +466,18 @@ static void sample(html_timeline *t, const el_event *ev, uint32_t b)
         cell_add(t, &t->sets[k], b, k && depth < t->sets[k].prefix ? h : hp[k]);
 }
 
+/* The capability's per-bin spark arrays, made at its first SPARK_COUNTERS
+ * (a run without sparks pays nothing for them). 0, or -1 without memory. */
+static int cap_sparks(tl_cap *c)
+{
+    if (c->spark_pool)
+        return 0;
+    for (int k = 0; k < TL_SPARK_COUNTED; k++)
+        if (!c->spark_grow[k] && !(c->spark_grow[k] = bins_alloc()))
+            return -1;
+    return (c->spark_pool = bins_alloc()) ? 0 : -1;
+}
+
 static void spark_counters(html_timeline *t, tl_cap *c, const el_event *ev, uint32_t b)
 {
     const uint64_t v[TL_SPARK_KINDS] = {
@@ -464,13 +485,20 @@ static void spark_counters(html_timeline *t, tl_cap *c, const el_event *ev, uint
         ev->u.spark_counters.overflowed, ev->u.spark_counters.converted,
         ev->u.spark_counters.gcd, ev->u.spark_counters.fizzled, 0,
     };
-    for (int k = 0; k < TL_SPARK_STOLEN; k++) {
-        if (v[k] > c->spark[k])
+    if (cap_sparks(c) != 0) {
+        t->nomem = 1;
+        return;
+    }
+    for (int k = 0; k < TL_SPARK_COUNTED; k++) {
+        if (v[k] > c->spark[k]) {
             t->spark_cnt[k][b] += v[k] - c->spark[k];
-        if (v[k] > c->spark[k])
+            c->spark_grow[k][b] += v[k] - c->spark[k];
             c->spark[k] = v[k];
+        }
     }
     c->pool = ev->u.spark_counters.remaining;
+    if (c->pool < UINT64_MAX && c->pool + 1 > c->spark_pool[b])
+        c->spark_pool[b] = c->pool + 1;
     uint64_t pool = 0;
     for (uint32_t i = 0; i < t->ncaps; i++)
         pool += t->caps[i].pool;
@@ -972,6 +1000,31 @@ static int prof_cells(tx_json *j, const html_timeline *t, const prof_result *r,
     return 0;
 }
 
+/* Per capability its SPARK_COUNTERS (ThreadScope's spark graphs are per
+ * capability): {"cap": N, KIND: its growth per bin..., "pool": the largest
+ * remaining + 1 per bin, 0 where no SPARK_COUNTERS}. A kind's running sum
+ * is the counter's value at each bin's end. */
+static void w_spark_caps(tx_json *j, const html_timeline *t, uint32_t n)
+{
+    static const char *const names[TL_SPARK_COUNTED] = {
+        "created", "dud", "overflowed", "converted", "gcd", "fizzled",
+    };
+    tx_json_key(j, "spark_caps");
+    tx_json_array(j, TX_JSON_INLINE);
+    for (uint32_t i = 0; i < t->ncaps; i++) {
+        const tl_cap *c = &t->caps[i];
+        if (!c->spark_pool)
+            continue;
+        tx_json_object(j, TX_JSON_INLINE);
+        tx_json_kv_uint(j, "cap", c->capno);
+        for (int k = 0; k < TL_SPARK_COUNTED; k++)
+            w_bins(j, names[k], c->spark_grow[k], n);
+        w_bins(j, "pool", c->spark_pool, n);
+        tx_json_end(j);
+    }
+    tx_json_end(j);
+}
+
 int html_timeline_write(tx_json *j, const html_timeline *t, const prof_result *r,
                         const uint8_t *kept, const uint32_t *sent_of, size_t max_cells,
                         html_tl_out *o)
@@ -1058,6 +1111,7 @@ int html_timeline_write(tx_json *j, const html_timeline *t, const prof_result *r
             w_bins(j, "pool", t->pool, n);
         tx_json_end(j);
     }
+    w_spark_caps(j, t, n);
     if (t->has_heap) {
         tx_json_key(j, "heap");
         tx_json_object(j, TX_JSON_INLINE);

@@ -379,6 +379,65 @@ static void test_timeline_bins_bounded(void **state)
     free(page);
 }
 
+/* 65 capabilities (one past the timeline's 64), each running a thread
+ * and counting sparks, over a run long enough for the bins to merge many
+ * times: per capability its sparks' running sums end at its last
+ * SPARK_COUNTERS, the pool sent as remaining + 1 where sampled; the 65th
+ * is said, not drawn. (Every capability's arrays merge with the others':
+ * past 21 capabilities, fewer with labelled threads, they once overran
+ * the merge's list.) */
+static void test_timeline_spark_caps(void **state)
+{
+    (void)state;
+    enum { CAPS = 65, ROUNDS = 40 };
+    el_writer *w = new_log();
+    for (uint64_t r = 1; r <= ROUNDS; r++) {
+        uint64_t t = r * r * r * 1000 * MS / (ROUNDS * ROUNDS);   /* up to 40 s */
+        for (uint16_t cap = 0; cap < CAPS; cap++) {
+            /* created, dud, overflowed, converted, gcd, fizzled, remaining */
+            const uint64_t v[7] = { r * (cap + 1), r / 8, 0, r * cap / 2, r / 4, r, r % 3 };
+            el_writer_begin_block(w, cap, t + cap);
+            el_writer_run_thread(w, t + cap, cap + 1);
+            el_writer_spark_counters(w, t + cap + 1, v);
+            el_writer_stop_thread(w, t + cap + 2, cap + 1, 3, 0);
+            el_writer_end_block(w, t + cap + 2);
+        }
+    }
+    html_contents c;
+    char *page = page_of(w, NULL, &c);
+    assert_true(c.tl_bins <= 1024 && c.tl_bins >= 512);
+    assert_non_null(strstr(page, "\"caps_over\":1"));
+    const char *sc = strstr(page, "\"spark_caps\":[");
+    assert_non_null(sc);
+    static uint64_t v[1100];
+    for (uint16_t cap = 0; cap < CAPS - 1; cap++) {
+        char at[32];
+        snprintf(at, sizeof at, "{\"cap\":%u,", cap);
+        const char *p = strstr(sc, at);
+        assert_non_null(p);
+        const char *kinds[] = { "created", "dud", "overflowed", "converted", "gcd", "fizzled" };
+        const uint64_t want[] = { ROUNDS * (cap + 1u), ROUNDS / 8, 0, ROUNDS * cap / 2, ROUNDS / 4,
+                                  ROUNDS };
+        for (int k = 0; k < 6; k++) {
+            size_t n = bins_of(p, at, kinds[k], v, 1100);
+            assert_int_equal(n, c.tl_bins);
+            uint64_t sum = 0;
+            for (size_t i = 0; i < n; i++)
+                sum += v[i];
+            assert_int_equal(sum, want[k]);
+        }
+        size_t n = bins_of(p, at, "pool", v, 1100);
+        while (n > 0 && !v[n - 1])
+            n--;
+        assert_true(n > 0);
+        assert_int_equal(v[n - 1], ROUNDS % 3 + 1);    /* the last bin sampled */
+    }
+    char at[32];
+    snprintf(at, sizeof at, "{\"cap\":%u,", CAPS - 1);
+    assert_null(strstr(sc, at));
+    free(page);
+}
+
 /* a log with nothing to show: a page all the same, saying so */
 static void test_empty_log(void **state)
 {
@@ -431,6 +490,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_censuses_thinned_evenly),
         cmocka_unit_test(test_timeline_bins_bounded),
+        cmocka_unit_test(test_timeline_spark_caps),
         cmocka_unit_test(test_gc_series_bounded_keeps_peaks),
         cmocka_unit_test(test_gc_series_caps_in_time_order),
         cmocka_unit_test(test_ticky_series_sums),

@@ -91,8 +91,8 @@ typedef struct html_contents {
 } html_contents;
 
 /* Writes the page for the stream `s` (the driver's, after its run).
- * Returns EV_OK, EV_ERR_NOMEM or EV_ERR_WRITE, with `err` (may be NULL)
- * saying why. `c` (may be NULL) receives what the page holds. */
+ * Returns EV_OK, EV_ERR_NOMEM or EV_ERR_WRITE (writing to `out` failed:
+ * ferror(out) says so too), with `err` (may be NULL) saying why. `c` (may be NULL) receives what the page holds. */
 EVPROF_API ev_status html_page_write(html_page *pg, const ev_stream *s, FILE *out,
                                      html_contents *c, ev_error *err);
 

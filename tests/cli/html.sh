@@ -106,6 +106,17 @@ for f in phases/phases.eventlog phases/phases-9.6.eventlog phases/threads-N2.eve
     "$evprof" html "$d/$f" -o "$tmp/$name.html" 2>/dev/null
     timeline "$name" "$d/$f"
 done
+# par/pseq on -N2 (tests/data/newprogs): per capability its sparks from
+# SPARK_COUNTERS, their running sums each bin's latest counters (issue 35).
+# 9.10.3's heap lane (HEAP_SIZE's peak) is below gc's peak of megablocks,
+# so only its sparks are checked.
+for v in 9.0.2 9.6.6 9.10.3; do
+    name=tl-parsum-$v
+    "$evprof" html "$d/newprogs/$v/ParSum.N2.P.1.eventlog" -o "$tmp/$name.html" 2>/dev/null
+    timeline "$name" "$d/newprogs/$v/ParSum.N2.P.1.eventlog" $([ $v = 9.10.3 ] && echo --sparks-only)
+done
+check "ParSum 9.0.2: two capabilities' sparks lanes" json "$tmp/tl-parsum-9.0.2.html" \
+    "[c['cap'] for c in d['timeline']['spark_caps']] == [0, 1]"
 # a page that holds 5 nodes: a stack counts at the deepest node it has
 "$evprof" html --max-nodes 5 "$d/phases/phases.eventlog" -o "$tmp/tl-cut.html" 2>/dev/null
 timeline tl-cut "$d/phases/phases.eventlog"

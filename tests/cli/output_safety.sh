@@ -33,6 +33,57 @@ check "-o full: still a character device" [ -c "$full" ]
 check "-o full: says no space" grep -q "No space left on device" "$tmp/err"
 check "-o full: no temp file left" no_temp
 
+# Every command that writes, into a full device by -o and by standard
+# output: exit 1, one message that names the output (the device, or
+# standard output) with the system's reason, none that blames the log
+# (issue 35 point 15a: html said "LOG: write error", merge "LOG: at byte N
+# ...: cannot write the merged log"), and for all the file that failed, not
+# the last one named.
+tick=tests/data/ghc-events/ticky-new.eventlog
+phl=tests/data/phases/phases.eventlog
+big=tests/data/gc/tiny-A64k.eventlog     # 1 MB: merge fails mid-read
+writers=(
+    "report $log" "report --json $log" "folded $log" "speedscope $log" "pprof $log"
+    "html $log" "graph --format svg $log" "graph --format dot $log" "ticky $tick"
+    "ticky --format csv $tick" "ticky --series $tick" "gc $log" "gc --format json $log"
+    "heap $heaplog" "heap --format csv $heaplog" "phases $phl" "diff $log $log"
+    "metrics $log" "merge $log $log" "merge $big $big"
+)
+not_blamed() {     # no message puts a write failure on an input log
+    ! grep -qE "^evprof: [^ ]*\.eventlog: .*(write error|cannot write)" "$1"
+}
+for c in "${writers[@]}"; do
+    # shellcheck disable=SC2086  # the command's words
+    "$evprof" $c -o "$full" >/dev/null 2>"$tmp/err"
+    check "$c -o full: exit 1" [ $? -eq 1 ]
+    check "$c -o full: names the output" grep -q "^evprof: $full: cannot write: No space left on device" "$tmp/err"
+    check "$c -o full: does not blame the log" not_blamed "$tmp/err"
+    check "$c -o full: one message about it" [ "$(grep -c -i 'writ' "$tmp/err")" -eq 1 ]
+    # shellcheck disable=SC2086
+    "$evprof" $c >"$full" 2>"$tmp/err"
+    check "$c >full: exit 1" [ $? -eq 1 ]
+    check "$c >full: names standard output" grep -q "^evprof: standard output: cannot write: No space left on device" "$tmp/err"
+    check "$c >full: does not blame the log" not_blamed "$tmp/err"
+done
+for c in "info $log" "info --format json $log" "dump $log"; do
+    # shellcheck disable=SC2086
+    "$evprof" $c >"$full" 2>"$tmp/err"
+    check "$c >full: exit 1" [ $? -eq 1 ]
+    check "$c >full: names standard output" grep -q "^evprof: standard output: cannot write: No space left on device" "$tmp/err"
+done
+mkdir "$tmp/all"
+for ext in prof prof.json folded svg gc.txt info.txt hp; do
+    rm -f "$tmp/all/"*
+    ln -s "$full" "$tmp/all/run.$ext"
+    src=$log
+    [ "$ext" = hp ] && src=$heaplog
+    "$evprof" all -d "$tmp/all" -n run "$src" >/dev/null 2>"$tmp/err"
+    check "all, run.$ext full: exit 1" [ $? -eq 1 ]
+    check "all, run.$ext full: names run.$ext" grep -q "^evprof: $tmp/all/run.$ext: cannot write: No space left on device" "$tmp/err"
+    check "all, run.$ext full: names no other file" [ "$(grep -c 'cannot write' "$tmp/err")" -eq 1 ]
+done
+check "full outputs: no temp file left" no_temp
+
 # a FIFO: written straight into it, for the reader at the other end
 mkfifo "$tmp/fifo"
 timeout 10 cat "$tmp/fifo" >"$tmp/fifo.out" &

@@ -14,10 +14,16 @@ the same log (tests/cli/html.sh):
   `evprof gc --format json`, over the whole run and over a range of bins;
 - each capability's mutator and GC time: gc's table, to the rounding of
   the per-mille lanes;
+- the sparks per capability: the running sums of each counter's growth
+  per bin are, at every bin's end, the values of the capability's latest
+  SPARK_COUNTERS event in `evprof dump` (so at the last bin its last
+  event's), the pool that event's `remaining`; summed over the
+  capabilities, `evprof gc --format json`'s sparks;
 - the marks: those `evprof info --format json` lists.
 
-Usage: html_timeline.py EVPROF LOG PAGE [--ranges N] [--prefix]
-       (--prefix: the page must keep prefixes, not whole stacks)
+Usage: html_timeline.py EVPROF LOG PAGE [--ranges N] [--prefix] [--sparks-only]
+       (--prefix: the page must keep prefixes, not whole stacks;
+        --sparks-only: the bins and the sparks, nothing else)
 Prints what it checked; exit 1 with the first failures.
 """
 import json
@@ -30,6 +36,7 @@ evprof, log, page = sys.argv[1:4]
 args = sys.argv[4:]
 nranges = int(args[args.index('--ranges') + 1]) if '--ranges' in args else 6
 want_prefix = '--prefix' in args
+sparks_only = '--sparks-only' in args
 
 s = open(page, encoding='utf-8').read()
 D = json.loads(re.search(r'id="evprof-data">(.*?)</script>', s, re.S).group(1))
@@ -53,6 +60,10 @@ for g in ('threads', 'sparks', 'heap'):
             TL[g][k] = unz(TL[g][k])
 for c in TL['caps']:
     c[1], c[2] = unz(c[1]), unz(c[2])
+for c in TL.get('spark_caps', []):
+    for k in c:
+        if isinstance(c[k], list):
+            c[k] = unz(c[k])
 for lane in TL['lanes']:
     lane[0], lane[1] = unz(lane[0]), unz(lane[1])
 fails = []
@@ -82,7 +93,7 @@ for k in ('gc_count', 'gc_pause', 'samples'):
     expect(k + ': one value a bin', len(TL[k]), nb)
 
 # ---- the profile by time ------------------------------------------------
-if P and P['total']:
+if P and P['total'] and not sparks_only:
     expect('ticks per bin add up to the total', sum(TL['samples']), P['total'])
     TP = TL['profile']
     expect('the profile by time is there', TP['status'], 'ok')
@@ -158,7 +169,7 @@ if P and P['total']:
 def gcjson(*a):
     return json.loads(run('gc', '--format', 'json', *a, log))
 
-if D['summary']['holds']['gc']:
+if D['summary']['holds']['gc'] and not sparks_only:
     G = gcjson()
     H = TL.get('heap', {})
     expect('collections: gc\'s', sum(TL['gc_count']), G['gcs'])
@@ -188,9 +199,60 @@ if D['summary']['holds']['gc']:
             if abs(ns - g[key]) > slack:
                 fails.append('capability %d: %s %d, gc says %d (slack %d)' % (c[0], key, ns, g[key], slack))
 
+# ---- sparks per capability ------------------------------------------------
+# dump: "T: cap N: spark stats: A created, B converted, C remaining
+# (D overflowed, E dud, F GC'd, G fizzled)"
+SPARK_RE = re.compile(r"^(\d+): cap (\d+): spark stats: (\d+) created, (\d+) converted, "
+                      r"(\d+) remaining \((\d+) overflowed, (\d+) dud, (\d+) GC'd, (\d+) fizzled\)")
+KINDS = ('created', 'converted', 'pool', 'overflowed', 'dud', 'gcd', 'fizzled')
+counters = {}       # cap -> [(time, {kind: value})], in time order
+for line in run('dump', log).splitlines():
+    m = SPARK_RE.match(line)
+    if m:
+        v = [int(x) for x in m.groups()]
+        counters.setdefault(v[1], []).append((v[0], dict(zip(KINDS, v[2:]))))
+SC = {c['cap']: c for c in TL.get('spark_caps', [])}
+expect('a sparks lane per capability with SPARK_COUNTERS', sorted(SC), sorted(counters))
+for cap, evs in sorted(counters.items()):
+    c = SC.get(cap)
+    if not c:
+        continue
+    for k in KINDS:
+        expect('cap %d sparks: %s one value a bin' % (cap, k), len(c[k]), nb)
+    cum = {k: 0 for k in KINDS if k != 'pool'}
+    pool, e, bad = None, 0, None
+    for b in range(nb):
+        for k in cum:
+            cum[k] += c[k][b]
+        if c['pool'][b]:
+            pool = c['pool'][b] - 1
+        seen = None
+        while e < len(evs) and evs[e][0] < (b + 1) * bw:
+            seen = evs[e][1]
+            e += 1
+        if seen is None:
+            expect('cap %d bin %d: no SPARK_COUNTERS, no pool' % (cap, b), c['pool'][b], 0)
+            continue
+        if bad is None and ({k: seen[k] for k in cum} != cum):
+            bad = 'cap %d bin %d: running sums %r, its last SPARK_COUNTERS %r' % (cap, b, cum, seen)
+    checked[0] += 1
+    if bad:
+        fails.append(bad)
+    last = evs[-1][1]
+    expect('cap %d: the last cumulative values, its last SPARK_COUNTERS' % cap,
+           cum, {k: last[k] for k in cum})
+    # the pool: the largest remaining in the last bin with an event; the
+    # last event's when it is alone there
+    if len([t for t, _ in evs if t // bw == evs[-1][0] // bw]) == 1:
+        expect('cap %d: the pool at the end, its last remaining' % cap, pool, last['pool'])
+if counters and D['summary']['holds']['gc']:
+    tot = {k: sum(sum(c[k]) for c in SC.values()) for k in ('created', 'converted', 'fizzled', 'gcd', 'dud', 'overflowed')}
+    G = gcjson()
+    expect('sparks over the capabilities: gc\'s', tot, {k: G['sparks'][k] for k in tot})
+
 # ---- marks ------------------------------------------------------------------
 info = json.loads(run('info', '--format', 'json', log))
-if 'marks' in info:
+if 'marks' in info and not sparks_only:
     M = D['marks']
     mine = [(M['labels'][m[1]][0], m[2], m[0]) for m in M['list']][:50]
     expect('the marks: info\'s', mine, [(m['label'], m['n'], m['time_ns']) for m in info['marks']])
