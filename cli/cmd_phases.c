@@ -35,7 +35,10 @@ static const cli_cmd_help help = {
     "--from marker:LABEL#N --to marker:NEXT#M, and the phases' ticks add up to\n"
     "the run's. The log is read once, its events in time order (the driver's\n"
     "time-ordered replay: the file is read again by offset, memory about 256 KiB\n"
-    "per capability). --from/--to cut the phases to a window. See\n"
+    "per capability). --from/--to cut the phases to a window; --cap N makes\n"
+    "the ticks, top cost centres and allocation capability N's own (its samples\n"
+    "and its allocation counter, as 'evprof gc --cap N' counts them), while\n"
+    "the collections, GC time and heap stay the whole run's. See\n"
     "docs/PROF.md, \"Phases\".\n",
 };
 

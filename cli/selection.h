@@ -122,7 +122,9 @@ int cli_opt_memory(const cli_args *a, void *var, const void *ctx);
              "phases')")
 
 #define CLI_CAP_OPT(w)                                                               \
-    OPT_CALL(0, "cap", "N", cli_opt_cap, w, NULL, "only capability N (its own samples)")
+    OPT_CALL(0, "cap", "N", cli_opt_cap, w, NULL, "only capability N's own events: its "  \
+             "samples (the ticks), its allocation and sparks; the collections and the "    \
+             "heap stay the whole run's")
 
 #define CLI_FOCUS_OPTS(w)                                                            \
     OPT_STRING(0, "focus", "REGEX", &(w)->focus, "keep only the stacks through a cost " \

@@ -8,7 +8,8 @@
  * fed the same events, reports each collection, which goes to the phase
  * holding its statistics while its pause is split over the phases it
  * overlaps (gc's own rules for a window). Allocation is the sum of the
- * capabilities' HEAP_ALLOCATED counters, read at each cut. */
+ * capabilities' HEAP_ALLOCATED counters, read at each cut (under --cap
+ * the selected capability's alone, as gc counts it). */
 #include "evprof/phases.h"
 
 #include <stdlib.h>
@@ -614,6 +615,7 @@ void phases_get_info(const phases_run *p, phases_info *in)
     in->has_samples = p->has_samples;
     in->has_gc = p->has_gc;
     in->has_alloc = p->has_alloc;
+    in->cap = ev_select_cap(p->sel);
 }
 
 const phase_row *phases_row_at(const phases_run *p, size_t i)
@@ -686,6 +688,9 @@ int phases_write_text(const phases_run *p, const char *source, FILE *out)
         fprintf(out, "; %llu ticks", (unsigned long long)in.total_ticks);
     if (in.interval_ns)
         fprintf(out, " of %g ms", (double)in.interval_ns / 1e6);
+    if (in.cap >= 0)
+        fprintf(out, ".\nCapability %d's own samples and allocation (--cap %d); the "
+                "collections, GC time and heap are the whole run's", (int)in.cap, (int)in.cap);
     fputs(".\n\n", out);
     size_t wname = 5;
     for (size_t i = 0; i < in.num_rows; i++) {
@@ -796,6 +801,11 @@ int phases_write_json(const phases_run *p, const char *source, FILE *out)
     tx_json_kv_uint(&j, "marks_seen", in.marks_seen);
     tx_json_kv_uint(&j, "ticks", in.total_ticks);
     tx_json_kv_uint(&j, "interval_ns", in.interval_ns);
+    tx_json_key(&j, "capability");      /* --cap: ticks and allocation are its own */
+    if (in.cap >= 0)
+        tx_json_uint(&j, (uint64_t)in.cap);
+    else
+        tx_json_null(&j);
     tx_json_key(&j, "phases");
     tx_json_array(&j, TX_JSON_BLOCK);
     for (size_t i = 0; i < in.num_rows; i++) {

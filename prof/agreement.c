@@ -1,7 +1,9 @@
 /* What GHC's own .prof of a run was seen to do beside the run's eventlog
  * samples, per GHC version and RTS, as docs/PROF.md records it: the
- * report's closing line and the tests read the same figures. */
-#include "evprof/prof.h"
+ * report's closing line and the tests read the same figures. And what
+ * an RTS_IDENTIFIER says of the RTS (prof_rts_kind), which -pj's
+ * initial_capabilities needs too. */
+#include "prof/internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -32,8 +34,24 @@ static const struct measured {
 #undef M
 };
 
-/* "GHC-9.6.6 rts_thr_p": the version's numbers and whether the flavour
- * (the '_'-separated words after the space) has "thr". */
+int prof_rts_kind(const char *rts)
+{
+    const char *f = rts ? strchr(rts, ' ') : NULL;
+    if (!f || !f[1] || f[1] == ' ')
+        return PROF_RTS_UNKNOWN;
+    for (f++; *f && *f != ' ';) {
+        size_t len = strcspn(f, "_ ");
+        if (len == 3 && strncmp(f, "thr", 3) == 0)
+            return PROF_RTS_THREADED;
+        f += len;
+        if (*f == '_')
+            f++;
+    }
+    return PROF_RTS_NONTHREADED;
+}
+
+/* "GHC-9.6.6 rts_thr_p": the version's numbers and whether the RTS is
+ * threaded. */
 static int parse(const char *rts, unsigned v[3], int *threaded)
 {
     int n;
@@ -41,16 +59,7 @@ static int parse(const char *rts, unsigned v[3], int *threaded)
         return 0;
     if (n == 2)
         v[2] = 0;
-    *threaded = 0;
-    const char *f = strchr(rts, ' ');
-    for (f = f ? f + 1 : NULL; f && *f && *f != ' ';) {
-        size_t len = strcspn(f, "_ ");
-        if (len == 3 && strncmp(f, "thr", 3) == 0)
-            *threaded = 1;
-        f += len;
-        if (*f == '_')
-            f++;
-    }
+    *threaded = prof_rts_kind(rts) == PROF_RTS_THREADED;
     return 1;
 }
 

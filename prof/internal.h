@@ -123,12 +123,20 @@ struct prof_profile {
     struct prof_runs *runs;     /* several logs (prof_begin_log); NULL: one */
     /* The runs of this log (one per PROGRAM_ARGS: a merged log holds
      * several) and their command lines (pool strings), and the processors
-     * of each: CAPSET_ASSIGN_CAP counted per OS-process capset. */
+     * of each: CAPSET_ASSIGN_CAP counted per OS-process capset. GHC's -pj
+     * initial_capabilities of each (prof_run_initial_caps): of those, the
+     * ones assigned before the capset's PROGRAM_ARGS (the RTS assigns the
+     * -N capabilities at its start, then logs the arguments; a later
+     * setNumCapabilities assigns more after them), and whether its
+     * RTS_IDENTIFIER names a threaded RTS. */
     uint32_t runs_seen;
     const char **run_cmds;          /* [PROF_MAX_RUN_CMDS], or NULL */
     uint32_t num_run_cmds;
     uint8_t capset_osproc[PROF_CAPSETS];
     uint16_t capset_caps[PROF_CAPSETS];
+    uint16_t capset_start[PROF_CAPSETS];    /* assigned before its PROGRAM_ARGS */
+    uint8_t capset_args[PROF_CAPSETS];      /* its PROGRAM_ARGS was read */
+    uint8_t capset_rts[PROF_CAPSETS];       /* PROF_RTS_*: its RTS_IDENTIFIER's */
     unsigned seen;              /* PROF_SEEN_*: facts a merge must carry over */
 
     /* The memory budget (budget.h) and what this profile has charged to
@@ -189,6 +197,17 @@ const char *prof_pool_add(prof_profile *p, const char *str, uint32_t len);
 int prof_keep_args(prof_profile *p, el_str args, int new_run);
 /* The fewest and most processors of the runs read so far. */
 void prof_run_caps(const prof_profile *p, uint32_t *lo, uint32_t *hi);
+/* GHC's -pj initial_capabilities of the runs read so far, the most of any
+ * (prof_info.initial_capabilities). */
+uint32_t prof_run_initial_caps(const prof_profile *p);
+
+/* What an RTS_IDENTIFIER ("GHC-9.6.6 rts_thr_p") says of the RTS:
+ * PROF_RTS_THREADED when its flavour (the '_'-separated words after the
+ * space) has "thr", PROF_RTS_NONTHREADED when it has a flavour without,
+ * PROF_RTS_UNKNOWN (0) for NULL or a string without a flavour
+ * (agreement.c). */
+enum { PROF_RTS_UNKNOWN, PROF_RTS_NONTHREADED, PROF_RTS_THREADED };
+int prof_rts_kind(const char *rts_identifier);
 
 /* ---- the tree (tree.c) ------------------------------------------------- */
 

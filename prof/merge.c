@@ -121,6 +121,15 @@ ev_status prof_merge(prof_profile *p, prof_profile *q)
         p->capset_osproc[i] |= q->capset_osproc[i];
         uint32_t c = (uint32_t)p->capset_caps[i] + q->capset_caps[i];
         p->capset_caps[i] = c > UINT16_MAX ? UINT16_MAX : (uint16_t)c;
+        /* q's assignments come before the capset's PROGRAM_ARGS only if
+         * p's stretch did not hold it */
+        if (!p->capset_args[i]) {
+            c = (uint32_t)p->capset_start[i] + q->capset_start[i];
+            p->capset_start[i] = c > UINT16_MAX ? UINT16_MAX : (uint16_t)c;
+        }
+        p->capset_args[i] |= q->capset_args[i];
+        if (q->capset_rts[i])
+            p->capset_rts[i] = q->capset_rts[i];
     }
     if (rc == 0 && (q->seen & PROF_SEEN_PROGRAM)) {
         p->info.program = prof_pool_add(p, q->info.program,
@@ -181,6 +190,7 @@ struct prof_runs {
     uint32_t next_id;           /* the next fresh id */
     uint32_t max_caps;          /* the earlier logs' runs' capabilities, the most */
     uint32_t min_caps;          /* ... the fewest (0: no earlier log) */
+    uint32_t max_initial;       /* ... GHC's initial_capabilities, the most */
     int has_first_wall;         /* the first log's wall clock */
     uint64_t first_wall_sec;
     uint32_t runs_done;         /* the earlier logs' runs */
@@ -295,12 +305,18 @@ ev_status prof_begin_log(prof_profile *p)
         r->max_caps = hi;
     if (!r->min_caps || lo < r->min_caps)
         r->min_caps = lo;
+    uint32_t initial = prof_run_initial_caps(p);
+    if (initial > r->max_initial)
+        r->max_initial = initial;
     r->runs_done += p->runs_seen ? p->runs_seen : 1;
     p->runs_seen = 0;
     p->cap_creates = 0;
     p->max_sample_cap = 0;
     memset(p->capset_osproc, 0, sizeof p->capset_osproc);
     memset(p->capset_caps, 0, sizeof p->capset_caps);
+    memset(p->capset_start, 0, sizeof p->capset_start);
+    memset(p->capset_args, 0, sizeof p->capset_args);
+    memset(p->capset_rts, 0, sizeof p->capset_rts);
     /* the facts of time are each log's own: its span adds up */
     r->span_sum += log_span(p);
     if (r->num_logs == 2 && p->info.has_wall_clock) {
@@ -403,5 +419,7 @@ void prof_runs_info(const prof_profile *p, prof_info *in)
         in->capabilities = p->runs->max_caps;
     if (p->runs->min_caps && p->runs->min_caps < in->min_capabilities)
         in->min_capabilities = p->runs->min_caps;
+    if (p->runs->max_initial > in->initial_capabilities)
+        in->initial_capabilities = p->runs->max_initial;
 }
 

@@ -153,6 +153,36 @@ void prof_run_caps(const prof_profile *p, uint32_t *lo, uint32_t *hi)
         *lo = *hi = p->cap_creates ? p->cap_creates : p->max_sample_cap ? p->max_sample_cap : 1;
 }
 
+/* GHC writes RtsFlags.ParFlags.nCapabilities as -pj's initial_capabilities
+ * (rts/ProfilerReportJson.c). Only the threaded RTS sets it (to 1, or
+ * +RTS -N's count: rts/RtsFlags.c), so the non-threaded RTS writes 0; and
+ * setNumCapabilities does not change it. Here: per run (OS-process
+ * capset), 0 when its RTS_IDENTIFIER names a non-threaded RTS, else the
+ * capabilities assigned to it before its PROGRAM_ARGS (the RTS assigns the
+ * -N capabilities at its start and logs its arguments after them); the
+ * most of any run. Without capset events: 0 for a non-threaded RTS, else
+ * the processors counted. */
+uint32_t prof_run_initial_caps(const prof_profile *p)
+{
+    uint32_t most = 0;
+    int any = 0;
+    for (size_t i = 0; i < PROF_CAPSETS; i++) {
+        if (!p->capset_osproc[i] || !p->capset_caps[i])
+            continue;
+        any = 1;
+        uint32_t v = p->capset_rts[i] == PROF_RTS_NONTHREADED ? 0 : p->capset_start[i];
+        if (v > most)
+            most = v;
+    }
+    if (any)
+        return most;
+    if (prof_rts_kind(p->info.rts_version) == PROF_RTS_NONTHREADED)
+        return 0;
+    uint32_t lo, hi;
+    prof_run_caps(p, &lo, &hi);
+    return hi;
+}
+
 int prof_keep_args(prof_profile *p, el_str args, int new_run)
 {
     /* NUL-separated, NUL-terminated list */
@@ -258,15 +288,23 @@ ev_status prof_add_event(prof_profile *p, const el_event *ev)
         break;
     case EL_CAPSET_ASSIGN_CAP:
         if (ev->u.capset_cap.capset < PROF_CAPSETS &&
-            p->capset_caps[ev->u.capset_cap.capset] < UINT16_MAX)
-            p->capset_caps[ev->u.capset_cap.capset]++;
+            p->capset_caps[ev->u.capset_cap.capset] < UINT16_MAX) {
+            uint32_t c = ev->u.capset_cap.capset;
+            p->capset_caps[c]++;
+            if (!p->capset_args[c])
+                p->capset_start[c]++;
+        }
         break;
     case EL_PROGRAM_ARGS:
+        if (ev->u.text.capset < PROF_CAPSETS)
+            p->capset_args[ev->u.text.capset] = 1;
         rc = prof_keep_args(p, ev->u.text.str, 1);
         break;
     case EL_RTS_IDENTIFIER:
         p->info.rts_version = prof_pool_add(p, ev->u.text.str.ptr, ev->u.text.str.len);
         rc = p->info.rts_version ? 0 : -1;
+        if (rc == 0 && ev->u.text.capset < PROF_CAPSETS)
+            p->capset_rts[ev->u.text.capset] = (uint8_t)prof_rts_kind(p->info.rts_version);
         p->seen |= PROF_SEEN_RTS;
         break;
     case EL_WALL_CLOCK_TIME:

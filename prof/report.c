@@ -64,7 +64,10 @@ void prof_runs_header(const prof_info *in, FILE *out)
     if (in->num_runs > in->num_run_cmds)
         fprintf(out, "\t   (%u more without a command line in the log)\n",
                 in->num_runs - in->num_run_cmds);
-    if (in->min_capabilities == in->capabilities)
+    if (in->selected_cap >= 0)
+        fprintf(out, "\n\tthe ticks and the total time are the runs' sums of capability %d's "
+                "samples\n\n", (int)in->selected_cap);
+    else if (in->min_capabilities == in->capabilities)
         fputs("\n\tthe ticks and the total time are the runs' sums\n\n", out);
     else
         fprintf(out, "\n\tthe ticks are the runs' sum; the total time divides them by the most "
@@ -72,10 +75,30 @@ void prof_runs_header(const prof_info *in, FILE *out)
                 "runs' times\n\n", in->capabilities, in->min_capabilities);
 }
 
+/* The processors the ticks are of: the run's (GHC's getNumCapabilities()
+ * at the end), or one when --cap selected one capability's samples. */
+static uint32_t processors(const prof_info *in)
+{
+    return in->selected_cap >= 0 || !in->capabilities ? 1 : in->capabilities;
+}
+
 static double total_secs(const prof_info *in)
 {
-    return (double)in->total_ticks * (double)in->interval_ns /
-           (1e9 * (double)(in->capabilities ? in->capabilities : 1));
+    return (double)in->total_ticks * (double)in->interval_ns / (1e9 * (double)processors(in));
+}
+
+/* --cap's line under the total time: what the ticks are of. */
+static void selected_line(const prof_info *in, FILE *out)
+{
+    if (in->selected_cap < 0)
+        return;
+    fprintf(out, "\tselected    =  capability %d of ", (int)in->selected_cap);
+    if (in->num_runs > 1 && in->min_capabilities && in->min_capabilities != in->capabilities)
+        fprintf(out, "the runs' %u to %u", in->min_capabilities, in->capabilities);
+    else
+        fprintf(out, "the %s %u", in->num_runs > 1 ? "runs'" : "run's", in->capabilities);
+    fprintf(out, " (--cap %d): its samples alone, so the ticks and the time are one "
+            "processor's\n", (int)in->selected_cap);
 }
 
 static double pct(uint64_t part, uint64_t total)
@@ -712,8 +735,9 @@ int prof_report_text(const prof_result *p, const prof_report_opts *o, FILE *out)
         fputs("\n\n", out);
     }
     fprintf(out, "\ttotal time  = %11.2f secs   (%" PRIu64 " ticks @ %" PRIu64 " us, %u processor%s)\n",
-            total_secs(in), in->total_ticks, in->interval_ns / 1000, in->capabilities,
-            in->capabilities > 1 ? "s" : "");
+            total_secs(in), in->total_ticks, in->interval_ns / 1000, processors(in),
+            processors(in) > 1 ? "s" : "");
+    selected_line(in, out);
     fputs("\ttotal alloc =  not in the eventlog (GHC issue 24106): no entries or %alloc columns\n\n",
           out);
 
@@ -916,7 +940,7 @@ int prof_report_json(const prof_result *p, const prof_report_opts *o, FILE *out)
         tx_json_cstr(j, in->rts_args[i]);
     tx_json_end(j);
     tx_json_kv_cstr(j, "end_time", date);
-    tx_json_kv_uint(j, "initial_capabilities", in->capabilities);
+    tx_json_kv_uint(j, "initial_capabilities", in->initial_capabilities);
     tx_json_key(j, "total_time");
     tx_json_fixed(j, total_secs(in), 11, 2);        /* GHC's %11.2f */
     tx_json_kv_uint(j, "total_ticks", in->total_ticks);
@@ -936,10 +960,27 @@ int prof_report_json(const prof_result *p, const prof_report_opts *o, FILE *out)
             tx_json_cstr(j, in->run_cmds[i]);
         tx_json_end(j);
         tx_json_kv_uint(j, "fewest_capabilities", in->min_capabilities);
+        tx_json_kv_uint(j, "most_capabilities", in->capabilities);
         tx_json_key(j, "note");
-        tx_json_cstr(j, "program, arguments and rts_arguments are the last run's; total_ticks "
-                        "and total_time are the runs' sums, total_time over the most "
-                        "capabilities of any run (initial_capabilities)");
+        tx_json_cstr(j, in->selected_cap >= 0
+                     ? "program, arguments and rts_arguments are the last run's; total_ticks "
+                       "and total_time are the runs' sums of the selected capability's "
+                       "samples (evprof_selected); initial_capabilities the most of any run"
+                     : "program, arguments and rts_arguments are the last run's; total_ticks "
+                       "and total_time are the runs' sums, total_time over the most "
+                       "capabilities of any run (most_capabilities); initial_capabilities "
+                       "the most of any run");
+        tx_json_end(j);
+    }
+    if (in->selected_cap >= 0) {
+        /* --cap: the ticks are one capability's (the text's "selected" line) */
+        tx_json_key(j, "evprof_selected");
+        tx_json_object(j, TX_JSON_INLINE);
+        tx_json_kv_uint(j, "capability", (uint64_t)in->selected_cap);
+        tx_json_kv_uint(j, "capabilities", in->capabilities);
+        tx_json_key(j, "note");
+        tx_json_cstr(j, "total_ticks, total_time and the profile's ticks are this capability's "
+                        "samples alone: total_time is one processor's");
         tx_json_end(j);
     }
     tx_json_key(j, "cost_centres");

@@ -14,7 +14,7 @@
  *   sort_children    each list ordered and linked, on two threads when long
  *   preorder         the print order
  *   number_synthetic evprof's own frames get ids above GHC's
- *   run_facts        capabilities and the runs summed
+ *   run_facts        capabilities, the selected one, and the runs summed
  *
  * Few passes over the big node table, in table order (a parent before
  * its children), rather than walks of the tree. */
@@ -637,6 +637,8 @@ static void number_synthetic(prof_result *r)
 static void run_facts(prof_result *r, const prof_profile *p)
 {
     prof_run_caps(p, &r->info.min_capabilities, &r->info.capabilities);
+    r->info.initial_capabilities = prof_run_initial_caps(p);
+    r->info.selected_cap = ev_select_cap(p->sel);
     prof_runs_info(p, &r->info);
     if (r->info.first_time == UINT64_MAX)
         r->info.first_time = 0;

@@ -143,6 +143,32 @@ static int cmp_pt(const void *a, const void *b)
     return strcmp(((const pt *)a)->path, ((const pt *)b)->path);
 }
 
+/* The header of our -pj as prof_report_json writes it against GHC's:
+ * initial_capabilities (GHC's RtsFlags.ParFlags.nCapabilities: 0 for the
+ * non-threaded RTS, else the -N the run started with) and total_time
+ * (the ticks over the processors at the end). */
+static void check_json_header(const char *log, const prof_result *p, const gp_profile *g)
+{
+    char *js = NULL;
+    size_t jn = 0;
+    FILE *f = open_memstream(&js, &jn);
+    assert_non_null(f);
+    assert_int_equal(prof_report_json(p, NULL, f), 0);
+    assert_int_equal(fclose(f), 0);
+    const char *ic = strstr(js, "\"initial_capabilities\": ");
+    const char *tt = strstr(js, "\"total_time\": ");
+    char time[32] = "";
+    assert_non_null(ic);
+    assert_non_null(tt);
+    sscanf(tt + 14, " %31[0-9.]", time);
+    if (g->initial_caps < 0)
+        fail_msg("%s: GHC's -pj has no initial_capabilities", log);
+    if (strtol(ic + 24, NULL, 10) != g->initial_caps || strcmp(time, g->total_time) != 0)
+        fail_msg("%s: initial_capabilities %ld, total_time %s; GHC's %d, %s", log,
+                 strtol(ic + 24, NULL, 10), time, (int)g->initial_caps, g->total_time);
+    free(js);
+}
+
 /* GHC's -pj ticks per stack against ours. Exact where GHC's report of
  * such runs was measured exact (GHC 9.0.2's non-threaded RTS); elsewhere
  * the ticker reads the stack twice (facts, item 6), so ticks can land on
@@ -158,6 +184,7 @@ static void check_json(const char *log, const char *json)
     const prof_info *in = prof_get_info(b.p);
     assert_int_equal(in->total_ticks, g.total_ticks);
     assert_int_equal(in->interval_ns / 1000, g.interval_us);
+    check_json_header(log, b.p, &g);
 
     size_t na = 0, nb = 0;
     pt *a = calloc(g.nrows + 1, sizeof *a);
@@ -462,6 +489,22 @@ static void test_newprogs_runs(void **state)
             check_json(log, ghc);
         else
             check_prof(log, ghc);
+    }
+}
+
+/* -pj's initial_capabilities and total_time as GHC 9.0.2 wrote them
+ * (tests/data/caps/README.md): one program, non-threaded (0), threaded
+ * with -N1, -N2, -N (the processors), -maxN4 (1 under profiling) and -N1
+ * growing to 2 by setNumCapabilities (1; the total time over 2). */
+static void test_initial_capabilities(void **state)
+{
+    static const char *const runs[] = { "nt", "N1", "N2", "N", "maxN4", "N1-grow" };
+    (void)state;
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char log[256], ghc[256];
+        snprintf(log, sizeof log, "tests/data/caps/%s.eventlog", runs[i]);
+        snprintf(ghc, sizeof ghc, "tests/data/caps/%s.prof", runs[i]);
+        check_json(log, ghc);
     }
 }
 
@@ -1561,6 +1604,7 @@ int main(void)
         cmocka_unit_test(test_corpus_without_samples),
         cmocka_unit_test(test_own_runs),
         cmocka_unit_test(test_newprogs_runs),
+        cmocka_unit_test(test_initial_capabilities),
         cmocka_unit_test(test_ghc_9_6_runs),
         cmocka_unit_test(test_ghc_9_10_runs),
         cmocka_unit_test(test_cut_stacks_marked),

@@ -91,6 +91,12 @@ typedef struct phases_info {
     uint64_t marks_seen;        /* every mark */
     uint64_t interval_ns;       /* PROF_BEGIN's; 0 when absent */
     int has_samples, has_gc, has_alloc;
+    /* The read's selected capability (--cap), -1: all. Then the ticks, the
+     * top cost centres and the allocation are that capability's own (its
+     * samples, its HEAP_ALLOCATED counter, as `gc --cap` counts them); the
+     * collections, GC time, heap size and live data stay the whole run's
+     * (every collection stops every capability; the heap is shared). */
+    int32_t cap;
 } phases_info;
 
 EVPROF_API void phases_get_info(const phases_run *p, phases_info *in);

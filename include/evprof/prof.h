@@ -244,6 +244,15 @@ typedef struct prof_info {
     uint32_t num_run_cmds;
     uint64_t span_sum_ns;       /* each log's first..last event inside the filter's
                                    from/to, summed (first_time/last_time: the last log's) */
+    /* GHC's -pj "initial_capabilities" (RtsFlags.ParFlags.nCapabilities):
+     * 0 for a non-threaded RTS (its RTS_IDENTIFIER), else the capabilities
+     * the run started with (+RTS -N; a later setNumCapabilities does not
+     * count); of several runs the most. `capabilities` is what the total
+     * time divides by (GHC's getNumCapabilities() at the end). */
+    uint32_t initial_capabilities;
+    /* The read's selected capability (--cap, ev_select_cap), -1: all. The
+     * ticks are then that capability's samples alone. */
+    int32_t selected_cap;
 } prof_info;
 
 EVPROF_API const prof_info *prof_get_info(const prof_result *r);

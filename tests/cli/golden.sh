@@ -30,6 +30,10 @@ report-text-time-prof|report $ge/time-prof.eventlog
 report-json-time-prof|report --json $ge/time-prof.eventlog
 report-threshold-nfib-p|report -t 5 -d 3 $g9/nfib-p.eventlog
 report-cap1-nfib-N2|report --cap 1 $g9/nfib-N2.eventlog
+report-cap0-nfib-N2|report --cap 0 $g9/nfib-N2.eventlog
+report-json-cap0-nfib-N2|report --json --cap 0 $g9/nfib-N2.eventlog
+report-json-caps-nt|report --json tests/data/caps/nt.eventlog
+phases-cap1-threads-N2|phases --cap 1 tests/data/phases/threads-N2.eventlog
 folded-nfib|folded $ex
 folded-all-nfib|folded --all $ex
 folded-src-time-prof|folded -F src $ge/time-prof.eventlog

@@ -106,6 +106,32 @@ rows "$data/threads-N2.eventlog"
 rows "$data/threads-N2.eventlog" --all
 rows "$data/threads-N2.eventlog" --cap 1
 rows "$data/phases.eventlog" --marker '^(parse|print)$'
+
+# --cap N: the ticks, top cost centres and allocation are capability N's
+# own, so the capabilities' rows add up to the run's; the collections, GC
+# time and heap are the whole run's in each; the text and JSON say so
+log="$data/threads-N2.eventlog"
+for c in all 0 1; do
+    sel=(); [ "$c" = all ] || sel=(--cap "$c")
+    "$evprof" phases --format json "${sel[@]}" "$log" >"$tmp/cap-$c.json"
+done
+check "--cap: the capabilities' ticks and allocation add up to the run's, collections whole" \
+    python3 - "$tmp"/cap-all.json "$tmp"/cap-0.json "$tmp"/cap-1.json <<'PY'
+import json, sys
+a, c0, c1 = (json.load(open(f, encoding='utf-8')) for f in sys.argv[1:])
+assert a['capability'] is None and c0['capability'] == 0 and c1['capability'] == 1
+assert sum(r['allocated_bytes'] for r in a['phases']) > 0
+for ra, r0, r1 in zip(a['phases'], c0['phases'], c1['phases']):
+    for k in ('ticks', 'allocated_bytes'):
+        assert ra[k] == r0[k] + r1[k], (ra['label'], k, ra[k], r0[k], r1[k])
+    for k in ('collections', 'gc_ns', 'peak_heap_bytes', 'max_live_bytes'):
+        assert ra[k] == r0[k] == r1[k], (ra['label'], k)
+PY
+"$evprof" phases --cap 1 "$log" >"$tmp/cap1.txt"
+check "--cap 1: the text says which figures are capability 1's" \
+    grep -qx "Capability 1's own samples and allocation (--cap 1); the collections, GC time and heap are the whole run's." "$tmp/cap1.txt"
+"$evprof" phases "$log" >"$tmp/capall.txt"
+check "without --cap: no such line" sh -c "! grep -q '^Capability' '$tmp/capall.txt'"
 rows tests/data/markers/markers.eventlog
 
 # the real program: 3 rounds of parse, solve, print after (start), each

@@ -23,6 +23,45 @@ for run in "$corpus/ghc-9.0.2/nfib-p" "$corpus/ghc-9.0.2/nfib-N2" "$data/deep-p"
     check "$run: report == default" cmp -s "$tmp/out" "$tmp/out2"
 done
 
+# --cap N: one capability's samples, so the total time is its ticks on one
+# processor (ticks x interval), the header says which capability of how
+# many, the capabilities' ticks add up to the run's; the JSON says so too
+# and keeps the run's initial_capabilities
+n2="$corpus/ghc-9.0.2/nfib-N2.eventlog"
+"$evprof" report "$n2" >"$tmp/cap-all" && "$evprof" report --cap 0 "$n2" >"$tmp/cap-0" &&
+    "$evprof" report --cap 1 "$n2" >"$tmp/cap-1"
+check "--cap: exit 0" [ $? -eq 0 ]
+check "--cap: the ticks and time are one processor's, the capabilities' ticks add up" \
+    "$PYTHON" - "$tmp/cap-all" "$tmp/cap-0" "$tmp/cap-1" <<'PY'
+import re, sys
+def head(f):
+    t = open(f, encoding='utf-8').read()
+    m = re.search(r'total time  = +([0-9.]+) secs   \((\d+) ticks @ (\d+) us, (\d+) processors?\)\n', t)
+    return t, float(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4))
+ta, _, ticks_all, _, procs = head(sys.argv[1])
+assert procs == 2 and 'selected    =' not in ta
+ticks = 0
+for cap, f in enumerate(sys.argv[2:]):
+    t, secs, n, us, p = head(f)
+    assert p == 1, (cap, p)
+    assert '%.2f' % secs == '%.2f' % (n * us / 1e6), (cap, secs, n)
+    line = ("\tselected    =  capability %d of the run's 2 (--cap %d): its samples alone, "
+            "so the ticks and the time are one processor's\n" % (cap, cap))
+    assert line in t, (cap, t[:600])
+    ticks += n
+assert ticks == ticks_all, (ticks, ticks_all)
+PY
+"$evprof" report --json --cap 0 "$n2" >"$tmp/cap-0.json"
+check "--cap --json: evprof_selected, total_time one processor's, initial_capabilities the run's" \
+    "$PYTHON" - "$tmp/cap-0.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1], encoding='utf-8'))
+s = d['evprof_selected']
+assert s['capability'] == 0 and s['capabilities'] == 2, s
+assert d['initial_capabilities'] == 2
+assert '%.2f' % d['total_time'] == '%.2f' % (d['total_ticks'] * d['tick_interval'] / 1e6)
+PY
+
 # --json: strict JSON, GHC's schema, names with quotes/backslashes/tabs/UTF-8
 "$evprof" report --json "$data/odd-pj.eventlog" >"$tmp/odd.json"
 check "odd --json exit 0" [ $? -eq 0 ]

@@ -68,6 +68,7 @@ int gp_read_prof(const char *path, gp_profile *out)
     buf = realloc(buf, len + 1);
     buf[len] = '\0';
     memset(out, 0, sizeof *out);
+    out->initial_caps = -1;
 
     int32_t stack[GP_MAX_PATH];
     enum { HEAD, SUMMARY, TREE } where = HEAD;
@@ -237,6 +238,13 @@ int gp_read_json(const char *path, gp_profile *out)
     char *buf = (char *)test_read_file(path, &len);
     if (!buf)
         return -1;
+    char *nb = realloc(buf, len + 1);   /* strstr needs the NUL */
+    if (!nb) {
+        free(buf);
+        return -1;
+    }
+    buf = nb;
+    buf[len] = '\0';
     memset(out, 0, sizeof *out);
     const char *t = strstr(buf, "\"total_ticks\":");
     const char *iv = strstr(buf, "\"tick_interval\":");
@@ -248,6 +256,11 @@ int gp_read_json(const char *path, gp_profile *out)
     }
     out->total_ticks = strtoull(t + 14, NULL, 10);
     out->interval_us = (uint32_t)strtoul(iv + 16, NULL, 10);
+    const char *ic = strstr(buf, "\"initial_capabilities\":");
+    const char *tt = strstr(buf, "\"total_time\":");
+    out->initial_caps = ic ? (int32_t)strtol(ic + 23, NULL, 10) : -1;
+    if (tt)
+        sscanf(tt + 13, " %31[0-9.]", out->total_time);
     cost_centres(cc, prof, out);
     jp j = { prof + 10, buf + len, 0 };
     node(&j, out, -1, 0);

@@ -28,6 +28,7 @@ typedef struct gp_profile {
     uint64_t total_ticks;       /* "(N ticks @" or "total_ticks" */
     uint32_t interval_us, processors;
     char total_time[32];        /* as printed */
+    int32_t initial_caps;       /* -pj "initial_capabilities"; -1: a .prof */
     int prof_ticks;             /* a .prof of +RTS -P: rows have their ticks */
     gp_row *rows;
     size_t nrows;
