@@ -91,6 +91,10 @@ typedef struct top_ctx {
     live_http *http;            /* --metrics */
     live_metrics *metrics;
     int metrics_failed;
+    /* the cost-centre columns' widths so far: they grow with the rows
+     * shown, never shrink, so that the columns stay put from frame to
+     * frame */
+    int w_label, w_module, w_src;
 } top_ctx;
 
 /* ---- numbers ------------------------------------------------------------- */
@@ -130,7 +134,62 @@ static void wrapped(line_fn out, void *octx, const char *text, size_t width)
         out(octx, 0, "%s", text);
 }
 
-static void frame_lines(const top_ctx *c, const live_frame *f, line_fn out, void *octx)
+/* The cost-centre columns' widths: the widest row so far, between the
+ * heading's and a cap; SRC is what tells namesakes apart (two cost
+ * centres of one name, prof_namesakes), so its cap is the widest. */
+#define W_LABEL_MAX 30
+#define W_MODULE_MAX 20
+#define W_SRC_MAX 32
+
+static void widen(int *w, const char *s, int cap)
+{
+    size_t n = strlen(s);
+    if ((size_t)*w < n)
+        *w = n > (size_t)cap ? cap : (int)n;
+}
+
+/* s in `w` bytes: its tail when longer (a source location differs at its
+ * end: the lines), after "...", never from inside a UTF-8 sequence */
+static const char *tail(const char *s, int w, char *buf, size_t size)
+{
+    size_t n = strlen(s);
+    if (n <= (size_t)w || w < 4)
+        return s;
+    const char *t = s + n - (size_t)(w - 3);
+    while (*t && ((unsigned char)*t & 0xc0) == 0x80)
+        t++;
+    snprintf(buf, size, "...%s", t);
+    return buf;
+}
+
+static void cc_rows(top_ctx *c, const live_frame *f, line_fn out, void *octx)
+{
+    if (!c->w_label) {
+        c->w_label = (int)strlen("COST CENTRE");
+        c->w_module = (int)strlen("MODULE");
+        c->w_src = (int)strlen("SRC");
+    }
+    for (size_t i = 0; i < f->n_ccs; i++) {
+        widen(&c->w_label, f->ccs[i].label, W_LABEL_MAX);
+        widen(&c->w_module, f->ccs[i].module, W_MODULE_MAX);
+        widen(&c->w_src, f->ccs[i].srcloc, W_SRC_MAX);
+    }
+    int wl = c->w_label, wm = c->w_module, ws = c->w_src;
+    out(octx, 1, "%-*s %-*s %-*s %8s %8s %6s %9s %6s", wl, "COST CENTRE", wm, "MODULE", ws,
+        "SRC", "INTERVAL", "TICKS", "%time", "INHERITED", "%inh");
+    for (size_t i = 0; i < f->n_ccs; i++) {
+        const live_cc_row *r = &f->ccs[i];
+        char buf[W_SRC_MAX + 8];
+        double t = f->ticks ? 100.0 * (double)r->ticks / (double)f->ticks : 0;
+        double h = f->ticks ? 100.0 * (double)r->inherited / (double)f->ticks : 0;
+        out(octx, 0, "%-*.*s %-*.*s %-*s %8llu %8llu %6.1f %9llu %6.1f", wl, wl, r->label, wm,
+            wm, r->module, ws, tail(r->srcloc, ws, buf, sizeof buf),
+            (unsigned long long)r->interval, (unsigned long long)r->ticks, t,
+            (unsigned long long)r->inherited, h);
+    }
+}
+
+static void frame_lines(top_ctx *c, const live_frame *f, line_fn out, void *octx)
 {
     char a[32], b[32], d[32], e[32], g[32];
 
@@ -182,16 +241,7 @@ static void frame_lines(const top_ctx *c, const live_frame *f, line_fn out, void
         (unsigned long long)f->ticks_interval, f->interval_s, live_sort_name(c->sort));
     out(octx, 0, "");
     if (f->n_ccs) {
-        out(octx, 1, "%-30s %-20s %8s %8s %6s %9s %6s", "COST CENTRE", "MODULE", "INTERVAL",
-            "TICKS", "%time", "INHERITED", "%inh");
-        for (size_t i = 0; i < f->n_ccs; i++) {
-            const live_cc_row *r = &f->ccs[i];
-            double t = f->ticks ? 100.0 * (double)r->ticks / (double)f->ticks : 0;
-            double h = f->ticks ? 100.0 * (double)r->inherited / (double)f->ticks : 0;
-            out(octx, 0, "%-30.30s %-20.20s %8llu %8llu %6.1f %9llu %6.1f", r->label, r->module,
-                (unsigned long long)r->interval, (unsigned long long)r->ticks, t,
-                (unsigned long long)r->inherited, h);
-        }
+        cc_rows(c, f, out, octx);
     } else {
         if (f->no_samples_why)
             out(octx, 0, "no time-profile samples yet: %s", f->no_samples_why);

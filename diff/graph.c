@@ -4,8 +4,9 @@
  * change as a share of the run (full colour from 5% of the total up).
  *
  * BASE's figures come from BASE's own graph built without pruning (same
- * --focus/--ignore), nodes paired by label and module as the graph merges
- * them, edges by their two ends. */
+ * --focus/--ignore), nodes paired as the diff pairs their cost centres (by
+ * label, module and source location, or moved: diff/profile.c), edges by
+ * their two ends. */
 #include "diff/internal.h"
 
 #include <math.h>
@@ -14,11 +15,30 @@
 
 #include "util/error.h"
 
-static const cg_node *find_node(const cg_graph *g, const cg_node *n, size_t *at)
+static int same_place(const char *label, const char *module, const char *srcloc,
+                      const cg_node *n)
 {
+    return strcmp(label, n->label) == 0 && strcmp(module, n->module) == 0 &&
+           strcmp(srcloc, n->srcloc) == 0;
+}
+
+/* BASE's node of NEW's node n (g: BASE's graph): the node of the cost
+ * centre the diff paired with n's; NULL when none. */
+static const cg_node *find_node(const diff_prof *d, const cg_graph *g, const cg_node *n,
+                                size_t *at)
+{
+    const prof_cc *base = NULL;
+    for (size_t i = 0; i < diff_num_ccs(d) && !base; i++) {
+        const diff_cc *c = diff_cc_at(d, (uint32_t)i);
+        if (c->new_cc && c->base_cc &&
+            same_place(c->new_cc->label, c->new_cc->module, c->new_cc->srcloc, n))
+            base = c->base_cc;
+    }
+    if (!base)
+        return NULL;
     for (size_t i = 0; i < cg_num_nodes(g); i++) {
         const cg_node *m = cg_node_at(g, i);
-        if (strcmp(m->label, n->label) == 0 && strcmp(m->module, n->module) == 0) {
+        if (same_place(base->label, base->module, base->srcloc, m)) {
             *at = i;
             return m;
         }
@@ -82,7 +102,7 @@ ev_status diff_graph_write(const diff_prof *d, const cg_opts *go, const cg_write
     char delta[32], pct[32];
     for (size_t i = 0; i < nn; i++) {
         const cg_node *n = cg_node_at(g, i);
-        const cg_node *m = find_node(b, n, &base_of[i]);
+        const cg_node *m = find_node(d, b, n, &base_of[i]);
         if (!m)
             base_of[i] = SIZE_MAX;
         double self = m ? (double)m->self * scale : 0.0, cum = m ? (double)m->cum * scale : 0.0;

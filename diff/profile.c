@@ -291,6 +291,30 @@ static int finish_tree(diff_prof *d)
     return 0;
 }
 
+/* Namesakes in either run: a paired cost centre is one when its
+ * cost centre is in BASE or in NEW. 0, or -1 without memory. */
+static int mark_namesakes(diff_prof *d)
+{
+    const prof_result *run[2] = { d->base, d->cur };
+    uint8_t *ns[2] = { malloc(prof_num_ccs(d->base) + 1), malloc(prof_num_ccs(d->cur) + 1) };
+    int rc = -1;
+    if (!ns[0] || !ns[1] || prof_namesakes(run[0], ns[0]) < 0 ||
+        prof_namesakes(run[1], ns[1]) < 0)
+        goto out;
+    for (size_t i = 0; i < d->num_ccs; i++) {
+        diff_cc *c = &d->ccs[i];
+        const prof_cc *side[2] = { c->base_cc, c->new_cc };
+        for (int k = 0; k < 2; k++)
+            if (side[k] && ns[k][side[k] - prof_cc_at(run[k], 0)])
+                c->namesake = 1;
+    }
+    rc = 0;
+out:
+    free(ns[0]);
+    free(ns[1]);
+    return rc;
+}
+
 ev_status diff_prof_create(const prof_result *base, const prof_result *cur, const diff_opts *o,
                              diff_prof **out)
 {
@@ -314,6 +338,8 @@ ev_status diff_prof_create(const prof_result *base, const prof_result *cur, cons
     free(map[0]);
     free(map[1]);
     tx_htab_free(&stacks);
+    if (rc == 0)
+        rc = mark_namesakes(d);
     if (rc != 0) {
         diff_prof_destroy(d);
         return EV_ERR_NOMEM;

@@ -372,14 +372,16 @@ static void fold_visit(folded_ctx *f, uint32_t i, size_t plen)
     /* a cut marker's stack starts afresh, as prof_report_folded writes it */
     if (nd->parent == 0 && pc->synthetic)
         plen = 0;
-    size_t flen = prof_folded_frame(pc, f->fmt, NULL, 0);
+    /* a namesake's `name` frame is its `src` one, as prof_report_folded's */
+    prof_frame_format fmt = cc->namesake && f->fmt == PROF_FRAME_NAME ? PROF_FRAME_SRC : f->fmt;
+    size_t flen = prof_folded_frame(pc, fmt, NULL, 0);
     if (reserve(&f->path, &f->path_cap, plen + 1 + flen + 1) != 0) {
         f->failed = 1;
         return;
     }
     if (plen)
         f->path[plen++] = ';';
-    prof_folded_frame(pc, f->fmt, f->path + plen, flen + 1);
+    prof_folded_frame(pc, fmt, f->path + plen, flen + 1);
     plen += flen;
     if (nd->base_ticks || nd->new_ticks) {
         if (f->n == f->cap) {

@@ -298,6 +298,7 @@ typedef struct time_walk {
     const prof_result *p;
     builder *b;
     uint64_t *fn_of_cc;         /* function id per cost-centre index; 0: not yet */
+    uint8_t *namesake;          /* per cost-centre index (prof_namesakes) */
     uint64_t *path;             /* location ids from MAIN (or the cut marker) */
     size_t depth;
     size_t cut_at;              /* path index of a cut marker, or SIZE_MAX */
@@ -312,7 +313,8 @@ static uint64_t cc_function(time_walk *w, uint32_t cc_index)
         return w->fn_of_cc[cc_index];
     const prof_cc *cc = prof_cc_at(w->p, cc_index);
     char small[256];
-    size_t len = export_frame_name(cc, small, sizeof small);
+    int ns = w->namesake[cc_index];
+    size_t len = export_frame_name(cc, ns, small, sizeof small);
     uint64_t id;
     if (len < sizeof small) {
         id = add_function(w->b, small, len, cc->label, cc->srcloc);
@@ -322,7 +324,7 @@ static uint64_t cc_function(time_walk *w, uint32_t cc_index)
             w->b->failed = 1;
             return 0;
         }
-        export_frame_name(cc, big, len + 1);
+        export_frame_name(cc, ns, big, len + 1);
         id = add_function(w->b, big, len, cc->label, cc->srcloc);
         free(big);
     }
@@ -375,6 +377,7 @@ int pprof_time_profile(const prof_result *p, pprof_meta *m, pprof_buf *out)
     enum { MAX_PATH = EL_MAX_STACK + 2 };
     time_walk w = {
         .p = p, .b = &b, .fn_of_cc = calloc(prof_num_ccs(p) + 1, sizeof(uint64_t)),
+        .namesake = malloc(prof_num_ccs(p) + 1),
         .path = malloc(MAX_PATH * sizeof(uint64_t)),
         .leaf_first = malloc(MAX_PATH * sizeof(uint64_t)),
         .cut_at = SIZE_MAX, .interval = in->interval_ns,
@@ -385,7 +388,8 @@ int pprof_time_profile(const prof_result *p, pprof_meta *m, pprof_buf *out)
     pb_value_type *st_ptrs[2] = { &st[0], &st[1] };
     pb_value_type period = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
     pb_profile prof = PERFTOOLS__PROFILES__PROFILE__INIT;
-    if (!w.fn_of_cc || !w.path || !w.leaf_first)
+    if (!w.fn_of_cc || !w.namesake || !w.path || !w.leaf_first ||
+        prof_namesakes(p, w.namesake) < 0)
         goto done;
     st[0].type = str_of(&b, "samples");
     st[0].unit = str_of(&b, "count");
@@ -424,6 +428,7 @@ int pprof_time_profile(const prof_result *p, pprof_meta *m, pprof_buf *out)
     rc = finish(&b, &prof, out);
 done:
     free(w.fn_of_cc);
+    free(w.namesake);
     free(w.path);
     free(w.leaf_first);
     builder_free(&b);

@@ -493,6 +493,11 @@ static int write_frames(writer *w)
     tx_json *j = &w->json;
     char small[256];
     size_t nccs = prof_num_ccs(w->p);
+    uint8_t *ns = malloc(nccs + 1);     /* namesakes: "Module.label (SRC)" */
+    if (!ns || prof_namesakes(w->p, ns) < 0) {
+        free(ns);
+        return -1;
+    }
     tx_json_key(j, "shared");
     tx_json_object(j, TX_JSON_INLINE);
     tx_json_key(j, "frames");
@@ -500,14 +505,16 @@ static int write_frames(writer *w)
     for (size_t i = 0; i < w->num_frames; i++) {
         if (i < nccs) {
             const prof_cc *cc = prof_cc_at(w->p, (uint32_t)i);
-            size_t len = export_frame_name(cc, small, sizeof small);
+            size_t len = export_frame_name(cc, ns[i], small, sizeof small);
             if (len < sizeof small) {
                 put_frame(j, small, len, cc->srcloc);
             } else {
                 char *big = malloc(len + 1);
-                if (!big)
+                if (!big) {
+                    free(ns);
                     return -1;
-                export_frame_name(cc, big, len + 1);
+                }
+                export_frame_name(cc, ns[i], big, len + 1);
                 put_frame(j, big, len, cc->srcloc);
                 free(big);
             }
@@ -521,6 +528,7 @@ static int write_frames(writer *w)
             put_frame(j, "<stack cut at 255 frames>", 25, NULL);
         }
     }
+    free(ns);
     tx_json_end(j);
     tx_json_end(j);
     return 0;

@@ -77,13 +77,15 @@ int export_srcloc_parse(const char *src, ex_srcloc *out)
     return 0;
 }
 
-size_t export_frame_name(const prof_cc *cc, char *buf, size_t size)
+size_t export_frame_name(const prof_cc *cc, int namesake, char *buf, size_t size)
 {
     const char *label = cc->label ? cc->label : "";
     /* GHC's built-ins (MAIN, GC, IDLE, ...) and evprof's own frames go by
      * their label alone, as in the folded stacks */
     int bare = cc->synthetic || (cc->srcloc && strcmp(cc->srcloc, "<built-in>") == 0);
-    int len = bare ? snprintf(buf, size, "%s", label)
-                   : snprintf(buf, size, "%s.%s", cc->module ? cc->module : "", label);
+    int len = bare       ? snprintf(buf, size, "%s", label)
+              : namesake ? snprintf(buf, size, "%s.%s (%s)", cc->module ? cc->module : "", label,
+                                    cc->srcloc ? cc->srcloc : "")
+                         : snprintf(buf, size, "%s.%s", cc->module ? cc->module : "", label);
     return len < 0 ? 0 : (size_t)len;
 }

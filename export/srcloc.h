@@ -18,9 +18,11 @@ typedef struct ex_srcloc {
  * file_len 0. Returns 1 when a file and line were found, else 0. */
 int export_srcloc_parse(const char *src, ex_srcloc *out);
 
-/* "Module.label" of a cost centre into buf (NUL-terminated when size > 0);
+/* "Module.label" of a cost centre into buf (NUL-terminated when size > 0),
+ * a namesake's "Module.label (SRC)" (prof_namesakes: two frames of one
+ * name would be one function in pprof's views, which go by name);
  * returns the full length as snprintf does. */
 struct prof_cc;
-size_t export_frame_name(const struct prof_cc *cc, char *buf, size_t size);
+size_t export_frame_name(const struct prof_cc *cc, int namesake, char *buf, size_t size);
 
 #endif

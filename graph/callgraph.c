@@ -1,8 +1,10 @@
 /* The call graph of cost centres, from the cost-centre-stack tree.
  *
  * Every tree node with ticks is a stack (the path from its root), weighted
- * by its ticks. A graph node stands for the cost centres of one label and
- * module. Two depth-first walks of the tree, no memory per tree node:
+ * by its ticks. A graph node stands for the cost centres of one label,
+ * module and source location: namesakes (one label and module at several
+ * places, prof_namesakes) are nodes of their own, drawn with their
+ * places. Two depth-first walks of the tree, no memory per tree node:
  *
  * 1. self and cum of every graph node. A subtree's (focus/ignore-kept)
  *    ticks are summed on the way up; a graph node takes the subtree's sum
@@ -38,6 +40,7 @@ enum { MATCH_FOCUS = 1, MATCH_IGNORE = 2 };
 typedef struct group {
     const char *label, *module, *srcloc;
     uint32_t num_ccs;
+    uint8_t namesake;
     uint8_t match;              /* MATCH_* */
     uint32_t active;            /* occurrences on the current path */
     uint64_t self, cum;
@@ -90,16 +93,20 @@ static int group_eq(const void *items, uint32_t i, const void *key)
 {
     const group *g = &((const group *)items)[i];
     const prof_cc *cc = key;
-    return strcmp(g->label, cc->label) == 0 && strcmp(g->module, cc->module) == 0;
+    return strcmp(g->label, cc->label) == 0 && strcmp(g->module, cc->module) == 0 &&
+           strcmp(g->srcloc, cc->srcloc) == 0;
 }
 
 static int make_groups(builder *b)
 {
     size_t n = prof_num_ccs(b->p);
-    tx_htab table = { 0 };      /* (label, module) -> group */
+    tx_htab table = { 0 };      /* (label, module, srcloc) -> group */
     b->gid = malloc((n ? n : 1) * sizeof *b->gid);
     b->groups = calloc(n ? n : 1, sizeof *b->groups);
-    if (!b->gid || !b->groups || tx_htab_reserve(&table, n) != 0) {
+    uint8_t *ns = malloc(n ? n : 1);
+    if (!b->gid || !b->groups || !ns || prof_namesakes(b->p, ns) < 0 ||
+        tx_htab_reserve(&table, n) != 0) {
+        free(ns);
         tx_htab_free(&table);
         return -1;
     }
@@ -107,6 +114,7 @@ static int make_groups(builder *b)
         const prof_cc *cc = prof_cc_at(b->p, i);
         uint64_t h = hash_bytes(cc->label, strlen(cc->label), 0);
         h = hash_bytes(cc->module, strlen(cc->module), h);
+        h = hash_bytes(cc->srcloc, strlen(cc->srcloc), h);
         uint32_t k = tx_htab_find(&table, h, group_eq, b->groups, cc);
         if (k == TX_HTAB_NONE) {
             group *g = &b->groups[b->num_groups];
@@ -117,14 +125,13 @@ static int make_groups(builder *b)
             g->kept = NONE;
             tx_htab_insert(&table, h, b->num_groups);     /* reserved: cannot fail */
             b->gid[i] = b->num_groups++;
-            continue;
+        } else {
+            b->groups[k].num_ccs++;         /* one in all three: one to any view */
+            b->gid[i] = k;
         }
-        group *g = &b->groups[k];
-        g->num_ccs++;
-        if (g->srcloc && strcmp(g->srcloc, cc->srcloc) != 0)
-            g->srcloc = NULL;
-        b->gid[i] = k;
+        b->groups[b->gid[i]].namesake |= ns[i];
     }
+    free(ns);
     tx_htab_free(&table);
     return 0;
 }
@@ -589,6 +596,7 @@ ev_status cg_build(const prof_result *p, const cg_opts *o, cg_graph **out, ev_er
         cn->module = gr->module;
         cn->srcloc = gr->srcloc;
         cn->num_ccs = gr->num_ccs;
+        cn->namesake = gr->namesake;
         cn->self = gr->self;
         cn->cum = gr->cum;
         sum->node_ticks += gr->self;

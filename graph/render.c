@@ -275,8 +275,9 @@ static int set(void *obj, const char *name, const char *value)
 
 /* "Module.label": for tooltips (`entity`), or for the evprof_name
  * attribute, which Graphviz does not read (no entities there, backslashes
- * doubled as in the labels). */
-static void node_name(strbuf *b, const cg_node *n, int entity)
+ * doubled as in the labels); with `src` "Module.label (SRC)", as the
+ * folded frame of a namesake names it. */
+static void node_name(strbuf *b, const cg_node *n, int entity, int src)
 {
     int how = ESC_BACKSLASH | (entity ? ESC_ENTITY : 0);
     b->len = 0;
@@ -284,6 +285,11 @@ static void node_name(strbuf *b, const cg_node *n, int entity)
     sb_esc_as(b, n->module, how, TIP_MAX_CP);
     sb_putc(b, '.');
     sb_esc_as(b, n->label, how, TIP_MAX_CP);
+    if (src) {
+        sb_puts(b, " (");
+        sb_esc_as(b, n->srcloc, how, TIP_MAX_CP);
+        sb_putc(b, ')');
+    }
 }
 
 static int add_legend(Agraph_t *ag, const cg_graph *g, const cg_write_opts *o, strbuf *t)
@@ -377,6 +383,10 @@ static int add_nodes(Agraph_t *ag, const cg_graph *g, const cg_write_opts *o, Ag
         sb_esc(t, n->label, DRAW_MAX_CP);
         sb_puts(t, "\\n");
         sb_esc(t, n->module, DRAW_MAX_CP);
+        if (n->namesake) {      /* which of the label's places */
+            sb_puts(t, "\\n");
+            sb_esc(t, n->srcloc, DRAW_MAX_CP);
+        }
         sb_printf(t, "\\n%llu (%.2f%%)\\nof %llu (%.2f%%)", (unsigned long long)n->self,
                   100.0 * share_of(n->self, s->shown_ticks), (unsigned long long)n->cum,
                   100.0 * share_of(n->cum, s->shown_ticks));
@@ -387,16 +397,9 @@ static int add_nodes(Agraph_t *ag, const cg_graph *g, const cg_write_opts *o, Ag
         }
         rc |= t->failed ? -1 : set(an[i], "label", t->s);
 
-        node_name(nm, n, 1);
+        node_name(nm, n, 1, 1);
         t->len = 0;
         sb_puts(t, nm->s ? nm->s : "");
-        if (n->srcloc) {
-            sb_puts(t, " (");
-            sb_esc(t, n->srcloc, TIP_MAX_CP);
-            sb_puts(t, ")");
-        } else {
-            sb_printf(t, " (%u cost centres)", n->num_ccs);
-        }
         sb_printf(t, ": %llu of %llu ticks", (unsigned long long)n->self,
                   (unsigned long long)n->cum);
         rc |= t->failed || nm->failed ? -1 : set(an[i], "tooltip", t->s);
@@ -417,7 +420,7 @@ static int add_nodes(Agraph_t *ag, const cg_graph *g, const cg_write_opts *o, Ag
         rc |= set(an[i], "evprof_self", num);
         snprintf(num, sizeof num, "%llu", (unsigned long long)n->cum);
         rc |= set(an[i], "evprof_cum", num);
-        node_name(nm, n, 0);
+        node_name(nm, n, 0, n->namesake);
         rc |= nm->failed ? -1 : set(an[i], "evprof_name", nm->s ? nm->s : "");
         if (rc)
             return -1;
@@ -457,10 +460,10 @@ static int add_edges(Agraph_t *ag, const cg_graph *g, const cg_write_opts *o, Ag
 
         t->len = 0;
         sb_puts(t, "");
-        node_name(nm, &g->nodes[e->from], 1);
+        node_name(nm, &g->nodes[e->from], 1, g->nodes[e->from].namesake);
         sb_puts(t, nm->s ? nm->s : "");
         sb_puts(t, e->residual ? " -> ... -> " : " -> ");
-        node_name(nm, &g->nodes[e->to], 1);
+        node_name(nm, &g->nodes[e->to], 1, g->nodes[e->to].namesake);
         sb_puts(t, nm->s ? nm->s : "");
         sb_printf(t, " (%llu ticks)", (unsigned long long)e->ticks);
         rc |= t->failed || nm->failed ? -1 : set(ae, "tooltip", t->s);

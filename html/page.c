@@ -421,9 +421,10 @@ static int w_prof(tx_json *j, html_page *pg, const prof_result *r, html_contents
     uint64_t *self = calloc(nc ? nc : 1, sizeof *self);
     uint64_t *inh = calloc(nc ? nc : 1, sizeof *inh);
     uint32_t *ccmap = malloc((nc ? nc : 1) * sizeof *ccmap);
+    uint8_t *ns = malloc(nc ? nc : 1);      /* namesakes: named with their place */
     heavy *h = NULL;
     int rc = -1;
-    if (!keep || !out || !active || !self || !inh || !ccmap)
+    if (!keep || !out || !active || !self || !inh || !ccmap || !ns || prof_namesakes(r, ns) < 0)
         goto done;
 
     size_t cand = 0;
@@ -500,6 +501,7 @@ static int w_prof(tx_json *j, html_page *pg, const prof_result *r, html_contents
         tx_json_cstr(j, cc->module);
         tx_json_cstr(j, cc->srcloc);
         tx_json_int(j, cc->is_caf ? 1 : 0);
+        tx_json_int(j, ns[ccorder[i]]);
         tx_json_end(j);
     }
     tx_json_end(j);
@@ -557,6 +559,7 @@ done:
     free(self);
     free(inh);
     free(ccmap);
+    free(ns);
     return rc;
 }
 

@@ -447,10 +447,13 @@
    * the timeline's cells (rangeProfile) with the same nodes. */
   var PR = D.prof;
   /* Module.label; GHC's built-ins (MAIN, GC, IDLE, ...: module = label,
-   * <built-in>) by their label alone: the root is MAIN, not MAIN.MAIN */
+   * <built-in>) by their label alone: the root is MAIN, not MAIN.MAIN; a
+   * namesake (its Module.label at other places too) as "Module.label
+   * (SRC)", as evprof folded names it: no two cost centres read the same */
   function ccName(i) {
     var c = D.prof.ccs[i];
-    return c[1] === c[0] && c[2] === '<built-in>' ? c[0] : c[1] + '.' + c[0];
+    if (c[1] === c[0] && c[2] === '<built-in>') return c[0];
+    return c[1] + '.' + c[0] + (c[4] ? ' (' + c[2] + ')' : '');
   }
   function buildTree() {
     var P = PR, n = P.parent.length, kids = new Array(n);

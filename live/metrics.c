@@ -6,10 +6,14 @@
  * Families come in a fixed order, each with its HELP and TYPE lines;
  * inside a family the rows go by generation, capability, or value
  * (largest first, ties by label). Label texts are the report's visible
- * form of the log's bytes, so a cost centre reads as in `evprof report`;
- * two rows whose texts are equal (the same Module.label defined twice,
- * names that differ only in bytes that are not UTF-8) are one series with
- * their figures summed, since a scrape may not hold a series twice. */
+ * form of the log's bytes, so a cost centre reads as in `evprof report`.
+ * A cost centre's series carries its source location as well as its
+ * Module.label: namesakes (one Module.label at several places, which GHC
+ * makes often: prof_namesakes) are series of their own, and a series
+ * keeps its labels from the first scrape to the last, whatever the other
+ * cost centres do. Two rows whose texts are still equal (names that
+ * differ only in bytes that are not UTF-8) are one series with their
+ * figures summed, since a scrape may not hold a series twice. */
 #include "evprof/metrics.h"
 
 #include <inttypes.h>
@@ -28,10 +32,11 @@ void live_metrics_opts_init(live_metrics_opts *o)
     o->process = 0;
 }
 
-/* A row of a list: its label text (in the text arena) and two figures. */
+/* A row of a list: its label text and, for a cost centre, its source
+ * location's (in the text arena; SIZE_MAX: none), and two figures. */
 typedef struct row {
-    size_t off;
-    const char *key;            /* set once the arena stops moving */
+    size_t off, soff;
+    const char *key, *src;      /* set once the arena stops moving; src "" when none */
     uint64_t a, b;
 } row;
 
@@ -157,7 +162,7 @@ static size_t text_add(live_metrics *m, const char *s, size_t len, const char *t
     return off;
 }
 
-static int add_row(live_metrics *m, size_t off, uint64_t a, uint64_t b)
+static int add_row(live_metrics *m, size_t off, size_t soff, uint64_t a, uint64_t b)
 {
     if (off == SIZE_MAX)
         return -1;
@@ -169,17 +174,19 @@ static int add_row(live_metrics *m, size_t off, uint64_t a, uint64_t b)
         m->rows = r;
         m->cap_rows = cap;
     }
-    m->rows[m->n_rows++] = (row){ off, NULL, a, b };
+    m->rows[m->n_rows++] = (row){ off, soff, NULL, NULL, a, b };
     return 0;
 }
 
+/* the label, then the source location */
 static int cmp_key(const void *pa, const void *pb)
 {
     const row *a = pa, *b = pb;
-    return strcmp(a->key, b->key);
+    int c = strcmp(a->key, b->key);
+    return c ? c : strcmp(a->src, b->src);
 }
 
-/* a descending, then b descending, then the label */
+/* a descending, then b descending, then the labels */
 static int cmp_value(const void *pa, const void *pb)
 {
     const row *a = pa, *b = pb;
@@ -187,22 +194,24 @@ static int cmp_value(const void *pa, const void *pb)
         return a->a > b->a ? -1 : 1;
     if (a->b != b->b)
         return a->b > b->b ? -1 : 1;
-    return strcmp(a->key, b->key);
+    return cmp_key(pa, pb);
 }
 
-/* The rows added since the list was cleared: equal labels merged (their
- * figures summed), the first top_n by value. Returns how many. */
+/* The rows added since the list was cleared: equal label sets merged
+ * (their figures summed), the first top_n by value. Returns how many. */
 static size_t pick_top(live_metrics *m)
 {
     size_t n = m->n_rows;
     if (n == 0)
         return 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         m->rows[i].key = m->text + m->rows[i].off;
+        m->rows[i].src = m->rows[i].soff == SIZE_MAX ? "" : m->text + m->rows[i].soff;
+    }
     qsort(m->rows, n, sizeof *m->rows, cmp_key);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        if (k && strcmp(m->rows[k - 1].key, m->rows[i].key) == 0) {
+        if (k && cmp_key(&m->rows[k - 1], &m->rows[i]) == 0) {
             m->rows[k - 1].a += m->rows[i].a;
             m->rows[k - 1].b += m->rows[i].b;
         } else {
@@ -228,10 +237,11 @@ static void family(FILE *out, const char *name, const char *type, const char *he
     fprintf(out, "\n# TYPE %s %s\n", name, type);
 }
 
-/* name{program="..",pid="..",label="value"} : the opening of a sample
- * line; the label (lname may be NULL) is a text to escape. */
-static void sample_open(FILE *out, const live_frame *f, const char *name, const char *lname,
-                        const char *lval)
+/* name{program="..",pid="..",label="value",label2="value2"} : the
+ * opening of a sample line; the labels (lname, lname2 may be NULL) are
+ * texts to escape. */
+static void sample_open2(FILE *out, const live_frame *f, const char *name, const char *lname,
+                         const char *lval, const char *lname2, const char *lval2)
 {
     int any = 0;
     fputs(name, out);
@@ -251,8 +261,27 @@ static void sample_open(FILE *out, const live_frame *f, const char *name, const 
         fputc('"', out);
         any = 1;
     }
+    if (lname2) {
+        fprintf(out, "%s%s=\"", any ? "," : "{", lname2);
+        live_metrics_label_value(out, lval2, strlen(lval2));
+        fputc('"', out);
+        any = 1;
+    }
     if (any)
         fputc('}', out);
+}
+
+static void sample_open(FILE *out, const live_frame *f, const char *name, const char *lname,
+                        const char *lval)
+{
+    sample_open2(out, f, name, lname, lval, NULL, NULL);
+}
+
+/* a cost centre's sample: its Module.label and its source location */
+static void sample_cc(FILE *out, const live_frame *f, const char *name, const row *r, uint64_t v)
+{
+    sample_open2(out, f, name, "cost_centre", r->key, "src", r->src);
+    fprintf(out, " %" PRIu64 "\n", v);
 }
 
 static void sample_u64(FILE *out, const live_frame *f, const char *name, const char *lname,
@@ -444,23 +473,23 @@ static int prof_families(live_metrics *m, FILE *out, const live_frame *f)
     clear_rows(m);
     for (size_t i = 0; i < f->n_ccs_all; i++) {
         const live_cc_row *c = &f->all_ccs[i];
-        if (add_row(m, text_add(m, c->module, strlen(c->module), c->label, strlen(c->label)),
-                    c->ticks, c->inherited) != 0)
+        size_t off = text_add(m, c->module, strlen(c->module), c->label, strlen(c->label));
+        size_t soff = text_add(m, c->srcloc, strlen(c->srcloc), NULL, 0);
+        if (soff == SIZE_MAX || add_row(m, off, soff, c->ticks, c->inherited) != 0)
             return -1;
     }
     size_t n = pick_top(m);
     family(out, "ghc_cost_centre_ticks_total", "counter",
            "Ticks of the cost centres with the most (--metrics-top), each summed over all its "
-           "stacks (+RTS -p: the summary's ticks); cost_centre is Module.label.");
+           "stacks (+RTS -p: the summary's ticks); cost_centre is Module.label, src its "
+           "source location (GHC's SRC), which tells namesakes apart.");
     for (size_t i = 0; i < n; i++)
-        sample_u64(out, f, "ghc_cost_centre_ticks_total", "cost_centre", m->rows[i].key,
-                   m->rows[i].a);
+        sample_cc(out, f, "ghc_cost_centre_ticks_total", &m->rows[i], m->rows[i].a);
     family(out, "ghc_cost_centre_inherited_ticks_total", "counter",
            "Ticks of the stacks each of those cost centres is on, once per stack (+RTS -p: "
            "inherited ticks).");
     for (size_t i = 0; i < n; i++)
-        sample_u64(out, f, "ghc_cost_centre_inherited_ticks_total", "cost_centre",
-                   m->rows[i].key, m->rows[i].b);
+        sample_cc(out, f, "ghc_cost_centre_inherited_ticks_total", &m->rows[i], m->rows[i].b);
     return 0;
 }
 
@@ -473,7 +502,7 @@ static int heap_families(live_metrics *m, FILE *out, const live_frame *f)
     clear_rows(m);
     for (size_t i = 0; i < f->n_bands_all; i++)
         if (add_row(m, text_add(m, f->bands[i].name, strlen(f->bands[i].name), NULL, 0),
-                    f->bands[i].bytes, 0) != 0)
+                    SIZE_MAX, f->bands[i].bytes, 0) != 0)
             return -1;
     size_t n = pick_top(m);
     family(out, "ghc_heap_band_bytes", "gauge",
@@ -491,7 +520,7 @@ static int ticky_families(live_metrics *m, FILE *out, const live_frame *f)
     clear_rows(m);
     for (size_t i = 0; i < f->n_ticky_all; i++)
         if (add_row(m, text_add(m, f->ticky[i].name, strlen(f->ticky[i].name), NULL, 0),
-                    f->ticky[i].entries, f->ticky[i].allocs) != 0)
+                    SIZE_MAX, f->ticky[i].entries, f->ticky[i].allocs) != 0)
             return -1;
     size_t n = pick_top(m);
     family(out, "ghc_ticky_entries_total", "counter",

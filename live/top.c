@@ -407,6 +407,7 @@ static int build_ccs(live_top *t)
         row->id = cc->id;
         row->label = cc->label;
         row->module = cc->module;
+        row->srcloc = cc->srcloc;
         row->ticks = w.ticks[i];
         row->inherited = w.inherited[i];
         prev_row *p = prev_of(t, cc->id);
@@ -725,6 +726,8 @@ int live_frame_json(const live_frame *f, FILE *out)
         jstr(out, r->label);
         fputs(",\"module\":", out);
         jstr(out, r->module);
+        fputs(",\"src\":", out);
+        jstr(out, r->srcloc);
         fprintf(out, ",\"ticks\":%llu,\"ticks_interval\":%llu,\"inherited\":%llu,"
                 "\"inherited_interval\":%llu}",
                 (unsigned long long)r->ticks, (unsigned long long)r->interval,

@@ -25,6 +25,7 @@
 #include "util/hash.h"
 #include "util/htab.h"
 #include "util/idmap.h"
+#include "util/namesakes.h"
 #include "util/strpool.h"
 
 #define NONE UINT32_MAX
@@ -80,6 +81,8 @@ struct phases_run {
     size_t nrows, caprows;
     phase_cc *tops;
     size_t ntops, captops;
+    uint32_t *top_cc;               /* per top: its cost centre (index into cc) */
+    size_t cap_top_cc;
     phase_row *pub;                 /* the rows as published, after the end */
 
     uint64_t *cap_alloc;            /* per capability (EL_NO_CAP: the last slot) */
@@ -209,7 +212,8 @@ static int close_row(phases_run *p, uint64_t t)
         }
         if (best == SIZE_MAX)
             break;
-        if (grow(p, (void **)&p->tops, &p->captops, p->ntops, sizeof *p->tops) != 0)
+        if (grow(p, (void **)&p->tops, &p->captops, p->ntops, sizeof *p->tops) != 0 ||
+            grow(p, (void **)&p->top_cc, &p->cap_top_cc, p->ntops, sizeof *p->top_cc) != 0)
             return -1;
         pcc *c = &p->cc[p->touched[best]];
         if (!c->label) {
@@ -222,7 +226,8 @@ static int close_row(phases_run *p, uint64_t t)
             if (!c->label)
                 return -1;
         }
-        p->tops[p->ntops++] = (phase_cc){ c->label, c->module, c->srcloc, c->ticks };
+        p->top_cc[p->ntops] = p->touched[best];
+        p->tops[p->ntops++] = (phase_cc){ c->label, c->module, c->srcloc, c->ticks, 0 };
         r->num_top++;
         c->ticks = 0;           /* taken: the next pass finds the next one */
     }
@@ -458,6 +463,34 @@ static int outside(const phases_run *p, const prow *r, int first, ev_span hull, 
            !ev_select_has(p->sel, r->start);
 }
 
+static const char *pcc_field(const void *items, size_t i, int which)
+{
+    const pcc *c = &((const pcc *)items)[i];
+    return which == 0 ? c->label : which == 1 ? c->module : c->srcloc;
+}
+
+/* The tops' namesakes (util/namesakes.h): among every cost centre the log
+ * defined. 0, or -1 without memory. */
+static int mark_namesakes(phases_run *p)
+{
+    if (!p->ntops)
+        return 0;
+    uint8_t *want = calloc(p->ncc, 1), *ns = malloc(p->ncc);
+    int rc = -1;
+    if (want && ns) {
+        for (size_t k = 0; k < p->ntops; k++)
+            want[p->top_cc[k]] = 1;
+        if (tx_namesakes(p->cc, p->ncc, pcc_field, want, ns) >= 0) {
+            for (size_t k = 0; k < p->ntops; k++)
+                p->tops[k].namesake = ns[p->top_cc[k]];
+            rc = 0;
+        }
+    }
+    free(want);
+    free(ns);
+    return rc;
+}
+
 static void phases_end(void *self, const ev_stream *s)
 {
     phases_run *p = self;
@@ -476,7 +509,7 @@ static void phases_end(void *self, const ev_stream *s)
     cross(p, end);
     if (end > hull.to_ns)
         end = hull.to_ns;
-    if (close_row(p, end) != 0) {
+    if (close_row(p, end) != 0 || mark_namesakes(p) != 0) {
         p->failed = 1;
         return;
     }
@@ -596,6 +629,7 @@ void phases_destroy(phases_run *p)
     free(p->labels);
     free(p->rows);
     free(p->tops);
+    free(p->top_cc);
     free(p->pub);
     free(p->cap_alloc);
     ev_budget_release(p->mem.budget, p->mem.charged);
@@ -637,11 +671,17 @@ static double pct(uint64_t part, uint64_t total)
     return total ? 100.0 * (double)part / (double)total : 0.0;
 }
 
+/* Module.label, and a namesake's place: "Main.go (A.hs:3:5-9)" */
 static void put_cc(FILE *out, const phase_cc *c)
 {
     tx_put(out, c->module, strlen(c->module));
     fputc('.', out);
     tx_put(out, c->label, strlen(c->label));
+    if (c->namesake) {
+        fputs(" (", out);
+        tx_put(out, c->srcloc, strlen(c->srcloc));
+        fputc(')', out);
+    }
 }
 
 /* "(start)" or "LABEL #N", the visible form, padded to width code points. */

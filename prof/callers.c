@@ -1,8 +1,10 @@
 /* Callers and callees of chosen cost centres ("sandwich"), from the
  * finished tree: see prof_callers in include/evprof/prof.h.
  *
- * Cost centres are grouped by module and label (the call graph's nodes,
- * graph/callgraph.c). One depth-first walk: a group matched by the
+ * Cost centres are grouped by module, label and source location (the
+ * call graph's nodes, graph/callgraph.c): namesakes, one Module.label at
+ * several places (prof_namesakes), are groups of their own, and the text
+ * names them with their source location. One depth-first walk: a group matched by the
  * pattern takes a node's inherited ticks at its topmost occurrence on the
  * path only (a counter per group says how often it is on the path), and
  * so does each call edge (caller group, callee group) that has a matched
@@ -46,7 +48,8 @@ static int group_eq(const void *items, uint32_t i, const void *key)
 {
     const walker *w = items;
     const prof_cc *a = prof_cc_at(w->r, w->g[i].cc), *b = key;
-    return strcmp(a->label, b->label) == 0 && strcmp(a->module, b->module) == 0;
+    return strcmp(a->label, b->label) == 0 && strcmp(a->module, b->module) == 0 &&
+           strcmp(a->srcloc, b->srcloc) == 0;
 }
 
 static int edge_eq(const void *items, uint32_t i, const void *key)
@@ -200,11 +203,13 @@ ev_status prof_callers(const prof_result *r, const char *pattern, prof_callers_o
         rc = m;
         goto done;
     }
-    /* groups by (module, label), numbered in cost-centre order */
+    /* groups by (module, label, source location), numbered in
+     * cost-centre order */
     for (uint32_t i = 0; i < nc; i++) {
         const prof_cc *cc = prof_cc_at(r, i);
         uint64_t h = hash_bytes(cc->label, strlen(cc->label), 0);
         h = hash_bytes(cc->module, strlen(cc->module), h);
+        h = hash_bytes(cc->srcloc, strlen(cc->srcloc), h);
         uint32_t k = tx_htab_find(&groups, h, group_eq, &w, cc);
         if (k == TX_HTAB_NONE) {
             k = w.ng++;
@@ -316,11 +321,17 @@ done:
 
 /* ---- text ------------------------------------------------------------------ */
 
-static void put_name(FILE *out, const prof_cc *cc)
+/* Module.label, and a namesake's source location: "Main.go (A.hs:3:5-9)" */
+static void put_name(FILE *out, const prof_cc *cc, int namesake)
 {
     tx_put(out, cc->module, strlen(cc->module));
     fputc('.', out);
     tx_put(out, cc->label, strlen(cc->label));
+    if (namesake) {
+        fputs(" (", out);
+        tx_put(out, cc->srcloc, strlen(cc->srcloc));
+        fputc(')', out);
+    }
 }
 
 static double share(uint64_t part, uint64_t total)
@@ -328,8 +339,8 @@ static double share(uint64_t part, uint64_t total)
     return total ? (double)part / (double)total * 100.0 : 0.0;
 }
 
-static void rows(FILE *out, const prof_result *r, const char *what, const prof_call_row *row,
-                 size_t n, uint64_t total)
+static void rows(FILE *out, const prof_result *r, const uint8_t *ns, const char *what,
+                 const prof_call_row *row, size_t n, uint64_t total)
 {
     fprintf(out, "  %12s  %6s  %s\n", "ticks", "%", what);
     if (!n)
@@ -337,7 +348,7 @@ static void rows(FILE *out, const prof_result *r, const char *what, const prof_c
     for (size_t i = 0; i < n; i++) {
         fprintf(out, "  %12llu  %6.1f  ", (unsigned long long)row[i].ticks,
                 share(row[i].ticks, total));
-        put_name(out, prof_cc_at(r, row[i].cc));
+        put_name(out, prof_cc_at(r, row[i].cc), ns && ns[row[i].cc]);
         fputc('\n', out);
     }
 }
@@ -347,6 +358,13 @@ int prof_report_callers(const prof_result *r, const prof_callers_of *p, size_t n
 {
     const prof_info *in = prof_get_info(r);
     uint64_t total = in->total_ticks;
+    /* without memory for it, namesakes as rows of one name: the same
+     * figures, less clear */
+    uint8_t *ns = malloc(prof_num_ccs(r) ? prof_num_ccs(r) : 1);
+    if (ns && prof_namesakes(r, ns) < 0) {
+        free(ns);
+        ns = NULL;
+    }
     fputs("Callers and callees of the cost centres matching '", out);
     tx_put(out, pattern, strlen(pattern));
     fprintf(out, "' (Module.label), of %llu ticks in all.\n"
@@ -356,7 +374,7 @@ int prof_report_callers(const prof_result *r, const prof_callers_of *p, size_t n
     for (size_t i = 0; i < n; i++) {
         const prof_cc *cc = prof_cc_at(r, p[i].cc);
         fputc('\n', out);
-        put_name(out, cc);
+        put_name(out, cc, 0);
         if (cc->srcloc && *cc->srcloc) {
             fputs("  ", out);
             tx_put(out, cc->srcloc, strlen(cc->srcloc));
@@ -364,8 +382,9 @@ int prof_report_callers(const prof_result *r, const prof_callers_of *p, size_t n
         fprintf(out, "\n  inherited %llu ticks (%.1f%%), individual %llu (%.1f%%)\n",
                 (unsigned long long)p[i].inherited, share(p[i].inherited, total),
                 (unsigned long long)p[i].self, share(p[i].self, total));
-        rows(out, r, "callers", p[i].callers, p[i].num_callers, total);
-        rows(out, r, "callees", p[i].callees, p[i].num_callees, total);
+        rows(out, r, ns, "callers", p[i].callers, p[i].num_callers, total);
+        rows(out, r, ns, "callees", p[i].callees, p[i].num_callees, total);
     }
+    free(ns);
     return ferror(out) ? -1 : 0;
 }

@@ -3,11 +3,13 @@
  * ';', a space, the stack's individual ticks.
  *
  * The format has no escapes, so each frame's text is cleaned (see
- * prof_folded_frame and docs/FLAMEGRAPH.md). Cleaning can give two
- * different cost centres the same text (and GHC itself gives the same
- * label and module to SCCs at different places), so two tree paths can
- * print alike: such paths are merged into one line whose count is their
- * sum, as "one line per distinct stack" requires.
+ * prof_folded_frame and docs/FLAMEGRAPH.md). GHC gives the same label and
+ * module to SCCs at different places (namesakes, prof_namesakes): a
+ * frame of `name` is a namesake's `src` frame, so that they stay apart.
+ * Cleaning can still give two different cost centres the same text (and
+ * `label` drops the module), so two tree paths can print alike: such
+ * paths are merged into one line whose count is their sum, as "one line
+ * per distinct stack" requires.
  *
  * Memory: the frame texts of the cost centres; when some frame texts
  * coincide, 13 bytes per tree node plus a table of 24 bytes per node
@@ -157,11 +159,20 @@ static int frame_eq(const void *ctx, uint32_t j, const void *key)
 
 /* Frame texts of the cost centres some node names (in one block; a log
  * may define millions and sample a few) and the classes of equal texts
- * among them. */
+ * among them. A namesake's `name` frame is its `src` one. */
 static int make_frames(folded *f, prof_frame_format fmt)
 {
     size_t n = prof_num_ccs(f->p), nn = prof_num_nodes(f->p), size = 0, used = 0;
     uint8_t *in_tree = calloc(n ? n : 1, 1);
+    uint8_t *namesake = NULL;
+    if (fmt == PROF_FRAME_NAME) {
+        namesake = malloc(n ? n : 1);
+        if (!namesake || prof_namesakes(f->p, namesake) < 0) {
+            free(in_tree);
+            free(namesake);
+            return -1;
+        }
+    }
     f->frame = calloc(n ? n : 1, sizeof *f->frame);
     f->frame_len = calloc(n ? n : 1, sizeof *f->frame_len);
     f->cls = calloc(n ? n : 1, sizeof *f->cls);
@@ -169,6 +180,7 @@ static int make_frames(folded *f, prof_frame_format fmt)
     tx_htab table = { 0 };      /* frame text -> its first cost centre */
     if (!in_tree || !f->frame || !f->frame_len || !f->cls || !f->shared) {
         free(in_tree);
+        free(namesake);
         return -1;
     }
     for (size_t i = 0; i < nn; i++)
@@ -177,6 +189,7 @@ static int make_frames(folded *f, prof_frame_format fmt)
         used += in_tree[i];
     if (tx_htab_reserve(&table, used) != 0) {
         free(in_tree);
+        free(namesake);
         return -1;
     }
     /* each text made once, into a block grown as it fills (then cut to
@@ -184,6 +197,7 @@ static int make_frames(folded *f, prof_frame_format fmt)
     size_t cap = 16 * used + 4096;
     if (!(f->texts = malloc(cap))) {
         free(in_tree);
+        free(namesake);
         tx_htab_free(&table);
         return -1;
     }
@@ -191,9 +205,11 @@ static int make_frames(folded *f, prof_frame_format fmt)
         if (!in_tree[i])
             continue;
         const prof_cc *cc = prof_cc_at(f->p, i);
-        size_t len = prof_folded_frame(cc, fmt, f->texts + size, cap - size);
+        prof_frame_format ff = namesake && namesake[i] ? PROF_FRAME_SRC : fmt;
+        size_t len = prof_folded_frame(cc, ff, f->texts + size, cap - size);
         if (len >= UINT32_MAX) {
             free(in_tree);
+            free(namesake);
             tx_htab_free(&table);
             return -1;
         }
@@ -204,12 +220,13 @@ static int make_frames(folded *f, prof_frame_format fmt)
             char *t = realloc(f->texts, want);
             if (!t) {
                 free(in_tree);
+                free(namesake);
                 tx_htab_free(&table);
                 return -1;
             }
             f->texts = t;
             cap = want;
-            prof_folded_frame(cc, fmt, f->texts + size, cap - size);
+            prof_folded_frame(cc, ff, f->texts + size, cap - size);
         }
         f->frame[i] = size;
         f->frame_len[i] = (uint32_t)len;
@@ -230,6 +247,7 @@ static int make_frames(folded *f, prof_frame_format fmt)
     if (t)
         f->texts = t;
     free(in_tree);
+    free(namesake);
     tx_htab_free(&table);
     return 0;
 }

@@ -3,6 +3,9 @@
 #include "prof/internal.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+#include "util/namesakes.h"
 
 void prof_result_destroy(prof_result *r)
 {
@@ -124,3 +127,26 @@ const prof_cc *prof_cc_at(const prof_result *p, uint32_t i)
     return i < p->num_ccs ? &p->ccs[i] : NULL;
 }
 const prof_info *prof_get_info(const prof_result *p) { return &p->info; }
+
+/* ---- namesakes ------------------------------------------------------------- */
+
+static const char *cc_field(const void *items, size_t i, int which)
+{
+    const prof_cc *cc = &((const prof_cc *)items)[i];
+    return which == 0 ? cc->label : which == 1 ? cc->module : cc->srcloc;
+}
+
+long prof_namesakes(const prof_result *r, uint8_t *out)
+{
+    /* the cost centres the tree names: a log may define millions */
+    uint8_t *in_tree = calloc(r->num_ccs ? r->num_ccs : 1, 1);
+    if (!in_tree) {
+        memset(out, 0, r->num_ccs);
+        return -1;
+    }
+    for (size_t i = 0; i < r->num_nodes; i++)
+        in_tree[r->nodes[i].cc] = 1;
+    long n = tx_namesakes(r->ccs, r->num_ccs, cc_field, in_tree, out);
+    free(in_tree);
+    return n;
+}

@@ -1,6 +1,8 @@
 /* Callers and callees (prof_callers, `evprof report --callers`): on random
  * logs written with the project's writer (random stacks with recursion,
- * cost centres that share a module and label, GHC's built-in stacks), the
+ * cost centres that share a module and label: at one source location one
+ * cost centre as far as any view can tell, at two namesakes, each a group
+ * of its own; GHC's built-in stacks), the
  * figures equal a brute-force count over the samples themselves, not over
  * the tree: per matched group the samples through it, ending in it, and
  * per call into or out of it the samples through that call, each sample
@@ -37,15 +39,17 @@ static uint32_t rnd(uint32_t n)
 typedef struct world {
     int ncc;                        /* ids 2 .. ncc + 1; 1 is MAIN, ncc + 2 is GC */
     char label[MAX_CC + 3][16], module[MAX_CC + 3][16], src[MAX_CC + 3][24];
-    int group[MAX_CC + 3];          /* by module and label; MAIN and GC included */
+    int group[MAX_CC + 3];          /* by module, label and source location; MAIN
+                                       and GC included */
     int ngroups;
     uint32_t stack[MAX_SAMPLES][MAX_DEPTH];     /* outermost first, ids */
     int depth[MAX_SAMPLES];
     int nsamples;
 } world;
 
-/* Random cost centres (a few share a module and label: one group), random
- * stacks drawn as walks with recursion, some MAIN-only and GC samples. */
+/* Random cost centres (a few share a module and label, at one of two
+ * source locations), random stacks drawn as walks with recursion, some
+ * MAIN-only and GC samples. */
 static void make_world(world *w)
 {
     memset(w, 0, sizeof *w);
@@ -56,7 +60,7 @@ static void make_world(world *w)
     for (int i = 2; i < w->ncc + 2; i++) {
         snprintf(w->label[i], sizeof w->label[i], "f%u", rnd(8));
         snprintf(w->module[i], sizeof w->module[i], "M%u", rnd(3));
-        snprintf(w->src[i], sizeof w->src[i], "m.hs:%d:1", i);
+        snprintf(w->src[i], sizeof w->src[i], "m.hs:%u:1", 1 + rnd(2));
     }
     int gc = w->ncc + 2;
     strcpy(w->label[gc], "GC");
@@ -65,7 +69,8 @@ static void make_world(world *w)
     for (int i = 1; i <= gc; i++) {
         w->group[i] = -1;
         for (int j = 1; j < i && w->group[i] < 0; j++)
-            if (!strcmp(w->label[i], w->label[j]) && !strcmp(w->module[i], w->module[j]))
+            if (!strcmp(w->label[i], w->label[j]) && !strcmp(w->module[i], w->module[j]) &&
+                !strcmp(w->src[i], w->src[j]))
                 w->group[i] = w->group[j];
         if (w->group[i] < 0)
             w->group[i] = w->ngroups++;
@@ -160,15 +165,32 @@ static void count(const world *w, const char *pattern, int all, expect *x)
     }
 }
 
-/* The group of a result's cost centre, by its name. */
+/* The group of a cost centre by its module, label and source location
+ * (src NULL: any, and then the name must be one group's: no namesakes);
+ * -1 when none. */
+static int group_named(const world *w, const char *module, const char *label, const char *src)
+{
+    int g = -1;
+    for (int i = 1; i <= w->ncc + 2; i++) {
+        if (strcmp(label, w->label[i]) || strcmp(module, w->module[i]) ||
+            (src && strcmp(src, w->src[i])))
+            continue;
+        if (g >= 0 && g != w->group[i])
+            fail_msg("%s.%s names two groups: namesakes shown without their source location",
+                     module, label);
+        g = w->group[i];
+    }
+    return g;
+}
+
+/* The group of a result's cost centre, by its name and place. */
 static int group_of(const world *w, const prof_result *r, uint32_t cc)
 {
     const prof_cc *c = prof_cc_at(r, cc);
-    for (int i = 1; i <= w->ncc + 2; i++)
-        if (!strcmp(c->label, w->label[i]) && !strcmp(c->module, w->module[i]))
-            return w->group[i];
-    fail_msg("cost centre %s.%s is not the world's", c->module, c->label);
-    return -1;
+    int g = group_named(w, c->module, c->label, c->srcloc);
+    if (g < 0)
+        fail_msg("cost centre %s.%s is not the world's", c->module, c->label);
+    return g;
 }
 
 static void check_result(const world *w, const prof_result *r, const prof_callers_of *p,
@@ -325,17 +347,17 @@ static void test_cli_text(void **state)
     char line[512];
     int blocks = 0, section = 0, g = -1;
     uint64_t rows_seen = 0, rows_want = 0;
+    int namesakes = 0;
     while (fgets(line, sizeof line, pp)) {
-        char mod[32], lab[32];
+        char mod[32], lab[32], src[32];
         unsigned long long a, b;
         double pa, pb;
-        if (sscanf(line, "%31[^ .].%31s", mod, lab) == 2 && line[0] != ' ' &&
+        int k;
+        /* a block: "M0.f3  m.hs:2:1", its source location always */
+        if (sscanf(line, "%31[^ .].%31s %31s", mod, lab, src) == 3 && line[0] != ' ' &&
             strstr(line, "ticks in all") == NULL && strncmp(line, "Ticks", 5) &&
             strncmp(line, "a stack", 7)) {
-            g = -1;
-            for (int i = 1; i <= w.ncc + 2; i++)
-                if (!strcmp(mod, w.module[i]) && !strcmp(lab, w.label[i]))
-                    g = w.group[i];
+            g = group_named(&w, mod, lab, src);
             assert_true(g >= 0);
             blocks++;
             section = 0;
@@ -347,11 +369,11 @@ static void test_cli_text(void **state)
             section = strstr(line, "callers") ? 1 : 2;
             for (int h = 0; h < w.ngroups; h++)
                 rows_want += (section == 1 ? x.edge[h][g] : x.edge[g][h]) > 0;
-        } else if (sscanf(line, " %llu %lf %31[^.].%31s", &a, &pa, mod, lab) == 4) {
-            int h = -1;
-            for (int i = 1; i <= w.ncc + 2; i++)
-                if (!strcmp(mod, w.module[i]) && !strcmp(lab, w.label[i]))
-                    h = w.group[i];
+        } else if (sscanf(line, " %llu %lf %31[^.].%31s%n", &a, &pa, mod, lab, &k) == 4) {
+            /* a row: "M0.f3", or a namesake's "M0.f3 (m.hs:2:1)" */
+            int with_src = sscanf(line + k, " (%31[^)])", src) == 1;
+            namesakes += with_src;
+            int h = group_named(&w, mod, lab, with_src ? src : NULL);
             assert_true(h >= 0 && section);
             assert_int_equal(a, section == 1 ? x.edge[h][g] : x.edge[g][h]);
             rows_seen++;
@@ -365,6 +387,7 @@ static void test_cli_text(void **state)
     assert_int_equal(blocks, want);
     assert_int_equal(rows_seen, rows_want);
     assert_true(rows_seen > 2);
+    assert_true(namesakes > 0);         /* the seed makes some */
     unlink(path);
     free(log);
 }

@@ -483,6 +483,62 @@ static void test_pairing(void **state)
     prof_result_destroy(b);
 }
 
+/* Namesakes (one Module.label at two places, in both runs) are paired
+ * by their place, each with its own ticks: go at line 4 fell by 5, go at
+ * line 5 rose by 5, and no view sums them into one go that did not
+ * change; their folded lines name them with their places. */
+static void test_namesakes(void **state)
+{
+    (void)state;
+    static const cc_def base_ccs[] = {
+        { 1, "MAIN", "MAIN", "<built-in>" }, { 2, "f", "Main", "a.hs:1:1" },
+        { 5, "go", "Main", "a.hs:4:1" },     { 6, "go", "Main", "a.hs:5:1" },
+    };
+    static const sample base_s[] = { { 2, { 5, 2 }, 10 }, { 2, { 6, 2 }, 5 } };
+    static const cc_def new_ccs[] = {
+        { 11, "MAIN", "MAIN", "<built-in>" }, { 12, "f", "Main", "a.hs:1:1" },
+        { 15, "go", "Main", "a.hs:5:1" },     { 16, "go", "Main", "a.hs:4:1" },
+    };
+    static const sample new_s[] = { { 2, { 16, 12 }, 5 }, { 2, { 15, 12 }, 10 } };
+    prof_result *a = synthetic(base_ccs, 4, base_s, 2);
+    prof_result *b = synthetic(new_ccs, 4, new_s, 2);
+    diff_prof *d = make_diff(a, b, 0);
+    const diff_cc *g4 = find(d, "go", "a.hs:4:1"), *g5 = find(d, "go", "a.hs:5:1");
+    assert_int_equal(g4->base_ticks, 10);
+    assert_int_equal(g4->new_ticks, 5);
+    assert_int_equal(g5->base_ticks, 5);
+    assert_int_equal(g5->new_ticks, 10);
+    assert_int_equal(g4->change, DIFF_SAME);
+    assert_true(g4->namesake && g5->namesake);
+    assert_false(find(d, "f", NULL)->namesake);
+    char *t = text_of(write_diff_folded, d);
+    assert_string_equal(t, "MAIN;Main.f;Main.go (a.hs:5:1) 5 10\n"
+                           "MAIN;Main.f;Main.go (a.hs:4:1) 10 5\n");
+    free(t);
+    /* the call graph: a node each, BASE's figures its own */
+    cg_opts go;
+    cg_opts_init(&go);
+    go.node_fraction = go.edge_fraction = 0.0;
+    cg_write_opts wo;
+    cg_write_opts_init(&wo);
+    size_t size = 0;
+    t = NULL;
+    FILE *out = open_memstream(&t, &size);
+    assert_non_null(out);
+    assert_int_equal(diff_graph_write(d, &go, &wo, CG_FORMAT_DOT, out, NULL), EV_OK);
+    assert_int_equal(fclose(out), 0);
+    const char *n4 = strstr(t, "evprof_name=\"Main.go (a.hs:4:1)\"");
+    const char *n5 = strstr(t, "evprof_name=\"Main.go (a.hs:5:1)\"");
+    assert_true(n4 && n5);
+    assert_non_null(strstr(t, "a.hs:4:1\\n5 (33.33%)\\nof 5 (33.33%)\\nbase 10 of 10: -5"));
+    assert_non_null(strstr(t, "a.hs:5:1\\n10 (66.67%)\\nof 10 (66.67%)\\nbase 5 of 5: +5"));
+    free(t);
+    check_pair(a, b, "namesakes");
+    diff_prof_destroy(d);
+    prof_result_destroy(a);
+    prof_result_destroy(b);
+}
+
 /* The total and a cost centre each trip --fail-above at their own
  * percentage: the total by its growth, a cost centre by its delta over
  * BASE's total. */
@@ -565,6 +621,7 @@ int main(void)
         cmocka_unit_test(test_normalize),
         cmocka_unit_test(test_folded_is_difffolded),
         cmocka_unit_test(test_pairing),
+        cmocka_unit_test(test_namesakes),
         cmocka_unit_test(test_fail_above),
         cmocka_unit_test(test_format_helpers),
     };

@@ -183,13 +183,48 @@ static void free_lines(line *ls, size_t n)
     free(ls);
 }
 
+/* Namesakes by a sort of the whole table: cost centres of one module and
+ * label at two places or more. */
+static const prof_result *sort_p;
+
+static int by_name(const void *a, const void *b)
+{
+    const prof_cc *x = prof_cc_at(sort_p, *(const uint32_t *)a),
+                  *y = prof_cc_at(sort_p, *(const uint32_t *)b);
+    int c = strcmp(x->module, y->module);
+    return c ? c : strcmp(x->label, y->label);
+}
+
+static uint8_t *namesakes_of(const prof_result *p)
+{
+    size_t n = prof_num_ccs(p);
+    uint32_t *ix = malloc((n + 1) * sizeof *ix);
+    uint8_t *ns = calloc(n + 1, 1);
+    assert_true(ix && ns);
+    for (uint32_t i = 0; i < n; i++)
+        ix[i] = i;
+    sort_p = p;
+    qsort(ix, n, sizeof *ix, by_name);
+    for (size_t a = 0, b; a < n; a = b) {
+        int mixed = 0;
+        for (b = a + 1; b < n && by_name(&ix[a], &ix[b]) == 0; b++)
+            mixed |= strcmp(prof_cc_at(p, ix[a])->srcloc, prof_cc_at(p, ix[b])->srcloc) != 0;
+        for (size_t k = a; k < b; k++)
+            ns[ix[k]] = (uint8_t)mixed;
+    }
+    free(ix);
+    return ns;
+}
+
 /* What the output must be, built from the tree: every node with ticks,
- * its path's frames from its root (MAIN, or the cut marker without MAIN),
- * paths that print alike summed. */
+ * its path's frames from its root (MAIN, or the cut marker without MAIN;
+ * a namesake's `name` frame is its `src` one), paths that print alike
+ * summed. */
 static line *expected_lines(const prof_result *p, prof_frame_format fmt, size_t *n)
 {
     size_t nn = prof_num_nodes(p), count = 0;
     line *ls = calloc(nn + 1, sizeof *ls);
+    uint8_t *ns = namesakes_of(p);
     assert_non_null(ls);
     for (uint32_t i = 0; i < nn; i++) {
         const prof_node *nd = prof_node_at(p, i);
@@ -209,8 +244,10 @@ static line *expected_lines(const prof_result *p, prof_frame_format fmt, size_t 
         assert_non_null(s);
         while (depth-- > 0) {
             char frame[1024];
-            const prof_cc *cc = prof_cc_at(p, prof_node_at(p, chain[depth])->cc);
-            size_t fl = prof_folded_frame(cc, fmt, frame, sizeof frame);
+            uint32_t ci = prof_node_at(p, chain[depth])->cc;
+            const prof_cc *cc = prof_cc_at(p, ci);
+            prof_frame_format ff = fmt == PROF_FRAME_NAME && ns[ci] ? PROF_FRAME_SRC : fmt;
+            size_t fl = prof_folded_frame(cc, ff, frame, sizeof frame);
             assert_true(fl < sizeof frame);
             while (len + fl + 2 > cap)
                 s = realloc(s, cap *= 2);
@@ -224,6 +261,7 @@ static line *expected_lines(const prof_result *p, prof_frame_format fmt, size_t 
         ls[count].count = nd->ticks;
         count++;
     }
+    free(ns);
     qsort(ls, count, sizeof *ls, cmp_line);
     size_t out = 0;
     for (size_t i = 0; i < count; i++) {
@@ -338,9 +376,11 @@ static uint8_t *finish_log(el_writer *w, size_t *len)
     return copy;
 }
 
-/* Two SCCs with the same label and module (different places), and two
- * labels that cleaning makes alike ("a;b" and "a:b"): their stacks print
- * alike and are one line each, whose count is the sum. */
+/* Two SCCs with the same label and module (different places:
+ * namesakes), and two labels that cleaning makes alike ("a;b" and
+ * "a:b"): the namesakes' frames name their places, so their stacks stay
+ * apart (but for `label`); the others' stacks print alike and are one
+ * line, whose count is the sum. */
 static void test_merged_stacks(void **state)
 {
     (void)state;
@@ -373,11 +413,20 @@ static void test_merged_stacks(void **state)
     char *text = folded_text(p, PROF_FRAME_NAME);
     /* tree order: go@9 (10 ticks), a:b (8), go@1 (8), a;b (7); the first
      * of each printed stack collects the others */
-    assert_string_equal(text, "MAIN;Main.go 7\n"
-                              "MAIN;Main.go;Main.leaf 11\n"
-                              "MAIN;Main.a:b 15\n");
+    assert_string_equal(text, "MAIN;Main.go (a.hs:9:1) 4\n"
+                              "MAIN;Main.go (a.hs:9:1);Main.leaf 6\n"
+                              "MAIN;Main.a:b 15\n"
+                              "MAIN;Main.go (a.hs:1:1) 3\n"
+                              "MAIN;Main.go (a.hs:1:1);Main.leaf 5\n");
     free(text);
     check_against_tree(p, PROF_FRAME_NAME, "merged");
+    /* by label alone, as asked: the namesakes are one frame */
+    text = folded_text(p, PROF_FRAME_LABEL);
+    assert_string_equal(text, "MAIN;go 7\n"
+                              "MAIN;go;leaf 11\n"
+                              "MAIN;a:b 15\n");
+    free(text);
+    check_against_tree(p, PROF_FRAME_LABEL, "merged, label");
     /* with the source location the stacks differ again */
     check_against_tree(p, PROF_FRAME_SRC, "merged, src");
     text = folded_text(p, PROF_FRAME_SRC);
@@ -391,8 +440,9 @@ static void test_merged_stacks(void **state)
 
 /* Frame texts are made for the cost centres in the tree only, into a
  * block that grows: a label longer than the block first made (20 000
- * bytes), a cost centre printing as one in the tree but in no stack
- * (it merges nothing), and a thousand never sampled. */
+ * bytes), a cost centre never sampled whose name one in the tree has
+ * (it merges nothing, but makes that one a namesake: which cost centres
+ * are is the log's, not the window's), and a thousand never sampled. */
 static void test_long_and_unused_frames(void **state)
 {
     (void)state;
@@ -425,10 +475,11 @@ static void test_long_and_unused_frames(void **state)
     uint8_t *buf = finish_log(w, &len);
     prof_result *p = test_profile_mem(buf, len, NULL);
     char *text = folded_text(p, PROF_FRAME_NAME);
-    size_t want_len = strlen("MAIN;Main.go 3\nMAIN;Main.go;Main.") + LONG + strlen(" 2\n");
+    const char *go_at1 = "MAIN;Main.go (a.hs:1:1)";
+    size_t want_len = 2 * strlen(go_at1) + strlen(" 3\n;Main.") + LONG + strlen(" 2\n");
     char *want = malloc(want_len + 1);
     assert_non_null(want);
-    snprintf(want, want_len + 1, "MAIN;Main.go 3\nMAIN;Main.go;Main.%s 2\n", label);
+    snprintf(want, want_len + 1, "%s 3\n%s;Main.%s 2\n", go_at1, go_at1, label);
     assert_string_equal(text, want);
     free(want);
     free(text);

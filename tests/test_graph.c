@@ -232,7 +232,9 @@ static void test_recursion(void **state)
     prof_result_destroy(p);
 }
 
-/* Cost centres with one label and module are one node. */
+/* Cost centres with one label and module at two places (namesakes) are
+ * two nodes, each drawn with its place; cost centres equal in all three
+ * are one node. */
 static void test_same_name_merged(void **state)
 {
     (void)state;
@@ -242,10 +244,12 @@ static void test_same_name_merged(void **state)
     el_writer_cost_centre(w, 0, 2, "go", "M", "a.hs:1:1", 0);
     el_writer_cost_centre(w, 0, 3, "go", "M", "a.hs:7:1", 0);
     el_writer_cost_centre(w, 0, 4, "go", "N", "b.hs:1:1", 0);
-    const uint32_t s1[] = { 2 }, s2[] = { 3, 2 }, s3[] = { 4 };
+    el_writer_cost_centre(w, 0, 5, "go", "N", "b.hs:1:1", 0);      /* N.go again */
+    const uint32_t s1[] = { 2 }, s2[] = { 3, 2 }, s3[] = { 4 }, s4[] = { 5, 4 };
     el_writer_prof_sample(w, 10, 0, 1, 1, s1);
     el_writer_prof_sample(w, 20, 0, 2, 2, s2);      /* MAIN/go@1/go@7 */
     el_writer_prof_sample(w, 30, 0, 3, 1, s3);
+    el_writer_prof_sample(w, 40, 0, 4, 2, s4);      /* MAIN/N.go/N.go */
     assert_int_equal(el_writer_finish(w), EV_OK);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(w, &len);
@@ -254,16 +258,61 @@ static void test_same_name_merged(void **state)
     cg_opts o;
     opts_all(&o);
     cg_graph *g = build(p, &o);
-    assert_int_equal(cg_num_nodes(g), 3);       /* MAIN, M.go, N.go */
-    const cg_node *n = cg_node_at(g, 1);
-    assert_string_equal(n->module, "M");
-    assert_int_equal(n->num_ccs, 2);
-    assert_null(n->srcloc);
-    assert_int_equal(n->self, 2);
-    assert_int_equal(n->cum, 2);
-    const cg_edge *e = find_edge(g, "go", "go");    /* M.go -> M.go: recursion */
-    assert_non_null(e);
-    assert_int_equal(e->ticks, 1);
+    assert_int_equal(cg_num_nodes(g), 4);       /* MAIN, M.go@1, M.go@7, N.go */
+    int seen = 0;
+    for (size_t i = 0; i < cg_num_nodes(g); i++) {
+        const cg_node *n = cg_node_at(g, i);
+        if (strcmp(n->label, "go") != 0)
+            continue;
+        seen++;
+        if (strcmp(n->module, "N") == 0) {
+            assert_int_equal(n->num_ccs, 2);
+            assert_false(n->namesake);
+            assert_int_equal(n->self, 2);
+            assert_int_equal(n->cum, 2);
+            continue;
+        }
+        assert_true(n->namesake);
+        assert_int_equal(n->num_ccs, 1);
+        int at7 = strcmp(n->srcloc, "a.hs:7:1") == 0;
+        assert_true(at7 || strcmp(n->srcloc, "a.hs:1:1") == 0);
+        assert_int_equal(n->self, 1);
+        assert_int_equal(n->cum, at7 ? 1 : 2);
+    }
+    assert_int_equal(seen, 3);
+    /* go@1 -> go@7 is a call between two nodes; N.go -> N.go recursion */
+    int calls = 0, loops = 0;
+    for (size_t i = 0; i < cg_num_edges(g); i++) {
+        const cg_edge *e = cg_edge_at(g, i);
+        const cg_node *a = cg_node_at(g, e->from), *b = cg_node_at(g, e->to);
+        if (strcmp(a->label, "go") || strcmp(b->label, "go"))
+            continue;
+        assert_int_equal(e->ticks, 1);
+        if (e->from == e->to) {
+            assert_string_equal(a->module, "N");
+            loops++;
+        } else {
+            assert_string_equal(a->srcloc, "a.hs:1:1");
+            assert_string_equal(b->srcloc, "a.hs:7:1");
+            calls++;
+        }
+    }
+    assert_int_equal(calls, 1);
+    assert_int_equal(loops, 1);
+    /* drawn: a namesake's place in its box, in its name and tooltip */
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    assert_non_null(out);
+    cg_write_opts wo;
+    cg_write_opts_init(&wo);
+    assert_int_equal(cg_write(g, &wo, CG_FORMAT_DOT, out, NULL), EV_OK);
+    assert_int_equal(fclose(out), 0);
+    assert_non_null(strstr(text, "evprof_name=\"M.go (a.hs:7:1)\""));
+    assert_non_null(strstr(text, "label=\"go\\nM\\na.hs:7:1\\n"));
+    assert_non_null(strstr(text, "evprof_name=\"N.go\""));
+    assert_non_null(strstr(text, "label=\"go\\nN\\n2 "));
+    free(text);
     cg_destroy(g);
     prof_result_destroy(p);
 }
@@ -739,6 +788,39 @@ static void esc_name(const prof_cc *cc, char *buf, size_t size)
     buf[n] = '\0';
 }
 
+/* Namesakes by a sort of the whole table (namesake[i] set): cost
+ * centres of one module and label at two places or more. */
+static const prof_result *sort_p;
+
+static int by_name(const void *a, const void *b)
+{
+    const prof_cc *x = prof_cc_at(sort_p, *(const uint32_t *)a),
+                  *y = prof_cc_at(sort_p, *(const uint32_t *)b);
+    int c = strcmp(x->module, y->module);
+    return c ? c : strcmp(x->label, y->label);
+}
+
+static uint8_t *namesakes_of(const prof_result *p)
+{
+    size_t n = prof_num_ccs(p);
+    uint32_t *ix = malloc((n + 1) * sizeof *ix);
+    uint8_t *ns = calloc(n + 1, 1);
+    assert_true(ix && ns);
+    for (uint32_t i = 0; i < n; i++)
+        ix[i] = i;
+    sort_p = p;
+    qsort(ix, n, sizeof *ix, by_name);
+    for (size_t a = 0, b; a < n; a = b) {
+        int mixed = 0;
+        for (b = a + 1; b < n && by_name(&ix[a], &ix[b]) == 0; b++)
+            mixed |= strcmp(prof_cc_at(p, ix[a])->srcloc, prof_cc_at(p, ix[b])->srcloc) != 0;
+        for (size_t k = a; k < b; k++)
+            ns[ix[k]] = (uint8_t)mixed;
+    }
+    free(ix);
+    return ns;
+}
+
 typedef struct brute {
     size_t ngroups;
     char (*name)[256];
@@ -757,9 +839,14 @@ static void brute_force(const prof_result *p, brute *b)
     b->name = calloc(nccs, sizeof *b->name);
     b->group_of_cc = calloc(nccs, sizeof *b->group_of_cc);
     assert_non_null(b->name);
+    uint8_t *ns = namesakes_of(p);
     for (uint32_t i = 0; i < nccs; i++) {
         char nm[256];
         esc_name(prof_cc_at(p, i), nm, sizeof nm);
+        if (ns[i]) {    /* a namesake's node: "Module.label (SRC)" */
+            size_t l = strlen(nm);
+            snprintf(nm + l, sizeof nm - l, " (%s)", prof_cc_at(p, i)->srcloc);
+        }
         size_t k = 0;
         while (k < b->ngroups && strcmp(b->name[k], nm) != 0)
             k++;
@@ -767,6 +854,7 @@ static void brute_force(const prof_result *p, brute *b)
             strcpy(b->name[b->ngroups++], nm);
         b->group_of_cc[i] = (uint32_t)k;
     }
+    free(ns);
     size_t ng = b->ngroups;
     b->self = calloc(ng, sizeof *b->self);
     b->cum = calloc(ng, sizeof *b->cum);

@@ -286,14 +286,24 @@ static void test_exposition_full(void **state)
     r.caps = caps;
     r.has_sparks = 1;
 
-    /* cost centres: two share Module.label (summed), one ties another */
+    /* cost centres: two namesakes (one Module.label, two source
+     * locations: two series), two that read the same once shown (bytes
+     * that are not UTF-8, one source location: summed), one ties another */
     static const live_cc_row ccs[] = {
-        { .id = 1, .label = "f", .module = "M", .ticks = 5, .inherited = 9 },
-        { .id = 2, .label = "dup", .module = "D", .ticks = 3, .inherited = 3 },
-        { .id = 3, .label = "dup", .module = "D", .ticks = 4, .inherited = 4 },
-        { .id = 4, .label = "\\\\", .module = "Data.List", .ticks = 5, .inherited = 6 },
-        { .id = 5, .label = "say \"x\"", .module = "Q", .ticks = 1, .inherited = 1 },
-        { .id = 6, .label = "g", .module = "M", .ticks = 0, .inherited = 20 },
+        { .id = 1, .label = "f", .module = "M", .srcloc = "M.hs:1:1", .ticks = 5, .inherited = 9 },
+        { .id = 2, .label = "dup", .module = "D", .srcloc = "D.hs:1:1-5", .ticks = 3,
+          .inherited = 3 },
+        { .id = 3, .label = "dup", .module = "D", .srcloc = "D.hs:2:1-5", .ticks = 4,
+          .inherited = 4 },
+        { .id = 4, .label = "\\\\", .module = "Data.List", .srcloc = "L.hs:(1,1)-(2,9)",
+          .ticks = 5, .inherited = 6 },
+        { .id = 5, .label = "say \"x\"", .module = "Q", .srcloc = "Q.hs:1:1", .ticks = 1,
+          .inherited = 1 },
+        { .id = 6, .label = "g", .module = "M", .srcloc = "M.hs:2:1", .ticks = 0, .inherited = 20 },
+        { .id = 7, .label = "bad\xff", .module = "M", .srcloc = "M.hs:3:1", .ticks = 2,
+          .inherited = 2 },
+        { .id = 8, .label = "bad\xfe", .module = "M", .srcloc = "M.hs:3:1", .ticks = 2,
+          .inherited = 2 },
     };
     static const live_band bands[] = {
         { "big", 300 }, { "bad\xff", 100 }, { "bad\xfe", 50 }, { "small", 10 },
@@ -360,20 +370,23 @@ static void test_exposition_full(void **state)
     assert_non_null(strstr(t, "\nghc_sparks_fizzled_total" L ",capability=\"0\"} 5\n"));
     assert_null(strstr(t, "ghc_sparks_fizzled_total" L ",capability=\"1\"}"));
     assert_non_null(strstr(t, "\nghc_sparks_gcd_total" L ",capability=\"0\"} 4\n"));
-    /* cost centres: D.dup's two rows as one (7), then the ties of 5 by
-     * inherited ticks (Data.List.\\ has 6, M.f 9: M.f first); top 3 */
-    assert_non_null(strstr(t, "\nghc_cost_centre_ticks_total" L ",cost_centre=\"D.dup\"} 7\n"
-                              "ghc_cost_centre_ticks_total" L ",cost_centre=\"M.f\"} 5\n"
+    /* cost centres: the ties of 5 by inherited ticks (Data.List.\\ has 6,
+     * M.f 9: M.f first), then of 4 by the labels (D.dup's namesake at
+     * line 2, alone, before M.bad's two rows as one); top 3 */
+    assert_non_null(strstr(t, "\nghc_cost_centre_ticks_total" L
+                              ",cost_centre=\"M.f\",src=\"M.hs:1:1\"} 5\n"
                               "ghc_cost_centre_ticks_total" L
-                              ",cost_centre=\"Data.List.\\\\\\\\\"} 5\n"
+                              ",cost_centre=\"Data.List.\\\\\\\\\",src=\"L.hs:(1,1)-(2,9)\"} 5\n"
+                              "ghc_cost_centre_ticks_total" L
+                              ",cost_centre=\"D.dup\",src=\"D.hs:2:1-5\"} 4\n"
                               "# HELP ghc_cost_centre_inherited_ticks_total "));
     assert_non_null(strstr(t, "\nghc_cost_centre_inherited_ticks_total" L
-                              ",cost_centre=\"D.dup\"} 7\n"));
+                              ",cost_centre=\"D.dup\",src=\"D.hs:2:1-5\"} 4\n"));
     assert_int_equal(count(t, "ghc_cost_centre_ticks_total{"), 3);
     assert_null(strstr(t, "Q.say"));
     assert_non_null(strstr(t, "\nghc_profile_ticks_total" L "} 18\n"));
     assert_non_null(strstr(t, "\nghc_profile_tick_interval_seconds" L "} 0.001000000\n"));
-    assert_non_null(strstr(t, "\nghc_profile_cost_centres" L "} 6\n"));
+    assert_non_null(strstr(t, "\nghc_profile_cost_centres" L "} 8\n"));
     /* bands: two that read the same (bytes not UTF-8) are one series */
     assert_non_null(strstr(t, "\nghc_heap_band_bytes" L ",band=\"big\"} 300\n"
                               "ghc_heap_band_bytes" L ",band=\"bad\xef\xbf\xbd\"} 150\n"
@@ -406,15 +419,20 @@ static void test_exposition_full(void **state)
     assert_non_null(strstr(t, "# TYPE ghc_gc_pause_seconds histogram\n"));
     assert_non_null(strstr(t, "# TYPE ghc_heap_band_bytes gauge\n"));
     assert_non_null(strstr(t, "# TYPE ghc_cost_centre_ticks_total counter\n"));
-#undef L
     free(t);
 
     /* the same frame with every row: nothing bounded, each label once */
     t = expose(&f, 100, 0);
     check_structure(t);
-    assert_int_equal(count(t, "ghc_cost_centre_ticks_total{"), 5);
-    assert_int_equal(count(t, "cost_centre=\"D.dup\""), 2);    /* ticks, inherited */
+    assert_int_equal(count(t, "ghc_cost_centre_ticks_total{"), 7);
+    /* the namesakes: two series each of ticks and inherited */
+    assert_int_equal(count(t, "cost_centre=\"D.dup\""), 4);
+    assert_non_null(strstr(t, "\nghc_cost_centre_ticks_total" L
+                              ",cost_centre=\"D.dup\",src=\"D.hs:1:1-5\"} 3\n"));
+    assert_non_null(strstr(t, "\nghc_cost_centre_ticks_total" L
+                              ",cost_centre=\"M.bad\xef\xbf\xbd\",src=\"M.hs:3:1\"} 4\n"));
     assert_int_equal(count(t, "ghc_heap_band_bytes{"), 3);
+#undef L
     free(t);
 }
 

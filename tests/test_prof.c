@@ -508,6 +508,17 @@ static void test_initial_capabilities(void **state)
     }
 }
 
+/* Namesakes (tests/data/namesakes: GHC 9.0.2, -fprof-auto-calls, one
+ * label and module at many places): every row of GHC's own .prof of the
+ * run, each namesake on rows of its own, as check_prof compares them (by
+ * label, module and source location). */
+static void test_namesakes_run(void **state)
+{
+    (void)state;
+    check_prof(CORPUS_DIR "/namesakes/Lexer-calls.nt.p.1.eventlog",
+               CORPUS_DIR "/namesakes/Lexer-calls.nt.p.1.prof");
+}
+
 /* The deep chain really hit the cap and is marked as cut, not re-rooted. */
 static void test_cut_stacks_marked(void **state)
 {
@@ -1605,6 +1616,7 @@ int main(void)
         cmocka_unit_test(test_own_runs),
         cmocka_unit_test(test_newprogs_runs),
         cmocka_unit_test(test_initial_capabilities),
+        cmocka_unit_test(test_namesakes_run),
         cmocka_unit_test(test_ghc_9_6_runs),
         cmocka_unit_test(test_ghc_9_10_runs),
         cmocka_unit_test(test_cut_stacks_marked),

@@ -75,6 +75,9 @@ typedef struct diff_cc {
     double base;                /* base_ticks, scaled with normalize */
     double delta;               /* new_ticks - base */
     diff_change change;
+    uint8_t namesake;           /* another cost centre of either run has its module and
+                                   label at another place (prof_namesakes): the
+                                   folded lines name it with its source location */
 } diff_cc;
 
 /* A stack: a node of the merged tree. Index 0 is MAIN. */

@@ -16,7 +16,8 @@
  *
  * Definitions (docs/FLAMEGRAPH.md): every tree node with ticks is a stack,
  * weighted by its ticks. One graph node per cost centre, cost centres with
- * the same label and module being one node.
+ * the same label, module and source location being one node (namesakes,
+ * one label and module at several places, are several: prof_namesakes).
  *   self(c)   ticks of the stacks whose leaf is c;
  *   cum(c)    ticks of the stacks in which c occurs, once per stack however
  *             often c recurs in it;
@@ -72,8 +73,10 @@ EVPROF_API void cg_destroy(cg_graph *g);           /* accepts NULL */
 typedef struct cg_node {
     const char *label;
     const char *module;
-    const char *srcloc;     /* of its cost centre; NULL when several with different ones */
-    uint32_t num_ccs;       /* cost centres merged into this node */
+    const char *srcloc;     /* of its cost centres */
+    uint32_t num_ccs;       /* cost centres merged into this node (all three equal) */
+    uint8_t namesake;       /* another cost centre has its label and module at
+                               another place: drawn with its srcloc */
     uint64_t self, cum;
 } cg_node;
 

@@ -58,10 +58,12 @@ typedef struct live_opts {
 
 EVPROF_API void live_opts_init(live_opts *o);
 
-/* A cost centre, with the report's label and module (owned by the frame). */
+/* A cost centre, with the report's label, module and source location
+ * (owned by the frame): namesakes (prof_namesakes) are rows of their own,
+ * told apart by srcloc. */
 typedef struct live_cc_row {
     uint32_t id;                /* GHC's cost-centre id */
-    const char *label, *module;
+    const char *label, *module, *srcloc;
     uint64_t ticks, interval;               /* individual: since the start, last interval */
     uint64_t inherited, inherited_interval; /* this cc and what it called (a recursive
                                                cc counted once), likewise */

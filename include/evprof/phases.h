@@ -64,6 +64,10 @@ EVPROF_API extern const ev_analysis_ops phases_ops;
 typedef struct phase_cc {
     const char *label, *module, *srcloc;    /* owned by the run */
     uint64_t ticks;                         /* individual ticks in the phase */
+    uint8_t namesake;                       /* another cost centre of the log has its
+                                               module and label at another place
+                                               (prof_namesakes): the text names it
+                                               with its srcloc */
 } phase_cc;
 
 typedef struct phase_row {

@@ -341,6 +341,19 @@ EVPROF_API prof_cc_total *prof_summary(const prof_result *r, size_t *n);
  * exact ties can round differently from the tree's double precision). */
 EVPROF_API double prof_summary_pct(uint64_t ticks, uint64_t total);
 
+/* Namesakes: cost centres of one module and label at different source
+ * locations (GHC names two pattern bindings of `f` both `f.(...)`, every
+ * lambda of `main` `main.\`, and under -fprof-auto-calls every call site
+ * of `f` `f`). Every view keeps them apart; those that print a cost
+ * centre by its name print a namesake's source location with it
+ * (docs/PROF.md, "Namesakes"). out[i] = 1 for each cost centre i of r's
+ * tree that has a namesake among every cost centre the log defined (with
+ * ticks or not, so that the answer is the same for every window of one
+ * log), else 0; out has prof_num_ccs(r) bytes. Time in proportion to the
+ * cost centres, memory to those in the tree. Returns how many, or -1
+ * without memory (out all 0). */
+EVPROF_API long prof_namesakes(const prof_result *r, uint8_t *out);
+
 /* ---- callers and callees (prof/callers.c) --------------------------------
  * For every cost centre whose "Module.label" the POSIX extended regex
  * matches (prof_match_ccs), grouped by module and label as the call graph

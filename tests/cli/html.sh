@@ -223,6 +223,28 @@ else
     echo "SKIPPED: the bytes() check (no node)"
 fi
 
+# namesakes (one Module.label at several places: tests/data/namesakes)
+# are flagged in the data block, and the page's names (ccName: a
+# namesake's "Module.label (SRC)", by which the tree, the flame graph and
+# the callers' view go) tell every cost centre sent apart
+"$evprof" html "$d/namesakes/Lexer-calls.nt.p.1.eventlog" -o "$tmp/names.html" 2>"$tmp/err"
+check "namesakes: exit 0" [ $? -eq 0 ]
+defer "namesakes: flagged where a Module.label has several places (its twin sent or not)" \
+    json "$tmp/names.html" "all(c[4] == 1 for c in d['prof']['ccs'] if len({x[2] for x in d['prof']['ccs'] if x[:2] == c[:2]}) > 1) and sum(c[4] for c in d['prof']['ccs']) > 10 and d['prof']['ccs'][0][4] == 0"
+if command -v node >/dev/null; then
+    "$PYTHON" - "$tmp/names.html" >"$tmp/names.json" <<'PY'
+import re, sys
+print(re.search(r'id="evprof-data">(.*?)</script>', open(sys.argv[1], encoding='utf-8').read(), re.S).group(1))
+PY
+    got=$(node -e "var D = JSON.parse(require('fs').readFileSync('$tmp/names.json', 'utf8'));
+$(sed -n '/^  function ccName(i) {/,/^  }/p' html/page.js)
+var n = D.prof.ccs.map(function (c, i) { return ccName(i); });
+console.log(new Set(n).size === n.length && n.indexOf('Main.lexer (Lexer.hs:18:17-24)') >= 0 ? 'unique' : 'twice')")
+    check "namesakes: the page's names of the cost centres sent are all different ($got)" [ "$got" = unique ]
+else
+    echo "SKIPPED: the page's names of namesakes (no node)"
+fi
+
 "$evprof" html --help >"$tmp/help" 2>&1
 check "--help: exit 0 and the options" grep -q -- '--max-nodes' "$tmp/help"
 

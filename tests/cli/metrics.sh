@@ -131,7 +131,7 @@ check "GC figures equal gc -f json (above)" [ $? -eq 0 ]
 # ticks per cost centre equal the report's summary; bands the last census
 # of heap -f csv; ticky entries and allocations ticky -f csv
 "$PYTHON" - "$evprof" <<'PY'
-import csv, io, re, subprocess, sys
+import csv, io, json, re, subprocess, sys
 sys.path.insert(0, "tests/cli")
 import prom
 evprof = sys.argv[1]
@@ -152,7 +152,8 @@ for log, win in [("tests/data/ghc-9.0.2/nfib-p.eventlog", []),
     what = "%s %s" % (log.split("/")[-1], " ".join(win))
     m = re.search(r"\((\d+) ticks @", rep)
     check("%s: %s ticks" % (what, m.group(1)), prom.value(p, "ghc_profile_ticks_total") == int(m.group(1)))
-    # the summary's rows, summed by Module.label as the exposition sums them
+    # the summary's rows, one series per Module.label and source location
+    # (rows that read the same once shown summed, as the exposition sums them)
     lines = rep.splitlines()
     head = next(k for k, l in enumerate(lines) if l.startswith("COST CENTRE"))
     cols = [lines[head].index(h) for h in ("MODULE", "SRC", "%time")]
@@ -161,15 +162,40 @@ for log, win in [("tests/data/ghc-9.0.2/nfib-p.eventlog", []),
         if not l.strip():
             break
         label, module = l[:cols[0]].rstrip(), l[cols[0]:cols[1]].rstrip()
-        key = module + "." + label
+        key = (module + "." + label, l[cols[1]:cols[2]].rstrip())
         rows[key] = rows.get(key, 0) + int(l.split()[-1])
     check("%s: summary rows (%d)" % (what, len(rows)), len(rows) >= 1)
-    for k, t in rows.items():
+    for (k, src), t in rows.items():
         try:
-            got = prom.value(p, "ghc_cost_centre_ticks_total", cost_centre=k)
+            got = prom.value(p, "ghc_cost_centre_ticks_total", cost_centre=k, src=src)
         except KeyError:
             got = None
-        check("%s: %s %d ticks" % (what, k, t), got == t)
+        check("%s: %s (%s) %d ticks" % (what, k, src, t), got == t)
+# namesakes (one Module.label at several source locations: GHC 9.0.2,
+# -fprof-auto-calls, tests/data/namesakes) are series of their own, each
+# with its cost centre's ticks (report --json), together the ticks of the
+# name; every cost centre listed, the series sum to the total
+log = "tests/data/namesakes/Lexer-calls.nt.p.1.eventlog"
+p = prom.parse(run("metrics", "-n", "1000", log))
+js = json.loads(run("report", "--json", log))
+ticks = {}
+todo = [js["profile"]]
+while todo:
+    st = todo.pop()
+    ticks[st["id"]] = ticks.get(st["id"], 0) + st["ticks"]
+    todo.extend(st.get("children", []))
+for name in ("lexer", "source.expr"):
+    want = {c["src_loc"]: ticks[c["id"]] for c in js["cost_centres"]
+            if c["label"] == name and c["module"] == "Main" and ticks.get(c["id"])}
+    got = {l.get("src"): v for n, l, v in p["samples"]  # 0: on stacks, never their leaf
+           if n == "ghc_cost_centre_ticks_total" and l["cost_centre"] == "Main." + name and v}
+    check("namesakes: %d series of Main.%s, one per source location, each its ticks" %
+          (len(want), name), len(want) > 1 and got == want)
+    check("namesakes: Main.%s's series sum to the name's %d ticks" % (name, sum(want.values())),
+          sum(got.values()) == sum(want.values()))
+check("namesakes: the series sum to the total",
+      sum(v for n, l, v in p["samples"] if n == "ghc_cost_centre_ticks_total") ==
+      prom.value(p, "ghc_profile_ticks_total"))
 for log in ["tests/data/ghc-9.0.2/nfib-hc.eventlog", "tests/data/ghc-9.0.2/nfib-hy.eventlog",
             "tests/data/ghc-events/sleep.hy.eventlog"]:
     p = prom.parse(run("metrics", "-n", "1000", log))

@@ -161,6 +161,15 @@ for c, j in zip(rows, js):
     assert c['top_cost_centres'] == '; '.join('%s.%s %d' % (t['module'], t['label'], t['ticks']) for t in j['top'])
 PY
 
+# namesakes (one Module.label at several places: tests/data/namesakes)
+# are listed with their places, the other cost centres without
+nl=tests/data/namesakes/Lexer-calls.nt.p.1.eventlog
+"$evprof" phases --top 6 "$nl" >"$tmp/names.txt" 2>/dev/null
+check "namesakes: text names Main.source.expr's two places apart" grep -Fq \
+    "Main.source.expr (Lexer.hs:93:19-49) 6.8, Main.lexNumber.(...) 6.8, Main.source.expr (Lexer.hs:(92,23)-(93,49)) 5.9, Main.source 5.5," "$tmp/names.txt"
+"$evprof" phases --top 6 --format csv "$nl" >"$tmp/names.csv" 2>/dev/null
+check "namesakes: csv too" grep -Fq "Main.lexer (Lexer.hs:18:17-24) 22; Main.source.expr (Lexer.hs:93:19-49) 16;" "$tmp/names.csv"
+
 # a window: phases cut to it, their ticks those of the window
 "$evprof" phases --format json "$data/phases.eventlog" >"$tmp/whole.json"
 "$evprof" phases --format json --from 0.3 --to 0.9 "$data/phases.eventlog" >"$tmp/w.json"

@@ -20,7 +20,8 @@ export PYTHONPATH=tests/support
 
 logs=("$data"/par-N2-p.eventlog "$data"/deep-p.eventlog "$data"/mutual-p.eventlog
       "$data"/odd-p.eventlog "$data"/chain-p.eventlog "$data"/deep-pj.eventlog
-      tests/data/ghc-9.6/sim-late-p.eventlog tests/data/ghc-9.6/workers-N2-pj.eventlog)
+      tests/data/ghc-9.6/sim-late-p.eventlog tests/data/ghc-9.6/workers-N2-pj.eventlog
+      tests/data/namesakes/Lexer-calls.nt.p.1.eventlog)   # namesakes: one function each
 
 # time.py PROFILE FOLDED TICKS INTERVAL_NS: the checks of one time profile;
 # without arguments, the checks queued with defer (verdicts at the end)

@@ -19,7 +19,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 logs=("$data"/par-N2-p.eventlog "$data"/deep-p.eventlog "$data"/mutual-p.eventlog
       "$data"/odd-pj.eventlog "$data"/chain-p.eventlog
-      tests/data/ghc-9.6/sim-p.eventlog tests/data/ghc-9.6/workers-N2-p.eventlog)
+      tests/data/ghc-9.6/sim-p.eventlog tests/data/ghc-9.6/workers-N2-p.eventlog
+      tests/data/namesakes/Lexer-calls.nt.p.1.eventlog)   # namesakes: one frame name each
 
 # check.py FILE.json DUMP.txt FOLDED.txt: prints "cap count" per profile
 cat >"$tmp/check.py" <<'PY'
@@ -84,6 +85,16 @@ for p in d['profiles']:
     assert pos == ends[-1] if every else True
     print(cap, len(ends))
 assert len(starts) <= 1, 'profiles do not share their start'
+# namesakes (one Module.label at several places) are frames of names of
+# their own: no name the samples use stands for two places
+places = {}
+for p in d['profiles']:
+    for stack in p['samples']:
+        for i in stack:
+            f = frames[i]
+            places.setdefault(f['name'], set()).add((f.get('file'), f.get('line'), f.get('col')))
+assert all(len(v) == 1 for v in places.values()), 'one name for several places: %r' % (
+    [k for k, v in places.items() if len(v) > 1][:3])
 assert stacks == folded, 'stacks differ from folded: %r' % (
     list((stacks - folded).items())[:3] + list((folded - stacks).items())[:3])
 PY

@@ -21,6 +21,7 @@ const char *const test_time_logs[] = {
     CORPUS_DIR "/ghc-9.6/sim-p.eventlog",
     CORPUS_DIR "/ghc-9.6/sim-late-pj.eventlog",
     CORPUS_DIR "/ghc-9.6/workers-N2-p.eventlog",
+    CORPUS_DIR "/namesakes/Lexer-calls.nt.p.1.eventlog",   /* one name at many places */
 };
 const size_t test_num_time_logs = sizeof test_time_logs / sizeof test_time_logs[0];
 
