@@ -35,7 +35,8 @@ static int said_before(const char *path, const ev_facts *f)
 {
     if (last_report.said && strcmp(last_report.path, path) == 0 &&
         last_report.f.end_offset == f->end_offset && last_report.f.blocks == f->blocks &&
-        last_report.f.stop_status == f->stop_status && last_report.f.missing_end == f->missing_end)
+        last_report.f.stop_status == f->stop_status && last_report.f.missing_end == f->missing_end &&
+        last_report.f.ipe_len_off == f->ipe_len_off)
         return 1;
     last_report.said = strlen(path) < sizeof last_report.path;
     if (last_report.said) {
@@ -51,7 +52,8 @@ int cli_report_read(const char *path, const el_read_result *r)
     ev_facts f;
 
     ev_facts_of(r, &f);
-    if ((f.damaged || f.missing_end) && strcmp(path, "-") != 0 && said_before(path, &f)) {
+    if ((f.damaged || f.missing_end || f.ipe_len_off) && strcmp(path, "-") != 0 &&
+        said_before(path, &f)) {
         if (r->status == EV_STOPPED)
             return CLI_FAIL;
         return f.damaged ? CLI_FAIL : CLI_OK;
@@ -63,6 +65,11 @@ int cli_report_read(const char *path, const el_read_result *r)
         fprintf(stderr, "evprof: %s: ", shown);
         ev_facts_skipped(stderr, &f);
         fputs(f.stopped ? "\n" : " and read on after them\n", stderr);
+    }
+    if (f.ipe_len_off) {
+        fprintf(stderr, "evprof: note: %s: ", shown);
+        ev_facts_ipe_note(stderr, &f);
+        fputc('\n', stderr);
     }
     if (f.missing_end) {
         fprintf(stderr, "evprof: warning: %s: ", shown);

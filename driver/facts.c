@@ -23,6 +23,7 @@ void ev_facts_of(const el_read_result *r, ev_facts *f)
     f->end_offset = r->bytes;
     f->has_time = r->has_time_span;
     f->last_s = (double)r->last_time / 1e9;
+    f->ipe_len_off = r->ipe_len_off;
 }
 
 const char *ev_facts_key(const ev_facts *f)
@@ -70,6 +71,17 @@ void ev_facts_missing_end(FILE *out, const ev_facts *f)
     fputs(" (the program did not close its eventlog: it was killed, crashed or is still "
           "writing, and what it had not yet written is not in the file); every event up to "
           "there was read", out);
+}
+
+void ev_facts_ipe_note(FILE *out, const ev_facts *f)
+{
+    fprintf(out, "%llu IPE event%s (169) declare%s a payload length more than one byte off "
+            "the end of %s strings (GHC's own is one byte off, GHC #24287): each was read to "
+            "its declared length where that ends inside its block at the start of a further "
+            "event, else to its strings' end; no event after %s was lost",
+            (unsigned long long)f->ipe_len_off, f->ipe_len_off == 1 ? "" : "s",
+            f->ipe_len_off == 1 ? "s" : "", f->ipe_len_off == 1 ? "its" : "their",
+            f->ipe_len_off == 1 ? "it" : "them");
 }
 
 void ev_facts_status(FILE *out, const ev_facts *f)

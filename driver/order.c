@@ -171,6 +171,8 @@ typedef struct order_run {
     uint64_t pos;               /* offset of the head record */
     uint64_t end;               /* offset after the run's last wanted record */
     uint64_t block_end;         /* the enclosing block at pos: its end, */
+    uint64_t block_limit;       /* its end time (UINT64_MAX: none; an IPE
+                                   record's length may depend on it) */
     uint16_t block_cap;         /* and its capability */
     order_cursor *cur;          /* NULL until the merge reaches the run */
 } order_run;
@@ -182,14 +184,17 @@ struct ev_order {
     uint64_t last_damage;
     uint64_t n_events;
     uint64_t block_end;         /* the block the read is in (pass 1) */
+    uint64_t block_limit;
     uint16_t block_cap;
 };
 
 ev_order *ev_order_create(void)
 {
     ev_order *o = calloc(1, sizeof(ev_order));
-    if (o)
+    if (o) {
         o->block_cap = EL_NO_CAP;
+        o->block_limit = UINT64_MAX;
+    }
     return o;
 }
 
@@ -216,12 +221,13 @@ uint64_t ev_order_runs(const ev_order *o) { return o->n_runs; }
 
 int ev_order_note(ev_order *o, const el_event *ev, int wanted, uint64_t damage_blocks)
 {
-    uint64_t block_end = o->block_end;
+    uint64_t block_end = o->block_end, block_limit = o->block_limit;
     uint16_t block_cap = o->block_cap;
 
     if (ev->type == EL_BLOCK_MARKER) {
         o->block_cap = ev->u.block.cap;
         o->block_end = ev->offset + ev->u.block.size;
+        o->block_limit = el_block_limit(ev->time, ev->u.block.end_time);
     }
     if (!wanted)
         return 0;
@@ -241,6 +247,7 @@ int ev_order_note(ev_order *o, const el_event *ev, int wanted, uint64_t damage_b
         r->pos = ev->offset;
         r->end = ev->offset + ev->size;
         r->block_end = block_end;
+        r->block_limit = block_limit;
         r->block_cap = block_cap;
         r->cur = NULL;
     }
@@ -330,12 +337,23 @@ static int run_record(const replay *rp, order_run *r, const uint8_t **rec, uint3
             return -2;
         *size = 12u + be16(p + 10);
         if (be16(p) == EL_IPE) {
-            /* read by its strings, as the decoder did (el_decoder_record_size):
-             * at most the run's rest, which ends with a whole record */
-            size_t n = left < EL_RECORD_MAX ? (size_t)left : EL_RECORD_MAX;
+            /* by its strings or its declared length, as the decoder chose
+             * (el_decoder_record_size_in): at most the run's rest, which
+             * ends with a whole record, but for the head of the record
+             * after it, which the decoder had at hand to choose */
+            size_t n = left < EL_RECORD_MAX ? (size_t)left : EL_RECORD_MAX, need;
+            uint64_t to_end = r->pos < r->block_end ? r->block_end - r->pos : 0;
             if (!(p = run_bytes(rp, r, n, &rc)))
                 return rc;
-            if (!(*size = (uint32_t)el_decoder_record_size(rp->header, p, n)))
+            *size = (uint32_t)el_decoder_record_size_in(rp->header, p, n, to_end,
+                                                        r->block_limit, &need);
+            if (!*size && need > n) {
+                if (!(p = run_bytes(rp, r, need, &rc)))
+                    return rc;
+                *size = (uint32_t)el_decoder_record_size_in(rp->header, p, need, to_end,
+                                                            r->block_limit, NULL);
+            }
+            if (!*size)
                 return -2;
         }
     } else {
@@ -353,6 +371,7 @@ static void enter_block(order_run *r, const uint8_t *rec, uint32_t size)
 {
     if (be16(rec) == EL_BLOCK_MARKER && size >= 24) {
         r->block_end = r->pos + be32(rec + 10);
+        r->block_limit = el_block_limit(be64(rec + 2), be64(rec + 14));
         r->block_cap = be16(rec + 22);
     }
 }
@@ -413,6 +432,8 @@ int ev_order_replay(ev_order *o, const el_decoder *header, const ev_spool *src,
     el_decoder *rd = el_decoder_create_for_records(header);
     if (!rd)
         return -1;
+    /* each record alone, out of file order, checked in pass 1 */
+    el_decoder_records_checked(rd, 1);
 
     order_run *heap = o->runs;
     size_t n = o->n_runs;

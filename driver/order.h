@@ -8,9 +8,9 @@
  *    out and cuts the events an ordered analysis wants into runs: stretches
  *    of the file whose wanted events' times never decrease, with no
  *    skipped damage inside. A run is about one capability block (blocks
- *    are written in time order); 48 bytes describe it: where it starts and
- *    ends, its first time, and the enclosing block (capability, end) at its
- *    start;
+ *    are written in time order); 56 bytes describe it: where it starts and
+ *    ends, its first time, and the enclosing block (capability, end, end
+ *    time) at its start;
  *  - after the read (pass 2), a k-way merge of the runs by (time, file
  *    offset) is the stable sort. Each run is read again by offset through
  *    its own cursor (pread into a buffer of at most EV_ORDER_BUF bytes, or
@@ -21,9 +21,9 @@
  *    handed out with its block's capability (EL_NO_CAP outside blocks, as
  *    the decoder says).
  *
- * Memory: 48 bytes per run (a few per MiB of log) plus EV_ORDER_BUF per
+ * Memory: 56 bytes per run (a few per MiB of log) plus EV_ORDER_BUF per
  * open cursor; a log whose times run backwards event by event makes one
- * run per event (48 bytes each), and its cursors' buffers never exceed
+ * run per event (56 bytes each), and its cursors' buffers never exceed
  * their runs' bytes, so the worst case stays below the log's size.
  *
  * The bytes come from a source that can be read by offset: the file

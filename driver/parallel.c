@@ -42,6 +42,7 @@ typedef struct par_range {
     ev_stream s;                        /* what its analyses see of the stream */
     el_caps caps;
     uint64_t t_first, t_last;
+    uint64_t ipe_len_off;               /* el_decoder_ipe_len_off of the range */
     int has_span;
     int failed;
 } par_range;
@@ -276,6 +277,7 @@ static void read_range(ev_par *par, par_range *rg)
     rg->has_span = r.has_time_span;
     rg->t_first = r.first_time;
     rg->t_last = r.last_time;
+    rg->ipe_len_off = r.ipe_len_off;
     rg->caps = r.caps;
     const el_type_tally *t = el_decoder_tally(dec);
     const uint8_t *caps = el_decoder_sample_caps(dec);
@@ -353,6 +355,7 @@ static void facts(const ev_par *par, ev_stream *s)
     for (unsigned i = 0; i < par->n_ranges; i++) {
         const par_range *rg = &par->ranges[i];
         r->events += rg->s.read.events;
+        r->ipe_len_off += rg->ipe_len_off;
         el_caps_add(&r->caps, &rg->caps);
         if (rg->s.last_time > s->last_time)
             s->last_time = rg->s.last_time;

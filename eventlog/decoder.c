@@ -74,6 +74,12 @@ struct el_decoder {
     int had_block;          /* a block marker was read: the log has blocks */
     uint64_t block_end;     /* stream offset where the current block ends */
     uint64_t block_time, block_end_time;  /* the marker's time and end time */
+    uint64_t block_limit;   /* the latest time an event of the block can have
+                               (el_block_limit: its end time, UINT64_MAX when
+                               the marker's is not filled in) */
+    uint64_t ends_max;      /* the latest block end time read (0: none) */
+    int records_checked;    /* el_decoder_records_checked */
+    uint64_t ipe_len_off;   /* IPE records declared more than a byte off (ipe_choose) */
 
     int resync;             /* skip damaged blocks instead of stopping */
     uint64_t skip_left;     /* PH_SKIP: bytes to the end of the block */
@@ -185,6 +191,7 @@ el_decoder *el_decoder_create(void)
     d->t_first = UINT64_MAX;
     d->damage.from_time = UINT64_MAX;
     d->err.type = -1;
+    d->block_limit = UINT64_MAX;
     return d;
 }
 
@@ -939,13 +946,22 @@ too_short:
 
 /* ---- IPE (169) as GHC writes it ------------------------------------- */
 
-/* GHC's postIPE writes the info word and six NUL-terminated strings but
- * declares a payload length that is off by one: one byte more on GHC
- * 9.6.6 and 9.10.3 (it counts a NUL after the source file that it never
- * writes), one byte less on some earlier releases (GHC #24287). Like
- * ghc-events, the decoder reads the strings up to their NULs, whatever
- * the declared length says; a record whose strings do not end inside its
- * block (or within the carry's size outside blocks) is damage. */
+/* GHC's postIPE writes the info word and six NUL-terminated strings (the
+ * source file and span as one, `file:span`) but declares a payload
+ * length that is off by one: one byte more on GHC 9.6.6 and 9.10.3 (it
+ * counts a NUL after the source file that it never writes), one byte less
+ * on some earlier releases (GHC #24287). Like ghc-events, the decoder
+ * reads the strings up to their NULs; a record whose strings do not end
+ * inside its block (or within the carry's size outside blocks) is damage.
+ *
+ * A declared length further off than that one byte is not GHC's slip:
+ * one that holds the strings, ends inside the record's block and is
+ * followed there by the start of a further record (ipe_pick) is the
+ * record's length (bytes after the strings: fields that a later format
+ * added, which a reader skips); any other is not, and the strings say
+ * where the next record starts. Either way nothing after the record is
+ * lost, and such records are counted for a note (el_decoder_ipe_len_off),
+ * never damage. */
 #define IPE_STRINGS 6u
 
 /* The record bytes are `a` then `b` (a record split by a chunk edge is
@@ -986,11 +1002,82 @@ static size_t ipe_limit(const el_decoder *d)
     return CARRY_CAP;
 }
 
-/* A declared length that is not what was written: counted, never damage. */
-static void ipe_note_declared(el_decoder *d, const uint8_t *head, size_t rec_len)
+/* How far before the IPE record's own time the record after it may be
+ * when its declared length is taken: events of a block are not in time
+ * order, by up to 0.1 ms on the GHC logs of tests/data (1 s once, on
+ * ghc-events' parallelTest, an old RTS). */
+#define IPE_NEXT_BACK_NS 1000000000u
+
+/* The declared end of the IPE record at p (its strings end `s` bytes in),
+ * when it is worth a look: beyond GHC's one byte, within `to_end` bytes
+ * (to the end of its block; 0 outside any block). Then the bytes to have
+ * at p to look: to the head of the record after it, or the block's end;
+ * else s. */
+static size_t ipe_look(const uint8_t *p, size_t s, uint64_t to_end)
 {
-    if (d->tally && be16(head + 10) != rec_len - 12)
+    size_t decl = 12u + be16(p + 10);
+    if (decl <= s + 1 || decl > to_end)
+        return s;
+    return to_end - decl >= 12 ? decl + 12 : (size_t)to_end;
+}
+
+/* Could a record start at q, `room` bytes before its block's end? The
+ * block's end itself, or its last record the end marker (GHC 9.2 and
+ * later), or the head of a record of a declared type (not a block
+ * marker) that fits the block, timed no later than the block's end
+ * (`limit`) and not long before the IPE record (`t_ipe`). */
+static int ipe_next_fits(const uint32_t *type_size, const uint8_t *q, uint64_t room,
+                         uint64_t t_ipe, uint64_t limit)
+{
+    if (room == 0 || (room == 2 && be16(q) == DATA_END))
+        return 1;
+    if (room < 12)
+        return 0;
+    uint16_t type = be16(q);
+    uint32_t ts = type_size[type];
+    if (!ts || type == EL_BLOCK_MARKER)
+        return 0;
+    uint64_t t = be64(q + 2);
+    if (t > limit || t + IPE_NEXT_BACK_NS < t_ipe)
+        return 0;
+    return (ts == 1 ? 12u + be16(q + 10) : 10u + ts - 2) <= room;
+}
+
+/* The length of the IPE record at p, whose strings end `s` bytes in, and
+ * of which ipe_look's bytes are at hand: its declared length when that is
+ * to be trusted (above), else s. `to_end` and `limit` as above. */
+static size_t ipe_pick(const uint32_t *type_size, const uint8_t *p, size_t s, uint64_t to_end,
+                       uint64_t limit)
+{
+    size_t decl = 12u + be16(p + 10);
+    if (ipe_look(p, s, to_end) > s &&
+        ipe_next_fits(type_size, p + decl, to_end - decl, be64(p + 2), limit))
+        return decl;
+    return s;
+}
+
+/* Bytes from d->offset to the end of the block (0 outside any block). A
+ * decoder of records already read (el_decoder_records_checked) is fed
+ * each record alone: its bytes are the record's, whatever length the
+ * first read chose. */
+static uint64_t ipe_to_end(const el_decoder *d)
+{
+    if (d->records_checked)
+        return d->carry_len + (d->in_len - d->in_pos);
+    return d->offset < d->block_end ? d->block_end - d->offset : 0;
+}
+
+/* The length of the IPE record at p (ipe_look's bytes at hand, strings
+ * ending s bytes in), counting a declared length that is off: GHC's one
+ * byte in the tally, more in ipe_len_off. */
+static size_t ipe_choose(el_decoder *d, const uint8_t *p, size_t s)
+{
+    size_t decl = 12u + be16(p + 10);
+    if (decl > s + 1 || decl + 1 < s)
+        d->ipe_len_off++;
+    else if (decl != s && d->tally)
         d->tally[d->type_idx[EL_IPE] - 1].declared_off++;
+    return ipe_pick(d->type_size, p, s, ipe_to_end(d), d->block_limit);
 }
 
 /* ---- events ----------------------------------------------------------- */
@@ -1244,6 +1331,100 @@ static ev_status scan_after_end(el_decoder *d)
     return EL_RESYNC;
 }
 
+/* ---- times that cannot be ------------------------------------------- */
+
+/* GHC stamps each event with its clock as it posts it, and closes a block
+ * by writing the clock again as the marker's end time (closeBlockMarker,
+ * rts/eventlog/EventLog.c), so no event of a block is later than its end
+ * time: one that is was not written as it reads (the non-threaded RTS's
+ * ticker appends to a buffer unlocked; bytes overwritten), and its time
+ * would stretch every figure made of the log's span. Measured on the 130
+ * GHC logs of tests/data (9.0.2 to 9.10.3): no event past its block's end;
+ * events before their block's start occur (by 1 s on ghc-events'
+ * parallelTest), so the start bounds nothing. Such an event is damage.
+ *
+ * Outside any block (GHC writes nothing there but an old RTS's first
+ * event and the end marker; logs of other writers) there is no end to go
+ * by: an event more than a day past the latest time the log has shown (an
+ * event's or a block's end) is damage. A time misread from other bytes is
+ * mostly far larger (a high byte set is 2^56 ns, 2.3 years). */
+#define OUTSIDE_JUMP_NS (UINT64_C(86400) * 1000000000u)
+
+/* The latest time the log has shown so far, from the span of the events
+ * read (first > last: none) and the latest block end: 0 with *none set
+ * when there is none. */
+static uint64_t latest_of(uint64_t first, uint64_t last, uint64_t ends_max, int *none)
+{
+    *none = first > last && ends_max == 0;
+    return first <= last && last > ends_max ? last : ends_max;
+}
+
+static uint64_t latest_shown(const el_decoder *d, int *none)
+{
+    return latest_of(d->t_first, d->t_last, d->ends_max, none);
+}
+
+/* The latest time an event outside any block may have, as latest_of. */
+static uint64_t outside_bound(uint64_t first, uint64_t last, uint64_t ends_max)
+{
+    int none;
+    uint64_t seen = latest_of(first, last, ends_max, &none);
+    if (none)
+        return UINT64_MAX;      /* nothing to go by yet */
+    return seen < UINT64_MAX - OUTSIDE_JUMP_NS ? seen + OUTSIDE_JUMP_NS : UINT64_MAX;
+}
+
+static uint64_t outside_limit(const el_decoder *d)
+{
+    return outside_bound(d->t_first, d->t_last, d->ends_max);
+}
+
+/* The latest time the record at d->offset may have (a block marker's own
+ * time is not bounded: it is where its block starts). */
+static inline uint64_t time_limit(const el_decoder *d)
+{
+    if (d->records_checked)
+        return UINT64_MAX;
+    return d->offset < d->block_end ? d->block_limit : outside_limit(d);
+}
+
+/* The record at d->offset (`size` bytes, whole at hand) has a time past
+ * time_limit: damage. In a block, the rest of the block is skipped (its
+ * bytes were not written as they read: damaged). Outside any block,
+ * with resync on, the record alone is dropped (nothing else bounds the
+ * damage) and counted as a damaged stretch of its own, so that the order
+ * stage's runs never span it. */
+static ev_status bad_time(el_decoder *d, uint16_t type, uint64_t t, uint32_t size)
+{
+    double ts = (double)t / 1e9;
+    if (d->offset < d->block_end)
+        return damaged(d, type, "event time %.6f s is past its block's end time %.6f s",
+                       ts, (double)d->block_limit / 1e9);
+    int none;
+    uint64_t seen = latest_shown(d, &none);
+    char msg[sizeof d->err.msg];
+    snprintf(msg, sizeof msg, "event time %.6f s is more than a day past the latest time "
+             "the log has shown (%.6f s), outside any block", ts, (double)seen / 1e9);
+    if (!d->resync)
+        return fail(d, EV_ERR_FORMAT, d->offset, type, "%s", msg);
+    el_damage *dm = &d->damage;
+    if (dm->blocks == 0) {
+        dm->first.status = EV_ERR_FORMAT;
+        dm->first.offset = d->offset;
+        dm->first.type = type;
+        memcpy(dm->first.msg, msg, sizeof dm->first.msg);
+    }
+    dm->blocks++;
+    dm->bytes += size;
+    if (seen < dm->from_time)
+        dm->from_time = seen;
+    if (seen > dm->to_time)
+        dm->to_time = seen;
+    consume(d, size);
+    d->damage_end = d->offset + 1;
+    return EL_RESYNC;
+}
+
 /* Fills *ev from the complete record at p and consumes it; `counting`
  * (d->tally set) is a constant where it is inlined, so that a decoder
  * that does not count pays nothing per event (el_decoder_next). */
@@ -1261,16 +1442,18 @@ emit_with(el_decoder *d, el_event *ev, const uint8_t *p, uint16_t type, uint32_t
     ev->payload_len = payload_len;
     ev->cap = d->offset < d->block_end ? d->block_cap : EL_NO_CAP;
     ev->outside = 0;
-    if (ev->time < d->t_first)
-        d->t_first = ev->time;
-    if (ev->time > d->t_last)
-        d->t_last = ev->time;
-
+    if (__builtin_expect(ev->time > time_limit(d), 0) && type != EL_BLOCK_MARKER)
+        return bad_time(d, type, ev->time, head + payload_len);
     if (decode_fields(d, ev) != 0) {
         char msg[sizeof d->err.msg];
         memcpy(msg, d->err.msg, sizeof msg);
         return damaged(d, type, "%s", msg);
     }
+    /* the span of the records read whole: a damaged one's time is not */
+    if (ev->time < d->t_first)
+        d->t_first = ev->time;
+    if (ev->time > d->t_last)
+        d->t_last = ev->time;
     if (type == EL_BLOCK_MARKER) {
         uint16_t cap = ev->u.block.cap;
         if (cap < 256)
@@ -1283,6 +1466,9 @@ emit_with(el_decoder *d, el_event *ev, const uint8_t *p, uint16_t type, uint32_t
         d->block_end = d->offset + ev->u.block.size;
         d->block_time = ev->time;
         d->block_end_time = ev->u.block.end_time;
+        d->block_limit = el_block_limit(ev->time, ev->u.block.end_time);
+        if (d->block_limit != UINT64_MAX && d->block_limit > d->ends_max)
+            d->ends_max = d->block_limit;
     }
     if (counting) {
         el_type_tally *t = &d->tally[d->type_idx[type] - 1];
@@ -1362,9 +1548,11 @@ static ev_status next_slow(el_decoder *d, el_event *ev)
             want(d, lim);       /* everything there into carry: more is needed */
             return EV_NEED_INPUT;
         }
-        if (!(p = want(d, len)))
+        /* the bytes to choose its length (the strings', or the declared
+         * one when a record follows it: ipe_choose) */
+        if (!(p = want(d, ipe_look(p, len, ipe_to_end(d)))))
             return EV_NEED_INPUT;
-        ipe_note_declared(d, p, len);
+        len = ipe_choose(d, p, len);
         return emit(d, ev, p, type, 12, (uint32_t)len - 12);
     }
     if (ts == 1) {
@@ -1443,6 +1631,13 @@ static inline __attribute__((always_inline)) void skip_quickly(el_decoder *d, in
 {
     const uint8_t *p = d->in + d->in_pos, *start = p, *end = d->in + d->in_len;
     uint64_t first = d->t_first, last = d->t_last;
+    /* a time past its limit stops it (next_one says the damage): inside a
+     * block, the block's end time, and it stops at the block's end;
+     * outside, the limit grows with the times read */
+    int outside = d->offset >= d->block_end && !d->records_checked;
+    uint64_t limit = time_limit(d);
+    if (d->offset < d->block_end && d->block_end - d->offset < (uint64_t)(end - p))
+        end = p + (d->block_end - d->offset);
     while (end - p >= 12) {
         /* the bytes ahead, whose records are not known yet: the loop's
          * time is its wait for them (a mapped file's pages do not
@@ -1473,8 +1668,12 @@ static inline __attribute__((always_inline)) void skip_quickly(el_decoder *d, in
         if ((size_t)(end - p) < size)
             break;
         uint64_t t = be64(p + 2);
+        if (t > limit)
+            break;
         first = t < first ? t : first;
         last = t > last ? t : last;
+        if (outside)
+            limit = outside_bound(first, last, d->ends_max);
         if (counting) {
             el_type_tally *ty = &d->tally[d->type_idx[type] - 1];
             ty->events++;
@@ -1508,10 +1707,9 @@ static inline __attribute__((always_inline)) ev_status next_one(el_decoder *d, e
                 uint32_t len = ts == 1 ? be16(p + 10) : ts - 2;
                 if (__builtin_expect(ts == 1 && type == EL_IPE, 0)) {
                     size_t rec = ipe_record_len(p, avail, NULL, 0, ipe_limit(d));
-                    if (!rec)
+                    if (!rec || ipe_look(p, rec, ipe_to_end(d)) > avail)
                         return next_slow(d, ev);
-                    ipe_note_declared(d, p, rec);
-                    len = (uint32_t)rec - 12;
+                    len = (uint32_t)ipe_choose(d, p, rec) - 12;
                 }
                 if (avail >= head + len)
                     return emit_with(d, ev, p, type, head, len, counting);
@@ -1605,6 +1803,16 @@ void el_decoder_set_resync(el_decoder *d, int on)
     d->resync = on;
 }
 
+void el_decoder_records_checked(el_decoder *d, int on)
+{
+    d->records_checked = on;
+}
+
+uint64_t el_decoder_ipe_len_off(const el_decoder *d)
+{
+    return d->ipe_len_off;
+}
+
 const el_damage *el_decoder_damage(const el_decoder *d)
 {
     return &d->damage;
@@ -1675,6 +1883,14 @@ int el_decoder_header_done(const el_decoder *d)
 
 size_t el_decoder_record_size(const el_decoder *d, const uint8_t *p, size_t avail)
 {
+    return el_decoder_record_size_in(d, p, avail, 0, UINT64_MAX, NULL);
+}
+
+size_t el_decoder_record_size_in(const el_decoder *d, const uint8_t *p, size_t avail,
+                                 uint64_t to_end, uint64_t block_limit, size_t *need)
+{
+    if (need)
+        *need = 0;
     if (avail < 10)
         return 0;
     uint16_t type = be16(p);
@@ -1685,8 +1901,18 @@ size_t el_decoder_record_size(const el_decoder *d, const uint8_t *p, size_t avai
         return avail >= 10u + ts - 2 ? 10u + ts - 2 : 0;
     if (avail < 12)
         return 0;
-    if (type == EL_IPE)
-        return ipe_record_len(p, avail, NULL, 0, avail < CARRY_CAP ? avail : CARRY_CAP);
+    if (type == EL_IPE) {
+        size_t len = ipe_record_len(p, avail, NULL, 0, avail < CARRY_CAP ? avail : CARRY_CAP);
+        if (!len)
+            return 0;
+        size_t look = ipe_look(p, len, to_end);
+        if (look > avail) {
+            if (need)
+                *need = look;
+            return 0;
+        }
+        return ipe_pick(d->type_size, p, len, to_end, block_limit);
+    }
     return avail >= 12u + be16(p + 10) ? 12u + be16(p + 10) : 0;
 }
 

@@ -97,6 +97,7 @@ static void decoder_facts(pump *p)
     r->has_time_span = el_decoder_time_span(p->dec, &r->first_time, &r->last_time);
     el_decoder_caps(p->dec, &r->caps);
     r->damage = *el_decoder_damage(p->dec);
+    r->ipe_len_off = el_decoder_ipe_len_off(p->dec);
 }
 
 /* A live read that stopped at the end marker in the chunk just fed (buf,

@@ -143,9 +143,10 @@ static inline int add_event(info *in, const el_event *ev)
         in->events++;
         ts->count++;
         ts->bytes += ev->size;
-        if (ev->type == EL_IPE && ev->size >= 12 &&
-            (uint32_t)(ev->record[10] << 8 | ev->record[11]) != ev->payload_len)
-            ts->declared_off++;     /* read by its strings (el_decoder_record_size) */
+        uint32_t decl = ev->type == EL_IPE && ev->size >= 12
+                            ? (uint32_t)(ev->record[10] << 8 | ev->record[11]) : ev->payload_len;
+        if (decl + 1 == ev->payload_len || decl == ev->payload_len + 1)
+            ts->declared_off++;     /* GHC's one byte: read by its strings, as the decoder */
         see_time(in, ev->time);
     }
     if (ev->cap != EL_NO_CAP)
@@ -896,6 +897,13 @@ static void print_text(FILE *out, const char *path, const info *in,
                 "some earlier releases one less); each is read up to its strings' NULs, as "
                 "ghc-events reads it: not damage\n", (unsigned long long)ipe->declared_off,
                 (unsigned long long)ipe->count);
+    if (r->ipe_len_off) {
+        ev_facts f;
+        ev_facts_of(r, &f);
+        fputs("note: ", out);
+        ev_facts_ipe_note(out, &f);
+        fputc('\n', out);
+    }
 
     if (in->has_stream)
         print_markers_text(out, in->markers);
@@ -1024,6 +1032,8 @@ static int print_json(FILE *out, const char *path, const info *in,
         tx_json_kv_uint(j, "bytes", ts->bytes);
         if (ts->declared_off)   /* IPE: GHC #24287; read as written */
             tx_json_kv_uint(j, "declared_length_off", ts->declared_off);
+        if (id == EL_IPE && r->ipe_len_off)     /* more than a byte off: the note */
+            tx_json_kv_uint(j, "declared_length_far", r->ipe_len_off);
         tx_json_end(j);
     }
     tx_json_end(j);

@@ -637,6 +637,332 @@ static void test_resync_after_damaged_block(void **state)
     }
 }
 
+/* ---- times that cannot be are damage (issue 35, point 1) -------------
+ * GHC writes a block's end time when it closes the block, after its last
+ * event: an event later than that was not written as it reads. Its time
+ * is never in the span, nor handed out; the rest of its block is skipped
+ * as for any damaged record. Outside any block, an event more than a day
+ * past the latest time shown is damage, dropped alone. */
+
+#define DAY_NS (UINT64_C(86400) * 1000000000u)
+
+/* A block marker of capability `cap` from t to `end` (size: close_block). */
+static size_t block_until(bb *b, uint16_t cap, uint64_t t, uint64_t end)
+{
+    size_t at = b->n;
+    u16(b, 18); u64(b, t); u32(b, 0); u64(b, end); u16(b, cap);
+    return at;
+}
+
+static void prof_begin(bb *b, uint64_t t)
+{
+    u16(b, 168); u64(b, t); u64(b, 1000);
+}
+
+/* Reads b fed `chunk` bytes at a time; `selective`: only block markers are
+ * handed out, the rest passed over in the decoder's tight loop. The times
+ * handed out go to times[] (at most 8). Returns the decoder (the caller
+ * destroys it), its last status in *st. */
+static el_decoder *read_times(const bb *b, size_t chunk, int resync, int selective,
+                              uint64_t *times, size_t *n, ev_status *st)
+{
+    static const uint16_t none[] = { 161 };
+    el_decoder *d = el_decoder_create();
+    el_event ev;
+    el_decoder_set_resync(d, resync);
+    assert_int_equal(el_decoder_count_types(d, 1), 0);
+    if (selective) {
+        el_decoder_only_fields(d, none, 1);
+        el_decoder_only_selected(d, 1);
+    }
+    *n = 0;
+    *st = EV_NEED_INPUT;
+    for (size_t pos = 0; pos < b->n && *st == EV_NEED_INPUT; pos += chunk) {
+        el_decoder_feed(d, b->b + pos, chunk < b->n - pos ? chunk : b->n - pos);
+        while ((*st = el_decoder_next(d, &ev)) == EV_OK)
+            if (*n < 8)
+                times[(*n)++] = ev.time;
+    }
+    if (*st == EV_NEED_INPUT)
+        *st = el_decoder_finish(d);
+    return d;
+}
+
+static void assert_span(const el_decoder *d, uint64_t first, uint64_t last)
+{
+    uint64_t f, l;
+    assert_true(el_decoder_time_span(d, &f, &l));
+    assert_int_equal(f, first);
+    assert_int_equal(l, last);
+}
+
+static void test_time_past_block_end(void **state)
+{
+    (void)state;
+    bb b;
+    header(&b, 8);
+    size_t b1 = block_until(&b, 0, 100, UINT64_C(2910638000));     /* ends at 2.9 s */
+    prof_begin(&b, 110);
+    size_t bad = b.n;
+    prof_begin(&b, UINT64_C(47006321110486000));                   /* 47006321 s */
+    prof_begin(&b, 120);                                            /* the rest */
+    close_block(&b, b1);
+    size_t b2 = block_until(&b, 1, 200, 300);
+    prof_begin(&b, 210);
+    close_block(&b, b2);
+    u16(&b, 0xffff);
+
+    /* resync off: the read stops there */
+    test_run r = decode_bb(&b);
+    assert_int_equal(r.status, EV_ERR_FORMAT);
+    assert_int_equal(r.error.offset, bad);
+    assert_int_equal(r.error.type, 168);
+    assert_string_equal(r.error.msg, "event time 47006321.110486 s is past its block's end "
+                                     "time 2.910638 s");
+    assert_int_equal(r.n, 2);
+    test_run_free(&r);
+
+    /* on: every chunking, whether the events are handed out or passed over */
+    for (int sel = 0; sel <= 1; sel++)
+        for (size_t chunk = 1; chunk <= b.n; chunk++) {
+            uint64_t t[8];
+            size_t n;
+            ev_status st;
+            el_decoder *d = read_times(&b, chunk, 1, sel, t, &n, &st);
+            assert_int_equal(st, EV_END);
+            if (sel) {
+                assert_int_equal(n, 2);
+                assert_int_equal(t[0], 100);
+                assert_int_equal(t[1], 200);
+            } else {
+                assert_int_equal(n, 4);
+                assert_int_equal(t[1], 110);
+                assert_int_equal(t[3], 210);
+            }
+            const el_damage *dm = el_decoder_damage(d);
+            assert_int_equal(dm->blocks, 1);
+            assert_int_equal(dm->bytes, b2 - bad);
+            assert_int_equal(dm->first.offset, bad);
+            assert_int_equal(dm->first.type, 168);
+            assert_int_equal(dm->from_time, 100);
+            assert_int_equal(dm->to_time, UINT64_C(2910638000));
+            assert_span(d, 100, 210);
+            /* 168 is the header's third type: 110 and 210 counted */
+            assert_int_equal(el_decoder_tally(d)[2].events, 2);
+            el_decoder_destroy(d);
+        }
+}
+
+/* A block's events up to its end time are no damage, however long after
+ * its start (a program idle for days); nor is a marker whose end time is
+ * not filled in (0, or before its start: GHC never writes either). */
+static void test_time_within_block(void **state)
+{
+    (void)state;
+    bb b;
+    header(&b, 8);
+    size_t b1 = block_until(&b, 0, 100, 100 + 3 * DAY_NS);
+    prof_begin(&b, 110);
+    prof_begin(&b, 100 + 3 * DAY_NS);
+    close_block(&b, b1);
+    size_t b2 = block_until(&b, 0, 200 + 3 * DAY_NS, 0);
+    prof_begin(&b, 5 * DAY_NS);
+    close_block(&b, b2);
+    u16(&b, 0xffff);
+    for (int sel = 0; sel <= 1; sel++)
+        for (size_t chunk = 1; chunk <= b.n; chunk += 3) {
+            uint64_t t[8];
+            size_t n;
+            ev_status st;
+            el_decoder *d = read_times(&b, chunk, 1, sel, t, &n, &st);
+            assert_int_equal(st, EV_END);
+            assert_int_equal(n, sel ? 2 : 5);
+            assert_int_equal(el_decoder_damage(d)->blocks, 0);
+            assert_span(d, 100, 5 * DAY_NS);
+            el_decoder_destroy(d);
+        }
+}
+
+/* Outside any block: a jump of more than a day past the latest time shown
+ * drops that event alone; a day is no damage. */
+static void test_time_jump_outside_blocks(void **state)
+{
+    (void)state;
+    for (int jump = 0; jump <= 1; jump++) {
+        bb b;
+        header(&b, 8);
+        prof_begin(&b, 100);
+        prof_begin(&b, 200);
+        size_t bad = b.n;
+        prof_begin(&b, 200 + DAY_NS + (uint64_t)jump);
+        prof_begin(&b, 300);
+        u16(&b, 0xffff);
+
+        test_run r = decode_bb(&b);
+        assert_int_equal(r.status, jump ? EV_ERR_FORMAT : EV_END);
+        if (jump) {
+            assert_int_equal(r.error.offset, bad);
+            assert_non_null(strstr(r.error.msg, "is more than a day past the latest time the "
+                                                "log has shown (0.000000 s), outside any block"));
+        }
+        test_run_free(&r);
+
+        for (int sel = 0; sel <= 1; sel++)
+            for (size_t chunk = 1; chunk <= b.n; chunk++) {
+                uint64_t t[8];
+                size_t n;
+                ev_status st;
+                el_decoder *d = read_times(&b, chunk, 1, sel, t, &n, &st);
+                assert_int_equal(st, EV_END);
+                assert_int_equal(n, sel ? 0 : 4 - (size_t)jump);
+                if (!sel && jump) {
+                    assert_int_equal(t[1], 200);
+                    assert_int_equal(t[2], 300);
+                }
+                const el_damage *dm = el_decoder_damage(d);
+                assert_int_equal(dm->blocks, (uint64_t)jump);
+                if (jump) {
+                    assert_int_equal(dm->bytes, 18);
+                    assert_int_equal(dm->first.offset, bad);
+                    assert_int_equal(dm->from_time, 200);
+                    assert_int_equal(dm->to_time, 200);
+                }
+                assert_span(d, 100, jump ? 300 : 200 + DAY_NS);
+                el_decoder_destroy(d);
+            }
+    }
+}
+
+/* ---- an IPE event's declared length (issue 35, point 14) -------------
+ * GHC declares one byte off what it writes; a length further off is
+ * taken when it holds the strings, ends inside the block and is followed
+ * there by a further event, else the strings say where the next event
+ * starts. No event after it is lost; such events are counted for a note. */
+
+static const char ipe_strings[] = "tbl\0cd\0ty\0lbl\0Mod\0F.hs:1:1-5";   /* and its NUL */
+
+/* An IPE event at t; its length field `decl` (-1: as GHC 9.6.6, one more
+ * than written), then `extra` bytes after its strings. */
+static void ipe(bb *b, uint64_t t, long decl, size_t extra)
+{
+    uint32_t written = 8 + (uint32_t)sizeof ipe_strings;
+    u16(b, 169); u64(b, t);
+    u16(b, (uint16_t)(decl < 0 ? written + 1 : (uint32_t)decl));
+    u64(b, 0x4011a0);
+    bytes(b, ipe_strings, sizeof ipe_strings);
+    for (size_t i = 0; i < extra; i++)
+        u8(b, (uint8_t)("tbl-extra:"[i % 10]));     /* "tb": type 29794 if misread */
+}
+
+static void sample(bb *b, uint64_t t)
+{
+    u16(b, 167); u64(b, t); u16(b, 4 + 8 + 1 + 4);
+    u32(b, 0); u64(b, 1); u8(b, 1); u32(b, 7);
+}
+
+/* The log of case k: 0 the length exact, 1 20 bytes short, 2 0xffff, 3 50
+ * bytes long with the 50 bytes there, 4 GHC's one byte more. In a block
+ * (ending at 1000): that IPE event at 110, a sample, an IPE event as GHC
+ * 9.6.6 writes it, a sample; then a block with a sample. *at: the first
+ * IPE event's offset, *blk: its block's end. */
+static void ipe_log(bb *b, int k, size_t *at, size_t *blk)
+{
+    uint32_t written = 8 + (uint32_t)sizeof ipe_strings;
+    static const long decl_of[5] = { 0, -20, 0xffff, 50, 1 };
+    b->n = 0;
+    u32(b, 0x68647262);
+    u32(b, 0x68657462);
+    et(b, 167, 0xffff, "Time profile cost-centre stack");
+    et(b, 169, 0xffff, "An IPE entry");
+    et(b, 18, 14, "Block marker");
+    u32(b, 0x68657465);
+    u32(b, 0x68647265);
+    u32(b, 0x64617462);
+    size_t b1 = block_until(b, 0xffff, 100, 1000);
+    *at = b->n;
+    ipe(b, 110, k == 2 ? 0xffff : (long)written + decl_of[k], k == 3 ? 50 : 0);
+    sample(b, 120);
+    ipe(b, 130, -1, 0);
+    sample(b, 140);
+    close_block(b, b1);
+    *blk = b->n;
+    size_t b2 = block_until(b, 0, 200, 1000);
+    sample(b, 210);
+    close_block(b, b2);
+    u16(b, 0xffff);
+}
+
+static void test_ipe_declared_length(void **state)
+{
+    (void)state;
+    size_t strings = 12 + 8 + sizeof ipe_strings;
+    for (int k = 0; k <= 4; k++) {
+        bb b;
+        size_t at, blk;
+        ipe_log(&b, k, &at, &blk);
+        size_t first_len = k == 3 ? strings + 50 : strings;
+        for (size_t chunk = 1; chunk <= b.n; chunk++) {
+            el_decoder *d = el_decoder_create();
+            el_decoder_set_resync(d, 1);
+            assert_int_equal(el_decoder_count_types(d, 1), 0);
+            el_event ev;
+            ev_status st = EV_NEED_INPUT;
+            size_t samples = 0, ipes = 0;
+            for (size_t pos = 0; pos < b.n && st == EV_NEED_INPUT; pos += chunk) {
+                el_decoder_feed(d, b.b + pos, chunk < b.n - pos ? chunk : b.n - pos);
+                while ((st = el_decoder_next(d, &ev)) == EV_OK) {
+                    if (ev.type == 167) {
+                        assert_int_equal(ev.u.prof_sample.stack[0], 7);
+                        samples++;
+                    }
+                    if (ev.type != 169)
+                        continue;
+                    assert_int_equal(ev.size, ipes++ ? strings : first_len);
+                    assert_int_equal(ev.u.ipe.info, 0x4011a0);
+                    assert_int_equal(ev.u.ipe.label.len, 3);
+                    assert_memory_equal(ev.u.ipe.label.ptr, "lbl", 3);
+                    assert_int_equal(ev.u.ipe.srcloc.len, 10);
+                    assert_memory_equal(ev.u.ipe.srcloc.ptr, "F.hs:1:1-5", 10);
+                }
+            }
+            if (st == EV_NEED_INPUT)
+                st = el_decoder_finish(d);
+            if (st != EV_END)
+                fail_msg("case %d, chunk %zu: %s (%s)", k, chunk, ev_status_name(st),
+                         el_decoder_error(d)->msg);
+            assert_int_equal(el_decoder_damage(d)->blocks, 0);
+            assert_int_equal(samples, 3);       /* the ones after it too */
+            assert_int_equal(ipes, 2);
+            /* more than a byte off: the note's count; GHC's byte: the tally's */
+            assert_int_equal(el_decoder_ipe_len_off(d), k >= 1 && k <= 3 ? 1 : 0);
+            assert_int_equal(el_decoder_tally(d)[1].declared_off, k == 4 ? 2 : 1);
+            el_decoder_destroy(d);
+        }
+        /* the order stage's replay reads it by the same length */
+        el_decoder *h = el_decoder_create();
+        el_decoder_feed(h, b.b, at);
+        el_event ev;
+        assert_int_equal(el_decoder_next(h, &ev), EV_OK);       /* the marker */
+        assert_int_equal(el_decoder_record_size_in(h, b.b + at, b.n - at, blk - at, 1000, NULL),
+                         first_len);
+        size_t need = 0;
+        if (k == 3) {       /* it looks at the head of the event after it */
+            assert_int_equal(el_decoder_record_size_in(h, b.b + at, first_len, blk - at, 1000,
+                                                       &need), 0);
+            assert_int_equal(need, first_len + 12);
+        }
+        el_decoder *rd = el_decoder_create_for_records(h);
+        el_decoder_records_checked(rd, 1);
+        el_decoder_set_offset(rd, at);
+        el_decoder_feed(rd, b.b + at, first_len);
+        assert_int_equal(el_decoder_next(rd, &ev), EV_OK);
+        assert_int_equal(ev.size, first_len);
+        assert_int_equal(el_decoder_next(rd, &ev), EV_NEED_INPUT);
+        el_decoder_destroy(rd);
+        el_decoder_destroy(h);
+    }
+}
+
 /* ---- a run of 0xff bytes is damage, not the end (issue 11) ------------ */
 
 #define FF_LOG "tests/data/ghc/chain-p.eventlog"
@@ -1263,6 +1589,10 @@ int main(void)
         cmocka_unit_test(test_ipe_declared_short_real),
         cmocka_unit_test(test_selective_read_finds_the_same),
         cmocka_unit_test(test_resync_after_damaged_block),
+        cmocka_unit_test(test_time_past_block_end),
+        cmocka_unit_test(test_time_within_block),
+        cmocka_unit_test(test_time_jump_outside_blocks),
+        cmocka_unit_test(test_ipe_declared_length),
         cmocka_unit_test(test_ff_run_is_damage),
         cmocka_unit_test(test_trailing_bytes_after_end),
         cmocka_unit_test(test_blockless_end_marker_mid_log),

@@ -318,6 +318,7 @@ static uint8_t *random_log(size_t *len)
         if (k < 5)
             el_writer_begin_block(w, cap, *t);
         unsigned n = 1 + (unsigned)rnd(40);
+        uint64_t latest = *t;   /* the block's end time: no event is later */
         for (unsigned i = 0; i < n; i++) {
             uint64_t step = rnd(10);
             if (rnd(20) == 0)
@@ -326,11 +327,15 @@ static uint8_t *random_log(size_t *len)
                 *t += step / 3;                       /* many ties */
             snprintf(msg, sizeof msg, "%u", seq++);
             el_writer_user_msg(w, *t, msg);
-            if (rnd(4) == 0)
-                el_writer_gc_start(w, rnd(1000));
+            latest = *t > latest ? *t : latest;
+            if (rnd(4) == 0) {
+                uint64_t gc = rnd(1000);
+                el_writer_gc_start(w, gc);
+                latest = gc > latest ? gc : latest;
+            }
         }
         if (k < 5)
-            el_writer_end_block(w, *t);
+            el_writer_end_block(w, latest);
     }
     assert_int_equal(el_writer_finish(w), EV_OK);
     const uint8_t *b = el_writer_borrow_bytes(w, len);

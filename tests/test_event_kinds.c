@@ -921,7 +921,7 @@ static void test_unknown_types_skipped(void **state)
             block_start = el_writer_offset(wr);
             w[block_marker] = (want){ .type = EL_BLOCK_MARKER, .cap = cap, .time = 77,
                                       .offset = block_start, .payload_len = 14,
-                                      .decoded = 1, .block = 1, .block_end = 99 };
+                                      .decoded = 1, .block = 1, .block_end = 2100 };
             ok(el_writer_begin_block(wr, cap, 77), wr);
         }
         uint16_t c = i >= block_at ? cap : EL_NO_CAP;
@@ -937,7 +937,7 @@ static void test_unknown_types_skipped(void **state)
         put(wr, run, &b[i], 2000 + i, c, "Run thread", &w[n++]);
     }
     w[block_marker].block_size = (uint32_t)(el_writer_offset(wr) - block_start);
-    ok(el_writer_end_block(wr, 99), wr);
+    ok(el_writer_end_block(wr, 2100), wr);   /* no later than its events, as GHC's */
     ok(el_writer_finish(wr), wr);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(wr, &len);
@@ -1102,10 +1102,12 @@ static void run_only_fields(const uint16_t *only, size_t n_only)
     static const uint16_t unknown[] = { 13, 250 };
     for (size_t i = 0; i < 2; i++) {
         uint16_t t = unknown[i];
-        w[n] = (want){ .type = t, .cap = EL_NO_CAP, .time = t, .offset = el_writer_offset(wr),
+        /* at times near the others' (none more than a day apart) */
+        uint64_t time = time_of(t, 5);
+        w[n] = (want){ .type = t, .cap = EL_NO_CAP, .time = time, .offset = el_writer_offset(wr),
                        .var = t == 250, .payload = &junk, .payload_len = 3, .decoded = 0,
                        .desc = "t" };
-        ok(el_writer_event_payload(wr, t, t, &junk), wr);
+        ok(el_writer_event_payload(wr, t, time, &junk), wr);
         n++;
     }
     size_t k = 0;
@@ -1116,10 +1118,11 @@ static void run_only_fields(const uint16_t *only, size_t n_only)
         if (k == nb / 2) {   /* the second half inside a block */
             marker = n++;
             block_start = el_writer_offset(wr);
-            w[marker] = (want){ .type = EL_BLOCK_MARKER, .cap = cap, .time = 5,
+            /* a block whose end time is no earlier than its events' */
+            w[marker] = (want){ .type = EL_BLOCK_MARKER, .cap = cap, .time = time_of(0, 0),
                                 .offset = block_start, .payload_len = 14, .decoded = 1,
-                                .block = 1, .block_end = 6 };
-            ok(el_writer_begin_block(wr, cap, 5), wr);
+                                .block = 1, .block_end = time_of(0xffff, 15) };
+            ok(el_writer_begin_block(wr, cap, time_of(0, 0)), wr);
         }
         put(wr, r, &b[k], time_of(r->type, 4), k >= nb / 2 ? cap : EL_NO_CAP, "t", &w[n]);
         int sel = 0;
@@ -1130,7 +1133,7 @@ static void run_only_fields(const uint16_t *only, size_t n_only)
         k++;
     }
     w[marker].block_size = (uint32_t)(el_writer_offset(wr) - block_start);
-    ok(el_writer_end_block(wr, 6), wr);
+    ok(el_writer_end_block(wr, time_of(0xffff, 15)), wr);
     ok(el_writer_finish(wr), wr);
     size_t len;
     const uint8_t *bytes = el_writer_borrow_bytes(wr, &len);

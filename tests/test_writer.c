@@ -392,6 +392,37 @@ static void test_numbers_moved(void **state)
     el_writer_destroy(w);
 }
 
+/* A block left open at finish ends at the latest time in it (GHC writes
+ * a block's end time after its last event): a reader takes an event past
+ * its block's end time for damage (issue 35). */
+static int block_end_of(void *ctx, const el_event *ev, const el_decoder *d)
+{
+    (void)d;
+    if (ev->type == EL_BLOCK_MARKER)
+        *(uint64_t *)ctx = ev->u.block.end_time;
+    return 0;
+}
+
+static void test_open_block_ends_at_its_latest(void **state)
+{
+    (void)state;
+    el_writer *w = el_writer_create_mem();
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EV_OK);
+    assert_int_equal(el_writer_begin_block(w, 0, 100), EV_OK);
+    assert_int_equal(el_writer_event(w, EL_USER_MARKER, 250, "a", 1), EV_OK);
+    assert_int_equal(el_writer_event(w, EL_USER_MARKER, 200, "b", 1), EV_OK);
+    assert_int_equal(el_writer_finish(w), EV_OK);
+    size_t len;
+    const uint8_t *b = el_writer_borrow_bytes(w, &len);
+    uint64_t end = 0;
+    el_read_result r = el_read_mem(b, len, block_end_of, &end, NULL);
+    assert_int_equal(r.status, EV_END);
+    assert_int_equal(r.damage.blocks, 0);
+    assert_int_equal(r.events, 3);
+    assert_int_equal(end, 250);
+    el_writer_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -403,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_ipe_declared_length),
         cmocka_unit_test(test_ipe_past_block),
         cmocka_unit_test(test_numbers_moved),
+        cmocka_unit_test(test_open_block_ends_at_its_latest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

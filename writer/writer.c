@@ -174,6 +174,7 @@ struct el_writer {
     int in_block;
     size_t block_pos;            /* offset of the open marker in `out` */
     uint64_t block_time;
+    uint64_t block_latest;       /* the latest time in the open block */
     int finished;
     ev_status err;
     char msg[160];
@@ -357,6 +358,8 @@ static uint8_t *record(el_writer *w, uint16_t type, uint64_t time, int variable,
         return NULL;
     put_be16(p, type);
     put_be64(p + 2, time);
+    if (w->in_block && time > w->block_latest)
+        w->block_latest = time;
     if (!variable)
         return p + RECORD_HEAD;
     put_be16(p + RECORD_HEAD, (uint16_t)len);
@@ -582,6 +585,7 @@ ev_status el_writer_begin_block(el_writer *w, uint16_t cap, uint64_t time)
     w->in_block = 1;
     w->block_pos = pos;
     w->block_time = time;
+    w->block_latest = time;
     return EV_OK;
 }
 
@@ -602,7 +606,9 @@ static ev_status finish(el_writer *w, int end_marker)
 {
     if (w->err != EV_OK || w->finished)
         return w->err;
-    if (w->in_block && el_writer_end_block(w, w->block_time) != EV_OK)
+    /* no event of a block is later than its end time (GHC writes it
+     * after the block's last event; a reader takes a later one for damage) */
+    if (w->in_block && el_writer_end_block(w, w->block_latest) != EV_OK)
         return w->err;
     if (w->header == HEADER_NONE && write_header(w) != EV_OK)
         return w->err;

@@ -337,6 +337,8 @@ typedef struct ev_facts {
     uint64_t end_offset;    /* how far the log goes: the bytes read */
     int has_time;           /* last_s is valid */
     double last_s;          /* the last event's time (s after the RTS started) */
+    uint64_t ipe_len_off;   /* IPE records declared more than a byte off: a note
+                               (el_decoder_ipe_len_off), never damage */
 } ev_facts;
 EVPROF_API void ev_facts_of(const el_read_result *r, ev_facts *f);
 /* "complete", "missing_end", "damaged", "truncated", "read_error", ... */
@@ -352,6 +354,10 @@ EVPROF_API void ev_facts_skipped(FILE *out, const ev_facts *f);
  * program did not close its eventlog: ...); every event up to there was
  * read" */
 EVPROF_API void ev_facts_missing_end(FILE *out, const ev_facts *f);
+/* The note on IPE records declared more than a byte off, said once with
+ * their count by every command and `info`: "N IPE event(s) (169) declare
+ * ...; no event after them was lost" */
+EVPROF_API void ev_facts_ipe_note(FILE *out, const ev_facts *f);
 
 #ifdef __cplusplus
 }

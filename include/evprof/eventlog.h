@@ -400,9 +400,10 @@ EVPROF_API size_t el_decoder_num_types(const el_decoder *d);
  * decoder destroyed. */
 typedef struct el_type_tally {
     uint64_t events, bytes;
-    uint64_t declared_off;        /* records whose declared payload length is not
-                                     what was written (IPE, 169: GHC #24287); read
-                                     as written, never damage */
+    uint64_t declared_off;        /* records whose declared payload length is one
+                                     byte off what was written (IPE, 169: GHC
+                                     #24287); read as written, never damage (more
+                                     than a byte off: el_decoder_ipe_len_off) */
 } el_type_tally;
 EVPROF_API int el_decoder_count_types(el_decoder *d, int on);
 EVPROF_API const el_type_tally *el_decoder_tally(const el_decoder *d);
@@ -416,11 +417,32 @@ EVPROF_API const el_event_type *el_decoder_type_at(const el_decoder *d, size_t i
 EVPROF_API const el_event_type *el_decoder_type(const el_decoder *d, uint16_t id);
 EVPROF_API int el_decoder_header_done(const el_decoder *d);
 
-/* The byte size of the record at p as the decoder reads it, looking at
- * no more than `avail` bytes: by its declared size, but an IPE record
- * (169) by its strings (GHC's declared length is off by one, GHC #24287).
- * 0 when the bytes do not hold a whole record of a declared type. */
+/* The byte size of the record at p as the decoder reads it outside any
+ * block, looking at no more than `avail` bytes: by its declared size, but
+ * an IPE record (169) by its strings (GHC's declared length is off by
+ * one, GHC #24287). 0 when the bytes do not hold a whole record of a
+ * declared type. */
 EVPROF_API size_t el_decoder_record_size(const el_decoder *d, const uint8_t *p, size_t avail);
+/* The latest time an event of a block can have, from its marker's time
+ * and end time: the end time, which GHC writes when it closes the block,
+ * after its last event. UINT64_MAX (no bound) when the end time is 0 or
+ * before the start: not filled in (GHC never writes either). */
+static inline uint64_t el_block_limit(uint64_t time, uint64_t end_time)
+{
+    return end_time && end_time >= time ? end_time : UINT64_MAX;
+}
+
+/* The same for a record inside a block, `to_end` bytes before the
+ * block's end (0: outside any block), whose marker gives `block_limit`
+ * (el_block_limit) as its end time: an IPE record
+ * declared more than a byte longer than its strings is as long as it
+ * declares when that ends inside the block at the start of a further
+ * record, as the decoder reads it. 0 also when `avail` does not reach the
+ * head of that further record (or the block's end), whose bytes it looks
+ * at: then *need (when need is not NULL; else 0) is how many it wants. */
+EVPROF_API size_t el_decoder_record_size_in(const el_decoder *d, const uint8_t *p, size_t avail,
+                                            uint64_t to_end, uint64_t block_limit,
+                                            size_t *need);
 /* The longest record the decoder reads (a header's 12 bytes, a 65535-byte
  * payload, slack): an IPE record's strings must end within it. */
 #define EL_RECORD_MAX (16u + 65535u + 16u)
@@ -483,15 +505,22 @@ EVPROF_API int el_file_eventlog_name(const void *head, size_t len, char *buf, si
 
 /* Damage that was skipped. With resync on, a record that is damaged
  * inside a capability block (an undeclared type id, a payload that does
- * not fit its type) does not stop the log: the rest of that block is
- * skipped by the byte size its marker states, and reading goes on at the
- * next block. Every event of a damaged block before the damage has been
- * handed out already. Off by default; the el_read_* calls turn it on. */
+ * not fit its type, a time past the block's end time as its marker gives
+ * it: GHC writes the end time after the block's last event) does not stop
+ * the log: the rest of that block is skipped by the byte size its marker
+ * states, and reading goes on at the next block. Every event of a damaged
+ * block before the damage has been handed out already. Outside any block,
+ * an event more than a day past the latest time the log has shown (an
+ * event's or a block's end time) is damage too: with resync on, that
+ * record alone is skipped. A damaged record's time is never in the time
+ * span (el_decoder_time_span). Off by default; the el_read_* calls turn
+ * it on. */
 typedef struct el_damage {
-    uint64_t blocks;              /* damaged stretches skipped: a damaged block, or
-                                     the bytes from a false end marker to the next
+    uint64_t blocks;              /* damaged stretches skipped: a damaged block, the
+                                     bytes from a false end marker to the next
                                      block (counted once when they go on from a
-                                     damaged block) */
+                                     damaged block), or a record outside any block
+                                     with an impossible time */
     uint64_t bytes;               /* bytes skipped */
     uint64_t from_time, to_time;  /* from the first skipped block's marker time to
                                      the last one's end time (ns) */
@@ -503,6 +532,21 @@ typedef struct el_damage {
 } el_damage;
 EVPROF_API void el_decoder_set_resync(el_decoder *d, int on);
 EVPROF_API const el_damage *el_decoder_damage(const el_decoder *d);
+
+/* IPE records (169) whose declared payload length is more than one byte
+ * off the end of their strings (GHC's own slip is one byte: GHC #24287):
+ * each was read to its declared length when that ends inside its block at
+ * the start of a further record, else to its strings' end
+ * (el_decoder_record_size_in); no record after it is lost. Not damage: a
+ * note. */
+EVPROF_API uint64_t el_decoder_ipe_len_off(const el_decoder *d);
+
+/* With on != 0: the records fed were read and checked by an earlier
+ * decoder and are fed one at a time, each whole (the order stage's
+ * replay): their times are not checked again (out of file order, a
+ * block's end and the latest time shown mean nothing), and an IPE
+ * record is as long as the bytes fed. */
+EVPROF_API void el_decoder_records_checked(el_decoder *d, int on);
 
 /* ---- the numbers of a run -------------------------------------------- */
 
@@ -555,6 +599,7 @@ typedef struct el_read_result {
     uint64_t bytes;               /* bytes read */
     uint64_t events;              /* events delivered */
     el_damage damage;             /* blocks skipped (see el_decoder_damage) */
+    uint64_t ipe_len_off;         /* el_decoder_ipe_len_off: a note */
     int has_time_span;            /* first_time/last_time are valid */
     uint64_t first_time, last_time;   /* of every event read (el_decoder_time_span) */
     el_caps caps;                 /* the capabilities that own blocks (el_decoder_caps) */

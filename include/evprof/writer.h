@@ -147,13 +147,17 @@ EVPROF_API ev_status el_writer_raw(el_writer *w, const void *bytes, size_t len);
 /* Block markers. begin writes EVENT_BLOCK_MARKER (18) for capability `cap`
  * (EL_NO_CAP from eventlog.h for the global buffer) with time `time`;
  * end patches its size (marker included, up to the end of the last event,
- * as GHC does) and end time. Blocks do not nest; at most 64 MiB. Type 18
+ * as GHC does) and end time (GHC's is the clock when it closes the block:
+ * no event of the block is later; the decoder takes one that is for
+ * damage). Blocks do not nest; at most 64 MiB. Type 18
  * must be declared with a size of at least 14, unless the header was
  * written by hand (el_writer_raw), when the 14-byte layout is used. */
 EVPROF_API ev_status el_writer_begin_block(el_writer *w, uint16_t cap, uint64_t time);
 EVPROF_API ev_status el_writer_end_block(el_writer *w, uint64_t end_time);
 
-/* Ends an open block (end time = its begin time), writes the header if
+/* Ends an open block (end time = the latest time in it, of its marker or
+ * its events: a reader takes an event past its block's end time for
+ * damage), writes the header if
  * none was written, the data-end marker 0xffff, and flushes. A FILE
  * writer also checks fflush/ferror; the caller still closes the FILE. */
 EVPROF_API ev_status el_writer_finish(el_writer *w);

@@ -140,6 +140,28 @@ def files():
                                + cost_centre(2, 1, b"\x80bad\"q\\", b"M\x01", b"\xf5") + END)
     yield "duplicate-type", header([et(0, 4, b"a"), et(0, VAR, b"b")]) + fixed(0, 1, u32(1)) + END
     yield "end-then-garbage", VALID + b"garbage after the end marker"
+    # issue 35: a time impossible for where the event stands (damage, kept
+    # out of the span): past its block's end time (GHC writes the end time
+    # after the block's last event), and outside any block more than a day
+    # past the latest time shown
+    stray = prof_sample(47006321110486000, 0, 1, [1])
+    yield "time-past-block-end", (HEADER + cost_centre(1, 1, b"main", b"Main", b"Main.hs:1:1")
+                                  + block(2, 24 + 3 * len(stray), 2910638000, 0)
+                                  + prof_sample(3, 0, 1, [1]) + stray + prof_sample(4, 0, 1, [1])
+                                  + END)
+    yield "time-jump-outside-blocks", (HEADER + prof_sample(1, 0, 1, [])
+                                       + prof_sample(86400 * 10**9 + 2, 0, 1, []) + END)
+    # issue 35: IPE events (169) whose declared length is not GHC's one
+    # byte off their strings: 20 bytes short, 0xffff, 50 bytes long with the
+    # bytes there; a sample after each
+    ipe_types = header(TYPES + [et(169, VAR, b"An IPE entry")])
+    strings = u64(0x4011A0) + b"tbl\0cd\0ty\0lbl\0Mod\0F.hs:1:1-5\0"
+    after = prof_sample(30, 0, 1, [])
+    for name, length, extra in (("short", len(strings) - 20, b""), ("ffff", 0xFFFF, b""),
+                                ("long", len(strings) + 50, b"tbl-extra:" * 5)):
+        rec = var(169, 20, strings + extra, length=length)
+        yield "ipe-declared-" + name, (ipe_types + block(10, 24 + len(rec) + len(after), 40, 0)
+                                       + rec + after + END)
 
 
 def main():

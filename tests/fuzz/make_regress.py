@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """Writes the hand-made members of tests/fuzz/regress/: inputs that made
-evprof crash before a fix, rebuilt from the description in the issue.
+evprof crash before a fix (or, issue 35, put a damaged log's numbers in its
+figures), rebuilt from the description in the issue.
 (Inputs cli_fuzz.py finds are saved there as they were found.)
 
     python3 tests/fuzz/make_regress.py
 """
 import os
+import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from make_bad import HEADER, END, TYPES, et, header, var, cost_centre, prof_sample  # noqa: E402
+from make_bad import (HEADER, END, TYPES, et, header, var, cost_centre, prof_sample,  # noqa: E402
+                      block)
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "regress")
 
@@ -30,6 +33,25 @@ def files():
     yield "long-labels", (header(TYPES + [marker]) + cc + long_cc
                           + prof_sample(3, 0, 1, [2, 1]) + mark + prof_sample(5, 0, 1, [2, 1])
                           + prof_sample(6, 0, 1, [1]) + END)
+    # issue 35, point 1: one sample of a -pj run timed 47006321 s in a
+    # block that ends at 2.9 s gave every command that figure (a span of
+    # 47006321 s, an end_time in 2028, timeline bins of 70368.7 s): now
+    # damage that no command's figure sees, on every subcommand
+    samples = [prof_sample(10**6 * k, 0, 1, [1]) for k in range(1, 4)]
+    stray = prof_sample(47006321110486000, 0, 1, [1])
+    body = samples[0] + samples[1] + stray + samples[2]
+    yield "stray-time", (HEADER + cc + block(884000, 24 + len(body), 2910638000, 0) + body
+                         + block(2910638000, 24 + len(samples[0]), 2910700000, 0)
+                         + prof_sample(2910650000, 0, 1, [1]) + END)
+    # issue 35, point 14: an IPE event declared 50 bytes longer than its
+    # strings, with the bytes there, was misread as events; every
+    # subcommand on it and on a sample after it
+    ipe = et(169, 0xFFFF, b"An IPE entry")
+    strings = struct.pack(">Q", 0x4011A0) + b"tbl\0cd\0ty\0lbl\0Mod\0F.hs:1:1-5\0"
+    rec = var(169, 5, strings + b"tbl-extra:" * 5, length=len(strings) + 50)
+    after = prof_sample(6, 0, 1, [1])
+    yield "ipe-declared-long", (header(TYPES + [ipe]) + cc + block(5, 24 + len(rec) + len(after),
+                                                                    7, 0) + rec + after + END)
 
 
 def main():

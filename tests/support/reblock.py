@@ -10,8 +10,8 @@ or so, and ranges of several blocks.
 Each block of IN (a capability's, or the global one) is cut between two
 events once it holds BYTES of events: the pieces keep the block's
 capability, start at their first event's time (the first one at the
-block's own) and end at their last event's (the last one at the block's
-own end time). The events, their order and the header are IN's, byte for
+block's own) and end at the latest time of their events (the last one at
+the block's own end time): no event later than its block's end. The events, their order and the header are IN's, byte for
 byte; the end marker follows the last block (as GHC 9.0 writes it, also
 when IN counted it into its last block, as GHC 9.2 and later do). IN must
 be whole: every event inside a block, an end marker.
@@ -73,7 +73,10 @@ def main(src, dst, target):
                 n += events[j][1] - events[j][0]
                 j += 1
             t0 = start if i == 0 else events[i][2]
-            t1 = end_time if j == len(events) else events[j - 1][2]
+            # no event of a block is later than its end time (GHC writes it
+            # after the last event; evprof takes a later one for damage), and
+            # a block's events are not in time order
+            t1 = end_time if j == len(events) else max(e[2] for e in events[i:j])
             body = b[events[i][0]:events[j - 1][1]]
             out.append(struct.pack(">HQIQH", BLOCK_MARKER, t0, 24 + len(body), max(t0, t1), cap))
             out.append(body)
