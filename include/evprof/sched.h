@@ -85,6 +85,100 @@ enum {
     SCHED_STATUS_MVAR_READ = 20,        /* BlockedOnMVarRead (14) */
 };
 
+/* Why threads stopped, the statuses grouped as the table's columns. */
+typedef enum sched_stop {
+    SCHED_STOP_HEAP,        /* heap overflow: a heap check (nursery full, GC) */
+    SCHED_STOP_STACK,       /* stack overflow: the stack grows */
+    SCHED_STOP_YIELD,       /* yielding: the time slice or a context switch */
+    SCHED_STOP_FOREIGN,     /* a safe foreign call */
+    SCHED_STOP_MVAR,        /* blocked on an MVar (take, put, read) */
+    SCHED_STOP_BLACK_HOLE,  /* blocked on a black hole (a thunk another thread evaluates) */
+    SCHED_STOP_STM,         /* blocked in an STM retry */
+    SCHED_STOP_DELAY,       /* blocked in threadDelay */
+    SCHED_STOP_IO,          /* blocked on I/O (read, write, a Windows process) */
+    SCHED_STOP_THROW_TO,    /* blocked in throwTo */
+    SCHED_STOP_FINISHED,    /* finished */
+    SCHED_STOP_OTHER,       /* any other status (0, 4, a foreign call's blocked
+                               variants, migrating, unknown) */
+    SCHED_STOPS
+} sched_stop;
+
+/* The column a STOP_THREAD status counts in. */
+EVPROF_API sched_stop sched_stop_of(uint16_t status);
+/* Short name ("heap", "mvar", "stm", ...: the table's header, JSON's key),
+ * and the words for it ("blocked in an STM retry"); NULL out of range. */
+EVPROF_API const char *sched_stop_name(sched_stop k);
+EVPROF_API const char *sched_stop_words(sched_stop k);
+/* "idle", "running", ...; NULL out of range. */
+EVPROF_API const char *sched_state_name(sched_state s);
+
+typedef struct sched_summary sched_summary;
+
+EVPROF_API sched_summary *sched_create(void);           /* NULL: no memory */
+EVPROF_API void sched_destroy(sched_summary *s);        /* accepts NULL */
+
+/* As an analysis of the driver (mergeable: the parallel read); its
+ * snapshot is a sched_result (release: sched_result_destroy). */
+EVPROF_API extern const ev_analysis_ops sched_analysis_ops;
+
+#define SCHED_NO_TIME UINT64_MAX
+
+/* One capability, its times inside the selection. */
+typedef struct sched_cap_row {
+    uint32_t cap;                   /* EL_NO_CAP: events outside capability blocks */
+    uint64_t running_ns;            /* running threads */
+    uint64_t gc_ns;                 /* GC_START .. GC_END */
+    uint64_t idle_ns;               /* the rest of the selection */
+    uint64_t runs;                  /* RUN_THREAD events */
+    sched_state state;              /* now: idle, running, GC (unknown: no event) */
+    uint32_t thread;                /* now running */
+} sched_cap_row;
+
+/* One Haskell thread. */
+typedef struct sched_thread_row {
+    uint32_t id;
+    const char *label;              /* THREAD_LABEL's (the first), NUL-terminated;
+                                       NULL: none */
+    uint32_t label_len;
+    uint64_t caps;                  /* bit c: it ran on capability c (c < 64) */
+    int caps_over;                  /* it ran on a capability 64 or above, or outside
+                                       capability blocks */
+    uint64_t created_ns;            /* CREATE_THREAD's time; SCHED_NO_TIME: not in the log */
+    uint64_t finished_ns;           /* its STOP_THREAD with status finished; SCHED_NO_TIME */
+    uint64_t running_ns;            /* inside the selection */
+    uint64_t runs;                  /* RUN_THREAD events inside the selection */
+    uint32_t stops[SCHED_STOPS];    /* STOP_THREAD events inside, by reason */
+    uint32_t migrations;            /* MIGRATE_THREAD events inside */
+    sched_state state;              /* now */
+} sched_thread_row;
+
+typedef struct sched_result {
+    /* the threads with an event or running time inside the selection, by id */
+    const sched_thread_row *threads;
+    size_t n_threads;
+    size_t threads_seen;            /* every thread the log names */
+    /* the capabilities with a scheduler event, by number (EL_NO_CAP last);
+     * with a capability selected, only that one */
+    const sched_cap_row *caps;
+    uint32_t n_caps;
+    uint64_t running_ns;            /* the capabilities' running time, summed */
+    uint64_t total_ns;              /* the selection's length, clipped to the log */
+    uint64_t log_end_ns;            /* the last event's time */
+    uint64_t stops[SCHED_STOPS];    /* the threads' stops, summed */
+    int has_events;                 /* any scheduler event at all (a -l log has them;
+                                       -l-s turns them off) */
+    int selected;                   /* a selection (time windows or a capability) */
+} sched_result;
+
+EVPROF_API sched_result *sched_snapshot(const sched_summary *s);   /* NULL: no memory */
+EVPROF_API void sched_result_destroy(sched_result *r);             /* accepts NULL */
+
+/* `evprof threads`: the text table (one row a thread, then one a
+ * capability) and its JSON. `source` names the log in the JSON (NULL:
+ * none). 0, or -1 on a write error. */
+EVPROF_API int sched_report_text(const sched_result *r, FILE *out);
+EVPROF_API int sched_report_json(const sched_result *r, const char *source, FILE *out);
+
 #ifdef __cplusplus
 }
 #endif
