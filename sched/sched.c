@@ -272,6 +272,17 @@ static void cap_ran(thread_slot *t, uint16_t cap)
         t->r.caps_over = 1;
 }
 
+/* A thread's event. Its events come from several capabilities, which file
+ * order does not interleave by time: an event older than the one its
+ * state comes from is left out, so that the state is that of its latest
+ * event (its intervals are not counted here: the running ones are the
+ * capabilities'). */
+static inline void thread_step(thread_slot *th, uint16_t type, uint64_t t, uint16_t status)
+{
+    if (th->m.state == SCHED_UNKNOWN || t >= th->m.since)
+        sched_thread_step(&th->m, type, t, status);
+}
+
 /* RUN_THREAD, STOP_THREAD, GC_START, GC_END. */
 static void cap_event(sched_summary *s, const el_event *ev)
 {
@@ -299,7 +310,7 @@ static void cap_event(sched_summary *s, const el_event *ev)
         return;
     thread_slot *th = &s->threads[row];
     uint16_t status = ev->type == EL_STOP_THREAD ? ev->u.stop_thread.status : 0;
-    sched_thread_step(&th->m, ev->type, t, status);
+    thread_step(th, ev->type, t, status);
     if (ev->type == EL_STOP_THREAD && status == SCHED_STATUS_FINISHED)
         th->r.finished_ns = t;
     if (ev->outside)
@@ -341,7 +352,7 @@ static void thread_event(sched_summary *s, const el_event *ev)
     default:
         break;
     }
-    sched_thread_step(&th->m, ev->type, ev->time, 0);
+    thread_step(th, ev->type, ev->time, 0);
     if (!ev->outside)
         th->inside = 1;
 }
@@ -556,7 +567,8 @@ static int merge_threads(sched_summary *p, const sched_summary *q, uint32_t *to_
         for (int k = 0; k < SCHED_STOPS; k++)
             pt->r.stops[k] += qt->r.stops[k];
         pt->r.migrations += qt->r.migrations;
-        if (qt->m.state != SCHED_UNKNOWN)
+        if (qt->m.state != SCHED_UNKNOWN &&
+            (pt->m.state == SCHED_UNKNOWN || qt->m.since >= pt->m.since))
             pt->m = qt->m;
         pt->inside |= qt->inside;
     }

@@ -26,7 +26,7 @@
  * allocation per thread (only per capability, HEAP_ALLOCATED): there is
  * none here.
  *
- * Memory: about 120 bytes a thread, its label once; charged to the
+ * Memory: about 150 bytes a thread, its label once; charged to the
  * read's budget, the table grown by doubling (nothing allocated per
  * event).
  */
