@@ -416,9 +416,13 @@ static void thread_spread(html_timeline *t, tl_thread *th, sched_span was, uint6
     }
 }
 
-/* A labelled thread's event (sched/machine.h). */
-static void thread_event(html_timeline *t, uint32_t tid, const el_event *ev, uint16_t status)
+/* A labelled thread's event (sched/machine.h); inline: most logs label
+ * no thread, and every RUN_THREAD and STOP_THREAD asks. */
+static inline void thread_event(html_timeline *t, uint32_t tid, const el_event *ev,
+                                uint16_t status)
 {
+    if (!t->nthreads)
+        return;
     tl_thread *th = thread_of(t, tid);
     if (!th)
         return;
