@@ -25,5 +25,6 @@ int cmd_top(int argc, char **argv);
 int cmd_metrics(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_phases(int argc, char **argv);
+int cmd_threads(int argc, char **argv);
 
 #endif

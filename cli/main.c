@@ -29,6 +29,7 @@ static const command commands[] = {
     { "graph", cmd_graph, "the call graph of cost centres as SVG, PNG, PDF or DOT" },
     { "ticky", cmd_ticky, "ticky-ticky counters as GHC's +RTS -r table, CSV, JSON, series" },
     { "gc", cmd_gc, "the +RTS -s memory and GC summary, for the run or a window" },
+    { "threads", cmd_threads, "each Haskell thread: label, running time, why it stopped" },
     { "heap", cmd_heap, "heap profile: GHC's .hp file or a summary of its bands" },
     { "phases", cmd_phases, "the run cut at its traceMarker marks: ticks, cost centres, GC" },
     { "diff", cmd_diff, "compare two runs: time profile, GC, heap or ticky, with deltas" },

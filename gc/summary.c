@@ -16,8 +16,9 @@
  *
  * A partial of the parallel read (gc_fork) starts in the middle of the
  * log, where a capability may be running a thread or collecting. Each
- * capability has two state machines: the mutator's (RUN_THREAD,
- * STOP_THREAD, GC_START) and the collection's (GC_START, GC_END,
+ * capability has two state machines: the scheduler's (sched/machine.h:
+ * RUN_THREAD, STOP_THREAD, GC_START, GC_END; its running intervals are
+ * the mutator time) and the collection's (GC_START, GC_END,
  * GC_STATS_GHC). The first needs only the time of the range's first such
  * event, to close an interval the ranges before left open. The second is
  * unknown until the range's first GC_START: its events up to that one
@@ -32,6 +33,7 @@
 #include <string.h>
 
 #include "nonmoving.h"
+#include "sched/machine.h"
 #include "series.h"
 #include "util/account.h"
 
@@ -74,10 +76,11 @@ typedef struct cap_state {
      * GC_START seen; before it, collection events are held */
     uint8_t run_synced, gc_synced;
     uint64_t run_first;
-    uint8_t in_gc, has_pending, running;
+    uint8_t in_gc, has_pending;
     uint8_t last_valid, last_had_stats;   /* the last finished GC on this cap */
     uint8_t has_alloc, has_sparks;        /* any sample before the selection's end */
-    uint64_t gc_start, run_start;
+    sched_cap sched;                      /* running, GC, idle (sched/machine.h) */
+    uint64_t gc_start;
     uint64_t last_start, last_end;
     pending_stats pending;
     /* monotone counters (allocation, then the sparks'): per counter the
@@ -338,20 +341,20 @@ static void record_collection(gc_summary *s, cap_state *c, const pending_stats *
     c->led++;
 }
 
-/* RUN_THREAD (run), STOP_THREAD or GC_START at t: the mutator's interval
- * open on c ends. A partial's first such event only notes its time: the
+/* RUN_THREAD, STOP_THREAD, GC_START or GC_END at t: the capability's
+ * state moves (sched/machine.h), and a running interval it closes is
+ * mutator time. A partial's first such event only notes its time: the
  * interval it ends began in an earlier range (gc_merge closes it). */
-static void mutator_event(gc_summary *s, cap_state *c, uint64_t t, int run)
+static inline void mutator_event(gc_summary *s, cap_state *c, const el_event *ev)
 {
-    if (s->partial && !c->run_synced) {
+    uint64_t t = ev->time;
+    sched_span was = sched_cap_step(&c->sched, ev->type, t, 0);
+    if (was.state == SCHED_RUNNING) {
+        c->mut_ns += overlap(s, was.from, t);
+    } else if (was.state == SCHED_UNKNOWN && s->partial && !c->run_synced) {
         c->run_synced = 1;
         c->run_first = t;
-    } else if (c->running) {
-        c->mut_ns += overlap(s, c->run_start, t);
     }
-    c->running = (uint8_t)run;
-    if (run)
-        c->run_start = t;
 }
 
 /* GC_START's part in the collection's state machine. */
@@ -623,7 +626,7 @@ int gc_add_event(gc_summary *s, const el_event *ev)
     switch (ev->type) {
     case EL_GC_START:
         s->r.n_gc_start++;
-        mutator_event(s, c, t, 0);
+        mutator_event(s, c, ev);
         if (gc_unknown(s, c)) {
             /* held; from here on the collection state is this range's */
             hold(s, ev->cap, EL_GC_START, t, NULL);
@@ -637,6 +640,7 @@ int gc_add_event(gc_summary *s, const el_event *ev)
         break;
     case EL_GC_END:
         s->r.n_gc_end++;
+        mutator_event(s, c, ev);
         if (gc_unknown(s, c))
             hold(s, ev->cap, EL_GC_END, t, NULL);
         else
@@ -685,10 +689,8 @@ int gc_add_event(gc_summary *s, const el_event *ev)
         break;
     }
     case EL_RUN_THREAD:
-        mutator_event(s, c, t, 1);
-        break;
     case EL_STOP_THREAD:
-        mutator_event(s, c, t, 0);
+        mutator_event(s, c, ev);
         break;
     default:
         break;
@@ -707,10 +709,9 @@ void gc_set_time_span(gc_summary *s, uint64_t first, uint64_t last)
 
 static void close_cap(gc_summary *s, cap_state *c, uint64_t end)
 {
-    if (c->running) {
-        c->mut_ns += overlap(s, c->run_start, end);
-        c->running = 0;
-    }
+    sched_span was = sched_cap_close(&c->sched, end);
+    if (was.state == SCHED_RUNNING)
+        c->mut_ns += overlap(s, was.from, end);
     if (c->in_gc)
         gc_end(s, c, end < c->gc_start ? c->gc_start : end);
 }
@@ -1005,14 +1006,13 @@ static void merge_cap(gc_summary *p, cap_state *pc, const cap_state *qc)
     }
     if (qc->run_synced) {
         if (!p->partial || pc->run_synced) {
-            if (pc->running)
-                pc->mut_ns += overlap(p, pc->run_start, qc->run_first);
+            if (pc->sched.state == SCHED_RUNNING)
+                pc->mut_ns += overlap(p, pc->sched.since, qc->run_first);
         } else {
             pc->run_synced = 1;
             pc->run_first = qc->run_first;
         }
-        pc->running = qc->running;
-        pc->run_start = qc->run_start;
+        pc->sched = qc->sched;
     }
     if (qc->gc_synced) {
         pc->gc_synced = 1;

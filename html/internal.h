@@ -13,6 +13,7 @@
 #include "evprof/json.h"
 #include "evprof/prof.h"
 #include "evprof/ticky.h"
+#include "sched/machine.h"
 #include "util/account.h"
 #include "util/htab.h"
 #include "util/idmap.h"
@@ -91,9 +92,7 @@ enum { TL_SPARK_CREATED, TL_SPARK_DUD, TL_SPARK_OVERFLOWED, TL_SPARK_CONVERTED,
 
 typedef struct tl_cap {
     uint32_t capno;
-    uint8_t state;                  /* 0 idle, 1 mutator, 2 GC */
-    uint8_t seen;
-    uint64_t since, gc_start;
+    sched_cap sched;                /* running, GC, idle (sched/machine.h) */
     uint64_t *mut, *gc;             /* ns per bin */
     uint64_t alloc;                 /* HEAP_ALLOCATED's last value */
     uint64_t spark[TL_SPARK_KINDS]; /* SPARK_COUNTERS' last values */
@@ -110,8 +109,8 @@ typedef struct tl_thread {
     uint32_t tid;
     char *label;
     uint32_t label_len;
-    uint8_t state;                  /* 0 unknown, 1 runnable, 2 running, 3 blocked, 4 done */
-    uint64_t since, labelled_ns, finished_ns;
+    sched_thread sched;             /* from its label on (sched/machine.h) */
+    uint64_t labelled_ns, finished_ns;
     uint64_t run_ns, blocked_ns;
     int lane;                       /* -1: none */
 } tl_thread;

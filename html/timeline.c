@@ -7,13 +7,11 @@
 #include <string.h>
 
 #include "html/internal.h"
+#include "sched/machine.h"
 #include "util/hash.h"
 
 #define SEED 0x7a3c1f5e9b2d4c81ull
 #define SEED_CUT 0x1d9e6b3f5a7c2e49ull  /* stacks GHC cut at 255 frames */
-
-enum { IDLE = 0, MUTATOR = 1, IN_GC = 2 };
-enum { T_NONE = 0, T_RUNNABLE, T_RUNNING, T_BLOCKED, T_DONE };
 
 /* The hash of a stack's path as the cells key it, from the root (cut:
  * the synthetic parent of stacks GHC cut at 255 frames) one
@@ -338,20 +336,13 @@ static tl_cap *cap_of(html_timeline *t, uint32_t capno)
     return c;
 }
 
-/* The capability's state changes at time; the state it leaves is spread. */
-static void cap_state(html_timeline *t, tl_cap *c, uint64_t time, uint8_t state)
+/* The interval a capability's state change closes at time: its bins. */
+static void cap_spread(html_timeline *t, tl_cap *c, sched_span was, uint64_t time)
 {
-    if (c->seen && time > c->since) {
-        if (c->state == MUTATOR)
-            spread(t, c->mut, c->since, time);
-        else if (c->state == IN_GC)
-            spread(t, c->gc, c->since, time);
-    }
-    if (!c->seen || time >= c->since)
-        c->since = time;
-    c->seen = 1;
-    c->state = state;
-    t->has_caps = 1;
+    if (was.state == SCHED_RUNNING)
+        spread(t, c->mut, was.from, time);
+    else if (was.state == SCHED_GC)
+        spread(t, c->gc, was.from, time);
 }
 
 /* ---- labelled threads --------------------------------------------------------- */
@@ -408,25 +399,36 @@ static void thread_label(html_timeline *t, const el_event *ev)
     t->nthreads++;
 }
 
-/* A labelled thread's state changes at time. */
-static void thread_state(html_timeline *t, tl_thread *th, uint64_t time, uint8_t state)
+/* The interval a labelled thread's state change closes at time. */
+static void thread_spread(html_timeline *t, tl_thread *th, sched_span was, uint64_t time)
 {
-    if (th->state == T_RUNNING || th->state == T_BLOCKED) {
-        uint64_t d = time > th->since ? time - th->since : 0;
-        if (th->state == T_RUNNING) {
-            th->run_ns += d;
-            if (th->lane >= 0)
-                spread(t, t->lane_run[th->lane], th->since, time);
-        } else {
-            th->blocked_ns += d;
-            if (th->lane >= 0)
-                spread(t, t->lane_blocked[th->lane], th->since, time);
-        }
+    if (was.state != SCHED_RUNNING && was.state != SCHED_BLOCKED)
+        return;
+    uint64_t d = time > was.from ? time - was.from : 0;
+    if (was.state == SCHED_RUNNING) {
+        th->run_ns += d;
+        if (th->lane >= 0)
+            spread(t, t->lane_run[th->lane], was.from, time);
+    } else {
+        th->blocked_ns += d;
+        if (th->lane >= 0)
+            spread(t, t->lane_blocked[th->lane], was.from, time);
     }
-    th->state = state;
-    th->since = time;
-    if (state == T_DONE)
-        th->finished_ns = time;
+}
+
+/* A labelled thread's event (sched/machine.h); inline: most logs label
+ * no thread, and every RUN_THREAD and STOP_THREAD asks. */
+static inline void thread_event(html_timeline *t, uint32_t tid, const el_event *ev,
+                                uint16_t status)
+{
+    if (!t->nthreads)
+        return;
+    tl_thread *th = thread_of(t, tid);
+    if (!th)
+        return;
+    thread_spread(t, th, sched_thread_step(&th->sched, ev->type, ev->time, status), ev->time);
+    if (th->sched.state == SCHED_FINISHED && ev->type == EL_STOP_THREAD)
+        th->finished_ns = ev->time;
 }
 
 /* ---- events ------------------------------------------------------------------ */
@@ -543,47 +545,41 @@ static int tl_event(void *self, const el_event *ev, const ev_stream *s)
     case EL_RUN_THREAD:
     case EL_STOP_THREAD:
     case EL_GC_START:
-    case EL_GC_END:
+    case EL_GC_END: {
         if (ev->cap == EL_NO_CAP || !(c = cap_of(t, ev->cap)))
             break;
-        if (ev->type == EL_GC_START) {
-            c->gc_start = time;
-            cap_state(t, c, time, IN_GC);
+        uint32_t tid = ev->type == EL_RUN_THREAD ? ev->u.thread.thread : 0;
+        sched_span was = sched_cap_step(&c->sched, ev->type, time, tid);
+        cap_spread(t, c, was, time);
+        t->has_caps = 1;
+        if (ev->type == EL_GC_END && was.state == SCHED_GC && time >= was.from &&
+            time - was.from > t->gc_pause[b])
+            t->gc_pause[b] = time - was.from;
+        if (ev->type == EL_GC_START || ev->type == EL_GC_END)
             break;
-        }
-        if (ev->type == EL_GC_END) {
-            if (c->state == IN_GC && time >= c->gc_start && time - c->gc_start > t->gc_pause[b])
-                t->gc_pause[b] = time - c->gc_start;
-            cap_state(t, c, time, IDLE);
-            break;
-        }
-        cap_state(t, c, time, ev->type == EL_RUN_THREAD ? MUTATOR : IDLE);
         t->has_threads = 1;
         if (ev->type == EL_STOP_THREAD) {
             uint16_t st = ev->u.stop_thread.status;
-            int done = st == 5, blocked = st == 4 || st >= 6;
-            t->finished[b] += done;
-            t->blocked[b] += blocked;
-            tl_thread *th = thread_of(t, ev->u.stop_thread.thread);
-            if (th)
-                thread_state(t, th, time, done ? T_DONE : blocked ? T_BLOCKED : T_RUNNABLE);
+            uint8_t next = sched_stop_state(st);
+            t->finished[b] += next == SCHED_FINISHED;
+            t->blocked[b] += next == SCHED_BLOCKED;
+            thread_event(t, ev->u.stop_thread.thread, ev, st);
         } else {
-            tl_thread *th = thread_of(t, ev->u.thread.thread);
-            if (th)
-                thread_state(t, th, time, T_RUNNING);
+            thread_event(t, tid, ev, 0);
         }
         break;
+    }
     case EL_CREATE_THREAD:
         t->created[b]++;
         t->has_threads = 1;
         break;
-    case EL_THREAD_WAKEUP: {
+    case EL_THREAD_WAKEUP:
         t->woken[b]++;
-        tl_thread *th = thread_of(t, ev->u.thread_cap.thread);
-        if (th && th->state == T_BLOCKED)
-            thread_state(t, th, time, T_RUNNABLE);
+        thread_event(t, ev->u.thread_cap.thread, ev, 0);
         break;
-    }
+    case EL_THREAD_RUNNABLE:        /* old GHC's wake-up */
+        thread_event(t, ev->u.thread.thread, ev, 0);
+        break;
     case EL_THREAD_LABEL:
         thread_label(t, ev);
         break;
@@ -648,12 +644,10 @@ static void tl_end(void *self, const ev_stream *s)
         end = s->read.last_time;
     t->end = end;
     for (uint32_t i = 0; i < t->ncaps; i++)
-        if (t->caps[i].seen)
-            cap_state(t, &t->caps[i], end, IDLE);
+        cap_spread(t, &t->caps[i], sched_cap_close(&t->caps[i].sched, end), end);
     for (size_t i = 0; i < t->nthreads; i++) {
         tl_thread *th = &t->threads[i];
-        if (th->state == T_RUNNING || th->state == T_BLOCKED)
-            thread_state(t, th, end, th->state);
+        thread_spread(t, th, sched_thread_close(&th->sched, end), end);
     }
     if (end)
         bin_of(t, end);
@@ -661,7 +655,8 @@ static void tl_end(void *self, const ev_stream *s)
 
 static const uint16_t tl_types[] = {
     EL_PROF_SAMPLE_COST_CENTRE, EL_HEAP_PROF_COST_CENTRE, EL_RUN_THREAD, EL_STOP_THREAD,
-    EL_GC_START, EL_GC_END, EL_CREATE_THREAD, EL_THREAD_WAKEUP, EL_THREAD_LABEL,
+    EL_GC_START, EL_GC_END, EL_CREATE_THREAD, EL_THREAD_WAKEUP, EL_THREAD_RUNNABLE,
+    EL_THREAD_LABEL,
     EL_GC_STATS_GHC, EL_HEAP_SIZE, EL_HEAP_LIVE, EL_HEAP_ALLOCATED, EL_SPARK_COUNTERS,
     EL_SPARK_CREATE, EL_SPARK_DUD, EL_SPARK_OVERFLOW, EL_SPARK_RUN, EL_SPARK_STEAL,
     EL_SPARK_FIZZLE, EL_SPARK_GC,
@@ -1042,7 +1037,7 @@ int html_timeline_write(tx_json *j, const html_timeline *t, const prof_result *r
     tx_json_array(j, TX_JSON_INLINE);
     for (uint32_t i = 0; i < t->ncaps && t->has_caps; i++) {
         const tl_cap *c = &t->caps[i];
-        if (!c->seen)
+        if (c->sched.state == SCHED_UNKNOWN)
             continue;
         tx_json_array(j, TX_JSON_INLINE);
         tx_json_uint(j, c->capno);

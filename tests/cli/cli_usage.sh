@@ -38,9 +38,10 @@ grep_in "$TMP/out" "Usage: evprof info" "help info prints info's usage"
 expect 0 "evprof dump --help" -- "$EVPROF" dump --help
 expect 0 "evprof help" -- "$EVPROF" help
 # every help text fits 79 columns, as the option lists do (cli.c wraps
-# them): the command list and each command's free text too
-for c in "" report folded speedscope pprof html graph ticky gc heap phases diff top \
-         metrics merge info dump all; do
+# them): the command list and each command's free text too (every command
+# `evprof --help` lists)
+commands=$("$EVPROF" --help | awk '/^Commands:/ { on = 1; next } on && NF == 0 { exit } on { print $1 }')
+for c in "" $commands; do
     # shellcheck disable=SC2086
     "$EVPROF" $c --help >"$TMP/out" 2>&1
     wide=$(awk 'length($0) > 79 { print FNR ": " $0; exit }' "$TMP/out")

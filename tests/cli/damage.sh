@@ -53,7 +53,7 @@ for f in ff ff-across; do
     path=$tmp/$f.eventlog
     first_lines=
     for cmd in "info" "dump" "report" "report --json" "folded" "graph -o $tmp/x.dot" \
-               "heap" "ticky" "gc" "metrics" "phases"; do
+               "heap" "ticky" "gc" "metrics" "phases" "threads"; do
         # shellcheck disable=SC2086
         timeout 60 "$evprof" $cmd "$path" >"$tmp/out" 2>"$tmp/err"
         s=$?

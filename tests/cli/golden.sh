@@ -60,6 +60,10 @@ gc-json-nfib-s|gc -f json $g9/nfib-s.eventlog
 gc-text-nfib-np-N2-s|gc $g9/nfib-np-N2-s.eventlog
 gc-json-nfib-np-N2-s|gc -f json $g9/nfib-np-N2-s.eventlog
 gc-text-window-parallelTest|gc --from 0.01 --to 0.05 $ge/parallelTest.eventlog
+threads-text-N2|threads tests/data/sched/threads-N2.eventlog
+threads-json-N2|threads -f json tests/data/sched/threads-N2.eventlog
+threads-text-window-cap-bank|threads --from 1 --to 2 --cap 1 tests/data/newprogs/9.6.6/Bank.N2.pj.1.eventlog
+threads-text-parallelTest|threads $ge/parallelTest.eventlog
 info-text-nfib|info $ex
 info-json-nfib|info -f json $ex
 info-text-parallelTest|info $ge/parallelTest.eventlog

@@ -129,7 +129,8 @@ for log in $logs; do
     case $log in "$tmp"/cut.*|"$tmp"/noend.*|"$tmp"/tail.*|"$tmp"/ff.*) damaged=1 ;; esac
     cmds=("report" "report --json" "folded" "graph --format dot" "speedscope" "gc"
           "gc --from 0.02 --to 0.12 --cap 1" "gc -f json --from 0.05" "heap"
-          "diff BASE" "ticky" "info" "info -f json")
+          "diff BASE" "ticky" "info" "info -f json" "threads"
+          "threads -f json --from 0.02 --to 0.12 --cap 1")
     [ "$have_pprof" = 1 ] && cmds+=("pprof")
     cmds+=("html -o /dev/stdout")
     for c in "${cmds[@]}"; do

@@ -29,7 +29,10 @@ man_opts() {   # $1: command name, or "" for COMMON OPTIONS; $2: "listed" for
         }' "$man" | sort -u
 }
 common=$(man_opts "")
-for c in report folded speedscope pprof html graph ticky gc heap phases diff top merge info dump all metrics; do
+# every command `evprof --help` lists (main.c's table)
+commands=$("$evprof" --help | awk '/^Commands:/ { on = 1; next } on && NF == 0 { exit } on { print $1 }')
+[ -n "$commands" ] || bad "no command in evprof --help"
+for c in $commands; do
     help=$("$evprof" "$c" --help | grep -oE '^  (-[a-zA-Z], |    )--[a-z][a-z0-9-]*' |
            grep -oE -- '--[a-z][a-z0-9-]*' | grep -vx -- '--help' | sort -u)
     own=$(man_opts "$c")

@@ -3,7 +3,7 @@
 # - every global symbol of the libraries, static ones included, carries a
 #   module's prefix: el_ (reader), ev_ (driver), prof_, cg_ (graph), gc_,
 #   heap_, ticky_, info_, tx_ (text and strings), speedscope_, pprof_,
-#   export_, diff_, html_, live_, phases_, and protobuf-c's generated
+#   export_, diff_, html_, live_, phases_, sched_, and protobuf-c's generated
 #   perftools__ messages; nothing else may take a name from a user's
 #   namespace. (__odr_asan.NAME: AddressSanitizer's one-definition-rule
 #   markers of the position-independent objects of a -DEVPROF_SANITIZE=ON
@@ -34,7 +34,7 @@ trap 'rm -rf "$tmp"' EXIT
 # ---- prefixes ----------------------------------------------------------------
 bad=$(for l in $libs; do nm -g --defined-only "$l" 2>/dev/null; done |
       awk 'NF == 3 && $2 ~ /[TDRBCV]/ {print $3}' |
-      grep -Ev '^(el|ev|prof|cg|gc|heap|ticky|info|tx|speedscope|pprof|export|diff|html|live|phases)_|^perftools__|^_(init|fini)$|^_edata$|^_end$|^__bss_start$|^__odr_asan\.' |
+      grep -Ev '^(el|ev|prof|cg|gc|heap|ticky|info|tx|speedscope|pprof|export|diff|html|live|phases|sched)_|^perftools__|^_(init|fini)$|^_edata$|^_end$|^__bss_start$|^__odr_asan\.' |
       sort -u)
 if [ -n "$bad" ]; then
     echo "FAIL: symbols without a module prefix:"
