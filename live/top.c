@@ -33,6 +33,7 @@ const char *live_sort_name(live_sort s)
 
 void live_opts_init(live_opts *o)
 {
+    *o = (live_opts){0};        /* every field, exe's pointers too */
     o->top_n = DEFAULT_TOP;
     o->sort = LIVE_SORT_INTERVAL;
     o->samples = NULL;
