@@ -87,6 +87,7 @@ typedef struct top_ctx {
     FILE *save;
     int save_failed;
     int write_failed;
+    int frame_failed;           /* live_top_frame had no memory: the limit, or malloc */
     const live_frame *frame;
     live_http *http;            /* --metrics */
     live_metrics *metrics;
@@ -409,6 +410,7 @@ static void on_tick(void *ctx, const ev_stream *s)
     c->last_frame_ns = s->wall_ns;
     c->have_frame = 1;
     if (!c->frame) {
+        c->frame_failed = 1;    /* said at the end, as the limit or as no memory */
         stop_flag = 1;
         return;
     }
@@ -898,6 +900,13 @@ int cmd_top(int argc, char **argv)
     /* the memory limit: the frames so far were shown, the message says why
      * they end (a last frame would need memory past the limit) */
     int mem_stopped = cli_memory_stopped_driver(src_name, d);
+    /* a frame that found no memory stopped the read itself: the limit's
+     * message when the budget is what ran out, else no memory at all */
+    if (!mem_stopped && c.frame_failed) {
+        mem_stopped = 1;
+        if (!cli_memory_reached_driver(src_name, d))
+            fprintf(stderr, "evprof top: out of memory making a frame\n");
+    }
     if (mem_stopped)
         code = CLI_FAIL;
     else if (!c.quit && !c.write_failed && (!interrupted || s->read.bytes > 0))

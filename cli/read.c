@@ -143,6 +143,20 @@ int cli_memory_stopped(const char *path, const ev_stream *s, const cli_analysis 
     return 1;
 }
 
+int cli_memory_reached_driver(const char *path, const ev_driver *d)
+{
+    cli_analysis an[EV_MAX_ANALYSES];
+    size_t n = 0;
+    const ev_stream *s = ev_driver_stream(d);
+    if (!ev_budget_reached(s->budget))
+        return 0;
+    while (n < EV_MAX_ANALYSES &&
+           ev_driver_analysis(d, (unsigned)n, &an[n].ops, &an[n].self) == 0)
+        n++;
+    cli_memory_message(path, s->read.bytes, s->budget, an, n);
+    return 1;
+}
+
 int cli_memory_stopped_driver(const char *path, const ev_driver *d)
 {
     cli_analysis an[EV_MAX_ANALYSES];

@@ -48,6 +48,9 @@ ev_budget *cli_budget(void);
 int cli_memory_stopped(const char *path, const ev_stream *s, const cli_analysis *an, size_t n);
 /* The same for the analyses attached to d (all of them, in order). */
 int cli_memory_stopped_driver(const char *path, const ev_driver *d);
+/* The same message when the budget is reached though the read was not
+ * stopped by it (a consumer's own charge failed: top's frame); 1 if said. */
+int cli_memory_reached_driver(const char *path, const ev_driver *d);
 /* That message, for a read at `offset` (a command's own reading loop). */
 void cli_memory_message(const char *path, uint64_t offset, const ev_budget *b,
                         const cli_analysis *an, size_t n);
