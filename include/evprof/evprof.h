@@ -35,6 +35,7 @@
 #include "evprof/prof.h"        /* the time profile (+RTS -p) */
 #include "evprof/heap.h"        /* heap profiles (+RTS -h*) */
 #include "evprof/gc.h"          /* the +RTS -s GC summary */
+#include "evprof/sched.h"       /* capabilities' and threads' states (evprof threads) */
 #include "evprof/ticky.h"       /* ticky-ticky counters */
 #include "evprof/info.h"        /* what a log holds (evprof info) */
 #include "evprof/live.h"        /* live views: per-interval figures (evprof top) */
