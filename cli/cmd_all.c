@@ -166,7 +166,7 @@ static void *graph_thread(void *arg)
         cg_write_opts wo;
         cg_write_opts_init(&wo);
         wo.source_name = job->name;
-        job->st = cg_write(g, &wo, CG_FORMAT_SVG, m, &job->err);
+        job->st = cg_write(g, &wo, "svg", m, &job->err);
         cg_destroy(g);
     }
     if (fclose(m) != 0 && job->st == EV_OK) {

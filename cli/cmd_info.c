@@ -14,12 +14,11 @@
 
 enum { FMT_TEXT, FMT_JSON };
 
-static const cli_format format_list[] = {
-    { "text", ".txt", FMT_TEXT },
-    { "json", ".json", FMT_JSON },
-    { NULL, NULL, 0 },
+static const ev_format format_list[] = {
+    [FMT_TEXT] = { "text", ".txt" },
+    [FMT_JSON] = { "json", ".json" },
 };
-static const cli_formats formats = { format_list, FMT_TEXT, FMT_TEXT };
+static const cli_formats formats = { format_list, 2, FMT_TEXT, FMT_TEXT };
 
 
 static const cli_cmd_help info_help = {

@@ -13,13 +13,12 @@
 
 enum { FMT_TEXT, FMT_CSV, FMT_JSON };
 
-static const cli_format format_list[] = {
-    { "text", ".txt", FMT_TEXT },
-    { "csv", ".csv", FMT_CSV },
-    { "json", ".json", FMT_JSON },
-    { NULL, NULL, 0 },
+static const ev_format format_list[] = {
+    [FMT_TEXT] = { "text", ".txt" },
+    [FMT_CSV] = { "csv", ".csv" },
+    [FMT_JSON] = { "json", ".json" },
 };
-static const cli_formats formats = { format_list, FMT_TEXT, FMT_TEXT };
+static const cli_formats formats = { format_list, 3, FMT_TEXT, FMT_TEXT };
 
 
 static const cli_cmd_help help = {

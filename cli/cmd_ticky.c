@@ -19,13 +19,12 @@
 #include "selection.h"
 
 
-static const cli_format format_list[] = {
-    { "text", ".txt", TICKY_TEXT },
-    { "csv", ".csv", TICKY_CSV },
-    { "json", ".json", TICKY_JSON },
-    { NULL, NULL, 0 },
+static const ev_format format_list[] = {
+    [TICKY_TEXT] = { "text", ".txt" },
+    [TICKY_CSV] = { "csv", ".csv" },
+    [TICKY_JSON] = { "json", ".json" },
 };
-static const cli_formats formats = { format_list, TICKY_TEXT, TICKY_TEXT };
+static const cli_formats formats = { format_list, 3, TICKY_TEXT, TICKY_TEXT };
 
 
 static const cli_cmd_help help = {
