@@ -85,3 +85,12 @@ int cli_format_check_tty(const cli_cmd_help *cmd, const cli_formats *t, int id,
     }
     return 0;
 }
+
+ev_status cli_format_write(const ev_format *(*table)(size_t *count), const char *name,
+                           const void *snapshot, const void *opts, FILE *out)
+{
+    size_t n;
+    const ev_format *list = table(&n);
+    const ev_format *f = ev_format_find(list, n, name);
+    return f && f->write ? f->write(snapshot, opts, out, NULL) : EV_ERR_USAGE;
+}

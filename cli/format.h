@@ -23,6 +23,7 @@
 #define EVPROF_CLI_FORMAT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cli.h"
 #include "evprof/format.h"
@@ -48,6 +49,11 @@ int cli_opt_format(const cli_args *a, void *var, const void *ctx);
  * (-o's extension names no format and the table has no default for files). */
 int cli_format_resolve(const cli_cmd_help *cmd, const cli_formats *t, int given,
                        const char *output);
+/* Writes `snapshot` in the format `name` of a module's table (prof_formats,
+ * gc_formats, ...), the module's writer's status; EV_ERR_USAGE when the
+ * table has no such format (the command's own mistake). */
+ev_status cli_format_write(const ev_format *(*table)(size_t *count), const char *name,
+                           const void *snapshot, const void *opts, FILE *out);
 /* The names of the table's formats as "a, b or c" (for --format's help). */
 void cli_format_names(const cli_formats *t, char *buf, size_t size);
 /* A usage error, and -1, when format `id` is EV_FORMAT_BINARY and would go
