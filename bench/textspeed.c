@@ -77,7 +77,7 @@ static int write_one(int w, const writer_args *a, FILE *f)
     case W_SPEEDSCOPE:
         return speedscope_write(a->all, a->t, NULL, f);
     case W_DOT:
-        return cg_write(a->g, NULL, CG_FORMAT_DOT, f, NULL) == EV_OK ? 0 : -1;
+        return cg_write(a->g, NULL, "dot", f, NULL) == EV_OK ? 0 : -1;
     }
     return -1;
 }

@@ -34,6 +34,7 @@
 #include "evprof/info.h"
 #include "evprof/prof.h"
 #include "evprof/ticky.h"
+#include "format.h"
 #include "load.h"
 #include "outfile.h"
 #include "selection.h"
@@ -166,7 +167,7 @@ static void *graph_thread(void *arg)
         cg_write_opts wo;
         cg_write_opts_init(&wo);
         wo.source_name = job->name;
-        job->st = cg_write(g, &wo, CG_FORMAT_SVG, m, &job->err);
+        job->st = cg_write(g, &wo, "svg", m, &job->err);
         cg_destroy(g);
     }
     if (fclose(m) != 0 && job->st == EV_OK) {
@@ -187,7 +188,7 @@ static void *json_thread(void *arg)
 {
     stacks_job *job = arg;
     if (job->f)
-        job->ok = prof_report_json(job->r, job->ro, job->f) == 0;
+        job->ok = cli_format_write(prof_formats, "json", job->r, job->ro, job->f) == EV_OK;
     return NULL;
 }
 
@@ -250,7 +251,7 @@ static void write_profile(all_out *a, prof_profile *agg, const char *name)
     int json_threaded = spawn(&tj, json_thread, &jj);
     int folded_threaded = spawn(&tf, folded_thread, &fj);
     if (text_open)
-        close_out(a, &o, prof_report_text(text, &ro, o.f) == 0);
+        close_out(a, &o, cli_format_write(prof_formats, "text", text, &ro, o.f) == EV_OK);
     if (json_threaded)
         pthread_join(tj, NULL);
     if (jj.f)
@@ -301,7 +302,7 @@ static void write_ticky(all_out *a, const ticky_set *agg, const char *name)
         a->code = CLI_FAIL;
     } else {
         if (open_out(a, &o, ".ticky.csv") == 0)
-            close_out(a, &o, ticky_write_table(t, &v, TICKY_CSV, o.f) == 0);
+            close_out(a, &o, cli_format_write(ticky_formats, "csv", t, &v, o.f) == EV_OK);
         ticky_view_free(&v);
     }
     ticky_destroy(t);
@@ -323,7 +324,7 @@ static void write_gc(all_out *a, const gc_summary *agg, const char *name)
         ro.source_name = name;
         cli_out o;
         if (open_out(a, &o, ".gc.txt") == 0)
-            close_out(a, &o, gc_report_text(s, &ro, o.f) == 0);
+            close_out(a, &o, cli_format_write(gc_formats, "text", s, &ro, o.f) == EV_OK);
     }
     gc_destroy(s);
 }
@@ -425,7 +426,7 @@ int cmd_all(int argc, char **argv)
     write_gc(&ao, gc, name);
     cli_out o;
     if (open_out(&ao, &o, ".info.txt") == 0)
-        close_out(&ao, &o, info_report_text(info, path, o.f) == 0);
+        close_out(&ao, &o, cli_format_write(info_formats, "text", info, path, o.f) == EV_OK);
     fprintf(stderr, "evprof: %s: %d files written in %s\n", name, ao.written,
             cli_display_path(ao.dir));
     code = ao.code;

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "evprof/diff.h"
+#include "evprof/textout.h"
 #include "read.h"
 #include "load.h"
 #include "outfile.h"
@@ -280,15 +281,22 @@ static kind choose(const side *b, const side *n)
     return K_AUTO;
 }
 
-static int parse_format(const char *s, out_format *f, cg_format *gf)
+/* diff's own formats; then the graph's (cg_formats) draw NEW's call graph,
+ * but for a name diff's own take ("json" is the comparison's JSON) */
+static const ev_format own_formats[] = {
+    [F_TEXT] = { "text", ".txt .text" },
+    [F_JSON] = { "json", ".json" },
+    [F_FOLDED] = { "folded", ".folded" },
+};
+#define NUM_OWN (sizeof own_formats / sizeof own_formats[0])
+
+static int parse_format(const char *s, out_format *f, const ev_format **gf)
 {
-    if (strcasecmp(s, "text") == 0)
-        *f = F_TEXT;
-    else if (strcasecmp(s, "json") == 0)
-        *f = F_JSON;
-    else if (strcasecmp(s, "folded") == 0)
-        *f = F_FOLDED;
-    else if (cg_format_parse(s, gf) == 0)
+    size_t n;
+    const ev_format *g = cg_formats(&n), *o = ev_format_find(own_formats, NUM_OWN, s);
+    if (o)
+        *f = (out_format)(o - own_formats);
+    else if ((*gf = ev_format_find(g, n, s)))
         *f = F_GRAPH;
     else
         return -1;
@@ -296,18 +304,41 @@ static int parse_format(const char *s, out_format *f, cg_format *gf)
 }
 
 /* From -o's extension; text when it says nothing known. */
-static void format_from_path(const char *path, out_format *f, cg_format *gf)
+static void format_from_path(const char *path, out_format *f, const ev_format **gf)
 {
-    const char *slash = strrchr(path, '/');
-    const char *dot = strrchr(slash ? slash + 1 : path, '.');
-    if (!dot || parse_format(dot + 1, f, gf) != 0)
+    size_t n;
+    const ev_format *g = cg_formats(&n), *o = ev_format_for_path(own_formats, NUM_OWN, path);
+    if (o)
+        *f = (out_format)(o - own_formats);
+    else if ((*gf = ev_format_for_path(g, n, path)))
+        *f = F_GRAPH;
+    else
         *f = F_TEXT;
+}
+
+/* "text, json, folded, svg, ... or dot": every name --format takes */
+static void format_names(char *buf, size_t size)
+{
+    size_t n, len = 0, count = 0, total = NUM_OWN;
+    const ev_format *g = cg_formats(&n);
+    for (size_t i = 0; i < n; i++)
+        total += !ev_format_find(own_formats, NUM_OWN, g[i].name);
+    buf[0] = '\0';
+    for (size_t i = 0; i < NUM_OWN + n && len < size; i++) {
+        const char *name = i < NUM_OWN ? own_formats[i].name : g[i - NUM_OWN].name;
+        if (i >= NUM_OWN && ev_format_find(own_formats, NUM_OWN, name))
+            continue;
+        count++;
+        int k = snprintf(buf + len, size - len, "%s%s",
+                         count == 1 ? "" : count == total ? " or " : ", ", name);
+        len += k > 0 ? (size_t)k : 0;
+    }
 }
 
 typedef struct run {
     kind k;
     out_format fmt;
-    cg_format gfmt;
+    const ev_format *gfmt;      /* F_GRAPH: a row of cg_formats */
     diff_opts dopt;
     diff_report_opts ro;
     prof_folded_opts fo;
@@ -337,7 +368,7 @@ static int write_time(const run *r, side *b, side *n, cli_out *out, int *grew)
                  (unsigned long long)prof_get_info(b->prof)->total_ticks,
                  r->dopt.normalize ? ", scaled to NEW's total" : "");
         wo.filters = legend;
-        ev_status st = diff_graph_write(d, &r->go, &wo, r->gfmt, out->f, &err);
+        ev_status st = diff_graph_write(d, &r->go, &wo, r->gfmt->name, out->f, &err);
         if (st == EV_ERR_PATTERN) {
             cli_usage_error(&help, "bad regular expression %s", err.msg);
             rc = -2;
@@ -453,8 +484,10 @@ static int opt_format(const cli_args *a, void *var, const void *ctx)
     run *r = var;
     (void)ctx;
     if (parse_format(a->value, &r->fmt, &r->gfmt) != 0) {
-        cli_usage_error(a->cmd, "--format wants text, json, folded, svg, png, pdf or dot, "
-                        "not '%s'", a->value);
+        char names[256], shown[128];
+        format_names(names, sizeof names);
+        tx_vis(shown, sizeof shown, a->value, strlen(a->value));
+        cli_usage_error(a->cmd, "--format wants %s, not '%s'", names, shown);
         return -1;
     }
     r->have_format = 1;
@@ -499,7 +532,7 @@ int cmd_diff(int argc, char **argv)
 {
     cli_args a;
     cli_window w;
-    run r = { .k = K_AUTO, .fmt = F_TEXT, .gfmt = CG_FORMAT_SVG };
+    run r = { .k = K_AUTO, .fmt = F_TEXT };
     int id, have_format = 0;
 
     cli_window_init(&w);
@@ -573,10 +606,10 @@ int cmd_diff(int argc, char **argv)
     int to_stdout = !w.output || strcmp(w.output, "-") == 0;
     if (!have_format && !to_stdout)
         format_from_path(w.output, &r.fmt, &r.gfmt);
-    if (to_stdout && r.fmt == F_GRAPH && (r.gfmt == CG_FORMAT_PNG || r.gfmt == CG_FORMAT_PDF) &&
+    if (to_stdout && r.fmt == F_GRAPH && (r.gfmt->flags & EV_FORMAT_BINARY) &&
         isatty(STDOUT_FILENO)) {
         cli_usage_error(&help, "not writing %s to a terminal: give -o FILE or redirect",
-                        cg_format_name(r.gfmt));
+                        r.gfmt->name);
         return CLI_USAGE;
     }
     if (r.k != K_AUTO && r.k != K_TIME && (r.fmt == F_FOLDED || r.fmt == F_GRAPH)) {

@@ -11,14 +11,6 @@
 #include "read.h"
 
 
-enum { FMT_TEXT, FMT_JSON };
-
-static const cli_format format_list[] = {
-    { "text", ".txt", FMT_TEXT },
-    { "json", ".json", FMT_JSON },
-    { NULL, NULL, 0 },
-};
-static const cli_formats formats = { format_list, FMT_TEXT, FMT_TEXT };
 
 
 static const cli_cmd_help help = {
@@ -46,6 +38,8 @@ int cmd_gc(int argc, char **argv)
     cli_args a;
     cli_window w;
     int id, fmt = -1;
+    cli_formats formats = { .to_stdout = 0, .to_file = 0 };    /* text */
+    formats.list = gc_formats(&formats.count);
 
     cli_window_init(&w);
     const cli_opt opts[] = {
@@ -115,8 +109,9 @@ int cmd_gc(int argc, char **argv)
         gc_destroy(s);
         return CLI_FAIL;
     }
-    int wrc = fmt == FMT_JSON ? gc_report_json(s, &ro, out.f) : gc_report_text(s, &ro, out.f);
-    if (cli_out_close(&out, wrc == 0) != 0 && code == CLI_OK)
+    ev_error err;
+    ev_status wst = formats.list[fmt].write(s, &ro, out.f, &err);
+    if (cli_out_close(&out, wst == EV_OK) != 0 && code == CLI_OK)
         code = CLI_FAIL;
     gc_destroy(s);
     return code;

@@ -1,9 +1,8 @@
-/* evprof graph: the call graph of cost centres, drawn by Graphviz as SVG,
- * PNG or PDF, or written as DOT. */
+/* evprof graph: the call graph of cost centres in one of the graph
+ * module's formats (cg_formats: drawn by Graphviz, or as text). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -15,15 +14,6 @@
 #include "selection.h"
 
 
-static const cli_format format_list[] = {
-    { "svg", ".svg", CG_FORMAT_SVG },
-    { "png", ".png", CG_FORMAT_PNG },
-    { "pdf", ".pdf", CG_FORMAT_PDF },
-    { "dot", ".dot .gv", CG_FORMAT_DOT },
-    { NULL, NULL, 0 },
-};
-/* a file's format is its extension's: no default */
-static const cli_formats formats = { format_list, CG_FORMAT_SVG, -1 };
 
 
 static const cli_cmd_help help = {
@@ -96,12 +86,19 @@ int cmd_graph(int argc, char **argv)
     cg_opts go;
     int id, fmt = -1;
 
+    /* the graph module's formats (cg_formats); a file's format is its
+     * extension's (no default), standard output's the first, svg */
+    cli_formats formats = { .to_stdout = 0, .to_file = -1 };
+    formats.list = cg_formats(&formats.count);
+    char names[128], fmt_help[256];
+    cli_format_names(&formats, names, sizeof names);
+    snprintf(fmt_help, sizeof fmt_help, "%s (default: from -o's extension, else %s)", names,
+             formats.list[0].name);
     cli_window_init(&w);
     cg_opts_init(&go);
     unsigned long max_nodes = go.max_nodes, max_edges = go.max_edges;
     const cli_opt opts[] = {
-        CLI_FORMAT_OPT(&fmt, &formats, "svg, png, pdf or dot (default: from -o's extension, "
-                       "else svg)"),
+        CLI_FORMAT_OPT(&fmt, &formats, fmt_help),
         OPT_CALL(0, "node-fraction", "F", opt_fraction, &go.node_fraction, NULL, "hide cost "
                  "centres with less than F of the ticks (a fraction, or a percentage like "
                  "0.5%; default 0.005)"),
@@ -126,14 +123,9 @@ int cmd_graph(int argc, char **argv)
     int done = cli_window_done_logs(&a, id, &w, &paths, &num_paths);
     if (done >= 0)
         return done;
-    int to_stdout = !w.output || strcmp(w.output, "-") == 0;
-    if ((fmt = cli_format_resolve(&help, &formats, fmt, w.output)) < 0)
+    if ((fmt = cli_format_resolve(&help, &formats, fmt, w.output)) < 0 ||
+        cli_format_check_tty(&help, &formats, fmt, w.output) != 0)
         return CLI_USAGE;
-    if (to_stdout && (fmt == CG_FORMAT_PNG || fmt == CG_FORMAT_PDF) && isatty(STDOUT_FILENO)) {
-        cli_usage_error(&help, "not writing %s to a terminal: give -o FILE or redirect",
-                        cg_format_name(fmt));
-        return CLI_USAGE;
-    }
     const char *name = cli_display_path(paths[0]);
 
     /* the graph applies focus/ignore itself (prof_match_ccs, the one
@@ -201,7 +193,7 @@ int cmd_graph(int argc, char **argv)
         prof_result_destroy(p);
         return CLI_FAIL;
     }
-    st = cg_write(g, &wo, fmt, out.f, &err);
+    st = formats.list[fmt].write(g, &wo, out.f, &err);
     /* cli_out_close names a write error it sees; Graphviz's errors here */
     if (st != EV_OK && st != EV_ERR_WRITE)
         fprintf(stderr, "evprof: %s: %s\n", name, err.msg);

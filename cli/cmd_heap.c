@@ -50,16 +50,17 @@ typedef struct heap_ctx {
     ev_status st;
 } heap_ctx;
 
-enum { FMT_SUMMARY = HEAP_FORMAT_JSON + 1 };
+/* the summary, then heap_format's rows in their order (the id less one) */
+enum { FMT_SUMMARY, FMT_HP };
+_Static_assert(HEAP_FORMAT_HP == 0 && HEAP_FORMAT_JSON == 2, "heap_format is hp, csv, json");
 
-static const cli_format format_list[] = {
-    { "summary", ".txt", FMT_SUMMARY },
-    { "hp", ".hp", HEAP_FORMAT_HP },
-    { "csv", ".csv", HEAP_FORMAT_CSV },
-    { "json", ".json", HEAP_FORMAT_JSON },
-    { NULL, NULL, 0 },
+static const ev_format format_list[] = {
+    [FMT_SUMMARY] = { "summary", ".txt" },
+    [FMT_HP + HEAP_FORMAT_HP] = { "hp", ".hp" },
+    [FMT_HP + HEAP_FORMAT_CSV] = { "csv", ".csv" },
+    [FMT_HP + HEAP_FORMAT_JSON] = { "json", ".json" },
 };
-static const cli_formats formats = { format_list, FMT_SUMMARY, HEAP_FORMAT_HP };
+static const cli_formats formats = { format_list, 4, FMT_SUMMARY, FMT_HP };
 
 static void put_secs(uint64_t ns)
 {
@@ -175,7 +176,7 @@ int cmd_heap(int argc, char **argv)
             return CLI_FAIL;
         }
         opened = 1;
-        if (!(wr = heap_writer_create((heap_format)fmt, out.f))) {
+        if (!(wr = heap_writer_create((heap_format)(fmt - FMT_HP), out.f))) {
             fprintf(stderr, "evprof: out of memory\n");
             cli_out_close(&out, 0);
             cli_exe_close(&ex);
@@ -227,7 +228,7 @@ int cmd_heap(int argc, char **argv)
             code = CLI_FAIL;
             ok = 0;
         } else {
-            warn(name, in, fmt == HEAP_FORMAT_HP);
+            warn(name, in, fmt == FMT_HP + HEAP_FORMAT_HP);
             if (!in->censuses)
                 fprintf(stderr, "evprof: %s: warning: no complete census%s\n", name,
                         in->filtered ? " in the time window" : "");

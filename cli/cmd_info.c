@@ -12,14 +12,6 @@
 /* ---- the command ------------------------------------------------------ */
 
 
-enum { FMT_TEXT, FMT_JSON };
-
-static const cli_format format_list[] = {
-    { "text", ".txt", FMT_TEXT },
-    { "json", ".json", FMT_JSON },
-    { NULL, NULL, 0 },
-};
-static const cli_formats formats = { format_list, FMT_TEXT, FMT_TEXT };
 
 
 static const cli_cmd_help info_help = {
@@ -43,6 +35,8 @@ int cmd_info(int argc, char **argv)
     cli_args a;
     cli_window w;
     int id, fmt = -1;
+    cli_formats formats = { .to_stdout = 0, .to_file = 0 };    /* text */
+    formats.list = info_formats(&formats.count);
     cli_window_init(&w);
     const cli_opt opts[] = {
         CLI_FORMAT_OPT(&fmt, &formats, "output format: text (default) or json"),
@@ -58,7 +52,7 @@ int cmd_info(int argc, char **argv)
     int done = cli_window_done(&a, id, &w, &path);
     if (done >= 0)
         return done;
-    int json = cli_format_resolve(&info_help, &formats, fmt, NULL) == FMT_JSON;
+    fmt = cli_format_resolve(&info_help, &formats, fmt, NULL);
 
     info_log *in = info_create();
     if (!in) {
@@ -78,10 +72,7 @@ int cmd_info(int argc, char **argv)
     int not_log = r->status == EV_ERR_FORMAT && r->error.offset == 0 && r->events == 0 &&
                   !ev_driver_stream(d)->decoder;
     if (!(r->status == EV_ERR_IO && r->bytes == 0) && !not_log) {
-        if (json)
-            info_report_json(in, path, stdout);
-        else
-            info_report_text(in, path, stdout);
+        (void)formats.list[fmt].write(in, path, stdout, NULL);
     }
     fflush(stdout);
     if ((info_status(in) != EV_OK)) {

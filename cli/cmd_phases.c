@@ -11,15 +11,6 @@
 #include "read.h"
 
 
-enum { FMT_TEXT, FMT_CSV, FMT_JSON };
-
-static const cli_format format_list[] = {
-    { "text", ".txt", FMT_TEXT },
-    { "csv", ".csv", FMT_CSV },
-    { "json", ".json", FMT_JSON },
-    { NULL, NULL, 0 },
-};
-static const cli_formats formats = { format_list, FMT_TEXT, FMT_TEXT };
 
 
 static const cli_cmd_help help = {
@@ -48,6 +39,8 @@ int cmd_phases(int argc, char **argv)
     cli_window w;
     phases_opts po;
     int id, fmt = -1;
+    cli_formats formats = { .to_stdout = 0, .to_file = 0 };    /* text */
+    formats.list = phases_formats(&formats.count);
 
     cli_window_init(&w);
     phases_opts_init(&po);
@@ -123,10 +116,8 @@ int cmd_phases(int argc, char **argv)
         phases_destroy(p);
         return CLI_FAIL;
     }
-    int wrc = fmt == FMT_JSON  ? phases_write_json(p, name, out.f)
-              : fmt == FMT_CSV ? phases_write_csv(p, out.f)
-                               : phases_write_text(p, name, out.f);
-    if (cli_out_close(&out, wrc == 0) != 0 && code == CLI_OK)
+    ev_status wst = formats.list[fmt].write(p, name, out.f, &err);
+    if (cli_out_close(&out, wst == EV_OK) != 0 && code == CLI_OK)
         code = CLI_FAIL;
     phases_destroy(p);
     return code;

@@ -13,14 +13,6 @@
 #include "read.h"
 
 
-enum { FMT_TEXT, FMT_JSON };
-
-static const cli_format format_list[] = {
-    { "text", ".prof .txt", FMT_TEXT },
-    { "json", ".json", FMT_JSON },
-    { NULL, NULL, 0 },
-};
-static const cli_formats formats = { format_list, FMT_TEXT, FMT_TEXT };
 
 
 static const cli_cmd_help help = {
@@ -46,8 +38,8 @@ static const cli_cmd_help help = {
 static int opt_json(const cli_args *a, void *var, const void *ctx)
 {
     (void)a;
-    (void)ctx;
-    *(int *)var = FMT_JSON;
+    const cli_formats *t = ctx;
+    *(int *)var = (int)(ev_format_find(t->list, t->count, "json") - t->list);
     return 0;
 }
 
@@ -57,13 +49,15 @@ int cmd_report(int argc, char **argv)
     cli_window w;
     prof_report_opts ro;
     int id, fmt = -1;
+    cli_formats formats = { .to_stdout = 0, .to_file = 0 };    /* text */
+    formats.list = prof_formats(&formats.count);
     const char *callers = NULL;
     unsigned long depth = 0;
 
     cli_window_init(&w);
     prof_report_opts_init(&ro);
     const cli_opt opts[] = {
-        OPT_CALL(0, "json", NULL, opt_json, &fmt, NULL, "GHC's -pj JSON profile instead of "
+        OPT_CALL(0, "json", NULL, opt_json, &fmt, &formats, "GHC's -pj JSON profile instead of "
                  "the text report (counts every sample, as -pj does): --format json"),
         CLI_FORMAT_OPT(&fmt, &formats, "text (GHC's .prof layout, the default) or json "
                        "(default: from -o's extension, .json or .prof)"),
@@ -92,7 +86,8 @@ int cmd_report(int argc, char **argv)
         return done;
     if ((fmt = cli_format_resolve(&help, &formats, fmt, w.output)) < 0)
         return CLI_USAGE;
-    int json = fmt == FMT_JSON;
+    /* JSON counts every sample, as GHC's -pj does */
+    int json = strcmp(formats.list[fmt].name, "json") == 0;
     if (callers && (json || ro.max_depth || ro.threshold_pct > 0.0)) {
         cli_usage_error(&help, "--callers writes its own text: it takes no JSON, "
                         "--max-depth or --threshold");
@@ -133,9 +128,9 @@ int cmd_report(int argc, char **argv)
         prof_result_destroy(p);
         return CLI_FAIL;
     }
+    ev_error err;
     int wrc = callers ? prof_report_callers(p, peek, npeek, callers, out.f)
-              : json  ? prof_report_json(p, &ro, out.f)
-                      : prof_report_text(p, &ro, out.f);
+              : formats.list[fmt].write(p, &ro, out.f, &err) == EV_OK ? 0 : -1;
     prof_callers_free(peek, npeek);
     if (cli_out_close(&out, wrc == 0 && !no_samples) != 0 && code == CLI_OK)
         code = CLI_FAIL;

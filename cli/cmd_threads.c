@@ -10,14 +10,6 @@
 #include "read.h"
 #include "selection.h"
 
-enum { FMT_TEXT, FMT_JSON };
-
-static const cli_format format_list[] = {
-    { "text", ".txt", FMT_TEXT },
-    { "json", ".json", FMT_JSON },
-    { NULL, NULL, 0 },
-};
-static const cli_formats formats = { format_list, FMT_TEXT, FMT_TEXT };
 
 static const cli_cmd_help help = {
     "threads", "[OPTIONS] FILE",
@@ -41,6 +33,8 @@ int cmd_threads(int argc, char **argv)
     cli_args a;
     cli_window w;
     int fmt = -1;
+    cli_formats formats = { .to_stdout = 0, .to_file = 0 };    /* text */
+    formats.list = sched_formats(&formats.count);
 
     cli_window_init(&w);
     const cli_opt opts[] = {
@@ -101,8 +95,9 @@ int cmd_threads(int argc, char **argv)
         sched_result_destroy(r);
         return CLI_FAIL;
     }
-    int wrc = fmt == FMT_JSON ? sched_report_json(r, name, out.f) : sched_report_text(r, out.f);
-    if (cli_out_close(&out, wrc == 0) != 0 && code == CLI_OK)
+    ev_error err;
+    ev_status wst = formats.list[fmt].write(r, name, out.f, &err);
+    if (cli_out_close(&out, wst == EV_OK) != 0 && code == CLI_OK)
         code = CLI_FAIL;
     sched_result_destroy(r);
     return code;

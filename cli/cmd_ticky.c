@@ -19,13 +19,6 @@
 #include "selection.h"
 
 
-static const cli_format format_list[] = {
-    { "text", ".txt", TICKY_TEXT },
-    { "csv", ".csv", TICKY_CSV },
-    { "json", ".json", TICKY_JSON },
-    { NULL, NULL, 0 },
-};
-static const cli_formats formats = { format_list, TICKY_TEXT, TICKY_TEXT };
 
 
 static const cli_cmd_help help = {
@@ -263,6 +256,9 @@ static int opt_match(const cli_args *a, void *var, const void *ctx)
 static int parse_args(int argc, char **argv, ticky_args *o, cli_args *a)
 {
     int id, fmt = -1;
+    /* the table's formats (row i is ticky_format i: --series writes the same) */
+    cli_formats formats = { .to_stdout = TICKY_TEXT, .to_file = TICKY_TEXT };
+    formats.list = ticky_formats(&formats.count);
     memset(o, 0, sizeof *o);
     cli_window_init(&o->w);
     ticky_view_opts_init(&o->view);
@@ -545,7 +541,8 @@ int cmd_ticky(int argc, char **argv)
      * for a run that must not publish its output */
     int ok = 1;
     if (!o.series) {
-        (void)ticky_write_table(t, &v, o.fmt, out.f);
+        size_t n;
+        (void)ticky_formats(&n)[o.fmt].write(t, &v, out.f, NULL);
     } else {
         ticky_series_out so;
         ticky_series_out_begin(&so, out.f, o.fmt, o.cumulative);

@@ -2,53 +2,22 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
+#include <unistd.h>
 
 #include "evprof/textout.h"
-
-/* Whether the blank-separated list holds `word` (any case; `dot`: compare
- * with each entry's leading '.' dropped). */
-static int in_list(const char *list, const char *word, size_t len, int dot)
-{
-    while (list && *list) {
-        size_t n = strcspn(list, " ");
-        const char *e = list;
-        if (dot && n > 0 && *e == '.') {
-            e++;
-            n--;
-        }
-        if (n == len && strncasecmp(e, word, len) == 0)
-            return 1;
-        list += strcspn(list, " ");
-        list += strspn(list, " ");
-    }
-    return 0;
-}
-
-/* The extension of `list` that ends `base` (any case), longest first; -1 */
-static size_t ext_match(const char *list, const char *base)
-{
-    size_t best = 0, blen = strlen(base);
-    while (list && *list) {
-        size_t n = strcspn(list, " ");
-        if (n > best && n < blen && strncasecmp(base + blen - n, list, n) == 0)
-            best = n;
-        list += n;
-        list += strspn(list, " ");
-    }
-    return best;
-}
 
 /* The formats' names, or their first extensions, as "a, b or c" */
 static void join(const cli_formats *t, int exts, char *buf, size_t size)
 {
     const char *item[32];
     size_t count = 0, len = 0;
-    for (const cli_format *f = t->list; f->name && count < 32; f++)
-        if (!exts)
-            item[count++] = f->name;
-        else if (f->exts && *f->exts)
-            item[count++] = f->exts;
+    for (size_t i = 0; i < t->count && count < 32; i++)
+        if (!t->list[i].name)
+            continue;
+        else if (!exts)
+            item[count++] = t->list[i].name;
+        else if (t->list[i].exts && *t->list[i].exts)
+            item[count++] = t->list[i].exts;
     if (size)
         buf[0] = '\0';
     for (size_t i = 0; i < count && len + 1 < size; i++) {
@@ -59,16 +28,19 @@ static void join(const cli_formats *t, int exts, char *buf, size_t size)
     }
 }
 
+void cli_format_names(const cli_formats *t, char *buf, size_t size)
+{
+    join(t, 0, buf, size);
+}
+
 int cli_format_parse(const cli_args *a, const cli_formats *t)
 {
-    size_t len = strlen(a->value);
-    for (const cli_format *f = t->list; f->name; f++)
-        if ((strlen(f->name) == len && strcasecmp(f->name, a->value) == 0) ||
-            (len > 0 && in_list(f->exts, a->value, len, 1)))
-            return f->id;
+    const ev_format *f = ev_format_find(t->list, t->count, a->value);
+    if (f)
+        return (int)(f - t->list);
     char names[256], shown[128];
     join(t, 0, names, sizeof names);     /* "text, csv or json" */
-    tx_vis(shown, sizeof shown, a->value, len);
+    tx_vis(shown, sizeof shown, a->value, strlen(a->value));
     cli_usage_error(a->cmd, "--format wants %s, not '%s'", names, shown);
     return -1;
 }
@@ -89,17 +61,8 @@ int cli_format_resolve(const cli_cmd_help *cmd, const cli_formats *t, int given,
         return given;
     if (!output || strcmp(output, "-") == 0)
         return t->to_stdout;
-    const char *slash = strrchr(output, '/');
-    const char *base = slash ? slash + 1 : output;
-    int id = t->to_file;
-    size_t best = 0;
-    for (const cli_format *f = t->list; f->name; f++) {
-        size_t n = ext_match(f->exts, base);
-        if (n > best) {
-            best = n;
-            id = f->id;
-        }
-    }
+    const ev_format *f = ev_format_for_path(t->list, t->count, output);
+    int id = f ? (int)(f - t->list) : t->to_file;
     if (id < 0) {
         char exts[256], shown[256];
         join(t, 1, exts, sizeof exts);
@@ -108,4 +71,26 @@ int cli_format_resolve(const cli_cmd_help *cmd, const cli_formats *t, int given,
                         shown, exts);
     }
     return id;
+}
+
+int cli_format_check_tty(const cli_cmd_help *cmd, const cli_formats *t, int id,
+                         const char *output)
+{
+    int to_stdout = !output || strcmp(output, "-") == 0;
+    if (to_stdout && id >= 0 && (size_t)id < t->count &&
+        (t->list[id].flags & EV_FORMAT_BINARY) && isatty(STDOUT_FILENO)) {
+        cli_usage_error(cmd, "not writing %s to a terminal: give -o FILE or redirect",
+                        t->list[id].name);
+        return -1;
+    }
+    return 0;
+}
+
+ev_status cli_format_write(const ev_format *(*table)(size_t *count), const char *name,
+                           const void *snapshot, const void *opts, FILE *out)
+{
+    size_t n;
+    const ev_format *list = table(&n);
+    const ev_format *f = ev_format_find(list, n, name);
+    return f && f->write ? f->write(snapshot, opts, out, NULL) : EV_ERR_USAGE;
 }

@@ -75,7 +75,7 @@ typedef struct mark_text {
 } mark_text;
 
 ev_status diff_graph_write(const diff_prof *d, const cg_opts *go, const cg_write_opts *wo,
-                           cg_format f, FILE *out, ev_error *err)
+                           const char *format, FILE *out, ev_error *err)
 {
     cg_graph *g = NULL, *b = NULL;
     cg_opts all = *go;
@@ -140,7 +140,7 @@ ev_status diff_graph_write(const diff_prof *d, const cg_opts *go, const cg_write
     cg_write_opts w = *wo;
     w.node_marks = nm;
     w.edge_marks = em;
-    st = cg_write(g, &w, f, out, err);
+    st = cg_write(g, &w, format, out, err);
 out:
     free(nm);
     free(em);

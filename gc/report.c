@@ -13,6 +13,7 @@
 #include "evprof/json.h"
 #include "evprof/textout.h"
 #include "util/table.h"
+#include "util/error.h"
 
 void gc_report_opts_init(gc_report_opts *o)
 {
@@ -525,4 +526,31 @@ int gc_report_json(const gc_summary *s, const gc_report_opts *o, FILE *out)
     int rc = tx_json_finish(j);
     free(j);
     return rc;
+}
+
+/* ---- the table of formats (evprof/format.h) ---- */
+
+static ev_status write_text(const void *s, const void *o, FILE *out, ev_error *err)
+{
+    if (!gc_get_result(s))
+        return ev_error_set(err, EV_ERR_USAGE, "the GC summary is not finished");
+    return ev_write_status(gc_report_text(s, o, out), err, "the GC summary");
+}
+
+static ev_status write_json(const void *s, const void *o, FILE *out, ev_error *err)
+{
+    if (!gc_get_result(s))
+        return ev_error_set(err, EV_ERR_USAGE, "the GC summary is not finished");
+    return ev_write_status(gc_report_json(s, o, out), err, "the GC summary");
+}
+
+static const ev_format formats[] = {
+    { "text", ".txt", write_text, 0 },
+    { "json", ".json", write_json, 0 },
+};
+
+const ev_format *gc_formats(size_t *count)
+{
+    *count = sizeof formats / sizeof formats[0];
+    return formats;
 }

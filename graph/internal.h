@@ -15,4 +15,9 @@ struct cg_graph {
     cg_summary sum;
 };
 
+/* Graphviz's formats (render.c): `renderer` "svg", "png" or "pdf" lays the
+ * graph out and renders it; NULL writes the DOT text. */
+ev_status cg_render(const cg_graph *g, const cg_write_opts *o, const char *renderer, FILE *out,
+                    ev_error *err);
+
 #endif

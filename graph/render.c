@@ -25,49 +25,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <gvc.h>
 
 #include "evprof/textout.h"
 #include "graph/internal.h"
 #include "util/error.h"
-
-/* ---- formats ---------------------------------------------------------- */
-
-static const struct {
-    const char *name;           /* --format, and the renderer's name */
-    const char *ext;            /* a second extension, or NULL */
-} formats[] = {
-    [CG_FORMAT_SVG] = { "svg", NULL },
-    [CG_FORMAT_PNG] = { "png", NULL },
-    [CG_FORMAT_PDF] = { "pdf", NULL },
-    [CG_FORMAT_DOT] = { "dot", "gv" },
-};
-_Static_assert(sizeof formats / sizeof formats[0] == CG_FORMAT_COUNT, "one row per format");
-
-int cg_format_parse(const char *name, cg_format *f)
-{
-    for (int i = 0; i < CG_FORMAT_COUNT; i++)
-        if (strcasecmp(name, formats[i].name) == 0 ||
-            (formats[i].ext && strcasecmp(name, formats[i].ext) == 0)) {
-            *f = (cg_format)i;
-            return 0;
-        }
-    return -1;
-}
-
-int cg_format_from_path(const char *path, cg_format *f)
-{
-    const char *slash = strrchr(path, '/');
-    const char *dot = strrchr(slash ? slash + 1 : path, '.');
-    return dot ? cg_format_parse(dot + 1, f) : -1;
-}
-
-const char *cg_format_name(cg_format f)
-{
-    return f < CG_FORMAT_COUNT ? formats[f].name : "?";
-}
 
 void cg_write_opts_init(cg_write_opts *o)
 {
@@ -552,8 +515,8 @@ static ev_status graphviz_error(ev_error *err, const char *what)
     return EV_ERR_RENDER;
 }
 
-ev_status cg_write(const cg_graph *g, const cg_write_opts *o, cg_format f, FILE *out,
-                   ev_error *err)
+ev_status cg_render(const cg_graph *g, const cg_write_opts *o, const char *renderer, FILE *out,
+                    ev_error *err)
 {
     cg_write_opts defaults;
     ev_status st = EV_OK;
@@ -564,24 +527,22 @@ ev_status cg_write(const cg_graph *g, const cg_write_opts *o, cg_format f, FILE 
         cg_write_opts_init(&defaults);
         o = &defaults;
     }
-    if (f >= CG_FORMAT_COUNT)
-        return ev_error_set(err, EV_ERR_RENDER, "unknown format");
     agerrlevel_t level = agseterr(AGMAX);  /* keep messages, print none */
     agreseterrors();
     /* the context first: it declares the attribute defaults layouts use */
-    if (f != CG_FORMAT_DOT && !(gvc = the_context())) {
+    if (renderer && !(gvc = the_context())) {
         agseterr(level);
         return ev_error_set(err, EV_ERR_NOMEM, "out of memory");
     }
     Agraph_t *ag = build_agraph(g, o);
     int unread = 0;
-    if (ag && f != CG_FORMAT_DOT)
+    if (ag && renderer)
         ag = as_read_back(ag, &unread);
     if (unread) {
         st = graphviz_error(err, "Graphviz cannot read back the DOT text");
     } else if (!ag) {
         st = ev_error_set(err, EV_ERR_NOMEM, "out of memory building the Graphviz graph");
-    } else if (f == CG_FORMAT_DOT) {
+    } else if (!renderer) {
         if (agwrite(ag, out) != 0 || ferror(out))
             st = ev_error_set(err, EV_ERR_WRITE, "cannot write the DOT text");
     } else if (gvLayout(gvc, ag, "dot") != 0) {
@@ -589,12 +550,12 @@ ev_status cg_write(const cg_graph *g, const cg_write_opts *o, cg_format f, FILE 
     } else {
         char *data = NULL;
         unsigned int len = 0;
-        if (gvRenderData(gvc, ag, formats[f].name, &data, &len) != 0 || !data) {
+        if (gvRenderData(gvc, ag, renderer, &data, &len) != 0 || !data) {
             st = graphviz_error(err, "Graphviz cannot render");
         } else if (agerrors() > AGWARN) {
             st = graphviz_error(err, "Graphviz reported an error");
         } else if (fwrite(data, 1, len, out) != len || ferror(out)) {
-            st = ev_error_set(err, EV_ERR_WRITE, "cannot write the %s output", formats[f].name);
+            st = ev_error_set(err, EV_ERR_WRITE, "cannot write the %s output", renderer);
         }
         if (data)
             gvFreeRenderData(data);

@@ -845,7 +845,7 @@ static char *graph_svg(const html_page *pg, const prof_result *r, const char *na
         cg_destroy(g);
         return NULL;
     }
-    ev_status st = cg_write(g, &wo, CG_FORMAT_SVG, m.f, NULL);
+    ev_status st = cg_write(g, &wo, "svg", m.f, NULL);
     cg_destroy(g);
     if (mem_close(&m) != 0 || st != EV_OK) {
         free(m.p);

@@ -18,6 +18,7 @@
 #include "evprof/markers.h"
 #include "evprof/textout.h"
 #include "util/table.h"
+#include "util/error.h"
 
 #define N_IDS 65536u
 #define CAP_BITMAP_BYTES (N_IDS / 8)
@@ -1471,4 +1472,27 @@ int info_report_json(const info_log *in, const char *path, FILE *out)
     el_read_result r = facts(in);
     int rc = print_json(out, path ? path : "-", in, &r);
     return rc != 0 || ferror(out) ? -1 : 0;
+}
+
+/* ---- the table of formats (evprof/format.h) ---- */
+
+static ev_status write_text(const void *in, const void *path, FILE *out, ev_error *err)
+{
+    return ev_write_status(info_report_text(in, path, out), err, "the log's summary");
+}
+
+static ev_status write_json(const void *in, const void *path, FILE *out, ev_error *err)
+{
+    return ev_write_status(info_report_json(in, path, out), err, "the log's summary");
+}
+
+static const ev_format formats[] = {
+    { "text", ".txt", write_text, 0 },
+    { "json", ".json", write_json, 0 },
+};
+
+const ev_format *info_formats(size_t *count)
+{
+    *count = sizeof formats / sizeof formats[0];
+    return formats;
 }

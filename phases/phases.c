@@ -888,3 +888,33 @@ int phases_write_json(const phases_run *p, const char *source, FILE *out)
     tx_json_space(&j, "\n");
     return tx_json_finish(&j);
 }
+
+/* ---- the table of formats (evprof/format.h) ---- */
+
+static ev_status write_text(const void *p, const void *source, FILE *out, ev_error *err)
+{
+    return ev_write_status(phases_write_text(p, source, out), err, "the phases' table");
+}
+
+static ev_status write_csv(const void *p, const void *source, FILE *out, ev_error *err)
+{
+    (void)source;
+    return ev_write_status(phases_write_csv(p, out), err, "the phases' CSV");
+}
+
+static ev_status write_json(const void *p, const void *source, FILE *out, ev_error *err)
+{
+    return ev_write_status(phases_write_json(p, source, out), err, "the phases' JSON");
+}
+
+static const ev_format formats[] = {
+    { "text", ".txt", write_text, 0 },
+    { "csv", ".csv", write_csv, 0 },
+    { "json", ".json", write_json, 0 },
+};
+
+const ev_format *phases_formats(size_t *count)
+{
+    *count = sizeof formats / sizeof formats[0];
+    return formats;
+}

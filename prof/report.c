@@ -11,6 +11,7 @@
 #include "evprof/textout.h"
 #include "util/fmt.h"
 #include "util/htab.h"
+#include "util/error.h"
 
 /* ---- shared ----------------------------------------------------------- */
 
@@ -1005,4 +1006,27 @@ int prof_report_json(const prof_result *p, const prof_report_opts *o, FILE *out)
     int rc = tx_json_finish(j);
     free(j);
     return rc;
+}
+
+/* ---- the table of formats (evprof/format.h) ---- */
+
+static ev_status write_text(const void *r, const void *o, FILE *out, ev_error *err)
+{
+    return ev_write_status(prof_report_text(r, o, out), err, "the report");
+}
+
+static ev_status write_json(const void *r, const void *o, FILE *out, ev_error *err)
+{
+    return ev_write_status(prof_report_json(r, o, out), err, "the JSON report");
+}
+
+static const ev_format formats[] = {
+    { "text", ".prof .txt", write_text, 0 },
+    { "json", ".json", write_json, 0 },
+};
+
+const ev_format *prof_formats(size_t *count)
+{
+    *count = sizeof formats / sizeof formats[0];
+    return formats;
 }

@@ -6,6 +6,7 @@
 #include "evprof/sched.h"
 #include "evprof/textout.h"
 #include "util/table.h"
+#include "util/error.h"
 
 #define LABEL_WIDTH 32      /* code points of a label in the table */
 
@@ -254,4 +255,28 @@ int sched_report_json(const sched_result *r, const char *source, FILE *out)
     tx_json_end(&j);
     tx_json_space(&j, "\n");
     return tx_json_finish(&j);
+}
+
+/* ---- the table of formats (evprof/format.h) ---- */
+
+static ev_status write_text(const void *r, const void *source, FILE *out, ev_error *err)
+{
+    (void)source;
+    return ev_write_status(sched_report_text(r, out), err, "the threads' table");
+}
+
+static ev_status write_json(const void *r, const void *source, FILE *out, ev_error *err)
+{
+    return ev_write_status(sched_report_json(r, source, out), err, "the threads' JSON");
+}
+
+static const ev_format formats[] = {
+    { "text", ".txt", write_text, 0 },
+    { "json", ".json", write_json, 0 },
+};
+
+const ev_format *sched_formats(size_t *count)
+{
+    *count = sizeof formats / sizeof formats[0];
+    return formats;
 }

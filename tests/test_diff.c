@@ -525,7 +525,7 @@ static void test_namesakes(void **state)
     t = NULL;
     FILE *out = open_memstream(&t, &size);
     assert_non_null(out);
-    assert_int_equal(diff_graph_write(d, &go, &wo, CG_FORMAT_DOT, out, NULL), EV_OK);
+    assert_int_equal(diff_graph_write(d, &go, &wo, "dot", out, NULL), EV_OK);
     assert_int_equal(fclose(out), 0);
     const char *n4 = strstr(t, "evprof_name=\"Main.go (a.hs:4:1)\"");
     const char *n5 = strstr(t, "evprof_name=\"Main.go (a.hs:5:1)\"");

@@ -306,7 +306,7 @@ static void test_same_name_merged(void **state)
     assert_non_null(out);
     cg_write_opts wo;
     cg_write_opts_init(&wo);
-    assert_int_equal(cg_write(g, &wo, CG_FORMAT_DOT, out, NULL), EV_OK);
+    assert_int_equal(cg_write(g, &wo, "dot", out, NULL), EV_OK);
     assert_int_equal(fclose(out), 0);
     assert_non_null(strstr(text, "evprof_name=\"M.go (a.hs:7:1)\""));
     assert_non_null(strstr(text, "label=\"go\\nM\\na.hs:7:1\\n"));
@@ -917,7 +917,7 @@ static char *dot_text(const cg_graph *g)
     cg_write_opts_init(&wo);
     wo.source_name = "test \"log\"\\ with\ttab";
     wo.filters = "Window: 0 s to 1 s";
-    ev_status st = cg_write(g, &wo, CG_FORMAT_DOT, out, &err);
+    ev_status st = cg_write(g, &wo, "dot", out, &err);
     if (st != EV_OK)
         fail_msg("cg_write: %s", err.msg);
     assert_int_equal(fclose(out), 0);
@@ -1051,7 +1051,7 @@ static void test_dot_default_pruning(void **state)
 
 /* ---- formats ----------------------------------------------------------- */
 
-static char *render(const cg_graph *g, cg_format f, size_t *size)
+static char *render(const cg_graph *g, const char *f, size_t *size)
 {
     char *data = NULL;
     ev_error err;
@@ -1059,7 +1059,7 @@ static char *render(const cg_graph *g, cg_format f, size_t *size)
     assert_non_null(out);
     ev_status st = cg_write(g, NULL, f, out, &err);
     if (st != EV_OK)
-        fail_msg("%s: %s", cg_format_name(f), err.msg);
+        fail_msg("%s: %s", f, err.msg);
     assert_int_equal(fclose(out), 0);
     return data;
 }
@@ -1067,32 +1067,39 @@ static char *render(const cg_graph *g, cg_format f, size_t *size)
 static void test_formats(void **state)
 {
     (void)state;
-    cg_format f;
-    assert_int_equal(cg_format_parse("SVG", &f), 0);
-    assert_int_equal(f, CG_FORMAT_SVG);
-    assert_int_equal(cg_format_parse("gv", &f), 0);
-    assert_int_equal(f, CG_FORMAT_DOT);
-    assert_int_equal(cg_format_parse("jpeg", &f), -1);
-    assert_int_equal(cg_format_from_path("out/x.pdf", &f), 0);
-    assert_int_equal(f, CG_FORMAT_PDF);
-    assert_int_equal(cg_format_from_path("x.PNG", &f), 0);
-    assert_int_equal(f, CG_FORMAT_PNG);
-    assert_int_equal(cg_format_from_path("a.svg/graph", &f), -1);
-    assert_int_equal(cg_format_from_path("graph", &f), -1);
+    size_t nf;
+    const ev_format *t = cg_formats(&nf), *f;
+    assert_true(nf >= 4);
+    for (size_t i = 0; i < nf; i++)     /* every row has a name and a writer */
+        assert_true(t[i].name && t[i].write);
+    assert_non_null(f = ev_format_find(t, nf, "SVG"));
+    assert_string_equal(f->name, "svg");
+    assert_non_null(f = ev_format_find(t, nf, "gv"));
+    assert_string_equal(f->name, "dot");
+    assert_null(ev_format_find(t, nf, "jpeg"));
+    assert_null(ev_format_find(t, nf, ""));
+    assert_non_null(f = ev_format_for_path(t, nf, "out/x.pdf"));
+    assert_string_equal(f->name, "pdf");
+    assert_true(f->flags & EV_FORMAT_BINARY);
+    assert_non_null(f = ev_format_for_path(t, nf, "x.PNG"));
+    assert_string_equal(f->name, "png");
+    assert_null(ev_format_for_path(t, nf, "a.svg/graph"));
+    assert_null(ev_format_for_path(t, nf, "graph"));
+    assert_null(ev_format_for_path(t, nf, ".svg"));
 
     prof_result *p = load(GHC_DATA "/odd-p.eventlog", 0);
     cg_graph *g = build(p, NULL);
     size_t n;
-    char *d = render(g, CG_FORMAT_SVG, &n);
+    char *d = render(g, "svg", &n);
     assert_true(n > 100 && strncmp(d, "<?xml", 5) == 0);
     assert_non_null(strstr(d, "</svg>"));
     assert_non_null(strstr(d, "quote&quot;d"));     /* escaped by Graphviz */
     assert_non_null(strstr(d, "back\\slash"));      /* one backslash drawn */
     free(d);
-    d = render(g, CG_FORMAT_PNG, &n);
+    d = render(g, "png", &n);
     assert_true(n > 8 && memcmp(d, "\x89PNG\r\n\x1a\n", 8) == 0);
     free(d);
-    d = render(g, CG_FORMAT_PDF, &n);
+    d = render(g, "pdf", &n);
     assert_true(n > 5 && memcmp(d, "%PDF-", 5) == 0);
     free(d);
 
@@ -1100,16 +1107,16 @@ static void test_formats(void **state)
     FILE *full = fopen("/dev/full", "w");
     if (full) {
         setvbuf(full, NULL, _IONBF, 0);
-        assert_int_equal(cg_write(g, NULL, CG_FORMAT_SVG, full, &err), EV_ERR_WRITE);
+        assert_int_equal(cg_write(g, NULL, "svg", full, &err), EV_ERR_WRITE);
         assert_int_equal(err.status, EV_ERR_WRITE);
         assert_string_equal(err.msg, "cannot write the svg output");
-        assert_int_equal(cg_write(g, NULL, CG_FORMAT_DOT, full, &err), EV_ERR_WRITE);
+        assert_int_equal(cg_write(g, NULL, "dot", full, &err), EV_ERR_WRITE);
         assert_string_equal(err.msg, "cannot write the DOT text");
-        assert_int_equal(cg_write(g, NULL, CG_FORMAT_DOT, full, NULL), EV_ERR_WRITE);
+        assert_int_equal(cg_write(g, NULL, "dot", full, NULL), EV_ERR_WRITE);
         fclose(full);
     }
-    assert_int_equal(cg_write(g, NULL, CG_FORMAT_COUNT, stdout, &err), EV_ERR_RENDER);
-    assert_string_equal(err.msg, "unknown format");
+    assert_int_equal(cg_write(g, NULL, "jpeg", stdout, &err), EV_ERR_USAGE);
+    assert_string_equal(err.msg, "no graph format 'jpeg'");
     cg_destroy(g);
     prof_result_destroy(p);
 }
@@ -1191,7 +1198,7 @@ static void test_hostile_names(void **state)
     cg_write_opts wo;
     cg_write_opts_init(&wo);
     wo.source_name = "log\x1b]0;title\x07.eventlog";
-    if (cg_write(g, &wo, CG_FORMAT_SVG, out, &err) != EV_OK)
+    if (cg_write(g, &wo, "svg", out, &err) != EV_OK)
         fail_msg("cg_write: %s", err.msg);
     assert_int_equal(fclose(out), 0);
     char cmd[4096];
@@ -1280,7 +1287,7 @@ static void test_ten_thousand(void **state)
     cg_graph *g = build(p, NULL);
     double t2 = now();
     size_t n;
-    char *svg = render(g, CG_FORMAT_SVG, &n);
+    char *svg = render(g, "svg", &n);
     double t3 = now();
     print_message("10,000 cost centres, %zu tree nodes, %d samples: profile %.2f s, graph "
                   "%.3f s, layout + SVG %.2f s; %zu nodes of %u, %zu edges, %zu bytes of SVG\n",

@@ -6,6 +6,7 @@
 #include "evprof/json.h"
 #include "evprof/textout.h"
 #include "internal.h"
+#include "util/error.h"
 
 #define RULE "--------------------------------------------------------------------------------"
 
@@ -438,4 +439,34 @@ int ticky_series_out_end(ticky_series_out *o)
             return -1;
     }
     return ferror(o->f) ? -1 : 0;
+}
+
+/* ---- the table of formats (evprof/format.h) ---- */
+
+static ev_status write_text(const void *t, const void *v, FILE *out, ev_error *err)
+{
+    return ev_write_status(ticky_write_table(t, v, TICKY_TEXT, out), err, "the ticky table");
+}
+
+static ev_status write_csv(const void *t, const void *v, FILE *out, ev_error *err)
+{
+    return ev_write_status(ticky_write_table(t, v, TICKY_CSV, out), err, "the ticky CSV");
+}
+
+static ev_status write_json(const void *t, const void *v, FILE *out, ev_error *err)
+{
+    return ev_write_status(ticky_write_table(t, v, TICKY_JSON, out), err, "the ticky JSON");
+}
+
+/* in ticky_format's order: --series writes the row's index (ticky_series_out_begin) */
+static const ev_format formats[] = {
+    [TICKY_TEXT] = { "text", ".txt", write_text, 0 },
+    [TICKY_CSV] = { "csv", ".csv", write_csv, 0 },
+    [TICKY_JSON] = { "json", ".json", write_json, 0 },
+};
+
+const ev_format *ticky_formats(size_t *count)
+{
+    *count = sizeof formats / sizeof formats[0];
+    return formats;
 }

@@ -44,4 +44,13 @@ static inline ev_status ev_error_set(ev_error *e, ev_status st, const char *fmt,
     return st;
 }
 
+/* A writer's int result (0, or -1 when writing failed) as the status of a
+ * format's writer (evprof/format.h): EV_OK, or EV_ERR_WRITE "cannot write
+ * WHAT". */
+static inline ev_status ev_write_status(int rc, ev_error *e, const char *what)
+{
+    ev_error_clear(e);
+    return rc == 0 ? EV_OK : ev_error_set(e, EV_ERR_WRITE, "cannot write %s", what);
+}
+
 #endif

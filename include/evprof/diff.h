@@ -163,10 +163,11 @@ EVPROF_API ev_status diff_report_folded(const diff_prof *d, const prof_folded_op
 /* The call graph of NEW (cg_build with `go`), every node and edge coloured
  * by its change from BASE: red grew, green shrank, grey unchanged (pprof's
  * -diff_base convention), the labels holding both figures. Statuses and
- * `err` (may be NULL) as cg_build's and cg_write's. */
+ * `err` (may be NULL) as cg_build's and cg_write's; `format` a name of
+ * cg_formats, as cg_write takes it. */
 EVPROF_API ev_status diff_graph_write(const diff_prof *d, const cg_opts *go,
                                       const cg_write_opts *wo,
-                                      cg_format f, FILE *out, ev_error *err);
+                                      const char *format, FILE *out, ev_error *err);
 
 /* ---- the other analyses ------------------------------------------------ */
 

@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "evprof/format.h"
 #include "evprof/driver.h"
 #include "evprof/eventlog.h"
 #include "evprof/export.h"
@@ -287,6 +288,10 @@ EVPROF_API int gc_report_text(const gc_summary *s, const gc_report_opts *o, FILE
 
 /* The same figures as one JSON object. Returns 0 or -1. */
 EVPROF_API int gc_report_json(const gc_summary *s, const gc_report_opts *o, FILE *out);
+/* The formats (evprof/format.h): "text" and "json"; a row's writer takes
+ * a finished gc_summary and a gc_report_opts (NULL: the defaults);
+ * EV_ERR_USAGE when the summary is not finished. */
+EVPROF_API const ev_format *gc_formats(size_t *count);
 
 /* "241,023,752": GHC's showStgWord64 with commas. buf holds at least 27. */
 EVPROF_API void gc_commas(char *buf, size_t size, uint64_t v);

@@ -11,7 +11,7 @@
  *     if (cg_build(p, &o, &g, &err) != EV_OK) ...     // err.msg says why
  *     cg_write_opts w;
  *     cg_write_opts_init(&w);
- *     cg_write(g, &w, CG_FORMAT_SVG, out, &err);
+ *     cg_write(g, &w, "svg", out, &err);     // a row of cg_formats
  *     cg_destroy(g);
  *
  * Definitions (docs/FLAMEGRAPH.md): every tree node with ticks is a stack,
@@ -35,6 +35,7 @@
 
 #include "evprof/prof.h"
 #include "evprof/export.h"
+#include "evprof/format.h"
 #include "evprof/status.h"
 
 #ifdef __cplusplus
@@ -117,19 +118,11 @@ EVPROF_API const cg_summary *cg_get_summary(const cg_graph *g);
 
 /* ---- output ----------------------------------------------------------- */
 
-typedef enum cg_format {
-    CG_FORMAT_SVG = 0,
-    CG_FORMAT_PNG,
-    CG_FORMAT_PDF,
-    CG_FORMAT_DOT,          /* the graph as DOT, before layout (Graphviz reads it back) */
-    CG_FORMAT_COUNT
-} cg_format;
-
-/* "svg", "png", "pdf", "dot" or "gv" (any case). Returns 0 or -1. */
-EVPROF_API int cg_format_parse(const char *name, cg_format *f);
-/* By the file name's extension. Returns 0 or -1 (no known extension). */
-EVPROF_API int cg_format_from_path(const char *path, cg_format *f);
-EVPROF_API const char *cg_format_name(cg_format f);
+/* The graph's formats (evprof/format.h), a row each: "svg", "png", "pdf"
+ * (drawn by Graphviz; png and pdf EV_FORMAT_BINARY), "dot" (".dot .gv":
+ * the graph as DOT, before layout; Graphviz reads it back). A row's
+ * writer takes a cg_graph and a cg_write_opts (NULL: the defaults). */
+EVPROF_API const ev_format *cg_formats(size_t *count);
 
 /* A drawing override of one node or edge (a diff's colours). */
 typedef struct cg_mark {
@@ -149,11 +142,14 @@ typedef struct cg_write_opts {
 
 EVPROF_API void cg_write_opts_init(cg_write_opts *o);
 
-/* Builds the Graphviz graph (pprof's styling: docs/FLAMEGRAPH.md), lays it
- * out and renders it in-process, then writes the bytes to `out`. DOT is
- * written without layout. On an error `err` says what Graphviz said. */
-EVPROF_API ev_status cg_write(const cg_graph *g, const cg_write_opts *o, cg_format f, FILE *out,
-                              ev_error *err);
+/* Writes the graph in the format of cg_formats named `format` (a name or
+ * an extension, as ev_format_find takes it): for Graphviz's, builds the
+ * Graphviz graph (pprof's styling: docs/FLAMEGRAPH.md), lays it out and
+ * renders it in-process, then writes the bytes to `out` (DOT without
+ * layout). On an error `err` says why (EV_ERR_RENDER: what Graphviz said;
+ * EV_ERR_USAGE: no such format). */
+EVPROF_API ev_status cg_write(const cg_graph *g, const cg_write_opts *o, const char *format,
+                              FILE *out, ev_error *err);
 
 #ifdef __cplusplus
 }

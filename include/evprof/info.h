@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "evprof/format.h"
 #include "evprof/driver.h"
 #include "evprof/eventlog.h"
 #include "evprof/export.h"
@@ -139,6 +140,9 @@ EVPROF_API info_log *info_snapshot(const info_log *in);
  * standard input). Return 0, or -1 on a write error. */
 EVPROF_API int info_report_text(const info_log *in, const char *path, FILE *out);
 EVPROF_API int info_report_json(const info_log *in, const char *path, FILE *out);
+/* The formats (evprof/format.h): "text" and "json"; a row's writer takes
+ * an info_log and, as its options, the log's path (const char *). */
+EVPROF_API const ev_format *info_formats(size_t *count);
 
 #ifdef __cplusplus
 }

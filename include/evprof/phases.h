@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "evprof/format.h"
 #include "evprof/driver.h"
 #include "evprof/export.h"
 #include "evprof/status.h"
@@ -116,6 +117,9 @@ EVPROF_API ev_status phases_status(const phases_run *p);
 EVPROF_API int phases_write_text(const phases_run *p, const char *source, FILE *out);
 EVPROF_API int phases_write_csv(const phases_run *p, FILE *out);
 EVPROF_API int phases_write_json(const phases_run *p, const char *source, FILE *out);
+/* The formats (evprof/format.h): "text", "csv" and "json"; a row's writer
+ * takes a phases_run and, as its options, the log's name (const char *). */
+EVPROF_API const ev_format *phases_formats(size_t *count);
 
 #ifdef __cplusplus
 }

@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "evprof/format.h"
 #include "evprof/driver.h"
 #include "evprof/eventlog.h"
 #include "evprof/export.h"
@@ -413,6 +414,10 @@ EVPROF_API int prof_report_text(const prof_result *r, const prof_report_opts *o,
 
 /* GHC's -pj JSON schema, always valid JSON. Returns 0 or -1. */
 EVPROF_API int prof_report_json(const prof_result *r, const prof_report_opts *o, FILE *out);
+/* The report's formats (evprof/format.h): "text" (".prof .txt") and
+ * "json"; a row's writer takes a prof_result and a prof_report_opts (NULL:
+ * the defaults). */
+EVPROF_API const ev_format *prof_formats(size_t *count);
 
 
 /* ---- folded stacks (prof/folded.c; added by the flame-graph issue) ------

@@ -37,6 +37,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "evprof/format.h"
 #include "evprof/driver.h"
 #include "evprof/export.h"
 
@@ -178,6 +179,10 @@ EVPROF_API void sched_result_destroy(sched_result *r);             /* accepts NU
  * none). 0, or -1 on a write error. */
 EVPROF_API int sched_report_text(const sched_result *r, FILE *out);
 EVPROF_API int sched_report_json(const sched_result *r, const char *source, FILE *out);
+/* The formats (evprof/format.h): "text" and "json"; a row's writer takes
+ * a sched_result and, as its options, the log's name (const char *, NULL:
+ * none). */
+EVPROF_API const ev_format *sched_formats(size_t *count);
 
 #ifdef __cplusplus
 }

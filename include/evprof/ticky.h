@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "evprof/format.h"
 #include "evprof/driver.h"
 #include "evprof/eventlog.h"
 #include "evprof/json.h"
@@ -276,6 +277,11 @@ typedef enum ticky_format {
 /* The shown rows of the view. Returns 0, or -1 when writing failed. */
 EVPROF_API int ticky_write_table(const ticky_set *t, const ticky_view *v, ticky_format f,
                                  FILE *out);
+
+/* The table's formats (evprof/format.h), row i being ticky_format i:
+ * "text", "csv", "json"; a row's writer takes a ticky_set and, as its
+ * options, a ticky_view of it. */
+EVPROF_API const ev_format *ticky_formats(size_t *count);
 
 /* ---- time series (a second pass) -------------------------------------- */
 

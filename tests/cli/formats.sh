@@ -107,7 +107,7 @@ check "graph to standard output: svg" cmp -s "$tmp/want" "$tmp/got"
 "$evprof" graph "$ex" -o "$tmp/graph-noextension" 2>"$tmp/err"
 check "graph -o noextension: exit 2" [ $? -eq 2 ]
 check "graph -o noextension: names the extensions" \
-    grep -q "name it .svg, .png, .pdf or .dot, or give --format" "$tmp/err"
+    grep -q "name it .svg, .png, .pdf, .dot or .json, or give --format" "$tmp/err"
 check "graph -o noextension: writes nothing" [ ! -e "$tmp/graph-noextension" ]
 
 # an unknown format: exit 2, the command's formats listed, nothing written
@@ -125,7 +125,7 @@ gc|$g9/nfib-s.eventlog|text or json
 heap|$g9/nfib-hc.eventlog|summary, hp, csv or json
 ticky|$ge/ticky-new.eventlog|text, csv or json
 info|$ex|text or json
-graph|$ex|svg, png, pdf or dot
+graph|$ex|svg, png, pdf, dot or json
 EOF
 # the value is shown in its visible form
 "$evprof" gc --format $'x\e[31m' "$g9/nfib-s.eventlog" 2>"$tmp/err"

@@ -40,6 +40,7 @@ folded-src-time-prof|folded -F src $ge/time-prof.eventlog
 folded-nfib-N2|folded $g9/nfib-N2.eventlog
 graph-dot-nfib|graph -f dot $ex
 graph-dot-time-prof|graph -f dot $ge/time-prof.eventlog
+graph-json-nfib|graph -f json $ex
 heap-hp-nfib-hc|heap -f hp $g9/nfib-hc.eventlog
 heap-summary-nfib-hc|heap $g9/nfib-hc.eventlog
 heap-csv-nfib-hc|heap -f csv $g9/nfib-hc.eventlog

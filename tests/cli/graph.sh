@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `evprof graph` from the command line: a well-formed SVG for every
-# time-profile log, PNG/PDF/DOT by extension or --format, the pruning and
+# time-profile log, PNG/PDF/DOT/JSON by extension or --format, the pruning and
 # focus options as documented, atomic -o, exit codes, and a 10,000-cost-
 # centre log (made by bench/gen_eventlog) drawn in seconds within
 # --max-nodes.
@@ -80,6 +80,40 @@ check "a backslash is doubled for Graphviz" grep -qF 'back\\slash' "$tmp/odd.dot
 check "a tab in a label is shown as \\t" grep -qF 'label="tab\\there\nMain' "$tmp/odd.dot"
 "$evprof" graph "$f" -o "$tmp/odd.svg"
 check "a tab in a label: the SVG draws \\t" grep -qF '>tab\there<' "$tmp/odd.svg"
+
+# --format json (and -o x.json): valid JSON for tools; unpruned, the nodes'
+# individual ticks sum to the report's total, and edges name listed nodes
+json_ok() {     # LOG JSON [unpruned]
+    "$evprof" report "$1" >"$tmp/r.txt" || return 1     # the text's total: -p's samples
+    "$PYTHON" - "$tmp/r.txt" "$2" "${3:-}" <<'PY'
+import json, re, sys
+total = int(re.search(r"\((\d+) ticks @", open(sys.argv[1]).read()).group(1))
+g = json.load(open(sys.argv[2]))
+ids = [n["id"] for n in g["nodes"]]
+assert ids == list(range(len(ids))), ids[:5]
+assert g["total_ticks"] == total, (g["total_ticks"], total)
+assert sum(n["individual_ticks"] for n in g["nodes"]) == g["node_ticks"]
+for n in g["nodes"]:
+    assert n["individual_ticks"] <= n["inherited_ticks"], n
+    assert set(n) >= {"label", "module", "src", "individual_share", "inherited_share"}, n
+for e in g["edges"]:
+    assert 0 <= e["caller"] < len(ids) and 0 <= e["callee"] < len(ids), e
+    assert 0 < e["ticks"] <= total, e
+if sys.argv[3]:
+    assert sum(n["individual_ticks"] for n in g["nodes"]) == total, \
+        (sum(n["individual_ticks"] for n in g["nodes"]), total)
+    assert g["hidden_nodes"] == 0, g["hidden_nodes"]
+PY
+}
+for f in "${logs[@]}"; do
+    b=$(basename "$f" .eventlog)
+    "$evprof" graph -f json "$f" >"$tmp/$b.json"
+    check "$b: graph -f json is valid JSON" json_ok "$f" "$tmp/$b.json"
+    "$evprof" graph --node-fraction 0 --edge-fraction 0 --max-nodes 1000000 \
+        --max-edges 1000000 "$f" -o "$tmp/$b-all.json"
+    check "$b: unpruned -o x.json: individual ticks sum to the report's total" \
+        json_ok "$f" "$tmp/$b-all.json" unpruned
+done
 
 # pruning: never more than --max-nodes, fewer with bigger fractions
 f="$corpus/ghc-9.0.2/nfib-N2.eventlog"
