@@ -44,5 +44,6 @@
 #include "evprof/phases.h"      /* the run cut into phases at its marks */
 #include "evprof/textout.h"     /* text output helpers of the writers */
 #include "evprof/json.h"        /* the one JSON writer of every JSON output */
+#include "evprof/format.h"      /* output formats as data: ev_format tables of the modules */
 
 #endif
