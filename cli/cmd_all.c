@@ -401,7 +401,7 @@ int cmd_all(int argc, char **argv)
     const cli_analysis an[] = {
         { &prof_analysis_ops, prof }, { &gc_analysis_ops, gc }, { &heap_analysis_ops, heap },
         { &ticky_analysis_ops, ticky },
-        { w.src.select ? &info_selected_ops : &info_analysis_ops, info },
+        { info_analysis_for(w.src.select), info },
     };
     d = cli_read_src(&w.src, path, an, sizeof an / sizeof an[0], &code);
     if (!d || cli_read_nothing(ev_driver_stream(d), code)) {

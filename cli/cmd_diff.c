@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "evprof/diff.h"
+#include "evprof/info.h"
 #include "read.h"
 #include "load.h"
 #include "outfile.h"
@@ -51,7 +52,7 @@ typedef struct side {
     gc_summary *gc;             /* a finished snapshot */
     heap_profile *heap;         /* a finished snapshot */
     ticky_set *ticky;
-    cli_holds h;                /* what else it holds (heap_begin not counted) */
+    info_holds h;               /* what else it holds (heap_begin not counted) */
     el_read_result read;        /* how the read ended */
     const ev_select *select;    /* its selection (marks are each log's own) */
     int ticky_text;             /* GHC's +RTS -r text, not an eventlog */
@@ -96,7 +97,7 @@ static int load(side *s, kind k, const cli_window *shared)
     heap_profile *h = k == K_AUTO || k == K_HEAP ? heap_create(&ho, NULL, NULL) : NULL;
     cli_analysis an[4];
     size_t n = 0;
-    an[n++] = (cli_analysis){ &cli_holds_ops, &s->h };
+    an[n++] = (cli_analysis){ &info_holds_ops, &s->h };
     if (p)
         an[n++] = (cli_analysis){ &prof_analysis_ops, p };
     if (g)

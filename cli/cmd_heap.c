@@ -192,9 +192,8 @@ int cmd_heap(int argc, char **argv)
         return CLI_FAIL;
     }
     int code;
-    const ev_analysis_ops *ops =
-        ho.clock == HEAP_CLOCK_MUTATOR ? &heap_analysis_ordered_ops : &heap_analysis_ops;
-    ev_driver *d = cli_read_src(&w.src, path, &(cli_analysis){ ops, c.h }, 1, &code);
+    ev_driver *d = cli_read_src(&w.src, path, &(cli_analysis){ heap_analysis_for(c.h), c.h }, 1,
+                                &code);
     if (!d) {
         if (opened)
             cli_out_close(&out, 0);

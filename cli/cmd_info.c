@@ -66,8 +66,8 @@ int cmd_info(int argc, char **argv)
         return CLI_FAIL;
     }
     int code;
-    const ev_analysis_ops *ops = w.src.select ? &info_selected_ops : &info_analysis_ops;
-    ev_driver *d = cli_read_src(&w.src, path, &(cli_analysis){ ops, in }, 1, &code);
+    ev_driver *d = cli_read_src(&w.src, path, &(cli_analysis){ info_analysis_for(w.src.select), in },
+                                1, &code);
     if (!d) {
         info_destroy(in);
         return code;

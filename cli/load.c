@@ -62,8 +62,8 @@ prof_result *cli_load_profile_more(const char *path, const cli_window *w, int al
     prof_profile *agg = new_profile(w, all, code);
     if (!agg)
         return NULL;
-    cli_holds c = { 0, 0, 0, 0 };
-    cli_analysis an[3] = { { &prof_analysis_ops, agg }, { &cli_holds_ops, &c } };
+    info_holds c = { 0, 0, 0, 0 };
+    cli_analysis an[3] = { { &prof_analysis_ops, agg }, { &info_holds_ops, &c } };
     size_t n = 2;
     if (more && more->extra_ops)
         an[n++] = (cli_analysis){ more->extra_ops, more->extra };

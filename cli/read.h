@@ -59,9 +59,6 @@ int cli_catch_interrupt(struct sigaction *old);
 /* Prints a stream's problems as above; returns the exit code they deserve. */
 int cli_report_stream(const char *path, const ev_stream *s);
 
-/* What else a log holds, found in the same read (to name the command that
- * fits a log, or what `diff` compares): heap censuses (heap_begin: a
- * HEAP_PROF_BEGIN, even without censuses), ticky counters, GC events. */
 /* -j N (cli.c parses it for the reading commands, cli_jobs_given): the threads of the
  * parallel read; without -j, the number of online CPUs. cli_jobs_opts
  * puts them into driver options, cli_test_hooks the test hook
@@ -71,11 +68,6 @@ unsigned cli_jobs(void);
 void cli_jobs_opts(ev_driver_opts *o);
 void cli_test_hooks(ev_driver *d);
 void cli_jobs_note(const ev_stream *s);
-
-typedef struct cli_holds {
-    int heap, heap_begin, ticky, gc;
-} cli_holds;
-extern const ev_analysis_ops cli_holds_ops;
 
 /* 1 when the read yielded nothing to report (unreadable, not an eventlog):
  * no output at all then. */
