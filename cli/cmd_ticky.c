@@ -150,53 +150,6 @@ static int peek(const input *in, unsigned char head[4], size_t *got)
     return 0;
 }
 
-/* One pass over the log through the driver (the read every command
- * makes: its budget, selection, messages): the ticky set's own analysis
- * (ticky_analysis_ops for the table, ticky_series_ops for the series)
- * gets the ticky events, at most `limit` of them (the second pass of a
- * live read takes what the first took: Ctrl-C may have stopped it before
- * the bytes' end). */
-typedef struct pass {
-    const ev_analysis_ops *ops;
-    ticky_set *t;
-    uint64_t count, limit;
-} pass;
-
-static int pass_event(void *self, const el_event *ev, const ev_stream *s)
-{
-    pass *p = self;
-    if (p->count >= p->limit)
-        return 0;
-    p->count++;
-    return p->ops->event(p->t, ev, s);
-}
-
-static void pass_end(void *self, const ev_stream *s)
-{
-    pass *p = self;
-    if (p->ops->end)
-        p->ops->end(p->t, s);
-}
-
-static int pass_holds(const void *self, char *buf, size_t size)
-{
-    const pass *p = self;
-    return p->ops->holds(p->t, buf, size);
-}
-
-/* the set's types: the ticky events and STOP_THREAD (the run's end) */
-static const uint16_t ticky_fields[] = {
-    EL_TICKY_COUNTER_DEF, EL_TICKY_COUNTER_SAMPLE, EL_TICKY_BEGIN_SAMPLE, EL_STOP_THREAD,
-};
-static const ev_analysis_ops pass_ops = {
-    .name = "ticky counters",
-    .types = ticky_fields,
-    .num_types = sizeof ticky_fields / sizeof ticky_fields[0],
-    .event = pass_event,
-    .end = pass_end,
-    .holds = pass_holds,
-};
-
 /* ---- options ---------------------------------------------------------------- */
 
 typedef struct ticky_args {
@@ -207,16 +160,19 @@ typedef struct ticky_args {
     int series, cumulative, window_given;
 } ticky_args;
 
-/* Reads the input (FILE or a live source; fd >= 0: a copy of it, standard
- * input's or the live read's) into t through ops. Returns the driver
- * (NULL: nothing to show, *code says why, said); *count the ticky events
- * read. `again`: the second pass over what the first read and reported
- * (no messages). */
+/* One pass over the input (FILE or a live source; fd >= 0: a copy of it,
+ * standard input's or the live read's) through the driver (the read every
+ * command makes: its budget, selection, messages) into t by the set's own
+ * analysis (ticky_analysis_ops for the table, ticky_series_ops for the
+ * series), taking at most `limit` ticky events (the second pass of a live
+ * read takes what the first took: Ctrl-C may have stopped it before the
+ * bytes' end). Returns the driver (NULL: nothing to show, *code says why,
+ * said); *count the ticky events taken. `again`: the second pass over what
+ * the first read and reported (no messages). */
 static ev_driver *read_log(const input *in, const ticky_args *o, int fd,
                            const ev_analysis_ops *ops, ticky_set *t, uint64_t limit, int again,
                            uint64_t *count, int *code)
 {
-    pass p = { ops, t, 0, limit };
     cli_source src = o->w.src;
     if (fd >= 0) {
         if (lseek(fd, 0, SEEK_SET) != 0) {
@@ -232,8 +188,9 @@ static ev_driver *read_log(const input *in, const ticky_args *o, int fd,
         src.on_bytes = NULL;
     }
     src.quiet = again;
-    ev_driver *d = cli_read_src(&src, in->path, &(cli_analysis){ &pass_ops, &p }, 1, code);
-    *count = p.count;
+    ticky_set_event_limit(t, limit);
+    ev_driver *d = cli_read_src(&src, in->path, &(cli_analysis){ ops, t }, 1, code);
+    *count = ticky_events_taken(t);
     return d;
 }
 
