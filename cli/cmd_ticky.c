@@ -10,13 +10,13 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "driver/spool.h"
 #include "evprof/driver.h"
 #include "evprof/ticky.h"
 #include "format.h"
 #include "outfile.h"
 #include "selection.h"
 #include "read.h"
-#include "selection.h"
 
 
 static const cli_format format_list[] = {
@@ -43,13 +43,14 @@ static const cli_cmd_help help = {
     "--series writes time_ns,counter,entries,alloc,allocd (CSV), a JSON \"rows\"\n"
     "array, or an aligned table; a counter has a row in the batches where GHC\n"
     "sampled it (GHC skips counters that did not change). --sort, --top and --match\n"
-    "choose the counters and the order of rows within a batch. Reading standard\n"
-    "input copies it to a temporary file first (the series reads the log twice).\n"
+    "choose the counters and the order of rows within a batch. Standard input is\n"
+    "spooled first (up to 32 MiB in memory, then an unlinked file in $TMPDIR or\n"
+    "/tmp): the magic is peeked, and the series reads the log twice.\n"
     "\n"
     "--follow and --connect read an eventlog as it is written (GHC's +RTS -r text\n"
     "is written whole at exit: read it when it is there); the table comes when\n"
     "the read ends, Ctrl-C gives the counters so far (exit 130). --series keeps\n"
-    "a copy of what it read in an unlinked temporary file to read it again.\n",
+    "a copy of what it read, spooled the same way, to read it again.\n",
 };
 
 /* ---- input ---------------------------------------------------------------- */
@@ -57,51 +58,20 @@ static const cli_cmd_help help = {
 typedef struct input {
     const char *path;
     const char *shown;
-    int fd;                     /* stdin copied to an unlinked temporary file, or -1 */
+    /* standard input, or a live read's bytes (--series), spooled (the one
+     * spool of streams, driver/spool.h); NULL: read the file */
+    ev_spool *spool;
     uint64_t events;            /* the ticky events of the first pass */
 } input;
 
-/* An unlinked temporary file. Returns its fd, or -1 after a message. */
-static int temp_file(const char *what)
-{
-    const char *dir = getenv("TMPDIR");
-    char tmpl[4096];
-    snprintf(tmpl, sizeof tmpl, "%s/evprof-ticky-XXXXXX", dir && *dir ? dir : "/tmp");
-    int fd = mkstemp(tmpl);
-    if (fd < 0) {
-        fprintf(stderr, "evprof: cannot create a temporary file for %s: %s\n", what,
-                strerror(errno));
-        return -1;
-    }
-    unlink(tmpl);
-    return fd;
-}
-
-static int write_all(int fd, const void *p, size_t n)
-{
-    const char *b = p;
-    while (n > 0) {
-        ssize_t w = write(fd, b, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0)
-            return -1;
-        b += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-static int spool_stdin(input *in)
+/* Standard input into sp, whole. Returns 0, or -1 after a message. */
+static int spool_stdin(ev_spool *sp)
 {
     if (fcntl(STDIN_FILENO, F_GETFD) < 0) {
         fprintf(stderr, "evprof: <stdin>: standard input is closed: give a FILE, or pipe the "
                 "eventlog or +RTS -r file into '-'\n");
         return -1;
     }
-    int fd = temp_file("standard input");
-    if (fd < 0)
-        return -1;
     char buf[65536];
     for (;;) {
         ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
@@ -109,26 +79,35 @@ static int spool_stdin(input *in)
             continue;
         if (n < 0) {
             fprintf(stderr, "evprof: <stdin>: read failed: %s\n", strerror(errno));
-            close(fd);
             return -1;
         }
         if (n == 0)
             break;
-        if (write_all(fd, buf, (size_t)n) != 0) {
-            fprintf(stderr, "evprof: cannot copy standard input to a temporary file: %s\n",
-                    strerror(errno));
-            close(fd);
+        if (ev_spool_put(sp, sp->size, buf, (uint32_t)n) != 0) {
+            fprintf(stderr, "evprof: <stdin>: %s\n", sp->error);
             return -1;
         }
     }
-    in->fd = fd;
+    if (ev_spool_flush(sp) != 0) {
+        fprintf(stderr, "evprof: <stdin>: %s\n", sp->error);
+        return -1;
+    }
     return 0;
 }
 
 /* The first bytes, to tell an eventlog from text. -1 when unreadable. */
 static int peek(const input *in, unsigned char head[4], size_t *got)
 {
-    int fd = in->fd >= 0 ? in->fd : open(in->path, O_RDONLY);
+    if (in->spool) {
+        int64_t n = ev_spool_pread(in->spool, head, 4, 0);
+        if (n < 0) {
+            fprintf(stderr, "evprof: %s: cannot read: %s\n", in->shown, strerror(errno));
+            return -1;
+        }
+        *got = (size_t)n;
+        return 0;
+    }
+    int fd = open(in->path, O_RDONLY);
     if (fd < 0) {
         fprintf(stderr, "evprof: %s: cannot open: %s\n", in->shown, strerror(errno));
         return -1;
@@ -138,8 +117,7 @@ static int peek(const input *in, unsigned char head[4], size_t *got)
         n = pread(fd, head, 4, 0);
     while (n < 0 && errno == EINTR);
     int err = errno;
-    if (in->fd < 0)
-        close(fd);
+    close(fd);
     if (n < 0) {
         /* a pipe or terminal named on the command line: not seekable */
         fprintf(stderr, "evprof: %s: cannot read: %s%s\n", in->shown, strerror(err),
@@ -160,7 +138,7 @@ typedef struct ticky_args {
     int series, cumulative, window_given;
 } ticky_args;
 
-/* One pass over the input (FILE or a live source; fd >= 0: a copy of it,
+/* One pass over the input (FILE or a live source; spool: a copy of it,
  * standard input's or the live read's) through the driver (the read every
  * command makes: its budget, selection, messages) into t by the set's own
  * analysis (ticky_analysis_ops for the table, ticky_series_ops for the
@@ -169,20 +147,13 @@ typedef struct ticky_args {
  * bytes' end). Returns the driver (NULL: nothing to show, *code says why,
  * said); *count the ticky events taken. `again`: the second pass over what
  * the first read and reported (no messages). */
-static ev_driver *read_log(const input *in, const ticky_args *o, int fd,
+static ev_driver *read_log(const input *in, const ticky_args *o, const ev_spool *spool,
                            const ev_analysis_ops *ops, ticky_set *t, uint64_t limit, int again,
                            uint64_t *count, int *code)
 {
     cli_source src = o->w.src;
-    if (fd >= 0) {
-        if (lseek(fd, 0, SEEK_SET) != 0) {
-            fprintf(stderr, "evprof: %s: cannot rewind the copy of the log: %s\n", in->shown,
-                    strerror(errno));
-            *code = CLI_FAIL;
-            return NULL;
-        }
-        src.has_fd = 1;
-        src.fd = fd;
+    if (spool) {
+        src.spool = spool;
         src.follow = 0;
         src.connect = NULL;
         src.on_bytes = NULL;
@@ -340,19 +311,11 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
         return CLI_FAIL;
     if (got == 0) {
         fprintf(stderr, "evprof: %s: %s: no eventlog and no +RTS -r table to read\n",
-                in->shown, in->fd >= 0 ? "standard input is empty" : "the file is empty");
+                in->shown, in->spool ? "standard input is empty" : "the file is empty");
         return CLI_FAIL;
     }
     if (!ticky_is_eventlog(head, got)) {
-        FILE *f;
-        if (in->fd >= 0) {
-            int fd = dup(in->fd);
-            f = fd >= 0 && lseek(fd, 0, SEEK_SET) == 0 ? fdopen(fd, "rb") : NULL;
-            if (!f && fd >= 0)
-                close(fd);
-        } else {
-            f = fopen(in->path, "rb");
-        }
+        FILE *f = in->spool ? ev_spool_fopen(in->spool) : fopen(in->path, "rb");
         if (!f) {
             fprintf(stderr, "evprof: %s: cannot open: %s\n", in->shown, strerror(errno));
             return CLI_FAIL;
@@ -400,7 +363,7 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
     }
     int code;
     uint64_t count;
-    ev_driver *d = read_log(in, o, in->fd, &ticky_analysis_ops, t, UINT64_MAX, 0, &count,
+    ev_driver *d = read_log(in, o, in->spool, &ticky_analysis_ops, t, UINT64_MAX, 0, &count,
                             &code);
     if (!d)
         return code;    /* *stop: nothing to show (said) */
@@ -412,35 +375,28 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
 }
 
 /* A live read (--follow, --connect) of an eventlog as it comes; with
- * --series a copy of its bytes goes into an unlinked temporary file
- * (in->fd) for the second pass, which takes as many ticky events as this
- * one did (in->events). */
-typedef struct spool {
-    int fd;
-    int err;                    /* the first write error, or 0 */
-} spool;
-
+ * --series a copy of its bytes goes into a spool (in->spool) for the
+ * second pass, which takes as many ticky events as this one did
+ * (in->events). */
 static void spool_bytes(void *ctx, const void *buf, size_t len)
 {
-    spool *sp = ctx;
-    if (!sp->err && write_all(sp->fd, buf, len) != 0)
-        sp->err = errno ? errno : EIO;
+    ev_spool *sp = ctx;
+    if (!sp->error)
+        (void)ev_spool_put(sp, sp->size, buf, (uint32_t)len);
 }
 
-static int load_live(input *in, ticky_args *o, ticky_set *t, int *stop)
+static int load_live(input *in, ticky_args *o, ev_spool *copy, ticky_set *t, int *stop)
 {
-    spool sp = { -1, 0 };
     *stop = 1;
     if (o->series) {
-        if ((sp.fd = temp_file("the copy of the log")) < 0)
-            return CLI_FAIL;
-        in->fd = sp.fd;
+        ev_spool_init_pipe(copy, "the copy of the log");
+        in->spool = copy;
         o->w.src.on_bytes = spool_bytes;
-        o->w.src.bytes_ctx = &sp;
+        o->w.src.bytes_ctx = copy;
     }
     int code;
     uint64_t count;
-    ev_driver *d = read_log(in, o, -1, &ticky_analysis_ops, t, UINT64_MAX, 0, &count, &code);
+    ev_driver *d = read_log(in, o, NULL, &ticky_analysis_ops, t, UINT64_MAX, 0, &count, &code);
     if (!d)
         return code;
     const ev_stream *s = ev_driver_stream(d);
@@ -452,9 +408,8 @@ static int load_live(input *in, ticky_args *o, ticky_set *t, int *stop)
                 "text is read without them\n", in->shown);
     ev_driver_destroy(d);
     in->events = count;
-    if (sp.err) {
-        fprintf(stderr, "evprof: %s: cannot copy the log to a temporary file: %s\n", in->shown,
-                strerror(sp.err));
+    if (in->spool && (in->spool->error || ev_spool_flush(in->spool) != 0)) {
+        fprintf(stderr, "evprof: %s: %s\n", in->shown, in->spool->error);
         return CLI_FAIL;
     }
     return loaded(in, t, code, nothing, stop, &f);
@@ -470,19 +425,25 @@ int cmd_ticky(int argc, char **argv)
         return code;
 
     int live = o.w.src.follow || o.w.src.connect;
-    input in = { o.path, cli_display_path(o.path), -1, UINT64_MAX };
-    if (!live && strcmp(in.path, "-") == 0 && spool_stdin(&in) != 0)
-        return CLI_FAIL;
+    input in = { o.path, cli_display_path(o.path), NULL, UINT64_MAX };
+    ev_spool sp;
+    ev_spool_init_pipe(&sp, NULL);
+    if (!live && strcmp(in.path, "-") == 0) {
+        in.spool = &sp;
+        if (spool_stdin(&sp) != 0) {
+            ev_spool_free(&sp);
+            return CLI_FAIL;
+        }
+    }
     ticky_set *t = ticky_create();
     if (!t) {
         fprintf(stderr, "evprof: out of memory\n");
-        if (in.fd >= 0)
-            close(in.fd);
+        ev_spool_free(&sp);
         return CLI_FAIL;
     }
     ticky_set_budget(t, cli_budget());
     int stop = 0;
-    code = live ? load_live(&in, &o, t, &stop) : load(&in, &o, t, &stop);
+    code = live ? load_live(&in, &o, &sp, t, &stop) : load(&in, &o, t, &stop);
     ticky_view v = { 0 };
     if (!stop && ticky_view_build(t, &o.view, &v) != 0) {
         fprintf(stderr, "evprof: %s: out of memory\n", in.shown);
@@ -512,7 +473,7 @@ int cmd_ticky(int argc, char **argv)
         } else {
             int again;
             uint64_t n;
-            ev_driver *d = read_log(&in, &o, in.fd, &ticky_series_ops, t, in.events, 1, &n,
+            ev_driver *d = read_log(&in, &o, in.spool, &ticky_series_ops, t, in.events, 1, &n,
                                     &again);
             int stopped = ticky_series_end(t);
             /* the first pass reported any damage; a second pass that
@@ -532,7 +493,6 @@ int cmd_ticky(int argc, char **argv)
 done:
     ticky_view_free(&v);
     ticky_destroy(t);
-    if (in.fd >= 0)
-        close(in.fd);
+    ev_spool_free(&sp);
     return code;
 }

@@ -10,6 +10,7 @@
 #include "cli/read.h"
 #include "cli/selection.h"
 #include "driver/internal.h"
+#include "driver/spool.h"
 #include "evprof/heap.h"
 #include "evprof/info.h"
 #include "evprof/live.h"
@@ -272,7 +273,7 @@ static ev_driver *read_with(const cli_source *src, const char *path,
     }
     int caught = live && cli_catch_interrupt(&old) == 0;
     const ev_stream *s = src && src->connect ? ev_driver_run_connect(d, src->connect)
-                       : src && src->has_fd  ? ev_driver_run_fd(d, src->fd, path)
+                       : src && src->spool   ? ev_driver_run_spool(d, src->spool, path)
                                              : ev_driver_run_path(d, path);
     if (caught)
         sigaction(SIGINT, &old, NULL);

@@ -44,8 +44,7 @@ void cli_window_init(cli_window *w)
     w->src.on_bytes = NULL;
     w->src.bytes_ctx = NULL;
     w->src.select = NULL;
-    w->src.has_fd = 0;
-    w->src.fd = -1;
+    w->src.spool = NULL;
     w->src.quiet = 0;
 }
 

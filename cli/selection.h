@@ -25,9 +25,10 @@ typedef struct cli_source {
     /* the selection the read's selection stage marks events by (made by
      * cli_window_done from the time options and --cap; NULL: all) */
     const ev_select *select;
-    /* read this open descriptor instead of opening the path (ticky's copy
-     * of standard input); the path names it in messages */
-    int has_fd, fd;
+    /* read this spool instead of opening the path (ticky's copy of
+     * standard input or of a live read, driver/spool.h); the path names it
+     * in messages */
+    const struct ev_spool *spool;
     /* a second read of what a first one read and reported: no messages */
     int quiet;
 } cli_source;
