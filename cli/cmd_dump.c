@@ -83,7 +83,7 @@ static int opt_types(const cli_args *a, void *var, const void *ctx)
     return 0;
 }
 
-int cmd_dump(int argc, char **argv)
+int cmd_dump(cli_ctx *c, int argc, char **argv)
 {
     cli_args a;
     cli_window w;
@@ -91,7 +91,7 @@ int cmd_dump(int argc, char **argv)
     int ntypes = -1;
     int id;
 
-    cli_window_init(&w);
+    cli_window_init(&w, c);
     type_list tl = { types, -1 };
     const cli_opt opts[] = {
         CLI_TIME_OPTS(&w),
@@ -99,7 +99,7 @@ int cmd_dump(int argc, char **argv)
         OPT_CALL(0, "type", "ID,...", opt_types, &tl, NULL, "only events of these type ids (as "
                  "the header lists them)"),
         CLI_FOLLOW_OPTS(&w),
-        CLI_MEMORY_OPT,
+        CLI_MEMORY_OPT(c),
         OPT_END,
     };
     id = cli_parse(&dump_help, opts, argc, argv, &a);
@@ -116,7 +116,7 @@ int cmd_dump(int argc, char **argv)
         return CLI_FAIL;
     }
     cli_analysis an = { ev_dump_analysis(dp), dp };
-    ev_driver *d = cli_read_src(&w.src, path, &an, 1, &code);
+    ev_driver *d = cli_read_src(c, &w.src, path, &an, 1, &code);
 
     int err;
     if (ev_dump_finish(dp, &err) != EV_OK || ferror(stdout)) {
@@ -125,7 +125,7 @@ int cmd_dump(int argc, char **argv)
         code = CLI_FAIL;
     }
     if (ev_dump_status(dp) != EV_OK) {
-        fprintf(stderr, "evprof: %s: out of memory\n", cli_display_path(path));
+        fprintf(stderr, "evprof: %s: out of memory\n", cli_display_path(c, path));
         code = CLI_FAIL;
     }
     ev_dump_destroy(dp);

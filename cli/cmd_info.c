@@ -38,19 +38,19 @@ static const cli_cmd_help info_help = {
     "run's facts (RTS, program, start, capabilities, status) are the whole log's.",
 };
 
-int cmd_info(int argc, char **argv)
+int cmd_info(cli_ctx *c, int argc, char **argv)
 {
     cli_args a;
     cli_window w;
     int id, fmt = -1;
-    cli_window_init(&w);
+    cli_window_init(&w, c);
     const cli_opt opts[] = {
         CLI_FORMAT_OPT(&fmt, &formats, "output format: text (default) or json"),
         CLI_TIME_OPTS(&w),
         CLI_CAP_OPT(&w),
         CLI_FOLLOW_OPTS(&w),
-        CLI_MEMORY_OPT,
-        CLI_JOBS_OPT,
+        CLI_MEMORY_OPT(c),
+        CLI_JOBS_OPT(c),
         OPT_END,
     };
     id = cli_parse(&info_help, opts, argc, argv, &a);
@@ -66,7 +66,7 @@ int cmd_info(int argc, char **argv)
         return CLI_FAIL;
     }
     int code;
-    ev_driver *d = cli_read_src(&w.src, path, &(cli_analysis){ info_analysis_for(w.src.select), in },
+    ev_driver *d = cli_read_src(c, &w.src, path, &(cli_analysis){ info_analysis_for(w.src.select), in },
                                 1, &code);
     if (!d) {
         info_destroy(in);

@@ -33,23 +33,23 @@ static const cli_cmd_help help = {
 
 /* What stopped the merge's analysis, said: 1 when it failed (a write
  * error of the output is said by cli_out_close), else 0. */
-static int say_failure(const ev_merge *m, const char *const *paths, const char *path)
+static int say_failure(cli_ctx *c, const ev_merge *m, const char *const *paths, const char *path)
 {
     ev_error e;
-    ev_merge_conflict c;
+    ev_merge_conflict cf;
     ev_status st = ev_merge_status(m, &e);
     if (st == EV_OK)
         return 0;
     if (st == EV_ERR_NOMEM) {
         fprintf(stderr, "evprof: out of memory\n");
-    } else if (ev_merge_conflict_of(m, &c)) {
+    } else if (ev_merge_conflict_of(m, &cf)) {
         fprintf(stderr, "evprof: %s: event type %u (%s) has size %d here but %d in "
-                "%s: the logs cannot share one header; not merged\n", cli_display_path(path),
-                c.type, el_type_name(c.type) ? el_type_name(c.type) : "unknown", c.size,
-                c.first_size, cli_display_path(paths[c.first_log]));
+                "%s: the logs cannot share one header; not merged\n", cli_display_path(c, path),
+                cf.type, el_type_name(cf.type) ? el_type_name(cf.type) : "unknown", cf.size,
+                cf.first_size, cli_display_path(c, paths[cf.first_log]));
     } else if (st != EV_ERR_WRITE) {
         fprintf(stderr, "evprof: %s: at byte %llu (event type %u): cannot write the merged "
-                "log: %s\n", cli_display_path(path), (unsigned long long)e.offset,
+                "log: %s\n", cli_display_path(c, path), (unsigned long long)e.offset,
                 (unsigned)e.type, e.msg);
     }
     return 1;
@@ -58,35 +58,35 @@ static int say_failure(const ev_merge *m, const char *const *paths, const char *
 /* Reads log i into one of the merge's analyses. Returns 0, or -1 when the
  * log is not merged (the merge failed, or the read failed or was damaged:
  * said, the merge's failure first). */
-static int read_log(ev_merge *m, const ev_analysis_ops *ops, const char *const *paths,
+static int read_log(cli_ctx *c, ev_merge *m, const ev_analysis_ops *ops, const char *const *paths,
                     size_t i)
 {
     int code;
     /* quiet: the read's own messages after the merge's */
     cli_source src = { .quiet = 1 };
     ev_merge_begin_log(m, i);
-    ev_driver *d = cli_read_src(&src, paths[i], &(cli_analysis){ ops, m }, 1, &code);
+    ev_driver *d = cli_read_src(c, &src, paths[i], &(cli_analysis){ ops, m }, 1, &code);
     if (!d)
         return -1;
     const ev_stream *s = ev_driver_stream(d);
-    int failed = say_failure(m, paths, paths[i]);
-    code = cli_report_stream(paths[i], s);
+    int failed = say_failure(c, m, paths, paths[i]);
+    code = cli_report_stream(c, paths[i], s);
     int bad = failed || code != CLI_OK || s->stopped;
     if (bad && !failed)
         fprintf(stderr, "evprof: %s: not merged (the log is damaged or cut)\n",
-                cli_display_path(paths[i]));
+                cli_display_path(c, paths[i]));
     ev_driver_destroy(d);
     return bad ? -1 : 0;
 }
 
 /* Both passes over the logs into `out`. CLI_OK, or CLI_FAIL after a
  * message (a write error of the output: cli_out_close's). */
-static int merge_logs(ev_merge *m, const char *const *paths, size_t n, cli_out *out,
+static int merge_logs(cli_ctx *c, ev_merge *m, const char *const *paths, size_t n, cli_out *out,
                       const char *output, int *opened)
 {
     ev_error e;
     for (size_t i = 0; i < n; i++) {
-        if (read_log(m, &ev_merge_scan_ops, paths, i) != 0)
+        if (read_log(c, m, &ev_merge_scan_ops, paths, i) != 0)
             return CLI_FAIL;
         (void)ev_merge_end_log(m, &e);
     }
@@ -94,7 +94,7 @@ static int merge_logs(ev_merge *m, const char *const *paths, size_t n, cli_out *
         fprintf(stderr, "evprof: %s; not merged\n", e.msg);
         return CLI_FAIL;
     }
-    if (cli_out_open(out, output) != 0)
+    if (cli_out_open(c, out, output) != 0)
         return CLI_FAIL;
     *opened = 1;
     ev_status st = ev_merge_start(m, out->f, &e);
@@ -103,7 +103,7 @@ static int merge_logs(ev_merge *m, const char *const *paths, size_t n, cli_out *
         return CLI_FAIL;
     }
     for (size_t i = 0; i < n; i++) {
-        if (read_log(m, &ev_merge_copy_ops, paths, i) != 0)
+        if (read_log(c, m, &ev_merge_copy_ops, paths, i) != 0)
             return CLI_FAIL;
         if (ev_merge_end_log(m, &e) != EV_OK)
             return CLI_FAIL;
@@ -112,13 +112,13 @@ static int merge_logs(ev_merge *m, const char *const *paths, size_t n, cli_out *
     if (st != EV_OK) {
         if (st != EV_ERR_WRITE)     /* a write error: cli_out_close names the output */
             fprintf(stderr, "evprof: %s: cannot write the merged log: %s\n",
-                    cli_out_name(output), e.msg);
+                    cli_out_name(c, output), e.msg);
         return CLI_FAIL;
     }
     return CLI_OK;
 }
 
-int cmd_merge(int argc, char **argv)
+int cmd_merge(cli_ctx *c, int argc, char **argv)
 {
     cli_args a;
     int id;
@@ -139,7 +139,7 @@ int cmd_merge(int argc, char **argv)
         return CLI_USAGE;
     }
     for (int i = 0; i < a.npos; i++) {
-        if (cli_out_same_file(&help, output, a.pos[i]))
+        if (cli_out_same_file(c, &help, output, a.pos[i]))
             return CLI_USAGE;
         if (strcmp(a.pos[i], "-") == 0) {
             fprintf(stderr, "evprof: <stdin>: cannot open: merge reads each log twice: give "
@@ -154,7 +154,7 @@ int cmd_merge(int argc, char **argv)
     }
     cli_out out = { 0 };
     int opened = 0;
-    int code = merge_logs(m, (const char *const *)a.pos, (size_t)a.npos, &out, output, &opened);
+    int code = merge_logs(c, m, (const char *const *)a.pos, (size_t)a.npos, &out, output, &opened);
     /* the writer's buffer goes out before the output is closed */
     ev_merge_destroy(m);
     if (opened && cli_out_close(&out, code == CLI_OK) != 0)

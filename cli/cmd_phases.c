@@ -42,14 +42,14 @@ static const cli_cmd_help help = {
     "docs/PROF.md, \"Phases\".\n",
 };
 
-int cmd_phases(int argc, char **argv)
+int cmd_phases(cli_ctx *c, int argc, char **argv)
 {
     cli_args a;
     cli_window w;
     phases_opts po;
     int id, fmt = -1;
 
-    cli_window_init(&w);
+    cli_window_init(&w, c);
     phases_opts_init(&po);
     unsigned long top = po.top;
     const cli_opt opts[] = {
@@ -64,7 +64,7 @@ int cmd_phases(int argc, char **argv)
         CLI_TIME_OPTS(&w),
         CLI_CAP_OPT(&w),
         CLI_FOLLOW_OPTS(&w),
-        CLI_MEMORY_OPT,
+        CLI_MEMORY_OPT(c),
         CLI_OUTPUT_OPT(&w.output),
         OPT_END,
     };
@@ -76,7 +76,7 @@ int cmd_phases(int argc, char **argv)
         return done;
     if ((fmt = cli_format_resolve(&help, &formats, fmt, w.output)) < 0)
         return CLI_USAGE;
-    const char *name = cli_display_path(path);
+    const char *name = cli_display_path(c, path);
     po.all = w.all;
 
     int bad = cli_pattern_check("--marker", po.marker);
@@ -89,7 +89,7 @@ int cmd_phases(int argc, char **argv)
         return err.status == EV_ERR_PATTERN ? CLI_USAGE : CLI_FAIL;
     }
     int code;
-    ev_driver *d = cli_read_src(&w.src, path, &(cli_analysis){ &phases_ops, p }, 1, &code);
+    ev_driver *d = cli_read_src(c, &w.src, path, &(cli_analysis){ &phases_ops, p }, 1, &code);
     if (!d) {
         phases_destroy(p);
         return code;
@@ -119,7 +119,7 @@ int cmd_phases(int argc, char **argv)
                 in.marks_seen ? "no mark's label matches --marker" : "the log has no marks "
                 "(Debug.Trace.traceMarkerIO)");
     cli_out out;
-    if (cli_out_open(&out, w.output) != 0) {
+    if (cli_out_open(c, &out, w.output) != 0) {
         phases_destroy(p);
         return CLI_FAIL;
     }

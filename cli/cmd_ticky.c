@@ -151,6 +151,7 @@ static ev_driver *read_log(const input *in, const ticky_args *o, const ev_spool 
                            const ev_analysis_ops *ops, ticky_set *t, uint64_t limit, int again,
                            uint64_t *count, int *code)
 {
+    cli_ctx *c = o->w.ctx;
     cli_source src = o->w.src;
     if (spool) {
         src.spool = spool;
@@ -160,7 +161,7 @@ static ev_driver *read_log(const input *in, const ticky_args *o, const ev_spool 
     }
     src.quiet = again;
     ticky_set_event_limit(t, limit);
-    ev_driver *d = cli_read_src(&src, in->path, &(cli_analysis){ ops, t }, 1, code);
+    ev_driver *d = cli_read_src(c, &src, in->path, &(cli_analysis){ ops, t }, 1, code);
     *count = ticky_events_taken(t);
     return d;
 }
@@ -188,11 +189,11 @@ static int opt_match(const cli_args *a, void *var, const void *ctx)
 }
 
 /* Returns -1 to go on, or the exit code (--help printed, usage error). */
-static int parse_args(int argc, char **argv, ticky_args *o, cli_args *a)
+static int parse_args(cli_ctx *c, int argc, char **argv, ticky_args *o, cli_args *a)
 {
     int id, fmt = -1;
     memset(o, 0, sizeof *o);
-    cli_window_init(&o->w);
+    cli_window_init(&o->w, c);
     ticky_view_opts_init(&o->view);
     unsigned long top = 0;
     const cli_opt opts[] = {
@@ -210,9 +211,9 @@ static int parse_args(int argc, char **argv, ticky_args *o, cli_args *a)
                  "the change in each batch"),
         CLI_TIME_OPTS(&o->w),
         CLI_FOLLOW_OPTS(&o->w),
-        CLI_MEMORY_OPT,
+        CLI_MEMORY_OPT(c),
         CLI_OUTPUT_OPT(&o->w.output),
-        CLI_JOBS_OPT,
+        CLI_JOBS_OPT(c),
         OPT_END,
     };
     id = cli_parse(&help, opts, argc, argv, a);
@@ -304,6 +305,7 @@ static int loaded(const input *in, ticky_set *t, int code, int nothing, int *sto
  * is nothing to show. */
 static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
 {
+    cli_ctx *c = o->w.ctx;
     unsigned char head[4];
     size_t got = 0;
     *stop = 1;
@@ -328,7 +330,7 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
         ticky_count(t, &tc);
         if (tc.over_budget) {
             /* stopped at --memory-limit: no table (it would look whole) */
-            cli_memory_message(in->path, at > 0 ? (uint64_t)at : 0, cli_budget(),
+            cli_memory_message(c, in->path, at > 0 ? (uint64_t)at : 0, cli_budget(c),
                                &(cli_analysis){ &ticky_analysis_ops, t }, 1);
             *stop = 1;
             return CLI_FAIL;
@@ -416,16 +418,16 @@ static int load_live(input *in, ticky_args *o, ev_spool *copy, ticky_set *t, int
 }
 
 
-int cmd_ticky(int argc, char **argv)
+int cmd_ticky(cli_ctx *c, int argc, char **argv)
 {
     cli_args a;
     ticky_args o;
-    int code = parse_args(argc, argv, &o, &a);
+    int code = parse_args(c, argc, argv, &o, &a);
     if (code >= 0)
         return code;
 
     int live = o.w.src.follow || o.w.src.connect;
-    input in = { o.path, cli_display_path(o.path), NULL, UINT64_MAX };
+    input in = { o.path, cli_display_path(c, o.path), NULL, UINT64_MAX };
     ev_spool sp;
     ev_spool_init_pipe(&sp, NULL);
     if (!live && strcmp(in.path, "-") == 0) {
@@ -441,7 +443,7 @@ int cmd_ticky(int argc, char **argv)
         ev_spool_free(&sp);
         return CLI_FAIL;
     }
-    ticky_set_budget(t, cli_budget());
+    ticky_set_budget(t, cli_budget(c));
     int stop = 0;
     code = live ? load_live(&in, &o, &sp, t, &stop) : load(&in, &o, t, &stop);
     ticky_view v = { 0 };
@@ -455,7 +457,7 @@ int cmd_ticky(int argc, char **argv)
     warnings(in.shown, t, !o.series && o.fmt == TICKY_TEXT);
 
     cli_out out;
-    if (cli_out_open(&out, o.w.output) != 0) {
+    if (cli_out_open(c, &out, o.w.output) != 0) {
         code = CLI_FAIL;
         goto done;
     }
@@ -483,7 +485,7 @@ int cmd_ticky(int argc, char **argv)
                 code = again;
             else if (code == CLI_OK && res->status != EV_END && res->status != EV_OK &&
                      !stopped)
-                code = cli_report_read(in.path, res);
+                code = cli_report_read(c, in.path, res);
             ev_driver_destroy(d);
             (void)ticky_series_out_end(&so);
         }
