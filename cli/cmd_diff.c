@@ -571,7 +571,8 @@ int cmd_diff(cli_ctx *c, int argc, char **argv)
         cli_usage_error(&help, "BASE and NEW cannot both be standard input");
         return CLI_USAGE;
     }
-    if (cli_out_same_file(c, &help, w.output, a.pos[0]) || cli_out_same_file(c, &help, w.output, a.pos[1]))
+    if (cli_out_same_file(c, &help, w.output, a.pos[0]) ||
+        cli_out_same_file(c, &help, w.output, a.pos[1]))
         return CLI_USAGE;
     int to_stdout = !w.output || strcmp(w.output, "-") == 0;
     if (!have_format && !to_stdout)

@@ -192,8 +192,8 @@ int cmd_heap(cli_ctx *c, int argc, char **argv)
         return CLI_FAIL;
     }
     int code;
-    ev_driver *d = cli_read_src(c, &w.src, path, &(cli_analysis){ heap_analysis_for(hp.h), hp.h }, 1,
-                                &code);
+    cli_analysis an = { heap_analysis_for(hp.h), hp.h };
+    ev_driver *d = cli_read_src(c, &w.src, path, &an, 1, &code);
     if (!d) {
         if (opened)
             cli_out_close(&out, 0);

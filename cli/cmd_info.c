@@ -66,8 +66,8 @@ int cmd_info(cli_ctx *c, int argc, char **argv)
         return CLI_FAIL;
     }
     int code;
-    ev_driver *d = cli_read_src(c, &w.src, path, &(cli_analysis){ info_analysis_for(w.src.select), in },
-                                1, &code);
+    cli_analysis an = { info_analysis_for(w.src.select), in };
+    ev_driver *d = cli_read_src(c, &w.src, path, &an, 1, &code);
     if (!d) {
         info_destroy(in);
         return code;

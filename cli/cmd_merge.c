@@ -58,8 +58,8 @@ static int say_failure(cli_ctx *c, const ev_merge *m, const char *const *paths, 
 /* Reads log i into one of the merge's analyses. Returns 0, or -1 when the
  * log is not merged (the merge failed, or the read failed or was damaged:
  * said, the merge's failure first). */
-static int read_log(cli_ctx *c, ev_merge *m, const ev_analysis_ops *ops, const char *const *paths,
-                    size_t i)
+static int read_log(cli_ctx *c, ev_merge *m, const ev_analysis_ops *ops,
+                    const char *const *paths, size_t i)
 {
     int code;
     /* quiet: the read's own messages after the merge's */

@@ -126,12 +126,14 @@ static int out_open(cli_out *o, const char *path)
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
         return open_straight(o, path, path);
     if (!(o->target = follow_links(path))) {
-        fprintf(stderr, "evprof: %s: cannot follow the link: %s\n", cli_display_path(o->ctx, path), strerror(errno));
+        fprintf(stderr, "evprof: %s: cannot follow the link: %s\n",
+                cli_display_path(o->ctx, path), strerror(errno));
         return -1;
     }
     int exists = stat(o->target, &st) == 0;
     if (exists && S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "evprof: %s: cannot write: %s\n", cli_display_path(o->ctx, path), strerror(EISDIR));
+        fprintf(stderr, "evprof: %s: cannot write: %s\n",
+                cli_display_path(o->ctx, path), strerror(EISDIR));
         goto fail;
     }
     if (exists && !S_ISREG(st.st_mode)) {
@@ -151,7 +153,8 @@ static int out_open(cli_out *o, const char *path)
     }
     snprintf(o->tmp, n, "%s.evprof-XXXXXX", o->target);
     if (cli_signals_guard(o->ctx, o->tmp) != 0) {
-        fprintf(stderr, "evprof: %s: too many outputs open at once\n", cli_display_path(o->ctx, path));
+        fprintf(stderr, "evprof: %s: too many outputs open at once\n",
+                cli_display_path(o->ctx, path));
         goto fail;
     }
     fd = mkstemp(o->tmp);
@@ -168,7 +171,8 @@ static int out_open(cli_out *o, const char *path)
         }
     }
     if (fd < 0 || !(o->f = fdopen(fd, "w+"))) {
-        fprintf(stderr, "evprof: %s: cannot create: %s\n", cli_display_path(o->ctx, path), strerror(errno));
+        fprintf(stderr, "evprof: %s: cannot create: %s\n",
+                cli_display_path(o->ctx, path), strerror(errno));
         if (fd >= 0) {
             close(fd);
             unlink(o->tmp);
@@ -244,7 +248,8 @@ static int copy_in_place(cli_out *o)
     }
     return 0;
 fail:
-    fprintf(stderr, "evprof: %s: cannot write: %s\n", cli_display_path(o->ctx, o->path), strerror(errno));
+    fprintf(stderr, "evprof: %s: cannot write: %s\n",
+            cli_display_path(o->ctx, o->path), strerror(errno));
     if (fd >= 0)
         close(fd);
     return -1;
@@ -262,7 +267,8 @@ int cli_out_close(cli_out *o, int ok)
         return 0;
     }
     if (fflush(o->f) != 0 || ferror(o->f)) {
-        fprintf(stderr, "evprof: %s: cannot write: %s\n", cli_display_path(o->ctx, o->path), strerror(errno));
+        fprintf(stderr, "evprof: %s: cannot write: %s\n",
+                cli_display_path(o->ctx, o->path), strerror(errno));
         ok = 0;
         rc = -1;
     }
@@ -274,7 +280,8 @@ int cli_out_close(cli_out *o, int ok)
         cli_signals_copy_done(o->ctx);
     }
     if (fclose(o->f) != 0 && ok) {
-        fprintf(stderr, "evprof: %s: cannot write: %s\n", cli_display_path(o->ctx, o->path), strerror(errno));
+        fprintf(stderr, "evprof: %s: cannot write: %s\n",
+                cli_display_path(o->ctx, o->path), strerror(errno));
         ok = 0;
         rc = -1;
     }
@@ -282,7 +289,8 @@ int cli_out_close(cli_out *o, int ok)
     o->buf = NULL;
     if (o->tmp) {
         if (ok && !o->in_place && rename(o->tmp, o->target) != 0) {
-            fprintf(stderr, "evprof: %s: cannot rename %s: %s\n", cli_display_path(o->ctx, o->path), o->tmp,
+            fprintf(stderr, "evprof: %s: cannot rename %s: %s\n",
+                    cli_display_path(o->ctx, o->path), o->tmp,
                     strerror(errno));
             rc = -1;
             ok = 0;
@@ -291,7 +299,8 @@ int cli_out_close(cli_out *o, int ok)
             unlink(o->tmp);
         cli_signals_unguard(o->ctx, o->tmp);
         if (!ok && !o->quiet)
-            fprintf(stderr, "evprof: %s: not written (the run failed)\n", cli_display_path(o->ctx, o->path));
+            fprintf(stderr, "evprof: %s: not written (the run failed)\n",
+                    cli_display_path(o->ctx, o->path));
     }
     free(o->tmp);
     free(o->target);
