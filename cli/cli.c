@@ -12,11 +12,8 @@
 
 static const cli_opt help_opt = OPT_FLAG('h', "help", NULL, "show this help");
 
-static unsigned jobs_given;
 static int decimal_syntax(const char *s, int fraction);
 static int decimal_number(const char *s) { return decimal_syntax(s, 0); }
-
-unsigned cli_jobs_given(void) { return jobs_given; }
 
 /* -j followed by what is not a number (a file, another option) or by
  * nothing: most likely the old `report -j FILE`, so the message says what
@@ -35,12 +32,12 @@ static void jobs_hint(const cli_args *a, const char *value)
 
 int cli_opt_jobs(const cli_args *a, void *var, const void *ctx)
 {
+    cli_ctx *c = var;
     unsigned long n;
-    (void)var;
     (void)ctx;
     if (cli_parse_count(a, "jobs", 1, 1024, &n) != 0)
         return -1;
-    jobs_given = (unsigned)n;
+    c->jobs_given = (unsigned)n;
     return 0;
 }
 
@@ -350,12 +347,9 @@ void cli_usage_error(const cli_cmd_help *cmd, const char *fmt, ...)
 
 /* ---- errors ----------------------------------------------------------- */
 
-/* The visible forms made so far, kept for the run: a pointer handed out
- * stays valid (a few paths at most; still reachable, never freed). */
-static struct shown_path { const char *path; char *shown; } *shown_paths;
-static size_t num_shown;
-
-const char *cli_display_path(const char *path)
+/* The visible forms made so far are kept in c: a pointer handed out stays
+ * valid (a few paths at most). */
+const char *cli_display_path(cli_ctx *c, const char *path)
 {
     if (strcmp(path, "-") == 0)
         return "<stdin>";
@@ -364,21 +358,21 @@ const char *cli_display_path(const char *path)
         plain = (unsigned char)path[i] >= 0x20 && (unsigned char)path[i] < 0x7f;
     if (plain)
         return path;
-    for (size_t k = 0; k < num_shown; k++)
-        if (shown_paths[k].path == path)
-            return shown_paths[k].shown;
+    for (size_t k = 0; k < c->num_shown; k++)
+        if (c->shown[k].path == path)
+            return c->shown[k].shown;
     size_t w = tx_vis(NULL, 0, path, len);
     char *shown = malloc(w + 1);
-    struct shown_path *more = realloc(shown_paths, (num_shown + 1) * sizeof *more);
+    cli_shown_path *more = realloc(c->shown, (c->num_shown + 1) * sizeof *more);
     if (more)
-        shown_paths = more;
+        c->shown = more;
     if (!shown || !more) {
         free(shown);
         return "<file name not shown: out of memory>";
     }
     tx_vis(shown, w + 1, path, len);
-    shown_paths[num_shown].path = path;
-    shown_paths[num_shown++].shown = shown;
+    c->shown[c->num_shown].path = path;
+    c->shown[c->num_shown++].shown = shown;
     return shown;
 }
 

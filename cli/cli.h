@@ -1,8 +1,9 @@
 /* evprof CLI: helpers shared by the subcommands.
  *
- * Every subcommand is `int cmd_X(int argc, char **argv)` with argv[0] the
- * subcommand's name. It returns an exit code (CLI_OK, CLI_FAIL, CLI_USAGE);
- * only main() exits.
+ * Every subcommand is `int cmd_X(cli_ctx *c, int argc, char **argv)` with
+ * argv[0] the subcommand's name and c the run's context (cli/ctx.h), which
+ * it passes on to the helpers that keep something for the run. It returns
+ * an exit code (CLI_OK, CLI_FAIL, CLI_USAGE); only main() exits.
  *
  * A command declares its options once, in a table that binds each to its
  * variable (perf's OPT_STRING(&var, ...)); cli_parse takes the arguments
@@ -14,7 +15,7 @@
  *     const cli_opt opts[] = {
  *         OPT_FLAG(0, "json", &json, "JSON instead of text"),
  *         OPT_STRING('f', "format", "FMT", &fmt, "output format"),
- *         CLI_JOBS_OPT,
+ *         CLI_JOBS_OPT(c),
  *         OPT_END,
  *     };
  *     static const cli_cmd_help help = { "info", "[OPTIONS] FILE", "Summarise.", NULL };
@@ -26,8 +27,8 @@
  *
  * The options every reading command shares (the selection, live sources,
  * the memory limit, -o, -j) are macros of cli/selection.h, outfile.h and
- * cli.h, bound to a
- * cli_window; -j means --jobs wherever it is declared.
+ * cli.h, bound to a cli_window or to the context; -j means --jobs wherever
+ * it is declared.
  */
 #ifndef EVPROF_CLI_H
 #define EVPROF_CLI_H
@@ -36,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cli/ctx.h"
 #include "evprof/eventlog.h"
 
 #ifndef EVPROF_VERSION
@@ -87,13 +89,12 @@ typedef struct cli_opt {
 #define OPT_END { .type = CLI_OPT_END }
 
 /* -j N, --jobs N: the parallel read (driver.h), on every command that
- * declares it. -j was report's --json once (GHC's -pj): a -j whose value
- * is not a number says so. cli_jobs_given() is the N given (0: none). */
+ * declares it, into c->jobs_given (0: none). -j was report's --json once
+ * (GHC's -pj): a -j whose value is not a number says so. */
 int cli_opt_jobs(const struct cli_args *a, void *var, const void *ctx);
-#define CLI_JOBS_OPT \
-    OPT_CALL('j', "jobs", "N", cli_opt_jobs, NULL, NULL, \
+#define CLI_JOBS_OPT(c) \
+    OPT_CALL('j', "jobs", "N", cli_opt_jobs, c, NULL, \
              "read on N threads (default: the CPUs online; 1: one)")
-unsigned cli_jobs_given(void);
 
 typedef struct cli_cmd_help {
     const char *name;       /* "info" */
@@ -158,10 +159,10 @@ void cli_usage_error(const cli_cmd_help *cmd, const char *fmt, ...)
  * and, for a clean end without an end marker, a warning. Returns the exit
  * code the result deserves: CLI_OK for END or a missing end marker,
  * CLI_FAIL for any damage. `path` "-" is named "<stdin>". */
-int cli_report_read(const char *path, const el_read_result *r);
+int cli_report_read(cli_ctx *c, const char *path, const el_read_result *r);
 /* A file name for messages: "<stdin>" for "-", else its visible form
- * (evprof/textout.h), valid for the rest of the run. */
-const char *cli_display_path(const char *path);
+ * (evprof/textout.h), valid while c is (kept there). */
+const char *cli_display_path(cli_ctx *c, const char *path);
 
 /* A label, a name or a pattern quoted in a message: its visible form
  * (evprof/textout.h: control bytes escaped, bad UTF-8 as U+FFFD)

@@ -59,6 +59,7 @@ static const cli_cmd_help help = {
 };
 
 typedef struct all_out {
+    cli_ctx *ctx;
     const char *dir, *name;
     char path[4096];
     int code;
@@ -85,8 +86,8 @@ static int refuse_input(all_out *a, const char *input)
     for (size_t i = 0; i < sizeof all_exts / sizeof all_exts[0]; i++)
         if (cli_out_is_input(out_path(a, all_exts[i]), input)) {
             cli_usage_error(&help, "%s is the input file %s: it would be overwritten (give "
-                            "another --dir or --name)", cli_display_path(a->path),
-                            cli_display_path(input));
+                            "another --dir or --name)", cli_display_path(a->ctx, a->path),
+                            cli_display_path(a->ctx, input));
             return 1;
         }
     return 0;
@@ -95,7 +96,7 @@ static int refuse_input(all_out *a, const char *input)
 /* Opens DIR/NAME.EXT, or records the failure. */
 static int open_out(all_out *a, cli_out *o, const char *ext)
 {
-    if (cli_out_open(o, out_path(a, ext)) != 0) {
+    if (cli_out_open(a->ctx, o, out_path(a, ext)) != 0) {
         a->code = CLI_FAIL;
         return -1;
     }
@@ -329,15 +330,15 @@ static void write_gc(all_out *a, const gc_summary *agg, const char *name)
     gc_destroy(s);
 }
 
-int cmd_all(int argc, char **argv)
+int cmd_all(cli_ctx *c, int argc, char **argv)
 {
     cli_args a;
     cli_window w;
     int id;
-    all_out ao = { .dir = ".", .code = CLI_OK };
+    all_out ao = { .ctx = c, .dir = ".", .code = CLI_OK };
     const char *name_opt = NULL;
 
-    cli_window_init(&w);
+    cli_window_init(&w, c);
     const cli_opt opts[] = {
         OPT_STRING('d', "dir", "DIR", &ao.dir, "write the outputs into DIR (created if "
                    "missing; default .)"),
@@ -346,8 +347,8 @@ int cmd_all(int argc, char **argv)
         CLI_TIME_OPTS(&w),
         CLI_CAP_OPT(&w),
         CLI_FOLLOW_OPTS(&w),
-        CLI_MEMORY_OPT,
-        CLI_JOBS_OPT,
+        CLI_MEMORY_OPT(c),
+        CLI_JOBS_OPT(c),
         OPT_END,
     };
     id = cli_parse(&help, opts, argc, argv, &a);
@@ -355,14 +356,14 @@ int cmd_all(int argc, char **argv)
     int done = cli_window_done(&a, id, &w, &path);
     if (done >= 0)
         return done;
-    const char *name = cli_display_path(path);
+    const char *name = cli_display_path(c, path);
     if (name_opt && (!*name_opt || strchr(name_opt, '/'))) {
         cli_usage_error(&help, "--name wants a file name without '/', not '%s'", name_opt);
         return CLI_USAGE;
     }
     if (mkdir(ao.dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "evprof: %s: cannot create the directory: %s\n",
-                cli_display_path(ao.dir), strerror(errno));
+                cli_display_path(c, ao.dir), strerror(errno));
         return CLI_FAIL;
     }
     char *base = name_opt ? strdup(name_opt) : default_name(path);
@@ -388,7 +389,7 @@ int cmd_all(int argc, char **argv)
     wr = heap_writer_create(HEAP_FORMAT_HP, hp.f);
     heap = wr ? heap_create(NULL, heap_writer_census, wr) : NULL;
     prof_profile *prof = prof_create(NULL);
-    prof_set_jobs(prof, cli_jobs());
+    prof_set_jobs(prof, cli_jobs(c));
     gc_summary *gc = gc_create();
     ticky_set *ticky = ticky_create();
     info_log *info = info_create();
@@ -402,9 +403,9 @@ int cmd_all(int argc, char **argv)
     const cli_analysis an[] = {
         { &prof_analysis_ops, prof }, { &gc_analysis_ops, gc }, { &heap_analysis_ops, heap },
         { &ticky_analysis_ops, ticky },
-        { w.src.select ? &info_selected_ops : &info_analysis_ops, info },
+        { info_analysis_for(w.src.select), info },
     };
-    d = cli_read_src(&w.src, path, an, sizeof an / sizeof an[0], &code);
+    d = cli_read_src(c, &w.src, path, an, sizeof an / sizeof an[0], &code);
     if (!d || cli_read_nothing(ev_driver_stream(d), code)) {
         cli_out_close(&hp, 0);
         goto out;
@@ -428,7 +429,7 @@ int cmd_all(int argc, char **argv)
     if (open_out(&ao, &o, ".info.txt") == 0)
         close_out(&ao, &o, cli_format_write(info_formats, "text", info, path, o.f) == EV_OK);
     fprintf(stderr, "evprof: %s: %d files written in %s\n", name, ao.written,
-            cli_display_path(ao.dir));
+            cli_display_path(c, ao.dir));
     code = ao.code;
 
 out:

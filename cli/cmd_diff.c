@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "evprof/diff.h"
 #include "evprof/textout.h"
+#include "evprof/info.h"
 #include "read.h"
 #include "load.h"
 #include "outfile.h"
@@ -52,7 +53,7 @@ typedef struct side {
     gc_summary *gc;             /* a finished snapshot */
     heap_profile *heap;         /* a finished snapshot */
     ticky_set *ticky;
-    cli_holds h;                /* what else it holds (heap_begin not counted) */
+    info_holds h;               /* what else it holds (heap_begin not counted) */
     el_read_result read;        /* how the read ended */
     const ev_select *select;    /* its selection (marks are each log's own) */
     int ticky_text;             /* GHC's +RTS -r text, not an eventlog */
@@ -70,16 +71,17 @@ static void side_free(side *s)
 /* Returns 0, or -1 when there is nothing to compare (s->code says how it ended). */
 static int load(side *s, kind k, const cli_window *shared)
 {
+    cli_ctx *c = shared->ctx;
     /* marks are this log's own: each side resolves them in its log */
     cli_window sel = *shared;
     cli_window *w = &sel;
-    cli_window_watch(NULL, 0);
+    cli_window_watch(c, NULL, 0);
     int resolved = cli_window_resolve(w, s->path);
     if (resolved != CLI_OK) {
         s->code = resolved;
         return -1;
     }
-    cli_window_watch(w, 0);     /* this side's read is checked: until it is over */
+    cli_window_watch(c, w, 0);     /* this side's read is checked: until it is over */
     s->select = w->src.select;
     prof_filter pf;
     prof_filter_init(&pf);
@@ -97,7 +99,7 @@ static int load(side *s, kind k, const cli_window *shared)
     heap_profile *h = k == K_AUTO || k == K_HEAP ? heap_create(&ho, NULL, NULL) : NULL;
     cli_analysis an[4];
     size_t n = 0;
-    an[n++] = (cli_analysis){ &cli_holds_ops, &s->h };
+    an[n++] = (cli_analysis){ &info_holds_ops, &s->h };
     if (p)
         an[n++] = (cli_analysis){ &prof_analysis_ops, p };
     if (g)
@@ -112,8 +114,8 @@ static int load(side *s, kind k, const cli_window *shared)
         s->code = CLI_FAIL;
         goto out;
     }
-    d = cli_read_src(&w->src, s->path, an, n, &s->code);
-    cli_window_watch(NULL, 0);
+    d = cli_read_src(c, &w->src, s->path, an, n, &s->code);
+    cli_window_watch(c, NULL, 0);
     if (!d)
         goto out;
     s->read = ev_driver_stream(d)->read;
@@ -139,6 +141,7 @@ out:
  * says so and compares nothing). */
 static int load_ticky(side *s, const cli_window *w)
 {
+    cli_ctx *c = w->ctx;
     if (strcmp(s->path, "-") == 0) {
         fprintf(stderr, "evprof: diff --ticky reads each log twice: give a file, not '-'\n");
         s->code = CLI_USAGE;
@@ -150,11 +153,11 @@ static int load_ticky(side *s, const cli_window *w)
         return -1;
     }
     int code;
-    cli_window_watch(w, 0);
+    cli_window_watch(c, w, 0);
     cli_source src = { .select = s->select };
-    ev_driver *d = cli_read_src(&src, s->path,
+    ev_driver *d = cli_read_src(c, &src, s->path,
                                 &(cli_analysis){ &ticky_analysis_ops, s->ticky }, 1, &code);
-    cli_window_watch(NULL, 0);
+    cli_window_watch(c, NULL, 0);
     if (!d && code == CLI_USAGE) {      /* the window misses the log */
         s->code = code;
         return -1;
@@ -176,14 +179,14 @@ static int load_ticky(side *s, const cli_window *w)
 }
 
 /* GHC's +RTS -r text, read as evprof ticky reads it (ticky/text.c). */
-static int load_ticky_text(side *s)
+static int load_ticky_text(cli_ctx *c, side *s)
 {
     if (!(s->ticky = ticky_create())) {
         fprintf(stderr, "evprof: out of memory\n");
         s->code = CLI_FAIL;
         return -1;
     }
-    ticky_set_budget(s->ticky, cli_budget());
+    ticky_set_budget(s->ticky, cli_budget(c));
     FILE *f = fopen(s->path, "rb");
     if (!f) {
         fprintf(stderr, "evprof: %s: cannot open: %s\n", s->name, strerror(errno));
@@ -528,14 +531,14 @@ static int opt_frame_format(const cli_args *a, void *var, const void *ctx)
     return 0;
 }
 
-int cmd_diff(int argc, char **argv)
+int cmd_diff(cli_ctx *c, int argc, char **argv)
 {
     cli_args a;
     cli_window w;
     run r = { .k = K_AUTO, .fmt = F_TEXT };
     int id, have_format = 0;
 
-    cli_window_init(&w);
+    cli_window_init(&w, c);
     diff_opts_init(&r.dopt);
     diff_report_opts_init(&r.ro);
     prof_folded_opts_init(&r.fo);
@@ -564,7 +567,7 @@ int cmd_diff(int argc, char **argv)
         OPT_FLAG('a', "all", &w.all, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE "
                  "samples too, as +RTS -pa does"),
         /* finished logs: no --follow */
-        CLI_TIME_OPTS(&w), CLI_CAP_OPT(&w), CLI_FOCUS_OPTS(&w), CLI_MEMORY_OPT,
+        CLI_TIME_OPTS(&w), CLI_CAP_OPT(&w), CLI_FOCUS_OPTS(&w), CLI_MEMORY_OPT(c),
         OPT_NUMBER('t', "threshold", "PCT", &r.ro.threshold_pct, 0, 100, "text: hide "
                    "subtrees with less than PCT% of the ticks in both runs"),
         OPT_COUNT('d', "max-depth", "N", &max_depth, 0, 1000000, "text: hide stack frames "
@@ -574,7 +577,7 @@ int cmd_diff(int argc, char **argv)
         OPT_COUNT(0, "max-nodes", "N", &max_nodes, 1, 1000000, "graph: draw at most N cost "
                   "centres (default 80)"),
         CLI_OUTPUT_OPT(&w.output),
-        CLI_JOBS_OPT,
+        CLI_JOBS_OPT(c),
         OPT_END,
     };
     id = cli_parse(&help, opts, argc, argv, &a);
@@ -601,7 +604,8 @@ int cmd_diff(int argc, char **argv)
         cli_usage_error(&help, "BASE and NEW cannot both be standard input");
         return CLI_USAGE;
     }
-    if (cli_out_same_file(&help, w.output, a.pos[0]) || cli_out_same_file(&help, w.output, a.pos[1]))
+    if (cli_out_same_file(c, &help, w.output, a.pos[0]) ||
+        cli_out_same_file(c, &help, w.output, a.pos[1]))
         return CLI_USAGE;
     int to_stdout = !w.output || strcmp(w.output, "-") == 0;
     if (!have_format && !to_stdout)
@@ -618,8 +622,8 @@ int cmd_diff(int argc, char **argv)
     }
 
     side s[2] = { { .path = a.pos[0] }, { .path = a.pos[1] } };
-    s[0].name = cli_display_path(s[0].path);
-    s[1].name = cli_display_path(s[1].path);
+    s[0].name = cli_display_path(c, s[0].path);
+    s[1].name = cli_display_path(c, s[1].path);
     /* GHC's +RTS -r text on either side: ticky counters, totals only */
     for (int i = 0; i < 2; i++) {
         if (!(s[i].ticky_text = is_ticky_text(s[i].path)))
@@ -673,7 +677,7 @@ int cmd_diff(int argc, char **argv)
         code = CLI_USAGE;
     }
     for (int i = 0; i < 2 && !failed && r.k == K_TICKY; i++) {
-        if ((s[i].ticky_text ? load_ticky_text(&s[i]) : load_ticky(&s[i], &w)) != 0)
+        if ((s[i].ticky_text ? load_ticky_text(c, &s[i]) : load_ticky(&s[i], &w)) != 0)
             failed = 1;
         if (s[i].code > code)
             code = s[i].code;
@@ -698,7 +702,7 @@ int cmd_diff(int argc, char **argv)
     r.ro.new_name = s[1].name;
     int grew = 0, rc;
     cli_out out;
-    if (cli_out_open(&out, w.output) != 0) {
+    if (cli_out_open(c, &out, w.output) != 0) {
         side_free(&s[0]);
         side_free(&s[1]);
         return CLI_FAIL;

@@ -1,15 +1,7 @@
-/* evprof dump FILE: every event, as `ghc-events show FILE` prints it
- * (control characters in the log's text shown visibly: eventlog/show.c).
- *
- * ghc-events prints the header's event types, then all events sorted by
- * time (a stable sort: ties keep file order). dump is an ordered analysis
- * of the driver: the driver's time-ordered replay (driver/order.h) hands
- * it the events in that order, in memory bounded by the capability count
- * and its cursor buffers, reading the file again by offset (a pipe is
- * spooled). Each event is formatted by el_show_line into one reused text
- * buffer, written out in large pieces. The selection (--from/--to, marker
- * windows, --cap, --type) only leaves lines out: what is printed is
- * printed as without it.
+/* evprof dump FILE: every event, as `ghc-events show FILE` prints it: the
+ * dump analysis (dump/dump.c, evprof/dump.h) under the shared selection
+ * (--from/--to, marker windows, --cap) and --type, which only leave lines
+ * out: what is printed is printed as without them.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -22,11 +14,7 @@
 #include "cli/read.h"
 #include "cli/selection.h"
 #include "evprof/driver.h"
-#include "eventlog/bytes.h"
-#include "evprof/eventlog.h"
-#include "evprof/show.h"
-
-
+#include "evprof/dump.h"
 
 static const cli_cmd_help dump_help = {
     "dump",
@@ -52,98 +40,7 @@ static const cli_cmd_help dump_help = {
     "the dump of the finished log (after Ctrl-C: of the events read, exit 130).",
 };
 
-#define OUT_FLUSH_SIZE ((size_t)256 << 10)
-
-/* ---- output ----------------------------------------------------------- */
-
-typedef struct dump_out {
-    el_textbuf text;
-    int failed;                 /* a write failed; errno kept in err */
-    int err;
-} dump_out;
-
-static void out_flush(dump_out *o)
-{
-    if (!o->failed && o->text.len &&
-        fwrite(o->text.data, 1, o->text.len, stdout) != o->text.len) {
-        o->failed = 1;
-        o->err = errno;
-    }
-    el_textbuf_reset(&o->text);
-}
-
-static void out_maybe_flush(dump_out *o)
-{
-    if (o->text.len >= OUT_FLUSH_SIZE)
-        out_flush(o);
-}
-
-static void out_lit(dump_out *o, const char *s)
-{
-    el_textbuf_append(&o->text, s, strlen(s));
-}
-
-
-/* ---- the analysis ----------------------------------------------------- */
-
 #define MAX_TYPES 64
-
-typedef struct dump_state {
-    dump_out out;
-    const char *path;
-    int header_done;            /* the event types are printed */
-    int nomem;
-} dump_state;
-
-static void print_header(dump_state *st, const ev_stream *s)
-{
-    const el_decoder *d = s->decoder;
-
-    st->header_done = 1;
-    out_lit(&st->out, "Event Types:\n");
-    for (size_t i = 0; i < el_decoder_num_types(d); i++) {
-        if (el_show_type(&st->out.text, el_decoder_type_at(d, i)) != EV_OK)
-            break;
-        out_lit(&st->out, "\n");
-        out_maybe_flush(&st->out);
-    }
-    out_lit(&st->out, "\nEvents:\n");
-}
-
-static int dump_event(void *self, const el_event *ev, const ev_stream *s)
-{
-    dump_state *st = self;
-
-    /* only the events inside the selection come here (EV_SELECTED); a
-     * sample's capability there is its own, dump's --cap is the block's
-     * (GHC writes samples into the global buffer's blocks) */
-    int32_t cap = ev_select_cap(s->select);
-    if (cap >= 0 && ev->cap != (uint16_t)cap)
-        return 0;
-    if (!st->header_done)
-        print_header(st, s);
-    if (el_show_line(&st->out.text, ev) != EV_OK || st->out.text.failed) {
-        st->nomem = 1;
-        return 1;
-    }
-    out_maybe_flush(&st->out);
-    return st->out.failed;
-}
-
-static void dump_end(void *self, const ev_stream *s)
-{
-    dump_state *st = self;
-
-    if (!s->decoder)
-        return;
-    /* a selection that misses the log prints nothing (the read says why) */
-    if (!st->header_done && cli_window_misses(&s->read))
-        return;
-    if (!st->header_done)
-        print_header(st, s);
-    /* ghc-events ends with putStrLn: one more newline */
-    out_lit(&st->out, "\n");
-}
 
 /* "ID,ID,...": type ids 0..65535. Returns their count, or -1. */
 static int parse_types(const char *s, uint16_t *types)
@@ -186,7 +83,7 @@ static int opt_types(const cli_args *a, void *var, const void *ctx)
     return 0;
 }
 
-int cmd_dump(int argc, char **argv)
+int cmd_dump(cli_ctx *c, int argc, char **argv)
 {
     cli_args a;
     cli_window w;
@@ -194,7 +91,7 @@ int cmd_dump(int argc, char **argv)
     int ntypes = -1;
     int id;
 
-    cli_window_init(&w);
+    cli_window_init(&w, c);
     type_list tl = { types, -1 };
     const cli_opt opts[] = {
         CLI_TIME_OPTS(&w),
@@ -202,7 +99,7 @@ int cmd_dump(int argc, char **argv)
         OPT_CALL(0, "type", "ID,...", opt_types, &tl, NULL, "only events of these type ids (as "
                  "the header lists them)"),
         CLI_FOLLOW_OPTS(&w),
-        CLI_MEMORY_OPT,
+        CLI_MEMORY_OPT(c),
         OPT_END,
     };
     id = cli_parse(&dump_help, opts, argc, argv, &a);
@@ -213,38 +110,25 @@ int cmd_dump(int argc, char **argv)
         return done;
     int code;
 
-    dump_state st = { 0 };
-    st.path = path;
-    el_textbuf_init(&st.out.text);
-    ev_analysis_ops ops = {
-        .name = "dump",
-        .flags = EV_ORDERED | EV_SELECTED,
-        .event = dump_event,
-        .end = dump_end,
-    };
-    if (ntypes > 0) {
-        ops.types = types;
-        ops.num_types = (size_t)ntypes;
+    ev_dump *dp = ev_dump_create(stdout, types, ntypes > 0 ? (size_t)ntypes : 0);
+    if (!dp) {
+        fprintf(stderr, "evprof: out of memory\n");
+        return CLI_FAIL;
     }
-    cli_analysis an = { &ops, &st };
-    ev_driver *d = cli_read_src(&w.src, path, &an, 1, &code);
+    cli_analysis an = { ev_dump_analysis(dp), dp };
+    ev_driver *d = cli_read_src(c, &w.src, path, &an, 1, &code);
 
-    out_flush(&st.out);
-    if (!st.out.failed && fflush(stdout) != 0) {
-        st.out.failed = 1;
-        st.out.err = errno;
-    }
-    if (st.out.failed || ferror(stdout)) {
-        fprintf(stderr, "evprof: standard output: cannot write: %s\n",
-                strerror(st.out.err ? st.out.err : EIO));
+    int err;
+    if (ev_dump_finish(dp, &err) != EV_OK || ferror(stdout)) {
+        fprintf(stderr, "evprof: standard output: cannot write: %s\n", strerror(err ? err : EIO));
         clearerr(stdout);   /* reported: main's backstop need not repeat it */
         code = CLI_FAIL;
     }
-    if (st.nomem) {
-        fprintf(stderr, "evprof: %s: out of memory\n", cli_display_path(path));
+    if (ev_dump_status(dp) != EV_OK) {
+        fprintf(stderr, "evprof: %s: out of memory\n", cli_display_path(c, path));
         code = CLI_FAIL;
     }
-    el_textbuf_free(&st.out.text);
+    ev_dump_destroy(dp);
     ev_driver_destroy(d);
     return code;
 }

@@ -34,13 +34,13 @@ static int opt_frame_format(const cli_args *a, void *var, const void *ctx)
     return 0;
 }
 
-int cmd_folded(int argc, char **argv)
+int cmd_folded(cli_ctx *c, int argc, char **argv)
 {
     cli_args a;
     cli_window w;
     prof_folded_opts fo;
 
-    cli_window_init(&w);
+    cli_window_init(&w, c);
     prof_folded_opts_init(&fo);
     const cli_opt opts[] = {
         OPT_FLAG('a', "all", &w.all, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE "
@@ -50,7 +50,7 @@ int cmd_folded(int argc, char **argv)
                  "'name' (Module.label, the default), 'label', or 'src' (Module.label "
                  "(File.hs:line:col))"),
         CLI_OUTPUT_OPT(&w.output),
-        CLI_JOBS_OPT,
+        CLI_JOBS_OPT(c),
         OPT_END,
     };
     int id = cli_parse(&help, opts, argc, argv, &a);
@@ -59,7 +59,7 @@ int cmd_folded(int argc, char **argv)
     int done = cli_window_done_logs(&a, id, &w, &paths, &num_paths);
     if (done >= 0)
         return done;
-    const char *name = cli_display_path(paths[0]);
+    const char *name = cli_display_path(c, paths[0]);
 
     int code, no_samples = 0;
     prof_result *p = cli_load_profiles(paths, num_paths, &w, w.all, NULL, &code, &no_samples);
@@ -67,7 +67,7 @@ int cmd_folded(int argc, char **argv)
         return code;
 
     cli_out out;
-    if (cli_out_open(&out, w.output) != 0) {
+    if (cli_out_open(c, &out, w.output) != 0) {
         prof_result_destroy(p);
         return CLI_FAIL;
     }

@@ -33,7 +33,7 @@ static const cli_cmd_help help = {
     "allocation, sparks and table row; the heap is shared by all capabilities.\n",
 };
 
-int cmd_gc(int argc, char **argv)
+int cmd_gc(cli_ctx *c, int argc, char **argv)
 {
     cli_args a;
     cli_window w;
@@ -41,16 +41,16 @@ int cmd_gc(int argc, char **argv)
     cli_formats formats = { .to_stdout = 0, .to_file = 0 };    /* text */
     formats.list = gc_formats(&formats.count);
 
-    cli_window_init(&w);
+    cli_window_init(&w, c);
     const cli_opt opts[] = {
         CLI_FORMAT_OPT(&fmt, &formats, "output format: text (+RTS -s layout, default) or "
                        "json (default: from -o's extension)"),
         CLI_TIME_OPTS(&w),
         CLI_CAP_OPT(&w),
         CLI_FOLLOW_OPTS(&w),
-        CLI_MEMORY_OPT,
+        CLI_MEMORY_OPT(c),
         CLI_OUTPUT_OPT(&w.output),
-        CLI_JOBS_OPT,
+        CLI_JOBS_OPT(c),
         OPT_END,
     };
     id = cli_parse(&help, opts, argc, argv, &a);
@@ -60,7 +60,7 @@ int cmd_gc(int argc, char **argv)
         return done;
     if ((fmt = cli_format_resolve(&help, &formats, fmt, w.output)) < 0)
         return CLI_USAGE;
-    const char *name = cli_display_path(path);
+    const char *name = cli_display_path(c, path);
 
     gc_summary *s = gc_create();
     if (!s) {
@@ -69,7 +69,7 @@ int cmd_gc(int argc, char **argv)
     }
     int code;
     ev_driver *d =
-        cli_read_src(&w.src, path, &(cli_analysis){ &gc_analysis_ops, s }, 1, &code);
+        cli_read_src(c, &w.src, path, &(cli_analysis){ &gc_analysis_ops, s }, 1, &code);
     if (!d) {
         gc_destroy(s);
         return code;
@@ -105,7 +105,7 @@ int cmd_gc(int argc, char **argv)
     gc_report_opts_init(&ro);
     ro.source_name = name;
     cli_out out;
-    if (cli_out_open(&out, w.output) != 0) {
+    if (cli_out_open(c, &out, w.output) != 0) {
         gc_destroy(s);
         return CLI_FAIL;
     }

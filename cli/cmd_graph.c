@@ -79,7 +79,7 @@ static void filter_line(const cli_window *w, char *buf, size_t size)
                  len ? ", built-in" : "Built-in");
 }
 
-int cmd_graph(int argc, char **argv)
+int cmd_graph(cli_ctx *c, int argc, char **argv)
 {
     cli_args a;
     cli_window w;
@@ -94,7 +94,7 @@ int cmd_graph(int argc, char **argv)
     cli_format_names(&formats, names, sizeof names);
     snprintf(fmt_help, sizeof fmt_help, "%s (default: from -o's extension, else %s)", names,
              formats.list[0].name);
-    cli_window_init(&w);
+    cli_window_init(&w, c);
     cg_opts_init(&go);
     unsigned long max_nodes = go.max_nodes, max_edges = go.max_edges;
     const cli_opt opts[] = {
@@ -112,7 +112,7 @@ int cmd_graph(int argc, char **argv)
                  "samples too, as +RTS -pa does"),
         CLI_WINDOW_OPTS(&w),
         CLI_OUTPUT_OPT(&w.output),
-        CLI_JOBS_OPT,
+        CLI_JOBS_OPT(c),
         OPT_END,
     };
     id = cli_parse(&help, opts, argc, argv, &a);
@@ -126,7 +126,7 @@ int cmd_graph(int argc, char **argv)
     if ((fmt = cli_format_resolve(&help, &formats, fmt, w.output)) < 0 ||
         cli_format_check_tty(&help, &formats, fmt, w.output) != 0)
         return CLI_USAGE;
-    const char *name = cli_display_path(paths[0]);
+    const char *name = cli_display_path(c, paths[0]);
 
     /* the graph applies focus/ignore itself (prof_match_ccs, the one
      * matcher), to show what they keep out of the whole profile */
@@ -188,7 +188,7 @@ int cmd_graph(int argc, char **argv)
     wo.source_name = name;
     wo.filters = filters[0] ? filters : NULL;
     cli_out out;
-    if (cli_out_open(&out, w.output) != 0) {
+    if (cli_out_open(c, &out, w.output) != 0) {
         cg_destroy(g);
         prof_result_destroy(p);
         return CLI_FAIL;
@@ -201,7 +201,7 @@ int cmd_graph(int argc, char **argv)
         code = CLI_FAIL;
     else if (st != EV_OK) {
         if (st == EV_ERR_WRITE)
-            fprintf(stderr, "evprof: %s: %s\n", cli_out_name(w.output), err.msg);
+            fprintf(stderr, "evprof: %s: %s\n", cli_out_name(c, w.output), err.msg);
         code = CLI_FAIL;
     }
     cg_destroy(g);

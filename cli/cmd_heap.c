@@ -107,7 +107,7 @@ static int opt_clock(const cli_args *a, void *var, const void *ctx)
     return 0;
 }
 
-int cmd_heap(int argc, char **argv)
+int cmd_heap(cli_ctx *c, int argc, char **argv)
 {
     cli_args a;
     cli_window w;
@@ -115,7 +115,7 @@ int cmd_heap(int argc, char **argv)
     heap_summary_opts so;
     int id, fmt = -1, top_given = 0, length_given = 0;
 
-    cli_window_init(&w);
+    cli_window_init(&w, c);
     heap_opts_init(&ho);
     heap_summary_opts_init(&so);
     unsigned long top = ULONG_MAX, length = ULONG_MAX;     /* ULONG_MAX: not given */
@@ -135,9 +135,9 @@ int cmd_heap(int argc, char **argv)
                  "mutator CPU seconds GHC's own .hp uses)"),
         CLI_EXE_OPTS(&ex),
         CLI_FOLLOW_OPTS(&w),
-        CLI_MEMORY_OPT,
+        CLI_MEMORY_OPT(c),
         CLI_OUTPUT_OPT(&w.output),
-        CLI_JOBS_OPT,
+        CLI_JOBS_OPT(c),
         OPT_END,
     };
     id = cli_parse(&help, opts, argc, argv, &a);
@@ -160,9 +160,9 @@ int cmd_heap(int argc, char **argv)
         cli_usage_error(&help, "--top applies to the summary, not to --format hp, csv or json");
         return CLI_USAGE;
     }
-    const char *name = cli_display_path(path);
+    const char *name = cli_display_path(c, path);
     so.source_name = name;
-    int rc = cli_exe_setup(&ex, &help, path, &ho.exe);
+    int rc = cli_exe_setup(c, &ex, &help, path, &ho.exe);
     if (rc != CLI_OK)
         return rc;
 
@@ -171,7 +171,7 @@ int cmd_heap(int argc, char **argv)
     heap_writer *wr = NULL;
     int opened = 0;
     if (fmt != FMT_SUMMARY) {
-        if (cli_out_open(&out, w.output) != 0) {
+        if (cli_out_open(c, &out, w.output) != 0) {
             cli_exe_close(&ex);
             return CLI_FAIL;
         }
@@ -183,8 +183,8 @@ int cmd_heap(int argc, char **argv)
             return CLI_FAIL;
         }
     }
-    heap_ctx c = { heap_create(&ho, wr ? heap_writer_census : NULL, wr), EV_OK };
-    if (!c.h) {
+    heap_ctx hp = { heap_create(&ho, wr ? heap_writer_census : NULL, wr), EV_OK };
+    if (!hp.h) {
         fprintf(stderr, "evprof: out of memory\n");
         if (opened)
             cli_out_close(&out, 0);
@@ -193,19 +193,18 @@ int cmd_heap(int argc, char **argv)
         return CLI_FAIL;
     }
     int code;
-    const ev_analysis_ops *ops =
-        ho.clock == HEAP_CLOCK_MUTATOR ? &heap_analysis_ordered_ops : &heap_analysis_ops;
-    ev_driver *d = cli_read_src(&w.src, path, &(cli_analysis){ ops, c.h }, 1, &code);
+    cli_analysis an = { heap_analysis_for(hp.h), hp.h };
+    ev_driver *d = cli_read_src(c, &w.src, path, &an, 1, &code);
     if (!d) {
         if (opened)
             cli_out_close(&out, 0);
         heap_writer_destroy(wr);
-        heap_destroy(c.h);
+        heap_destroy(hp.h);
         cli_exe_close(&ex);
         return code == CLI_USAGE ? CLI_USAGE : CLI_FAIL;
     }
     const ev_stream *s = ev_driver_stream(d);
-    ev_status st = heap_finish(c.h, &s->read);    /* done by the analysis: its status */
+    ev_status st = heap_finish(hp.h, &s->read);    /* done by the analysis: its status */
 
     int ok = 1;
     if (st == EV_ERR_NOMEM) {
@@ -218,7 +217,7 @@ int cmd_heap(int argc, char **argv)
     } else {
         /* a damaged log still gets the censuses before the damage; one that
          * yielded nothing (unreadable, not an eventlog) gets no output */
-        const heap_info *in = heap_get_info(c.h);
+        const heap_info *in = heap_get_info(hp.h);
         if (cli_read_nothing(s, code)) {
             ok = 0;
         } else if (!in->has_begin && !in->censuses_seen) {
@@ -235,15 +234,15 @@ int cmd_heap(int argc, char **argv)
         }
     }
     if (ok && fmt == FMT_SUMMARY) {
-        if (cli_out_open(&out, w.output) != 0) {
-            heap_destroy(c.h);
+        if (cli_out_open(c, &out, w.output) != 0) {
+            heap_destroy(hp.h);
             cli_exe_close(&ex);
             return CLI_FAIL;
         }
         opened = 1;
-        if (heap_summary_text(c.h, &so, out.f) != 0)
+        if (heap_summary_text(hp.h, &so, out.f) != 0)
             ok = 0;
-    } else if (ok && wr && heap_writer_finish(wr, c.h) != 0) {
+    } else if (ok && wr && heap_writer_finish(wr, hp.h) != 0) {
         ok = 0;
     }
     if (opened && cli_out_close(&out, ok) != 0)
@@ -251,7 +250,7 @@ int cmd_heap(int argc, char **argv)
     if (!ok && code == CLI_OK)
         code = CLI_FAIL;
     heap_writer_destroy(wr);
-    heap_destroy(c.h);
+    heap_destroy(hp.h);
     ev_driver_destroy(d);
     cli_exe_close(&ex);
     return code;

@@ -27,7 +27,7 @@ static const cli_cmd_help help = {
 
 static int attach_page(void *pg, ev_driver *d) { return html_page_attach(pg, d); }
 
-int cmd_html(int argc, char **argv)
+int cmd_html(cli_ctx *c, int argc, char **argv)
 {
     cli_args a;
     html_opts ho;
@@ -35,7 +35,7 @@ int cmd_html(int argc, char **argv)
     int id;
 
     html_opts_init(&ho);
-    cli_window_init(&w);
+    cli_window_init(&w, c);
     cli_exe ex = { 0 };
     unsigned long max_nodes = ho.max_nodes;
     const cli_opt opts[] = {
@@ -45,7 +45,7 @@ int cmd_html(int argc, char **argv)
         CLI_WINDOW_OPTS(&w),
         CLI_EXE_OPTS(&ex),
         CLI_OUTPUT_OPT(&w.output),
-        CLI_JOBS_OPT,
+        CLI_JOBS_OPT(c),
         OPT_END,
     };
     id = cli_parse(&help, opts, argc, argv, &a);
@@ -62,10 +62,10 @@ int cmd_html(int argc, char **argv)
     if (cli_window_prof_filter(&w, &pf) != 0)
         return CLI_USAGE;
     ho.samples = &pf;
-    int rc = cli_exe_setup(&ex, &help, path, &ho.exe);
+    int rc = cli_exe_setup(c, &ex, &help, path, &ho.exe);
     if (rc != CLI_OK)
         return rc;
-    const char *name = cli_display_path(path);
+    const char *name = cli_display_path(c, path);
     ho.source_name = name;
     html_page *pg = html_page_create(&ho);
     /* tests only: the timeline's cells kept while reading, to reach the
@@ -76,7 +76,7 @@ int cmd_html(int argc, char **argv)
 
     int code = CLI_FAIL;
     /* a live source (--follow, --connect) as every reading command reads it */
-    ev_driver *d = pg ? cli_read_with(&w.src, path, attach_page, pg, &code) : NULL;
+    ev_driver *d = pg ? cli_read_with(c, &w.src, path, attach_page, pg, &code) : NULL;
     if (!d) {
         if (!pg)
             fprintf(stderr, "evprof: out of memory\n");
@@ -92,15 +92,15 @@ int cmd_html(int argc, char **argv)
         return code;
     }
     cli_out out;
-    if (cli_out_open(&out, output) != 0) {
+    if (cli_out_open(c, &out, output) != 0) {
         ev_driver_destroy(d);
         html_page_destroy(pg);
         cli_exe_close(&ex);
         return CLI_FAIL;
     }
-    html_contents c;
+    html_contents hc;
     ev_error err;
-    ev_status st = html_page_write(pg, s, out.f, &c, &err);
+    ev_status st = html_page_write(pg, s, out.f, &hc, &err);
     /* a write error is the output's, which cli_out_close names (with the
      * system's reason); the rest (memory) the read's */
     if (st != EV_OK && st != EV_ERR_WRITE)
@@ -109,16 +109,16 @@ int cmd_html(int argc, char **argv)
         code = CLI_FAIL;
     } else if (st != EV_OK) {
         if (st == EV_ERR_WRITE)
-            fprintf(stderr, "evprof: %s: cannot write\n", cli_out_name(output));
+            fprintf(stderr, "evprof: %s: cannot write\n", cli_out_name(c, output));
         code = CLI_FAIL;
     }
     if (st == EV_OK) {
-        if (c.nodes_sent < c.nodes_all)
+        if (hc.nodes_sent < hc.nodes_all)
             fprintf(stderr, "evprof: %s: note: the page holds the %u heaviest of %u "
-                    "cost-centre stacks (--max-nodes)\n", name, c.nodes_sent, c.nodes_all);
-        if (c.graph_failed)
+                    "cost-centre stacks (--max-nodes)\n", name, hc.nodes_sent, hc.nodes_all);
+        if (hc.graph_failed)
             fprintf(stderr, "evprof: %s: warning: the call graph could not be drawn\n", name);
-        if (!c.prof && !c.heap && !c.gc && !c.ticky)
+        if (!hc.prof && !hc.heap && !hc.gc && !hc.ticky)
             fprintf(stderr, "evprof: %s: warning: no profile, heap, GC or ticky data: the "
                     "page has the summary only (see 'evprof info %s')\n", name, name);
         cli_exe_note(name, html_page_heap_info(pg));

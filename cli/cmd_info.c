@@ -30,21 +30,21 @@ static const cli_cmd_help info_help = {
     "run's facts (RTS, program, start, capabilities, status) are the whole log's.",
 };
 
-int cmd_info(int argc, char **argv)
+int cmd_info(cli_ctx *c, int argc, char **argv)
 {
     cli_args a;
     cli_window w;
     int id, fmt = -1;
     cli_formats formats = { .to_stdout = 0, .to_file = 0 };    /* text */
     formats.list = info_formats(&formats.count);
-    cli_window_init(&w);
+    cli_window_init(&w, c);
     const cli_opt opts[] = {
         CLI_FORMAT_OPT(&fmt, &formats, "output format: text (default) or json"),
         CLI_TIME_OPTS(&w),
         CLI_CAP_OPT(&w),
         CLI_FOLLOW_OPTS(&w),
-        CLI_MEMORY_OPT,
-        CLI_JOBS_OPT,
+        CLI_MEMORY_OPT(c),
+        CLI_JOBS_OPT(c),
         OPT_END,
     };
     id = cli_parse(&info_help, opts, argc, argv, &a);
@@ -60,8 +60,8 @@ int cmd_info(int argc, char **argv)
         return CLI_FAIL;
     }
     int code;
-    const ev_analysis_ops *ops = w.src.select ? &info_selected_ops : &info_analysis_ops;
-    ev_driver *d = cli_read_src(&w.src, path, &(cli_analysis){ ops, in }, 1, &code);
+    cli_analysis an = { info_analysis_for(w.src.select), in };
+    ev_driver *d = cli_read_src(c, &w.src, path, &an, 1, &code);
     if (!d) {
         info_destroy(in);
         return code;

@@ -34,14 +34,14 @@ static int attach(void *ctx, ev_driver *d)
     return live_top_attach(ctx, d);
 }
 
-int cmd_metrics(int argc, char **argv)
+int cmd_metrics(cli_ctx *c, int argc, char **argv)
 {
     cli_args a;
     cli_window w;
     int id;
     unsigned long top = 10;
 
-    cli_window_init(&w);
+    cli_window_init(&w, c);
     const cli_opt opts[] = {
         OPT_COUNT('n', "top", "N", &top, 1, 1000, "cost centres, heap bands and ticky "
                   "counters: the N with the most (default 10)"),
@@ -49,7 +49,7 @@ int cmd_metrics(int argc, char **argv)
         CLI_CAP_OPT(&w),
         CLI_FOCUS_OPTS(&w),
         CLI_FOLLOW_OPTS(&w),
-        CLI_MEMORY_OPT,
+        CLI_MEMORY_OPT(c),
         CLI_OUTPUT_OPT(&w.output),
         OPT_END,
     };
@@ -58,7 +58,7 @@ int cmd_metrics(int argc, char **argv)
     int done = cli_window_done(&a, id, &w, &path);
     if (done >= 0)
         return done;
-    const char *name = cli_display_path(path);
+    const char *name = cli_display_path(c, path);
 
     prof_filter pf;
     prof_filter_init(&pf);
@@ -80,7 +80,7 @@ int cmd_metrics(int argc, char **argv)
         return CLI_FAIL;
     }
     int code;
-    ev_driver *d = cli_read_with(&w.src, path, attach, t, &code);
+    ev_driver *d = cli_read_with(c, &w.src, path, attach, t, &code);
     if (!d) {
         live_top_destroy(t);
         live_metrics_destroy(m);
@@ -96,7 +96,7 @@ int cmd_metrics(int argc, char **argv)
     }
     if (f) {
         cli_out out;
-        if (cli_out_open(&out, w.output) != 0) {
+        if (cli_out_open(c, &out, w.output) != 0) {
             code = CLI_FAIL;
         } else {
             /* a write error is cli_out_close's to report; anything else

@@ -33,7 +33,7 @@ static const cli_cmd_help help = {
     "docs/PROF.md, \"Phases\".\n",
 };
 
-int cmd_phases(int argc, char **argv)
+int cmd_phases(cli_ctx *c, int argc, char **argv)
 {
     cli_args a;
     cli_window w;
@@ -42,7 +42,7 @@ int cmd_phases(int argc, char **argv)
     cli_formats formats = { .to_stdout = 0, .to_file = 0 };    /* text */
     formats.list = phases_formats(&formats.count);
 
-    cli_window_init(&w);
+    cli_window_init(&w, c);
     phases_opts_init(&po);
     unsigned long top = po.top;
     const cli_opt opts[] = {
@@ -57,7 +57,7 @@ int cmd_phases(int argc, char **argv)
         CLI_TIME_OPTS(&w),
         CLI_CAP_OPT(&w),
         CLI_FOLLOW_OPTS(&w),
-        CLI_MEMORY_OPT,
+        CLI_MEMORY_OPT(c),
         CLI_OUTPUT_OPT(&w.output),
         OPT_END,
     };
@@ -69,7 +69,7 @@ int cmd_phases(int argc, char **argv)
         return done;
     if ((fmt = cli_format_resolve(&help, &formats, fmt, w.output)) < 0)
         return CLI_USAGE;
-    const char *name = cli_display_path(path);
+    const char *name = cli_display_path(c, path);
     po.all = w.all;
 
     int bad = cli_pattern_check("--marker", po.marker);
@@ -82,7 +82,7 @@ int cmd_phases(int argc, char **argv)
         return err.status == EV_ERR_PATTERN ? CLI_USAGE : CLI_FAIL;
     }
     int code;
-    ev_driver *d = cli_read_src(&w.src, path, &(cli_analysis){ &phases_ops, p }, 1, &code);
+    ev_driver *d = cli_read_src(c, &w.src, path, &(cli_analysis){ &phases_ops, p }, 1, &code);
     if (!d) {
         phases_destroy(p);
         return code;
@@ -112,7 +112,7 @@ int cmd_phases(int argc, char **argv)
                 in.marks_seen ? "no mark's label matches --marker" : "the log has no marks "
                 "(Debug.Trace.traceMarkerIO)");
     cli_out out;
-    if (cli_out_open(&out, w.output) != 0) {
+    if (cli_out_open(c, &out, w.output) != 0) {
         phases_destroy(p);
         return CLI_FAIL;
     }

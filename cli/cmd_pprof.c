@@ -43,7 +43,8 @@ static const cli_cmd_help help = {
 static int heap_pprof(const char *path, const cli_window *w, uint64_t census, pprof_meta *m,
                       pprof_buf *out, char **program, const heap_exe_opts *exe)
 {
-    const char *name = cli_display_path(path);
+    cli_ctx *c = w->ctx;
+    const char *name = cli_display_path(c, path);
     heap_opts ho;
     heap_opts_init(&ho);
     ho.exe = *exe;
@@ -55,9 +56,9 @@ static int heap_pprof(const char *path, const cli_window *w, uint64_t census, pp
         pprof_census_pick_destroy(k);
         return CLI_FAIL;
     }
-    pprof_census_pick_set_budget(k, cli_budget());
+    pprof_census_pick_set_budget(k, cli_budget(c));
     int code;
-    ev_driver *d = cli_read_src(&w->src, path, &(cli_analysis){ &heap_analysis_ops, h }, 1,
+    ev_driver *d = cli_read_src(c, &w->src, path, &(cli_analysis){ &heap_analysis_ops, h }, 1,
                                 &code);
     if (!d) {               /* out of memory, the memory limit, a window outside (said) */
         heap_destroy(h);
@@ -102,7 +103,7 @@ static int heap_pprof(const char *path, const cli_window *w, uint64_t census, pp
     return code;
 }
 
-int cmd_pprof(int argc, char **argv)
+int cmd_pprof(cli_ctx *c, int argc, char **argv)
 {
     cli_args a;
     cli_window w;
@@ -111,7 +112,7 @@ int cmd_pprof(int argc, char **argv)
     const char *push = NULL, *app = NULL;
     double push_timeout = 0;
 
-    cli_window_init(&w);
+    cli_window_init(&w, c);
     cli_exe ex = { 0 };
     const cli_opt opts[] = {
         OPT_FLAG('a', "all", &w.all, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE "
@@ -130,7 +131,7 @@ int cmd_pprof(int argc, char **argv)
                    "give up when the request has not finished in SECONDS (default 300)"),
         CLI_EXE_OPTS(&ex),
         CLI_OUTPUT_OPT(&w.output),
-        CLI_JOBS_OPT,
+        CLI_JOBS_OPT(c),
         OPT_END,
     };
     id = cli_parse(&help, opts, argc, argv, &a);
@@ -166,7 +167,7 @@ int cmd_pprof(int argc, char **argv)
             return CLI_USAGE;
         }
     }
-    const char *name = cli_display_path(path);
+    const char *name = cli_display_path(c, path);
 
     pprof_meta m;
     pprof_meta_init(&m);
@@ -212,7 +213,7 @@ int cmd_pprof(int argc, char **argv)
             return CLI_USAGE;
         }
         heap_exe_opts eo;
-        code = cli_exe_setup(&ex, &help, path, &eo);
+        code = cli_exe_setup(c, &ex, &help, path, &eo);
         if (code == CLI_OK)
             code = heap_pprof(path, &w, census, &m, &buf, &heap_program, &eo);
         cli_exe_close(&ex);
@@ -226,7 +227,7 @@ int cmd_pprof(int argc, char **argv)
 
     if (!push || w.output) {
         cli_out out;
-        if (cli_out_open(&out, w.output) != 0) {
+        if (cli_out_open(c, &out, w.output) != 0) {
             code = CLI_FAIL;
         } else {
             size_t n = fwrite(buf.data, 1, buf.len, out.f);

@@ -43,7 +43,7 @@ static int opt_json(const cli_args *a, void *var, const void *ctx)
     return 0;
 }
 
-int cmd_report(int argc, char **argv)
+int cmd_report(cli_ctx *c, int argc, char **argv)
 {
     cli_args a;
     cli_window w;
@@ -54,7 +54,7 @@ int cmd_report(int argc, char **argv)
     const char *callers = NULL;
     unsigned long depth = 0;
 
-    cli_window_init(&w);
+    cli_window_init(&w, c);
     prof_report_opts_init(&ro);
     const cli_opt opts[] = {
         OPT_CALL(0, "json", NULL, opt_json, &fmt, &formats, "GHC's -pj JSON profile instead of "
@@ -73,7 +73,7 @@ int cmd_report(int argc, char **argv)
                    "callees of each cost centre whose Module.label matches (as --focus), "
                    "with ticks"),
         CLI_OUTPUT_OPT(&w.output),
-        CLI_JOBS_OPT,
+        CLI_JOBS_OPT(c),
         OPT_END,
     };
     id = cli_parse(&help, opts, argc, argv, &a);
@@ -96,8 +96,8 @@ int cmd_report(int argc, char **argv)
     int bad = cli_pattern_check("--callers", callers);     /* before the log is read */
     if (bad)
         return bad;
-    ro.source_name = cli_display_path(paths[0]);
-    ro.jobs = cli_jobs();
+    ro.source_name = cli_display_path(c, paths[0]);
+    ro.jobs = cli_jobs(c);
 
     int code, no_samples = 0;
     prof_result *p = cli_load_profiles(paths, num_paths, &w, w.all || json, NULL, &code, &no_samples);
@@ -123,7 +123,7 @@ int cmd_report(int argc, char **argv)
         }
     }
     cli_out out;
-    if (cli_out_open(&out, w.output) != 0) {
+    if (cli_out_open(c, &out, w.output) != 0) {
         prof_callers_free(peek, npeek);
         prof_result_destroy(p);
         return CLI_FAIL;

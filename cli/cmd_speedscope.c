@@ -30,26 +30,26 @@ static const cli_cmd_help help = {
 };
 
 /* Several logs: one group of profiles each, named by the log. */
-static int begin_log(void *extra, const prof_profile *agg, size_t i, const char *path)
+static int begin_log(void *extra, const prof_profile *agg, size_t i, const char *name)
 {
     (void)i;
-    return speedscope_timeline_begin_log(extra, agg, cli_display_path(path));
+    return speedscope_timeline_begin_log(extra, agg, name);
 }
 
-int cmd_speedscope(int argc, char **argv)
+int cmd_speedscope(cli_ctx *c, int argc, char **argv)
 {
     cli_args a;
     cli_window w;
     int id;
 
-    cli_window_init(&w);
+    cli_window_init(&w, c);
     const cli_opt opts[] = {
         OPT_FLAG('a', "all", &w.all, "count GC, SYSTEM, IDLE, OVERHEAD_of and DONT_CARE "
                  "samples too, as +RTS -pa does (without it they are empty time, as the "
                  "report drops them)"),
         CLI_WINDOW_OPTS(&w),
         CLI_OUTPUT_OPT(&w.output),
-        CLI_JOBS_OPT,
+        CLI_JOBS_OPT(c),
         OPT_END,
     };
     id = cli_parse(&help, opts, argc, argv, &a);
@@ -58,7 +58,7 @@ int cmd_speedscope(int argc, char **argv)
     int done = cli_window_done_logs(&a, id, &w, &paths, &num_paths);
     if (done >= 0)
         return done;
-    const char *name = num_paths > 1 ? "" : cli_display_path(paths[0]);
+    const char *name = num_paths > 1 ? "" : cli_display_path(c, paths[0]);
 
     prof_filter f;
     prof_filter_init(&f);
@@ -82,13 +82,13 @@ int cmd_speedscope(int argc, char **argv)
     if (speedscope_timeline_finish(t) != 0) {
         /* the sort's copy of the samples is charged: past the limit, the
          * one message, at the end of what was read */
-        if (ev_budget_reached(cli_budget()))
-            cli_memory_message(num_paths > 1 ? "" : paths[0], more.result.bytes, cli_budget(),
+        if (ev_budget_reached(cli_budget(c)))
+            cli_memory_message(c, num_paths > 1 ? "" : paths[0], more.result.bytes, cli_budget(c),
                                &(cli_analysis){ &speedscope_timeline_ops, t }, 1);
         else
             fprintf(stderr, "evprof: %s: out of memory keeping the samples\n", name);
         code = CLI_FAIL;
-    } else if (cli_out_open(&out, w.output) != 0) {
+    } else if (cli_out_open(c, &out, w.output) != 0) {
         code = CLI_FAIL;
     } else {
         speedscope_opts so = { .name = name };

@@ -28,7 +28,7 @@ static const cli_cmd_help help = {
     "by id, those with an event or running time in the selection.\n",
 };
 
-int cmd_threads(int argc, char **argv)
+int cmd_threads(cli_ctx *c, int argc, char **argv)
 {
     cli_args a;
     cli_window w;
@@ -36,16 +36,16 @@ int cmd_threads(int argc, char **argv)
     cli_formats formats = { .to_stdout = 0, .to_file = 0 };    /* text */
     formats.list = sched_formats(&formats.count);
 
-    cli_window_init(&w);
+    cli_window_init(&w, c);
     const cli_opt opts[] = {
         CLI_FORMAT_OPT(&fmt, &formats, "output format: text (a table, default) or json "
                        "(default: from -o's extension)"),
         CLI_TIME_OPTS(&w),
         CLI_CAP_OPT(&w),
         CLI_FOLLOW_OPTS(&w),
-        CLI_MEMORY_OPT,
+        CLI_MEMORY_OPT(c),
         CLI_OUTPUT_OPT(&w.output),
-        CLI_JOBS_OPT,
+        CLI_JOBS_OPT(c),
         OPT_END,
     };
     int id = cli_parse(&help, opts, argc, argv, &a);
@@ -55,7 +55,7 @@ int cmd_threads(int argc, char **argv)
         return done;
     if ((fmt = cli_format_resolve(&help, &formats, fmt, w.output)) < 0)
         return CLI_USAGE;
-    const char *name = cli_display_path(path);
+    const char *name = cli_display_path(c, path);
 
     sched_summary *s = sched_create();
     if (!s) {
@@ -64,7 +64,7 @@ int cmd_threads(int argc, char **argv)
     }
     int code;
     ev_driver *d =
-        cli_read_src(&w.src, path, &(cli_analysis){ &sched_analysis_ops, s }, 1, &code);
+        cli_read_src(c, &w.src, path, &(cli_analysis){ &sched_analysis_ops, s }, 1, &code);
     if (!d) {
         sched_destroy(s);
         return code;
@@ -91,7 +91,7 @@ int cmd_threads(int argc, char **argv)
         fprintf(stderr, "evprof: %s: warning: capability %d does not occur in the log\n",
                 name, (int)w.cap);
     cli_out out;
-    if (cli_out_open(&out, w.output) != 0) {
+    if (cli_out_open(c, &out, w.output) != 0) {
         sched_result_destroy(r);
         return CLI_FAIL;
     }

@@ -10,13 +10,13 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "driver/spool.h"
 #include "evprof/driver.h"
 #include "evprof/ticky.h"
 #include "format.h"
 #include "outfile.h"
 #include "selection.h"
 #include "read.h"
-#include "selection.h"
 
 
 
@@ -36,13 +36,14 @@ static const cli_cmd_help help = {
     "--series writes time_ns,counter,entries,alloc,allocd (CSV), a JSON \"rows\"\n"
     "array, or an aligned table; a counter has a row in the batches where GHC\n"
     "sampled it (GHC skips counters that did not change). --sort, --top and --match\n"
-    "choose the counters and the order of rows within a batch. Reading standard\n"
-    "input copies it to a temporary file first (the series reads the log twice).\n"
+    "choose the counters and the order of rows within a batch. Standard input is\n"
+    "spooled first (up to 32 MiB in memory, then an unlinked file in $TMPDIR or\n"
+    "/tmp): the magic is peeked, and the series reads the log twice.\n"
     "\n"
     "--follow and --connect read an eventlog as it is written (GHC's +RTS -r text\n"
     "is written whole at exit: read it when it is there); the table comes when\n"
     "the read ends, Ctrl-C gives the counters so far (exit 130). --series keeps\n"
-    "a copy of what it read in an unlinked temporary file to read it again.\n",
+    "a copy of what it read, spooled the same way, to read it again.\n",
 };
 
 /* ---- input ---------------------------------------------------------------- */
@@ -50,51 +51,20 @@ static const cli_cmd_help help = {
 typedef struct input {
     const char *path;
     const char *shown;
-    int fd;                     /* stdin copied to an unlinked temporary file, or -1 */
+    /* standard input, or a live read's bytes (--series), spooled (the one
+     * spool of streams, driver/spool.h); NULL: read the file */
+    ev_spool *spool;
     uint64_t events;            /* the ticky events of the first pass */
 } input;
 
-/* An unlinked temporary file. Returns its fd, or -1 after a message. */
-static int temp_file(const char *what)
-{
-    const char *dir = getenv("TMPDIR");
-    char tmpl[4096];
-    snprintf(tmpl, sizeof tmpl, "%s/evprof-ticky-XXXXXX", dir && *dir ? dir : "/tmp");
-    int fd = mkstemp(tmpl);
-    if (fd < 0) {
-        fprintf(stderr, "evprof: cannot create a temporary file for %s: %s\n", what,
-                strerror(errno));
-        return -1;
-    }
-    unlink(tmpl);
-    return fd;
-}
-
-static int write_all(int fd, const void *p, size_t n)
-{
-    const char *b = p;
-    while (n > 0) {
-        ssize_t w = write(fd, b, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0)
-            return -1;
-        b += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-static int spool_stdin(input *in)
+/* Standard input into sp, whole. Returns 0, or -1 after a message. */
+static int spool_stdin(ev_spool *sp)
 {
     if (fcntl(STDIN_FILENO, F_GETFD) < 0) {
         fprintf(stderr, "evprof: <stdin>: standard input is closed: give a FILE, or pipe the "
                 "eventlog or +RTS -r file into '-'\n");
         return -1;
     }
-    int fd = temp_file("standard input");
-    if (fd < 0)
-        return -1;
     char buf[65536];
     for (;;) {
         ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
@@ -102,26 +72,35 @@ static int spool_stdin(input *in)
             continue;
         if (n < 0) {
             fprintf(stderr, "evprof: <stdin>: read failed: %s\n", strerror(errno));
-            close(fd);
             return -1;
         }
         if (n == 0)
             break;
-        if (write_all(fd, buf, (size_t)n) != 0) {
-            fprintf(stderr, "evprof: cannot copy standard input to a temporary file: %s\n",
-                    strerror(errno));
-            close(fd);
+        if (ev_spool_put(sp, sp->size, buf, (uint32_t)n) != 0) {
+            fprintf(stderr, "evprof: <stdin>: %s\n", sp->error);
             return -1;
         }
     }
-    in->fd = fd;
+    if (ev_spool_flush(sp) != 0) {
+        fprintf(stderr, "evprof: <stdin>: %s\n", sp->error);
+        return -1;
+    }
     return 0;
 }
 
 /* The first bytes, to tell an eventlog from text. -1 when unreadable. */
 static int peek(const input *in, unsigned char head[4], size_t *got)
 {
-    int fd = in->fd >= 0 ? in->fd : open(in->path, O_RDONLY);
+    if (in->spool) {
+        int64_t n = ev_spool_pread(in->spool, head, 4, 0);
+        if (n < 0) {
+            fprintf(stderr, "evprof: %s: cannot read: %s\n", in->shown, strerror(errno));
+            return -1;
+        }
+        *got = (size_t)n;
+        return 0;
+    }
+    int fd = open(in->path, O_RDONLY);
     if (fd < 0) {
         fprintf(stderr, "evprof: %s: cannot open: %s\n", in->shown, strerror(errno));
         return -1;
@@ -131,8 +110,7 @@ static int peek(const input *in, unsigned char head[4], size_t *got)
         n = pread(fd, head, 4, 0);
     while (n < 0 && errno == EINTR);
     int err = errno;
-    if (in->fd < 0)
-        close(fd);
+    close(fd);
     if (n < 0) {
         /* a pipe or terminal named on the command line: not seekable */
         fprintf(stderr, "evprof: %s: cannot read: %s%s\n", in->shown, strerror(err),
@@ -142,53 +120,6 @@ static int peek(const input *in, unsigned char head[4], size_t *got)
     *got = (size_t)n;
     return 0;
 }
-
-/* One pass over the log through the driver (the read every command
- * makes: its budget, selection, messages): the ticky set's own analysis
- * (ticky_analysis_ops for the table, ticky_series_ops for the series)
- * gets the ticky events, at most `limit` of them (the second pass of a
- * live read takes what the first took: Ctrl-C may have stopped it before
- * the bytes' end). */
-typedef struct pass {
-    const ev_analysis_ops *ops;
-    ticky_set *t;
-    uint64_t count, limit;
-} pass;
-
-static int pass_event(void *self, const el_event *ev, const ev_stream *s)
-{
-    pass *p = self;
-    if (p->count >= p->limit)
-        return 0;
-    p->count++;
-    return p->ops->event(p->t, ev, s);
-}
-
-static void pass_end(void *self, const ev_stream *s)
-{
-    pass *p = self;
-    if (p->ops->end)
-        p->ops->end(p->t, s);
-}
-
-static int pass_holds(const void *self, char *buf, size_t size)
-{
-    const pass *p = self;
-    return p->ops->holds(p->t, buf, size);
-}
-
-/* the set's types: the ticky events and STOP_THREAD (the run's end) */
-static const uint16_t ticky_fields[] = {
-    EL_TICKY_COUNTER_DEF, EL_TICKY_COUNTER_SAMPLE, EL_TICKY_BEGIN_SAMPLE, EL_STOP_THREAD,
-};
-static const ev_analysis_ops pass_ops = {
-    .name = "ticky counters",
-    .types = ticky_fields,
-    .num_types = sizeof ticky_fields / sizeof ticky_fields[0],
-    .event = pass_event,
-    .end = pass_end,
-    .holds = pass_holds,
-};
 
 /* ---- options ---------------------------------------------------------------- */
 
@@ -200,33 +131,31 @@ typedef struct ticky_args {
     int series, cumulative, window_given;
 } ticky_args;
 
-/* Reads the input (FILE or a live source; fd >= 0: a copy of it, standard
- * input's or the live read's) into t through ops. Returns the driver
- * (NULL: nothing to show, *code says why, said); *count the ticky events
- * read. `again`: the second pass over what the first read and reported
- * (no messages). */
-static ev_driver *read_log(const input *in, const ticky_args *o, int fd,
+/* One pass over the input (FILE or a live source; spool: a copy of it,
+ * standard input's or the live read's) through the driver (the read every
+ * command makes: its budget, selection, messages) into t by the set's own
+ * analysis (ticky_analysis_ops for the table, ticky_series_ops for the
+ * series), taking at most `limit` ticky events (the second pass of a live
+ * read takes what the first took: Ctrl-C may have stopped it before the
+ * bytes' end). Returns the driver (NULL: nothing to show, *code says why,
+ * said); *count the ticky events taken. `again`: the second pass over what
+ * the first read and reported (no messages). */
+static ev_driver *read_log(const input *in, const ticky_args *o, const ev_spool *spool,
                            const ev_analysis_ops *ops, ticky_set *t, uint64_t limit, int again,
                            uint64_t *count, int *code)
 {
-    pass p = { ops, t, 0, limit };
+    cli_ctx *c = o->w.ctx;
     cli_source src = o->w.src;
-    if (fd >= 0) {
-        if (lseek(fd, 0, SEEK_SET) != 0) {
-            fprintf(stderr, "evprof: %s: cannot rewind the copy of the log: %s\n", in->shown,
-                    strerror(errno));
-            *code = CLI_FAIL;
-            return NULL;
-        }
-        src.has_fd = 1;
-        src.fd = fd;
+    if (spool) {
+        src.spool = spool;
         src.follow = 0;
         src.connect = NULL;
         src.on_bytes = NULL;
     }
     src.quiet = again;
-    ev_driver *d = cli_read_src(&src, in->path, &(cli_analysis){ &pass_ops, &p }, 1, code);
-    *count = p.count;
+    ticky_set_event_limit(t, limit);
+    ev_driver *d = cli_read_src(c, &src, in->path, &(cli_analysis){ ops, t }, 1, code);
+    *count = ticky_events_taken(t);
     return d;
 }
 
@@ -253,14 +182,14 @@ static int opt_match(const cli_args *a, void *var, const void *ctx)
 }
 
 /* Returns -1 to go on, or the exit code (--help printed, usage error). */
-static int parse_args(int argc, char **argv, ticky_args *o, cli_args *a)
+static int parse_args(cli_ctx *c, int argc, char **argv, ticky_args *o, cli_args *a)
 {
     int id, fmt = -1;
     /* the table's formats (row i is ticky_format i: --series writes the same) */
     cli_formats formats = { .to_stdout = TICKY_TEXT, .to_file = TICKY_TEXT };
     formats.list = ticky_formats(&formats.count);
     memset(o, 0, sizeof *o);
-    cli_window_init(&o->w);
+    cli_window_init(&o->w, c);
     ticky_view_opts_init(&o->view);
     unsigned long top = 0;
     const cli_opt opts[] = {
@@ -278,9 +207,9 @@ static int parse_args(int argc, char **argv, ticky_args *o, cli_args *a)
                  "the change in each batch"),
         CLI_TIME_OPTS(&o->w),
         CLI_FOLLOW_OPTS(&o->w),
-        CLI_MEMORY_OPT,
+        CLI_MEMORY_OPT(c),
         CLI_OUTPUT_OPT(&o->w.output),
-        CLI_JOBS_OPT,
+        CLI_JOBS_OPT(c),
         OPT_END,
     };
     id = cli_parse(&help, opts, argc, argv, a);
@@ -372,6 +301,7 @@ static int loaded(const input *in, ticky_set *t, int code, int nothing, int *sto
  * is nothing to show. */
 static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
 {
+    cli_ctx *c = o->w.ctx;
     unsigned char head[4];
     size_t got = 0;
     *stop = 1;
@@ -379,19 +309,11 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
         return CLI_FAIL;
     if (got == 0) {
         fprintf(stderr, "evprof: %s: %s: no eventlog and no +RTS -r table to read\n",
-                in->shown, in->fd >= 0 ? "standard input is empty" : "the file is empty");
+                in->shown, in->spool ? "standard input is empty" : "the file is empty");
         return CLI_FAIL;
     }
     if (!ticky_is_eventlog(head, got)) {
-        FILE *f;
-        if (in->fd >= 0) {
-            int fd = dup(in->fd);
-            f = fd >= 0 && lseek(fd, 0, SEEK_SET) == 0 ? fdopen(fd, "rb") : NULL;
-            if (!f && fd >= 0)
-                close(fd);
-        } else {
-            f = fopen(in->path, "rb");
-        }
+        FILE *f = in->spool ? ev_spool_fopen(in->spool) : fopen(in->path, "rb");
         if (!f) {
             fprintf(stderr, "evprof: %s: cannot open: %s\n", in->shown, strerror(errno));
             return CLI_FAIL;
@@ -404,7 +326,7 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
         ticky_count(t, &tc);
         if (tc.over_budget) {
             /* stopped at --memory-limit: no table (it would look whole) */
-            cli_memory_message(in->path, at > 0 ? (uint64_t)at : 0, cli_budget(),
+            cli_memory_message(c, in->path, at > 0 ? (uint64_t)at : 0, cli_budget(c),
                                &(cli_analysis){ &ticky_analysis_ops, t }, 1);
             *stop = 1;
             return CLI_FAIL;
@@ -439,7 +361,7 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
     }
     int code;
     uint64_t count;
-    ev_driver *d = read_log(in, o, in->fd, &ticky_analysis_ops, t, UINT64_MAX, 0, &count,
+    ev_driver *d = read_log(in, o, in->spool, &ticky_analysis_ops, t, UINT64_MAX, 0, &count,
                             &code);
     if (!d)
         return code;    /* *stop: nothing to show (said) */
@@ -451,35 +373,28 @@ static int load(const input *in, const ticky_args *o, ticky_set *t, int *stop)
 }
 
 /* A live read (--follow, --connect) of an eventlog as it comes; with
- * --series a copy of its bytes goes into an unlinked temporary file
- * (in->fd) for the second pass, which takes as many ticky events as this
- * one did (in->events). */
-typedef struct spool {
-    int fd;
-    int err;                    /* the first write error, or 0 */
-} spool;
-
+ * --series a copy of its bytes goes into a spool (in->spool) for the
+ * second pass, which takes as many ticky events as this one did
+ * (in->events). */
 static void spool_bytes(void *ctx, const void *buf, size_t len)
 {
-    spool *sp = ctx;
-    if (!sp->err && write_all(sp->fd, buf, len) != 0)
-        sp->err = errno ? errno : EIO;
+    ev_spool *sp = ctx;
+    if (!sp->error)
+        (void)ev_spool_put(sp, sp->size, buf, (uint32_t)len);
 }
 
-static int load_live(input *in, ticky_args *o, ticky_set *t, int *stop)
+static int load_live(input *in, ticky_args *o, ev_spool *copy, ticky_set *t, int *stop)
 {
-    spool sp = { -1, 0 };
     *stop = 1;
     if (o->series) {
-        if ((sp.fd = temp_file("the copy of the log")) < 0)
-            return CLI_FAIL;
-        in->fd = sp.fd;
+        ev_spool_init_pipe(copy, "the copy of the log");
+        in->spool = copy;
         o->w.src.on_bytes = spool_bytes;
-        o->w.src.bytes_ctx = &sp;
+        o->w.src.bytes_ctx = copy;
     }
     int code;
     uint64_t count;
-    ev_driver *d = read_log(in, o, -1, &ticky_analysis_ops, t, UINT64_MAX, 0, &count, &code);
+    ev_driver *d = read_log(in, o, NULL, &ticky_analysis_ops, t, UINT64_MAX, 0, &count, &code);
     if (!d)
         return code;
     const ev_stream *s = ev_driver_stream(d);
@@ -491,37 +406,42 @@ static int load_live(input *in, ticky_args *o, ticky_set *t, int *stop)
                 "text is read without them\n", in->shown);
     ev_driver_destroy(d);
     in->events = count;
-    if (sp.err) {
-        fprintf(stderr, "evprof: %s: cannot copy the log to a temporary file: %s\n", in->shown,
-                strerror(sp.err));
+    if (in->spool && (in->spool->error || ev_spool_flush(in->spool) != 0)) {
+        fprintf(stderr, "evprof: %s: %s\n", in->shown, in->spool->error);
         return CLI_FAIL;
     }
     return loaded(in, t, code, nothing, stop, &f);
 }
 
 
-int cmd_ticky(int argc, char **argv)
+int cmd_ticky(cli_ctx *c, int argc, char **argv)
 {
     cli_args a;
     ticky_args o;
-    int code = parse_args(argc, argv, &o, &a);
+    int code = parse_args(c, argc, argv, &o, &a);
     if (code >= 0)
         return code;
 
     int live = o.w.src.follow || o.w.src.connect;
-    input in = { o.path, cli_display_path(o.path), -1, UINT64_MAX };
-    if (!live && strcmp(in.path, "-") == 0 && spool_stdin(&in) != 0)
-        return CLI_FAIL;
+    input in = { o.path, cli_display_path(c, o.path), NULL, UINT64_MAX };
+    ev_spool sp;
+    ev_spool_init_pipe(&sp, NULL);
+    if (!live && strcmp(in.path, "-") == 0) {
+        in.spool = &sp;
+        if (spool_stdin(&sp) != 0) {
+            ev_spool_free(&sp);
+            return CLI_FAIL;
+        }
+    }
     ticky_set *t = ticky_create();
     if (!t) {
         fprintf(stderr, "evprof: out of memory\n");
-        if (in.fd >= 0)
-            close(in.fd);
+        ev_spool_free(&sp);
         return CLI_FAIL;
     }
-    ticky_set_budget(t, cli_budget());
+    ticky_set_budget(t, cli_budget(c));
     int stop = 0;
-    code = live ? load_live(&in, &o, t, &stop) : load(&in, &o, t, &stop);
+    code = live ? load_live(&in, &o, &sp, t, &stop) : load(&in, &o, t, &stop);
     ticky_view v = { 0 };
     if (!stop && ticky_view_build(t, &o.view, &v) != 0) {
         fprintf(stderr, "evprof: %s: out of memory\n", in.shown);
@@ -533,7 +453,7 @@ int cmd_ticky(int argc, char **argv)
     warnings(in.shown, t, !o.series && o.fmt == TICKY_TEXT);
 
     cli_out out;
-    if (cli_out_open(&out, o.w.output) != 0) {
+    if (cli_out_open(c, &out, o.w.output) != 0) {
         code = CLI_FAIL;
         goto done;
     }
@@ -552,7 +472,7 @@ int cmd_ticky(int argc, char **argv)
         } else {
             int again;
             uint64_t n;
-            ev_driver *d = read_log(&in, &o, in.fd, &ticky_series_ops, t, in.events, 1, &n,
+            ev_driver *d = read_log(&in, &o, in.spool, &ticky_series_ops, t, in.events, 1, &n,
                                     &again);
             int stopped = ticky_series_end(t);
             /* the first pass reported any damage; a second pass that
@@ -562,7 +482,7 @@ int cmd_ticky(int argc, char **argv)
                 code = again;
             else if (code == CLI_OK && res->status != EV_END && res->status != EV_OK &&
                      !stopped)
-                code = cli_report_read(in.path, res);
+                code = cli_report_read(c, in.path, res);
             ev_driver_destroy(d);
             (void)ticky_series_out_end(&so);
         }
@@ -572,7 +492,6 @@ int cmd_ticky(int argc, char **argv)
 done:
     ticky_view_free(&v);
     ticky_destroy(t);
-    if (in.fd >= 0)
-        close(in.fd);
+    ev_spool_free(&sp);
     return code;
 }

@@ -23,37 +23,32 @@ static void report_error(const char *shown, const ev_error *e, ev_status status)
 }
 
 /* A command that reads one log twice (marks first, pprof's fallback to
- * the heap) says what is wrong with it once: the last report made, by
- * the file's name and the facts. */
-static struct {
-    char path[256];
-    ev_facts f;
-    int said;
-} last_report;
-
-static int said_before(const char *path, const ev_facts *f)
+ * the heap) says what is wrong with it once: the last report made (kept
+ * in the context), by the file's name and the facts. */
+static int said_before(cli_ctx *c, const char *path, const ev_facts *f)
 {
-    if (last_report.said && strcmp(last_report.path, path) == 0 &&
-        last_report.f.end_offset == f->end_offset && last_report.f.blocks == f->blocks &&
-        last_report.f.stop_status == f->stop_status && last_report.f.missing_end == f->missing_end &&
-        last_report.f.ipe_len_off == f->ipe_len_off)
+    cli_last_report *last = &c->last_report;
+    if (last->said && strcmp(last->path, path) == 0 &&
+        last->f.end_offset == f->end_offset && last->f.blocks == f->blocks &&
+        last->f.stop_status == f->stop_status && last->f.missing_end == f->missing_end &&
+        last->f.ipe_len_off == f->ipe_len_off)
         return 1;
-    last_report.said = strlen(path) < sizeof last_report.path;
-    if (last_report.said) {
-        strcpy(last_report.path, path);
-        last_report.f = *f;
+    last->said = strlen(path) < sizeof last->path;
+    if (last->said) {
+        strcpy(last->path, path);
+        last->f = *f;
     }
     return 0;
 }
 
-int cli_report_read(const char *path, const el_read_result *r)
+int cli_report_read(cli_ctx *c, const char *path, const el_read_result *r)
 {
-    const char *shown = cli_display_path(path);
+    const char *shown = cli_display_path(c, path);
     ev_facts f;
 
     ev_facts_of(r, &f);
     if ((f.damaged || f.missing_end || f.ipe_len_off) && strcmp(path, "-") != 0 &&
-        said_before(path, &f)) {
+        said_before(c, path, &f)) {
         if (r->status == EV_STOPPED)
             return CLI_FAIL;
         return f.damaged ? CLI_FAIL : CLI_OK;

@@ -7,7 +7,8 @@
 
 #include "cli/read.h"
 
-int cli_exe_setup(cli_exe *e, const cli_cmd_help *cmd, const char *log, heap_exe_opts *o)
+int cli_exe_setup(cli_ctx *c, cli_exe *e, const cli_cmd_help *cmd, const char *log,
+                  heap_exe_opts *o)
 {
     memset(o, 0, sizeof *o);
     if (e->none && e->path) {
@@ -18,7 +19,7 @@ int cli_exe_setup(cli_exe *e, const cli_cmd_help *cmd, const char *log, heap_exe
         return CLI_OK;
     if (e->path) {
         ev_error err;
-        if (!(e->exe = heap_exe_open(e->path, cli_budget(), &err))) {
+        if (!(e->exe = heap_exe_open(e->path, cli_budget(c), &err))) {
             fprintf(stderr, "evprof: --exe %s: %s\n", e->path, err.msg);
             return CLI_FAIL;
         }

@@ -26,7 +26,8 @@ typedef struct cli_exe {
  * it cannot be read; CLI_USAGE with --no-exe) and fills o. `log` is the
  * log's path (its folder is where a relative argv[0] is taken from); NULL
  * or "-": the current folder. CLI_OK otherwise. */
-int cli_exe_setup(cli_exe *e, const cli_cmd_help *cmd, const char *log, heap_exe_opts *o);
+int cli_exe_setup(cli_ctx *c, cli_exe *e, const cli_cmd_help *cmd, const char *log,
+                  heap_exe_opts *o);
 void cli_exe_close(cli_exe *e);
 
 /* On stderr, for an -hi profile with bands that no IPE entry names: how

@@ -51,23 +51,24 @@ static prof_profile *new_profile(const cli_window *w, int all, int *code)
         *code = CLI_FAIL;
         return NULL;
     }
-    prof_set_jobs(agg, cli_jobs());
+    prof_set_jobs(agg, cli_jobs(w->ctx));
     return agg;
 }
 
 prof_result *cli_load_profile_more(const char *path, const cli_window *w, int all,
                                    cli_load_more *more, int *code, int *no_samples)
 {
-    const char *name = cli_display_path(path);
+    cli_ctx *c = w->ctx;
+    const char *name = cli_display_path(c, path);
     prof_profile *agg = new_profile(w, all, code);
     if (!agg)
         return NULL;
-    cli_holds c = { 0, 0, 0, 0 };
-    cli_analysis an[3] = { { &prof_analysis_ops, agg }, { &cli_holds_ops, &c } };
+    info_holds holds = { 0, 0, 0, 0 };
+    cli_analysis an[3] = { { &prof_analysis_ops, agg }, { &info_holds_ops, &holds } };
     size_t n = 2;
     if (more && more->extra_ops)
         an[n++] = (cli_analysis){ more->extra_ops, more->extra };
-    ev_driver *d = cli_read_src(&w->src, path, an, n, code);
+    ev_driver *d = cli_read_src(c, &w->src, path, an, n, code);
     if (!d) {
         prof_destroy(agg);
         return NULL;
@@ -100,13 +101,13 @@ prof_result *cli_load_profile_more(const char *path, const cli_window *w, int al
     }
     if (*no_samples && !(more && more->quiet)) {
         cli_no_samples(name, arg, p, &read);
-        if (c.heap || c.heap_begin)
+        if (holds.heap || holds.heap_begin)
             fprintf(stderr, "evprof: %s: it holds a heap profile: try 'evprof heap %s'\n",
                     name, arg);
-        if (c.ticky)
+        if (holds.ticky)
             fprintf(stderr, "evprof: %s: it holds ticky counters: try 'evprof ticky %s'\n",
                     name, arg);
-        if (c.gc)
+        if (holds.gc)
             fprintf(stderr, "evprof: %s: it holds GC events: try 'evprof gc %s'\n", name,
                     arg);
     }
@@ -128,10 +129,10 @@ prof_result *cli_load_profiles(const char *const *paths, size_t n, const cli_win
     int worst = CLI_OK;
     uint64_t samples = 0;
     for (size_t i = 0; i < n; i++) {
-        const char *name = cli_display_path(paths[i]);
+        const char *name = cli_display_path(w->ctx, paths[i]);
         if (prof_begin_log(agg) != 0)
             break;
-        if (more && more->begin_log && more->begin_log(more->extra, agg, i, paths[i]) != 0) {
+        if (more && more->begin_log && more->begin_log(more->extra, agg, i, name) != 0) {
             fprintf(stderr, "evprof: out of memory\n");
             worst = CLI_FAIL;
             break;
@@ -142,7 +143,7 @@ prof_result *cli_load_profiles(const char *const *paths, size_t n, const cli_win
             an[k++] = (cli_analysis){ more->extra_ops, more->extra };
         int c;
         cli_source sel = { .select = w->src.select };     /* several logs: none live */
-        ev_driver *d = cli_read_src(&sel, paths[i], an, k, &c);
+        ev_driver *d = cli_read_src(w->ctx, &sel, paths[i], an, k, &c);
         if (!d) {
             prof_destroy(agg);
             *code = c;
@@ -167,7 +168,7 @@ prof_result *cli_load_profiles(const char *const *paths, size_t n, const cli_win
             fprintf(stderr, "evprof: %s: no time-profile samples (event 167)\n", name);
         samples = pc.samples;
     }
-    int sel = cli_window_check_logs();
+    int sel = cli_window_check_logs(w->ctx);
     if (sel != CLI_OK) {
         prof_destroy(agg);
         *code = sel;

@@ -30,8 +30,9 @@ typedef struct cli_load_more {
     void *extra;
     int quiet;
     el_read_result result;      /* out (the last log's) */
-    /* several logs: called before log i (may be NULL); non-zero: no memory */
-    int (*begin_log)(void *extra, const prof_profile *agg, size_t i, const char *path);
+    /* several logs: called before log i, named `name` as messages name it
+     * (may be NULL); non-zero: no memory */
+    int (*begin_log)(void *extra, const prof_profile *agg, size_t i, const char *name);
 } cli_load_more;
 struct prof_result *cli_load_profile_more(const char *path, const cli_window *w, int all,
                                           cli_load_more *more, int *code, int *no_samples);

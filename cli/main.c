@@ -1,5 +1,6 @@
-/* evprof: command-line front end. Finds the subcommand and runs it; only
- * this file exits (by returning from main). */
+/* evprof: command-line front end. Finds the subcommand and runs it with
+ * the run's context (cli/ctx.h), which main owns; only this file exits
+ * (by returning from main). */
 #include <errno.h>
 #if defined(__GLIBC__) || defined(__linux__)
 #include <malloc.h>
@@ -14,7 +15,7 @@
 
 typedef struct command {
     const char *name;
-    int (*run)(int argc, char **argv);
+    int (*run)(cli_ctx *c, int argc, char **argv);
     const char *summary;
 } command;
 
@@ -33,7 +34,7 @@ static const command commands[] = {
     { "heap", cmd_heap, "heap profile: GHC's .hp file or a summary of its bands" },
     { "phases", cmd_phases, "the run cut at its traceMarker marks: ticks, cost centres, GC" },
     { "diff", cmd_diff, "compare two runs: time profile, GC, heap or ticky, with deltas" },
-    { "top", cmd_top, "a running program live: top cost centres, memory, GC, heap, ticky" },
+    { "top", cli_run_top, "a running program live: top cost centres, memory, GC, heap, ticky" },
     { "metrics", cmd_metrics, "the figures of top as a Prometheus exposition (textfile collector)" },
     { "merge", cmd_merge, "one eventlog from several runs (ghc-events' merge)" },
     { "info", cmd_info, "what the log holds: program, RTS, time span, event counts" },
@@ -87,7 +88,7 @@ static int usage_error(const char *fmt, ...)
     return CLI_USAGE;
 }
 
-static int help_command(int argc, char **argv)
+static int help_command(cli_ctx *ctx, int argc, char **argv)
 {
     if (argc < 2) {
         print_help(stdout);
@@ -100,10 +101,10 @@ static int help_command(int argc, char **argv)
         return usage_error("unknown command '%s'", argv[1]);
     char help_flag[] = "--help";
     char *args[] = { (char *)c->name, help_flag, NULL };
-    return c->run(2, args);
+    return c->run(ctx, 2, args);
 }
 
-static int dispatch(int argc, char **argv)
+static int dispatch(cli_ctx *ctx, int argc, char **argv)
 {
     if (argc < 2) {
         fputs("evprof: missing command or file\n", stderr);
@@ -120,10 +121,10 @@ static int dispatch(int argc, char **argv)
         return CLI_OK;
     }
     if (strcmp(first, "help") == 0)
-        return help_command(argc - 1, argv + 1);
+        return help_command(ctx, argc - 1, argv + 1);
     const command *c = find_command(first);
     if (c)
-        return c->run(argc - 1, argv + 1);
+        return c->run(ctx, argc - 1, argv + 1);
     /* `evprof FILE ...` and `evprof --json FILE`: the default command, if
      * there is one, with every argument; a word that is neither a command
      * nor an existing file is a mistyped command */
@@ -134,9 +135,9 @@ static int dispatch(int argc, char **argv)
     if (!option && strcmp(first, "-") != 0 && access(first, F_OK) != 0 && errno == ENOENT &&
         !strchr(first, '/') && !strchr(first, '.'))
         return usage_error("'%s' is neither a command nor a file", first);
-    static char default_name[] = DEFAULT_COMMAND;
+    char default_name[] = DEFAULT_COMMAND;
     argv[0] = default_name;
-    return c->run(argc, argv);
+    return c->run(ctx, argc, argv);
 }
 
 int main(int argc, char **argv)
@@ -150,12 +151,15 @@ int main(int argc, char **argv)
      * 256M (302 MB, now 250 MB), and 25 MB more on a 1 GB log at -j 2. */
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
 #endif
-    int code = dispatch(argc, argv);
+    cli_ctx ctx;
+    cli_ctx_init(&ctx);
+    int code = dispatch(&ctx, argc, argv);
     /* a report that could not be written is a failed run */
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "evprof: standard output: cannot write: %s\n", strerror(errno));
         if (code == CLI_OK)
             code = CLI_FAIL;
     }
+    cli_ctx_free(&ctx);
     return code;
 }

@@ -6,94 +6,15 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/signals.h"
+
 /* ---- output files ------------------------------------------------------ */
-
-/* The temp files that a signal must remove: the outputs open at the
- * moment (`all` writes a few side by side). Opened and closed by one
- * thread; other threads only write into the files. */
-#define MAX_PENDING 8
-static char *volatile pending_tmp[MAX_PENDING];
-static int num_pending;
-static const int fatal_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ };
-#define N_FATAL (sizeof fatal_signals / sizeof fatal_signals[0])
-static struct sigaction saved_actions[N_FATAL];
-static int guarded[N_FATAL];
-
-/* While a finished output is copied into a file with other names
- * (copy_in_place), a fatal signal waits for the copy's end: cut there,
- * the file would be shorter than both its old and its new content. The
- * handler notes the signal (deferred) and returns when a copy runs (on
- * whichever thread it lands); the copy, once done, looks at the note and
- * dies of the signal. Each looks at the other's flag after writing its
- * own (sequentially consistent atomics), so one of them always sees it. */
-static atomic_int copying, deferred;
-
-static void die_of(int sig)
-{
-    for (size_t i = 0; i < MAX_PENDING; i++) {
-        char *tmp = pending_tmp[i];
-        if (tmp)
-            unlink(tmp);
-    }
-    /* die of the signal itself, so that the exit status says which */
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-static void on_fatal_signal(int sig)
-{
-    atomic_store(&deferred, sig);
-    if (atomic_load(&copying))
-        return;
-    die_of(sig);
-}
-
-/* Returns -1 when MAX_PENDING outputs are open already. */
-static int guard_tmp(char *tmp)
-{
-    size_t slot = 0;
-    while (slot < MAX_PENDING && pending_tmp[slot])
-        slot++;
-    if (slot == MAX_PENDING)
-        return -1;
-    pending_tmp[slot] = tmp;
-    if (num_pending++ > 0)
-        return 0;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_fatal_signal;
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < N_FATAL; i++)
-        sigaddset(&sa.sa_mask, fatal_signals[i]);
-    for (size_t i = 0; i < N_FATAL; i++) {
-        /* a signal ignored from the start (nohup, a background job's
-         * SIGINT) stays ignored */
-        guarded[i] = sigaction(fatal_signals[i], NULL, &saved_actions[i]) == 0 &&
-                     saved_actions[i].sa_handler != SIG_IGN &&
-                     sigaction(fatal_signals[i], &sa, NULL) == 0;
-    }
-    return 0;
-}
-
-static void unguard_tmp(const char *tmp)
-{
-    for (size_t i = 0; i < MAX_PENDING; i++)
-        if (pending_tmp[i] == tmp) {
-            pending_tmp[i] = NULL;
-            if (--num_pending == 0)
-                for (size_t k = 0; k < N_FATAL; k++)
-                    if (guarded[k])
-                        sigaction(fatal_signals[k], &saved_actions[k], NULL);
-            return;
-        }
-}
 
 /* The file a chain of symlinks ends at, as a shell redirection finds it
  * (the end may not exist yet). Returns a malloc'd path, or NULL with errno. */
@@ -140,12 +61,13 @@ int cli_out_is_input(const char *output, const char *input)
     return out.st_dev == in.st_dev && out.st_ino == in.st_ino;
 }
 
-int cli_out_same_file(const cli_cmd_help *cmd, const char *output, const char *input)
+int cli_out_same_file(cli_ctx *c, const cli_cmd_help *cmd, const char *output,
+                      const char *input)
 {
     if (!cli_out_is_input(output, input))
         return 0;
     cli_usage_error(cmd, "-o %s is the input file %s: it would be overwritten",
-                    cli_display_path(output), cli_display_path(input));
+                    cli_display_path(c, output), cli_display_path(c, input));
     return 1;
 }
 
@@ -157,7 +79,8 @@ static int open_straight(cli_out *o, const char *file, const char *path)
 {
     int fd = open(file, O_WRONLY | O_CLOEXEC);
     if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
-        fprintf(stderr, "evprof: %s: cannot open: %s\n", cli_display_path(path), strerror(errno));
+        fprintf(stderr, "evprof: %s: cannot open: %s\n", cli_display_path(o->ctx, path),
+                strerror(errno));
         if (fd >= 0)
             close(fd);
         return -1;
@@ -165,16 +88,17 @@ static int open_straight(cli_out *o, const char *file, const char *path)
     return 0;
 }
 
-const char *cli_out_name(const char *path)
+const char *cli_out_name(cli_ctx *c, const char *path)
 {
-    return !path || strcmp(path, "-") == 0 ? "standard output" : cli_display_path(path);
+    return !path || strcmp(path, "-") == 0 ? "standard output" : cli_display_path(c, path);
 }
 
 static int out_open(cli_out *o, const char *path);
 
-int cli_out_open(cli_out *o, const char *path)
+int cli_out_open(cli_ctx *c, cli_out *o, const char *path)
 {
     memset(o, 0, sizeof *o);
+    o->ctx = c;
     o->path = path;
     if (!path || strcmp(path, "-") == 0) {
         o->f = stdout;
@@ -202,12 +126,14 @@ static int out_open(cli_out *o, const char *path)
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
         return open_straight(o, path, path);
     if (!(o->target = follow_links(path))) {
-        fprintf(stderr, "evprof: %s: cannot follow the link: %s\n", cli_display_path(path), strerror(errno));
+        fprintf(stderr, "evprof: %s: cannot follow the link: %s\n",
+                cli_display_path(o->ctx, path), strerror(errno));
         return -1;
     }
     int exists = stat(o->target, &st) == 0;
     if (exists && S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "evprof: %s: cannot write: %s\n", cli_display_path(path), strerror(EISDIR));
+        fprintf(stderr, "evprof: %s: cannot write: %s\n",
+                cli_display_path(o->ctx, path), strerror(EISDIR));
         goto fail;
     }
     if (exists && !S_ISREG(st.st_mode)) {
@@ -222,12 +148,13 @@ static int out_open(cli_out *o, const char *path)
     o->in_place = exists && st.st_nlink > 1;
     size_t n = strlen(o->target) + sizeof ".evprof-XXXXXX";
     if (!(o->tmp = malloc(n))) {
-        fprintf(stderr, "evprof: %s: out of memory\n", cli_display_path(path));
+        fprintf(stderr, "evprof: %s: out of memory\n", cli_display_path(o->ctx, path));
         goto fail;
     }
     snprintf(o->tmp, n, "%s.evprof-XXXXXX", o->target);
-    if (guard_tmp(o->tmp) != 0) {
-        fprintf(stderr, "evprof: %s: too many outputs open at once\n", cli_display_path(path));
+    if (cli_signals_guard(o->ctx, o->tmp) != 0) {
+        fprintf(stderr, "evprof: %s: too many outputs open at once\n",
+                cli_display_path(o->ctx, path));
         goto fail;
     }
     fd = mkstemp(o->tmp);
@@ -244,12 +171,13 @@ static int out_open(cli_out *o, const char *path)
         }
     }
     if (fd < 0 || !(o->f = fdopen(fd, "w+"))) {
-        fprintf(stderr, "evprof: %s: cannot create: %s\n", cli_display_path(path), strerror(errno));
+        fprintf(stderr, "evprof: %s: cannot create: %s\n",
+                cli_display_path(o->ctx, path), strerror(errno));
         if (fd >= 0) {
             close(fd);
             unlink(o->tmp);
         }
-        unguard_tmp(o->tmp);
+        cli_signals_unguard(o->ctx, o->tmp);
         goto fail;
     }
     /* outputs run to hundreds of MB (the folded stacks of a 1 GB log are
@@ -269,13 +197,13 @@ fail:
 
 /* Tests only (docs/evprof.1): a pause of that many milliseconds after
  * each block copied in place, so that a test can send a signal mid-copy. */
-static void test_copy_pause(void)
+static void test_copy_pause(cli_ctx *c)
 {
-    static long ms = -1;
-    if (ms < 0) {
+    if (c->copy_pause_ms < 0) {
         const char *e = getenv("EVPROF_TEST_COPY_PAUSE_MS");
-        ms = e && *e ? strtol(e, NULL, 10) : 0;
+        c->copy_pause_ms = e && *e ? strtol(e, NULL, 10) : 0;
     }
+    long ms = c->copy_pause_ms;
     if (ms > 0) {
         struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
         while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
@@ -287,7 +215,7 @@ static void test_copy_pause(void)
  * its old bytes, then cuts it to the new length: at no moment shorter
  * than both its old and its new content (a SIGKILL or a crash midway
  * leaves the old length, new bytes first). The fatal signals wait for the
- * copy's end (on_fatal_signal), then kill evprof with the file whole. */
+ * copy's end (signals.c), then kill evprof with the file whole. */
 static int copy_in_place(cli_out *o)
 {
     char buf[65536];
@@ -295,7 +223,7 @@ static int copy_in_place(cli_out *o)
     int fd = open(o->target, O_WRONLY | O_CLOEXEC);
     if (fd < 0 || fseek(o->f, 0, SEEK_SET) != 0)
         goto fail;
-    atomic_store(&copying, 1);
+    cli_signals_copy_begin(o->ctx);
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, o->f)) > 0) {
         for (size_t done = 0; done < n;) {
@@ -307,7 +235,7 @@ static int copy_in_place(cli_out *o)
             done += (size_t)w;
         }
         total += (off_t)n;
-        test_copy_pause();
+        test_copy_pause(o->ctx);
     }
     if (ferror(o->f))
         goto fail;
@@ -320,19 +248,11 @@ static int copy_in_place(cli_out *o)
     }
     return 0;
 fail:
-    fprintf(stderr, "evprof: %s: cannot write: %s\n", cli_display_path(o->path), strerror(errno));
+    fprintf(stderr, "evprof: %s: cannot write: %s\n",
+            cli_display_path(o->ctx, o->path), strerror(errno));
     if (fd >= 0)
         close(fd);
     return -1;
-}
-
-/* After a copy in place: a fatal signal that came meanwhile kills now. */
-static void copy_done(void)
-{
-    atomic_store(&copying, 0);
-    int sig = atomic_load(&deferred);
-    if (sig)
-        die_of(sig);
 }
 
 int cli_out_close(cli_out *o, int ok)
@@ -347,7 +267,8 @@ int cli_out_close(cli_out *o, int ok)
         return 0;
     }
     if (fflush(o->f) != 0 || ferror(o->f)) {
-        fprintf(stderr, "evprof: %s: cannot write: %s\n", cli_display_path(o->path), strerror(errno));
+        fprintf(stderr, "evprof: %s: cannot write: %s\n",
+                cli_display_path(o->ctx, o->path), strerror(errno));
         ok = 0;
         rc = -1;
     }
@@ -356,10 +277,11 @@ int cli_out_close(cli_out *o, int ok)
             ok = 0;
             rc = -1;
         }
-        copy_done();
+        cli_signals_copy_done(o->ctx);
     }
     if (fclose(o->f) != 0 && ok) {
-        fprintf(stderr, "evprof: %s: cannot write: %s\n", cli_display_path(o->path), strerror(errno));
+        fprintf(stderr, "evprof: %s: cannot write: %s\n",
+                cli_display_path(o->ctx, o->path), strerror(errno));
         ok = 0;
         rc = -1;
     }
@@ -367,16 +289,18 @@ int cli_out_close(cli_out *o, int ok)
     o->buf = NULL;
     if (o->tmp) {
         if (ok && !o->in_place && rename(o->tmp, o->target) != 0) {
-            fprintf(stderr, "evprof: %s: cannot rename %s: %s\n", cli_display_path(o->path), o->tmp,
+            fprintf(stderr, "evprof: %s: cannot rename %s: %s\n",
+                    cli_display_path(o->ctx, o->path), o->tmp,
                     strerror(errno));
             rc = -1;
             ok = 0;
         }
         if (!ok || o->in_place)
             unlink(o->tmp);
-        unguard_tmp(o->tmp);
+        cli_signals_unguard(o->ctx, o->tmp);
         if (!ok && !o->quiet)
-            fprintf(stderr, "evprof: %s: not written (the run failed)\n", cli_display_path(o->path));
+            fprintf(stderr, "evprof: %s: not written (the run failed)\n",
+                    cli_display_path(o->ctx, o->path));
     }
     free(o->tmp);
     free(o->target);

@@ -22,6 +22,7 @@
  * signal (INT, TERM, HUP, PIPE, XFSZ) removes the temp file. */
 typedef struct cli_out {
     FILE *f;
+    cli_ctx *ctx;       /* the run's (its signal guard, its names) */
     const char *path;   /* as given (a copy: the caller may reuse its buffer) */
     char *own;          /* that copy */
     char *target;       /* the file the symlinks of path lead to */
@@ -32,10 +33,10 @@ typedef struct cli_out {
 } cli_out;
 
 /* Returns 0, or -1 with a message on stderr. */
-int cli_out_open(cli_out *o, const char *path);
+int cli_out_open(cli_ctx *c, cli_out *o, const char *path);
 /* The name messages give an output path (-o): its display path, or
  * "standard output" for NULL and "-". */
-const char *cli_out_name(const char *path);
+const char *cli_out_name(cli_ctx *c, const char *path);
 /* ok: flush, check and publish; !ok: discard (what went straight into a
  * device or FIFO stays). Returns 0, or -1 with a message on stderr (a write
  * error: nothing is published). */
@@ -47,6 +48,7 @@ int cli_out_close(cli_out *o, int ok);
 int cli_out_is_input(const char *output, const char *input);
 /* 1 after a usage error when `output` (-o) is the file `input` under any
  * name (cli_out_is_input); 0 otherwise. */
-int cli_out_same_file(const cli_cmd_help *cmd, const char *output, const char *input);
+int cli_out_same_file(cli_ctx *c, const cli_cmd_help *cmd, const char *output,
+                      const char *input);
 
 #endif

@@ -10,13 +10,8 @@
 #include "cli/read.h"
 #include "cli/selection.h"
 #include "driver/internal.h"
-#include "evprof/heap.h"
-#include "evprof/info.h"
-#include "evprof/live.h"
-#include "evprof/markers.h"
-#include "evprof/prof.h"
-#include "evprof/speedscope.h"
-#include "evprof/ticky.h"
+#include "driver/spool.h"
+#include "cli/signals.h"
 
 /* Progress on a terminal for a long read: one line on stderr, rewritten
  * at most every 0.2 s, erased at the end. Only for files of 256 MiB and
@@ -58,66 +53,37 @@ static void on_progress(void *ctx, const ev_stream *s)
     p->shown = 1;
 }
 
-/* Ctrl-C while a live source is read: the driver sees the flag between
- * events or while waiting and stops; the command prints what it has. */
-static volatile sig_atomic_t interrupt_flag;
-
-static void on_sigint(int sig)
-{
-    (void)sig;
-    interrupt_flag = 1;
-}
-
-int cli_catch_interrupt(struct sigaction *old)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0;            /* no SA_RESTART: a blocked wait returns EINTR */
-    interrupt_flag = 0;
-    return sigaction(SIGINT, &sa, old);
-}
-
-
 /* ---- --memory-limit ------------------------------------------------------ */
 
-/* The process's one budget: every read of the command charges it (the
- * logs of a sum add up), created at the first read, freed at exit. */
-static uint64_t memory_limit;       /* --memory-limit; 0: the default */
-static ev_budget *budget;
-
-int cli_memory_option(const cli_args *a)
+/* The process's one budget, in the context: every read of the command
+ * charges it (the logs of a sum add up), created at the first read, freed
+ * with the context. */
+int cli_opt_memory(const cli_args *a, void *var, const void *ctx)
 {
+    cli_ctx *c = var;
     uint64_t v;
+    (void)ctx;
     if (ev_budget_parse_size(a->value, &v) != 0) {
         cli_usage_error(a->cmd, "--memory-limit: '%s' is not a size: bytes, or a whole number "
                         "with K, M or G (binary: 512M, 2G)", a->value);
         return -1;
     }
-    memory_limit = v;
-    return 1;
+    c->memory_limit = v;
+    return 0;
 }
 
-static void free_budget(void)
+ev_budget *cli_budget(cli_ctx *c)
 {
-    ev_budget_destroy(budget);
-    budget = NULL;
-}
-
-ev_budget *cli_budget(void)
-{
-    if (budget)
-        return budget;
-    uint64_t limit = memory_limit ? memory_limit : ev_budget_default_limit();
-    if (!(budget = ev_budget_create(limit)))
+    if (c->budget)
+        return c->budget;
+    uint64_t limit = c->memory_limit ? c->memory_limit : ev_budget_default_limit();
+    if (!(c->budget = ev_budget_create(limit)))
         return NULL;
-    atexit(free_budget);
     /* what reading takes whatever the log: the program, the decoder and
      * a file's 16 MiB mapping window (a limit below it stops at once) */
-    if (ev_budget_try(budget, CLI_READ_BASE_BYTES) != 0)
-        (void)ev_budget_try(budget, limit);     /* it is all taken */
-    return budget;
+    if (ev_budget_try(c->budget, CLI_READ_BASE_BYTES) != 0)
+        (void)ev_budget_try(c->budget, limit);     /* it is all taken */
+    return c->budget;
 }
 
 /* "256 MiB" */
@@ -135,15 +101,17 @@ static void put_size(FILE *f, uint64_t b)
 
 /* The one message of a read stopped at the memory limit: where, the
  * limit, what the aggregates hold so far, and what bounds them. */
-int cli_memory_stopped(const char *path, const ev_stream *s, const cli_analysis *an, size_t n)
+int cli_memory_stopped(cli_ctx *c, const char *path, const ev_stream *s,
+                       const cli_analysis *an, size_t n)
 {
     if (!s->stopped || s->driver_stop || !ev_budget_reached(s->budget))
         return 0;
-    cli_memory_message(path, s->stopped_by ? s->stop_offset : s->read.bytes, s->budget, an, n);
+    cli_memory_message(c, path, s->stopped_by ? s->stop_offset : s->read.bytes, s->budget, an,
+                       n);
     return 1;
 }
 
-int cli_memory_reached_driver(const char *path, const ev_driver *d)
+int cli_memory_reached_driver(cli_ctx *c, const char *path, const ev_driver *d)
 {
     cli_analysis an[EV_MAX_ANALYSES];
     size_t n = 0;
@@ -153,26 +121,26 @@ int cli_memory_reached_driver(const char *path, const ev_driver *d)
     while (n < EV_MAX_ANALYSES &&
            ev_driver_analysis(d, (unsigned)n, &an[n].ops, &an[n].self) == 0)
         n++;
-    cli_memory_message(path, s->read.bytes, s->budget, an, n);
+    cli_memory_message(c, path, s->read.bytes, s->budget, an, n);
     return 1;
 }
 
-int cli_memory_stopped_driver(const char *path, const ev_driver *d)
+int cli_memory_stopped_driver(cli_ctx *c, const char *path, const ev_driver *d)
 {
     cli_analysis an[EV_MAX_ANALYSES];
     size_t n = 0;
     while (n < EV_MAX_ANALYSES &&
            ev_driver_analysis(d, (unsigned)n, &an[n].ops, &an[n].self) == 0)
         n++;
-    return cli_memory_stopped(path, ev_driver_stream(d), an, n);
+    return cli_memory_stopped(c, path, ev_driver_stream(d), an, n);
 }
 
-void cli_memory_message(const char *path, uint64_t offset, const ev_budget *b,
+void cli_memory_message(cli_ctx *c, const char *path, uint64_t offset, const ev_budget *b,
                         const cli_analysis *an, size_t n)
 {
     FILE *e = stderr;
     fprintf(e, "evprof: %s: stopped at byte %llu of the log: the memory limit (",
-            cli_display_path(path), (unsigned long long)offset);
+            cli_display_path(c, path), (unsigned long long)offset);
     put_size(e, ev_budget_limit(b));
     fputs(", --memory-limit) is reached", e);
     if (ev_budget_limit(b) <= CLI_READ_BASE_BYTES) {
@@ -199,9 +167,9 @@ void cli_memory_message(const char *path, uint64_t offset, const ev_budget *b,
     fputs("raise --memory-limit to read the whole log\n", e);
 }
 
-ev_driver *cli_read(const char *path, const cli_analysis *an, size_t n, int *code)
+ev_driver *cli_read(cli_ctx *c, const char *path, const cli_analysis *an, size_t n, int *code)
 {
-    return cli_read_src(NULL, path, an, n, code);
+    return cli_read_src(c, NULL, path, an, n, code);
 }
 
 /* cli_read_src's analyses, attached by cli_read_with */
@@ -219,33 +187,32 @@ static int attach_all(void *ctx, ev_driver *d)
     return 0;
 }
 
-static ev_driver *read_with(const cli_source *src, const char *path,
+static ev_driver *read_with(cli_ctx *c, const cli_source *src, const char *path,
                             int (*attach)(void *ctx, ev_driver *d), void *ctx,
                             const cli_analysis *an, size_t n, int *code);
 
-ev_driver *cli_read_src(const cli_source *src, const char *path, const cli_analysis *an,
-                        size_t n, int *code)
+ev_driver *cli_read_src(cli_ctx *c, const cli_source *src, const char *path,
+                        const cli_analysis *an, size_t n, int *code)
 {
     attach_list l = { an, n };
-    return read_with(src, path, attach_all, &l, an, n, code);
+    return read_with(c, src, path, attach_all, &l, an, n, code);
 }
 
-ev_driver *cli_read_with(const cli_source *src, const char *path,
+ev_driver *cli_read_with(cli_ctx *c, const cli_source *src, const char *path,
                          int (*attach)(void *ctx, ev_driver *d), void *ctx, int *code)
 {
-    return read_with(src, path, attach, ctx, NULL, 0, code);
+    return read_with(c, src, path, attach, ctx, NULL, 0, code);
 }
 
 /* --connect to a program not listening yet: said once, while waiting */
 static void on_connect_wait(void *ctx, const char *addr)
 {
-    (void)ctx;
     fprintf(stderr, "evprof: waiting for %s to accept a connection (Ctrl-C%s)\n",
-            cli_display_path(addr), " or --idle-timeout ends the wait");
+            cli_display_path(ctx, addr), " or --idle-timeout ends the wait");
 }
 
 /* an[0..n): the analyses whose counts the memory-limit message gives */
-static ev_driver *read_with(const cli_source *src, const char *path,
+static ev_driver *read_with(cli_ctx *c, const cli_source *src, const char *path,
                             int (*attach)(void *ctx, ev_driver *d), void *ctx,
                             const cli_analysis *an, size_t n, int *code)
 {
@@ -253,21 +220,22 @@ static ev_driver *read_with(const cli_source *src, const char *path,
     ev_driver_opts o;
     struct sigaction old;
 
-    progress prog = { cli_display_path(path ? path : "-"), 0.0, 0 };
+    progress prog = { cli_display_path(c, path ? path : "-"), 0.0, 0 };
 
     ev_driver_opts_init(&o);
-    cli_jobs_opts(&o);
-    o.budget = cli_budget();
+    cli_jobs_opts(c, &o);
+    o.budget = cli_budget(c);
     o.select = src ? src->select : NULL;
     if (live) {
         /* --connect waits for a program not listening yet, as --follow
          * waits for a file (issue 27) */
         o.follow = src->follow || src->connect;
         o.idle_timeout = src->idle_timeout;
-        o.interrupt = &interrupt_flag;
+        o.interrupt = &c->interrupted;
         o.on_bytes = src->on_bytes;
         o.bytes_ctx = src->bytes_ctx;
         o.on_wait = on_connect_wait;
+        o.wait_ctx = c;
     } else if (isatty(STDERR_FILENO)) {
         o.progress = on_progress;
         o.progress_ctx = &prog;
@@ -284,15 +252,15 @@ static ev_driver *read_with(const cli_source *src, const char *path,
         *code = CLI_FAIL;
         return NULL;
     }
-    int caught = live && cli_catch_interrupt(&old) == 0;
+    int caught = live && cli_catch_interrupt(c, &old) == 0;
     const ev_stream *s = src && src->connect ? ev_driver_run_connect(d, src->connect)
-                       : src && src->has_fd  ? ev_driver_run_fd(d, src->fd, path)
+                       : src && src->spool   ? ev_driver_run_spool(d, src->spool, path)
                                              : ev_driver_run_path(d, path);
     if (caught)
         sigaction(SIGINT, &old, NULL);
     if (prog.shown)
         fputs("\r\033[K", stderr);
-    if (an ? cli_memory_stopped(path, s, an, n) : cli_memory_stopped_driver(path, d)) {
+    if (an ? cli_memory_stopped(c, path, s, an, n) : cli_memory_stopped_driver(c, path, d)) {
         /* no result: a profile cut at the limit would look whole */
         ev_driver_destroy(d);
         *code = CLI_FAIL;
@@ -302,9 +270,9 @@ static ev_driver *read_with(const cli_source *src, const char *path,
         *code = ev_stream_damaged(s) ? CLI_FAIL : CLI_OK;
         return d;
     }
-    *code = cli_report_stream(path, s);
+    *code = cli_report_stream(c, path, s);
     /* a selection outside the log: no result, a usage error */
-    int sel = cli_window_check(path, &s->read, s->interrupted || s->stopped, live);
+    int sel = cli_window_check(c, path, &s->read, s->interrupted || s->stopped, live);
     if (sel != CLI_OK) {
         ev_driver_destroy(d);
         *code = sel;
@@ -315,17 +283,17 @@ static ev_driver *read_with(const cli_source *src, const char *path,
 
 /* ---- -j N ---------------------------------------------------------------- */
 
-unsigned cli_jobs(void)
+unsigned cli_jobs(const cli_ctx *c)
 {
-    if (cli_jobs_given())
-        return cli_jobs_given();
+    if (c->jobs_given)
+        return c->jobs_given;
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > 64 ? 64 : (unsigned)n;
 }
 
-void cli_jobs_opts(ev_driver_opts *o)
+void cli_jobs_opts(const cli_ctx *c, ev_driver_opts *o)
 {
-    o->jobs = cli_jobs();
+    o->jobs = cli_jobs(c);
 }
 
 void cli_test_hooks(ev_driver *d)
@@ -347,10 +315,10 @@ void cli_jobs_note(const ev_stream *s)
                 s->parallel_note ? s->parallel_note : "");
 }
 
-int cli_report_stream(const char *path, const ev_stream *s)
+int cli_report_stream(cli_ctx *c, const char *path, const ev_stream *s)
 {
     cli_jobs_note(s);
-    const char *shown = cli_display_path(path);
+    const char *shown = cli_display_path(c, path);
     int code;
 
     if (s->interrupted) {
@@ -358,7 +326,7 @@ int cli_report_stream(const char *path, const ev_stream *s)
         el_read_result r = s->read;
         if (r.status == EV_ERR_TRUNCATED || r.status == EV_OK)
             r.status = EV_END;
-        code = cli_report_read(path, &r);
+        code = cli_report_read(c, path, &r);
         fprintf(stderr, "evprof: %s: interrupted after %llu events (%llu bytes); "
                 "the results so far\n", shown, (unsigned long long)s->read.events,
                 (unsigned long long)s->read.bytes);
@@ -368,7 +336,7 @@ int cli_report_stream(const char *path, const ev_stream *s)
         if (s->idle_timed_out && s->read.status != EV_ERR_IO)   /* missing: the error says it */
             fprintf(stderr, "evprof: %s: the file did not grow for the idle timeout; "
                     "reading stopped there\n", shown);
-        code = cli_report_read(path, &s->read);
+        code = cli_report_read(c, path, &s->read);
     }
     /* an analysis that stopped the read is reported by its command, which
      * knows why; the driver's own stops are said here */
@@ -383,62 +351,3 @@ int cli_read_nothing(const ev_stream *s, int code)
 {
     return s->read.events == 0 && code != CLI_OK && code != CLI_INTERRUPTED;
 }
-
-/* ---- what else a log holds ---------------------------------------------- */
-
-static int holds_event(void *self, const el_event *ev, const ev_stream *s)
-{
-    cli_holds *k = self;
-    (void)s;
-    switch (ev->type) {
-    case EL_HEAP_PROF_BEGIN:
-        k->heap_begin = 1;
-        break;
-    case EL_HEAP_PROF_SAMPLE_BEGIN:
-    case EL_HEAP_BIO_PROF_SAMPLE_BEGIN:
-        k->heap = 1;
-        break;
-    case EL_TICKY_COUNTER_DEF:
-    case EL_TICKY_COUNTER_SAMPLE:
-        k->ticky = 1;
-        break;
-    default:
-        k->gc = 1;
-        break;
-    }
-    return 0;
-}
-
-static void *holds_fork(void *self)
-{
-    (void)self;
-    return calloc(1, sizeof(cli_holds));
-}
-
-static int holds_merge(void *self, void *part)
-{
-    cli_holds *k = self;
-    const cli_holds *q = part;
-    k->heap |= q->heap;
-    k->heap_begin |= q->heap_begin;
-    k->ticky |= q->ticky;
-    k->gc |= q->gc;
-    return 0;
-}
-
-static void holds_drop(void *part) { free(part); }
-
-static const uint16_t holds_types[] = {
-    EL_HEAP_PROF_BEGIN, EL_HEAP_PROF_SAMPLE_BEGIN, EL_HEAP_BIO_PROF_SAMPLE_BEGIN,
-    EL_TICKY_COUNTER_DEF, EL_TICKY_COUNTER_SAMPLE, EL_GC_START, EL_GC_STATS_GHC,
-    EL_HEAP_ALLOCATED,
-};
-const ev_analysis_ops cli_holds_ops = {
-    .name = "holds",
-    .types = holds_types,
-    .num_types = sizeof holds_types / sizeof holds_types[0],
-    .event = holds_event,
-    .fork = holds_fork,
-    .merge = holds_merge,
-    .drop = holds_drop,
-};

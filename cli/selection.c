@@ -24,8 +24,9 @@
 
 /* ---- the window: options, marks, the selection -------------------------- */
 
-void cli_window_init(cli_window *w)
+void cli_window_init(cli_window *w, cli_ctx *c)
 {
+    w->ctx = c;
     w->from_ns = 0;
     w->to_ns = UINT64_MAX;
     w->cap = -1;
@@ -44,8 +45,7 @@ void cli_window_init(cli_window *w)
     w->src.on_bytes = NULL;
     w->src.bytes_ctx = NULL;
     w->src.select = NULL;
-    w->src.has_fd = 0;
-    w->src.fd = -1;
+    w->src.spool = NULL;
     w->src.quiet = 0;
 }
 
@@ -63,7 +63,7 @@ static int parse_seconds(const cli_args *a, const char *name, uint64_t *ns)
 
 /* "marker:LABEL[#N]": the label and N (1 when absent). 1 when taken, 0
  * when `v` is not a marker, -1 after a usage error. */
-static int parse_marker(const cli_args *a, const char *name, const char **label,
+static int parse_marker(cli_ctx *c, const cli_args *a, const char *name, const char **label,
                         unsigned long *nth)
 {
     const char *v = a->value;
@@ -82,15 +82,12 @@ static int parse_marker(const cli_args *a, const char *name, const char **label,
             return -1;
         }
         /* the label is a copy without #N, kept for the command's life */
-        static char *copies[2];
-        int k = strcmp(name, "from") == 0 ? 0 : 1;
-        free(copies[k]);
-        copies[k] = strndup(v, (size_t)(hash - v));
-        if (!copies[k]) {
+        char *copy = cli_ctx_keep(c, strndup(v, (size_t)(hash - v)));
+        if (!copy) {
             fprintf(stderr, "evprof: out of memory\n");
             return -1;
         }
-        *label = copies[k];
+        *label = copy;
         return 1;
     }
     *label = v;
@@ -111,9 +108,9 @@ static int parse_phase(const cli_args *a, cli_window *w)
             cli_usage_error(a->cmd, "--phase: the N of LABEL#N counts from 1, not '%s'", hash + 1);
             return -1;
         }
-        static char *copy;      /* the label without #N, kept for the command's life */
-        free(copy);
-        if (!(copy = strndup(v, (size_t)(hash - v)))) {
+        /* the label without #N, kept for the command's life */
+        char *copy = cli_ctx_keep(w->ctx, strndup(v, (size_t)(hash - v)));
+        if (!copy) {
             fprintf(stderr, "evprof: out of memory\n");
             return -1;
         }
@@ -122,10 +119,10 @@ static int parse_phase(const cli_args *a, cli_window *w)
     return 1;
 }
 
-static int parse_when(const cli_args *a, const char *name, uint64_t *ns, const char **label,
-                      unsigned long *nth)
+static int parse_when(cli_ctx *c, const cli_args *a, const char *name, uint64_t *ns,
+                      const char **label, unsigned long *nth)
 {
-    int m = parse_marker(a, name, label, nth);
+    int m = parse_marker(c, a, name, label, nth);
     if (m != 0)
         return m;
     *label = NULL;
@@ -171,7 +168,7 @@ int cli_window_done(const cli_args *a, int next_result, cli_window *w, const cha
         *path = w->src.connect;
         if (cli_window_select(w) != CLI_OK)
             return CLI_FAIL;
-        cli_window_watch(w, 0);
+        cli_window_watch(w->ctx, w, 0);
         return -1;
     }
     if (w->src.idle_timeout > 0 && !w->src.follow) {
@@ -180,7 +177,7 @@ int cli_window_done(const cli_args *a, int next_result, cli_window *w, const cha
     }
     if (!cli_want_pos(a, 1, 1, "FILE"))
         return CLI_USAGE;
-    if (cli_out_same_file(a->cmd, w->output, a->pos[0]))
+    if (cli_out_same_file(w->ctx, a->cmd, w->output, a->pos[0]))
         return CLI_USAGE;
     if (has_marks(w) && strcmp(a->pos[0], "-") == 0) {
         cli_usage_error(a->cmd, "marker windows read the log twice: they need a file, not "
@@ -190,7 +187,7 @@ int cli_window_done(const cli_args *a, int next_result, cli_window *w, const cha
     int code = cli_window_resolve(w, a->pos[0]);
     if (code != CLI_OK)
         return code;
-    cli_window_watch(w, 0);
+    cli_window_watch(w->ctx, w, 0);
     *path = a->pos[0];
     return -1;
 }
@@ -214,7 +211,7 @@ int cli_window_done_logs(const cli_args *a, int next_result, cli_window *w,
         }
         int stdin_seen = 0;
         for (int i = 0; i < a->npos; i++) {
-            if (cli_out_same_file(a->cmd, w->output, a->pos[i]))
+            if (cli_out_same_file(w->ctx, a->cmd, w->output, a->pos[i]))
                 return CLI_USAGE;
             if (strcmp(a->pos[i], "-") == 0 && stdin_seen++) {
                 cli_usage_error(a->cmd, "standard input ('-') can be read only once");
@@ -225,7 +222,7 @@ int cli_window_done_logs(const cli_args *a, int next_result, cli_window *w,
         *n = (size_t)a->npos;
         if (cli_window_select(w) != CLI_OK)
             return CLI_FAIL;
-        cli_window_watch(w, 1);
+        cli_window_watch(w->ctx, w, 1);
         return -1;
     }
     int done = cli_window_done(a, next_result, w, &one);
@@ -239,14 +236,12 @@ int cli_window_done_logs(const cli_args *a, int next_result, cli_window *w,
 
 /* ---- marks ---------------------------------------------------------- */
 
-static ev_span *spans_owned;   /* the windows live as long as the command */
-static void free_spans(void) { free(spans_owned); }
-
 /* "evprof: FILE: no marker 'X' in the log" or "marker 'X' #3 asked, the
  * log has 2"; the marks it has follow on the next line (resolve). */
-static void no_marker(const char *path, const char *label, unsigned long nth, size_t have)
+static void no_marker(cli_ctx *c, const char *path, const char *label, unsigned long nth,
+                      size_t have)
 {
-    const char *name = cli_display_path(path);
+    const char *name = cli_display_path(c, path);
     fprintf(stderr, have == 0 ? "evprof: %s: no marker '" : "evprof: %s: marker '", name);
     cli_text_str(stderr, label, strlen(label));
     if (have == 0)
@@ -255,13 +250,13 @@ static void no_marker(const char *path, const char *label, unsigned long nth, si
         fprintf(stderr, "' #%lu asked, the log has %zu\n", nth, have);
 }
 
-static int mark_time(const char *path, const ev_markers *m, const char *label,
+static int mark_time(cli_ctx *c, const char *path, const ev_markers *m, const char *label,
                      unsigned long nth, uint64_t *t)
 {
     size_t n;
     const uint64_t *times = ev_markers_times(m, label, strlen(label), &n);
     if (nth > n) {
-        no_marker(path, label, nth, n);
+        no_marker(c, path, label, nth, n);
         return -1;
     }
     *t = times[nth - 1];
@@ -278,6 +273,7 @@ int cli_window_resolve(cli_window *w, const char *path)
 
 static int resolve_marks(cli_window *w, const char *path)
 {
+    cli_ctx *c = w->ctx;
     if (!has_marks(w))
         return CLI_OK;
     ev_markers *m = ev_markers_create();
@@ -287,7 +283,7 @@ static int resolve_marks(cli_window *w, const char *path)
     }
     int code;
     cli_analysis an = { &ev_markers_ops, m };
-    ev_driver *d = cli_read(path, &an, 1, &code);
+    ev_driver *d = cli_read(c, path, &an, 1, &code);
     if (!d || cli_read_nothing(ev_driver_stream(d), code)) {
         ev_driver_destroy(d);
         ev_markers_destroy(m);
@@ -298,15 +294,15 @@ static int resolve_marks(cli_window *w, const char *path)
     /* a mark the log lacks, or marks that leave no window: a selection
      * that matches nothing (selection.c), said with what the log has */
     code = CLI_OK;
-    if (w->from_marker && mark_time(path, m, w->from_marker, w->from_nth, &w->from_ns) != 0)
+    if (w->from_marker && mark_time(c, path, m, w->from_marker, w->from_nth, &w->from_ns) != 0)
         code = CLI_USAGE;
     if (code == CLI_OK && w->to_marker &&
-        mark_time(path, m, w->to_marker, w->to_nth, &w->to_ns) != 0)
+        mark_time(c, path, m, w->to_marker, w->to_nth, &w->to_ns) != 0)
         code = CLI_USAGE;
     if (code == CLI_OK && w->phase) {
         /* from the mark to the next one of any label, later in time (the
          * last phase runs to the end of the log) */
-        if (mark_time(path, m, w->phase, w->phase_nth, &w->from_ns) != 0) {
+        if (mark_time(c, path, m, w->phase, w->phase_nth, &w->from_ns) != 0) {
             code = CLI_USAGE;
         } else {
             w->to_ns = UINT64_MAX;
@@ -329,7 +325,7 @@ static int resolve_marks(cli_window *w, const char *path)
     }
     if (code == CLI_OK && w->from_ns >= w->to_ns) {
         fprintf(stderr, "evprof: %s: --from (%.9f s) is not before --to (%.9f s)\n",
-                cli_display_path(path), w->from_ns / 1e9,
+                cli_display_path(c, path), w->from_ns / 1e9,
                 w->to_ns == UINT64_MAX ? INFINITY : w->to_ns / 1e9);
         code = CLI_USAGE;
     }
@@ -337,17 +333,15 @@ static int resolve_marks(cli_window *w, const char *path)
         size_t n;
         const uint64_t *t = ev_markers_times(m, w->between, strlen(w->between), &n);
         if (n < 2) {
-            no_marker(path, w->between, 2, n);
+            no_marker(c, path, w->between, 2, n);
             code = CLI_USAGE;
         } else {
-            free(spans_owned);
-            if (!(spans_owned = malloc(n / 2 * sizeof *spans_owned))) {
+            /* the windows live as long as the command */
+            ev_span *spans = cli_ctx_keep(c, malloc(n / 2 * sizeof *spans));
+            if (!spans) {
                 fprintf(stderr, "evprof: out of memory\n");
                 code = CLI_FAIL;
             } else {
-                static int registered;
-                if (!registered++)
-                    atexit(free_spans);
                 size_t k = 0;
                 uint64_t sum = 0;
                 for (size_t i = 0; i + 1 < n; i += 2) {
@@ -355,42 +349,31 @@ static int resolve_marks(cli_window *w, const char *path)
                     uint64_t a = t[i] > w->from_ns ? t[i] : w->from_ns;
                     uint64_t b = t[i + 1] < w->to_ns ? t[i + 1] : w->to_ns;
                     if (a < b) {
-                        spans_owned[k++] = (ev_span){ a, b };
+                        spans[k++] = (ev_span){ a, b };
                         sum += b - a;
                     }
                 }
-                w->spans = spans_owned;
+                w->spans = spans;
                 w->num_spans = k;
-                fprintf(stderr, "evprof: %s: --between '", cli_display_path(path));
+                fprintf(stderr, "evprof: %s: --between '", cli_display_path(c, path));
                 cli_text_str(stderr, w->between, strlen(w->between));
                 fprintf(stderr, "': %zu window%s, %.6f s in all%s\n", k, k == 1 ? "" : "s",
                         sum / 1e9, n % 2 ? " (the last mark, unpaired, left out)" : "");
                 if (k == 0) {
                     fprintf(stderr, "evprof: %s: no pair of marks inside --from/--to\n",
-                            cli_display_path(path));
+                            cli_display_path(c, path));
                     code = CLI_USAGE;
                 }
             }
         }
     }
     if (code == CLI_USAGE) {
-        fprintf(stderr, "evprof: %s: the log: ", cli_display_path(path));
+        fprintf(stderr, "evprof: %s: the log: ", cli_display_path(c, path));
         cli_log_has_print(stderr, NULL, &read, m);
         fputc('\n', stderr);
     }
     ev_markers_destroy(m);
     return code;
-}
-
-/* The selections made, freed at exit (a command makes one, diff one a side). */
-static ev_select **selects_owned;
-static size_t num_selects;
-
-static void free_selects(void)
-{
-    for (size_t i = 0; i < num_selects; i++)
-        ev_select_destroy(selects_owned[i]);
-    free(selects_owned);
 }
 
 int cli_window_select(cli_window *w)
@@ -403,16 +386,11 @@ int cli_window_select(cli_window *w)
     }
     ev_select *sel = w->spans ? ev_select_create(w->spans, w->num_spans, w->cap)
                    : ev_select_create(&one, all_time ? 0 : 1, w->cap);
-    ev_select **more = sel ? realloc(selects_owned, (num_selects + 1) * sizeof *more) : NULL;
-    if (!more) {
-        ev_select_destroy(sel);
+    /* kept for the command's life (a command makes one, diff one a side) */
+    if (cli_ctx_keep_select(w->ctx, sel) != 0) {
         fprintf(stderr, "evprof: out of memory\n");
         return CLI_FAIL;
     }
-    if (!num_selects)
-        atexit(free_selects);
-    selects_owned = more;
-    selects_owned[num_selects++] = sel;
     w->src.select = sel;
     return CLI_OK;
 }
@@ -454,14 +432,15 @@ int cli_opt_from(const cli_args *a, void *var, const void *ctx)
 {
     cli_window *w = var;
     (void)ctx;
-    return parse_when(a, "from", &w->from_ns, &w->from_marker, &w->from_nth) < 0 ? -1 : 0;
+    return parse_when(w->ctx, a, "from", &w->from_ns, &w->from_marker, &w->from_nth) < 0 ? -1
+                                                                                       : 0;
 }
 
 int cli_opt_to(const cli_args *a, void *var, const void *ctx)
 {
     cli_window *w = var;
     (void)ctx;
-    return parse_when(a, "to", &w->to_ns, &w->to_marker, &w->to_nth) < 0 ? -1 : 0;
+    return parse_when(w->ctx, a, "to", &w->to_ns, &w->to_marker, &w->to_nth) < 0 ? -1 : 0;
 }
 
 int cli_opt_phase(const cli_args *a, void *var, const void *ctx)
@@ -520,13 +499,6 @@ int cli_opt_connect(const cli_args *a, void *var, const void *ctx)
     return 0;
 }
 
-int cli_opt_memory(const cli_args *a, void *var, const void *ctx)
-{
-    (void)var;
-    (void)ctx;
-    return cli_memory_option(a) < 0 ? -1 : 0;
-}
-
 /* ---- a selection that matches nothing --------------------------------------- */
 
 /* The marks of a finished file, for the message (a second read, only
@@ -555,20 +527,16 @@ static ev_markers *read_marks(const char *path)
 
 /* ---- the command's window -------------------------------------------------- */
 
-static const cli_window *watched;
-static int several;                 /* the command reads several logs: sum */
-static int matched_any;             /* ... and one of them matched */
-
 static int selects(const cli_window *w)
 {
     return w && (w->from_ns > 0 || w->to_ns != UINT64_MAX || w->cap >= 0 || w->spans);
 }
 
-void cli_window_watch(const cli_window *w, int several_logs)
+void cli_window_watch(cli_ctx *c, const cli_window *w, int several_logs)
 {
-    watched = w;
-    several = several_logs;
-    matched_any = 0;
+    c->watched = w;
+    c->several = several_logs;
+    c->matched_any = 0;
 }
 
 /* "1 capability (0)", "4 capabilities (0-3, 7)" */
@@ -673,18 +641,10 @@ static void misses(const cli_window *w, const el_read_result *r, int *time_miss,
     *cap_miss = w->cap >= 0 && !el_caps_has(&r->caps, (uint32_t)w->cap);
 }
 
-int cli_window_misses(const el_read_result *r)
+int cli_window_check(cli_ctx *c, const char *path, const el_read_result *r, int cut_short,
+                     int live)
 {
-    int t, c;
-    if (!selects(watched))
-        return 0;
-    misses(watched, r, &t, &c);
-    return t || c;
-}
-
-int cli_window_check(const char *path, const el_read_result *r, int cut_short, int live)
-{
-    const cli_window *w = watched;
+    const cli_window *w = c->watched;
     if (!selects(w) || cut_short)
         return CLI_OK;
     /* a read that stopped at an error with nothing before says so itself */
@@ -693,21 +653,21 @@ int cli_window_check(const char *path, const el_read_result *r, int cut_short, i
     int time_miss, cap_miss;
     misses(w, r, &time_miss, &cap_miss);
     if (!time_miss && !cap_miss) {
-        matched_any = 1;
+        c->matched_any = 1;
         return CLI_OK;
     }
-    const char *name = cli_display_path(path);
+    const char *name = cli_display_path(c, path);
     fprintf(stderr, "evprof: %s: ", name);
     put_selection(stderr, w, time_miss, cap_miss);
-    fputs(several ? " selects nothing in this log: " : " selects nothing: ", stderr);
+    fputs(c->several ? " selects nothing in this log: " : " selects nothing: ", stderr);
     cli_log_has_print(stderr, live ? NULL : path, r, NULL);
     fputc('\n', stderr);
-    return several ? CLI_OK : CLI_USAGE;
+    return c->several ? CLI_OK : CLI_USAGE;
 }
 
-int cli_window_check_logs(void)
+int cli_window_check_logs(const cli_ctx *c)
 {
-    if (!several || !selects(watched) || matched_any)
+    if (!c->several || !selects(c->watched) || c->matched_any)
         return CLI_OK;
     fprintf(stderr, "evprof: the selection matches nothing in any of the logs\n");
     return CLI_USAGE;

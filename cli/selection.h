@@ -25,14 +25,16 @@ typedef struct cli_source {
     /* the selection the read's selection stage marks events by (made by
      * cli_window_done from the time options and --cap; NULL: all) */
     const ev_select *select;
-    /* read this open descriptor instead of opening the path (ticky's copy
-     * of standard input); the path names it in messages */
-    int has_fd, fd;
+    /* read this spool instead of opening the path (ticky's copy of
+     * standard input or of a live read, driver/spool.h); the path names it
+     * in messages */
+    const struct ev_spool *spool;
     /* a second read of what a first one read and reported: no messages */
     int quiet;
 } cli_source;
 
 typedef struct cli_window {
+    cli_ctx *ctx;               /* the run's: what the window's options keep */
     uint64_t from_ns, to_ns;    /* to_ns UINT64_MAX: open */
     int32_t cap;                /* -1: all */
     int all;
@@ -50,7 +52,9 @@ typedef struct cli_window {
     cli_source src;
 } cli_window;
 
-void cli_window_init(cli_window *w);
+/* Before its options are parsed: nothing selected; c the run's context
+ * (what the options and the selection keep for the command, the reads). */
+void cli_window_init(cli_window *w, cli_ctx *c);
 /* Turns marks into times (cli_window_done calls it): a first cheap read of `path` with only the marks
  * decoded (nothing to do without marks). Prints what went wrong (a mark
  * not in the log: the marks that are; standard input: cannot be read
@@ -104,6 +108,8 @@ int cli_opt_between(const cli_args *a, void *w, const void *ctx);
 int cli_opt_cap(const cli_args *a, void *w, const void *ctx);
 int cli_opt_idle_timeout(const cli_args *a, void *w, const void *ctx);
 int cli_opt_connect(const cli_args *a, void *w, const void *ctx);
+/* --memory-limit SIZE (cli/read.c: the budget): into the context var's
+ * memory_limit. */
 int cli_opt_memory(const cli_args *a, void *var, const void *ctx);
 
 #define CLI_FROM_HELP "only events at or after WHEN: seconds on the log's clock (which " \
@@ -145,17 +151,19 @@ int cli_opt_memory(const cli_args *a, void *var, const void *ctx);
     OPT_CALL(0, "connect", "ADDR", cli_opt_connect, w, NULL, "read a running "        \
              "program's eventlog-socket stream (unix:PATH or tcp:HOST:PORT) instead of FILE")
 
-/* Every reading command (cli/read.h's budget). */
-#define CLI_MEMORY_OPT                                                               \
-    OPT_CALL(0, "memory-limit", "SIZE", cli_opt_memory, NULL, NULL, "stop (exit 1, no " \
-             "output) with what the log holds so far when the analyses' memory would " \
-             "pass SIZE: bytes or a number with K, M or G (binary); default half of " \
-             "the physical memory")
+/* Every reading command (cli/read.h's budget, cli_opt_memory), bound to
+ * the context c. */
+#define CLI_MEMORY_HELP "stop (exit 1, no output) with what the log holds so far when the " \
+    "analyses' memory would pass SIZE: bytes or a number with K, M or G (binary); default " \
+    "half of the physical memory"
+#define CLI_MEMORY_OPT(c)                                                            \
+    OPT_CALL(0, "memory-limit", "SIZE", cli_opt_memory, c, NULL, CLI_MEMORY_HELP)
 
 /* The whole selection of the profile commands, the live sources and the
  * memory limit. */
 #define CLI_WINDOW_OPTS(w)                                                           \
-    CLI_TIME_OPTS(w), CLI_CAP_OPT(w), CLI_FOCUS_OPTS(w), CLI_FOLLOW_OPTS(w), CLI_MEMORY_OPT
+    CLI_TIME_OPTS(w), CLI_CAP_OPT(w), CLI_FOCUS_OPTS(w), CLI_FOLLOW_OPTS(w),            \
+    CLI_MEMORY_OPT((w)->ctx)
 
 /* ---- a selection that matches nothing --------------------------------------- */
 
@@ -164,7 +172,7 @@ int cli_opt_memory(const cli_args *a, void *var, const void *ctx);
  * `several_logs` a log that the window misses is said and read on; only
  * when it misses every log is the command's result an error
  * (cli_window_check_logs). NULL: nothing to check. */
-void cli_window_watch(const cli_window *w, int several_logs);
+void cli_window_watch(cli_ctx *c, const cli_window *w, int several_logs);
 
 /* "its events run from A s to B s (...); N capabilities (0, 1); marks
  * (label, count, first at): ..." (the marks `marks`, else read again
@@ -178,11 +186,9 @@ void cli_log_has_print(FILE *e, const char *path, const el_read_result *r,
  * span, or its capabilities); else CLI_OK. A read interrupted or stopped
  * by an analysis (`cut_short`) is not judged; a live one (`live`) says no
  * marks. */
-int cli_window_check(const char *path, const el_read_result *r, int cut_short, int live);
-/* 1 when the watched window misses the log of this read result (what
- * cli_window_check would say, without saying it). */
-int cli_window_misses(const el_read_result *r);
+int cli_window_check(cli_ctx *c, const char *path, const el_read_result *r, int cut_short,
+                     int live);
 /* For several logs: CLI_USAGE when the window missed every one. */
-int cli_window_check_logs(void);
+int cli_window_check_logs(const cli_ctx *c);
 
 #endif

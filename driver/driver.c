@@ -417,7 +417,7 @@ static int setup_order(ev_driver *d, const char *path, int regular, const void *
     } else {
         /* a stream is read once: every record goes into the spool, so
          * that the replay finds each run's records again */
-        ev_spool_init_pipe(&d->spool);
+        ev_spool_init_pipe(&d->spool, NULL);
         d->pipe.spool = &d->spool;
         ro->only_selected = 0;
     }
@@ -550,6 +550,16 @@ const ev_stream *ev_driver_run_mem(ev_driver *d, const void *buf, size_t len)
 const ev_stream *ev_driver_run_fd(ev_driver *d, int fd, const char *name)
 {
     return run(d, SRC_FD, name, fd, NULL, 0);
+}
+
+const ev_stream *ev_driver_run_spool(ev_driver *d, const ev_spool *s, const char *name)
+{
+    if (s->fd < 0)
+        return run(d, SRC_MEM, NULL, -1, s->mem, (size_t)s->size);
+    /* a copy of a stream: read as the stream was, from its start */
+    if (lseek(s->fd, 0, SEEK_SET) != 0)
+        return run(d, SRC_FD, name, -1, NULL, 0);
+    return run(d, SRC_FD, name, s->fd, NULL, 0);
 }
 
 const ev_stream *ev_driver_run_connect(ev_driver *d, const char *addr)

@@ -26,44 +26,19 @@
  * run per event (56 bytes each), and its cursors' buffers never exceed
  * their runs' bytes, so the worst case stays below the log's size.
  *
- * The bytes come from a source that can be read by offset: the file
- * itself, memory, or for a pipe the spool (ev_spool): the records are
- * written there at their stream offsets as they are read, in memory up to
- * EV_SPOOL_MEM bytes, past that in an unlinked temporary file ($TMPDIR or
- * /tmp); a spool that cannot be written stops the read with a message. */
+ * The bytes come from a source that can be read by offset (ev_spool,
+ * driver/spool.h): the file itself, memory, or for a pipe the records
+ * written into a spool at their stream offsets as they are read; a spool
+ * that cannot be written stops the read with a message. */
 #ifndef EVPROF_DRIVER_ORDER_H
 #define EVPROF_DRIVER_ORDER_H
 
 #include <stdint.h>
 
+#include "driver/spool.h"
 #include "evprof/eventlog.h"
 
 #define EV_ORDER_BUF ((size_t)256 << 10)
-#define EV_SPOOL_MEM ((uint64_t)32 << 20)
-
-/* Bytes readable by offset: a file descriptor (pread) or memory. */
-typedef struct ev_spool {
-    int fd;                     /* -1: memory */
-    int own_fd;                 /* close it at the end */
-    uint8_t *mem;               /* the bytes when fd < 0 */
-    uint64_t size;              /* bytes held (memory: allocated up to cap) */
-    uint64_t cap;
-    int own_mem;
-    uint8_t *wbuf;              /* file mode: records not yet written, */
-    uint64_t wbuf_off;          /* from this offset on */
-    size_t wlen;
-    const char *error;          /* why spooling failed, or NULL */
-} ev_spool;
-
-void ev_spool_init_fd(ev_spool *s, int fd, int own);
-void ev_spool_init_mem(ev_spool *s, const void *mem, uint64_t size);
-void ev_spool_init_pipe(ev_spool *s);   /* empty; written by ev_spool_put */
-/* Writes bytes at offset `off` (records arrive in file order). Returns 0,
- * or -1 with s->error set. */
-int ev_spool_put(ev_spool *s, uint64_t off, const void *p, uint32_t len);
-/* Writes what is buffered; before reading. Returns 0, or -1 (s->error). */
-int ev_spool_flush(ev_spool *s);
-void ev_spool_free(ev_spool *s);
 
 typedef struct ev_order ev_order;
 

@@ -168,3 +168,19 @@ uint64_t ev_select_counter_sum(const ev_select *s, const uint64_t *max)
     }
     return sum;
 }
+
+int ev_select_misses(const ev_select *s, const el_read_result *r)
+{
+    if (!s)
+        return 0;
+    if (s->cap >= 0 && !el_caps_has(&r->caps, (uint32_t)s->cap))
+        return 1;
+    if (s->all_time)
+        return 0;
+    if (!r->has_time_span)
+        return 1;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->spans[i].from_ns <= r->last_time && s->spans[i].to_ns > r->first_time)
+            return 0;
+    return 1;
+}

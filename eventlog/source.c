@@ -76,6 +76,7 @@ static el_src_status mem_read(el_source *src, const uint8_t **buf, size_t *len)
     m->given = 1;
     *buf = m->buf;
     *len = m->len;
+    m->s.offset = m->len;       /* the read's bytes, as a file's read counts them */
     return EL_SRC_DATA;
 }
 

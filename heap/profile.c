@@ -1514,3 +1514,8 @@ const ev_analysis_ops heap_analysis_ordered_ops = {
     .release = heap_op_release,
     .holds = heap_op_holds,
 };
+
+const ev_analysis_ops *heap_analysis_for(const heap_profile *h)
+{
+    return h->opts.clock == HEAP_CLOCK_MUTATOR ? &heap_analysis_ordered_ops : &heap_analysis_ops;
+}

@@ -1,5 +1,6 @@
 /* Unit tests of the CLI helpers (cli/cli.c): option tables, positional
- * arguments, JSON and terminal string output. */
+ * arguments, JSON and terminal string output; the run's context
+ * (cli/ctx.c): what the options and helpers keep goes there, nowhere else. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,8 @@
 /* the CLI is not in the library: compile its helpers into this test */
 #include "evprof/textout.h"
 #include "../cli/cli.c"
+#include "../cli/ctx.c"
+#include "../cli/signals.c"
 
 /* Parses argv (NULL-terminated list) by a bound table; returns the
  * cli_parse result and what reached the variables. */
@@ -175,7 +178,7 @@ static void test_help(void **state)
         OPT_STRING('f', "format", "FMT", NULL, "output format"),
         OPT_FLAG('q', "quiet", NULL, "say less"),
         OPT_NUMBER(0, "share", "PCT", NULL, 0, 100, "a share"),
-        CLI_JOBS_OPT,
+        CLI_JOBS_OPT(NULL),
         OPT_END,
     };
     cli_print_help(out, &help, opts);
@@ -189,6 +192,41 @@ static void test_help(void **state)
         "  -h, --help             show this help\n"
         "\nMore text.\n");
     free(text);
+}
+
+/* -j into the context it is bound to, and the visible forms of paths kept
+ * there: two runs' contexts share nothing. */
+static void test_context(void **state)
+{
+    (void)state;
+    cli_ctx one, two;
+    cli_ctx_init(&two);
+    cli_ctx_init(&one);
+    const cli_opt opts[] = { CLI_JOBS_OPT(&one), OPT_END };
+    char *argv[] = { "test", "-j", "3", "FILE", NULL };
+    cli_args a;
+    assert_int_equal(cli_parse(&help, opts, 4, argv, &a), CLI_END);
+    assert_int_equal(one.jobs_given, 3);
+    assert_int_equal(two.jobs_given, 0);
+
+    const char *path = "a\nb";
+    const char *shown = cli_display_path(&one, path);
+    assert_string_equal(shown, "a\\nb");
+    assert_ptr_equal(cli_display_path(&one, path), shown);     /* kept, not made again */
+    assert_int_equal(one.num_shown, 1);
+    assert_int_equal(two.num_shown, 0);
+    assert_string_equal(cli_display_path(&two, "plain"), "plain");
+    assert_string_equal(cli_display_path(&two, "-"), "<stdin>");
+    assert_int_equal(two.num_shown, 0);
+
+    /* blocks and selections kept until the context is freed */
+    assert_non_null(cli_ctx_keep(&one, malloc(16)));
+    assert_int_equal(cli_ctx_keep_select(&one, ev_select_create(NULL, 0, 1)), 0);
+    assert_int_equal(one.num_blocks, 1);
+    assert_int_equal(one.num_selects, 1);
+    cli_ctx_free(&one);
+    assert_int_equal(one.num_shown + one.num_blocks + one.num_selects, 0);
+    cli_ctx_free(&two);
 }
 
 static void test_want_pos(void **state)
@@ -258,6 +296,7 @@ int main(void)
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_want_pos),
+        cmocka_unit_test(test_context),
         cmocka_unit_test(test_json_strings),
         cmocka_unit_test(test_text_strings),
     };

@@ -1565,9 +1565,38 @@ static void test_selective_read_finds_the_same(void **state)
     assert_true(runs > 1000);
 }
 
+/* A read from memory counts its bytes as a file's read does (the read's
+ * `bytes`, where its facts say the log ends): whole, cut mid-event, cut
+ * at an event's end. */
+static void test_mem_read_counts_bytes(void **state)
+{
+    (void)state;
+    const char *path = CORPUS_DIR "/ghc-events/ticky-ticky.eventlog";
+    size_t len;
+    uint8_t *buf = load(path, &len);
+    size_t cuts[] = { len, len / 2, len - 3 };
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+        size_t nm = 0, nf = 0;
+        el_read_result m = el_read_mem(buf, cuts[i], count_event, &nm, NULL);
+        char tmp[] = "/tmp/evprof-test-memXXXXXX";
+        int fd = mkstemp(tmp);
+        assert_true(fd >= 0);
+        assert_int_equal(write(fd, buf, cuts[i]), (ssize_t)cuts[i]);
+        close(fd);
+        el_read_result f = el_read_path(tmp, count_event, &nf, NULL);
+        unlink(tmp);
+        assert_int_equal(m.status, f.status);
+        assert_int_equal(nm, nf);
+        assert_int_equal(m.bytes, f.bytes);
+        assert_int_equal(m.bytes, cuts[i]);
+    }
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mem_read_counts_bytes),
         cmocka_unit_test(test_corpus_decodes_whole),
         cmocka_unit_test(test_corpus_chunk_sizes),
         cmocka_unit_test(test_split_every_point),

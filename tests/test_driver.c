@@ -4,12 +4,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "driver/spool.h"
 #include "evprof/driver.h"
 #include "evprof/markers.h"
 #include "evprof/writer.h"
@@ -580,6 +582,63 @@ static void test_markers_first(void **state)
     }
 }
 
+/* The spool (driver/spool.h), in memory and in a file: its bytes read
+ * back by offset, as a stream, and through the driver as the log. */
+static void check_spool(const ev_spool *sp, const uint8_t *log, size_t len)
+{
+    uint8_t head[8];
+    assert_int_equal(ev_spool_pread(sp, head, sizeof head, 0), (int64_t)sizeof head);
+    assert_memory_equal(head, log, sizeof head);
+    assert_int_equal(ev_spool_pread(sp, head, sizeof head, len - 3), 3);
+    assert_int_equal(ev_spool_pread(sp, head, sizeof head, len + 10), 0);
+    FILE *f = ev_spool_fopen(sp);
+    assert_non_null(f);
+    uint8_t *back = malloc(len + 1);
+    assert_int_equal(fread(back, 1, len + 1, f), len);
+    assert_memory_equal(back, log, len);
+    fclose(f);
+    free(back);
+    for (int twice = 0; twice < 2; twice++) {
+        rec msgs = { 0 };
+        ev_driver *d = ev_driver_create(NULL);
+        ev_driver_attach(d, &msgs_ops, &msgs);
+        const ev_stream *s = ev_driver_run_spool(d, sp, "copy");
+        assert_int_equal(s->read.status, EV_END);
+        assert_int_equal(s->read.bytes, len);
+        assert_int_equal(msgs.n, 12);
+        ev_driver_destroy(d);
+    }
+}
+
+static void test_spool(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *log = two_caps(&len);
+    ev_spool sp;
+    ev_spool_init_pipe(&sp, "the test's log");
+    /* in pieces, appended */
+    for (size_t at = 0; at < len; at += 7) {
+        size_t n = len - at < 7 ? len - at : 7;
+        assert_int_equal(ev_spool_put(&sp, sp.size, log + at, (uint32_t)n), 0);
+    }
+    assert_int_equal(ev_spool_flush(&sp), 0);
+    assert_int_equal(sp.size, len);
+    check_spool(&sp, log, len);
+    ev_spool_free(&sp);
+
+    char tmp[] = "/tmp/evprof-test-spoolXXXXXX";
+    int fd = mkstemp(tmp);
+    assert_true(fd >= 0);
+    unlink(tmp);
+    assert_int_equal(write(fd, log, len), (ssize_t)len);
+    ev_spool_init_fd(&sp, fd, 1);
+    sp.size = len;
+    check_spool(&sp, log, len);
+    ev_spool_free(&sp);
+    free(log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -592,6 +651,7 @@ int main(void)
         cmocka_unit_test(test_stop),
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_progress),
+        cmocka_unit_test(test_spool),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

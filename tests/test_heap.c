@@ -1444,6 +1444,23 @@ static void test_snapshots(void **state)
     }
 }
 
+/* heap_analysis_for: the mutator clock needs the time-ordered replay */
+static void test_analysis_for(void **state)
+{
+    (void)state;
+    heap_opts o;
+    heap_opts_init(&o);
+    heap_profile *h = heap_create(&o, NULL, NULL);
+    assert_ptr_equal(heap_analysis_for(h), &heap_analysis_ops);
+    assert_int_equal(heap_analysis_for(h)->flags & EV_ORDERED, 0);
+    heap_destroy(h);
+    o.clock = HEAP_CLOCK_MUTATOR;
+    h = heap_create(&o, NULL, NULL);
+    assert_ptr_equal(heap_analysis_for(h), &heap_analysis_ordered_ops);
+    assert_true(heap_analysis_for(h)->flags & EV_ORDERED);
+    heap_destroy(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1467,6 +1484,7 @@ int main(void)
         cmocka_unit_test(test_writers),
         cmocka_unit_test(test_snapshots),
         cmocka_unit_test(test_ccs_names_repeated),
+        cmocka_unit_test(test_analysis_for),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -359,6 +359,60 @@ static void test_marks_listed(void **state)
     el_writer_destroy(w);
 }
 
+/* info_holds_ops: a flag per kind, whatever else is in the log; a forked
+ * partial merges into the whole as the parallel read merges it. */
+static void test_holds(void **state)
+{
+    (void)state;
+    el_writer *w = el_writer_create_mem();
+    assert_int_equal(el_writer_declare_ghc(w, EL_GHC_9_2), EV_OK);
+    el_writer_heap_prof_begin(w, 1000, 1, 100000000, 2, NULL);
+    el_writer_begin_block(w, 0, 2000);
+    el_writer_gc_start(w, 2000);
+    el_writer_gc_end(w, 2100);
+    el_writer_end_block(w, 2100);
+    assert_int_equal(el_writer_finish(w), EV_OK);
+    size_t len;
+    const uint8_t *log = el_writer_borrow_bytes(w, &len);
+    info_holds k = { 0, 0, 0, 0 };
+    ev_driver *d = ev_driver_create(NULL);
+    assert_int_equal(ev_driver_attach(d, &info_holds_ops, &k), 0);
+    assert_int_equal(ev_driver_run_mem(d, log, len)->read.status, EV_END);
+    /* a HEAP_PROF_BEGIN without censuses, GC events, no ticky */
+    assert_int_equal(k.heap_begin, 1);
+    assert_int_equal(k.heap, 0);
+    assert_int_equal(k.ticky, 0);
+    assert_int_equal(k.gc, 1);
+    ev_driver_destroy(d);
+    el_writer_destroy(w);
+
+    /* a partial that saw ticky and a census, merged: the union */
+    info_holds *part = info_holds_ops.fork(&k);
+    assert_non_null(part);
+    assert_int_equal(part->gc + part->heap + part->heap_begin + part->ticky, 0);
+    el_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.type = EL_TICKY_COUNTER_SAMPLE;
+    assert_int_equal(info_holds_ops.event(part, &ev, NULL), 0);
+    ev.type = EL_HEAP_BIO_PROF_SAMPLE_BEGIN;
+    assert_int_equal(info_holds_ops.event(part, &ev, NULL), 0);
+    assert_int_equal(info_holds_ops.merge(&k, part), 0);
+    info_holds_ops.drop(part);
+    assert_int_equal(k.heap_begin + k.heap + k.ticky + k.gc, 4);
+}
+
+/* info_analysis_for: the selected counts only under a selection */
+static void test_analysis_for(void **state)
+{
+    (void)state;
+    assert_ptr_equal(info_analysis_for(NULL), &info_analysis_ops);
+    ev_span one = { 0, 1000 };
+    ev_select *sel = ev_select_create(&one, 1, -1);
+    assert_non_null(sel);
+    assert_ptr_equal(info_analysis_for(sel), &info_selected_ops);
+    ev_select_destroy(sel);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -368,6 +422,8 @@ int main(void)
         cmocka_unit_test(test_snapshot_driven),
         cmocka_unit_test(test_facts),
         cmocka_unit_test(test_marks_listed),
+        cmocka_unit_test(test_holds),
+        cmocka_unit_test(test_analysis_for),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1102,9 +1102,86 @@ static void test_snapshots(void **state)
     ticky_destroy(once);
 }
 
+/* ticky_set_event_limit: the analyses take at most that many ticky events
+ * (a live read's second pass takes what the first took), counted. */
+typedef struct upto {
+    ticky_set *t;
+    uint64_t left;
+} upto;
+
+/* The first `left` ticky events, one by one (without the set's limit). */
+static int feed_upto(void *ctx, const el_event *ev, const el_decoder *d)
+{
+    upto *u = ctx;
+    if (ev->type != EL_TICKY_COUNTER_DEF && ev->type != EL_TICKY_COUNTER_SAMPLE &&
+        ev->type != EL_TICKY_BEGIN_SAMPLE && ev->type != EL_STOP_THREAD)
+        return 0;
+    if (u->left == 0)
+        return 1;           /* stops the read here */
+    u->left--;
+    return feed(u->t, ev, d);
+}
+
+static ticky_set *read_limited(const synth *s, uint64_t limit)
+{
+    ticky_set *t = ticky_create();
+    assert_non_null(t);
+    if (limit != UINT64_MAX)
+        ticky_set_event_limit(t, limit);
+    ev_driver *d = ev_driver_create(NULL);
+    assert_int_equal(ev_driver_attach(d, &ticky_analysis_ops, t), 0);
+    assert_int_equal(ev_driver_run_mem(d, s->buf, s->len)->read.status, EV_END);
+    ev_driver_destroy(d);
+    assert_int_equal(ticky_finish(t), 0);
+    return t;
+}
+
+static void test_event_limit(void **state)
+{
+    (void)state;
+    synth *s = synth_build(1);
+    ticky_set *t = read_limited(s, UINT64_MAX);
+    uint64_t all = ticky_events_taken(t);
+    const ticky_info *in = ticky_get_info(t);
+    assert_true(all > 10);
+    assert_int_equal(all, in->definitions + in->samples + in->begin_events);
+    ticky_destroy(t);
+
+    /* the first half: what a read cut after that many ticky events holds */
+    uint64_t half = all / 2;
+    t = read_limited(s, half);
+    assert_int_equal(ticky_events_taken(t), half);
+    upto u = { ticky_create(), half };
+    assert_non_null(u.t);
+    assert_int_equal(el_read_mem(s->buf, s->len, feed_upto, &u, NULL).status, EV_STOPPED);
+    assert_int_equal(ticky_finish(u.t), 0);
+    const ticky_info *a = ticky_get_info(t), *b = ticky_get_info(u.t);
+    assert_int_equal(a->samples, b->samples);
+    assert_int_equal(a->definitions, b->definitions);
+    assert_int_equal(a->begin_events, b->begin_events);
+    assert_int_equal(ticky_num_counters(t), ticky_num_counters(u.t));
+    for (size_t i = 0; i < ticky_num_counters(t); i++) {
+        assert_int_equal(ticky_counter_at(t, i)->entries, ticky_counter_at(u.t, i)->entries);
+        assert_int_equal(ticky_counter_at(t, i)->alloc, ticky_counter_at(u.t, i)->alloc);
+    }
+    ticky_destroy(u.t);
+    ticky_destroy(t);
+
+    /* 0 takes nothing */
+    t = read_limited(s, 0);
+    assert_int_equal(ticky_events_taken(t), 0);
+    assert_int_equal(ticky_get_info(t)->samples, 0);
+    /* a new limit counts from 0 again */
+    ticky_set_event_limit(t, UINT64_MAX);
+    assert_int_equal(ticky_events_taken(t), 0);
+    ticky_destroy(t);
+    synth_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_event_limit),
         cmocka_unit_test(test_corpus_ticky_ticky),
         cmocka_unit_test(test_corpus_ticky_new),
         cmocka_unit_test(test_corpus_ticky_json),

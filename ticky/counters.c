@@ -127,8 +127,25 @@ ticky_set *ticky_create(void)
 {
     ticky_set *t = calloc(1, sizeof *t);
     if (t)
-        t->to_ns = UINT64_MAX;
+        t->to_ns = t->take_limit = UINT64_MAX;
     return t;
+}
+
+void ticky_set_event_limit(ticky_set *t, uint64_t limit)
+{
+    t->take_limit = limit;
+    t->taken = 0;
+}
+
+uint64_t ticky_events_taken(const ticky_set *t) { return t->taken; }
+
+/* The analyses' gate: 1 when the event is past the limit. */
+static int past_limit(ticky_set *t)
+{
+    if (t->taken >= t->take_limit)
+        return 1;
+    t->taken++;
+    return 0;
 }
 
 void ticky_destroy(ticky_set *t)
@@ -842,6 +859,8 @@ nomem:
 static int ticky_op_event(void *self, const el_event *ev, const ev_stream *s)
 {
     ticky_set *t = self;
+    if (past_limit(t))
+        return 0;
     if (s->budget != t->mem.budget && s->budget)
         ticky_set_budget(t, s->budget);
     set_select(t, s->select);
@@ -851,6 +870,8 @@ static int ticky_op_event(void *self, const el_event *ev, const ev_stream *s)
 static int ticky_series_op_event(void *self, const el_event *ev, const ev_stream *s)
 {
     ticky_set *t = self;
+    if (past_limit(t))
+        return 0;
     set_select(t, s->select);
     return ticky_series_add_event(t, ev) != 0;
 }

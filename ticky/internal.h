@@ -66,6 +66,7 @@ struct ticky_set {
      * counters, their id table and strings */
     ev_account mem;
     int finished;
+    uint64_t taken, take_limit;     /* ticky_set_event_limit */
     uint32_t keep_points;           /* ticky_keep_series; 0: none */
     int points_failed;              /* a point column could not be allocated */
     /* the series pass */

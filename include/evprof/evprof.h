@@ -42,6 +42,8 @@
 #include "evprof/metrics.h"     /* Prometheus exposition and its endpoint (top --metrics) */
 #include "evprof/markers.h"     /* traceMarker marks (--from marker:LABEL) */
 #include "evprof/phases.h"      /* the run cut into phases at its marks */
+#include "evprof/dump.h"        /* the whole log as `ghc-events show` prints it (evprof dump) */
+#include "evprof/merge.h"       /* one eventlog from several (evprof merge) */
 #include "evprof/textout.h"     /* text output helpers of the writers */
 #include "evprof/json.h"        /* the one JSON writer of every JSON output */
 #include "evprof/format.h"      /* output formats as data: ev_format tables of the modules */

@@ -194,6 +194,9 @@ EVPROF_API extern const ev_analysis_ops heap_analysis_ops;
  * HEAP_CLOCK_MUTATOR needs, since GHC writes the collections and the
  * censuses into different buffers, so file order is not time order. */
 EVPROF_API extern const ev_analysis_ops heap_analysis_ordered_ops;
+/* The one of the two h's options need: heap_analysis_ordered_ops under
+ * HEAP_CLOCK_MUTATOR, else heap_analysis_ops. */
+EVPROF_API const ev_analysis_ops *heap_analysis_for(const heap_profile *h);
 
 /* The results so far as a finished heap_profile of their own (bands,
  * aggregates and facts; biographical censuses still waiting for the end

@@ -61,6 +61,20 @@ EVPROF_API extern const ev_analysis_ops info_analysis_ops;
  * capabilities, status) still come from the whole log. The outputs say
  * which selection. */
 EVPROF_API extern const ev_analysis_ops info_selected_ops;
+/* The one of the two a read under `sel` (ev_driver_opts.select; NULL:
+ * everything) needs: info_selected_ops with a selection, else
+ * info_analysis_ops. */
+EVPROF_API const ev_analysis_ops *info_analysis_for(const ev_select *sel);
+
+/* What else a log holds, found in the same read as another analysis's (to
+ * name the command that fits a log, or what `diff` compares): heap
+ * censuses (heap_begin: a HEAP_PROF_BEGIN, even without censuses), ticky
+ * counters, GC events. info_holds_ops's self is an info_holds set to
+ * zero; mergeable (the parallel read). */
+typedef struct info_holds {
+    int heap, heap_begin, ticky, gc;
+} info_holds;
+EVPROF_API extern const ev_analysis_ops info_holds_ops;
 
 /* The run's facts as logged (first of each unless said): what a summary
  * of the run shows. Strings point into `in` (valid until it is

@@ -72,6 +72,12 @@ EVPROF_API size_t ev_select_num_slots(const ev_select *s);    /* 2n + 1 */
  * entries): the value at each window's end less the one at its start. */
 EVPROF_API uint64_t ev_select_counter_sum(const ev_select *s, const uint64_t *max);
 
+/* 1 when the selection meets nothing of a read (eventlog.h): its windows
+ * all miss the time span of the events read, or its capability owns no
+ * block there (a log without events misses any time window); 0 for NULL. */
+struct el_read_result;
+EVPROF_API int ev_select_misses(const ev_select *s, const struct el_read_result *r);
+
 #ifdef __cplusplus
 }
 #endif

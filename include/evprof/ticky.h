@@ -163,6 +163,14 @@ EVPROF_API int ticky_counter_points(const ticky_set *t, size_t i, ticky_points *
  * (release: ticky_destroy). It also reads STOP_THREAD (2), for the end of
  * the run (ticky_coverage_of). */
 EVPROF_API extern const ev_analysis_ops ticky_analysis_ops;
+/* The events the set's analyses (ticky_analysis_ops, ticky_series_ops)
+ * may take: past `limit` they take none; the count starts again at 0.
+ * What a second read of a live log needs, to take what the first took (a
+ * Ctrl-C may have stopped the first before the bytes' end). No limit
+ * (UINT64_MAX) after ticky_create. */
+EVPROF_API void ticky_set_event_limit(ticky_set *t, uint64_t limit);
+/* The events they took since ticky_create or the last ticky_set_event_limit. */
+EVPROF_API uint64_t ticky_events_taken(const ticky_set *t);
 
 /* ---- how much of the run the counts cover ------------------------------ */
 

@@ -36,7 +36,7 @@ done
 # hash tables: every file with open addressing of its own (a probe loop
 # outside util/htab.c) is named in util's row
 util=$(grep '^| `util/`' "$arch")
-for f in $(grep -l -E '\(k \+ 1\) & \(|\(j \+ 1\) & \(' --include='*.c' -r driver eventlog prof gc heap ticky info live export graph diff html cli writer); do
+for f in $(grep -l -E '\(k \+ 1\) & \(|\(j \+ 1\) & \(' --include='*.c' -r driver eventlog prof gc heap ticky info live export graph diff html cli writer merge dump); do
     check "ARCHITECTURE.md: util's row names $f (a hash table of its own)" grep -q "\`$f\`" <<<"$util"
 done
 
