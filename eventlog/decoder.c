@@ -14,6 +14,7 @@
 
 #include "eventlog/bytes.h"
 #include "eventlog/types.h"
+#include "eventlog/layouts.h"
 
 #define HDR_BEGIN 0x68647262u  /* "hdrb" */
 #define HDR_END 0x68647265u    /* "hdre" */
@@ -719,135 +720,8 @@ too_short:
         be32_array(d->stack, p + 10, depth);
         return 0;
     }
-    case EL_CREATE_THREAD: case EL_RUN_THREAD: case EL_THREAD_RUNNABLE:
-    case EL_RUN_SPARK: case EL_CREATE_SPARK_THREAD:
-        ev->u.thread.thread = be32(p);
-        return 0;
-    case EL_STOP_THREAD:
-        ev->u.stop_thread.thread = be32(p);
-        ev->u.stop_thread.status = be16(p + 4);
-        ev->u.stop_thread.has_blocker = len >= 10;
-        ev->u.stop_thread.blocker = len >= 10 ? be32(p + 6) : 0;
-        return 0;
-    case EL_MIGRATE_THREAD: case EL_THREAD_WAKEUP: case EL_STEAL_SPARK:
-        ev->u.thread_cap.thread = be32(p);
-        ev->u.thread_cap.cap = be16(p + 4);
-        return 0;
-    case EL_STARTUP:
-        ev->u.startup.n_caps = be16(p);
-        return 0;
-    case EL_SPARK_STEAL: case EL_CAP_CREATE: case EL_CAP_DELETE:
-    case EL_CAP_DISABLE: case EL_CAP_ENABLE: case EL_CONC_UPD_REM_SET_FLUSH:
-        ev->u.cap.cap = be16(p);
-        return 0;
-    case EL_BLOCK_MARKER:
-        ev->u.block.size = be32(p);
-        ev->u.block.end_time = be64(p + 4);
-        ev->u.block.cap = be16(p + 12);
-        return 0;
-    case EL_LOG_MSG: case EL_USER_MSG: case EL_USER_MARKER: case EL_VERSION:
-    case EL_PROGRAM_INVOCATION: case EL_USER_BINARY_MSG:
-        ev->u.text.capset = 0;
-        ev->u.text.thread = 0;
-        ev->u.text.str = str_at(p, len);
-        return 0;
-    case EL_RTS_IDENTIFIER: case EL_PROGRAM_ARGS: case EL_PROGRAM_ENV:
-        ev->u.text.capset = be32(p);
-        ev->u.text.thread = 0;
-        ev->u.text.str = str_at(p + 4, len - 4);
-        return 0;
-    case EL_THREAD_LABEL:
-        ev->u.text.capset = 0;
-        ev->u.text.thread = be32(p);
-        ev->u.text.str = str_at(p + 4, len - 4);
-        return 0;
-    case EL_INTERN_STRING:  /* string, then u32 id: the id goes in capset */
-        ev->u.text.str = str_at(p, len - 4);
-        ev->u.text.capset = be32(p + len - 4);
-        ev->u.text.thread = 0;
-        return 0;
-    case EL_CAPSET_CREATE:
-        ev->u.capset_create.capset = be32(p);
-        ev->u.capset_create.type = be16(p + 4);
-        return 0;
-    case EL_CAPSET_DELETE:
-        ev->u.capset_cap.capset = be32(p);
-        ev->u.capset_cap.cap = 0;
-        return 0;
-    case EL_CAPSET_ASSIGN_CAP: case EL_CAPSET_REMOVE_CAP:
-        ev->u.capset_cap.capset = be32(p);
-        ev->u.capset_cap.cap = be16(p + 4);
-        return 0;
-    case EL_OSPROCESS_PID: case EL_OSPROCESS_PPID:
-        ev->u.pid.capset = be32(p);
-        ev->u.pid.pid = be32(p + 4);
-        return 0;
-    case EL_WALL_CLOCK_TIME:
-        ev->u.wall_clock.capset = be32(p);
-        ev->u.wall_clock.sec = be64(p + 4);
-        ev->u.wall_clock.nsec = be32(p + 12);
-        return 0;
-    case EL_SPARK_COUNTERS:  /* GHC's order: crt dud ovf cnv gcd fiz rem */
-        ev->u.spark_counters.created = be64(p);
-        ev->u.spark_counters.dud = be64(p + 8);
-        ev->u.spark_counters.overflowed = be64(p + 16);
-        ev->u.spark_counters.converted = be64(p + 24);
-        ev->u.spark_counters.gcd = be64(p + 32);
-        ev->u.spark_counters.fizzled = be64(p + 40);
-        ev->u.spark_counters.remaining = be64(p + 48);
-        return 0;
-    case EL_HEAP_ALLOCATED: case EL_HEAP_SIZE: case EL_HEAP_LIVE: case EL_BLOCKS_SIZE:
-        ev->u.heap.capset = be32(p);
-        ev->u.heap.bytes = be64(p + 4);
-        return 0;
-    case EL_HEAP_INFO_GHC:
-        ev->u.heap_info.capset = be32(p);
-        ev->u.heap_info.gens = be16(p + 4);
-        ev->u.heap_info.max_heap_size = be64(p + 6);
-        ev->u.heap_info.alloc_area_size = be64(p + 14);
-        ev->u.heap_info.mblock_size = be64(p + 22);
-        ev->u.heap_info.block_size = be64(p + 30);
-        return 0;
-    case EL_GC_STATS_GHC:
-        ev->u.gc_stats.capset = be32(p);
-        ev->u.gc_stats.gen = be16(p + 4);
-        ev->u.gc_stats.copied = be64(p + 6);
-        ev->u.gc_stats.slop = be64(p + 14);
-        ev->u.gc_stats.frag = be64(p + 22);
-        ev->u.gc_stats.par_n_threads = be32(p + 30);
-        ev->u.gc_stats.par_max_copied = be64(p + 34);
-        ev->u.gc_stats.par_tot_copied = be64(p + 42);
-        ev->u.gc_stats.has_balanced = len >= 58;
-        ev->u.gc_stats.par_balanced_copied = len >= 58 ? be64(p + 50) : 0;
-        return 0;
-    case EL_TASK_CREATE:
-        ev->u.task.task = be64(p);
-        ev->u.task.cap = be16(p + 8);
-        ev->u.task.new_cap = 0;
-        ev->u.task.tid = be64(p + 10);
-        return 0;
-    case EL_TASK_MIGRATE:
-        ev->u.task.task = be64(p);
-        ev->u.task.cap = be16(p + 8);
-        ev->u.task.new_cap = be16(p + 10);
-        ev->u.task.tid = 0;
-        return 0;
-    case EL_TASK_DELETE:
-        ev->u.task.task = be64(p);
-        ev->u.task.cap = ev->u.task.new_cap = 0;
-        ev->u.task.tid = 0;
-        return 0;
-    case EL_MEM_RETURN:
-        ev->u.mem_return.capset = be32(p);
-        ev->u.mem_return.current = be32(p + 4);
-        ev->u.mem_return.needed = be32(p + 8);
-        ev->u.mem_return.returned = be32(p + 12);
-        return 0;
-    case EL_CONC_MARK_END:
-        ev->u.conc_mark_end.marked = be32(p);
-        return 0;
     case EL_NONMOVING_HEAP_CENSUS: {
-        /* before GHC 9.10 (#23340) a u8 log2 of the block size */
+        /* two layouts: before GHC 9.10 (#23340) a u8 log2 of the block size */
         uint32_t o = len == 13 ? 1 : 2;
         ev->u.nonmoving_census.log_encoded = len == 13;
         ev->u.nonmoving_census.blk_size = len == 13 ? (p[0] < 32 ? 1u << p[0] : 0) : be16(p);
@@ -856,86 +730,25 @@ too_short:
         ev->u.nonmoving_census.live_blocks = be32(p + o + 8);
         return 0;
     }
-    case EL_NONMOVING_PRUNED_SEGMENTS:
-        ev->u.nonmoving_pruned.pruned = be32(p);
-        ev->u.nonmoving_pruned.free = be32(p + 4);
-        return 0;
-    case EL_HEAP_PROF_SAMPLE_BEGIN: case EL_HEAP_PROF_SAMPLE_END:
-        ev->u.heap_sample.era = be64(p);
-        ev->u.heap_sample.time = 0;
-        return 0;
-    case EL_HEAP_BIO_PROF_SAMPLE_BEGIN:
-        ev->u.heap_sample.era = be64(p);
-        ev->u.heap_sample.time = be64(p + 8);
-        return 0;
-    case EL_PROF_BEGIN:
-        ev->u.prof_begin.interval_ns = be64(p);
-        return 0;
-    case EL_TICKY_COUNTER_SAMPLE:
-        ev->u.ticky_sample.id = be64(p);
-        ev->u.ticky_sample.entries = be64(p + 8);
-        ev->u.ticky_sample.allocs = be64(p + 16);
-        ev->u.ticky_sample.allocd = be64(p + 24);
-        return 0;
-    case EL_PERF_NAME:
-        ev->u.perf.perf_num = be32(p);
-        ev->u.perf.name = str_at(p + 4, len - 4);
-        ev->u.perf.tid = ev->u.perf.period = 0;
-        return 0;
-    case EL_PERF_COUNTER: case EL_PERF_TRACEPOINT:
-        ev->u.perf.perf_num = be32(p);
-        ev->u.perf.name = str_at(NULL, 0);
-        ev->u.perf.tid = be64(p + 4);
-        ev->u.perf.period = type == EL_PERF_COUNTER ? be64(p + 12) : 0;
-        return 0;
-    /* Eden (parallel Haskell): fields in order, 64-bit ones in a64. */
-    case EL_CREATE_PROCESS: case EL_KILL_PROCESS: case EL_MER_RELEASE_CONTEXT:
-        ev->u.misc.a32[0] = be32(p);
-        return 0;
-    case EL_ASSIGN_THREAD_TO_PROCESS:
-        ev->u.misc.a32[0] = be32(p);
-        ev->u.misc.a32[1] = be32(p + 4);
-        return 0;
-    case EL_CREATE_MACHINE:
-        ev->u.misc.a32[0] = be16(p);
-        ev->u.misc.a64[0] = be64(p + 2);
-        return 0;
-    case EL_KILL_MACHINE:
-        ev->u.misc.a32[0] = be16(p);
-        return 0;
-    case EL_SEND_MESSAGE:     /* tag sP sT rM rP rIP */
-        ev->u.misc.a32[0] = p[0];
-        ev->u.misc.a32[1] = be32(p + 1);
-        ev->u.misc.a32[2] = be32(p + 5);
-        ev->u.misc.a32[3] = be16(p + 9);
-        ev->u.misc.a32[4] = be32(p + 11);
-        ev->u.misc.a32[5] = be32(p + 15);
-        return 0;
-    case EL_RECEIVE_MESSAGE:  /* tag rP rIP sM sP sT size */
-        ev->u.misc.a32[0] = p[0];
-        ev->u.misc.a32[1] = be32(p + 1);
-        ev->u.misc.a32[2] = be32(p + 5);
-        ev->u.misc.a32[3] = be16(p + 9);
-        ev->u.misc.a32[4] = be32(p + 11);
-        ev->u.misc.a32[5] = be32(p + 15);
-        ev->u.misc.a64[0] = be32(p + 19);
-        return 0;
-    case EL_SEND_RECEIVE_LOCAL_MESSAGE:  /* tag sP sT rP rIP */
-        ev->u.misc.a32[0] = p[0];
-        ev->u.misc.a32[1] = be32(p + 1);
-        ev->u.misc.a32[2] = be32(p + 5);
-        ev->u.misc.a32[3] = be32(p + 9);
-        ev->u.misc.a32[4] = be32(p + 13);
-        return 0;
-    /* Mercury */
-    case EL_MER_START_PAR_CONJUNCTION: case EL_MER_CREATE_SPARK: case EL_MER_FUT_CREATE:
-        ev->u.misc.a64[0] = be64(p);
-        ev->u.misc.a32[0] = be32(p + 8);
-        return 0;
-    case EL_MER_STOP_PAR_CONJUNCTION: case EL_MER_STOP_PAR_CONJUNCT:
-    case EL_MER_FUT_WAIT_NOSUSPEND: case EL_MER_FUT_WAIT_SUSPENDED: case EL_MER_FUT_SIGNAL:
-        ev->u.misc.a64[0] = be64(p);
-        return 0;
+    /* every fixed layout, from eventlog/layouts.h: the loads at constant
+     * offsets a hand-written case would make */
+#define RD_U8(o) p[o]
+#define RD_U16(o) be16(p + (o))
+#define RD_U32(o) be32(p + (o))
+#define RD_U64(o) be64(p + (o))
+#define RD_OPT32(o) (len >= (o) + 4u ? be32(p + (o)) : 0)
+#define RD_OPT64(o) (len >= (o) + 8u ? be64(p + (o)) : 0)
+#define RD_HAS(o) (len >= (o))
+#define RD_ZERO(o) 0
+#define RD_STR(o) str_at(p + (o), len - (o))
+#define RD_STR4(o) str_at(p + (o), len - (o) - 4)
+#define RD_TAIL32(o) be32(p + len - 4)
+#define RD_NOSTR(o) str_at(NULL, 0)
+#define DEC_FIELD(kind, off, member) ev->u.member = RD_##kind(off);
+#define DEC_CASE(type, text, fields) case EL_##type: fields return 0;
+    EL_LAYOUTS(DEC_CASE, DEC_FIELD)
+#undef DEC_CASE
+#undef DEC_FIELD
     case EL_HEAP_PROF_BEGIN: case EL_HEAP_PROF_COST_CENTRE: case EL_HEAP_PROF_SAMPLE_STRING:
     case EL_IPE: case EL_TICKY_COUNTER_DEF:
         return decode_var(d, ev);
