@@ -14,7 +14,7 @@
 
 #include "eventlog/bytes.h"
 #include "eventlog/types.h"
-#include "eventlog/layouts.h"
+#include "eventlog/fields.h"
 
 #define HDR_BEGIN 0x68647262u  /* "hdrb" */
 #define HDR_END 0x68647265u    /* "hdre" */
@@ -513,249 +513,6 @@ static ev_status parse_header(el_decoder *d)
 }
 
 /* ---- payload decoding ------------------------------------------------- */
-
-/* A cursor over one payload; every read is bounds-checked. */
-typedef struct cursor {
-    const uint8_t *p;
-    uint32_t len, pos;
-    int bad;            /* a read ran past the end */
-} cursor;
-
-static uint8_t c_u8(cursor *c)
-{
-    if (c->len - c->pos < 1) { c->bad = 1; return 0; }
-    return c->p[c->pos++];
-}
-
-static uint16_t c_u16(cursor *c)
-{
-    if (c->len - c->pos < 2) { c->bad = 1; c->pos = c->len; return 0; }
-    c->pos += 2;
-    return be16(c->p + c->pos - 2);
-}
-
-static uint32_t c_u32(cursor *c)
-{
-    if (c->len - c->pos < 4) { c->bad = 1; c->pos = c->len; return 0; }
-    c->pos += 4;
-    return be32(c->p + c->pos - 4);
-}
-
-static uint64_t c_u64(cursor *c)
-{
-    if (c->len - c->pos < 8) { c->bad = 1; c->pos = c->len; return 0; }
-    c->pos += 8;
-    return be64(c->p + c->pos - 8);
-}
-
-/* A NUL-terminated string inside the payload. A string that runs to the
- * end of the payload without its NUL is corrupt. */
-static el_str c_strz(cursor *c)
-{
-    el_str s = { (const char *)c->p + c->pos, 0 };
-    const uint8_t *nul = memchr(c->p + c->pos, 0, c->len - c->pos);
-
-    if (!nul) {
-        c->bad = 1;
-        s.len = c->len - c->pos;
-        c->pos = c->len;
-        return s;
-    }
-    s.len = (uint32_t)(nul - (c->p + c->pos));
-    c->pos += s.len + 1;
-    return s;
-}
-
-static int c_has(const cursor *c, uint32_t n)
-{
-    return c->len - c->pos >= n;
-}
-
-static el_str str_at(const uint8_t *p, uint32_t len)
-{
-    el_str s = { (const char *)p, len };
-    return s;
-}
-
-/* Types whose layout has strings or stacks: bounds-checked cursor. */
-static int decode_var(el_decoder *d, el_event *ev)
-{
-    cursor c = { ev->payload, ev->payload_len, 0, 0 };
-    const char *what = NULL;
-
-    switch (ev->type) {
-    case EL_HEAP_PROF_BEGIN:
-        ev->u.heap_prof_begin.id = c_u8(&c);
-        ev->u.heap_prof_begin.period = c_u64(&c);
-        ev->u.heap_prof_begin.breakdown = c_u32(&c);
-        for (int i = 0; i < 7; i++)
-            ev->u.heap_prof_begin.filter[i] = c_strz(&c);
-        what = "heap profile filter string";
-        break;
-    case EL_HEAP_PROF_COST_CENTRE:
-        ev->u.cost_centre.id = c_u32(&c);
-        ev->u.cost_centre.label = c_strz(&c);
-        ev->u.cost_centre.module = c_strz(&c);
-        ev->u.cost_centre.srcloc = c_strz(&c);
-        ev->u.cost_centre.flags = c_u8(&c);
-        what = "cost-centre definition";
-        break;
-    case EL_HEAP_PROF_SAMPLE_STRING:
-        ev->u.heap_sample_data.id = c_u8(&c);
-        ev->u.heap_sample_data.residency = c_u64(&c);
-        ev->u.heap_sample_data.label = c_strz(&c);
-        ev->u.heap_sample_data.depth = 0;
-        ev->u.heap_sample_data.stack = NULL;
-        what = "heap sample label";
-        break;
-    case EL_IPE:
-        ev->u.ipe.info = c_u64(&c);
-        ev->u.ipe.table_name = c_strz(&c);
-        ev->u.ipe.closure_desc = c_strz(&c);
-        ev->u.ipe.ty_desc = c_strz(&c);
-        ev->u.ipe.label = c_strz(&c);
-        ev->u.ipe.module = c_strz(&c);
-        ev->u.ipe.srcloc = c_strz(&c);
-        what = "info-table provenance string";
-        break;
-    case EL_TICKY_COUNTER_DEF:
-        /* Three layouts: id arity kinds name | + u64 itbl | + json string. */
-        ev->u.ticky_def.id = c_u64(&c);
-        ev->u.ticky_def.arity = c_u16(&c);
-        ev->u.ticky_def.kinds = c_strz(&c);
-        ev->u.ticky_def.name = c_strz(&c);
-        what = "ticky counter definition string";
-        ev->u.ticky_def.has_info_tbl = !c.bad && c_has(&c, 8);
-        ev->u.ticky_def.info_tbl = ev->u.ticky_def.has_info_tbl ? c_u64(&c) : 0;
-        ev->u.ticky_def.has_json = !c.bad && c_has(&c, 1);
-        if (ev->u.ticky_def.has_json) {
-            ev->u.ticky_def.json = c_strz(&c);
-        } else {
-            ev->u.ticky_def.json.ptr = NULL;
-            ev->u.ticky_def.json.len = 0;
-        }
-        break;
-    default:
-        break;
-    }
-    if (c.bad) {
-        snprintf(d->err.msg, sizeof d->err.msg,
-                 "payload of %u bytes too short or %s not terminated", c.len, what);
-        return -1;
-    }
-    return 0;
-}
-
-static int stack_error(el_decoder *d, unsigned depth, uint32_t head, uint32_t len)
-{
-    snprintf(d->err.msg, sizeof d->err.msg,
-             "stack depth %u needs %u payload bytes, the event has %u",
-             depth, head + 4u * depth, len);
-    return -1;
-}
-
-/* Fills ev->u for the known types. Returns 0, or -1 with d->err.msg set
- * when the payload is too short for the oldest layout evprof knows. One
- * length check per event; then fields are read at fixed offsets. */
-static int decode_fields(el_decoder *d, el_event *ev)
-{
-    const uint8_t *p = ev->payload;
-    uint32_t len = ev->payload_len;
-    uint16_t type = ev->type;
-
-    if (type >= EL_NUM_TYPE_IDS || !d->fields[type]) {
-        /* Unknown to evprof (skipped by its size), or not asked for: no
-         * fields, but a known type is still checked, so that whether a
-         * log is damaged never depends on what the consumer reads. */
-        ev->decoded = 0;
-        if (type >= EL_NUM_TYPE_IDS || !known(type))
-            return 0;
-        if (len < el_type_table[type].min_len)
-            goto too_short;
-        /* the types checked beyond their length (checks_payload) */
-        switch (type) {
-        case EL_PROF_SAMPLE_COST_CENTRE:
-            return len < 13u + 4u * p[12] ? stack_error(d, p[12], 13, len) : 0;
-        case EL_HEAP_PROF_SAMPLE_COST_CENTRE:
-            return len < 10u + 4u * p[9] ? stack_error(d, p[9], 10, len) : 0;
-        case EL_HEAP_PROF_BEGIN: case EL_HEAP_PROF_COST_CENTRE: case EL_HEAP_PROF_SAMPLE_STRING:
-        case EL_IPE: case EL_TICKY_COUNTER_DEF: {
-            el_event scratch = *ev;
-            return decode_var(d, &scratch);
-        }
-        default:
-            return 0;
-        }
-    }
-    if (len < el_type_table[type].min_len) {
-too_short:
-        snprintf(d->err.msg, sizeof d->err.msg,
-                 "payload of %u bytes is too short for this event type (needs %u)",
-                 len, el_type_table[type].min_len);
-        return -1;
-    }
-    ev->decoded = 1;
-
-    switch (type) {
-    case EL_PROF_SAMPLE_COST_CENTRE: {
-        unsigned depth = p[12];
-        if (len < 13u + 4u * depth)
-            return stack_error(d, depth, 13, len);
-        ev->u.prof_sample.cap = be32(p);
-        ev->u.prof_sample.ticks = be64(p + 4);
-        ev->u.prof_sample.depth = (uint8_t)depth;
-        ev->u.prof_sample.stack = d->stack;
-        be32_array(d->stack, p + 13, depth);
-        return 0;
-    }
-    case EL_HEAP_PROF_SAMPLE_COST_CENTRE: {
-        unsigned depth = p[9];
-        if (len < 10u + 4u * depth)
-            return stack_error(d, depth, 10, len);
-        ev->u.heap_sample_data.id = p[0];
-        ev->u.heap_sample_data.residency = be64(p + 1);
-        ev->u.heap_sample_data.label = str_at(NULL, 0);
-        ev->u.heap_sample_data.depth = (uint8_t)depth;
-        ev->u.heap_sample_data.stack = d->stack;
-        be32_array(d->stack, p + 10, depth);
-        return 0;
-    }
-    case EL_NONMOVING_HEAP_CENSUS: {
-        /* two layouts: before GHC 9.10 (#23340) a u8 log2 of the block size */
-        uint32_t o = len == 13 ? 1 : 2;
-        ev->u.nonmoving_census.log_encoded = len == 13;
-        ev->u.nonmoving_census.blk_size = len == 13 ? (p[0] < 32 ? 1u << p[0] : 0) : be16(p);
-        ev->u.nonmoving_census.active_segs = be32(p + o);
-        ev->u.nonmoving_census.filled_segs = be32(p + o + 4);
-        ev->u.nonmoving_census.live_blocks = be32(p + o + 8);
-        return 0;
-    }
-    /* every fixed layout, from eventlog/layouts.h: the loads at constant
-     * offsets a hand-written case would make */
-#define RD_U8(o) p[o]
-#define RD_U16(o) be16(p + (o))
-#define RD_U32(o) be32(p + (o))
-#define RD_U64(o) be64(p + (o))
-#define RD_OPT32(o) (len >= (o) + 4u ? be32(p + (o)) : 0)
-#define RD_OPT64(o) (len >= (o) + 8u ? be64(p + (o)) : 0)
-#define RD_HAS(o) (len >= (o))
-#define RD_ZERO(o) 0
-#define RD_STR(o) str_at(p + (o), len - (o))
-#define RD_STR4(o) str_at(p + (o), len - (o) - 4)
-#define RD_TAIL32(o) be32(p + len - 4)
-#define RD_NOSTR(o) str_at(NULL, 0)
-#define DEC_FIELD(kind, off, member) ev->u.member = RD_##kind(off);
-#define DEC_CASE(type, text, fields) case EL_##type: fields return 0;
-    EL_LAYOUTS(DEC_CASE, DEC_FIELD)
-#undef DEC_CASE
-#undef DEC_FIELD
-    case EL_HEAP_PROF_BEGIN: case EL_HEAP_PROF_COST_CENTRE: case EL_HEAP_PROF_SAMPLE_STRING:
-    case EL_IPE: case EL_TICKY_COUNTER_DEF:
-        return decode_var(d, ev);
-    default:
-        return 0;   /* known, no fields */
-    }
-}
 
 /* ---- IPE (169) as GHC writes it ------------------------------------- */
 
@@ -1257,7 +1014,7 @@ emit_with(el_decoder *d, el_event *ev, const uint8_t *p, uint16_t type, uint32_t
     ev->outside = 0;
     if (__builtin_expect(ev->time > time_limit(d), 0) && type != EL_BLOCK_MARKER)
         return bad_time(d, type, ev->time, head + payload_len);
-    if (decode_fields(d, ev) != 0) {
+    if (el_decode_fields(ev, d->fields, d->stack, d->err.msg, sizeof d->err.msg) != 0) {
         char msg[sizeof d->err.msg];
         memcpy(msg, d->err.msg, sizeof msg);
         return damaged(d, type, "%s", msg);
@@ -1382,27 +1139,12 @@ static ev_status next_slow(el_decoder *d, el_event *ev)
     return emit(d, ev, p, type, head, payload_len);
 }
 
-/* The known types decode_fields checks beyond their length when it is
- * not asked for their fields (its switch on them): a stack's depth, the
- * strings of the variable-size definitions. */
-static int checks_payload(uint16_t type)
-{
-    switch (type) {
-    case EL_PROF_SAMPLE_COST_CENTRE: case EL_HEAP_PROF_SAMPLE_COST_CENTRE:
-    case EL_HEAP_PROF_BEGIN: case EL_HEAP_PROF_COST_CENTRE: case EL_HEAP_PROF_SAMPLE_STRING:
-    case EL_IPE: case EL_TICKY_COUNTER_DEF:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 /* What skip_quickly may pass over: records of the types not handed out
  * whose whole check is their length (or that evprof does not know), and
  * the time-profile samples, whose check (the stack's depth) and count
  * (their capability) it makes itself. Block markers, the end marker,
  * undeclared types and the other types checked beyond their length
- * (checks_payload) go the usual way. */
+ * (el_fields_checked) go the usual way. */
 enum {
     QS_NO = 0,
     QS_FIXED,       /* fixed size, long enough */
@@ -1424,7 +1166,7 @@ static void make_quick_skip(el_decoder *d)
             continue;
         if (t == EL_PROF_SAMPLE_COST_CENTRE)
             d->quick_skip[t] = ts == 1 ? QS_SAMPLE : QS_NO;
-        else if (is_known && checks_payload(t))
+        else if (is_known && el_fields_checked(t))
             continue;
         else if (ts == 1)
             d->quick_skip[t] = QS_VAR;

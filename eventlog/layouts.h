@@ -28,6 +28,8 @@
  *   STR4            the bytes from OFFSET to 4 before the end
  *   TAIL32          the u32 in the last 4 bytes
  *   NOSTR           an empty string
+ *   STACK           a u8 depth at OFFSET, then that many u32 (MEMBER is
+ *                   the struct with `depth` and `stack`)
  * TEXT is `ghc-events show`'s text: literal bytes, and %cN for field N
  * (0-based, every F counts) where c is d (decimal), x (hex, no 0x),
  * s (the string as is), l (Latin-1, as ghc-events' Char8), L (a Haskell
@@ -37,12 +39,15 @@
  * text is irregular (ghc-events' quirks) and show.c writes it in a small
  * function of its own, reading these same fields.
  *
- * Types whose layout is NUL-terminated strings or a counted stack
- * (heap profile begin, cost centres, IPE, ticky definitions, the two
- * samples with stacks) are in EL_VAR_LAYOUTS below, same kinds plus
- * STRZ (a NUL-terminated string), STACK (a u8 depth then that many u32)
- * and the optional tails of ticky definitions; the decoder walks those
- * with a bounds-checked cursor. */
+ * Types whose fields follow NUL-terminated strings (heap profile begin,
+ * cost centres, IPE, ticky definitions) are in EL_VAR_LAYOUTS below,
+ * which the decoder expands into reads through a bounds-checked cursor.
+ *
+ * A new event type is one entry here and one row of el_type_table
+ * (types.c: its name, GHC's description and size, which tests/
+ * test_layouts.c checks against this layout); an irregular text adds a
+ * case to show.c's put_fields, a typed writer function a line in
+ * writer.c. */
 #ifndef EVPROF_EVENTLOG_LAYOUTS_H
 #define EVPROF_EVENTLOG_LAYOUTS_H
 
@@ -236,6 +241,50 @@
       "ticky counter sample %d0: entry count: %d1, %d2 allocs, %d3 allocd",          \
       F(U64, 0, ticky_sample.id) F(U64, 8, ticky_sample.entries)                     \
       F(U64, 16, ticky_sample.allocs) F(U64, 24, ticky_sample.allocd))               \
-    L(TICKY_BEGIN_SAMPLE, "ticky begin counter sample", )
+    L(TICKY_BEGIN_SAMPLE, "ticky begin counter sample", )                           \
+    /* the samples with a stack (the hot path): ghc-events narrows the     \
+     * capability of 167 to a Word16, so both texts are show.c's */                  \
+    L(PROF_SAMPLE_COST_CENTRE, NULL,                                                 \
+      F(U32, 0, prof_sample.cap) F(U64, 4, prof_sample.ticks)                        \
+      F(STACK, 12, prof_sample))                                                     \
+    L(HEAP_PROF_SAMPLE_COST_CENTRE, NULL,                                            \
+      F(U8, 0, heap_sample_data.id) F(U64, 1, heap_sample_data.residency)            \
+      F(NOSTR, 0, heap_sample_data.label) F(STACK, 9, heap_sample_data))
+
+/* The layouts of NUL-terminated strings, read in order by a bounds-checked
+ * cursor: V(TYPE, WHAT, FIELDS), WHAT naming the strings in the message
+ * of a payload they overrun; FIELDS are C(KIND, MEMBER), KIND one of
+ *   U8 U16 U32 U64  a big-endian number, next in the payload
+ *   STRZ            a NUL-terminated string
+ *   ZERO NOSTR NOSTACK  no payload: 0, an empty string, no stack
+ *   HAS8 HAS1       1 when no read has overrun and 8 (1) bytes remain
+ *   OPT64 OPTSTRZ   the U64 (STRZ) when HAS8 (HAS1) would be 1, else 0
+ *                   (the tails a later GHC added)
+ * Their texts are show.c's own (ghc-events' quirks: a CAF flag, a
+ * breakdown's name, an IPE's leading decimal). */
+#define EL_VAR_LAYOUTS(V, C)                                                        \
+    V(HEAP_PROF_BEGIN, "heap profile filter string",                                 \
+      C(U8, heap_prof_begin.id) C(U64, heap_prof_begin.period)                       \
+      C(U32, heap_prof_begin.breakdown) C(STRZ, heap_prof_begin.filter[0])           \
+      C(STRZ, heap_prof_begin.filter[1]) C(STRZ, heap_prof_begin.filter[2])          \
+      C(STRZ, heap_prof_begin.filter[3]) C(STRZ, heap_prof_begin.filter[4])          \
+      C(STRZ, heap_prof_begin.filter[5]) C(STRZ, heap_prof_begin.filter[6]))         \
+    V(HEAP_PROF_COST_CENTRE, "cost-centre definition",                               \
+      C(U32, cost_centre.id) C(STRZ, cost_centre.label) C(STRZ, cost_centre.module)  \
+      C(STRZ, cost_centre.srcloc) C(U8, cost_centre.flags))                          \
+    V(HEAP_PROF_SAMPLE_STRING, "heap sample label",                                  \
+      C(U8, heap_sample_data.id) C(U64, heap_sample_data.residency)                  \
+      C(STRZ, heap_sample_data.label) C(ZERO, heap_sample_data.depth)                \
+      C(NOSTACK, heap_sample_data.stack))                                            \
+    /* GHC's postIPE; the record's length is decoder.c's business (GHC #24287) */    \
+    V(IPE, "info-table provenance string",                                           \
+      C(U64, ipe.info) C(STRZ, ipe.table_name) C(STRZ, ipe.closure_desc)             \
+      C(STRZ, ipe.ty_desc) C(STRZ, ipe.label) C(STRZ, ipe.module) C(STRZ, ipe.srcloc)) \
+    /* three layouts: id arity kinds name | + u64 itbl | + json string */            \
+    V(TICKY_COUNTER_DEF, "ticky counter definition string",                          \
+      C(U64, ticky_def.id) C(U16, ticky_def.arity) C(STRZ, ticky_def.kinds)          \
+      C(STRZ, ticky_def.name) C(HAS8, ticky_def.has_info_tbl)                        \
+      C(OPT64, ticky_def.info_tbl) C(HAS1, ticky_def.has_json)                       \
+      C(OPTSTRZ, ticky_def.json))
 
 #endif

@@ -83,6 +83,7 @@ enum {
     EL_F_HAS,                  /* the payload holds `off` bytes */
     EL_F_ZERO,                 /* no payload */
     EL_F_STR, EL_F_STR4, EL_F_TAIL32, EL_F_NOSTR,
+    EL_F_STACK,                /* a u8 depth at `off`, then that many u32 */
 };
 typedef struct el_field {
     uint8_t kind;              /* EL_F_* */

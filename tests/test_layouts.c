@@ -28,6 +28,9 @@ static unsigned layout_min(const el_field *f)
         case EL_F_STR4: case EL_F_TAIL32:
             e += 4;
             break;
+        case EL_F_STACK:
+            e += 1;
+            break;
         case EL_F_STR:
             break;
         default:
