@@ -95,12 +95,11 @@ struct el_decoder {
     el_damage damage;
 
     ev_error err;
-    uint32_t stack[EL_MAX_STACK];
     uint32_t type_idx[MAX_NUM_TYPES];   /* id -> index + 1, 0 undeclared */
     /* id -> 0 undeclared, 1 variable size, else fixed payload size + 2;
      * 0 for the end marker's id whatever the header says */
     uint32_t type_size[MAX_NUM_TYPES];
-    uint8_t fields[EL_NUM_TYPE_IDS];    /* decode typed fields of this type */
+    el_fields fields;                   /* which types' fields, the stack */
     int only_selected;                  /* hand out only the selected types */
     /* id -> 1: a record of this type is skipped in a tight loop when only
      * the selected types are handed out (skip_quickly); made again after
@@ -188,7 +187,7 @@ el_decoder *el_decoder_create(void)
     d->phase = PH_MAGIC;
     d->block_cap = EL_NO_CAP;
     for (size_t t = 0; t < EL_NUM_TYPE_IDS; t++)
-        d->fields[t] = known(t);
+        d->fields.want[t] = known(t);
     d->t_first = UINT64_MAX;
     d->damage.from_time = UINT64_MAX;
     d->err.type = -1;
@@ -238,7 +237,7 @@ el_decoder *el_decoder_create_for_records(const el_decoder *src)
         d->type_idx[t->id] = (uint32_t)i + 1;
         d->type_size[t->id] = src->type_size[t->id];
     }
-    memcpy(d->fields, src->fields, sizeof d->fields);
+    memcpy(d->fields.want, src->fields.want, sizeof d->fields.want);
     d->only_selected = src->only_selected;
     d->phase = PH_DATA;
     d->header_done = 1;
@@ -254,11 +253,11 @@ void el_decoder_set_offset(el_decoder *d, uint64_t offset)
 void el_decoder_only_fields(el_decoder *d, const uint16_t *types, size_t n)
 {
     d->skip_dirty = 1;
-    memset(d->fields, 0, sizeof d->fields);
-    d->fields[EL_BLOCK_MARKER] = 1;
+    memset(d->fields.want, 0, sizeof d->fields.want);
+    d->fields.want[EL_BLOCK_MARKER] = 1;
     for (size_t i = 0; i < n; i++)
         if (types[i] < EL_NUM_TYPE_IDS)
-            d->fields[types[i]] = known(types[i]);
+            d->fields.want[types[i]] = known(types[i]);
 }
 
 void el_decoder_only_selected(el_decoder *d, int on)
@@ -1014,11 +1013,8 @@ emit_with(el_decoder *d, el_event *ev, const uint8_t *p, uint16_t type, uint32_t
     ev->outside = 0;
     if (__builtin_expect(ev->time > time_limit(d), 0) && type != EL_BLOCK_MARKER)
         return bad_time(d, type, ev->time, head + payload_len);
-    if (el_decode_fields(ev, d->fields, d->stack, d->err.msg, sizeof d->err.msg) != 0) {
-        char msg[sizeof d->err.msg];
-        memcpy(msg, d->err.msg, sizeof msg);
-        return damaged(d, type, "%s", msg);
-    }
+    if (el_decode_fields(&d->fields, ev) != 0)
+        return damaged(d, type, "%s", d->fields.msg);
     /* the span of the records read whole: a damaged one's time is not */
     if (ev->time < d->t_first)
         d->t_first = ev->time;
@@ -1162,7 +1158,7 @@ static void make_quick_skip(el_decoder *d)
         uint16_t t = d->types[i].id;
         uint32_t ts = d->type_size[t];
         int is_known = t < EL_NUM_TYPE_IDS && known(t);
-        if (ts == 0 || t == EL_BLOCK_MARKER || (t < EL_NUM_TYPE_IDS && d->fields[t]))
+        if (ts == 0 || t == EL_BLOCK_MARKER || (t < EL_NUM_TYPE_IDS && d->fields.want[t]))
             continue;
         if (t == EL_PROF_SAMPLE_COST_CENTRE)
             d->quick_skip[t] = ts == 1 ? QS_SAMPLE : QS_NO;
@@ -1278,7 +1274,7 @@ static inline __attribute__((always_inline)) ev_status next_one(el_decoder *d, e
 static inline int read_on(const el_decoder *d, ev_status st, const el_event *ev)
 {
     return st == EL_RESYNC || (st == EV_OK && d->only_selected &&
-                               (ev->type >= EL_NUM_TYPE_IDS || !d->fields[ev->type]));
+                               (ev->type >= EL_NUM_TYPE_IDS || !d->fields.want[ev->type]));
 }
 
 ev_status el_decoder_next(el_decoder *d, el_event *ev)

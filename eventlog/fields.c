@@ -173,9 +173,12 @@ static int check_only(const el_event *ev, char *msg, size_t msg_size)
     }
 }
 
-int el_decode_fields(el_event *ev, const uint8_t *want, uint32_t *stack, char *msg,
-                     size_t msg_size)
+int el_decode_fields(el_fields *f, el_event *ev)
 {
+    const uint8_t *want = f->want;
+    uint32_t *stack = f->stack;
+    char *msg = f->msg;
+    size_t msg_size = sizeof f->msg;
     const uint8_t *p = ev->payload;
     uint32_t len = ev->payload_len;
     uint16_t type = ev->type;

@@ -8,14 +8,20 @@
 
 #include "evprof/eventlog.h"
 
-/* Fills ev->u when want[ev->type] (ev->decoded says whether it did); a
- * known type not wanted is still checked, so that whether a log is
+/* A decoder's field state: one argument on the hot path. */
+typedef struct el_fields {
+    uint8_t want[EL_NUM_TYPE_IDS];     /* decode typed fields of this type */
+    uint32_t stack[EL_MAX_STACK];      /* the stack of the last sample */
+    char msg[160];                     /* why a payload is damaged */
+} el_fields;
+
+/* Fills ev->u when f->want[ev->type] (ev->decoded says whether it did);
+ * a known type not wanted is still checked, so that whether a log is
  * damaged never depends on what the consumer reads. A stack goes to
- * `stack` (EL_MAX_STACK entries). Returns 0, or -1 with `msg` set when
- * the payload is too short for the oldest layout evprof knows or its
- * strings or stack overrun it. */
-int el_decode_fields(el_event *ev, const uint8_t *want, uint32_t *stack, char *msg,
-                     size_t msg_size);
+ * f->stack. Returns 0, or -1 with f->msg set when the payload is too
+ * short for the oldest layout evprof knows or its strings or stack
+ * overrun it. */
+int el_decode_fields(el_fields *f, el_event *ev);
 
 /* The known types el_decode_fields checks beyond their length when their
  * fields are not wanted (a stack's depth, a definition's strings). */
