@@ -15,6 +15,7 @@
 #include "eventlog/bytes.h"
 #include "eventlog/types.h"
 #include "eventlog/fields.h"
+#include "eventlog/ipe.h"
 
 #define HDR_BEGIN 0x68647262u  /* "hdrb" */
 #define HDR_END 0x68647265u    /* "hdre" */
@@ -515,53 +516,7 @@ static ev_status parse_header(el_decoder *d)
 
 /* ---- IPE (169) as GHC writes it ------------------------------------- */
 
-/* GHC's postIPE writes the info word and six NUL-terminated strings (the
- * source file and span as one, `file:span`) but declares a payload
- * length that is off by one: one byte more on GHC 9.6.6 and 9.10.3 (it
- * counts a NUL after the source file that it never writes), one byte less
- * on some earlier releases (GHC #24287). Like ghc-events, the decoder
- * reads the strings up to their NULs; a record whose strings do not end
- * inside its block (or within the carry's size outside blocks) is damage.
- *
- * A declared length further off than that one byte is not GHC's slip:
- * one that holds the strings, ends inside the record's block and is
- * followed there by the start of a further record (ipe_pick) is the
- * record's length (bytes after the strings: fields that a later format
- * added, which a reader skips); any other is not, and the strings say
- * where the next record starts. Either way nothing after the record is
- * lost, and such records are counted for a note (el_decoder_ipe_len_off),
- * never damage. */
-#define IPE_STRINGS 6u
-
-/* The record bytes are `a` then `b` (a record split by a chunk edge is
- * carry then input). Its length up to the last string's NUL, looking at
- * most `lim` bytes; 0 while the strings do not end within what is there. */
-static size_t ipe_record_len(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
-                             size_t lim)
-{
-    size_t pos = 12 + 8, need = IPE_STRINGS;
-
-    if (alen > lim)
-        alen = lim, blen = 0;
-    else if (alen + blen > lim)
-        blen = lim - alen;
-    while (need) {
-        const uint8_t *nul;
-        if (pos < alen) {
-            if ((nul = memchr(a + pos, 0, alen - pos))) {
-                pos = (size_t)(nul - a) + 1;
-                need--;
-                continue;
-            }
-            pos = alen;
-        }
-        if (pos - alen >= blen || !(nul = memchr(b + (pos - alen), 0, blen - (pos - alen))))
-            return 0;
-        pos = alen + (size_t)(nul - b) + 1;
-        need--;
-    }
-    return pos;
-}
+/* GHC's slip in the declared length of IPE records: eventlog/ipe.c. */
 
 /* The most bytes an IPE record at d->offset may span. */
 static size_t ipe_limit(const el_decoder *d)
@@ -569,60 +524,6 @@ static size_t ipe_limit(const el_decoder *d)
     if (d->offset < d->block_end && d->block_end - d->offset < CARRY_CAP)
         return (size_t)(d->block_end - d->offset);
     return CARRY_CAP;
-}
-
-/* How far before the IPE record's own time the record after it may be
- * when its declared length is taken: events of a block are not in time
- * order, by up to 0.1 ms on the GHC logs of tests/data (1 s once, on
- * ghc-events' parallelTest, an old RTS). */
-#define IPE_NEXT_BACK_NS 1000000000u
-
-/* The declared end of the IPE record at p (its strings end `s` bytes in),
- * when it is worth a look: beyond GHC's one byte, within `to_end` bytes
- * (to the end of its block; 0 outside any block). Then the bytes to have
- * at p to look: to the head of the record after it, or the block's end;
- * else s. */
-static size_t ipe_look(const uint8_t *p, size_t s, uint64_t to_end)
-{
-    size_t decl = 12u + be16(p + 10);
-    if (decl <= s + 1 || decl > to_end)
-        return s;
-    return to_end - decl >= 12 ? decl + 12 : (size_t)to_end;
-}
-
-/* Could a record start at q, `room` bytes before its block's end? The
- * block's end itself, or its last record the end marker (GHC 9.2 and
- * later), or the head of a record of a declared type (not a block
- * marker) that fits the block, timed no later than the block's end
- * (`limit`) and not long before the IPE record (`t_ipe`). */
-static int ipe_next_fits(const uint32_t *type_size, const uint8_t *q, uint64_t room,
-                         uint64_t t_ipe, uint64_t limit)
-{
-    if (room == 0 || (room == 2 && be16(q) == DATA_END))
-        return 1;
-    if (room < 12)
-        return 0;
-    uint16_t type = be16(q);
-    uint32_t ts = type_size[type];
-    if (!ts || type == EL_BLOCK_MARKER)
-        return 0;
-    uint64_t t = be64(q + 2);
-    if (t > limit || t + IPE_NEXT_BACK_NS < t_ipe)
-        return 0;
-    return (ts == 1 ? 12u + be16(q + 10) : 10u + ts - 2) <= room;
-}
-
-/* The length of the IPE record at p, whose strings end `s` bytes in, and
- * of which ipe_look's bytes are at hand: its declared length when that is
- * to be trusted (above), else s. `to_end` and `limit` as above. */
-static size_t ipe_pick(const uint32_t *type_size, const uint8_t *p, size_t s, uint64_t to_end,
-                       uint64_t limit)
-{
-    size_t decl = 12u + be16(p + 10);
-    if (ipe_look(p, s, to_end) > s &&
-        ipe_next_fits(type_size, p + decl, to_end - decl, be64(p + 2), limit))
-        return decl;
-    return s;
 }
 
 /* Bytes from d->offset to the end of the block (0 outside any block). A
@@ -636,7 +537,7 @@ static uint64_t ipe_to_end(const el_decoder *d)
     return d->offset < d->block_end ? d->block_end - d->offset : 0;
 }
 
-/* The length of the IPE record at p (ipe_look's bytes at hand, strings
+/* The length of the IPE record at p (el_ipe_look's bytes at hand, strings
  * ending s bytes in), counting a declared length that is off: GHC's one
  * byte in the tally, more in ipe_len_off. */
 static size_t ipe_choose(el_decoder *d, const uint8_t *p, size_t s)
@@ -646,7 +547,7 @@ static size_t ipe_choose(el_decoder *d, const uint8_t *p, size_t s)
         d->ipe_len_off++;
     else if (decl != s && d->tally)
         d->tally[d->type_idx[EL_IPE] - 1].declared_off++;
-    return ipe_pick(d->type_size, p, s, ipe_to_end(d), d->block_limit);
+    return el_ipe_pick(d->type_size, p, s, ipe_to_end(d), d->block_limit);
 }
 
 /* ---- events ----------------------------------------------------------- */
@@ -1104,9 +1005,9 @@ static ev_status next_slow(el_decoder *d, el_event *ev)
         if (!(p = want(d, 12 + 8)))
             return EV_NEED_INPUT;
         size_t lim = ipe_limit(d), avail = d->in_len - d->in_pos;
-        size_t len = d->carry_len ? ipe_record_len(d->carry, d->carry_len, d->in + d->in_pos,
-                                                   avail, lim)
-                                  : ipe_record_len(p, avail, NULL, 0, lim);
+        size_t len = d->carry_len ? el_ipe_record_len(d->carry, d->carry_len, d->in + d->in_pos,
+                                                      avail, lim)
+                                  : el_ipe_record_len(p, avail, NULL, 0, lim);
         if (!len) {
             if (d->carry_len + avail >= lim)
                 return damaged(d, type, "IPE strings not terminated within %zu bytes "
@@ -1116,7 +1017,7 @@ static ev_status next_slow(el_decoder *d, el_event *ev)
         }
         /* the bytes to choose its length (the strings', or the declared
          * one when a record follows it: ipe_choose) */
-        if (!(p = want(d, ipe_look(p, len, ipe_to_end(d)))))
+        if (!(p = want(d, el_ipe_look(p, len, ipe_to_end(d)))))
             return EV_NEED_INPUT;
         len = ipe_choose(d, p, len);
         return emit(d, ev, p, type, 12, (uint32_t)len - 12);
@@ -1257,8 +1158,8 @@ static inline __attribute__((always_inline)) ev_status next_one(el_decoder *d, e
                 uint32_t head = ts == 1 ? 12u : 10u;
                 uint32_t len = ts == 1 ? be16(p + 10) : ts - 2;
                 if (__builtin_expect(ts == 1 && type == EL_IPE, 0)) {
-                    size_t rec = ipe_record_len(p, avail, NULL, 0, ipe_limit(d));
-                    if (!rec || ipe_look(p, rec, ipe_to_end(d)) > avail)
+                    size_t rec = el_ipe_record_len(p, avail, NULL, 0, ipe_limit(d));
+                    if (!rec || el_ipe_look(p, rec, ipe_to_end(d)) > avail)
                         return next_slow(d, ev);
                     len = (uint32_t)ipe_choose(d, p, rec) - 12;
                 }
@@ -1453,16 +1354,16 @@ size_t el_decoder_record_size_in(const el_decoder *d, const uint8_t *p, size_t a
     if (avail < 12)
         return 0;
     if (type == EL_IPE) {
-        size_t len = ipe_record_len(p, avail, NULL, 0, avail < CARRY_CAP ? avail : CARRY_CAP);
+        size_t len = el_ipe_record_len(p, avail, NULL, 0, avail < CARRY_CAP ? avail : CARRY_CAP);
         if (!len)
             return 0;
-        size_t look = ipe_look(p, len, to_end);
+        size_t look = el_ipe_look(p, len, to_end);
         if (look > avail) {
             if (need)
                 *need = look;
             return 0;
         }
-        return ipe_pick(d->type_size, p, len, to_end, block_limit);
+        return el_ipe_pick(d->type_size, p, len, to_end, block_limit);
     }
     return avail >= 12u + be16(p + 10) ? 12u + be16(p + 10) : 0;
 }
