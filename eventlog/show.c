@@ -558,71 +558,11 @@ static int put_layout(el_textbuf *b, const el_event *ev, const el_layout *l)
     }
 }
 
-/* The fields of a decoded event ghc-events can parse: the layout's text,
- * or for the irregular ones (text NULL or not in layouts.h) the small
- * cases below. Returns 0 when the values are ones ghc-events would abort
- * on (the caller then prints the description); the partial text is
- * discarded by the caller. */
-static int put_fields(el_textbuf *b, const el_event *ev)
+/* The irregular texts of the profiling events (heap, time, ticky, IPE):
+ * as put_fields. */
+static int put_profile_fields(el_textbuf *b, const el_event *ev)
 {
-    const el_layout *l = &el_layout_table[ev->type];
-
-    if (l->text)
-        return put_layout(b, ev, l);
     switch (ev->type) {
-    case EL_STOP_THREAD:
-        put_lit(b, "stopping thread ");
-        put_u64(b, ev->u.stop_thread.thread);
-        put_lit(b, " (");
-        if (!put_stop_status(b, ev->u.stop_thread.status, ev->u.stop_thread.blocker))
-            return 0;
-        put_ch(b, ')');
-        break;
-    case EL_GC_STATS_GHC:
-        put_lit(b, "GC stats for heap capset ");
-        put_u64(b, ev->u.gc_stats.capset);
-        put_lit(b, ": generation ");
-        put_u64(b, ev->u.gc_stats.gen);
-        put_lit(b, ", ");
-        put_u64(b, ev->u.gc_stats.copied);
-        put_lit(b, " bytes copied, ");
-        put_u64(b, ev->u.gc_stats.slop);
-        put_lit(b, " bytes slop, ");
-        put_u64(b, ev->u.gc_stats.frag);
-        put_lit(b, " bytes fragmentation, ");
-        put_u64(b, ev->u.gc_stats.par_n_threads);
-        put_lit(b, " par threads, ");
-        put_u64(b, ev->u.gc_stats.par_max_copied);
-        put_lit(b, " bytes max par copied, ");
-        put_u64(b, ev->u.gc_stats.par_tot_copied);
-        put_lit(b, " bytes total par copied");
-        /* ghc-events reads the balanced field when the declared size
-         * holds it (its 58-byte layout) */
-        if (ev->et->size >= 58 && ev->u.gc_stats.has_balanced) {
-            put_lit(b, ", ");
-            put_u64(b, ev->u.gc_stats.par_balanced_copied);
-            put_lit(b, " bytes balanced par copied");
-        }
-        break;
-    case EL_CAPSET_CREATE: {
-        static const char *const types[] = {
-            "CapsetUnknown", "CapsetCustom", "CapsetOsProcess", "CapsetClockDomain",
-        };
-        uint16_t t = ev->u.capset_create.type;
-        put_lit(b, "created capset ");
-        put_u64(b, ev->u.capset_create.capset);
-        put_lit(b, " of type ");
-        put_lit(b, types[t < 4 ? t : 0]);
-        break;
-    }
-    case EL_PERF_COUNTER:
-        put_lit(b, "perf event counter ");
-        put_u64(b, ev->u.perf.perf_num);
-        put_lit(b, " incremented by ");
-        put_u64(b, ev->u.perf.period + 1);
-        put_lit(b, " in OS thread ");
-        put_u64(b, ev->u.perf.tid);
-        break;
     case EL_HEAP_PROF_BEGIN: {
         uint32_t bd = ev->u.heap_prof_begin.breakdown;
         if (bd >= sizeof breakdown_names / sizeof breakdown_names[0] || !breakdown_names[bd])
@@ -720,8 +660,80 @@ static int put_fields(el_textbuf *b, const el_event *ev)
         put_str(b, ev->u.ticky_def.name);
         put_lit(b, ", itbl: ");
         put_hex(b, ev->u.ticky_def.has_info_tbl ? ev->u.ticky_def.info_tbl : 0);
-        break;    default:
+        break;
+    default:
         return 0;
+    }
+    return 1;
+}
+
+/* The fields of a decoded event ghc-events can parse: the layout's text,
+ * or for the irregular ones (text NULL or not in layouts.h) the small
+ * cases below. Returns 0 when the values are ones ghc-events would abort
+ * on (the caller then prints the description); the partial text is
+ * discarded by the caller. */
+static int put_fields(el_textbuf *b, const el_event *ev)
+{
+    const el_layout *l = &el_layout_table[ev->type];
+
+    if (l->text)
+        return put_layout(b, ev, l);
+    switch (ev->type) {
+    case EL_STOP_THREAD:
+        put_lit(b, "stopping thread ");
+        put_u64(b, ev->u.stop_thread.thread);
+        put_lit(b, " (");
+        if (!put_stop_status(b, ev->u.stop_thread.status, ev->u.stop_thread.blocker))
+            return 0;
+        put_ch(b, ')');
+        break;
+    case EL_GC_STATS_GHC:
+        put_lit(b, "GC stats for heap capset ");
+        put_u64(b, ev->u.gc_stats.capset);
+        put_lit(b, ": generation ");
+        put_u64(b, ev->u.gc_stats.gen);
+        put_lit(b, ", ");
+        put_u64(b, ev->u.gc_stats.copied);
+        put_lit(b, " bytes copied, ");
+        put_u64(b, ev->u.gc_stats.slop);
+        put_lit(b, " bytes slop, ");
+        put_u64(b, ev->u.gc_stats.frag);
+        put_lit(b, " bytes fragmentation, ");
+        put_u64(b, ev->u.gc_stats.par_n_threads);
+        put_lit(b, " par threads, ");
+        put_u64(b, ev->u.gc_stats.par_max_copied);
+        put_lit(b, " bytes max par copied, ");
+        put_u64(b, ev->u.gc_stats.par_tot_copied);
+        put_lit(b, " bytes total par copied");
+        /* ghc-events reads the balanced field when the declared size
+         * holds it (its 58-byte layout) */
+        if (ev->et->size >= 58 && ev->u.gc_stats.has_balanced) {
+            put_lit(b, ", ");
+            put_u64(b, ev->u.gc_stats.par_balanced_copied);
+            put_lit(b, " bytes balanced par copied");
+        }
+        break;
+    case EL_CAPSET_CREATE: {
+        static const char *const types[] = {
+            "CapsetUnknown", "CapsetCustom", "CapsetOsProcess", "CapsetClockDomain",
+        };
+        uint16_t t = ev->u.capset_create.type;
+        put_lit(b, "created capset ");
+        put_u64(b, ev->u.capset_create.capset);
+        put_lit(b, " of type ");
+        put_lit(b, types[t < 4 ? t : 0]);
+        break;
+    }
+    case EL_PERF_COUNTER:
+        put_lit(b, "perf event counter ");
+        put_u64(b, ev->u.perf.perf_num);
+        put_lit(b, " incremented by ");
+        put_u64(b, ev->u.perf.period + 1);
+        put_lit(b, " in OS thread ");
+        put_u64(b, ev->u.perf.tid);
+        break;
+    default:
+        return put_profile_fields(b, ev);
     }
     return 1;
 }
