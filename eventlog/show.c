@@ -494,36 +494,30 @@ static int leading_decimal(el_str s, int64_t *out)
     return 1;
 }
 
-/* A number field of a layout, read from the payload (the decoder has
- * checked its length). */
+/* A number field of a layout, from the decoded event (a caller may fill
+ * el_event.u by hand: the payload is not read). */
 static uint64_t field_num(const el_event *ev, const el_field *f)
 {
-    const uint8_t *p = ev->payload;
-    uint32_t len = ev->payload_len;
+    const char *q = (const char *)ev + f->at;
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
 
-    switch (f->kind) {
-    case EL_F_U8: return p[f->off];
-    case EL_F_U16: return be16(p + f->off);
-    case EL_F_U32: return be32(p + f->off);
-    case EL_F_U64: return be64(p + f->off);
-    case EL_F_OPT32: return len >= f->off + 4u ? be32(p + f->off) : 0;
-    case EL_F_OPT64: return len >= f->off + 8u ? be64(p + f->off) : 0;
-    case EL_F_HAS: return len >= f->off;
-    case EL_F_TAIL32: return be32(p + len - 4);
+    switch (f->size) {
+    case 1: memcpy(&u8, q, 1); return u8;
+    case 2: memcpy(&u16, q, 2); return u16;
+    case 4: memcpy(&u32, q, 4); return u32;
+    case 8: memcpy(&u64, q, 8); return u64;
     default: return 0;
     }
 }
 
-/* A string field of a layout. */
+/* A string field of a layout, likewise. */
 static el_str field_str(const el_event *ev, const el_field *f)
 {
-    el_str s = { NULL, 0 };
-    uint32_t len = ev->payload_len;
-
-    if (f->kind == EL_F_STR || f->kind == EL_F_STR4) {
-        s.ptr = (const char *)ev->payload + f->off;
-        s.len = len - f->off - (f->kind == EL_F_STR4 ? 4 : 0);
-    }
+    el_str s;
+    memcpy(&s, (const char *)ev + f->at, sizeof s);
     return s;
 }
 

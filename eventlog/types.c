@@ -1,6 +1,9 @@
 /* The one table of event types (see types.h) and evprof's type names. */
 #include "eventlog/types.h"
 
+#include <stddef.h>
+#include <string.h>
+
 #include "eventlog/bytes.h"
 #include "eventlog/layouts.h"
 
@@ -239,9 +242,10 @@ void el_event_numbers(const el_event *ev, el_number_fn fn, void *ctx)
 }
 
 /* The layouts (layouts.h) as rows of descriptors. */
-#define LAY_FIELD(kind, off, member) { EL_F_##kind, off },
+#define LAY_FIELD(kind, off, member) \
+    { EL_F_##kind, off, sizeof(((el_event *)0)->u.member), offsetof(el_event, u.member) },
 #define LAY_ROW(type, text, fields) \
-    [EL_##type] = { text, (const el_field[]){ fields { EL_F_END, 0 } } },
+    [EL_##type] = { text, (const el_field[]){ fields { EL_F_END, 0, 0, 0 } } },
 const el_layout el_layout_table[EL_NUM_TYPE_IDS] = { EL_LAYOUTS(LAY_ROW, LAY_FIELD) };
 #undef LAY_ROW
 #undef LAY_FIELD

@@ -88,6 +88,8 @@ enum {
 typedef struct el_field {
     uint8_t kind;              /* EL_F_* */
     uint8_t off;               /* byte offset in the payload */
+    uint8_t size;              /* the el_event field's size */
+    uint16_t at;               /* its offset in el_event (offsetof) */
 } el_field;
 typedef struct el_layout {
     const char *text;          /* ghc-events' text (layouts.h), or NULL */

@@ -103,10 +103,14 @@ static void test_texts_name_their_fields(void **state)
             int is_str = k == EL_F_STR || k == EL_F_STR4;
             switch (s[1]) {
             case 'd': case 'x': case 't':
+                /* show.c reads the number from el_event.u by its size */
                 assert_false(is_str);
+                assert_true(l->fields[i].size == 1 || l->fields[i].size == 2 ||
+                            l->fields[i].size == 4 || l->fields[i].size == 8);
                 break;
             case 's': case 'l': case 'L': case 'b':
                 assert_true(is_str);
+                assert_int_equal(l->fields[i].size, sizeof(el_str));
                 break;
             default:
                 fail_msg("type %u: unknown conversion %%%c", t, s[1]);
