@@ -3,11 +3,12 @@
  * decoder fills) and the `ghc-events show` text made of them. Three
  * readers expand the one list:
  *
- *   - the decoder (decoder.c) expands it into the cases of its switch:
+ *   - the decoder (fields.c) expands it into the cases of its switch:
  *     the same straight-line loads at constant offsets as written by
  *     hand, so the hot path interprets nothing per field;
- *   - el_layout_table (types.c) expands it into a table of descriptors,
- *     which `dump`'s text (show.c) walks, formatting TEXT;
+ *   - el_layout_table (types.c) expands it into a table of descriptors
+ *     (payload offset, and the el_event field's offset and size), which
+ *     `dump`'s text (show.c) walks, formatting TEXT from el_event;
  *   - the eventlog writer (writer.c) packs a type's values by the same
  *     table, so what it writes is what the decoder reads.
  *
