@@ -14,6 +14,8 @@
 
 #include "eventlog/bytes.h"
 #include "eventlog/types.h"
+#include "eventlog/fields.h"
+#include "eventlog/ipe.h"
 
 #define HDR_BEGIN 0x68647262u  /* "hdrb" */
 #define HDR_END 0x68647265u    /* "hdre" */
@@ -94,12 +96,11 @@ struct el_decoder {
     el_damage damage;
 
     ev_error err;
-    uint32_t stack[EL_MAX_STACK];
     uint32_t type_idx[MAX_NUM_TYPES];   /* id -> index + 1, 0 undeclared */
     /* id -> 0 undeclared, 1 variable size, else fixed payload size + 2;
      * 0 for the end marker's id whatever the header says */
     uint32_t type_size[MAX_NUM_TYPES];
-    uint8_t fields[EL_NUM_TYPE_IDS];    /* decode typed fields of this type */
+    el_fields fields;                   /* which types' fields, the stack */
     int only_selected;                  /* hand out only the selected types */
     /* id -> 1: a record of this type is skipped in a tight loop when only
      * the selected types are handed out (skip_quickly); made again after
@@ -187,7 +188,7 @@ el_decoder *el_decoder_create(void)
     d->phase = PH_MAGIC;
     d->block_cap = EL_NO_CAP;
     for (size_t t = 0; t < EL_NUM_TYPE_IDS; t++)
-        d->fields[t] = known(t);
+        d->fields.want[t] = known(t);
     d->t_first = UINT64_MAX;
     d->damage.from_time = UINT64_MAX;
     d->err.type = -1;
@@ -237,7 +238,7 @@ el_decoder *el_decoder_create_for_records(const el_decoder *src)
         d->type_idx[t->id] = (uint32_t)i + 1;
         d->type_size[t->id] = src->type_size[t->id];
     }
-    memcpy(d->fields, src->fields, sizeof d->fields);
+    memcpy(d->fields.want, src->fields.want, sizeof d->fields.want);
     d->only_selected = src->only_selected;
     d->phase = PH_DATA;
     d->header_done = 1;
@@ -253,11 +254,11 @@ void el_decoder_set_offset(el_decoder *d, uint64_t offset)
 void el_decoder_only_fields(el_decoder *d, const uint16_t *types, size_t n)
 {
     d->skip_dirty = 1;
-    memset(d->fields, 0, sizeof d->fields);
-    d->fields[EL_BLOCK_MARKER] = 1;
+    memset(d->fields.want, 0, sizeof d->fields.want);
+    d->fields.want[EL_BLOCK_MARKER] = 1;
     for (size_t i = 0; i < n; i++)
         if (types[i] < EL_NUM_TYPE_IDS)
-            d->fields[types[i]] = known(types[i]);
+            d->fields.want[types[i]] = known(types[i]);
 }
 
 void el_decoder_only_selected(el_decoder *d, int on)
@@ -513,486 +514,9 @@ static ev_status parse_header(el_decoder *d)
 
 /* ---- payload decoding ------------------------------------------------- */
 
-/* A cursor over one payload; every read is bounds-checked. */
-typedef struct cursor {
-    const uint8_t *p;
-    uint32_t len, pos;
-    int bad;            /* a read ran past the end */
-} cursor;
-
-static uint8_t c_u8(cursor *c)
-{
-    if (c->len - c->pos < 1) { c->bad = 1; return 0; }
-    return c->p[c->pos++];
-}
-
-static uint16_t c_u16(cursor *c)
-{
-    if (c->len - c->pos < 2) { c->bad = 1; c->pos = c->len; return 0; }
-    c->pos += 2;
-    return be16(c->p + c->pos - 2);
-}
-
-static uint32_t c_u32(cursor *c)
-{
-    if (c->len - c->pos < 4) { c->bad = 1; c->pos = c->len; return 0; }
-    c->pos += 4;
-    return be32(c->p + c->pos - 4);
-}
-
-static uint64_t c_u64(cursor *c)
-{
-    if (c->len - c->pos < 8) { c->bad = 1; c->pos = c->len; return 0; }
-    c->pos += 8;
-    return be64(c->p + c->pos - 8);
-}
-
-/* A NUL-terminated string inside the payload. A string that runs to the
- * end of the payload without its NUL is corrupt. */
-static el_str c_strz(cursor *c)
-{
-    el_str s = { (const char *)c->p + c->pos, 0 };
-    const uint8_t *nul = memchr(c->p + c->pos, 0, c->len - c->pos);
-
-    if (!nul) {
-        c->bad = 1;
-        s.len = c->len - c->pos;
-        c->pos = c->len;
-        return s;
-    }
-    s.len = (uint32_t)(nul - (c->p + c->pos));
-    c->pos += s.len + 1;
-    return s;
-}
-
-static int c_has(const cursor *c, uint32_t n)
-{
-    return c->len - c->pos >= n;
-}
-
-static el_str str_at(const uint8_t *p, uint32_t len)
-{
-    el_str s = { (const char *)p, len };
-    return s;
-}
-
-/* Types whose layout has strings or stacks: bounds-checked cursor. */
-static int decode_var(el_decoder *d, el_event *ev)
-{
-    cursor c = { ev->payload, ev->payload_len, 0, 0 };
-    const char *what = NULL;
-
-    switch (ev->type) {
-    case EL_HEAP_PROF_BEGIN:
-        ev->u.heap_prof_begin.id = c_u8(&c);
-        ev->u.heap_prof_begin.period = c_u64(&c);
-        ev->u.heap_prof_begin.breakdown = c_u32(&c);
-        for (int i = 0; i < 7; i++)
-            ev->u.heap_prof_begin.filter[i] = c_strz(&c);
-        what = "heap profile filter string";
-        break;
-    case EL_HEAP_PROF_COST_CENTRE:
-        ev->u.cost_centre.id = c_u32(&c);
-        ev->u.cost_centre.label = c_strz(&c);
-        ev->u.cost_centre.module = c_strz(&c);
-        ev->u.cost_centre.srcloc = c_strz(&c);
-        ev->u.cost_centre.flags = c_u8(&c);
-        what = "cost-centre definition";
-        break;
-    case EL_HEAP_PROF_SAMPLE_STRING:
-        ev->u.heap_sample_data.id = c_u8(&c);
-        ev->u.heap_sample_data.residency = c_u64(&c);
-        ev->u.heap_sample_data.label = c_strz(&c);
-        ev->u.heap_sample_data.depth = 0;
-        ev->u.heap_sample_data.stack = NULL;
-        what = "heap sample label";
-        break;
-    case EL_IPE:
-        ev->u.ipe.info = c_u64(&c);
-        ev->u.ipe.table_name = c_strz(&c);
-        ev->u.ipe.closure_desc = c_strz(&c);
-        ev->u.ipe.ty_desc = c_strz(&c);
-        ev->u.ipe.label = c_strz(&c);
-        ev->u.ipe.module = c_strz(&c);
-        ev->u.ipe.srcloc = c_strz(&c);
-        what = "info-table provenance string";
-        break;
-    case EL_TICKY_COUNTER_DEF:
-        /* Three layouts: id arity kinds name | + u64 itbl | + json string. */
-        ev->u.ticky_def.id = c_u64(&c);
-        ev->u.ticky_def.arity = c_u16(&c);
-        ev->u.ticky_def.kinds = c_strz(&c);
-        ev->u.ticky_def.name = c_strz(&c);
-        what = "ticky counter definition string";
-        ev->u.ticky_def.has_info_tbl = !c.bad && c_has(&c, 8);
-        ev->u.ticky_def.info_tbl = ev->u.ticky_def.has_info_tbl ? c_u64(&c) : 0;
-        ev->u.ticky_def.has_json = !c.bad && c_has(&c, 1);
-        if (ev->u.ticky_def.has_json) {
-            ev->u.ticky_def.json = c_strz(&c);
-        } else {
-            ev->u.ticky_def.json.ptr = NULL;
-            ev->u.ticky_def.json.len = 0;
-        }
-        break;
-    default:
-        break;
-    }
-    if (c.bad) {
-        snprintf(d->err.msg, sizeof d->err.msg,
-                 "payload of %u bytes too short or %s not terminated", c.len, what);
-        return -1;
-    }
-    return 0;
-}
-
-static int stack_error(el_decoder *d, unsigned depth, uint32_t head, uint32_t len)
-{
-    snprintf(d->err.msg, sizeof d->err.msg,
-             "stack depth %u needs %u payload bytes, the event has %u",
-             depth, head + 4u * depth, len);
-    return -1;
-}
-
-/* Fills ev->u for the known types. Returns 0, or -1 with d->err.msg set
- * when the payload is too short for the oldest layout evprof knows. One
- * length check per event; then fields are read at fixed offsets. */
-static int decode_fields(el_decoder *d, el_event *ev)
-{
-    const uint8_t *p = ev->payload;
-    uint32_t len = ev->payload_len;
-    uint16_t type = ev->type;
-
-    if (type >= EL_NUM_TYPE_IDS || !d->fields[type]) {
-        /* Unknown to evprof (skipped by its size), or not asked for: no
-         * fields, but a known type is still checked, so that whether a
-         * log is damaged never depends on what the consumer reads. */
-        ev->decoded = 0;
-        if (type >= EL_NUM_TYPE_IDS || !known(type))
-            return 0;
-        if (len < el_type_table[type].min_len)
-            goto too_short;
-        /* the types checked beyond their length (checks_payload) */
-        switch (type) {
-        case EL_PROF_SAMPLE_COST_CENTRE:
-            return len < 13u + 4u * p[12] ? stack_error(d, p[12], 13, len) : 0;
-        case EL_HEAP_PROF_SAMPLE_COST_CENTRE:
-            return len < 10u + 4u * p[9] ? stack_error(d, p[9], 10, len) : 0;
-        case EL_HEAP_PROF_BEGIN: case EL_HEAP_PROF_COST_CENTRE: case EL_HEAP_PROF_SAMPLE_STRING:
-        case EL_IPE: case EL_TICKY_COUNTER_DEF: {
-            el_event scratch = *ev;
-            return decode_var(d, &scratch);
-        }
-        default:
-            return 0;
-        }
-    }
-    if (len < el_type_table[type].min_len) {
-too_short:
-        snprintf(d->err.msg, sizeof d->err.msg,
-                 "payload of %u bytes is too short for this event type (needs %u)",
-                 len, el_type_table[type].min_len);
-        return -1;
-    }
-    ev->decoded = 1;
-
-    switch (type) {
-    case EL_PROF_SAMPLE_COST_CENTRE: {
-        unsigned depth = p[12];
-        if (len < 13u + 4u * depth)
-            return stack_error(d, depth, 13, len);
-        ev->u.prof_sample.cap = be32(p);
-        ev->u.prof_sample.ticks = be64(p + 4);
-        ev->u.prof_sample.depth = (uint8_t)depth;
-        ev->u.prof_sample.stack = d->stack;
-        be32_array(d->stack, p + 13, depth);
-        return 0;
-    }
-    case EL_HEAP_PROF_SAMPLE_COST_CENTRE: {
-        unsigned depth = p[9];
-        if (len < 10u + 4u * depth)
-            return stack_error(d, depth, 10, len);
-        ev->u.heap_sample_data.id = p[0];
-        ev->u.heap_sample_data.residency = be64(p + 1);
-        ev->u.heap_sample_data.label = str_at(NULL, 0);
-        ev->u.heap_sample_data.depth = (uint8_t)depth;
-        ev->u.heap_sample_data.stack = d->stack;
-        be32_array(d->stack, p + 10, depth);
-        return 0;
-    }
-    case EL_CREATE_THREAD: case EL_RUN_THREAD: case EL_THREAD_RUNNABLE:
-    case EL_RUN_SPARK: case EL_CREATE_SPARK_THREAD:
-        ev->u.thread.thread = be32(p);
-        return 0;
-    case EL_STOP_THREAD:
-        ev->u.stop_thread.thread = be32(p);
-        ev->u.stop_thread.status = be16(p + 4);
-        ev->u.stop_thread.has_blocker = len >= 10;
-        ev->u.stop_thread.blocker = len >= 10 ? be32(p + 6) : 0;
-        return 0;
-    case EL_MIGRATE_THREAD: case EL_THREAD_WAKEUP: case EL_STEAL_SPARK:
-        ev->u.thread_cap.thread = be32(p);
-        ev->u.thread_cap.cap = be16(p + 4);
-        return 0;
-    case EL_STARTUP:
-        ev->u.startup.n_caps = be16(p);
-        return 0;
-    case EL_SPARK_STEAL: case EL_CAP_CREATE: case EL_CAP_DELETE:
-    case EL_CAP_DISABLE: case EL_CAP_ENABLE: case EL_CONC_UPD_REM_SET_FLUSH:
-        ev->u.cap.cap = be16(p);
-        return 0;
-    case EL_BLOCK_MARKER:
-        ev->u.block.size = be32(p);
-        ev->u.block.end_time = be64(p + 4);
-        ev->u.block.cap = be16(p + 12);
-        return 0;
-    case EL_LOG_MSG: case EL_USER_MSG: case EL_USER_MARKER: case EL_VERSION:
-    case EL_PROGRAM_INVOCATION: case EL_USER_BINARY_MSG:
-        ev->u.text.capset = 0;
-        ev->u.text.thread = 0;
-        ev->u.text.str = str_at(p, len);
-        return 0;
-    case EL_RTS_IDENTIFIER: case EL_PROGRAM_ARGS: case EL_PROGRAM_ENV:
-        ev->u.text.capset = be32(p);
-        ev->u.text.thread = 0;
-        ev->u.text.str = str_at(p + 4, len - 4);
-        return 0;
-    case EL_THREAD_LABEL:
-        ev->u.text.capset = 0;
-        ev->u.text.thread = be32(p);
-        ev->u.text.str = str_at(p + 4, len - 4);
-        return 0;
-    case EL_INTERN_STRING:  /* string, then u32 id: the id goes in capset */
-        ev->u.text.str = str_at(p, len - 4);
-        ev->u.text.capset = be32(p + len - 4);
-        ev->u.text.thread = 0;
-        return 0;
-    case EL_CAPSET_CREATE:
-        ev->u.capset_create.capset = be32(p);
-        ev->u.capset_create.type = be16(p + 4);
-        return 0;
-    case EL_CAPSET_DELETE:
-        ev->u.capset_cap.capset = be32(p);
-        ev->u.capset_cap.cap = 0;
-        return 0;
-    case EL_CAPSET_ASSIGN_CAP: case EL_CAPSET_REMOVE_CAP:
-        ev->u.capset_cap.capset = be32(p);
-        ev->u.capset_cap.cap = be16(p + 4);
-        return 0;
-    case EL_OSPROCESS_PID: case EL_OSPROCESS_PPID:
-        ev->u.pid.capset = be32(p);
-        ev->u.pid.pid = be32(p + 4);
-        return 0;
-    case EL_WALL_CLOCK_TIME:
-        ev->u.wall_clock.capset = be32(p);
-        ev->u.wall_clock.sec = be64(p + 4);
-        ev->u.wall_clock.nsec = be32(p + 12);
-        return 0;
-    case EL_SPARK_COUNTERS:  /* GHC's order: crt dud ovf cnv gcd fiz rem */
-        ev->u.spark_counters.created = be64(p);
-        ev->u.spark_counters.dud = be64(p + 8);
-        ev->u.spark_counters.overflowed = be64(p + 16);
-        ev->u.spark_counters.converted = be64(p + 24);
-        ev->u.spark_counters.gcd = be64(p + 32);
-        ev->u.spark_counters.fizzled = be64(p + 40);
-        ev->u.spark_counters.remaining = be64(p + 48);
-        return 0;
-    case EL_HEAP_ALLOCATED: case EL_HEAP_SIZE: case EL_HEAP_LIVE: case EL_BLOCKS_SIZE:
-        ev->u.heap.capset = be32(p);
-        ev->u.heap.bytes = be64(p + 4);
-        return 0;
-    case EL_HEAP_INFO_GHC:
-        ev->u.heap_info.capset = be32(p);
-        ev->u.heap_info.gens = be16(p + 4);
-        ev->u.heap_info.max_heap_size = be64(p + 6);
-        ev->u.heap_info.alloc_area_size = be64(p + 14);
-        ev->u.heap_info.mblock_size = be64(p + 22);
-        ev->u.heap_info.block_size = be64(p + 30);
-        return 0;
-    case EL_GC_STATS_GHC:
-        ev->u.gc_stats.capset = be32(p);
-        ev->u.gc_stats.gen = be16(p + 4);
-        ev->u.gc_stats.copied = be64(p + 6);
-        ev->u.gc_stats.slop = be64(p + 14);
-        ev->u.gc_stats.frag = be64(p + 22);
-        ev->u.gc_stats.par_n_threads = be32(p + 30);
-        ev->u.gc_stats.par_max_copied = be64(p + 34);
-        ev->u.gc_stats.par_tot_copied = be64(p + 42);
-        ev->u.gc_stats.has_balanced = len >= 58;
-        ev->u.gc_stats.par_balanced_copied = len >= 58 ? be64(p + 50) : 0;
-        return 0;
-    case EL_TASK_CREATE:
-        ev->u.task.task = be64(p);
-        ev->u.task.cap = be16(p + 8);
-        ev->u.task.new_cap = 0;
-        ev->u.task.tid = be64(p + 10);
-        return 0;
-    case EL_TASK_MIGRATE:
-        ev->u.task.task = be64(p);
-        ev->u.task.cap = be16(p + 8);
-        ev->u.task.new_cap = be16(p + 10);
-        ev->u.task.tid = 0;
-        return 0;
-    case EL_TASK_DELETE:
-        ev->u.task.task = be64(p);
-        ev->u.task.cap = ev->u.task.new_cap = 0;
-        ev->u.task.tid = 0;
-        return 0;
-    case EL_MEM_RETURN:
-        ev->u.mem_return.capset = be32(p);
-        ev->u.mem_return.current = be32(p + 4);
-        ev->u.mem_return.needed = be32(p + 8);
-        ev->u.mem_return.returned = be32(p + 12);
-        return 0;
-    case EL_CONC_MARK_END:
-        ev->u.conc_mark_end.marked = be32(p);
-        return 0;
-    case EL_NONMOVING_HEAP_CENSUS: {
-        /* before GHC 9.10 (#23340) a u8 log2 of the block size */
-        uint32_t o = len == 13 ? 1 : 2;
-        ev->u.nonmoving_census.log_encoded = len == 13;
-        ev->u.nonmoving_census.blk_size = len == 13 ? (p[0] < 32 ? 1u << p[0] : 0) : be16(p);
-        ev->u.nonmoving_census.active_segs = be32(p + o);
-        ev->u.nonmoving_census.filled_segs = be32(p + o + 4);
-        ev->u.nonmoving_census.live_blocks = be32(p + o + 8);
-        return 0;
-    }
-    case EL_NONMOVING_PRUNED_SEGMENTS:
-        ev->u.nonmoving_pruned.pruned = be32(p);
-        ev->u.nonmoving_pruned.free = be32(p + 4);
-        return 0;
-    case EL_HEAP_PROF_SAMPLE_BEGIN: case EL_HEAP_PROF_SAMPLE_END:
-        ev->u.heap_sample.era = be64(p);
-        ev->u.heap_sample.time = 0;
-        return 0;
-    case EL_HEAP_BIO_PROF_SAMPLE_BEGIN:
-        ev->u.heap_sample.era = be64(p);
-        ev->u.heap_sample.time = be64(p + 8);
-        return 0;
-    case EL_PROF_BEGIN:
-        ev->u.prof_begin.interval_ns = be64(p);
-        return 0;
-    case EL_TICKY_COUNTER_SAMPLE:
-        ev->u.ticky_sample.id = be64(p);
-        ev->u.ticky_sample.entries = be64(p + 8);
-        ev->u.ticky_sample.allocs = be64(p + 16);
-        ev->u.ticky_sample.allocd = be64(p + 24);
-        return 0;
-    case EL_PERF_NAME:
-        ev->u.perf.perf_num = be32(p);
-        ev->u.perf.name = str_at(p + 4, len - 4);
-        ev->u.perf.tid = ev->u.perf.period = 0;
-        return 0;
-    case EL_PERF_COUNTER: case EL_PERF_TRACEPOINT:
-        ev->u.perf.perf_num = be32(p);
-        ev->u.perf.name = str_at(NULL, 0);
-        ev->u.perf.tid = be64(p + 4);
-        ev->u.perf.period = type == EL_PERF_COUNTER ? be64(p + 12) : 0;
-        return 0;
-    /* Eden (parallel Haskell): fields in order, 64-bit ones in a64. */
-    case EL_CREATE_PROCESS: case EL_KILL_PROCESS: case EL_MER_RELEASE_CONTEXT:
-        ev->u.misc.a32[0] = be32(p);
-        return 0;
-    case EL_ASSIGN_THREAD_TO_PROCESS:
-        ev->u.misc.a32[0] = be32(p);
-        ev->u.misc.a32[1] = be32(p + 4);
-        return 0;
-    case EL_CREATE_MACHINE:
-        ev->u.misc.a32[0] = be16(p);
-        ev->u.misc.a64[0] = be64(p + 2);
-        return 0;
-    case EL_KILL_MACHINE:
-        ev->u.misc.a32[0] = be16(p);
-        return 0;
-    case EL_SEND_MESSAGE:     /* tag sP sT rM rP rIP */
-        ev->u.misc.a32[0] = p[0];
-        ev->u.misc.a32[1] = be32(p + 1);
-        ev->u.misc.a32[2] = be32(p + 5);
-        ev->u.misc.a32[3] = be16(p + 9);
-        ev->u.misc.a32[4] = be32(p + 11);
-        ev->u.misc.a32[5] = be32(p + 15);
-        return 0;
-    case EL_RECEIVE_MESSAGE:  /* tag rP rIP sM sP sT size */
-        ev->u.misc.a32[0] = p[0];
-        ev->u.misc.a32[1] = be32(p + 1);
-        ev->u.misc.a32[2] = be32(p + 5);
-        ev->u.misc.a32[3] = be16(p + 9);
-        ev->u.misc.a32[4] = be32(p + 11);
-        ev->u.misc.a32[5] = be32(p + 15);
-        ev->u.misc.a64[0] = be32(p + 19);
-        return 0;
-    case EL_SEND_RECEIVE_LOCAL_MESSAGE:  /* tag sP sT rP rIP */
-        ev->u.misc.a32[0] = p[0];
-        ev->u.misc.a32[1] = be32(p + 1);
-        ev->u.misc.a32[2] = be32(p + 5);
-        ev->u.misc.a32[3] = be32(p + 9);
-        ev->u.misc.a32[4] = be32(p + 13);
-        return 0;
-    /* Mercury */
-    case EL_MER_START_PAR_CONJUNCTION: case EL_MER_CREATE_SPARK: case EL_MER_FUT_CREATE:
-        ev->u.misc.a64[0] = be64(p);
-        ev->u.misc.a32[0] = be32(p + 8);
-        return 0;
-    case EL_MER_STOP_PAR_CONJUNCTION: case EL_MER_STOP_PAR_CONJUNCT:
-    case EL_MER_FUT_WAIT_NOSUSPEND: case EL_MER_FUT_WAIT_SUSPENDED: case EL_MER_FUT_SIGNAL:
-        ev->u.misc.a64[0] = be64(p);
-        return 0;
-    case EL_HEAP_PROF_BEGIN: case EL_HEAP_PROF_COST_CENTRE: case EL_HEAP_PROF_SAMPLE_STRING:
-    case EL_IPE: case EL_TICKY_COUNTER_DEF:
-        return decode_var(d, ev);
-    default:
-        return 0;   /* known, no fields */
-    }
-}
-
 /* ---- IPE (169) as GHC writes it ------------------------------------- */
 
-/* GHC's postIPE writes the info word and six NUL-terminated strings (the
- * source file and span as one, `file:span`) but declares a payload
- * length that is off by one: one byte more on GHC 9.6.6 and 9.10.3 (it
- * counts a NUL after the source file that it never writes), one byte less
- * on some earlier releases (GHC #24287). Like ghc-events, the decoder
- * reads the strings up to their NULs; a record whose strings do not end
- * inside its block (or within the carry's size outside blocks) is damage.
- *
- * A declared length further off than that one byte is not GHC's slip:
- * one that holds the strings, ends inside the record's block and is
- * followed there by the start of a further record (ipe_pick) is the
- * record's length (bytes after the strings: fields that a later format
- * added, which a reader skips); any other is not, and the strings say
- * where the next record starts. Either way nothing after the record is
- * lost, and such records are counted for a note (el_decoder_ipe_len_off),
- * never damage. */
-#define IPE_STRINGS 6u
-
-/* The record bytes are `a` then `b` (a record split by a chunk edge is
- * carry then input). Its length up to the last string's NUL, looking at
- * most `lim` bytes; 0 while the strings do not end within what is there. */
-static size_t ipe_record_len(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
-                             size_t lim)
-{
-    size_t pos = 12 + 8, need = IPE_STRINGS;
-
-    if (alen > lim)
-        alen = lim, blen = 0;
-    else if (alen + blen > lim)
-        blen = lim - alen;
-    while (need) {
-        const uint8_t *nul;
-        if (pos < alen) {
-            if ((nul = memchr(a + pos, 0, alen - pos))) {
-                pos = (size_t)(nul - a) + 1;
-                need--;
-                continue;
-            }
-            pos = alen;
-        }
-        if (pos - alen >= blen || !(nul = memchr(b + (pos - alen), 0, blen - (pos - alen))))
-            return 0;
-        pos = alen + (size_t)(nul - b) + 1;
-        need--;
-    }
-    return pos;
-}
+/* GHC's slip in the declared length of IPE records: eventlog/ipe.c. */
 
 /* The most bytes an IPE record at d->offset may span. */
 static size_t ipe_limit(const el_decoder *d)
@@ -1000,60 +524,6 @@ static size_t ipe_limit(const el_decoder *d)
     if (d->offset < d->block_end && d->block_end - d->offset < CARRY_CAP)
         return (size_t)(d->block_end - d->offset);
     return CARRY_CAP;
-}
-
-/* How far before the IPE record's own time the record after it may be
- * when its declared length is taken: events of a block are not in time
- * order, by up to 0.1 ms on the GHC logs of tests/data (1 s once, on
- * ghc-events' parallelTest, an old RTS). */
-#define IPE_NEXT_BACK_NS 1000000000u
-
-/* The declared end of the IPE record at p (its strings end `s` bytes in),
- * when it is worth a look: beyond GHC's one byte, within `to_end` bytes
- * (to the end of its block; 0 outside any block). Then the bytes to have
- * at p to look: to the head of the record after it, or the block's end;
- * else s. */
-static size_t ipe_look(const uint8_t *p, size_t s, uint64_t to_end)
-{
-    size_t decl = 12u + be16(p + 10);
-    if (decl <= s + 1 || decl > to_end)
-        return s;
-    return to_end - decl >= 12 ? decl + 12 : (size_t)to_end;
-}
-
-/* Could a record start at q, `room` bytes before its block's end? The
- * block's end itself, or its last record the end marker (GHC 9.2 and
- * later), or the head of a record of a declared type (not a block
- * marker) that fits the block, timed no later than the block's end
- * (`limit`) and not long before the IPE record (`t_ipe`). */
-static int ipe_next_fits(const uint32_t *type_size, const uint8_t *q, uint64_t room,
-                         uint64_t t_ipe, uint64_t limit)
-{
-    if (room == 0 || (room == 2 && be16(q) == DATA_END))
-        return 1;
-    if (room < 12)
-        return 0;
-    uint16_t type = be16(q);
-    uint32_t ts = type_size[type];
-    if (!ts || type == EL_BLOCK_MARKER)
-        return 0;
-    uint64_t t = be64(q + 2);
-    if (t > limit || t + IPE_NEXT_BACK_NS < t_ipe)
-        return 0;
-    return (ts == 1 ? 12u + be16(q + 10) : 10u + ts - 2) <= room;
-}
-
-/* The length of the IPE record at p, whose strings end `s` bytes in, and
- * of which ipe_look's bytes are at hand: its declared length when that is
- * to be trusted (above), else s. `to_end` and `limit` as above. */
-static size_t ipe_pick(const uint32_t *type_size, const uint8_t *p, size_t s, uint64_t to_end,
-                       uint64_t limit)
-{
-    size_t decl = 12u + be16(p + 10);
-    if (ipe_look(p, s, to_end) > s &&
-        ipe_next_fits(type_size, p + decl, to_end - decl, be64(p + 2), limit))
-        return decl;
-    return s;
 }
 
 /* Bytes from d->offset to the end of the block (0 outside any block). A
@@ -1067,7 +537,7 @@ static uint64_t ipe_to_end(const el_decoder *d)
     return d->offset < d->block_end ? d->block_end - d->offset : 0;
 }
 
-/* The length of the IPE record at p (ipe_look's bytes at hand, strings
+/* The length of the IPE record at p (el_ipe_look's bytes at hand, strings
  * ending s bytes in), counting a declared length that is off: GHC's one
  * byte in the tally, more in ipe_len_off. */
 static size_t ipe_choose(el_decoder *d, const uint8_t *p, size_t s)
@@ -1077,7 +547,7 @@ static size_t ipe_choose(el_decoder *d, const uint8_t *p, size_t s)
         d->ipe_len_off++;
     else if (decl != s && d->tally)
         d->tally[d->type_idx[EL_IPE] - 1].declared_off++;
-    return ipe_pick(d->type_size, p, s, ipe_to_end(d), d->block_limit);
+    return el_ipe_pick(d->type_size, p, s, ipe_to_end(d), d->block_limit);
 }
 
 /* ---- events ----------------------------------------------------------- */
@@ -1444,11 +914,8 @@ emit_with(el_decoder *d, el_event *ev, const uint8_t *p, uint16_t type, uint32_t
     ev->outside = 0;
     if (__builtin_expect(ev->time > time_limit(d), 0) && type != EL_BLOCK_MARKER)
         return bad_time(d, type, ev->time, head + payload_len);
-    if (decode_fields(d, ev) != 0) {
-        char msg[sizeof d->err.msg];
-        memcpy(msg, d->err.msg, sizeof msg);
-        return damaged(d, type, "%s", msg);
-    }
+    if (el_decode_fields(&d->fields, ev) != 0)
+        return damaged(d, type, "%s", d->fields.msg);
     /* the span of the records read whole: a damaged one's time is not */
     if (ev->time < d->t_first)
         d->t_first = ev->time;
@@ -1538,9 +1005,9 @@ static ev_status next_slow(el_decoder *d, el_event *ev)
         if (!(p = want(d, 12 + 8)))
             return EV_NEED_INPUT;
         size_t lim = ipe_limit(d), avail = d->in_len - d->in_pos;
-        size_t len = d->carry_len ? ipe_record_len(d->carry, d->carry_len, d->in + d->in_pos,
-                                                   avail, lim)
-                                  : ipe_record_len(p, avail, NULL, 0, lim);
+        size_t len = d->carry_len ? el_ipe_record_len(d->carry, d->carry_len, d->in + d->in_pos,
+                                                      avail, lim)
+                                  : el_ipe_record_len(p, avail, NULL, 0, lim);
         if (!len) {
             if (d->carry_len + avail >= lim)
                 return damaged(d, type, "IPE strings not terminated within %zu bytes "
@@ -1550,7 +1017,7 @@ static ev_status next_slow(el_decoder *d, el_event *ev)
         }
         /* the bytes to choose its length (the strings', or the declared
          * one when a record follows it: ipe_choose) */
-        if (!(p = want(d, ipe_look(p, len, ipe_to_end(d)))))
+        if (!(p = want(d, el_ipe_look(p, len, ipe_to_end(d)))))
             return EV_NEED_INPUT;
         len = ipe_choose(d, p, len);
         return emit(d, ev, p, type, 12, (uint32_t)len - 12);
@@ -1569,27 +1036,12 @@ static ev_status next_slow(el_decoder *d, el_event *ev)
     return emit(d, ev, p, type, head, payload_len);
 }
 
-/* The known types decode_fields checks beyond their length when it is
- * not asked for their fields (its switch on them): a stack's depth, the
- * strings of the variable-size definitions. */
-static int checks_payload(uint16_t type)
-{
-    switch (type) {
-    case EL_PROF_SAMPLE_COST_CENTRE: case EL_HEAP_PROF_SAMPLE_COST_CENTRE:
-    case EL_HEAP_PROF_BEGIN: case EL_HEAP_PROF_COST_CENTRE: case EL_HEAP_PROF_SAMPLE_STRING:
-    case EL_IPE: case EL_TICKY_COUNTER_DEF:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 /* What skip_quickly may pass over: records of the types not handed out
  * whose whole check is their length (or that evprof does not know), and
  * the time-profile samples, whose check (the stack's depth) and count
  * (their capability) it makes itself. Block markers, the end marker,
  * undeclared types and the other types checked beyond their length
- * (checks_payload) go the usual way. */
+ * (el_fields_checked) go the usual way. */
 enum {
     QS_NO = 0,
     QS_FIXED,       /* fixed size, long enough */
@@ -1607,11 +1059,11 @@ static void make_quick_skip(el_decoder *d)
         uint16_t t = d->types[i].id;
         uint32_t ts = d->type_size[t];
         int is_known = t < EL_NUM_TYPE_IDS && known(t);
-        if (ts == 0 || t == EL_BLOCK_MARKER || (t < EL_NUM_TYPE_IDS && d->fields[t]))
+        if (ts == 0 || t == EL_BLOCK_MARKER || (t < EL_NUM_TYPE_IDS && d->fields.want[t]))
             continue;
         if (t == EL_PROF_SAMPLE_COST_CENTRE)
             d->quick_skip[t] = ts == 1 ? QS_SAMPLE : QS_NO;
-        else if (is_known && checks_payload(t))
+        else if (is_known && el_fields_checked(t))
             continue;
         else if (ts == 1)
             d->quick_skip[t] = QS_VAR;
@@ -1706,8 +1158,8 @@ static inline __attribute__((always_inline)) ev_status next_one(el_decoder *d, e
                 uint32_t head = ts == 1 ? 12u : 10u;
                 uint32_t len = ts == 1 ? be16(p + 10) : ts - 2;
                 if (__builtin_expect(ts == 1 && type == EL_IPE, 0)) {
-                    size_t rec = ipe_record_len(p, avail, NULL, 0, ipe_limit(d));
-                    if (!rec || ipe_look(p, rec, ipe_to_end(d)) > avail)
+                    size_t rec = el_ipe_record_len(p, avail, NULL, 0, ipe_limit(d));
+                    if (!rec || el_ipe_look(p, rec, ipe_to_end(d)) > avail)
                         return next_slow(d, ev);
                     len = (uint32_t)ipe_choose(d, p, rec) - 12;
                 }
@@ -1723,7 +1175,7 @@ static inline __attribute__((always_inline)) ev_status next_one(el_decoder *d, e
 static inline int read_on(const el_decoder *d, ev_status st, const el_event *ev)
 {
     return st == EL_RESYNC || (st == EV_OK && d->only_selected &&
-                               (ev->type >= EL_NUM_TYPE_IDS || !d->fields[ev->type]));
+                               (ev->type >= EL_NUM_TYPE_IDS || !d->fields.want[ev->type]));
 }
 
 ev_status el_decoder_next(el_decoder *d, el_event *ev)
@@ -1902,16 +1354,16 @@ size_t el_decoder_record_size_in(const el_decoder *d, const uint8_t *p, size_t a
     if (avail < 12)
         return 0;
     if (type == EL_IPE) {
-        size_t len = ipe_record_len(p, avail, NULL, 0, avail < CARRY_CAP ? avail : CARRY_CAP);
+        size_t len = el_ipe_record_len(p, avail, NULL, 0, avail < CARRY_CAP ? avail : CARRY_CAP);
         if (!len)
             return 0;
-        size_t look = ipe_look(p, len, to_end);
+        size_t look = el_ipe_look(p, len, to_end);
         if (look > avail) {
             if (need)
                 *need = look;
             return 0;
         }
-        return ipe_pick(d->type_size, p, len, to_end, block_limit);
+        return el_ipe_pick(d->type_size, p, len, to_end, block_limit);
     }
     return avail >= 12u + be16(p + 10) ? 12u + be16(p + 10) : 0;
 }

@@ -494,453 +494,69 @@ static int leading_decimal(el_str s, int64_t *out)
     return 1;
 }
 
-/* The fields of a decoded event ghc-events can parse. Returns 0 when the
- * values are ones ghc-events would abort on (the caller then prints the
- * description); the partial text is discarded by the caller. */
-static int put_fields(el_textbuf *b, const el_event *ev)
+/* A number field of a layout, from the decoded event (a caller may fill
+ * el_event.u by hand: the payload is not read). */
+static uint64_t field_num(const el_event *ev, const el_field *f)
 {
-    const uint8_t *p = ev->payload;
+    const char *q = (const char *)ev + f->at;
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
 
-    switch (ev->type) {
-    case EL_BLOCK_MARKER:
-        put_lit(b, "event block: cap ");
-        put_u64(b, ev->u.block.cap);
-        put_lit(b, ", end time: ");
-        put_u64(b, ev->u.block.end_time);
-        put_ch(b, '\n');
-        break;
-    case EL_STARTUP:
-        put_lit(b, "startup: ");
-        put_u64(b, ev->u.startup.n_caps);
-        put_lit(b, " capabilities");
-        break;
-    case EL_CREATE_THREAD:
-        put_lit(b, "creating thread ");
-        put_u64(b, ev->u.thread.thread);
-        break;
-    case EL_RUN_THREAD:
-        put_lit(b, "running thread ");
-        put_u64(b, ev->u.thread.thread);
-        break;
-    case EL_STOP_THREAD:
-        put_lit(b, "stopping thread ");
-        put_u64(b, ev->u.stop_thread.thread);
-        put_lit(b, " (");
-        if (!put_stop_status(b, ev->u.stop_thread.status, ev->u.stop_thread.blocker))
-            return 0;
-        put_ch(b, ')');
-        break;
-    case EL_THREAD_RUNNABLE:
-        put_lit(b, "thread ");
-        put_u64(b, ev->u.thread.thread);
-        put_lit(b, " is runnable");
-        break;
-    case EL_MIGRATE_THREAD:
-        put_lit(b, "migrating thread ");
-        put_u64(b, ev->u.thread_cap.thread);
-        put_lit(b, " to cap ");
-        put_u64(b, ev->u.thread_cap.cap);
-        break;
-    case EL_THREAD_WAKEUP:
-        put_lit(b, "waking up thread ");
-        put_u64(b, ev->u.thread_cap.thread);
-        put_lit(b, " on cap ");
-        put_u64(b, ev->u.thread_cap.cap);
-        break;
-    case EL_CREATE_SPARK_THREAD:
-        put_lit(b, "creating spark thread ");
-        put_u64(b, ev->u.thread.thread);
-        break;
-    case EL_SPARK_COUNTERS:
-        put_lit(b, "spark stats: ");
-        put_u64(b, ev->u.spark_counters.created);
-        put_lit(b, " created, ");
-        put_u64(b, ev->u.spark_counters.converted);
-        put_lit(b, " converted, ");
-        put_u64(b, ev->u.spark_counters.remaining);
-        put_lit(b, " remaining (");
-        put_u64(b, ev->u.spark_counters.overflowed);
-        put_lit(b, " overflowed, ");
-        put_u64(b, ev->u.spark_counters.dud);
-        put_lit(b, " dud, ");
-        put_u64(b, ev->u.spark_counters.gcd);
-        put_lit(b, " GC'd, ");
-        put_u64(b, ev->u.spark_counters.fizzled);
-        put_lit(b, " fizzled)");
-        break;
-    case EL_SPARK_CREATE: put_lit(b, "spark created"); break;
-    case EL_SPARK_DUD: put_lit(b, "dud spark discarded"); break;
-    case EL_SPARK_OVERFLOW: put_lit(b, "overflowed spark discarded"); break;
-    case EL_SPARK_RUN: put_lit(b, "running a local spark"); break;
-    case EL_SPARK_STEAL:
-        put_lit(b, "stealing a spark from cap ");
-        put_u64(b, ev->u.cap.cap);
-        break;
-    case EL_SPARK_FIZZLE: put_lit(b, "spark fizzled"); break;
-    case EL_SPARK_GC: put_lit(b, "spark GCed"); break;
-    case EL_TASK_CREATE:
-        put_lit(b, "task 0x");
-        put_hex(b, ev->u.task.task);
-        put_lit(b, " created on cap ");
-        put_u64(b, ev->u.task.cap);
-        put_lit(b, " with OS kernel thread ");
-        put_u64(b, ev->u.task.tid);
-        break;
-    case EL_TASK_MIGRATE:
-        put_lit(b, "task 0x");
-        put_hex(b, ev->u.task.task);
-        put_lit(b, " migrated from cap ");
-        put_u64(b, ev->u.task.cap);
-        put_lit(b, " to cap ");
-        put_u64(b, ev->u.task.new_cap);
-        break;
-    case EL_TASK_DELETE:
-        put_lit(b, "task 0x");
-        put_hex(b, ev->u.task.task);
-        put_lit(b, " deleted");
-        break;
-    case EL_THREAD_LABEL:
-        put_lit(b, "thread ");
-        put_u64(b, ev->u.text.thread);
-        put_lit(b, " has label \"");
-        put_str(b, ev->u.text.str);
-        put_ch(b, '"');
-        break;
-    case EL_REQUEST_SEQ_GC: put_lit(b, "requesting sequential GC"); break;
-    case EL_REQUEST_PAR_GC: put_lit(b, "requesting parallel GC"); break;
-    case EL_GC_START: put_lit(b, "starting GC"); break;
-    case EL_GC_END: put_lit(b, "finished GC"); break;
-    case EL_GC_WORK: put_lit(b, "GC working"); break;
-    case EL_GC_IDLE: put_lit(b, "GC idle"); break;
-    case EL_GC_DONE: put_lit(b, "GC done"); break;
-    case EL_GC_GLOBAL_SYNC: put_lit(b, "all caps stopped for GC"); break;
-    case EL_GC_STATS_GHC:
-        put_lit(b, "GC stats for heap capset ");
-        put_u64(b, ev->u.gc_stats.capset);
-        put_lit(b, ": generation ");
-        put_u64(b, ev->u.gc_stats.gen);
-        put_lit(b, ", ");
-        put_u64(b, ev->u.gc_stats.copied);
-        put_lit(b, " bytes copied, ");
-        put_u64(b, ev->u.gc_stats.slop);
-        put_lit(b, " bytes slop, ");
-        put_u64(b, ev->u.gc_stats.frag);
-        put_lit(b, " bytes fragmentation, ");
-        put_u64(b, ev->u.gc_stats.par_n_threads);
-        put_lit(b, " par threads, ");
-        put_u64(b, ev->u.gc_stats.par_max_copied);
-        put_lit(b, " bytes max par copied, ");
-        put_u64(b, ev->u.gc_stats.par_tot_copied);
-        put_lit(b, " bytes total par copied");
-        /* ghc-events reads the balanced field when the declared size
-         * holds it (its 58-byte layout) */
-        if (ev->et->size >= 58 && ev->u.gc_stats.has_balanced) {
-            put_lit(b, ", ");
-            put_u64(b, ev->u.gc_stats.par_balanced_copied);
-            put_lit(b, " bytes balanced par copied");
-        }
-        break;
-    case EL_MEM_RETURN:
-        put_lit(b, "memory returned (mblocks): current(");
-        put_u64(b, ev->u.mem_return.current);
-        put_lit(b, ") needed(");
-        put_u64(b, ev->u.mem_return.needed);
-        put_lit(b, ") returned(");
-        put_u64(b, ev->u.mem_return.returned);
-        put_ch(b, ')');
-        break;
-    case EL_HEAP_ALLOCATED:
-        put_lit(b, "allocated on heap capset ");
-        put_u64(b, ev->u.heap.capset);
-        put_lit(b, ": ");
-        put_u64(b, ev->u.heap.bytes);
-        put_lit(b, " total bytes till now");
-        break;
-    case EL_HEAP_SIZE:
-        put_lit(b, "size of heap capset ");
-        put_u64(b, ev->u.heap.capset);
-        put_lit(b, ": ");
-        put_u64(b, ev->u.heap.bytes);
-        put_lit(b, " bytes");
-        break;
-    case EL_BLOCKS_SIZE:
-        put_lit(b, "blocks size of heap capset ");
-        put_u64(b, ev->u.heap.capset);
-        put_lit(b, ": ");
-        put_u64(b, ev->u.heap.bytes);
-        put_lit(b, " bytes");
-        break;
-    case EL_HEAP_LIVE:
-        put_lit(b, "live data in heap capset ");
-        put_u64(b, ev->u.heap.capset);
-        put_lit(b, ": ");
-        put_u64(b, ev->u.heap.bytes);
-        put_lit(b, " bytes");
-        break;
-    case EL_HEAP_INFO_GHC:
-        put_lit(b, "heap stats for heap capset ");
-        put_u64(b, ev->u.heap_info.capset);
-        put_lit(b, ": generations ");
-        put_u64(b, ev->u.heap_info.gens);
-        put_lit(b, ", ");
-        put_u64(b, ev->u.heap_info.max_heap_size);
-        put_lit(b, " bytes max heap size, ");
-        put_u64(b, ev->u.heap_info.alloc_area_size);
-        put_lit(b, " bytes alloc area size, ");
-        put_u64(b, ev->u.heap_info.mblock_size);
-        put_lit(b, " bytes mblock size, ");
-        put_u64(b, ev->u.heap_info.block_size);
-        put_lit(b, " bytes block size");
-        break;
-    case EL_CAP_CREATE:
-        put_lit(b, "created cap ");
-        put_u64(b, ev->u.cap.cap);
-        break;
-    case EL_CAP_DELETE:
-        put_lit(b, "deleted cap ");
-        put_u64(b, ev->u.cap.cap);
-        break;
-    case EL_CAP_DISABLE:
-        put_lit(b, "disabled cap ");
-        put_u64(b, ev->u.cap.cap);
-        break;
-    case EL_CAP_ENABLE:
-        put_lit(b, "enabled cap ");
-        put_u64(b, ev->u.cap.cap);
-        break;
-    case EL_LOG_MSG:
-    case EL_USER_MSG:
-        put_str(b, ev->u.text.str);
-        break;
-    case EL_USER_MARKER:
-        put_lit(b, "marker: ");
-        put_str(b, ev->u.text.str);
-        break;
-    case EL_CAPSET_CREATE: {
-        static const char *const types[] = {
-            "CapsetUnknown", "CapsetCustom", "CapsetOsProcess", "CapsetClockDomain",
-        };
-        uint16_t t = ev->u.capset_create.type;
-        put_lit(b, "created capset ");
-        put_u64(b, ev->u.capset_create.capset);
-        put_lit(b, " of type ");
-        put_lit(b, types[t < 4 ? t : 0]);
-        break;
+    switch (f->size) {
+    case 1: memcpy(&u8, q, 1); return u8;
+    case 2: memcpy(&u16, q, 2); return u16;
+    case 4: memcpy(&u32, q, 4); return u32;
+    case 8: memcpy(&u64, q, 8); return u64;
+    default: return 0;
     }
-    case EL_CAPSET_DELETE:
-        put_lit(b, "deleted capset ");
-        put_u64(b, ev->u.capset_cap.capset);
-        break;
-    case EL_CAPSET_ASSIGN_CAP:
-        put_lit(b, "assigned cap ");
-        put_u64(b, ev->u.capset_cap.cap);
-        put_lit(b, " to capset ");
-        put_u64(b, ev->u.capset_cap.capset);
-        break;
-    case EL_CAPSET_REMOVE_CAP:
-        put_lit(b, "removed cap ");
-        put_u64(b, ev->u.capset_cap.cap);
-        put_lit(b, " from capset ");
-        put_u64(b, ev->u.capset_cap.capset);
-        break;
-    case EL_OSPROCESS_PID:
-        put_lit(b, "capset ");
-        put_u64(b, ev->u.pid.capset);
-        put_lit(b, ": pid ");
-        put_u64(b, ev->u.pid.pid);
-        break;
-    case EL_OSPROCESS_PPID:
-        put_lit(b, "capset ");
-        put_u64(b, ev->u.pid.capset);
-        put_lit(b, ": parent pid ");
-        put_u64(b, ev->u.pid.pid);
-        break;
-    case EL_WALL_CLOCK_TIME:
-        put_lit(b, "capset ");
-        put_u64(b, ev->u.wall_clock.capset);
-        put_lit(b, ": wall clock time ");
-        put_u64(b, ev->u.wall_clock.sec);
-        put_lit(b, "s ");
-        put_u64(b, ev->u.wall_clock.nsec);
-        put_lit(b, "ns (unix epoch)");
-        break;
-    case EL_RTS_IDENTIFIER:
-        put_lit(b, "capset ");
-        put_u64(b, ev->u.text.capset);
-        put_lit(b, ": RTS version \"");
-        put_str(b, ev->u.text.str);
-        put_ch(b, '"');
-        break;
-    case EL_PROGRAM_ARGS:
-    case EL_PROGRAM_ENV:
-        put_lit(b, "capset ");
-        put_u64(b, ev->u.text.capset);
-        put_lit(b, ev->type == EL_PROGRAM_ARGS ? ": args: " : ": env: ");
-        put_show_list(b, ev->u.text.str);
-        break;
-    case EL_INTERN_STRING:   /* the decoder keeps the string id in capset */
-        put_lit(b, "Interned string: \"");
-        put_latin1(b, ev->u.text.str);
-        put_lit(b, "\" with id ");
-        put_u64(b, ev->u.text.capset);
-        break;
-    /* parallel (Eden) RTS: fixed layouts read from the payload, whose size
-     * the parser table has checked */
-    case EL_VERSION:
-        put_lit(b, "compiler version is ");
-        put_latin1(b, ev->u.text.str);
-        break;
-    case EL_PROGRAM_INVOCATION:
-        put_lit(b, "program invocation: ");
-        put_latin1(b, ev->u.text.str);
-        break;
-    case EL_EDEN_START_RECEIVE: put_lit(b, "starting to receive"); break;
-    case EL_EDEN_END_RECEIVE: put_lit(b, "stop receiving"); break;
-    case EL_CREATE_PROCESS:
-        put_lit(b, "creating process ");
-        put_u64(b, be32(p));
-        break;
-    case EL_KILL_PROCESS:
-        put_lit(b, "killing process ");
-        put_u64(b, be32(p));
-        break;
-    case EL_ASSIGN_THREAD_TO_PROCESS:
-        put_lit(b, "assigning thread ");
-        put_u64(b, be32(p));
-        put_lit(b, " to process ");
-        put_u64(b, be32(p + 4));
-        break;
-    case EL_CREATE_MACHINE:
-        put_lit(b, "creating machine ");
-        put_u64(b, be16(p));
-        put_lit(b, " at ");
-        put_u64(b, be64(p + 2));
-        break;
-    case EL_KILL_MACHINE:
-        put_lit(b, "killing machine ");
-        put_u64(b, be16(p));
-        break;
-    case EL_SEND_MESSAGE:   /* tag sP sT rM rP rIP */
-        put_lit(b, "sending message with tag ");
-        if (!put_msg_tag(b, p[0]))
-            return 0;
-        put_lit(b, " from process ");
-        put_u64(b, be32(p + 1));
-        put_lit(b, ", thread ");
-        put_u64(b, be32(p + 5));
-        put_lit(b, " to machine ");
-        put_u64(b, be16(p + 9));
-        put_lit(b, ", process ");
-        put_u64(b, be32(p + 11));
-        put_lit(b, " on inport ");
-        put_u64(b, be32(p + 15));
-        break;
-    case EL_RECEIVE_MESSAGE:   /* tag rP rIP sM sP sT size */
-        put_lit(b, "receiving message with tag ");
-        if (!put_msg_tag(b, p[0]))
-            return 0;
-        put_lit(b, " at process ");
-        put_u64(b, be32(p + 1));
-        put_lit(b, ", inport ");
-        put_u64(b, be32(p + 5));
-        put_lit(b, " from machine ");
-        put_u64(b, be16(p + 9));
-        put_lit(b, ", process ");
-        put_u64(b, be32(p + 11));
-        put_lit(b, ", thread ");
-        put_u64(b, be32(p + 15));
-        put_lit(b, " with size ");
-        put_u64(b, be32(p + 19));
-        break;
-    case EL_SEND_RECEIVE_LOCAL_MESSAGE:   /* tag sP sT rP rIP */
-        put_lit(b, "sending/receiving message with tag ");
-        if (!put_msg_tag(b, p[0]))
-            return 0;
-        put_lit(b, " from process ");
-        put_u64(b, be32(p + 1));
-        put_lit(b, ", thread ");
-        put_u64(b, be32(p + 5));
-        put_lit(b, " to process ");
-        put_u64(b, be32(p + 9));
-        put_lit(b, " on inport ");
-        put_u64(b, be32(p + 13));
-        break;
-    /* Mercury: likewise from the payload */
-    case EL_MER_START_PAR_CONJUNCTION:
-        put_lit(b, "Start a parallel conjunction 0x");
-        put_hex(b, be64(p));
-        put_lit(b, ", static_id: ");
-        put_u64(b, be32(p + 8));
-        break;
-    case EL_MER_STOP_PAR_CONJUNCTION:
-        put_lit(b, "End par conjunction: 0x");
-        put_hex(b, be64(p));
-        break;
-    case EL_MER_STOP_PAR_CONJUNCT:
-        put_lit(b, "End par conjunct: 0x");
-        put_hex(b, be64(p));
-        break;
-    case EL_MER_CREATE_SPARK:
-        put_lit(b, "Create spark for conjunction: 0x");
-        put_hex(b, be64(p));
-        put_lit(b, " spark: 0x");
-        put_hex(b, be32(p + 8));
-        break;
-    case EL_MER_FUT_CREATE:
-        put_lit(b, "Create future 0x");
-        put_hex(b, be64(p));
-        put_lit(b, " named ");
-        put_u64(b, be32(p + 8));
-        break;
-    case EL_MER_FUT_WAIT_NOSUSPEND:
-        put_lit(b, "Wait didn't suspend for future: 0x");
-        put_hex(b, be64(p));
-        break;
-    case EL_MER_FUT_WAIT_SUSPENDED:
-        put_lit(b, "Wait suspended on future: 0x");
-        put_hex(b, be64(p));
-        break;
-    case EL_MER_FUT_SIGNAL:
-        put_lit(b, "Signaled future 0x");
-        put_hex(b, be64(p));
-        break;
-    case EL_MER_LOOKING_FOR_GLOBAL_CONTEXT:
-        put_lit(b, "Looking for global thread to resume");
-        break;
-    case EL_MER_WORK_STEALING: put_lit(b, "Trying to steal a spark"); break;
-    case EL_MER_LOOKING_FOR_LOCAL_SPARK:
-        put_lit(b, "Looking for a local spark to execute");
-        break;
-    case EL_MER_RELEASE_CONTEXT:
-        put_lit(b, "Releasing thread ");
-        put_u64(b, be32(p));
-        put_lit(b, " to the free pool");
-        break;
-    case EL_MER_ENGINE_SLEEPING: put_lit(b, "Capability going to sleep"); break;
-    case EL_MER_CALLING_MAIN:
-        put_lit(b, "About to call the program entry point");
-        break;
-    case EL_PERF_NAME:
-        put_lit(b, "perf event ");
-        put_u64(b, ev->u.perf.perf_num);
-        put_lit(b, " named \"");
-        put_str(b, ev->u.perf.name);
-        put_ch(b, '"');
-        break;
-    case EL_PERF_COUNTER:
-        put_lit(b, "perf event counter ");
-        put_u64(b, ev->u.perf.perf_num);
-        put_lit(b, " incremented by ");
-        put_u64(b, ev->u.perf.period + 1);
-        put_lit(b, " in OS thread ");
-        put_u64(b, ev->u.perf.tid);
-        break;
-    case EL_PERF_TRACEPOINT:
-        put_lit(b, "perf event tracepoint ");
-        put_u64(b, ev->u.perf.perf_num);
-        put_lit(b, " reached in OS thread ");
-        put_u64(b, ev->u.perf.tid);
-        break;
+}
+
+/* A string field of a layout, likewise. */
+static el_str field_str(const el_event *ev, const el_field *f)
+{
+    el_str s;
+    memcpy(&s, (const char *)ev + f->at, sizeof s);
+    return s;
+}
+
+/* The text of a regular layout (layouts.h: literal bytes and %cN). 0
+ * where ghc-events would fail (an unknown message tag). */
+static int put_layout(el_textbuf *b, const el_event *ev, const el_layout *l)
+{
+    const char *s = l->text;
+
+    for (;;) {
+        const char *pct = strchr(s, '%');
+        if (!pct) {
+            put_lit(b, s);
+            return 1;
+        }
+        put(b, s, (size_t)(pct - s));
+        const el_field *f = &l->fields[pct[2] - '0'];
+        switch (pct[1]) {
+        case 'd': put_u64(b, field_num(ev, f)); break;
+        case 'x': put_hex(b, field_num(ev, f)); break;
+        case 's': put_str(b, field_str(ev, f)); break;
+        case 'l': put_latin1(b, field_str(ev, f)); break;
+        case 'L': put_show_list(b, field_str(ev, f)); break;
+        case 'b': put_binary(b, field_str(ev, f)); break;
+        case 't':
+            if (!put_msg_tag(b, (uint8_t)field_num(ev, f)))
+                return 0;
+            break;
+        default: break;
+        }
+        s = pct + 3;
+    }
+}
+
+/* The irregular texts of the profiling events (heap, time, ticky, IPE):
+ * as put_fields. */
+static int put_profile_fields(el_textbuf *b, const el_event *ev)
+{
+    switch (ev->type) {
     case EL_HEAP_PROF_BEGIN: {
         uint32_t bd = ev->u.heap_prof_begin.breakdown;
         if (bd >= sizeof breakdown_names / sizeof breakdown_names[0] || !breakdown_names[bd])
@@ -990,20 +606,6 @@ static int put_fields(el_textbuf *b, const el_event *ev)
         put_str(b, ev->u.ipe.srcloc);
         break;
     }
-    case EL_HEAP_PROF_SAMPLE_BEGIN:
-        put_lit(b, "start heap prof sample ");
-        put_u64(b, ev->u.heap_sample.era);
-        break;
-    case EL_HEAP_PROF_SAMPLE_END:
-        put_lit(b, "end prof sample ");
-        put_u64(b, ev->u.heap_sample.era);
-        break;
-    case EL_HEAP_BIO_PROF_SAMPLE_BEGIN:
-        put_lit(b, "start heap prof sample ");
-        put_u64(b, ev->u.heap_sample.era);
-        put_lit(b, " at time ");
-        put_u64(b, ev->u.heap_sample.time);
-        break;
     case EL_HEAP_PROF_SAMPLE_COST_CENTRE:
         put_lit(b, "heap prof sample ");
         put_u64(b, ev->u.heap_sample_data.id);
@@ -1029,29 +631,6 @@ static int put_fields(el_textbuf *b, const el_event *ev)
         put_lit(b, ", cost centre stack ");
         put_stack(b, ev->u.prof_sample.stack, ev->u.prof_sample.depth);
         break;
-    case EL_PROF_BEGIN:
-        put_lit(b, "start time profiling, tick interval ");
-        put_u64(b, ev->u.prof_begin.interval_ns);
-        put_lit(b, " (ns)");
-        break;
-    case EL_USER_BINARY_MSG:
-        put_lit(b, "binary message ");
-        put_binary(b, ev->u.text.str);
-        break;
-    case EL_CONC_MARK_BEGIN: put_lit(b, "concurrent mark began"); break;
-    case EL_CONC_MARK_END:
-        put_lit(b, "concurrent mark ended: marked ");
-        put_u64(b, ev->u.conc_mark_end.marked);
-        put_lit(b, " objects");
-        break;
-    case EL_CONC_SYNC_BEGIN: put_lit(b, "post-mark synchronization began"); break;
-    case EL_CONC_SYNC_END: put_lit(b, "post-mark synchronization ended"); break;
-    case EL_CONC_SWEEP_BEGIN: put_lit(b, "concurrent sweep began"); break;
-    case EL_CONC_SWEEP_END: put_lit(b, "concurrent sweep ended"); break;
-    case EL_CONC_UPD_REM_SET_FLUSH:
-        put_lit(b, "update remembered set flushed by ");
-        put_u64(b, ev->u.cap.cap);
-        break;
     case EL_NONMOVING_HEAP_CENSUS:
         /* a Word16: 2^n of the old log2 encoding wraps to 0 from n = 16 */
         put_lit(b, "nonmoving heap census ");
@@ -1063,13 +642,6 @@ static int put_fields(el_textbuf *b, const el_event *ev)
         put_lit(b, " filled segments, ");
         put_u64(b, ev->u.nonmoving_census.live_blocks);
         put_lit(b, " live blocks");
-        break;
-    case EL_NONMOVING_PRUNED_SEGMENTS:
-        put_lit(b, "nonmoving segments pruned: ");
-        put_u64(b, ev->u.nonmoving_pruned.pruned);
-        put_lit(b, " pruned segments, ");
-        put_u64(b, ev->u.nonmoving_pruned.free);
-        put_lit(b, " free segments retained");
         break;
     case EL_TICKY_COUNTER_DEF:
         put_lit(b, "ticky counter definition ");
@@ -1083,20 +655,79 @@ static int put_fields(el_textbuf *b, const el_event *ev)
         put_lit(b, ", itbl: ");
         put_hex(b, ev->u.ticky_def.has_info_tbl ? ev->u.ticky_def.info_tbl : 0);
         break;
-    case EL_TICKY_COUNTER_SAMPLE:
-        put_lit(b, "ticky counter sample ");
-        put_u64(b, ev->u.ticky_sample.id);
-        put_lit(b, ": entry count: ");
-        put_u64(b, ev->u.ticky_sample.entries);
-        put_lit(b, ", ");
-        put_u64(b, ev->u.ticky_sample.allocs);
-        put_lit(b, " allocs, ");
-        put_u64(b, ev->u.ticky_sample.allocd);
-        put_lit(b, " allocd");
-        break;
-    case EL_TICKY_BEGIN_SAMPLE: put_lit(b, "ticky begin counter sample"); break;
     default:
         return 0;
+    }
+    return 1;
+}
+
+/* The fields of a decoded event ghc-events can parse: the layout's text,
+ * or for the irregular ones (text NULL or not in layouts.h) the small
+ * cases below. Returns 0 when the values are ones ghc-events would abort
+ * on (the caller then prints the description); the partial text is
+ * discarded by the caller. */
+static int put_fields(el_textbuf *b, const el_event *ev)
+{
+    const el_layout *l = &el_layout_table[ev->type];
+
+    if (l->text)
+        return put_layout(b, ev, l);
+    switch (ev->type) {
+    case EL_STOP_THREAD:
+        put_lit(b, "stopping thread ");
+        put_u64(b, ev->u.stop_thread.thread);
+        put_lit(b, " (");
+        if (!put_stop_status(b, ev->u.stop_thread.status, ev->u.stop_thread.blocker))
+            return 0;
+        put_ch(b, ')');
+        break;
+    case EL_GC_STATS_GHC:
+        put_lit(b, "GC stats for heap capset ");
+        put_u64(b, ev->u.gc_stats.capset);
+        put_lit(b, ": generation ");
+        put_u64(b, ev->u.gc_stats.gen);
+        put_lit(b, ", ");
+        put_u64(b, ev->u.gc_stats.copied);
+        put_lit(b, " bytes copied, ");
+        put_u64(b, ev->u.gc_stats.slop);
+        put_lit(b, " bytes slop, ");
+        put_u64(b, ev->u.gc_stats.frag);
+        put_lit(b, " bytes fragmentation, ");
+        put_u64(b, ev->u.gc_stats.par_n_threads);
+        put_lit(b, " par threads, ");
+        put_u64(b, ev->u.gc_stats.par_max_copied);
+        put_lit(b, " bytes max par copied, ");
+        put_u64(b, ev->u.gc_stats.par_tot_copied);
+        put_lit(b, " bytes total par copied");
+        /* ghc-events reads the balanced field when the declared size
+         * holds it (its 58-byte layout) */
+        if (ev->et->size >= 58 && ev->u.gc_stats.has_balanced) {
+            put_lit(b, ", ");
+            put_u64(b, ev->u.gc_stats.par_balanced_copied);
+            put_lit(b, " bytes balanced par copied");
+        }
+        break;
+    case EL_CAPSET_CREATE: {
+        static const char *const types[] = {
+            "CapsetUnknown", "CapsetCustom", "CapsetOsProcess", "CapsetClockDomain",
+        };
+        uint16_t t = ev->u.capset_create.type;
+        put_lit(b, "created capset ");
+        put_u64(b, ev->u.capset_create.capset);
+        put_lit(b, " of type ");
+        put_lit(b, types[t < 4 ? t : 0]);
+        break;
+    }
+    case EL_PERF_COUNTER:
+        put_lit(b, "perf event counter ");
+        put_u64(b, ev->u.perf.perf_num);
+        put_lit(b, " incremented by ");
+        put_u64(b, ev->u.perf.period + 1);
+        put_lit(b, " in OS thread ");
+        put_u64(b, ev->u.perf.tid);
+        break;
+    default:
+        return put_profile_fields(b, ev);
     }
     return 1;
 }

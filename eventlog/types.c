@@ -1,7 +1,11 @@
 /* The one table of event types (see types.h) and evprof's type names. */
 #include "eventlog/types.h"
 
+#include <stddef.h>
+#include <string.h>
+
 #include "eventlog/bytes.h"
+#include "eventlog/layouts.h"
 
 #define VAR EL_VARIABLE_SIZE
 #define GE_NO EL_GE_NONE, 0
@@ -235,6 +239,26 @@ void el_event_numbers(const el_event *ev, el_number_fn fn, void *ctx)
 {
     read_numbers r = { ev->payload, fn, ctx };
     el_numbers_at(ev->type, ev->payload, ev->payload_len, read_number, &r);
+}
+
+/* The layouts (layouts.h) as rows of descriptors. */
+#define LAY_FIELD(kind, off, member) \
+    { EL_F_##kind, off, sizeof(((el_event *)0)->u.member), offsetof(el_event, u.member) },
+#define LAY_ROW(type, text, fields) \
+    [EL_##type] = { text, (const el_field[]){ fields { EL_F_END, 0, 0, 0 } } },
+const el_layout el_layout_table[EL_NUM_TYPE_IDS] = { EL_LAYOUTS(LAY_ROW, LAY_FIELD) };
+#undef LAY_ROW
+#undef LAY_FIELD
+
+int el_field_width(uint8_t kind)
+{
+    switch (kind) {
+    case EL_F_U8: return 1;
+    case EL_F_U16: return 2;
+    case EL_F_U32: case EL_F_OPT32: return 4;
+    case EL_F_U64: case EL_F_OPT64: return 8;
+    default: return 0;
+    }
 }
 
 const char *el_type_name(uint16_t type)

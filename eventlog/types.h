@@ -72,4 +72,32 @@ extern const el_num_field el_type_numbers[][EL_NUM_FIELDS];
 typedef void (*el_num_at_fn)(void *ctx, el_num_kind kind, uint32_t at, int u32);
 void el_numbers_at(uint16_t type, const uint8_t *p, uint32_t len, el_num_at_fn fn, void *ctx);
 
+/* The layouts of eventlog/layouts.h as a table, for the readers that walk
+ * a type's fields rather than expand them (show.c's text, the writer):
+ * one row per type id below EL_NUM_TYPE_IDS, fields NULL for a type
+ * without a layout there. */
+enum {
+    EL_F_END = 0,              /* ends a row's fields */
+    EL_F_U8, EL_F_U16, EL_F_U32, EL_F_U64,
+    EL_F_OPT32, EL_F_OPT64,    /* or 0 past the payload's end */
+    EL_F_HAS,                  /* the payload holds `off` bytes */
+    EL_F_ZERO,                 /* no payload */
+    EL_F_STR, EL_F_STR4, EL_F_TAIL32, EL_F_NOSTR,
+    EL_F_STACK,                /* a u8 depth at `off`, then that many u32 */
+};
+typedef struct el_field {
+    uint8_t kind;              /* EL_F_* */
+    uint8_t off;               /* byte offset in the payload */
+    uint8_t size;              /* the el_event field's size */
+    uint16_t at;               /* its offset in el_event (offsetof) */
+} el_field;
+typedef struct el_layout {
+    const char *text;          /* ghc-events' text (layouts.h), or NULL */
+    const el_field *fields;    /* ended by EL_F_END; NULL: no layout */
+} el_layout;
+extern const el_layout el_layout_table[];
+
+/* A field's payload bytes (0 for the kinds that read none or a tail). */
+int el_field_width(uint8_t kind);
+
 #endif

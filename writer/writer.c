@@ -670,53 +670,35 @@ static ev_status emit_scratch(el_writer *w, uint16_t type, uint64_t time)
     return emit(w, type, time, w->scratch.data, w->scratch.len);
 }
 
-static ev_status emit_u32(el_writer *w, uint16_t type, uint64_t time, uint32_t a)
+/* A fixed layout (eventlog/layouts.h, the one the decoder reads): v holds
+ * the values of its payload fields in order (not the ZERO, HAS and string
+ * kinds, which write nothing); the payload ends with its last field. */
+#define MAX_LAYOUT 64
+static ev_status emit_layout(el_writer *w, uint16_t type, uint64_t time, const uint64_t *v)
 {
-    uint8_t b[4];
-    put_be32(b, a);
-    return emit(w, type, time, b, sizeof b);
+    uint8_t b[MAX_LAYOUT];
+    size_t len = 0;
+
+    for (const el_field *f = el_layout_table[type].fields; f->kind != EL_F_END; f++) {
+        int width = el_field_width(f->kind);
+        if (!width)
+            continue;
+        uint64_t x = *v++;
+        uint8_t *q = b + f->off;
+        switch (width) {
+        case 1: *q = (uint8_t)x; break;
+        case 2: put_be16(q, (uint16_t)x); break;
+        case 4: put_be32(q, (uint32_t)x); break;
+        default: put_be64(q, x); break;
+        }
+        if (f->off + (size_t)width > len)
+            len = f->off + (size_t)width;
+    }
+    return emit(w, type, time, b, len);
 }
 
-static ev_status emit_u32_u16(el_writer *w, uint16_t type, uint64_t time,
-                                     uint32_t a, uint16_t c)
-{
-    uint8_t b[6];
-    put_be32(b, a);
-    put_be16(b + 4, c);
-    return emit(w, type, time, b, sizeof b);
-}
-
-static ev_status emit_u32_u32(el_writer *w, uint16_t type, uint64_t time,
-                                     uint32_t a, uint32_t c)
-{
-    uint8_t b[8];
-    put_be32(b, a);
-    put_be32(b + 4, c);
-    return emit(w, type, time, b, sizeof b);
-}
-
-static ev_status emit_u32_u64(el_writer *w, uint16_t type, uint64_t time,
-                                     uint32_t a, uint64_t c)
-{
-    uint8_t b[12];
-    put_be32(b, a);
-    put_be64(b + 4, c);
-    return emit(w, type, time, b, sizeof b);
-}
-
-static ev_status emit_u16(el_writer *w, uint16_t type, uint64_t time, uint16_t a)
-{
-    uint8_t b[2];
-    put_be16(b, a);
-    return emit(w, type, time, b, sizeof b);
-}
-
-static ev_status emit_u64(el_writer *w, uint16_t type, uint64_t time, uint64_t a)
-{
-    uint8_t b[8];
-    put_be64(b, a);
-    return emit(w, type, time, b, sizeof b);
-}
+/* emit_layout with its values listed */
+#define EMIT(type, ...) emit_layout(w, type, time, (const uint64_t[]){ __VA_ARGS__ })
 
 /* el_writer_event_moved's visit: the number at its place, moved */
 typedef struct move_numbers {
@@ -748,27 +730,23 @@ ev_status el_writer_event_moved(el_writer *w, const el_event *ev, el_move_fn fn,
 
 ev_status el_writer_create_thread(el_writer *w, uint64_t time, uint32_t thread)
 {
-    return emit_u32(w, EL_CREATE_THREAD, time, thread);
+    return EMIT(EL_CREATE_THREAD, thread);
 }
 
 ev_status el_writer_run_thread(el_writer *w, uint64_t time, uint32_t thread)
 {
-    return emit_u32(w, EL_RUN_THREAD, time, thread);
+    return EMIT(EL_RUN_THREAD, thread);
 }
 
 ev_status el_writer_stop_thread(el_writer *w, uint64_t time, uint32_t thread,
                                        uint16_t status, uint32_t blocked_on)
 {
-    uint8_t b[10];
-    put_be32(b, thread);
-    put_be16(b + 4, status);
-    put_be32(b + 6, blocked_on);
-    return emit(w, EL_STOP_THREAD, time, b, sizeof b);
+    return EMIT(EL_STOP_THREAD, thread, status, blocked_on);
 }
 
 ev_status el_writer_thread_runnable(el_writer *w, uint64_t time, uint32_t thread)
 {
-    return emit_u32(w, EL_THREAD_RUNNABLE, time, thread);
+    return EMIT(EL_THREAD_RUNNABLE, thread);
 }
 
 ev_status el_writer_gc_start(el_writer *w, uint64_t time)
@@ -799,24 +777,24 @@ ev_status el_writer_user_msg(el_writer *w, uint64_t time, const char *msg)
 ev_status el_writer_capset_create(el_writer *w, uint64_t time, uint32_t capset,
                                          uint16_t capset_type)
 {
-    return emit_u32_u16(w, EL_CAPSET_CREATE, time, capset, capset_type);
+    return EMIT(EL_CAPSET_CREATE, capset, capset_type);
 }
 
 ev_status el_writer_capset_delete(el_writer *w, uint64_t time, uint32_t capset)
 {
-    return emit_u32(w, EL_CAPSET_DELETE, time, capset);
+    return EMIT(EL_CAPSET_DELETE, capset);
 }
 
 ev_status el_writer_capset_assign_cap(el_writer *w, uint64_t time, uint32_t capset,
                                              uint16_t cap)
 {
-    return emit_u32_u16(w, EL_CAPSET_ASSIGN_CAP, time, capset, cap);
+    return EMIT(EL_CAPSET_ASSIGN_CAP, capset, cap);
 }
 
 ev_status el_writer_capset_remove_cap(el_writer *w, uint64_t time, uint32_t capset,
                                              uint16_t cap)
 {
-    return emit_u32_u16(w, EL_CAPSET_REMOVE_CAP, time, capset, cap);
+    return EMIT(EL_CAPSET_REMOVE_CAP, capset, cap);
 }
 
 ev_status el_writer_rts_identifier(el_writer *w, uint64_t time, uint32_t capset,
@@ -846,60 +824,54 @@ ev_status el_writer_program_args(el_writer *w, uint64_t time, uint32_t capset,
 
 ev_status el_writer_os_pid(el_writer *w, uint64_t time, uint32_t capset, uint32_t pid)
 {
-    return emit_u32_u32(w, EL_OSPROCESS_PID, time, capset, pid);
+    return EMIT(EL_OSPROCESS_PID, capset, pid);
 }
 
 ev_status el_writer_os_ppid(el_writer *w, uint64_t time, uint32_t capset,
                                    uint32_t ppid)
 {
-    return emit_u32_u32(w, EL_OSPROCESS_PPID, time, capset, ppid);
+    return EMIT(EL_OSPROCESS_PPID, capset, ppid);
 }
 
 ev_status el_writer_wall_clock(el_writer *w, uint64_t time, uint32_t capset,
                                       uint64_t sec, uint32_t nsec)
 {
-    uint8_t b[16];
-    put_be32(b, capset);
-    put_be64(b + 4, sec);
-    put_be32(b + 12, nsec);
-    return emit(w, EL_WALL_CLOCK_TIME, time, b, sizeof b);
+    return EMIT(EL_WALL_CLOCK_TIME, capset, sec, nsec);
 }
 
 ev_status el_writer_cap_create(el_writer *w, uint64_t time, uint16_t cap)
 {
-    return emit_u16(w, EL_CAP_CREATE, time, cap);
+    return EMIT(EL_CAP_CREATE, cap);
 }
 
 ev_status el_writer_cap_delete(el_writer *w, uint64_t time, uint16_t cap)
 {
-    return emit_u16(w, EL_CAP_DELETE, time, cap);
+    return EMIT(EL_CAP_DELETE, cap);
 }
 
 ev_status el_writer_spark_counters(el_writer *w, uint64_t time,
                                           const uint64_t counters[7])
 {
-    uint8_t b[56];
-    for (int i = 0; i < 7; i++)
-        put_be64(b + 8 * i, counters[i]);
-    return emit(w, EL_SPARK_COUNTERS, time, b, sizeof b);
+    return EMIT(EL_SPARK_COUNTERS, counters[0], counters[1], counters[2], counters[3],
+                counters[4], counters[5], counters[6]);
 }
 
 ev_status el_writer_heap_allocated(el_writer *w, uint64_t time, uint32_t capset,
                                           uint64_t bytes)
 {
-    return emit_u32_u64(w, EL_HEAP_ALLOCATED, time, capset, bytes);
+    return EMIT(EL_HEAP_ALLOCATED, capset, bytes);
 }
 
 ev_status el_writer_heap_size(el_writer *w, uint64_t time, uint32_t capset,
                                      uint64_t bytes)
 {
-    return emit_u32_u64(w, EL_HEAP_SIZE, time, capset, bytes);
+    return EMIT(EL_HEAP_SIZE, capset, bytes);
 }
 
 ev_status el_writer_heap_live(el_writer *w, uint64_t time, uint32_t capset,
                                      uint64_t bytes)
 {
-    return emit_u32_u64(w, EL_HEAP_LIVE, time, capset, bytes);
+    return EMIT(EL_HEAP_LIVE, capset, bytes);
 }
 
 ev_status el_writer_heap_info(el_writer *w, uint64_t time, uint32_t capset,
@@ -907,29 +879,15 @@ ev_status el_writer_heap_info(el_writer *w, uint64_t time, uint32_t capset,
                                      uint64_t alloc_area_size, uint64_t mblock_size,
                                      uint64_t block_size)
 {
-    uint8_t b[38];
-    put_be32(b, capset);
-    put_be16(b + 4, gens);
-    put_be64(b + 6, max_heap_size);
-    put_be64(b + 14, alloc_area_size);
-    put_be64(b + 22, mblock_size);
-    put_be64(b + 30, block_size);
-    return emit(w, EL_HEAP_INFO_GHC, time, b, sizeof b);
+    return EMIT(EL_HEAP_INFO_GHC, capset, gens, max_heap_size, alloc_area_size, mblock_size,
+                block_size);
 }
 
 ev_status el_writer_gc_stats(el_writer *w, uint64_t time, const el_gc_stats_fields *s)
 {
-    uint8_t b[58];
-    put_be32(b, s->capset);
-    put_be16(b + 4, s->gen);
-    put_be64(b + 6, s->copied);
-    put_be64(b + 14, s->slop);
-    put_be64(b + 22, s->frag);
-    put_be32(b + 30, s->par_n_threads);
-    put_be64(b + 34, s->par_max_copied);
-    put_be64(b + 42, s->par_tot_copied);
-    put_be64(b + 50, s->par_balanced_copied);
-    return emit(w, EL_GC_STATS_GHC, time, b, sizeof b);
+    return EMIT(EL_GC_STATS_GHC, s->capset, s->gen, s->copied, s->slop, s->frag,
+                s->par_n_threads, s->par_max_copied, s->par_tot_copied,
+                s->par_balanced_copied);
 }
 
 ev_status el_writer_heap_prof_begin(el_writer *w, uint64_t time, uint8_t profile,
@@ -960,12 +918,12 @@ ev_status el_writer_cost_centre(el_writer *w, uint64_t time, uint32_t id,
 
 ev_status el_writer_heap_sample_begin(el_writer *w, uint64_t time, uint64_t era)
 {
-    return emit_u64(w, EL_HEAP_PROF_SAMPLE_BEGIN, time, era);
+    return EMIT(EL_HEAP_PROF_SAMPLE_BEGIN, era);
 }
 
 ev_status el_writer_heap_sample_end(el_writer *w, uint64_t time, uint64_t era)
 {
-    return emit_u64(w, EL_HEAP_PROF_SAMPLE_END, time, era);
+    return EMIT(EL_HEAP_PROF_SAMPLE_END, era);
 }
 
 ev_status el_writer_heap_sample_cc(el_writer *w, uint64_t time, uint8_t profile,
@@ -994,10 +952,7 @@ ev_status el_writer_heap_sample_string(el_writer *w, uint64_t time, uint8_t prof
 ev_status el_writer_bio_sample_begin(el_writer *w, uint64_t time, uint64_t era,
                                             uint64_t sample_time)
 {
-    uint8_t b[16];
-    put_be64(b, era);
-    put_be64(b + 8, sample_time);
-    return emit(w, EL_HEAP_BIO_PROF_SAMPLE_BEGIN, time, b, sizeof b);
+    return EMIT(EL_HEAP_BIO_PROF_SAMPLE_BEGIN, era, sample_time);
 }
 
 ev_status el_writer_prof_sample(el_writer *w, uint64_t time, uint32_t cap,
@@ -1029,7 +984,7 @@ ev_status el_writer_prof_sample(el_writer *w, uint64_t time, uint32_t cap,
 
 ev_status el_writer_prof_begin(el_writer *w, uint64_t time, uint64_t interval_ns)
 {
-    return emit_u64(w, EL_PROF_BEGIN, time, interval_ns);
+    return EMIT(EL_PROF_BEGIN, interval_ns);
 }
 
 ev_status el_writer_ipe(el_writer *w, uint64_t time, const el_ipe_fields *f,
@@ -1078,12 +1033,7 @@ ev_status el_writer_ticky_def(el_writer *w, uint64_t time, el_ticky_def_layout l
 ev_status el_writer_ticky_sample(el_writer *w, uint64_t time, uint64_t id,
                                         uint64_t entries, uint64_t allocs, uint64_t allocd)
 {
-    uint8_t b[32];
-    put_be64(b, id);
-    put_be64(b + 8, entries);
-    put_be64(b + 16, allocs);
-    put_be64(b + 24, allocd);
-    return emit(w, EL_TICKY_COUNTER_SAMPLE, time, b, sizeof b);
+    return EMIT(EL_TICKY_COUNTER_SAMPLE, id, entries, allocs, allocd);
 }
 
 ev_status el_writer_ticky_begin(el_writer *w, uint64_t time)
