@@ -504,7 +504,7 @@ static int opt_metrics(const cli_args *a, void *var, const void *ctx)
     return 0;
 }
 
-int cmd_top(int argc, char **argv)
+int cmd_top(cli_ctx *cx, int argc, char **argv)
 {
     cli_args a;
     int id, ndjson = 0, plain = 0;
@@ -527,7 +527,7 @@ int cmd_top(int argc, char **argv)
     int nprog = nopt < argc ? argc - nopt - 1 : 0;
 
     cli_window w;
-    cli_window_init(&w);
+    cli_window_init(&w, cx);
     cli_exe ex = { 0 };
     unsigned long top_n = lo.top_n;
     const cli_opt opts[] = {
@@ -547,7 +547,7 @@ int cmd_top(int argc, char **argv)
         CLI_TIME_OPTS(&w),
         CLI_CAP_OPT(&w),
         CLI_FOCUS_OPTS(&w),
-        CLI_MEMORY_OPT,
+        CLI_MEMORY_OPT(cx),
         CLI_EXE_OPTS(&ex),
         OPT_STRING(0, "save", "FILE", &save, "also write the log as read to FILE"),
         OPT_STRING(0, "program-output", "FILE", &prog_out, "-- PROG: its standard output and "
@@ -618,7 +618,7 @@ int cmd_top(int argc, char **argv)
     lo.samples = &pf;
     /* a FILE's relative argv[0] from its folder; -- PROG's and a
      * socket's from here */
-    int erc = cli_exe_setup(&ex, &help, a.npos == 1 ? a.pos[0] : NULL, &lo.exe);
+    int erc = cli_exe_setup(cx, &ex, &help, a.npos == 1 ? a.pos[0] : NULL, &lo.exe);
     if (erc != CLI_OK)
         return erc;
 
@@ -631,7 +631,7 @@ int cmd_top(int argc, char **argv)
              : metrics              ? VIEW_NONE
              : !isatty(STDOUT_FILENO) ? VIEW_PLAIN
                                     : VIEW_CURSES;
-    c.source = connect ? connect : prog ? prog[0] : cli_display_path(a.pos[0]);
+    c.source = connect ? connect : prog ? prog[0] : cli_display_path(cx, a.pos[0]);
     c.file = connect || prog || strcmp(a.pos[0], "-") == 0 ? NULL : a.pos[0];
     if (!(c.model = live_top_create(&lo))) {
         fprintf(stderr, "evprof: out of memory\n");
@@ -745,7 +745,7 @@ int cmd_top(int argc, char **argv)
     o.interrupt = &stop_flag;
     o.on_bytes = save_bytes;
     o.bytes_ctx = &c;
-    o.budget = cli_budget();
+    o.budget = cli_budget(cx);
     o.select = w.src.select;
     ev_driver *d = ev_driver_create(&o);
     if (!d || live_top_attach(c.model, d) != 0) {
@@ -899,18 +899,18 @@ int cmd_top(int argc, char **argv)
     const char *src_name = connect ? connect : prog ? fifo : a.pos[0];
     /* the memory limit: the frames so far were shown, the message says why
      * they end (a last frame would need memory past the limit) */
-    int mem_stopped = cli_memory_stopped_driver(src_name, d);
+    int mem_stopped = cli_memory_stopped_driver(cx, src_name, d);
     /* a frame that found no memory stopped the read itself: the limit's
      * message when the budget is what ran out, else no memory at all */
     if (!mem_stopped && c.frame_failed) {
         mem_stopped = 1;
-        if (!cli_memory_reached_driver(src_name, d))
+        if (!cli_memory_reached_driver(cx, src_name, d))
             fprintf(stderr, "evprof top: out of memory making a frame\n");
     }
     if (mem_stopped)
         code = CLI_FAIL;
     else if (!c.quit && !c.write_failed && (!interrupted || s->read.bytes > 0))
-        code = cli_report_stream(src_name, s);
+        code = cli_report_stream(cx, src_name, s);
     /* a log read to its end that the window or capability misses: the
      * usage error of every reading command, with what the log has (its
      * marks too when it is a regular file, read again) */
@@ -919,9 +919,9 @@ int cmd_top(int argc, char **argv)
         struct stat st;
         int live = connect || strcmp(src_name, "-") == 0 || stat(src_name, &st) != 0 ||
                    !S_ISREG(st.st_mode);
-        cli_window_watch(&w, 0);
-        code = cli_window_check(src_name, &s->read, 0, live);
-        cli_window_watch(NULL, 0);
+        cli_window_watch(cx, &w, 0);
+        code = cli_window_check(cx, src_name, &s->read, 0, live);
+        cli_window_watch(cx, NULL, 0);
     }
     if (c.child && c.child_done && s->read.bytes == 0)
         fprintf(stderr, "evprof top: %s ended without writing an eventlog (is it a GHC program "

@@ -23,10 +23,7 @@ int cmd_speedscope(cli_ctx *c, int argc, char **argv);
 int cmd_pprof(cli_ctx *c, int argc, char **argv);
 int cmd_diff(cli_ctx *c, int argc, char **argv);
 int cmd_html(cli_ctx *c, int argc, char **argv);
-/* top does not take the context yet: main runs it through cli_run_top
- * (cli/top_bridge.c), which lends it the context. */
-int cmd_top(int argc, char **argv);
-int cli_run_top(cli_ctx *c, int argc, char **argv);
+int cmd_top(cli_ctx *c, int argc, char **argv);
 int cmd_metrics(cli_ctx *c, int argc, char **argv);
 int cmd_merge(cli_ctx *c, int argc, char **argv);
 int cmd_phases(cli_ctx *c, int argc, char **argv);

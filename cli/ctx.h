@@ -5,10 +5,9 @@
  * --memory-limit (CLI_MEMORY_OPT(c)); a cli_window keeps it for the
  * selection's options and checks (cli_window_init).
  *
- * No file of cli/ keeps state of its own, with two exceptions that say
+ * No file of cli/ keeps state of its own, with one exception that says
  * why: cli/signals.c's pointer to the context, for the signal handlers (a
- * handler is called with no argument), and cli/top_bridge.c's, for
- * cli/cmd_top.c, which does not take a context yet. */
+ * handler is called with no argument). */
 #ifndef EVPROF_CLI_CTX_H
 #define EVPROF_CLI_CTX_H
 

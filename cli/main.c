@@ -34,7 +34,7 @@ static const command commands[] = {
     { "heap", cmd_heap, "heap profile: GHC's .hp file or a summary of its bands" },
     { "phases", cmd_phases, "the run cut at its traceMarker marks: ticks, cost centres, GC" },
     { "diff", cmd_diff, "compare two runs: time profile, GC, heap or ticky, with deltas" },
-    { "top", cli_run_top, "a running program live: top cost centres, memory, GC, heap, ticky" },
+    { "top", cmd_top, "a running program live: top cost centres, memory, GC, heap, ticky" },
     { "metrics", cmd_metrics, "the figures of top as a Prometheus exposition (textfile collector)" },
     { "merge", cmd_merge, "one eventlog from several runs (ghc-events' merge)" },
     { "info", cmd_info, "what the log holds: program, RTS, time span, event counts" },
